@@ -1,0 +1,154 @@
+/**
+ * The one error type of Signet. Every failure, local or from the service, is a `SignetError`
+ * with a stable `code`; messages are short and never carry key material, OTP codes,
+ * mnemonics, stamps or platform secrets.
+ */
+
+/** Codes the service returns (spec/service-interface.md, PROTOCOL.md §2–§3). */
+export const serviceErrorCodes = [
+  "INVALID_INPUT",
+  "UNAUTHORIZED",
+  "INVALID_SIGNATURE",
+  "WALLET_SIGNATURE_MISSING",
+  "WALLET_SIGNATURE_MALFORMED",
+  "WALLET_SIGNATURE_BODY_MISMATCH",
+  "WALLET_SIGNATURE_INVALID",
+  "REQUEST_ID_MISSING",
+  "RATE_LIMITED",
+  "NOT_FOUND",
+  "CONFLICT",
+  "EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS",
+  "SMS_OTP_CREDENTIAL_ALREADY_EXISTS",
+  "PASSKEY_CREDENTIAL_ALREADY_EXISTS",
+  "EMAIL_OTP_EMAIL_ALREADY_EXISTS",
+  "EMAIL_OTP_CREDENTIAL_SET_CHANGED",
+  "EMAIL_OTP_CREDENTIAL_SYNC_FAILED",
+  "INSUFFICIENT_FUNDS",
+  "QUOTE_EXPIRED",
+  "QUOTE_ALREADY_EXECUTED",
+  "DAILY_VOLUME_LIMIT_EXCEEDED",
+  "TRANSACTION_SIZE_LIMIT_EXCEEDED",
+  "ACCOUNT_LOCKED",
+  "END_USER_TERMS_NOT_ACCEPTED",
+  "INVALID_STATE_TRANSITION",
+  "SERVICE_SWITCH_ERROR",
+  "INTERNAL_ERROR",
+] as const;
+
+/** Codes raised by Signet itself, on the device or in the relay. */
+export const clientErrorCodes = [
+  "INVALID_ARGUMENT",
+  "ENCODING_INVALID",
+  "KEY_INVALID",
+  "POINT_INVALID",
+  "SIGNATURE_INVALID",
+  "DECRYPTION_FAILED",
+  "CHECKSUM_INVALID",
+  "BUNDLE_MALFORMED",
+  "BUNDLE_SIGNATURE_INVALID",
+  "BUNDLE_SIGNER_UNTRUSTED",
+  "BUNDLE_ORGANIZATION_MISMATCH",
+  "CRYPTO_UNAVAILABLE",
+  "KEY_STORAGE_UNAVAILABLE",
+  "KEY_NOT_FOUND",
+  "SESSION_EXPIRED",
+  "NO_SESSION",
+  "CHALLENGE_EXPIRED",
+  "CHALLENGE_INVALID",
+  "PROCESSING_TIMEOUT",
+  "ABORTED",
+  "NETWORK",
+  "TIMEOUT",
+  "MALFORMED_RESPONSE",
+  "UNEXPECTED_STATUS",
+  "WEBAUTHN_UNSUPPORTED",
+  "WEBAUTHN_CANCELLED",
+  "WEBAUTHN_INVALID_STATE",
+  "WEBAUTHN_SECURITY",
+  "WEBAUTHN_FAILED",
+  "RELAY_FORBIDDEN",
+  "RELAY_NOT_FOUND",
+  "METHOD_NOT_ALLOWED",
+  "PAYLOAD_TOO_LARGE",
+  "UPSTREAM_UNAVAILABLE",
+  "UPSTREAM_TIMEOUT",
+] as const;
+
+export type ServiceErrorCode = (typeof serviceErrorCodes)[number];
+export type ClientErrorCode = (typeof clientErrorCodes)[number];
+/**
+ * A stable error code. Unknown codes from a newer service version are kept as they came
+ * (`string & {}` keeps autocompletion for the known ones).
+ */
+export type SignetErrorCode = ServiceErrorCode | ClientErrorCode | (string & {});
+
+export type SignetErrorOptions = {
+  /** HTTP status when the error came from the relay or the service. */
+  status?: number | undefined;
+  /** Whether repeating the same call may succeed. */
+  retryable?: boolean | undefined;
+  /** Structured, secret-free context (field errors, request ids, limits). */
+  details?: Record<string, unknown> | undefined;
+  /** The underlying error, passed through unchanged. */
+  cause?: unknown;
+};
+
+/**
+ * Base class of every error Signet throws.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await stampPayload(payload, key);
+ * } catch (error) {
+ *   if (error instanceof SignetError && error.code === "ENCODING_INVALID") showRetry();
+ * }
+ * ```
+ */
+export class SignetError extends Error {
+  // A literal name: minifiers rename classes, so `constructor.name` is unreliable.
+  override name = "SignetError" as const;
+  readonly code: SignetErrorCode;
+  readonly status: number | undefined;
+  readonly retryable: boolean;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: SignetErrorCode, message: string, options: SignetErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.status = options.status;
+    this.retryable = options.retryable ?? false;
+    this.details = options.details;
+  }
+
+  /** A JSON-safe view, for logs and devtools (the cause is left out). */
+  toJSON(): { name: "SignetError"; code: string; message: string; status?: number; retryable: boolean; details?: Record<string, unknown> } {
+    return {
+      name: this.name,
+      code: this.code,
+      message: this.message,
+      ...(this.status === undefined ? {} : { status: this.status }),
+      retryable: this.retryable,
+      ...(this.details === undefined ? {} : { details: this.details }),
+    };
+  }
+}
+
+/** True when `error` is a `SignetError`, optionally with the given code. */
+export function isSignetError(error: unknown, code?: SignetErrorCode): error is SignetError {
+  return error instanceof SignetError && (code === undefined || error.code === code);
+}
+
+/**
+ * Argument check with noble's message template: `"publicKey" expected 33 bytes, got 65`.
+ * @throws {SignetError} `INVALID_ARGUMENT` (or the given code) when `condition` is false.
+ */
+export function assertArgument(
+  condition: unknown,
+  name: string,
+  expected: string,
+  got: string,
+  code: SignetErrorCode = "INVALID_ARGUMENT",
+): asserts condition {
+  if (!condition) throw new SignetError(code, `"${name}" expected ${expected}, got ${got}`);
+}

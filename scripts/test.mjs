@@ -1,0 +1,121 @@
+#!/usr/bin/env node
+// Runs every suite of the repository and prints one closing line: "N passed, N failed".
+// Works on a machine with only Node 20 and npm: it installs pnpm and Chromium when missing.
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const results = join(root, ".test-results");
+const PNPM_VERSION = "10.34.9";
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+let passed = 0;
+let failed = 0;
+const failures = [];
+
+function run(cmd, args, options = {}) {
+  console.log(`\n$ ${[cmd, ...args].join(" ")}`);
+  const r = spawnSync(cmd, args, { cwd: root, stdio: "inherit", ...options });
+  return r.status === 0;
+}
+
+function check(name, ok) {
+  if (ok) passed++;
+  else {
+    failed++;
+    failures.push(name);
+  }
+}
+
+function has(cmd, args = ["--version"]) {
+  try {
+    execFileSync(cmd, args, { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function ensurePnpm() {
+  if (has("pnpm")) {
+    const v = execFileSync("pnpm", ["--version"]).toString().trim();
+    if (v === PNPM_VERSION) return;
+  }
+  run("npm", ["install", "-g", `pnpm@${PNPM_VERSION}`]);
+  if (!has("pnpm")) throw new Error(`could not install pnpm@${PNPM_VERSION}`);
+}
+
+function ensureChromium() {
+  if (existsSync(CHROMIUM)) return true;
+  if (process.getuid?.() !== 0) {
+    console.error(`Chromium not found at ${CHROMIUM}; install Debian's chromium or set CHROMIUM_PATH.`);
+    return false;
+  }
+  run("apt-get", ["update", "-qq"]);
+  run("apt-get", ["install", "-y", "-qq", "chromium"], { env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+  return existsSync(CHROMIUM);
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    return null;
+  }
+}
+
+ensurePnpm();
+rmSync(results, { recursive: true, force: true });
+mkdirSync(results, { recursive: true });
+
+const installed = run("pnpm", ["install", "--frozen-lockfile"]);
+check("install", installed);
+if (!installed) finish();
+
+check("build", run("pnpm", ["run", "build"]));
+check("typecheck", run("pnpm", ["run", "typecheck"]));
+check("lint", run("pnpm", ["exec", "biome", "check", "."]));
+check("package exports (publint, attw)", run("node", ["scripts/check-packages.mjs"]));
+check("size budget", run("node", ["scripts/size.mjs"]));
+
+// Unit and integration tests (vitest).
+const vitestOut = join(results, "vitest.json");
+const vitestOk = run("pnpm", ["exec", "vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestOut}`]);
+const vitest = readJson(vitestOut);
+if (vitest) {
+  passed += vitest.numPassedTests ?? 0;
+  failed += vitest.numFailedTests ?? 0;
+  if ((vitest.numFailedTests ?? 0) > 0) failures.push(`vitest: ${vitest.numFailedTests} failed`);
+  // A suite that failed to load counts as a failure even when it has no tests.
+  const broken = (vitest.testResults ?? []).filter((s) => s.status === "failed" && s.assertionResults.length === 0);
+  if (broken.length) check(`vitest suites that failed to load: ${broken.map((s) => s.name).join(", ")}`, false);
+  if (!vitestOk && (vitest.numFailedTests ?? 0) === 0 && broken.length === 0) check("vitest exit status", false);
+} else check("vitest (no report)", false);
+
+// Browser tests (Playwright in Debian's Chromium).
+if (ensureChromium()) {
+  const pwOut = join(results, "playwright.json");
+  const pwOk = run("pnpm", ["exec", "playwright", "test", "-c", "e2e/playwright.config.ts"], {
+    env: { ...process.env, PW_JSON_OUTPUT: pwOut, CHROMIUM_PATH: CHROMIUM },
+  });
+  const pw = readJson(pwOut);
+  if (pw?.stats) {
+    const ok = pw.stats.expected ?? 0;
+    const bad = (pw.stats.unexpected ?? 0) + (pw.stats.flaky ?? 0);
+    passed += ok;
+    failed += bad;
+    if (bad) failures.push(`playwright: ${bad} failed`);
+    if ((pw.errors ?? []).length) check("playwright errors", false);
+    if (!pwOk && bad === 0 && (pw.errors ?? []).length === 0) check("playwright exit status", false);
+  } else check("playwright (no report)", false);
+} else check("chromium available", false);
+
+finish();
+
+function finish() {
+  if (failures.length) console.log(`\nFailed: ${failures.join("; ")}`);
+  console.log(`\n${passed} passed, ${failed} failed`);
+  process.exit(failed > 0 ? 1 : 0);
+}
