@@ -1,17 +1,15 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 // Tests run against sources: each workspace package resolves to its `src/index.ts`.
 export default defineConfig({
   resolve: {
-    alias: {
-      "@signet/core": src("core"),
-      "@signet/emulator": src("emulator"),
-      "@signet/relay": src("relay"),
-      "@signet/react": src("react"),
-    },
+    alias: [
+      { find: /^@signet\/emulator\/testing$/, replacement: here("./packages/emulator/src/testing/index.ts") },
+      { find: /^@signet\/(core|emulator|relay|react)$/, replacement: here("./packages/$1/src/index.ts") },
+    ],
   },
   test: {
     include: ["packages/*/src/**/*.test.{ts,tsx}", "packages/*/test/**/*.test.{ts,tsx}", "test/**/*.test.ts"],
