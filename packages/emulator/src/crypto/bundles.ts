@@ -6,7 +6,7 @@ import {
   generateKeyPair,
   type P256KeyPair,
   parsePublicKey,
-  parsePublicKeyBytes,
+  requirePublicKey,
   signDer,
 } from "./p256.js";
 
@@ -20,12 +20,6 @@ export type SignedEnvelopeJson = {
   dataSignature: string;
   enclaveQuorumPublic: string;
 };
-
-function requirePoint(bytes: Uint8Array, name: string) {
-  const point = parsePublicKeyBytes(bytes);
-  if (!point) throw new Error(`"${name}" is not a valid P-256 point`);
-  return point;
-}
 
 // `data` is the hex of the UTF-8 JSON; the signature is over those bytes, not over the hex text.
 function envelope(data: Record<string, string>, signer: P256KeyPair | null): string {
@@ -51,7 +45,7 @@ export function makeTargetBundle(p: {
   targetPublic: Uint8Array;
   attestationKey: P256KeyPair;
 }): string {
-  const target = requirePoint(p.targetPublic, "targetPublic");
+  const target = requirePublicKey(p.targetPublic, "targetPublic");
   return envelope({ targetPublic: toHex(target.uncompressed) }, p.attestationKey);
 }
 
@@ -125,7 +119,7 @@ export function openOtpBundle(
 
 // The service's bundle seal: the AAD binds both keys, so the ephemeral key is chosen before sealing.
 function sealTurnkey(plaintext: Uint8Array, recipientPublicKey: Uint8Array) {
-  const recipient = requirePoint(recipientPublicKey, "recipientPublicKey").uncompressed;
+  const recipient = requirePublicKey(recipientPublicKey, "recipientPublicKey").uncompressed;
   const ephemeral = generateKeyPair();
   return hpkeSeal({
     plaintext,
@@ -151,7 +145,7 @@ export function sealLegacySessionKey(p: {
     throw new Error(`"sessionPrivateKey" expected 32 bytes, got ${p.sessionPrivateKey.length}`);
   }
   const { enc, ciphertext } = sealTurnkey(p.sessionPrivateKey, p.recipientPublicKey);
-  return base58checkEncode(concatBytes(requirePoint(enc, "enc").compressed, ciphertext));
+  return base58checkEncode(concatBytes(requirePublicKey(enc, "enc").compressed, ciphertext));
 }
 
 /**

@@ -1,12 +1,7 @@
 // RFC 9180 (HPKE) base mode with DHKEM(P-256, HKDF-SHA256), HKDF-SHA256 and AES-GCM; PROTOCOL.md §4 (HPKE suite).
 import { createCipheriv, createDecipheriv, createHmac } from "node:crypto";
 import { concatBytes, utf8 } from "./encoding.js";
-import {
-  ecdhSharedSecret,
-  generateKeyPair,
-  type P256KeyPair,
-  parsePublicKeyBytes,
-} from "./p256.js";
+import { ecdhSharedSecret, generateKeyPair, type P256KeyPair, requirePublicKey } from "./p256.js";
 
 /** The AEADs this HPKE supports: AES-256-GCM is the service's; AES-128-GCM is for RFC 9180 A.3.1. */
 export type HpkeAead = "aes-128-gcm" | "aes-256-gcm";
@@ -77,12 +72,6 @@ function extractAndExpand(dh: Uint8Array, kemContext: Uint8Array): Uint8Array {
   return labeledExpand(KEM_SUITE_ID, eaePrk, "shared_secret", kemContext, 32);
 }
 
-function requirePoint(bytes: Uint8Array, name: string): Uint8Array {
-  const point = parsePublicKeyBytes(bytes);
-  if (!point) throw new Error(`"${name}" is not a valid P-256 point`);
-  return point.uncompressed;
-}
-
 /**
  * DHKEM(P-256) Encap with a given (or fresh) ephemeral key: returns `enc` (65-byte uncompressed
  * ephemeral public key) and the 32-byte KEM shared secret.
@@ -92,7 +81,7 @@ export function hpkeEncap(
   recipientPublicKey: Uint8Array,
   ephemeral: P256KeyPair = generateKeyPair(),
 ): { enc: Uint8Array; sharedSecret: Uint8Array } {
-  const pkR = requirePoint(recipientPublicKey, "recipientPublicKey");
+  const pkR = requirePublicKey(recipientPublicKey, "recipientPublicKey").uncompressed;
   const dh = ecdhSharedSecret(ephemeral.privateKey, pkR);
   const enc = ephemeral.publicKeyUncompressed;
   return { enc, sharedSecret: extractAndExpand(dh, concatBytes(enc, pkR)) };
@@ -104,7 +93,7 @@ export function hpkeEncap(
  * @throws Error when `enc` is not a valid point.
  */
 export function hpkeDecap(enc: Uint8Array, recipient: P256KeyPair): Uint8Array {
-  const pkE = requirePoint(enc, "enc");
+  const pkE = requirePublicKey(enc, "enc").uncompressed;
   const dh = ecdhSharedSecret(recipient.privateKey, pkE);
   return extractAndExpand(dh, concatBytes(pkE, recipient.publicKeyUncompressed));
 }

@@ -99,6 +99,19 @@ export function parsePublicKeyBytes(
 }
 
 /**
+ * {@link parsePublicKeyBytes} for arguments: returns the point or throws.
+ * @throws Error `"<name>" is not a valid P-256 point`.
+ */
+export function requirePublicKey(
+  bytes: Uint8Array,
+  name: string,
+): { uncompressed: Uint8Array; compressed: Uint8Array } {
+  const point = parsePublicKeyBytes(bytes);
+  if (!point) throw new Error(`"${name}" is not a valid P-256 point`);
+  return point;
+}
+
+/**
  * Validates a hex public key: 66 hex compressed or 130 hex uncompressed, either case, a point on
  * P-256 and not infinity. Returns both encodings, or `null` when invalid.
  * @example parsePublicKey("02bf2c58…2789")?.uncompressed.length // 65
@@ -260,9 +273,8 @@ export function verifyDer(publicKey: Uint8Array, message: Uint8Array, der: Uint8
  */
 export function ecdhSharedSecret(privateKey: Uint8Array, publicKey: Uint8Array): Uint8Array {
   assertScalar(privateKey);
-  const point = parsePublicKeyBytes(publicKey);
-  if (!point) throw new Error(`"publicKey" is not a valid P-256 point`);
+  const { uncompressed } = requirePublicKey(publicKey, "publicKey");
   const ecdh = createECDH("prime256v1");
   ecdh.setPrivateKey(privateKey);
-  return new Uint8Array(ecdh.computeSecret(point.uncompressed));
+  return new Uint8Array(ecdh.computeSecret(uncompressed));
 }

@@ -1,0 +1,48 @@
+// PROTOCOL.md §4: the emulator crypto module's export list, so an API change is seen in review.
+import { expect, it } from "vitest";
+import * as crypto from "./index.js";
+
+it("exports exactly this list", () => {
+  expect(Object.keys(crypto).sort()).toEqual([
+    "BUNDLE_VERSION",
+    "P256_ORDER",
+    "STAMP_SCHEME",
+    "TURNKEY_HPKE_INFO",
+    "aeadOpen",
+    "aeadSeal",
+    "base58checkDecode",
+    "base58checkEncode",
+    "base64urlDecode",
+    "base64urlEncode",
+    "concatBytes",
+    "decodeJwt",
+    "ecdhSharedSecret",
+    "equalBytes",
+    "fromHex",
+    "generateKeyPair",
+    "generateMnemonic",
+    "hpkeDecap",
+    "hpkeEncap",
+    "hpkeKeySchedule",
+    "hpkeNonce",
+    "hpkeOpen",
+    "hpkeSeal",
+    "keyPairFromPrivateKey",
+    "makeExportBundle",
+    "makeTargetBundle",
+    "openOtpBundle",
+    "parseDerSignature",
+    "parsePublicKey",
+    "parsePublicKeyBytes",
+    "sealLegacySessionKey",
+    "sha256",
+    "sha256Hex",
+    "signDer",
+    "signJwtEs256",
+    "signRaw",
+    "toHex",
+    "utf8",
+    "verifyDer",
+    "verifyStamp",
+  ]);
+});
