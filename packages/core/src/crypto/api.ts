@@ -1,0 +1,81 @@
+// DESIGN.md "The crypto contract": the public crypto functions, bound to one CryptoBackend so that
+// `createClient({ crypto })` and both entry points share one implementation.
+import { SignetError } from "../errors.js";
+import type {
+  CryptoBackend,
+  DecryptionKey,
+  GenerateSigningKeyOptions,
+  SigningKey,
+  SigningKeyRecord,
+} from "./backend.js";
+import {
+  type OpenExportBundleParameters,
+  type OpenSessionKeyBundleParameters,
+  openExportBundle,
+  openSessionKeyBundle,
+  type SealOtpBundleParameters,
+  sealOtpBundle,
+} from "./bundles.js";
+import { oauthNonce } from "./oauth.js";
+import { parseScalar } from "./p256.js";
+import { stampPayload, type VerifyStampParameters, verifyStamp } from "./stamp.js";
+
+/** The crypto contract of `@signet/core`, bound to one backend. See each entry's exports for docs. */
+export interface CryptoApi {
+  readonly backend: CryptoBackend;
+  generateSigningKey(options?: GenerateSigningKeyOptions): Promise<SigningKey>;
+  importSigningKey(
+    privateKey: string | Uint8Array,
+    options?: GenerateSigningKeyOptions,
+  ): Promise<SigningKey>;
+  restoreSigningKey(record: SigningKeyRecord): Promise<SigningKey>;
+  stampPayload(payload: string, key: SigningKey): Promise<string>;
+  verifyStamp(parameters: VerifyStampParameters): Promise<{ publicKey: string }>;
+  generateDecryptionKey(): Promise<DecryptionKey>;
+  importDecryptionKey(privateKey: string | Uint8Array): Promise<DecryptionKey>;
+  sealOtpBundle(parameters: SealOtpBundleParameters): Promise<string>;
+  openSessionKeyBundle(parameters: OpenSessionKeyBundleParameters): Promise<Uint8Array>;
+  openExportBundle(parameters: OpenExportBundleParameters): Promise<string>;
+  oauthNonce(clientPublicKey: string): Promise<string>;
+}
+
+/**
+ * Binds the crypto contract to a backend.
+ *
+ * @param backend - `createWebCryptoBackend()`, `createNobleBackend()` or your own {@link CryptoBackend}.
+ * @returns The {@link CryptoApi}.
+ * @throws {SignetError} `INVALID_ARGUMENT` when `backend` is not a backend.
+ * @example
+ * ```ts
+ * const api = createCryptoApi(createNobleBackend({ randomBytes: getRandomBytes }));
+ * const key = await api.generateSigningKey();
+ * ```
+ */
+export function createCryptoApi(backend: CryptoBackend): CryptoApi {
+  if (typeof backend?.generateSigningKey !== "function" || typeof backend.hpkeSeal !== "function") {
+    throw new SignetError("INVALID_ARGUMENT", `"backend" expected a CryptoBackend`);
+  }
+  return {
+    backend,
+    generateSigningKey: (options) => backend.generateSigningKey(options),
+    importSigningKey: async (privateKey, options) =>
+      backend.importSigningKey(parseScalar(privateKey), options),
+    restoreSigningKey: async (record) => {
+      if (typeof record !== "object" || record === null) {
+        throw new SignetError(
+          "KEY_INVALID",
+          `"record" expected a signing key record, got ${record === null ? "null" : typeof record}`,
+        );
+      }
+      return backend.restoreSigningKey(record);
+    },
+    stampPayload,
+    verifyStamp: (parameters) => verifyStamp(backend, parameters),
+    generateDecryptionKey: () => backend.generateDecryptionKey(),
+    importDecryptionKey: async (privateKey) => backend.importDecryptionKey(parseScalar(privateKey)),
+    sealOtpBundle: (parameters) => sealOtpBundle(backend, parameters),
+    openSessionKeyBundle: (parameters) => openSessionKeyBundle(backend, parameters),
+    openExportBundle: (parameters) => openExportBundle(backend, parameters),
+    oauthNonce: (clientPublicKey) => oauthNonce(backend, clientPublicKey),
+  };
+}

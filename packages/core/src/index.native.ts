@@ -1,0 +1,261 @@
+/**
+ * `@signet/core`, React Native entry (the `react-native` export condition): crypto on noble, no
+ * WebCrypto needed (runs in Hermes); keys in a store the app passes (`createStringKeyStore`).
+ * Same contract as `index.ts`. Randomness comes from `globalThis.crypto.getRandomValues` per call
+ * (install `react-native-get-random-values`) or from `createNobleBackend({ randomBytes })`.
+ */
+import { type CryptoApi, createCryptoApi } from "./crypto/api.js";
+import type {
+  DecryptionKey,
+  GenerateSigningKeyOptions,
+  SigningKey,
+  SigningKeyRecord,
+} from "./crypto/backend.js";
+import type {
+  OpenExportBundleParameters,
+  OpenSessionKeyBundleParameters,
+  SealOtpBundleParameters,
+} from "./crypto/bundles.js";
+import { createNobleBackend } from "./crypto/noble.js";
+import type { VerifyStampParameters } from "./crypto/stamp.js";
+
+export type { CryptoApi } from "./crypto/api.js";
+export { createCryptoApi } from "./crypto/api.js";
+export type {
+  CryptoBackend,
+  DecryptionKey,
+  GenerateSigningKeyOptions,
+  HpkeOpenParameters,
+  HpkeSealParameters,
+  SigningKey,
+  SigningKeyRecord,
+} from "./crypto/backend.js";
+export type {
+  BundleKind,
+  BundleTrustOptions,
+  BundleWarning,
+  OpenExportBundleParameters,
+  OpenSessionKeyBundleParameters,
+  SealOtpBundleParameters,
+} from "./crypto/bundles.js";
+export { createNobleBackend, type NobleBackendOptions } from "./crypto/noble.js";
+export {
+  PRODUCTION_SIGNER_SIGN_PUBLIC_KEY,
+  PRODUCTION_TLS_FETCHER_SIGN_PUBLIC_KEY,
+} from "./crypto/pinned-keys.js";
+export type { RandomBytes } from "./crypto/random.js";
+export { STAMP_SCHEME, type StampJson, type VerifyStampParameters } from "./crypto/stamp.js";
+export {
+  type ClientErrorCode,
+  clientErrorCodes,
+  isSignetError,
+  type ServiceErrorCode,
+  SignetError,
+  type SignetErrorCode,
+  type SignetErrorOptions,
+  serviceErrorCodes,
+} from "./errors.js";
+export { createMemoryKeyStore, type KeyPersistence, type KeyStore } from "./keys/key-store.js";
+export {
+  createStringKeyStore,
+  type StringKeyStoreOptions,
+  type StringStorage,
+} from "./keys/string-store.js";
+
+// Stateless: the backend looks up its random source per call.
+const api: CryptoApi = createCryptoApi(createNobleBackend());
+
+/**
+ * Generates a P-256 signing key (ECDSA, SHA-256) for a session or a one-time TEK. Noble keys are
+ * always extractable (the app's secure store keeps the scalar); `extractable` is ignored.
+ *
+ * @param options - Ignored by the noble backend (kept for one signature across entries).
+ * @returns A {@link SigningKey} with `publicKey` (66 hex) and `publicKeyUncompressed` (130 hex).
+ * @throws {SignetError} `CRYPTO_UNAVAILABLE` without a secure random source.
+ * @example
+ * ```ts
+ * const key = await generateSigningKey();
+ * await keyStore.set(sessionId, key.toRecord()); // a createStringKeyStore store
+ * ```
+ */
+export function generateSigningKey(options?: GenerateSigningKeyOptions): Promise<SigningKey> {
+  return api.generateSigningKey(options);
+}
+
+/**
+ * Imports a P-256 private scalar (64 hex digits, either case, or 32 bytes), for example a legacy
+ * session key from {@link openSessionKeyBundle}.
+ *
+ * @param privateKey - The scalar; 1 ≤ d < n.
+ * @param options - Ignored by the noble backend.
+ * @returns A {@link SigningKey}.
+ * @throws {SignetError} `KEY_INVALID` for a wrong length, non-hex or out-of-range scalar (the message never shows it).
+ * @example
+ * ```ts
+ * const key = await importSigningKey(await openSessionKeyBundle({ bundle, key: decryptionKey }));
+ * ```
+ */
+export function importSigningKey(
+  privateKey: string | Uint8Array,
+  options?: GenerateSigningKeyOptions,
+): Promise<SigningKey> {
+  return api.importSigningKey(privateKey, options);
+}
+
+/**
+ * Turns a stored {@link SigningKeyRecord} (from `SigningKey.toRecord()` via a `KeyStore`) back into a
+ * {@link SigningKey}, checking that its public key belongs to its private key.
+ *
+ * @param record - A `scalar` (hex) record; `webcrypto` records are refused here.
+ * @returns The {@link SigningKey}.
+ * @throws {SignetError} `KEY_INVALID` for a malformed or mismatched record.
+ * @example
+ * ```ts
+ * const record = await keyStore.get(sessionId);
+ * const key = record && (await restoreSigningKey(record));
+ * ```
+ */
+export function restoreSigningKey(record: SigningKeyRecord): Promise<SigningKey> {
+  return api.restoreSigningKey(record);
+}
+
+/**
+ * Stamps `payload` for the `Grid-Wallet-Signature` header: ECDSA P-256 SHA-256 over its exact
+ * UTF-8 bytes (no parse, trim or normalisation), as base64url of
+ * `{"publicKey":…,"scheme":"SIGNATURE_SCHEME_TK_API_P256","signature":<DER hex>}`.
+ *
+ * @param payload - The `payloadToSign` string exactly as received.
+ * @param key - The signing key.
+ * @returns The header value.
+ * @throws {SignetError} `ENCODING_INVALID` for a lone surrogate (never replaced by U+FFFD),
+ * `INVALID_ARGUMENT` for a non-string, `KEY_INVALID` for a bad key.
+ * @example
+ * ```ts
+ * headers.set("Grid-Wallet-Signature", await stampPayload(challenge.payloadToSign, key));
+ * ```
+ */
+export function stampPayload(payload: string, key: SigningKey): Promise<string> {
+  return api.stampPayload(payload, key);
+}
+
+/**
+ * Verifies a `Grid-Wallet-Signature` value over `payload` (high-S accepted), as the service does.
+ * For tests, emulators and diagnostics.
+ *
+ * @param parameters - `payload`, `stamp`, optional expected `publicKey`.
+ * @returns The signer's compressed public key.
+ * @throws {SignetError} `ENCODING_INVALID` (malformed stamp), `POINT_INVALID`, `SIGNATURE_INVALID`.
+ * @example
+ * ```ts
+ * const { publicKey } = await verifyStamp({ payload, stamp });
+ * ```
+ */
+export function verifyStamp(parameters: VerifyStampParameters): Promise<{ publicKey: string }> {
+  return api.verifyStamp(parameters);
+}
+
+/**
+ * Generates a P-256 HPKE recipient key , fresh for each wallet export or
+ * legacy session.
+ *
+ * @returns A {@link DecryptionKey}; send `publicKeyUncompressed` as `clientPublicKey`.
+ * @throws {SignetError} `CRYPTO_UNAVAILABLE` without a secure random source.
+ * @example
+ * ```ts
+ * const key = await generateDecryptionKey();
+ * const mnemonic = await openExportBundle({ bundle, key });
+ * ```
+ */
+export function generateDecryptionKey(): Promise<DecryptionKey> {
+  return api.generateDecryptionKey();
+}
+
+/**
+ * Imports a P-256 HPKE recipient key from its private scalar (64 hex digits or 32 bytes).
+ *
+ * @param privateKey - The scalar.
+ * @returns A {@link DecryptionKey}.
+ * @throws {SignetError} `KEY_INVALID` (the message never shows the key).
+ * @example
+ * ```ts
+ * const key = await importDecryptionKey(savedScalarHex);
+ * ```
+ */
+export function importDecryptionKey(privateKey: string | Uint8Array): Promise<DecryptionKey> {
+  return api.importDecryptionKey(privateKey);
+}
+
+/**
+ * Builds the `encryptedOtpBundle` for OTP verify: checks the target bundle's signature against
+ * `trustedKeys` (default: the pinned production key), then HPKE-seals
+ * `{"otp_code":…,"public_key":<TEK uncompressed hex>}` to its `targetPublic`.
+ *
+ * @param parameters - `targetBundle`, `otpCode`, `publicKey` (the TEK), `trustedKeys?`, `allowUnsigned?`, `onWarning?`.
+ * @returns The JSON text `{"encappedPublic":…,"ciphertext":…}`, sent as a string.
+ * @throws {SignetError} `BUNDLE_MALFORMED`, `BUNDLE_SIGNATURE_INVALID`, `BUNDLE_SIGNER_UNTRUSTED`,
+ * `INVALID_ARGUMENT`, `POINT_INVALID`, `ENCODING_INVALID`. Messages never contain the code.
+ * @example
+ * ```ts
+ * const tek = await generateSigningKey();
+ * const encryptedOtpBundle = await sealOtpBundle({
+ *   targetBundle: credential.otpEncryptionTargetBundle,
+ *   otpCode: "123456",
+ *   publicKey: tek.publicKeyUncompressed,
+ * });
+ * ```
+ */
+export function sealOtpBundle(parameters: SealOtpBundleParameters): Promise<string> {
+  return api.sealOtpBundle(parameters);
+}
+
+/**
+ * Opens a legacy `encryptedSessionSigningKey` (base58check of compressed `enc` ‖ ciphertext) to
+ * the 32-byte session scalar; pass it to {@link importSigningKey}.
+ *
+ * @param parameters - `bundle`, `key` (the {@link DecryptionKey} sent as `clientPublicKey`).
+ * @returns The scalar.
+ * @throws {SignetError} `ENCODING_INVALID`, `CHECKSUM_INVALID`, `BUNDLE_MALFORMED`, `POINT_INVALID`,
+ * `DECRYPTION_FAILED`, `KEY_INVALID`.
+ * @example
+ * ```ts
+ * const scalar = await openSessionKeyBundle({ bundle: session.encryptedSessionSigningKey, key });
+ * ```
+ */
+export function openSessionKeyBundle(
+  parameters: OpenSessionKeyBundleParameters,
+): Promise<Uint8Array> {
+  return api.openSessionKeyBundle(parameters);
+}
+
+/**
+ * Verifies a wallet export bundle against `trustedKeys` (default: the pinned production signer
+ * key), checks `organizationId` when given, and opens it to the mnemonic.
+ *
+ * @param parameters - `bundle`, `key`, `organizationId?`, `trustedKeys?`, `allowUnsigned?`, `onWarning?`.
+ * @returns The BIP-39 mnemonic. Show it, never log it.
+ * @throws {SignetError} `BUNDLE_MALFORMED`, `BUNDLE_SIGNATURE_INVALID`, `BUNDLE_SIGNER_UNTRUSTED`,
+ * `BUNDLE_ORGANIZATION_MISMATCH`, `POINT_INVALID`, `DECRYPTION_FAILED`, `KEY_INVALID`.
+ * @example
+ * ```ts
+ * const mnemonic = await openExportBundle({ bundle: result.encryptedWalletCredentials, key });
+ * ```
+ */
+export function openExportBundle(parameters: OpenExportBundleParameters): Promise<string> {
+  return api.openExportBundle(parameters);
+}
+
+/**
+ * The OIDC `nonce` for OAuth sign-in: lowercase hex SHA-256 of the UTF-8 bytes of the exact
+ * `clientPublicKey` string that will be sent (case and compression change it).
+ *
+ * @param clientPublicKey - The string as sent.
+ * @returns 64 lowercase hex digits.
+ * @throws {SignetError} `INVALID_ARGUMENT` (not a non-empty string), `ENCODING_INVALID` (lone surrogate).
+ * @example
+ * ```ts
+ * const nonce = await oauthNonce(key.publicKey);
+ * ```
+ */
+export function oauthNonce(clientPublicKey: string): Promise<string> {
+  return api.oauthNonce(clientPublicKey);
+}
