@@ -1,0 +1,461 @@
+// The relay: a web-standard fetch handler between a device and the service (DESIGN.md @signet/relay).
+import { RelayErrorCode, RelayRefusal, relayErrorResponse, relayErrorStatus } from "./errors.js";
+import { FORWARDED_RESPONSE_HEADERS, pickForwardedHeaders } from "./forwardedHeaders.js";
+import {
+  assertOwned,
+  createMemoryOwnershipCache,
+  type NamedId,
+  type OwnershipCache,
+} from "./ownership.js";
+import { createMemoryRateLimitStore, type RateLimitStore } from "./rateLimit.js";
+import { readBody } from "./readBody.js";
+import { basePathSegments, splitPath } from "./requestPath.js";
+import { ID_FIELDS, isIdOfKind, matchRoute, RELAY_ROUTES, type RelayRoute } from "./routes.js";
+import { parseStrictJson, StrictJsonError } from "./strictJson.js";
+import { basicAuthorization, callUpstream, type Upstream } from "./upstream.js";
+
+/** The app's user behind a request, as `resolveUser` names them. */
+export interface RelayUser {
+  /** The service's customer id of this user (`Customer:<uuid>`); every resource must be theirs. */
+  customerId: string;
+}
+
+/** The per-user rate limit. */
+export interface RelayRateLimit {
+  /** Requests allowed per window (default 120). */
+  limit?: number;
+  /** Window length in milliseconds (default 60 000). */
+  windowMs?: number;
+  /** Where hits are counted (default: in memory, per instance). Share one across instances. */
+  store?: RateLimitStore;
+}
+
+/**
+ * What the relay reports, once per request (`response`) and once per ownership lookup
+ * (`lookup`). Events carry no header, body, stamp or credential; `customerId` is the app's
+ * user as `resolveUser` named them.
+ */
+export type RelayEvent =
+  | {
+      type: "response";
+      method: string;
+      /** The route pattern (`/quotes/{Quote}`), or `null` when no route matched. */
+      route: string | null;
+      status: number;
+      /** Set when the relay refused or failed; absent when the service's answer was passed on. */
+      code?: RelayErrorCode;
+      /** Why the relay refused, in a few words (never a value from the request). */
+      reason?: string;
+      customerId?: string;
+      durationMs: number;
+    }
+  | { type: "lookup"; path: string; status: number };
+
+/** Options of {@link createRelay}. */
+export interface CreateRelayOptions {
+  /** The service base URL, e.g. `https://api.lightspark.com/grid/2025-10-13` or an emulator's URL. */
+  baseUrl: string;
+  /** The platform API token id (Basic user name). */
+  tokenId: string;
+  /** The platform API client secret (Basic password). Never logged. */
+  clientSecret: string;
+  /**
+   * Names the app's signed-in user for a request (from a session cookie, a bearer token…),
+   * or `null` for no user (401). Throwing gives 500.
+   */
+  resolveUser: (request: Request) => Promise<RelayUser | null> | RelayUser | null;
+  /** Where the relay is mounted (default `/api/grid`): `/api/grid/auth/sessions` → `${baseUrl}/auth/sessions`. */
+  basePath?: string;
+  /** The largest request body accepted, in bytes (default 1 MiB); larger → 413. */
+  maxBodyBytes?: number;
+  /** The per-user rate limit (default 120 requests a minute, in memory), or `false` for none. */
+  rateLimit?: RelayRateLimit | false;
+  /** The `fetch` used to call the service (default: the global `fetch`). */
+  fetch?: typeof fetch;
+  /** Milliseconds to wait for the service, for each call (default 30 000); then 504. */
+  timeoutMs?: number;
+  /** How long an ownership fact is remembered (default 30 000 ms; 0: never). */
+  ownershipCacheTtlMs?: number;
+  /** Where ownership facts are remembered (default: in memory, per instance). */
+  ownershipCache?: OwnershipCache;
+  /** Receives a {@link RelayEvent} per request and per ownership lookup. Exceptions are ignored. */
+  onEvent?: (event: RelayEvent) => void;
+}
+
+/** The relay: a fetch handler. */
+export type RelayHandler = (request: Request) => Promise<Response>;
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it rejects
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const CODE_VALUE = /^[A-Z0-9_]{1,64}$/;
+const NULL_BODY_STATUS = new Set([204, 205, 304]);
+
+function assertOption(ok: boolean, message: string): asserts ok {
+  if (!ok) throw new TypeError(message);
+}
+
+function parseBaseUrl(baseUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new TypeError(`"baseUrl" expected an absolute http(s) URL, got ${String(baseUrl)}`);
+  }
+  assertOption(
+    url.protocol === "https:" || url.protocol === "http:",
+    `"baseUrl" expected http: or https:, got ${url.protocol}`,
+  );
+  assertOption(
+    url.username === "" && url.password === "",
+    `"baseUrl" must not carry credentials: pass tokenId and clientSecret`,
+  );
+  assertOption(url.search === "" && url.hash === "", `"baseUrl" must not have a query or hash`);
+  return url.href.endsWith("/") ? url.href.slice(0, -1) : url.href;
+}
+
+function invalid(message: string, details?: Record<string, unknown>): RelayRefusal {
+  return new RelayRefusal("INVALID_INPUT", message, details);
+}
+
+/** Checks the query against the route's parameters and rebuilds it from the checked values. */
+function checkQuery(
+  route: RelayRoute,
+  search: string,
+  customerId: string,
+): { query: string; ids: NamedId[] } {
+  const accepted = route.query ?? {};
+  const seen = new Map<string, string>();
+  const raw = search.startsWith("?") ? search.slice(1) : search;
+  if (raw !== "") {
+    for (const part of raw.split("&")) {
+      const eq = part.indexOf("=");
+      let name: string;
+      let value: string;
+      try {
+        name = decodeURIComponent((eq === -1 ? part : part.slice(0, eq)).replaceAll("+", " "));
+        value = decodeURIComponent((eq === -1 ? "" : part.slice(eq + 1)).replaceAll("+", " "));
+      } catch {
+        throw invalid("The query string is malformed.");
+      }
+      const param = Object.hasOwn(accepted, name) ? accepted[name] : undefined;
+      if (param === undefined) {
+        throw invalid("The query has a parameter this route does not accept.", {
+          accepted: Object.keys(accepted),
+        });
+      }
+      if (seen.has(name)) throw invalid("A query parameter is repeated.", { parameter: name });
+      const ok = param.kind === "code" ? CODE_VALUE.test(value) : isIdOfKind(value, param.kind);
+      if (!ok) throw invalid("A query parameter is malformed.", { parameter: name });
+      seen.set(name, value);
+    }
+  }
+  for (const [name, param] of Object.entries(accepted)) {
+    if (param.forced && param.kind === "Customer" && !seen.has(name)) seen.set(name, customerId);
+    if (param.required && !seen.has(name)) {
+      throw invalid("A required query parameter is missing.", { parameter: name });
+    }
+  }
+  if (route.queryOneOf !== undefined && !route.queryOneOf.some((name) => seen.has(name))) {
+    throw invalid("The query needs one of these parameters.", { oneOf: route.queryOneOf });
+  }
+  const ids: NamedId[] = [];
+  const parts: string[] = [];
+  for (const [name, value] of seen) {
+    const param = accepted[name]!;
+    if (param.kind !== "code") ids.push({ kind: param.kind, value, where: `query.${name}` });
+    // Values are checked ids or codes: nothing in them needs escaping but the colon, kept as is.
+    parts.push(`${name}=${value}`);
+  }
+  return { query: parts.join("&"), ids };
+}
+
+/** Finds every id field of the body, at any depth. */
+function collectBodyIds(value: unknown, where: string, ids: NamedId[]): void {
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => {
+      collectBodyIds(item, `${where}[${index}]`, ids);
+    });
+    return;
+  }
+  if (typeof value !== "object" || value === null) return;
+  for (const [key, field] of Object.entries(value)) {
+    const at = `${where}.${key}`;
+    const kind = Object.hasOwn(ID_FIELDS, key) ? ID_FIELDS[key] : undefined;
+    if (kind !== undefined) {
+      if (typeof field !== "string" || !isIdOfKind(field, kind)) {
+        throw invalid("A body field does not hold a well-formed id.", { field: at });
+      }
+      ids.push({ kind, value: field, where: at });
+    } else {
+      collectBodyIds(field, at, ids);
+    }
+  }
+}
+
+/** Parses the body (only to read ids; the bytes are forwarded untouched) and checks its fields. */
+function checkBody(route: RelayRoute, bytes: Uint8Array, contentType: string | null): NamedId[] {
+  const rule = route.body ?? {};
+  const required = rule.required ?? [];
+  if (bytes.byteLength === 0) {
+    if (required.length > 0 || rule.exactlyOneOf !== undefined) {
+      throw invalid("This route needs a JSON body.");
+    }
+    return [];
+  }
+  if (contentType === null) throw invalid("A body needs Content-Type: application/json.");
+  let json: unknown;
+  try {
+    json = parseStrictJson(
+      new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes),
+    );
+  } catch (error) {
+    throw invalid("The body is not valid JSON.", {
+      reason: error instanceof StrictJsonError ? error.message : "not UTF-8",
+    });
+  }
+  if (typeof json !== "object" || json === null || Array.isArray(json)) {
+    throw invalid("The body must be a JSON object.");
+  }
+  const body = json as Record<string, unknown>;
+  for (const field of required) {
+    if (!Object.hasOwn(body, field)) throw invalid("A required body field is missing.", { field });
+  }
+  if (rule.exactlyOneOf !== undefined) {
+    const allowed = rule.exactlyOneOf;
+    const extra = Object.keys(body).filter((key) => !allowed.includes(key));
+    if (extra.length > 0) {
+      throw new RelayRefusal(
+        "RELAY_FORBIDDEN",
+        "The relay forwards only a contact change on this route.",
+        { allowedFields: allowed },
+      );
+    }
+    const present = Object.keys(body);
+    if (present.length !== 1 || typeof body[present[0]!] !== "string") {
+      throw invalid("The body must change exactly one of these fields, to a string.", {
+        oneOf: allowed,
+      });
+    }
+  }
+  const ids: NamedId[] = [];
+  collectBodyIds(body, "body", ids);
+  return ids;
+}
+
+function passThrough(
+  status: number,
+  upstreamHeaders: Headers,
+  body: Uint8Array<ArrayBuffer>,
+): Response {
+  const headers = new Headers({ "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" });
+  for (const name of FORWARDED_RESPONSE_HEADERS) {
+    const value = upstreamHeaders.get(name);
+    if (value !== null && !CONTROL.test(value)) headers.set(name, value);
+  }
+  return new Response(NULL_BODY_STATUS.has(status) ? null : body, { status, headers });
+}
+
+/**
+ * Creates the relay: a fetch handler that forwards the device routes of {@link RELAY_ROUTES}
+ * to the service with the platform's Basic credentials, after checking that every id the
+ * request names belongs to the user `resolveUser` returns. The raw body bytes and only the
+ * `Grid-Wallet-Signature`, `Request-Id`, `Idempotency-Key` and `Content-Type` headers are
+ * passed on; the service's status, body, `Content-Type` and `Retry-After` come back unchanged.
+ * Anything else gets a {@link RelayErrorBody} (400, 401, 403, 404, 405, 413, 429, 502, 504).
+ *
+ * @throws {TypeError} at creation, for a missing or malformed option.
+ * @example
+ * const relay = createRelay({
+ *   baseUrl: "https://api.lightspark.com/grid/2025-10-13",
+ *   tokenId: process.env.GRID_CLIENT_ID!,
+ *   clientSecret: process.env.GRID_CLIENT_SECRET!,
+ *   resolveUser: async (request) => {
+ *     const user = await sessions.fromCookie(request.headers.get("Cookie"));
+ *     return user ? { customerId: user.gridCustomerId } : null;
+ *   },
+ * });
+ * // Fetch runtimes: export default { fetch: relay }; Node: http.createServer(toNodeHandler(relay))
+ */
+export function createRelay(options: CreateRelayOptions): RelayHandler {
+  const baseUrl = parseBaseUrl(options.baseUrl);
+  assertOption(
+    typeof options.tokenId === "string" && options.tokenId !== "" && !options.tokenId.includes(":"),
+    `"tokenId" expected a non-empty string without ":"`,
+  );
+  assertOption(
+    typeof options.clientSecret === "string" && options.clientSecret !== "",
+    `"clientSecret" expected a non-empty string`,
+  );
+  assertOption(
+    !CONTROL.test(options.tokenId) && !CONTROL.test(options.clientSecret),
+    `"tokenId" and "clientSecret" must not hold control characters`,
+  );
+  assertOption(typeof options.resolveUser === "function", `"resolveUser" expected a function`);
+  const base = basePathSegments(options.basePath ?? "/api/grid");
+  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+  assertOption(
+    Number.isSafeInteger(maxBodyBytes) && maxBodyBytes > 0,
+    `"maxBodyBytes" expected a positive integer, got ${maxBodyBytes}`,
+  );
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  assertOption(timeoutMs > 0, `"timeoutMs" expected a positive number, got ${timeoutMs}`);
+  const ttlMs = options.ownershipCacheTtlMs ?? 30_000;
+  assertOption(ttlMs >= 0, `"ownershipCacheTtlMs" expected 0 or more, got ${ttlMs}`);
+  const rateLimit =
+    options.rateLimit === false
+      ? undefined
+      : {
+          limit: options.rateLimit?.limit ?? 120,
+          windowMs: options.rateLimit?.windowMs ?? 60_000,
+          store: options.rateLimit?.store ?? createMemoryRateLimitStore(),
+        };
+  const upstream: Upstream = {
+    baseUrl,
+    authorization: basicAuthorization(options.tokenId, options.clientSecret),
+    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    timeoutMs,
+  };
+  const ownership = {
+    upstream,
+    cache: options.ownershipCache ?? createMemoryOwnershipCache(),
+    ttlMs,
+    onLookup: (lookup: { path: string; status: number }) => emit({ type: "lookup", ...lookup }),
+  };
+  const resolveUser = options.resolveUser;
+
+  function emit(event: RelayEvent): void {
+    try {
+      options.onEvent?.(event);
+    } catch {
+      // An event sink must not break a request.
+    }
+  }
+
+  async function identify(request: Request): Promise<string> {
+    let user: RelayUser | null;
+    try {
+      user = await resolveUser(request);
+    } catch {
+      throw new RelayRefusal("INTERNAL_ERROR", "The user could not be resolved.");
+    }
+    if (user === null) throw new RelayRefusal("UNAUTHORIZED", "Sign in first.");
+    const customerId = (user as Partial<RelayUser> | undefined)?.customerId;
+    if (
+      typeof customerId !== "string" ||
+      customerId === "" ||
+      customerId.length > 256 ||
+      CONTROL.test(customerId)
+    ) {
+      throw new RelayRefusal("INTERNAL_ERROR", "The user could not be resolved.");
+    }
+    return customerId;
+  }
+
+  async function handle(
+    request: Request,
+    state: { route: string | null; customerId?: string },
+  ): Promise<Response> {
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      throw invalid("The request URL is malformed.");
+    }
+    const segments = splitPath(url.pathname);
+    if (!base.every((segment, i) => segments[i] === segment)) {
+      throw new RelayRefusal("RELAY_NOT_FOUND", "The relay does not forward this path.");
+    }
+    const match = matchRoute(RELAY_ROUTES, request.method, segments.slice(base.length));
+    if (match.kind === "none") {
+      throw new RelayRefusal("RELAY_NOT_FOUND", "The relay does not forward this path.");
+    }
+    if (match.kind === "method") {
+      const allow = match.allow.join(", ");
+      throw new RelayRefusal(
+        "METHOD_NOT_ALLOWED",
+        "The relay does not forward this method here.",
+        { allow: match.allow },
+        { Allow: allow },
+      );
+    }
+    const route = match.route;
+    state.route = route.path;
+    const headers = pickForwardedHeaders(request);
+
+    const customerId = await identify(request);
+    state.customerId = customerId;
+
+    if (rateLimit !== undefined) {
+      const hit = await rateLimit.store.hit(
+        `signet-relay:${customerId}`,
+        rateLimit.windowMs,
+        rateLimit.limit,
+      );
+      if (!hit.allowed) {
+        const seconds = Math.max(1, Math.ceil(hit.retryAfterMs / 1000));
+        throw new RelayRefusal(
+          "RATE_LIMITED",
+          "Too many requests; try again later.",
+          { retryAfterSeconds: seconds },
+          { "Retry-After": String(seconds) },
+        );
+      }
+    }
+
+    const { query, ids: queryIds } = checkQuery(route, url.search, customerId);
+    let body: Uint8Array<ArrayBuffer> | undefined;
+    let bodyIds: NamedId[] = [];
+    if (route.body !== undefined) {
+      body = await readBody(request, maxBodyBytes);
+      bodyIds = checkBody(route, body, headers.get("Content-Type"));
+    }
+    const pathIds = match.ids.map((id) => ({ ...id, where: "path" }));
+    await assertOwned(ownership, customerId, [...pathIds, ...queryIds, ...bodyIds]);
+
+    // The upstream path is rebuilt from the route pattern and checked ids only.
+    let id = 0;
+    const path = route.path.replace(/\{[A-Za-z]+\}/g, () => match.ids[id++]!.value);
+    const answer = await callUpstream(upstream, {
+      method: route.method,
+      path,
+      query,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+    });
+    if (answer.status < 200 || answer.status > 599) {
+      throw new RelayRefusal("UPSTREAM_UNAVAILABLE", "The service answered with a bad status.");
+    }
+    return passThrough(answer.status, answer.headers, answer.body);
+  }
+
+  return async function relay(request: Request): Promise<Response> {
+    const started = Date.now();
+    const state: { route: string | null; customerId?: string } = { route: null };
+    let response: Response;
+    let code: RelayErrorCode | undefined;
+    let reason: string | undefined;
+    try {
+      response = await handle(request, state);
+    } catch (error) {
+      const refusal =
+        error instanceof RelayRefusal
+          ? error
+          : new RelayRefusal(RelayErrorCode.INTERNAL_ERROR, "The relay failed.");
+      code = refusal.code;
+      const detailReason = refusal.details?.reason;
+      reason = typeof detailReason === "string" ? detailReason : refusal.message;
+      response = relayErrorResponse(refusal);
+    }
+    emit({
+      type: "response",
+      method: request.method,
+      route: state.route,
+      status: code === undefined ? response.status : relayErrorStatus(code),
+      ...(code !== undefined ? { code } : {}),
+      ...(reason !== undefined ? { reason } : {}),
+      ...(state.customerId !== undefined ? { customerId: state.customerId } : {}),
+      durationMs: Date.now() - started,
+    });
+    return response;
+  };
+}

@@ -1,0 +1,72 @@
+// The only request headers that cross the relay, and the only response headers that come back.
+import { RelayRefusal } from "./errors.js";
+
+/** The wallet signature header (PROTOCOL.md §1): the one place its name is written. */
+export const WALLET_SIGNATURE_HEADER = "Grid-Wallet-Signature";
+
+/** Request headers passed on to the service; every other request header is dropped. */
+export const FORWARDED_REQUEST_HEADERS = [
+  WALLET_SIGNATURE_HEADER,
+  "Request-Id",
+  "Idempotency-Key",
+  "Content-Type",
+] as const;
+
+/** Response headers passed back from the service; every other response header is dropped. */
+export const FORWARDED_RESPONSE_HEADERS = ["Content-Type", "Retry-After"] as const;
+
+// A stamp is base64url; standard base64 characters are let through for the service to judge.
+const STAMP = /^[A-Za-z0-9_\-+/=]{1,8192}$/;
+const REQUEST_ID =
+  /^Request:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+// Visible ASCII without a comma: a comma means two values were combined.
+const IDEMPOTENCY_KEY = /^[\x21-\x2b\x2d-\x7e]{1,255}$/;
+const JSON_CONTENT_TYPE = /^application\/json[ \t]*(;[ \t]*charset[ \t]*=[ \t]*"?utf-8"?[ \t]*)?$/i;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it rejects
+const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\uffff]/;
+
+function invalid(header: string, reason: string): RelayRefusal {
+  return new RelayRefusal("INVALID_INPUT", `The ${header} header is malformed.`, {
+    header,
+    reason,
+  });
+}
+
+function check(header: string, value: string, pattern: RegExp): void {
+  if (CONTROL.test(value)) throw invalid(header, "control or non-ASCII character");
+  if (value.includes(",")) throw invalid(header, "several values");
+  if (!pattern.test(value)) throw invalid(header, "unexpected format");
+}
+
+/**
+ * Picks the forwarded headers from a request and checks each value: no control characters
+ * (CR, LF, NUL…), no combined or repeated values (a `,`), the expected format (a base64url
+ * stamp, `Request:<uuid>`, `application/json`). `Grid-Wallet-Signature` and `Request-Id` are
+ * never echoed in an error.
+ *
+ * @throws {RelayRefusal} 400 `INVALID_INPUT` on the first bad header.
+ */
+export function pickForwardedHeaders(request: Request): Headers {
+  const out = new Headers();
+  const signature = request.headers.get(WALLET_SIGNATURE_HEADER);
+  if (signature !== null) {
+    check(WALLET_SIGNATURE_HEADER, signature, STAMP);
+    out.set(WALLET_SIGNATURE_HEADER, signature);
+  }
+  const requestId = request.headers.get("Request-Id");
+  if (requestId !== null) {
+    check("Request-Id", requestId, REQUEST_ID);
+    out.set("Request-Id", requestId);
+  }
+  const idempotencyKey = request.headers.get("Idempotency-Key");
+  if (idempotencyKey !== null) {
+    check("Idempotency-Key", idempotencyKey, IDEMPOTENCY_KEY);
+    out.set("Idempotency-Key", idempotencyKey);
+  }
+  const contentType = request.headers.get("Content-Type");
+  if (contentType !== null) {
+    check("Content-Type", contentType, JSON_CONTENT_TYPE);
+    out.set("Content-Type", contentType);
+  }
+  return out;
+}

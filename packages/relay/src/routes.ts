@@ -1,0 +1,239 @@
+// The one table of device routes the relay forwards (DESIGN.md @signet/relay; PROTOCOL.md §3).
+
+/**
+ * The kinds of identifiers the relay checks for ownership, named by their id prefix
+ * (`<Kind>:<uuid>`, PROTOCOL.md §1).
+ */
+export type RelayIdKind =
+  | "Customer"
+  | "InternalAccount"
+  | "AuthMethod"
+  | "Session"
+  | "DelegatedKey"
+  | "Quote"
+  | "Transaction"
+  | "Card"
+  | "CardFundingSource";
+
+const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
+const ID_PATTERN = new RegExp(`^([A-Za-z]+):${UUID}$`);
+
+/** Whether `value` is an identifier of `kind`: exactly `<kind>:<uuid>`. */
+export function isIdOfKind(value: string, kind: RelayIdKind): boolean {
+  const match = ID_PATTERN.exec(value);
+  return match !== null && match[1] === kind;
+}
+
+/**
+ * JSON body fields (at any depth) and query parameters that name a resource, and the kind
+ * of id each must hold. `credentialId` is absent on purpose: in passkey bodies it is the
+ * WebAuthn credential id, not an `AuthMethod:` id.
+ */
+export const ID_FIELDS: Readonly<Record<string, RelayIdKind>> = {
+  accountId: "InternalAccount",
+  internalAccountId: "InternalAccount",
+  customerId: "Customer",
+  cardId: "Card",
+  fundingSourceId: "CardFundingSource",
+  sessionId: "Session",
+  authMethodId: "AuthMethod",
+  delegatedKeyId: "DelegatedKey",
+  quoteId: "Quote",
+  transactionId: "Transaction",
+};
+
+/** A query parameter a route accepts. */
+export interface RelayQueryParam {
+  /** The id kind the value must be (and be owned), or `"code"` for an upper-case enum value such as `EMBEDDED_WALLET` or `USDB`. */
+  readonly kind: RelayIdKind | "code";
+  /** Missing → 400, unless `forced`. */
+  readonly required?: boolean;
+  /** The relay fills it in with the caller's customer id when absent (only for `Customer`). */
+  readonly forced?: boolean;
+}
+
+/**
+ * One forwarded route. `path` is relative to the service base URL; a `{Kind}` segment matches
+ * only an id `Kind:<uuid>`, which must belong to the caller.
+ */
+export interface RelayRoute {
+  readonly method: "GET" | "POST" | "PATCH" | "DELETE";
+  readonly path: string;
+  /** Accepted query parameters; any other parameter → 400. */
+  readonly query?: Readonly<Record<string, RelayQueryParam>>;
+  /** At least one of these query parameters must be present. */
+  readonly queryOneOf?: readonly string[];
+  /** Whether the route takes a body. A body must be a JSON object; id fields in it are checked. */
+  readonly body?: {
+    /** Id fields that must be present at the top level. */
+    readonly required?: readonly string[];
+    /** When set, the only top-level fields allowed, and exactly one of them must be present. */
+    readonly exactlyOneOf?: readonly string[];
+  };
+  /** What the route is for, shown in the README table. */
+  readonly summary: string;
+}
+
+/**
+ * Every route the relay forwards. Everything else is refused: 404 for an unknown path,
+ * 405 (with `Allow`) for a known path with another method. The README shows the same table.
+ */
+export const RELAY_ROUTES: readonly RelayRoute[] = [
+  {
+    method: "POST",
+    path: "/auth/credentials",
+    body: { required: ["accountId"] },
+    summary: "add a credential (signed retry)",
+  },
+  {
+    method: "GET",
+    path: "/auth/credentials",
+    query: { accountId: { kind: "InternalAccount", required: true } },
+    summary: "list an account's credentials",
+  },
+  {
+    method: "POST",
+    path: "/auth/credentials/{AuthMethod}/challenge",
+    body: {},
+    summary: "re-issue an OTP or passkey challenge",
+  },
+  {
+    method: "POST",
+    path: "/auth/credentials/{AuthMethod}/verify",
+    body: {},
+    summary: "verify a credential, issue a session",
+  },
+  {
+    method: "DELETE",
+    path: "/auth/credentials/{AuthMethod}",
+    body: {},
+    summary: "revoke a credential (signed retry)",
+  },
+  {
+    method: "GET",
+    path: "/auth/sessions",
+    query: { accountId: { kind: "InternalAccount", required: true } },
+    summary: "list an account's active sessions",
+  },
+  {
+    method: "POST",
+    path: "/auth/sessions/{Session}/refresh",
+    body: {},
+    summary: "refresh a session (signed retry)",
+  },
+  {
+    method: "DELETE",
+    path: "/auth/sessions/{Session}",
+    body: {},
+    summary: "revoke a session (signed retry)",
+  },
+  {
+    method: "POST",
+    path: "/auth/delegated-keys",
+    body: { required: ["cardId", "internalAccountId"] },
+    summary: "create a delegated key (three legs)",
+  },
+  {
+    method: "GET",
+    path: "/auth/delegated-keys",
+    query: {
+      accountId: { kind: "InternalAccount" },
+      fundingSourceId: { kind: "CardFundingSource" },
+    },
+    queryOneOf: ["accountId", "fundingSourceId"],
+    summary: "list delegated keys",
+  },
+  {
+    method: "GET",
+    path: "/auth/delegated-keys/{DelegatedKey}",
+    summary: "get a delegated key",
+  },
+  {
+    method: "DELETE",
+    path: "/auth/delegated-keys/{DelegatedKey}",
+    body: {},
+    summary: "revoke a delegated key",
+  },
+  {
+    method: "POST",
+    path: "/internal-accounts/{InternalAccount}/export",
+    body: {},
+    summary: "export the wallet (signed retry)",
+  },
+  {
+    method: "GET",
+    path: "/customers/internal-accounts",
+    query: {
+      customerId: { kind: "Customer", forced: true },
+      type: { kind: "code" },
+      currency: { kind: "code" },
+    },
+    summary: "list the caller's internal accounts",
+  },
+  {
+    method: "PATCH",
+    path: "/customers/{Customer}",
+    body: { exactlyOneOf: ["email", "phoneNumber"] },
+    summary: "change the caller's email or phone number (signed retry)",
+  },
+  { method: "GET", path: "/quotes/{Quote}", summary: "get a quote" },
+  {
+    method: "POST",
+    path: "/quotes/{Quote}/execute",
+    body: {},
+    summary: "execute a quote (stamp header, Idempotency-Key)",
+  },
+  { method: "GET", path: "/transactions/{Transaction}", summary: "get a transaction" },
+];
+
+/** A path parameter found while matching: its kind and value. */
+export interface RelayPathId {
+  readonly kind: RelayIdKind;
+  readonly value: string;
+}
+
+/** The outcome of {@link matchRoute}. */
+export type RouteMatch =
+  | { readonly kind: "matched"; readonly route: RelayRoute; readonly ids: readonly RelayPathId[] }
+  | { readonly kind: "method"; readonly allow: readonly string[] }
+  | { readonly kind: "none" };
+
+const PLACEHOLDER = /^\{([A-Za-z]+)\}$/;
+
+function matchPattern(pattern: string, segments: readonly string[]): RelayPathId[] | null {
+  const parts = pattern.split("/").slice(1);
+  if (parts.length !== segments.length) return null;
+  const ids: RelayPathId[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    const segment = segments[i]!;
+    const placeholder = PLACEHOLDER.exec(part);
+    if (placeholder) {
+      const kind = placeholder[1] as RelayIdKind;
+      if (!isIdOfKind(segment, kind)) return null;
+      ids.push({ kind, value: segment });
+    } else if (part !== segment) {
+      return null;
+    }
+  }
+  return ids;
+}
+
+/**
+ * Finds the route for a method and the decoded path segments below the base path.
+ * A placeholder segment only matches a well-formed id of its kind, so a malformed id is a 404.
+ */
+export function matchRoute(
+  routes: readonly RelayRoute[],
+  method: string,
+  segments: readonly string[],
+): RouteMatch {
+  const allow: string[] = [];
+  for (const route of routes) {
+    const ids = matchPattern(route.path, segments);
+    if (ids === null) continue;
+    if (route.method === method) return { kind: "matched", route, ids };
+    if (!allow.includes(route.method)) allow.push(route.method);
+  }
+  return allow.length > 0 ? { kind: "method", allow } : { kind: "none" };
+}
