@@ -1,0 +1,92 @@
+// PROTOCOL.md §6 (OAuth): sandbox-style OIDC tokens. Signatures are not checked (as in the
+// sandbox); issuer, audience, subject, freshness and nonce are.
+import { decodeJwt, sha256Hex } from "../crypto/index.js";
+import { invalidInput, ServiceError } from "../http/errors.js";
+import type { Runtime } from "../runtime.js";
+
+/** The identity an OAUTH credential is registered with. */
+export type OidcIdentity = { iss: string; aud: string; sub: string };
+
+/** Tokens older than this (by `iat`) are refused on verify. */
+export const OIDC_MAX_AGE_MS = 60_000;
+
+function claims(token: string): Record<string, unknown> {
+  const decoded = decodeJwt(token);
+  if (!decoded) {
+    throw invalidInput([
+      { field: "oidcToken", message: "is not a JWT (three base64url parts of JSON)" },
+    ]);
+  }
+  return decoded.payload;
+}
+
+function audiences(aud: unknown): string[] {
+  if (typeof aud === "string") return [aud];
+  if (Array.isArray(aud)) return aud.filter((a): a is string => typeof a === "string");
+  return [];
+}
+
+/**
+ * The identity of a token offered at registration, with the `email` claim (the nickname).
+ * 400 `INVALID_INPUT` when it is not a JWT, the issuer is not accepted, or `aud`/`sub` are unusable.
+ */
+export function registrationIdentity(
+  rt: Runtime,
+  token: string,
+): OidcIdentity & { email: string | undefined } {
+  const c = claims(token);
+  const errors: { field: string; message: string }[] = [];
+  const iss = typeof c.iss === "string" ? c.iss : "";
+  if (!rt.options.oidcIssuers.includes(iss)) {
+    errors.push({
+      field: "oidcToken",
+      message: `issuer must be one of ${rt.options.oidcIssuers.join(", ")}`,
+    });
+  }
+  const accepted = rt.options.oidcAudiences;
+  const aud = audiences(c.aud).find((a) => !accepted || accepted.includes(a));
+  if (!aud) errors.push({ field: "oidcToken", message: "audience is missing or not accepted" });
+  const sub = typeof c.sub === "string" && c.sub !== "" ? c.sub : "";
+  if (!sub) errors.push({ field: "oidcToken", message: "subject (sub) is missing" });
+  if (errors.length > 0 || !aud) throw invalidInput(errors);
+  return { iss, aud, sub, email: typeof c.email === "string" ? c.email : undefined };
+}
+
+function refuse(reason: string, message: string): never {
+  throw new ServiceError(401, "UNAUTHORIZED", message, { reason });
+}
+
+/**
+ * Checks a sign-in token: `iss`, `aud`, `sub` equal to the registered identity, `iat` less than
+ * 60 s old (and not more than 60 s ahead) by emulator time, `nonce` equal to the lowercase hex
+ * SHA-256 of the exact `clientPublicKey` string. 401 `UNAUTHORIZED` with `details.reason`
+ * (`OIDC_IDENTITY_MISMATCH`, `OIDC_TOKEN_STALE`, `OIDC_NONCE_MISMATCH`) otherwise.
+ */
+export function checkSignInToken(
+  rt: Runtime,
+  token: string,
+  identity: OidcIdentity,
+  clientPublicKey: string,
+): void {
+  const c = claims(token);
+  if (
+    c.iss !== identity.iss ||
+    c.sub !== identity.sub ||
+    !audiences(c.aud).includes(identity.aud)
+  ) {
+    refuse(
+      "OIDC_IDENTITY_MISMATCH",
+      "The token's issuer, audience or subject is not this credential's.",
+    );
+  }
+  if (typeof c.iat !== "number" || !Number.isFinite(c.iat)) {
+    refuse("OIDC_TOKEN_STALE", "The token has no numeric iat.");
+  }
+  const age = rt.clock.now() - c.iat * 1000;
+  if (age >= OIDC_MAX_AGE_MS || age < -OIDC_MAX_AGE_MS) {
+    refuse("OIDC_TOKEN_STALE", "The token was not issued within the last 60 seconds.");
+  }
+  if (c.nonce !== sha256Hex(clientPublicKey)) {
+    refuse("OIDC_NONCE_MISMATCH", "The token's nonce is not the SHA-256 of clientPublicKey.");
+  }
+}

@@ -1,0 +1,89 @@
+// Emulator-only controls under `/_emulator/` (no Basic auth): keys to trust, faults, clock,
+// request log and reset. The same operations are methods of the emulator object.
+import { isoTime } from "./clock.js";
+import { type FaultSpec, faultListSchema, faultSchema, faultSpecErrors } from "./faults.js";
+import { parseJsonBody } from "./http/body.js";
+import { invalidInput, ServiceError } from "./http/errors.js";
+import { json, noContent } from "./http/responses.js";
+import { publicKeysOf } from "./keys.js";
+import type { Runtime } from "./runtime.js";
+import { integer, object, validate } from "./validation.js";
+
+/** The path prefix of the controls. */
+export const CONTROL_PREFIX = "/_emulator";
+
+/** Operations the controls need from the emulator. */
+export type ControlActions = { reset(): void };
+
+function body(raw: Uint8Array, contentType: string | null): unknown {
+  return parseJsonBody(raw, contentType);
+}
+
+function parseFaults(value: unknown): FaultSpec[] {
+  const isList = typeof value === "object" && value !== null && "faults" in value;
+  const result = isList ? validate(faultListSchema, value) : validate(faultSchema, value);
+  if (!result.ok) throw invalidInput(result.errors);
+  const specs = (
+    isList ? (result.value as { faults: FaultSpec[] }).faults : [result.value]
+  ) as FaultSpec[];
+  const errors = specs.flatMap((spec, i) => faultSpecErrors(spec, isList ? `faults[${i}]` : ""));
+  if (errors.length > 0) throw invalidInput(errors);
+  return specs;
+}
+
+/** Handles one control request (`path` starts with `/_emulator`). */
+export function handleControl(
+  rt: Runtime,
+  actions: ControlActions,
+  method: string,
+  path: string,
+  raw: Uint8Array,
+  contentType: string | null,
+): Response {
+  const route = `${method} ${path.replace(/\/+$/, "")}`;
+  switch (route) {
+    case "GET /_emulator/keys":
+      return json(200, { ...publicKeysOf(rt.keys), organizationId: rt.keys.organizationId });
+    case "GET /_emulator/faults":
+      return json(200, { data: rt.faults.list() });
+    case "POST /_emulator/faults": {
+      const specs = parseFaults(body(raw, contentType));
+      return json(201, { data: specs.map((spec) => rt.faults.add(spec)) });
+    }
+    case "DELETE /_emulator/faults":
+      rt.faults.clear();
+      return noContent();
+    case "GET /_emulator/clock":
+      return json(200, { now: isoTime(rt.clock.now()), offsetMs: rt.clock.offsetMs });
+    case "POST /_emulator/clock": {
+      const result = validate(
+        object({ advanceMs: integer({ min: 0, max: 10 * 365 * 86_400_000 }) }),
+        body(raw, contentType),
+      );
+      if (!result.ok) throw invalidInput(result.errors);
+      rt.clock.advance(result.value.advanceMs);
+      return json(200, { now: isoTime(rt.clock.now()), offsetMs: rt.clock.offsetMs });
+    }
+    case "GET /_emulator/requests":
+      return json(200, { data: rt.log.list() });
+    case "DELETE /_emulator/requests":
+      rt.log.clear();
+      return noContent();
+    case "POST /_emulator/reset":
+      actions.reset();
+      return noContent();
+    default: {
+      const known = [
+        "/_emulator/keys",
+        "/_emulator/faults",
+        "/_emulator/clock",
+        "/_emulator/requests",
+        "/_emulator/reset",
+      ];
+      if (known.includes(path.replace(/\/+$/, ""))) {
+        throw new ServiceError(405, "METHOD_NOT_ALLOWED", `${method} is not allowed on ${path}.`);
+      }
+      throw new ServiceError(404, "NOT_FOUND", `No emulator control at ${path}.`);
+    }
+  }
+}

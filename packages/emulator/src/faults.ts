@@ -1,0 +1,142 @@
+// Injected faults: the next `count` matching service requests fail the way a real deployment
+// can (PROCESSING answers, 5xx, delays, dropped connections, 429).
+import {
+  array,
+  enumOf,
+  type FieldError,
+  type Infer,
+  integer,
+  object,
+  optional,
+  string,
+} from "./validation.js";
+
+/** Which requests a fault applies to. */
+export type FaultMatch = {
+  /** HTTP method (case-insensitive); any when omitted. */
+  method?: string;
+  /** Path prefix, with or without the `/grid/2025-10-13` prefix; any when omitted. */
+  path?: string;
+};
+
+/**
+ * A fault to inject.
+ * - `processing`: signed retries (and quote execute) that pass their signature check answer
+ *   200 `{status:"PROCESSING"}` without executing; the request id stays usable.
+ * - `error`: answer `status` (default 500) with `code` (default `INTERNAL_ERROR`).
+ * - `delay`: wait `ms` (real time) and then handle normally.
+ * - `drop`: destroy the connection without answering (in-process `fetch` rejects with {@link EmulatorDropError}).
+ * - `rate_limit`: 429 `RATE_LIMITED` with `Retry-After: retryAfter` (seconds, default 1).
+ */
+export type FaultSpec = {
+  match?: FaultMatch;
+  /** How many matching requests it applies to. Default 1. */
+  count?: number;
+  kind: "processing" | "error" | "delay" | "drop" | "rate_limit";
+  status?: number;
+  code?: string;
+  message?: string;
+  ms?: number;
+  retryAfter?: number;
+};
+
+/** The JSON body of `POST /_emulator/faults`: one fault or `{ faults: [...] }`. */
+export const faultSchema = object({
+  match: optional(object({ method: optional(string({ minLength: 1 })), path: optional(string()) })),
+  count: optional(integer({ min: 1, max: 1000 })),
+  kind: enumOf(["processing", "error", "delay", "drop", "rate_limit"]),
+  status: optional(integer({ min: 400, max: 599 })),
+  code: optional(string({ minLength: 1, maxLength: 100 })),
+  message: optional(string({ maxLength: 500 })),
+  ms: optional(integer({ min: 0, max: 600_000 })),
+  retryAfter: optional(integer({ min: 0, max: 86_400 })),
+});
+
+/** Several faults at once. */
+export const faultListSchema = object({ faults: array(faultSchema, { minItems: 1 }) });
+
+type ArmedFault = Infer<typeof faultSchema> & { id: number; remaining: number };
+
+/** A fault still waiting for matching requests, as listed by `GET /_emulator/faults`. */
+export type ArmedFaultJson = FaultSpec & { id: number; remaining: number };
+
+/** The queue of armed faults. */
+export interface FaultQueue {
+  add(spec: FaultSpec): ArmedFaultJson;
+  list(): ArmedFaultJson[];
+  /** Takes one use of the first matching fault of a kind other than `processing`. */
+  takeImmediate(method: string, path: string): ArmedFaultJson | undefined;
+  /** Takes one use of the first matching `processing` fault. */
+  takeProcessing(method: string, path: string): boolean;
+  clear(): void;
+}
+
+const VERSION_PREFIX = "/grid/2025-10-13";
+
+function normalizePrefix(path: string): string {
+  return path.startsWith(VERSION_PREFIX) ? path.slice(VERSION_PREFIX.length) || "/" : path;
+}
+
+/** Validation errors of a fault spec that the schema cannot express. */
+export function faultSpecErrors(spec: FaultSpec, field = ""): FieldError[] {
+  const at = (name: string) => (field ? `${field}.${name}` : name);
+  const errors: FieldError[] = [];
+  if (spec.kind !== "error" && (spec.status !== undefined || spec.code !== undefined)) {
+    errors.push({ field: at("status"), message: "status and code apply to kind error only" });
+  }
+  if (spec.kind !== "delay" && spec.ms !== undefined) {
+    errors.push({ field: at("ms"), message: "ms applies to kind delay only" });
+  }
+  if (spec.kind === "delay" && spec.ms === undefined) {
+    errors.push({ field: at("ms"), message: "is required for kind delay" });
+  }
+  if (spec.kind !== "rate_limit" && spec.retryAfter !== undefined) {
+    errors.push({ field: at("retryAfter"), message: "retryAfter applies to kind rate_limit only" });
+  }
+  return errors;
+}
+
+/** Creates an empty fault queue. */
+export function createFaultQueue(): FaultQueue {
+  let armed: ArmedFault[] = [];
+  let nextId = 1;
+  const matches = (fault: ArmedFault, method: string, path: string) =>
+    (!fault.match?.method || fault.match.method.toUpperCase() === method.toUpperCase()) &&
+    (!fault.match?.path || path.startsWith(normalizePrefix(fault.match.path)));
+  const take = (fault: ArmedFault) => {
+    fault.remaining--;
+    if (fault.remaining <= 0) armed = armed.filter((f) => f !== fault);
+  };
+  const toJson = (f: ArmedFault): ArmedFaultJson => ({ ...f }) as ArmedFaultJson;
+  return {
+    add(spec) {
+      const fault = { ...spec, id: nextId++, remaining: spec.count ?? 1 } as ArmedFault;
+      armed.push(fault);
+      return toJson(fault);
+    },
+    list: () => armed.map(toJson),
+    takeImmediate(method, path) {
+      const fault = armed.find((f) => f.kind !== "processing" && matches(f, method, path));
+      if (!fault) return undefined;
+      take(fault);
+      return toJson(fault);
+    },
+    takeProcessing(method, path) {
+      const fault = armed.find((f) => f.kind === "processing" && matches(f, method, path));
+      if (!fault) return false;
+      take(fault);
+      return true;
+    },
+    clear() {
+      armed = [];
+    },
+  };
+}
+
+/** Thrown by the in-process `fetch` when a `drop` fault applies: the connection is cut. */
+export class EmulatorDropError extends TypeError {
+  override readonly name = "EmulatorDropError";
+  constructor() {
+    super("fetch failed: the emulator dropped the connection (drop fault)");
+  }
+}

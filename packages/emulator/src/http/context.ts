@@ -1,0 +1,73 @@
+// What a route handler receives about one request.
+import type { Runtime } from "../runtime.js";
+import { idPattern, type Schema, validate } from "../validation.js";
+import { parseJsonBody } from "./body.js";
+import { invalidInput } from "./errors.js";
+
+/** One service request, as handlers see it. */
+export interface RequestContext {
+  readonly rt: Runtime;
+  readonly method: string;
+  /** The path without the version prefix. */
+  readonly path: string;
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: URLSearchParams;
+  readonly headers: Headers;
+  /** The body exactly as received. */
+  readonly rawBody: Uint8Array;
+  /** Emulator time now (epoch ms). */
+  now(): number;
+  /** Consumes a matching `processing` fault, if one is armed. */
+  takeProcessingFault(): boolean;
+}
+
+/**
+ * Parses and validates the JSON body; throws 400 `INVALID_INPUT` naming every bad field.
+ * `emptyAs` is used for an empty body where the endpoint allows one.
+ */
+export function readBody<T>(ctx: RequestContext, schema: Schema<T>, emptyAs?: unknown): T {
+  const value = parseJsonBody(ctx.rawBody, ctx.headers.get("content-type"), emptyAs);
+  const result = validate(schema, value);
+  if (!result.ok) throw invalidInput(result.errors);
+  return result.value;
+}
+
+/** Refuses any body on endpoints that take none (DELETE and bodiless POSTs). */
+export function expectNoBody(ctx: RequestContext): void {
+  if (ctx.rawBody.byteLength === 0) return;
+  const text = new TextDecoder().decode(ctx.rawBody).trim();
+  if (text === "" || text === "{}") return;
+  throw invalidInput([{ field: "body", message: "this endpoint takes no body" }]);
+}
+
+/** A path parameter that must be an id `<prefix>:<uuid>`; 400 otherwise. */
+export function pathId(ctx: RequestContext, name: string, prefix: string): string {
+  const value = ctx.params[name] ?? "";
+  if (!idPattern(prefix).test(value)) {
+    throw invalidInput([
+      {
+        field: name,
+        message: `must be an id of the form ${prefix}:<uuid>`,
+        constraint: { pattern: idPattern(prefix).source },
+      },
+    ]);
+  }
+  return value;
+}
+
+/** A query parameter validated by a schema; absent gives `undefined` unless `required`. */
+export function queryParam<T>(
+  ctx: RequestContext,
+  name: string,
+  schema: Schema<T>,
+  required = false,
+): T | undefined {
+  const raw = ctx.query.get(name);
+  if (raw === null) {
+    if (required) throw invalidInput([{ field: name, message: "is required" }]);
+    return undefined;
+  }
+  const result = validate(schema, raw, name);
+  if (!result.ok) throw invalidInput(result.errors);
+  return result.value;
+}

@@ -1,0 +1,113 @@
+// Emulator options and their defaults, resolved in one place.
+
+/** WebAuthn relying-party settings the emulator verifies passkeys against. */
+export type WebAuthnOptions = {
+  /** RP ID expected in authenticator data. Default `"localhost"` (WebAuthn rejects IP addresses). */
+  rpId?: string;
+  /** Origins accepted in `clientDataJSON`. Default `["http://localhost:5173"]` (the demo). */
+  origins?: readonly string[];
+};
+
+/** Sandbox-style OIDC settings (token signatures are not checked, as in the sandbox). */
+export type OidcOptions = {
+  /** Accepted `iss` values. Default: Google (`https://accounts.google.com`, `accounts.google.com`) and Apple. */
+  issuers?: readonly string[];
+  /** Accepted `aud` values; when omitted any audience is accepted at registration. */
+  audiences?: readonly string[];
+};
+
+/** Options of {@link createEmulator}; every one is optional. */
+export type EmulatorOptions = {
+  /** Basic auth username (API token id). Default `"emulator"`. */
+  clientId?: string;
+  /** Basic auth password (client secret). Default `"emulator"`. */
+  clientSecret?: string;
+  /** Makes every key and id deterministic: the same seed and the same requests give the same output. */
+  seed?: string;
+  /** The OTP code accepted by OTP verify. Default `"000000"` (the sandbox code). */
+  otpCode?: string;
+  /** WebAuthn relying party. */
+  webauthn?: WebAuthnOptions;
+  /** Sandbox OIDC issuers and audiences. */
+  oidc?: OidcOptions;
+  /** Session lifetime. Default 15 minutes. */
+  sessionTtlMs?: number;
+  /** Signed-retry and passkey challenge lifetime. Default 5 minutes. */
+  challengeTtlMs?: number;
+  /** Quote lifetime. Default 5 minutes. */
+  quoteTtlMs?: number;
+  /** Time for a transaction to move from `PROCESSING` to `COMPLETED`. Default 2 seconds. */
+  settlementDelayMs?: number;
+  /** The organization id written into export bundles. Default derived from the seed, or random. */
+  organizationId?: string;
+  /** Sign export bundles with the emulator signer key (default `true`); `false` gives sandbox-style empty signatures. */
+  signExports?: boolean;
+  /** OTP challenge re-issue limit per credential. Default 5 per 60 s of emulator time. */
+  challengeRateLimit?: { max: number; windowMs: number };
+  /** Failed OTP verifies per credential before 429. Default 5 per 5 minutes of emulator time. */
+  otpFailureLimit?: { max: number; windowMs: number };
+  /** Time source in epoch milliseconds. Default `Date.now`; the clock control adds an offset. */
+  now?: () => number;
+};
+
+/** Options with every default applied. */
+export type ResolvedOptions = {
+  clientId: string;
+  clientSecret: string;
+  seed: string | undefined;
+  otpCode: string;
+  rpId: string;
+  origins: string[];
+  oidcIssuers: string[];
+  oidcAudiences: string[] | undefined;
+  sessionTtlMs: number;
+  challengeTtlMs: number;
+  quoteTtlMs: number;
+  settlementDelayMs: number;
+  organizationId: string | undefined;
+  signExports: boolean;
+  challengeRateLimit: { max: number; windowMs: number };
+  otpFailureLimit: { max: number; windowMs: number };
+  now: () => number;
+};
+
+/** The sandbox's accepted OIDC issuers (PROTOCOL.md §6). */
+export const DEFAULT_OIDC_ISSUERS: readonly string[] = [
+  "https://accounts.google.com",
+  "accounts.google.com",
+  "https://appleid.apple.com",
+];
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value < 0) {
+    throw new RangeError(`"${name}" expected a non-negative number, got ${value}`);
+  }
+  return value;
+}
+
+/**
+ * Applies the defaults.
+ * @throws RangeError when a duration is negative or not finite.
+ */
+export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
+  return {
+    clientId: options.clientId ?? "emulator",
+    clientSecret: options.clientSecret ?? "emulator",
+    seed: options.seed,
+    otpCode: options.otpCode ?? "000000",
+    rpId: options.webauthn?.rpId ?? "localhost",
+    origins: [...(options.webauthn?.origins ?? ["http://localhost:5173"])],
+    oidcIssuers: [...(options.oidc?.issuers ?? DEFAULT_OIDC_ISSUERS)],
+    oidcAudiences: options.oidc?.audiences ? [...options.oidc.audiences] : undefined,
+    sessionTtlMs: positive("sessionTtlMs", options.sessionTtlMs, 15 * 60_000),
+    challengeTtlMs: positive("challengeTtlMs", options.challengeTtlMs, 5 * 60_000),
+    quoteTtlMs: positive("quoteTtlMs", options.quoteTtlMs, 5 * 60_000),
+    settlementDelayMs: positive("settlementDelayMs", options.settlementDelayMs, 2_000),
+    organizationId: options.organizationId,
+    signExports: options.signExports ?? true,
+    challengeRateLimit: options.challengeRateLimit ?? { max: 5, windowMs: 60_000 },
+    otpFailureLimit: options.otpFailureLimit ?? { max: 5, windowMs: 5 * 60_000 },
+    now: options.now ?? Date.now,
+  };
+}

@@ -1,0 +1,232 @@
+// Customers (spec "Customers"; PROTOCOL.md §3): create (with a provisioned wallet), read, list,
+// and PATCH, which is a signed retry when it changes a contact tied to an OTP credential.
+import { isoTime } from "../clock.js";
+import { pathId, queryParam, type RequestContext, readBody } from "../http/context.js";
+import { invalidInput, notFound, ServiceError } from "../http/errors.js";
+import { json } from "../http/responses.js";
+import type { Route } from "../http/router.js";
+import type { Runtime } from "../runtime.js";
+import { runSignedRetry } from "../signedRetry.js";
+import type { CredentialRecord, CustomerRecord } from "../state.js";
+import { anyJson, enumOf, object, optional, string } from "../validation.js";
+import { provisionWallet } from "./accounts.js";
+import { createCredential } from "./credentials.js";
+import { sessionKeys } from "./sessions.js";
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const E164 = /^\+[1-9][0-9]{1,14}$/;
+const COUNTRY = /^[A-Z]{2}$/;
+const DATE = /^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$/;
+
+const fields = {
+  platformCustomerId: optional(string({ minLength: 1, maxLength: 255 })),
+  region: optional(string({ pattern: COUNTRY, format: "iso3166-1-alpha-2" })),
+  email: optional(
+    string({
+      maxLength: 254,
+      pattern: EMAIL,
+      format: "email",
+      patternMessage: "must be an email address",
+    }),
+  ),
+  phoneNumber: optional(
+    string({
+      pattern: E164,
+      format: "e.164",
+      patternMessage: "must be an E.164 number such as +14155550100",
+    }),
+  ),
+  fullName: optional(string({ minLength: 1, maxLength: 255 })),
+  birthDate: optional(
+    string({ pattern: DATE, format: "date", patternMessage: "must be a date YYYY-MM-DD" }),
+  ),
+  nationality: optional(string({ pattern: COUNTRY, format: "iso3166-1-alpha-2" })),
+  umaAddress: optional(string({ minLength: 1, maxLength: 255 })),
+  businessLegalName: optional(string({ minLength: 1, maxLength: 255 })),
+  address: optional(
+    object({
+      line1: optional(string()),
+      line2: optional(string()),
+      city: optional(string()),
+      state: optional(string()),
+      postalCode: optional(string()),
+      country: optional(string({ pattern: COUNTRY, format: "iso3166-1-alpha-2" })),
+    }),
+  ),
+  endUserTermsConsent: optional(object({}, { open: true })),
+  // Enhanced due diligence fields are stored as sent.
+  enhancedDueDiligence: optional(anyJson()),
+};
+
+const createSchema = object({ customerType: enumOf(["INDIVIDUAL", "BUSINESS"]), ...fields });
+const patchSchema = object({
+  customerType: optional(enumOf(["INDIVIDUAL", "BUSINESS"])),
+  ...fields,
+});
+
+/** The Customer JSON. */
+export function customerJson(customer: CustomerRecord): Record<string, unknown> {
+  return {
+    id: customer.id,
+    ...customer.fields,
+    kycStatus: "APPROVED",
+    createdAt: isoTime(customer.createdAt),
+    updatedAt: isoTime(customer.updatedAt),
+  };
+}
+
+function getCustomerRecord(rt: Runtime, customerId: string): CustomerRecord {
+  const customer = rt.state.customers.get(customerId);
+  if (!customer) throw notFound("Customer", customerId);
+  return customer;
+}
+
+/**
+ * `POST /customers`: 201 Customer, KYC approved at once; provisions an `EMBEDDED_WALLET` account
+ * in USDB and, when the customer has an email, one `EMAIL_OTP` credential whose nickname is it.
+ */
+function createCustomer(ctx: RequestContext): Response {
+  const body = readBody(ctx, createSchema);
+  const now = ctx.now();
+  const customer: CustomerRecord = {
+    id: ctx.rt.ids.next("Customer"),
+    fields: { ...body },
+    createdAt: now,
+    updatedAt: now,
+  };
+  ctx.rt.state.customers.set(customer.id, customer);
+  const wallet = provisionWallet(ctx.rt, customer.id);
+  if (body.email) {
+    createCredential(ctx.rt, { accountId: wallet.id, type: "EMAIL_OTP", nickname: body.email });
+  }
+  return json(201, customerJson(customer));
+}
+
+function getCustomer(ctx: RequestContext): Response {
+  return json(200, customerJson(getCustomerRecord(ctx.rt, pathId(ctx, "id", "Customer"))));
+}
+
+/** `GET /customers`: list envelope, filters `email`, `platformCustomerId`, `limit` (1–100), `cursor`. */
+function listCustomers(ctx: RequestContext): Response {
+  const email = queryParam(ctx, "email", string());
+  const platformCustomerId = queryParam(ctx, "platformCustomerId", string());
+  const limitText = queryParam(
+    ctx,
+    "limit",
+    string({ pattern: /^[0-9]{1,3}$/, patternMessage: "must be an integer 1–100" }),
+  );
+  const cursorText = queryParam(
+    ctx,
+    "cursor",
+    string({ pattern: /^[0-9]{1,9}$/, patternMessage: "is not a cursor from this list" }),
+  );
+  const limit = limitText === undefined ? 20 : Number(limitText);
+  if (limit < 1 || limit > 100)
+    throw invalidInput([{ field: "limit", message: "must be between 1 and 100" }]);
+  const start = cursorText === undefined ? 0 : Number(cursorText);
+  const all = [...ctx.rt.state.customers.values()].filter(
+    (c) =>
+      (email === undefined || String(c.fields.email ?? "").toLowerCase() === email.toLowerCase()) &&
+      (platformCustomerId === undefined || c.fields.platformCustomerId === platformCustomerId),
+  );
+  const page = all.slice(start, start + limit).map(customerJson);
+  const hasMore = start + limit < all.length;
+  return json(200, {
+    data: page,
+    hasMore,
+    ...(hasMore ? { nextCursor: String(start + limit) } : {}),
+    totalCount: all.length,
+  });
+}
+
+function tiedCredentials(
+  rt: Runtime,
+  customerId: string,
+  type: "EMAIL_OTP" | "SMS_OTP",
+): CredentialRecord[] {
+  return [...rt.state.credentials.values()].filter(
+    (c) => c.type === type && rt.state.accounts.get(c.accountId)?.customerId === customerId,
+  );
+}
+
+/**
+ * `PATCH /customers/{id}`: 200 Customer. Changing `email` while an `EMAIL_OTP` credential is tied,
+ * or `phoneNumber` while an `SMS_OTP` one is, is a signed retry (202 → 200) stamped by a session
+ * on any of the customer's wallets; the contact and every tied credential's nickname change
+ * together. Both contacts in one request: 400. An email used by another customer's EMAIL_OTP
+ * credential: 409 `EMAIL_OTP_EMAIL_ALREADY_EXISTS`.
+ */
+async function patchCustomer(ctx: RequestContext): Promise<Response> {
+  const { rt } = ctx;
+  const customerId = pathId(ctx, "id", "Customer");
+  const body = readBody(ctx, patchSchema);
+  if (body.email !== undefined && body.phoneNumber !== undefined) {
+    throw invalidInput(
+      [
+        { field: "email", message: "cannot change together with phoneNumber" },
+        { field: "phoneNumber", message: "cannot change together with email" },
+      ],
+      "email and phoneNumber must be changed in separate requests.",
+    );
+  }
+  if (Object.keys(body).length === 0)
+    throw invalidInput([{ field: "body", message: "names no field to update" }]);
+  const customer = getCustomerRecord(rt, customerId);
+  const emailChanges = body.email !== undefined && body.email !== customer.fields.email;
+  const phoneChanges =
+    body.phoneNumber !== undefined && body.phoneNumber !== customer.fields.phoneNumber;
+  const check = () => {
+    if (emailChanges && body.email) {
+      const wanted = body.email.toLowerCase();
+      const taken = [...rt.state.credentials.values()].some(
+        (c) =>
+          c.type === "EMAIL_OTP" &&
+          c.nickname.toLowerCase() === wanted &&
+          rt.state.accounts.get(c.accountId)?.customerId !== customerId,
+      );
+      if (taken) {
+        throw new ServiceError(
+          409,
+          "EMAIL_OTP_EMAIL_ALREADY_EXISTS",
+          "Another wallet's EMAIL_OTP credential uses this email.",
+        );
+      }
+    }
+  };
+  check();
+  const apply = () => {
+    const now = ctx.now();
+    customer.fields = { ...customer.fields, ...body };
+    customer.updatedAt = now;
+    const tied = [
+      ...(emailChanges ? tiedCredentials(rt, customerId, "EMAIL_OTP") : []),
+      ...(phoneChanges ? tiedCredentials(rt, customerId, "SMS_OTP") : []),
+    ];
+    for (const credential of tied) {
+      credential.nickname = credential.type === "EMAIL_OTP" ? body.email! : body.phoneNumber!;
+      credential.updatedAt = now;
+    }
+    return json(200, customerJson(customer));
+  };
+  const signed =
+    (emailChanges && tiedCredentials(rt, customerId, "EMAIL_OTP").length > 0) ||
+    (phoneChanges && tiedCredentials(rt, customerId, "SMS_OTP").length > 0);
+  if (!signed) return apply();
+  const wallets = [...rt.state.accounts.values()].filter((a) => a.customerId === customerId);
+  return runSignedRetry(ctx, {
+    operation: "UPDATE_CUSTOMER_CONTACT",
+    allowedKeys: () => wallets.flatMap((w) => sessionKeys(rt, w.id)),
+    complete: () => {
+      check();
+      return apply();
+    },
+  });
+}
+
+/** Customer routes. */
+export const customerRoutes: Route[] = [
+  { method: "POST", pattern: "/customers", handler: createCustomer },
+  { method: "GET", pattern: "/customers", handler: listCustomers },
+  { method: "GET", pattern: "/customers/:id", handler: getCustomer },
+  { method: "PATCH", pattern: "/customers/:id", handler: patchCustomer },
+];

@@ -1,0 +1,202 @@
+// PROTOCOL.md §2: the signed-retry protocol, one implementation for every signed endpoint.
+// Leg 1 (no headers) stores a pending request bound to method, path and the exact body bytes and
+// answers 202; the retry carries `Grid-Wallet-Signature` and `Request-Id` and is verified here.
+import { isoTime } from "./clock.js";
+import { sha256Hex, verifyStamp } from "./crypto/index.js";
+import { sameBytes } from "./http/body.js";
+import type { RequestContext } from "./http/context.js";
+import { requestIdRefused, ServiceError } from "./http/errors.js";
+import { json, processing } from "./http/responses.js";
+import type { CredentialType, PendingRequest } from "./state.js";
+import { idPattern } from "./validation.js";
+
+/** The wallet signature header (PROTOCOL.md §1: the brand word is `Grid`). */
+export const SIGNATURE_HEADER = "Grid-Wallet-Signature";
+/** The header naming the pending request on a signed retry. */
+export const REQUEST_ID_HEADER = "Request-Id";
+
+/** How a challenge (a 202) is issued. */
+export type ChallengeSpec = {
+  /** Operation name written into the default payload, e.g. `ADD_CREDENTIAL`. */
+  operation: string;
+  /** Credential type echoed on the 202 (credential add/revoke, session revoke, OTP verify). */
+  type?: CredentialType;
+  /** Builds `payloadToSign`; default is JSON naming the request id, operation and body hash. */
+  payload?: (p: { requestId: string; expiresAt: number }) => string;
+  /** State to carry to the retry. */
+  data?: unknown;
+};
+
+/** A signed endpoint: its challenge and what to do once a retry is verified. */
+export type SignedRetrySpec = ChallengeSpec & {
+  /** Public keys (hex) allowed to stamp the retry, evaluated when the retry arrives. */
+  allowedKeys(pending: PendingRequest): readonly string[];
+  /** Runs on a verified retry; its answer (or `ServiceError`) is terminal and uses up the request id. */
+  complete(signed: { publicKey: string; pending: PendingRequest }): Response | Promise<Response>;
+};
+
+/**
+ * The default `payloadToSign`: JSON whose key order is deliberately not alphabetical and which
+ * holds a non-ASCII character, so a client that re-serialises or re-encodes it fails loudly.
+ */
+function defaultPayload(ctx: RequestContext, operation: string, requestId: string): string {
+  return JSON.stringify({
+    type: `ACTIVITY_TYPE_${operation}`,
+    timestampMs: String(ctx.now()),
+    organizationId: ctx.rt.keys.organizationId,
+    requestId,
+    parameters: {
+      method: ctx.method,
+      path: ctx.path,
+      bodySha256: sha256Hex(ctx.rawBody),
+    },
+    note: "Signet emulator — stamp these bytes exactly as received",
+  });
+}
+
+/**
+ * Stores a pending request for this exact request and answers 202
+ * `{ type?, payloadToSign, requestId, expiresAt }`.
+ */
+export function issueChallenge(ctx: RequestContext, spec: ChallengeSpec): Response {
+  const requestId = ctx.rt.ids.next("Request");
+  const expiresAt = ctx.now() + ctx.rt.options.challengeTtlMs;
+  const payloadToSign = spec.payload
+    ? spec.payload({ requestId, expiresAt })
+    : defaultPayload(ctx, spec.operation, requestId);
+  ctx.rt.state.pending.set(requestId, {
+    id: requestId,
+    method: ctx.method,
+    path: ctx.path,
+    body: Uint8Array.from(ctx.rawBody),
+    operation: spec.operation,
+    payloadToSign,
+    expiresAt,
+    consumed: false,
+    data: spec.data,
+  });
+  const body: Record<string, unknown> = {};
+  if (spec.type) body.type = spec.type;
+  body.payloadToSign = payloadToSign;
+  body.requestId = requestId;
+  body.expiresAt = isoTime(expiresAt);
+  return json(202, body);
+}
+
+/** Which signed-retry headers a request carries. */
+export function signedHeaders(ctx: RequestContext): {
+  signature: string | null;
+  requestId: string | null;
+} {
+  return {
+    signature: ctx.headers.get(SIGNATURE_HEADER),
+    requestId: ctx.headers.get(REQUEST_ID_HEADER),
+  };
+}
+
+/**
+ * Finds a usable pending request by id for this method and path: 401 `UNAUTHORIZED` with
+ * `details.reason` when it is unknown, expired, already used or issued for another request.
+ */
+export function findPending(ctx: RequestContext, requestId: string): PendingRequest {
+  const pending = idPattern("Request").test(requestId)
+    ? ctx.rt.state.pending.get(requestId)
+    : undefined;
+  if (!pending) throw requestIdRefused("REQUEST_ID_UNKNOWN", "Unknown Request-Id.");
+  if (pending.consumed) {
+    throw requestIdRefused("REQUEST_ID_ALREADY_USED", "This Request-Id has already been used.");
+  }
+  if (ctx.now() >= pending.expiresAt) {
+    throw requestIdRefused("REQUEST_ID_EXPIRED", "The signed-retry challenge has expired.");
+  }
+  if (pending.method !== ctx.method || pending.path !== ctx.path) {
+    throw requestIdRefused(
+      "REQUEST_ID_MISMATCH",
+      "This Request-Id was issued for another request.",
+    );
+  }
+  return pending;
+}
+
+/**
+ * Verifies a stamp over `payload` against `allowedKeys`, and (when given) the body against the
+ * pending body: 401 `WALLET_SIGNATURE_MALFORMED`, `WALLET_SIGNATURE_BODY_MISMATCH` or
+ * `WALLET_SIGNATURE_INVALID`. Returns the stamp's compressed public key.
+ */
+export function checkStamp(
+  ctx: RequestContext,
+  stamp: string,
+  payload: string,
+  allowedKeys: readonly string[],
+  pendingBody?: Uint8Array,
+): string {
+  const check = verifyStamp(stamp, payload, allowedKeys);
+  if (!check.ok && check.code === "WALLET_SIGNATURE_MALFORMED") {
+    throw new ServiceError(401, check.code, "The wallet signature could not be parsed.", {
+      reason: check.reason,
+    });
+  }
+  if (pendingBody && !sameBytes(pendingBody, ctx.rawBody)) {
+    throw new ServiceError(
+      401,
+      "WALLET_SIGNATURE_BODY_MISMATCH",
+      "The body differs from the body of the pending request.",
+    );
+  }
+  if (!check.ok) {
+    throw new ServiceError(401, check.code, "The wallet signature is not valid for this request.", {
+      reason: check.reason,
+    });
+  }
+  return check.publicKey;
+}
+
+/**
+ * Runs one signed endpoint. The handler has already validated the request (on every leg), so a
+ * refusal here or there changes no state.
+ *
+ * - no headers: a new challenge (202);
+ * - signature without `Request-Id`: 401 `REQUEST_ID_MISSING`; `Request-Id` alone: 401
+ *   `WALLET_SIGNATURE_MISSING`;
+ * - both: the pending request is found, the stamp checked; an armed `processing` fault answers
+ *   200 `PROCESSING` and leaves the request id usable; otherwise `complete` runs and its answer,
+ *   success or `ServiceError`, uses up the request id. Signature failures do not use it up.
+ */
+export async function runSignedRetry(
+  ctx: RequestContext,
+  spec: SignedRetrySpec,
+): Promise<Response> {
+  const { signature, requestId } = signedHeaders(ctx);
+  if (signature === null && requestId === null) return issueChallenge(ctx, spec);
+  if (requestId === null) {
+    throw new ServiceError(
+      401,
+      "REQUEST_ID_MISSING",
+      "The signed retry needs a Request-Id header.",
+    );
+  }
+  if (signature === null) {
+    throw new ServiceError(
+      401,
+      "WALLET_SIGNATURE_MISSING",
+      `The signed retry needs a ${SIGNATURE_HEADER} header.`,
+    );
+  }
+  const pending = findPending(ctx, requestId);
+  const publicKey = checkStamp(
+    ctx,
+    signature,
+    pending.payloadToSign,
+    spec.allowedKeys(pending),
+    pending.body,
+  );
+  if (ctx.takeProcessingFault()) return processing();
+  try {
+    const response = await spec.complete({ publicKey, pending });
+    pending.consumed = true;
+    return response;
+  } catch (error) {
+    if (error instanceof ServiceError) pending.consumed = true;
+    throw error;
+  }
+}

@@ -1,0 +1,204 @@
+// The emulator's in-memory records. Times are epoch milliseconds of the emulator clock;
+// JSON shapes are produced by each resource file.
+import type { P256KeyPair } from "./crypto/index.js";
+
+/** A currency object as the service writes it. */
+export type Currency = { code: string; name: string; symbol?: string; decimals: number };
+
+/** A customer; `fields` holds the validated customer fields as sent. */
+export interface CustomerRecord {
+  id: string;
+  fields: Record<string, unknown>;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** An internal account (the emulator provisions `EMBEDDED_WALLET` accounts). */
+export interface InternalAccountRecord {
+  id: string;
+  customerId: string;
+  type: "EMBEDDED_WALLET";
+  status: "ACTIVE" | "FROZEN";
+  currency: Currency;
+  /** Balance in the currency's smallest unit. */
+  balance: number;
+  /** The wallet's BIP-39 mnemonic, stable for the account's life (returned only by export). */
+  mnemonic: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** An external account. */
+export interface ExternalAccountRecord {
+  id: string;
+  customerId: string;
+  currency: string;
+  platformAccountId: string | undefined;
+  accountInfo: Record<string, unknown>;
+  status: "ACTIVE";
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** Credential types. */
+export type CredentialType = "PASSKEY" | "OAUTH" | "EMAIL_OTP" | "SMS_OTP";
+
+/** A registered credential (AuthMethod). */
+export interface CredentialRecord {
+  id: string;
+  accountId: string;
+  type: CredentialType;
+  nickname: string;
+  createdAt: number;
+  updatedAt: number;
+  /** PASSKEY: the WebAuthn credential. */
+  passkey?: { credentialId: string; publicKey: Uint8Array; counter: number; transports?: string[] };
+  /** OAUTH: the registered identity. */
+  oauth?: { iss: string; aud: string; sub: string };
+  /** OTP types: the current enclave target key; a new challenge replaces it and the old one dies. */
+  otpTarget?: P256KeyPair | null;
+}
+
+/** A wallet session: its public key signs stamps until `expiresAt` or revocation. */
+export interface SessionRecord {
+  id: string;
+  accountId: string;
+  /** The AuthMethod that issued it. */
+  credentialId: string;
+  type: CredentialType;
+  nickname: string;
+  /** Compressed lowercase hex. */
+  publicKey: string;
+  createdAt: number;
+  expiresAt: number;
+  revokedAt: number | null;
+}
+
+/** A signed-retry request waiting for its stamped retry. */
+export interface PendingRequest {
+  id: string;
+  method: string;
+  path: string;
+  body: Uint8Array;
+  operation: string;
+  payloadToSign: string;
+  expiresAt: number;
+  consumed: boolean;
+  /** Per-operation state carried from the leg that issued the challenge. */
+  data: unknown;
+}
+
+/** A passkey sign-in challenge issued by `/challenge`, answered on `/verify`. */
+export interface PasskeyChallengeRecord {
+  requestId: string;
+  credentialId: string;
+  clientPublicKey: string;
+  challenge: string;
+  expiresAt: number;
+  consumed: boolean;
+}
+
+/** A quote from a wallet source. */
+export interface QuoteRecord {
+  id: string;
+  status: "PENDING" | "PROCESSING" | "COMPLETED";
+  customerId: string;
+  sourceAccountId: string;
+  destination: { destinationType: "ACCOUNT"; accountId: string };
+  sendingCurrency: Currency;
+  receivingCurrency: Currency;
+  totalSendingAmount: number;
+  totalReceivingAmount: number;
+  exchangeRate: number;
+  description: string | undefined;
+  payloadToSign: string;
+  createdAt: number;
+  expiresAt: number;
+  transactionId: string | undefined;
+  /** Terminal execute answers by `Idempotency-Key` (replayed verbatim). */
+  executions: Map<string, { status: number; body: unknown }>;
+  /** The key of the execute that succeeded, or `""` when it had none. */
+  executedWithKey: string | undefined;
+}
+
+/** A money movement. */
+export interface TransactionRecord {
+  id: string;
+  type: "OUTGOING" | "INCOMING";
+  customerId: string;
+  quoteId: string | undefined;
+  sourceAccountId: string | undefined;
+  destinationAccountId: string;
+  currency: Currency;
+  amount: number;
+  receivedCurrency: Currency;
+  receivedAmount: number;
+  createdAt: number;
+  settlesAt: number;
+  description: string | undefined;
+}
+
+/** A card and its ordered funding sources. */
+export interface CardRecord {
+  id: string;
+  cardholderId: string;
+  state: "ACTIVE" | "FROZEN" | "CLOSED";
+  currency: string;
+  fundingSources: { id: string; internalAccountId: string }[];
+  maxSpendPerTransaction: number | null;
+  maxSpendPerDay: number | null;
+  platformCardId: string | undefined;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A delegated signing key of a card funding source. */
+export interface DelegatedKeyRecord {
+  id: string;
+  cardId: string;
+  fundingSourceId: string;
+  accountId: string;
+  publicKey: string;
+  nickname: string;
+  status: "PENDING" | "ACTIVE" | "REVOKED";
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** Everything the emulator remembers; `reset` replaces it with a fresh one. */
+export interface EmulatorState {
+  customers: Map<string, CustomerRecord>;
+  accounts: Map<string, InternalAccountRecord>;
+  externalAccounts: Map<string, ExternalAccountRecord>;
+  credentials: Map<string, CredentialRecord>;
+  sessions: Map<string, SessionRecord>;
+  pending: Map<string, PendingRequest>;
+  passkeyChallenges: Map<string, PasskeyChallengeRecord>;
+  quotes: Map<string, QuoteRecord>;
+  transactions: Map<string, TransactionRecord>;
+  cards: Map<string, CardRecord>;
+  delegatedKeys: Map<string, DelegatedKeyRecord>;
+  /** Emulator times of recent OTP challenge issues, per credential. */
+  challengeIssues: Map<string, number[]>;
+  /** Emulator times of recent failed OTP verifies, per credential. */
+  otpFailures: Map<string, number[]>;
+}
+
+/** An empty state. */
+export function createState(): EmulatorState {
+  return {
+    customers: new Map(),
+    accounts: new Map(),
+    externalAccounts: new Map(),
+    credentials: new Map(),
+    sessions: new Map(),
+    pending: new Map(),
+    passkeyChallenges: new Map(),
+    quotes: new Map(),
+    transactions: new Map(),
+    cards: new Map(),
+    delegatedKeys: new Map(),
+    challengeIssues: new Map(),
+    otpFailures: new Map(),
+  };
+}
