@@ -863,6 +863,35 @@ describe("runSignedRequest, challenge mode", () => {
       expect(new Set(signed.map((call) => call.headers.get("Request-Id"))).size).toBe(1);
     });
 
+    it("flags an error answer after an ambiguous re-send of a signed leg", async () => {
+      const { base } = setup((clock) => [
+        { status: 202, json: challengeJson(clock.now) },
+        new TypeError("connection reset after the request was written"),
+        {
+          status: 401,
+          json: {
+            status: 401,
+            code: "UNAUTHORIZED",
+            message: "This Request-Id has already been used.",
+            details: { reason: "REQUEST_ID_ALREADY_USED" },
+          },
+        },
+      ]);
+      const error = await rejection(
+        runSignedRequest({
+          ...base,
+          method: "DELETE",
+          path: "/auth/sessions/x",
+          expectedStatus: 204,
+        }),
+      );
+      expect([error.code, error.status]).toEqual(["UNAUTHORIZED", 401]);
+      expect(error.details).toMatchObject({
+        ambiguousResend: true,
+        reason: "REQUEST_ID_ALREADY_USED",
+      });
+    });
+
     it("throws the last transient error when retries run out", async () => {
       const { base, relay } = setup(() => [
         new TypeError("a"),

@@ -381,7 +381,10 @@ function isRequestIdExpiry(
  * @throws {SignetError} the service's error (code, status, details) for a 4xx/5xx terminal
  * answer; `CHALLENGE_INVALID` or `MALFORMED_RESPONSE` for a bad 202; `CHALLENGE_EXPIRED` when
  * the challenge lapses first; `PROCESSING_TIMEOUT` at the deadline; `ABORTED`; `NETWORK` or
- * `TIMEOUT` when retries run out; `UNEXPECTED_STATUS`; and whatever `sign` throws.
+ * `TIMEOUT` when retries run out; `UNEXPECTED_STATUS`; and whatever `sign` throws. An error
+ * answer that follows a re-send after a network failure or 5xx on a signed leg carries
+ * `details.ambiguousResend: true`: the first send may have taken effect (a 401 for a used
+ * request id then means exactly that), so the caller should re-read the state.
  * @example
  * ```ts
  * const { status } = await runSignedRequest({
@@ -450,7 +453,11 @@ export async function runSignedRequest<TBody = unknown>(
   let restarts = 0;
   const usedRequestIds = new Set<string>();
   // Where the run stands, for the `failed` event.
-  const position: { leg: number; attempt: number; requestId?: string } = { leg: 1, attempt: 0 };
+  const position: { leg: number; attempt: number; requestId: string | undefined } = {
+    leg: 1,
+    attempt: 0,
+    requestId: undefined,
+  };
 
   const stamp = async (payloadToSign: string, context: SignContext): Promise<string> => {
     const value = await unlessAborted(() => sign(payloadToSign, context), signal);
@@ -538,7 +545,7 @@ export async function runSignedRequest<TBody = unknown>(
       attempts += 1;
       position.leg = leg;
       position.attempt = legAttempt;
-      if (challenge !== undefined) position.requestId = challenge.requestId;
+      position.requestId = challenge?.requestId;
       emit({
         stage: leg === 1 && !direct ? "challenge" : "submitting",
         leg,
@@ -599,6 +606,9 @@ export async function runSignedRequest<TBody = unknown>(
         processingCount = 0;
         transientRetries = 0;
         rateLimitRetries = 0;
+        position.leg = leg;
+        position.attempt = 0;
+        position.requestId = next.requestId;
         emit({ stage: "signing", leg, attempt: 0, status, requestId: next.requestId });
         const value = await stamp(next.payloadToSign, {
           leg,
@@ -665,9 +675,12 @@ export async function runSignedRequest<TBody = unknown>(
           ? errorFromResponse({
               response,
               now: clock.now(),
-              details: withContext(
-                challenge === undefined ? {} : { requestId: challenge.requestId },
-              ),
+              details: withContext({
+                ...(challenge === undefined ? {} : { requestId: challenge.requestId }),
+                // A failure before this answer may have reached the service: after such a
+                // re-send, a 401 for a used request id can mean the first send took effect.
+                ...(transientRetries > 0 && (leg > 1 || direct) ? { ambiguousResend: true } : {}),
+              }),
             })
           : new SignetError("UNEXPECTED_STATUS", `Unexpected HTTP ${status}`, {
               status,
