@@ -1,0 +1,64 @@
+import type { SignetClient } from "../client.js";
+import { assertArgument, type SignetError } from "../errors.js";
+import { requireSession, signWithSession } from "../session/sessionSigner.js";
+import type { AuthMethodJson } from "../wire.js";
+import { assertServiceId } from "./ids.js";
+import { expectShape } from "./responseShape.js";
+
+export type AddCredentialParameters = {
+  accountId: string;
+  signal?: AbortSignal | undefined;
+} & ({ type: "EMAIL_OTP" | "SMS_OTP" } | { type: "OAUTH"; oidcToken: string });
+
+export type AddCredentialReturnType = AuthMethodJson;
+export type AddCredentialErrorType = SignetError;
+
+/**
+ * Adds an OTP or OAuth credential to the wallet, stamped by a held session of the account
+ * (signed retry). For passkeys use `addPasskey`.
+ *
+ * @throws {SignetError} `NO_SESSION`, `EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS`, `SMS_OTP_CREDENTIAL_ALREADY_EXISTS`, `INVALID_INPUT`.
+ * @example
+ * ```ts
+ * await addCredential(client, { accountId, type: "OAUTH", oidcToken });
+ * ```
+ */
+export async function addCredential(
+  client: SignetClient,
+  parameters: AddCredentialParameters,
+): Promise<AddCredentialReturnType> {
+  const { accountId, signal } = parameters;
+  assertServiceId("accountId", accountId, "InternalAccount");
+  const type = parameters.type;
+  assertArgument(
+    type === "EMAIL_OTP" || type === "SMS_OTP" || type === "OAUTH",
+    "type",
+    "EMAIL_OTP, SMS_OTP or OAUTH",
+    String(type),
+  );
+  if (parameters.type === "OAUTH") {
+    assertArgument(
+      typeof parameters.oidcToken === "string" && parameters.oidcToken.length > 0,
+      "oidcToken",
+      "a JWT string",
+      typeof parameters.oidcToken,
+    );
+  }
+  const session = await requireSession(client, { accountId });
+  const body =
+    parameters.type === "OAUTH"
+      ? { type, accountId, oidcToken: parameters.oidcToken }
+      : { type, accountId };
+  const { body: credential } = await client.signed({
+    operation: "addCredential",
+    method: "POST",
+    path: "/auth/credentials",
+    body: JSON.stringify(body),
+    expectedStatus: 201,
+    sign: signWithSession(client, session),
+    parseBody: (answer) =>
+      expectShape<AuthMethodJson>(answer, ["id", "accountId", "type"], "AuthMethod"),
+    ...(signal ? { signal } : {}),
+  });
+  return credential;
+}

@@ -1,0 +1,93 @@
+// PROTOCOL.md §5 (registration): the integrator backend issues the challenge; the add is a signed retry.
+import type { SignetClient } from "../client.js";
+import { assertArgument, type SignetError } from "../errors.js";
+import { requireSession, signWithSession } from "../session/sessionSigner.js";
+import type { AuthMethodJson } from "../wire.js";
+import { assertServiceId } from "./ids.js";
+import { expectShape } from "./responseShape.js";
+
+const NICKNAME = /^[A-Za-z0-9 ._'()-]{1,100}$/;
+
+export type AddPasskeyParameters = {
+  accountId: string;
+  /** 1–100 characters: letters, digits, spaces and `. _ - ' ( )`. */
+  nickname: string;
+  /** The registration challenge your backend issued (random, single use, base64url). */
+  challenge: string;
+  /** The relying party: `id` is your domain (`localhost` in development). */
+  rp: { id?: string; name: string };
+  /** The WebAuthn user handle (base64url) and names shown by the authenticator. */
+  user: { id: string; name: string; displayName: string };
+  /** Prompt time limit in ms. Default 60 000. */
+  timeoutMs?: number | undefined;
+  signal?: AbortSignal | undefined;
+};
+
+export type AddPasskeyReturnType = AuthMethodJson;
+export type AddPasskeyErrorType = SignetError;
+
+/**
+ * Creates a passkey on this device and adds it to the wallet: the WebAuthn prompt opens first
+ * (inside the user's tap), then the credential add is stamped by a held session.
+ *
+ * @throws {SignetError} `WEBAUTHN_CANCELLED`, `WEBAUTHN_INVALID_STATE`, `NO_SESSION`, `PASSKEY_CREDENTIAL_ALREADY_EXISTS`, `INVALID_INPUT`.
+ * @example
+ * ```ts
+ * const { challenge } = await fetch("/api/demo/passkey-challenge").then((r) => r.json());
+ * await addPasskey(client, { accountId, nickname: "My phone", challenge, rp: { id: "localhost", name: "Demo" }, user });
+ * ```
+ */
+export async function addPasskey(
+  client: SignetClient,
+  parameters: AddPasskeyParameters,
+): Promise<AddPasskeyReturnType> {
+  const { accountId, nickname, challenge, rp, user, signal } = parameters;
+  assertServiceId("accountId", accountId, "InternalAccount");
+  assertArgument(
+    typeof nickname === "string" && NICKNAME.test(nickname),
+    "nickname",
+    "1–100 letters, digits, spaces or . _ - ' ( )",
+    typeof nickname === "string" ? `"${nickname.slice(0, 40)}"` : typeof nickname,
+  );
+  assertArgument(
+    typeof challenge === "string" && /^[A-Za-z0-9_-]{16,}$/.test(challenge),
+    "challenge",
+    "a base64url string of at least 16 characters",
+    typeof challenge,
+  );
+  const webauthn = client.webauthn();
+  const session = await requireSession(client, { accountId });
+  const registration = await webauthn.register({
+    rp,
+    user,
+    challenge,
+    pubKeyCredParams: [{ type: "public-key", alg: -7 }],
+    timeout: parameters.timeoutMs ?? 60_000,
+    authenticatorSelection: { residentKey: "preferred", userVerification: "required" },
+    attestation: "none",
+  });
+  const transports = registration.response.transports;
+  const { body: credential } = await client.signed({
+    operation: "addPasskey",
+    method: "POST",
+    path: "/auth/credentials",
+    body: JSON.stringify({
+      type: "PASSKEY",
+      accountId,
+      nickname,
+      challenge,
+      attestation: {
+        credentialId: registration.rawId,
+        clientDataJson: registration.response.clientDataJSON,
+        attestationObject: registration.response.attestationObject,
+        ...(transports?.length ? { transports } : {}),
+      },
+    }),
+    expectedStatus: 201,
+    sign: signWithSession(client, session),
+    parseBody: (answer) =>
+      expectShape<AuthMethodJson>(answer, ["id", "accountId", "type"], "AuthMethod"),
+    ...(signal ? { signal } : {}),
+  });
+  return credential;
+}

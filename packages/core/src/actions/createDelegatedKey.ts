@@ -1,0 +1,56 @@
+import type { SignetClient } from "../client.js";
+import { assertArgument, type SignetError } from "../errors.js";
+import { requireSession, signWithSession } from "../session/sessionSigner.js";
+import type { DelegatedKeyJson } from "../wire.js";
+import { assertServiceId } from "./ids.js";
+import { expectShape } from "./responseShape.js";
+
+export type CreateDelegatedKeyParameters = {
+  /** The wallet funding the card (`InternalAccount:…`). */
+  accountId: string;
+  cardId: string;
+  nickname: string;
+  signal?: AbortSignal | undefined;
+};
+export type CreateDelegatedKeyReturnType = DelegatedKeyJson;
+export type CreateDelegatedKeyErrorType = SignetError;
+
+export const DELEGATED_KEY_FIELDS = ["id", "cardId", "accountId", "publicKey", "status"] as const;
+
+/**
+ * Creates the delegated key that lets a card spend from the wallet: a three-leg signed retry,
+ * both signed legs stamped by a held session of the wallet.
+ *
+ * @throws {SignetError} 409 `CONFLICT`-class when an ACTIVE key exists for the funding source, `NO_SESSION`, `NETWORK`.
+ * @example
+ * ```ts
+ * const key = await createDelegatedKey(client, { accountId, cardId, nickname: "Card" });
+ * ```
+ */
+export async function createDelegatedKey(
+  client: SignetClient,
+  { accountId, cardId, nickname, signal }: CreateDelegatedKeyParameters,
+): Promise<CreateDelegatedKeyReturnType> {
+  assertServiceId("accountId", accountId, "InternalAccount");
+  assertServiceId("cardId", cardId, "Card");
+  assertArgument(
+    typeof nickname === "string" && nickname.length > 0 && nickname.length <= 100,
+    "nickname",
+    "1–100 characters",
+    typeof nickname,
+  );
+  const session = await requireSession(client, { accountId });
+  const { body } = await client.signed({
+    operation: "createDelegatedKey",
+    method: "POST",
+    path: "/auth/delegated-keys",
+    body: JSON.stringify({ cardId, internalAccountId: accountId, nickname }),
+    expectedStatus: 201,
+    maxLegs: 3,
+    sign: signWithSession(client, session),
+    parseBody: (answer) =>
+      expectShape<DelegatedKeyJson>(answer, DELEGATED_KEY_FIELDS, "DelegatedKey"),
+    ...(signal ? { signal } : {}),
+  });
+  return body;
+}

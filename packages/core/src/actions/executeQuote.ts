@@ -1,0 +1,72 @@
+// PROTOCOL.md §2 (quote execute): one signed request, signature header only, with an
+// Idempotency-Key generated once per execute and reused on every retry of it.
+import type { SignetClient } from "../client.js";
+import { SignetError } from "../errors.js";
+import { requireSession, signWithSession } from "../session/sessionSigner.js";
+import type { QuoteJson } from "../wire.js";
+import { assertServiceId } from "./ids.js";
+import { expectShape } from "./responseShape.js";
+
+export type ExecuteQuoteParameters = {
+  /** The quote as created (it carries the payload to sign). */
+  quote: QuoteJson;
+  /** Reuse to resume an execute whose outcome is unknown. Default: generated once per call. */
+  idempotencyKey?: string | undefined;
+  signal?: AbortSignal | undefined;
+};
+export type ExecuteQuoteReturnType = QuoteJson;
+export type ExecuteQuoteErrorType = SignetError;
+
+/**
+ * The payload to sign of a quote funded by an Embedded Wallet, found by account type (never by index).
+ * @throws {SignetError} `INVALID_ARGUMENT` when the quote has no `EMBEDDED_WALLET` instruction.
+ */
+export function quotePayloadToSign(quote: QuoteJson): string {
+  const instruction = quote.paymentInstructions?.find(
+    (entry) => entry?.accountOrWalletInfo?.accountType === "EMBEDDED_WALLET",
+  );
+  const payload = instruction?.accountOrWalletInfo.payloadToSign;
+  if (typeof payload !== "string" || payload.length === 0) {
+    throw new SignetError(
+      "INVALID_ARGUMENT",
+      `"quote" expected an EMBEDDED_WALLET payment instruction with payloadToSign`,
+    );
+  }
+  return payload;
+}
+
+/**
+ * Executes a quote from the user's wallet: stamps its `payloadToSign` with a held session of the
+ * source wallet and sends it once with an `Idempotency-Key`; network failures and 5xx are retried
+ * with the same key and stamp, so it can never pay twice. Follow with `waitForTransaction`.
+ *
+ * @throws {SignetError} `NO_SESSION`, `CONFLICT`-class 409s (already executed, expired), `WALLET_SIGNATURE_INVALID`, `NETWORK`.
+ * @example
+ * ```ts
+ * const executed = await executeQuote(client, { quote });
+ * const transaction = await waitForTransaction(client, { transactionId: executed.transactionId! });
+ * ```
+ */
+export async function executeQuote(
+  client: SignetClient,
+  { quote, idempotencyKey, signal }: ExecuteQuoteParameters,
+): Promise<ExecuteQuoteReturnType> {
+  assertServiceId("quote.id", quote?.id, "Quote");
+  const accountId = quote.source?.accountId;
+  assertServiceId("quote.source.accountId", accountId, "InternalAccount");
+  const payloadToSign = quotePayloadToSign(quote);
+  const session = await requireSession(client, { accountId });
+  const { body } = await client.signed({
+    operation: "executeQuote",
+    mode: "direct",
+    method: "POST",
+    path: `/quotes/${quote.id}/execute`,
+    payloadToSign,
+    ...(idempotencyKey ? { idempotencyKey } : {}),
+    expectedStatus: 200,
+    sign: signWithSession(client, session),
+    parseBody: (answer) => expectShape<QuoteJson>(answer, ["id", "status"], "Quote"),
+    ...(signal ? { signal } : {}),
+  });
+  return body;
+}

@@ -1,0 +1,58 @@
+import type { SignetClient } from "../client.js";
+import type { SignetError } from "../errors.js";
+import { requireSession, signWithSession } from "../session/sessionSigner.js";
+import { assertServiceId } from "./ids.js";
+import { expectShape } from "./responseShape.js";
+
+export type ExportWalletParameters = {
+  accountId: string;
+  /** Checked against the bundle's `organizationId` when given. */
+  organizationId?: string | undefined;
+  signal?: AbortSignal | undefined;
+};
+/** The BIP-39 mnemonic. Show it to the user only; never log, store or send it. */
+export type ExportWalletReturnType = string;
+export type ExportWalletErrorType = SignetError;
+
+/**
+ * Exports the wallet's recovery phrase: a fresh decrypt-only key per export (uncompressed), the
+ * signed retry, then `openExportBundle` on the device. The key exists only for this call. If the
+ * challenge lapses while the service is still processing, the export starts over once.
+ *
+ * @throws {SignetError} `NO_SESSION`, `BUNDLE_SIGNER_UNTRUSTED`, `BUNDLE_SIGNATURE_INVALID`,
+ *   `BUNDLE_ORGANIZATION_MISMATCH`, `DECRYPTION_FAILED`, `PROCESSING_TIMEOUT`, `NETWORK`.
+ * @example
+ * ```ts
+ * const mnemonic = await exportWallet(client, { accountId });
+ * ```
+ */
+export async function exportWallet(
+  client: SignetClient,
+  { accountId, organizationId, signal }: ExportWalletParameters,
+): Promise<ExportWalletReturnType> {
+  assertServiceId("accountId", accountId, "InternalAccount");
+  const session = await requireSession(client, { accountId });
+  const key = await client.crypto.generateDecryptionKey();
+  const { body } = await client.signed({
+    operation: "exportWallet",
+    method: "POST",
+    path: `/internal-accounts/${accountId}/export`,
+    body: JSON.stringify({ clientPublicKey: key.publicKeyUncompressed }),
+    expectedStatus: 200,
+    restartOnExpiry: true,
+    sign: signWithSession(client, session),
+    parseBody: (answer) =>
+      expectShape<{ id: string; encryptedWalletCredentials: string }>(
+        answer,
+        ["encryptedWalletCredentials"],
+        "export",
+      ),
+    ...(signal ? { signal } : {}),
+  });
+  return client.crypto.openExportBundle({
+    bundle: body.encryptedWalletCredentials,
+    key,
+    ...(organizationId ? { organizationId } : {}),
+    ...client.bundleTrust("exportBundle"),
+  });
+}

@@ -1,0 +1,35 @@
+import type { SignetClient } from "../client.js";
+import type { SignetError } from "../errors.js";
+import type { DelegatedKeyJson } from "../wire.js";
+import { DELEGATED_KEY_FIELDS } from "./createDelegatedKey.js";
+import { assertServiceId } from "./ids.js";
+import { expectShape } from "./responseShape.js";
+
+export type GetDelegatedKeyParameters = {
+  delegatedKeyId: string;
+  signal?: AbortSignal | undefined;
+};
+export type GetDelegatedKeyReturnType = DelegatedKeyJson;
+export type GetDelegatedKeyErrorType = SignetError;
+
+/**
+ * Reads one delegated key (`GET /auth/delegated-keys/{id}`).
+ *
+ * @throws {SignetError} `NOT_FOUND`, `RELAY_FORBIDDEN`, `NETWORK`.
+ * @example
+ * ```ts
+ * const key = await getDelegatedKey(client, { delegatedKeyId });
+ * ```
+ */
+export async function getDelegatedKey(
+  client: SignetClient,
+  { delegatedKeyId, signal }: GetDelegatedKeyParameters,
+): Promise<GetDelegatedKeyReturnType> {
+  assertServiceId("delegatedKeyId", delegatedKeyId, "DelegatedKey");
+  const body = await client.request<unknown>({
+    method: "GET",
+    path: `/auth/delegated-keys/${delegatedKeyId}`,
+    ...(signal ? { signal } : {}),
+  });
+  return expectShape<DelegatedKeyJson>(body, DELEGATED_KEY_FIELDS, "DelegatedKey");
+}

@@ -1,0 +1,32 @@
+import type { SignetClient } from "../client.js";
+import type { SignetError } from "../errors.js";
+import type { QuoteJson } from "../wire.js";
+import { assertServiceId } from "./ids.js";
+import { expectShape } from "./responseShape.js";
+
+export type GetQuoteParameters = { quoteId: string; signal?: AbortSignal | undefined };
+export type GetQuoteReturnType = QuoteJson;
+export type GetQuoteErrorType = SignetError;
+
+/**
+ * Reads a quote (`GET /quotes/{id}`), for example one your backend created.
+ *
+ * @throws {SignetError} `RELAY_FORBIDDEN`, `NOT_FOUND`, `NETWORK`.
+ * @example
+ * ```ts
+ * const quote = await getQuote(client, { quoteId });
+ * await executeQuote(client, { quote });
+ * ```
+ */
+export async function getQuote(
+  client: SignetClient,
+  { quoteId, signal }: GetQuoteParameters,
+): Promise<GetQuoteReturnType> {
+  assertServiceId("quoteId", quoteId, "Quote");
+  const body = await client.request<unknown>({
+    method: "GET",
+    path: `/quotes/${quoteId}`,
+    ...(signal ? { signal } : {}),
+  });
+  return expectShape<QuoteJson>(body, ["id", "status"], "Quote");
+}

@@ -1,0 +1,29 @@
+import type { SignetClient } from "../client.js";
+import type { SignetError } from "../errors.js";
+import type { Session } from "../session/sessionStore.js";
+import { assertServiceId } from "./ids.js";
+
+export type GetSessionParameters = { accountId: string };
+export type GetSessionReturnType = Session | undefined;
+export type GetSessionErrorType = SignetError;
+
+/**
+ * The newest unexpired session this device holds for the account, or `undefined`. Expired
+ * sessions are dropped (and their keys deleted) on the way, and reported as `session` events.
+ *
+ * @throws {SignetError} `KEY_STORAGE_UNAVAILABLE`.
+ * @example
+ * ```ts
+ * if (!(await getSession(client, { accountId }))) showSignIn();
+ * ```
+ */
+export async function getSession(
+  client: SignetClient,
+  { accountId }: GetSessionParameters,
+): Promise<GetSessionReturnType> {
+  assertServiceId("accountId", accountId, "InternalAccount");
+  const [newest] = await client.sessions.list(accountId);
+  if (!newest) return undefined;
+  const { key: _key, ...session } = newest;
+  return session;
+}

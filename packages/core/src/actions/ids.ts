@@ -1,0 +1,27 @@
+// Ids go into relay paths: checked to be `Prefix:<uuid>` so nothing can alter the path.
+import { SignetError } from "../errors.js";
+
+const ID = /^[A-Za-z]+:[0-9A-Za-z][0-9A-Za-z-]{0,63}$/;
+
+/**
+ * Asserts that `value` is a service id with the given prefix (`Session:…`).
+ * @throws {SignetError} `INVALID_ARGUMENT`.
+ */
+export function assertServiceId(
+  name: string,
+  value: unknown,
+  prefix: string,
+): asserts value is string {
+  if (typeof value !== "string" || !ID.test(value) || !value.startsWith(`${prefix}:`)) {
+    throw new SignetError(
+      "INVALID_ARGUMENT",
+      `"${name}" expected an id of the form ${prefix}:<uuid>, got ${typeof value === "string" ? `"${value.slice(0, 80)}"` : typeof value}`,
+    );
+  }
+}
+
+/** A query string from defined values. */
+export function query(values: Record<string, string | undefined>): string {
+  const entries = Object.entries(values).filter((e): e is [string, string] => e[1] !== undefined);
+  return entries.length ? `?${new URLSearchParams(entries).toString()}` : "";
+}

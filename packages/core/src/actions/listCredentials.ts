@@ -1,0 +1,32 @@
+import type { SignetClient } from "../client.js";
+import type { SignetError } from "../errors.js";
+import type { AuthMethodJson } from "../wire.js";
+import { assertServiceId, query } from "./ids.js";
+import { expectList } from "./responseShape.js";
+
+export type ListCredentialsParameters = { accountId: string; signal?: AbortSignal | undefined };
+export type ListCredentialsReturnType = AuthMethodJson[];
+export type ListCredentialsErrorType = SignetError;
+
+/**
+ * Lists the credentials of an Embedded Wallet (`GET /auth/credentials?accountId=`).
+ *
+ * @throws {SignetError} `RELAY_FORBIDDEN` (not the user's account), `NETWORK`, `MALFORMED_RESPONSE`.
+ * @example
+ * ```ts
+ * const credentials = await listCredentials(client, { accountId });
+ * const email = credentials.find((c) => c.type === "EMAIL_OTP");
+ * ```
+ */
+export async function listCredentials(
+  client: SignetClient,
+  { accountId, signal }: ListCredentialsParameters,
+): Promise<ListCredentialsReturnType> {
+  assertServiceId("accountId", accountId, "InternalAccount");
+  const body = await client.request<unknown>({
+    method: "GET",
+    path: `/auth/credentials${query({ accountId })}`,
+    ...(signal ? { signal } : {}),
+  });
+  return expectList<AuthMethodJson>(body, ["id", "accountId", "type"], "credentials");
+}

@@ -1,0 +1,36 @@
+import type { SignetClient } from "../client.js";
+import type { SignetError } from "../errors.js";
+import type { InternalAccountJson } from "../wire.js";
+import { assertServiceId, query } from "./ids.js";
+import { expectList } from "./responseShape.js";
+
+export type ListInternalAccountsParameters = {
+  customerId: string;
+  /** Filter by type. Default `EMBEDDED_WALLET`. */
+  type?: string | undefined;
+  signal?: AbortSignal | undefined;
+};
+export type ListInternalAccountsReturnType = InternalAccountJson[];
+export type ListInternalAccountsErrorType = SignetError;
+
+/**
+ * Lists the user's internal accounts with balances (`GET /customers/internal-accounts`).
+ *
+ * @throws {SignetError} `RELAY_FORBIDDEN` (another customer), `NETWORK`.
+ * @example
+ * ```ts
+ * const [wallet] = await listInternalAccounts(client, { customerId });
+ * ```
+ */
+export async function listInternalAccounts(
+  client: SignetClient,
+  { customerId, type = "EMBEDDED_WALLET", signal }: ListInternalAccountsParameters,
+): Promise<ListInternalAccountsReturnType> {
+  assertServiceId("customerId", customerId, "Customer");
+  const body = await client.request<unknown>({
+    method: "GET",
+    path: `/customers/internal-accounts${query({ customerId, type })}`,
+    ...(signal ? { signal } : {}),
+  });
+  return expectList<InternalAccountJson>(body, ["id", "type"], "internal accounts");
+}

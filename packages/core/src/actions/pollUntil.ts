@@ -1,0 +1,39 @@
+// Re-sends an identical unsigned request with backoff while the service answers "not yet"
+// (200 PROCESSING on passkey verify, a transaction still settling).
+import type { SignetClient } from "../client.js";
+import { SignetError } from "../errors.js";
+import { backoffDelay } from "../transport/backoff.js";
+
+/**
+ * Calls `attempt` until it returns a value other than `undefined`, waiting with exponential
+ * backoff and jitter between calls, up to `timeoutMs`.
+ * @throws {SignetError} `PROCESSING_TIMEOUT`, `ABORTED`, or what `attempt` throws.
+ */
+export async function pollUntil<T>(
+  client: SignetClient,
+  parameters: {
+    attempt: () => Promise<T | undefined>;
+    timeoutMs: number;
+    signal?: AbortSignal | undefined;
+    backoff?: { baseMs?: number; maxMs?: number } | undefined;
+    operation: string;
+  },
+): Promise<T> {
+  const deadline = client.clock.now() + parameters.timeoutMs;
+  for (let attempt = 1; ; attempt++) {
+    const result = await parameters.attempt();
+    if (result !== undefined) return result;
+    const delay = backoffDelay({ attempt, random: client.random, ...parameters.backoff });
+    if (client.clock.now() + delay > deadline) {
+      throw new SignetError(
+        "PROCESSING_TIMEOUT",
+        `${parameters.operation} did not finish in time`,
+        {
+          retryable: true,
+          details: { attempts: attempt },
+        },
+      );
+    }
+    await client.sleep(delay, parameters.signal);
+  }
+}

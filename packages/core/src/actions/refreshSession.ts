@@ -1,0 +1,53 @@
+import type { SignetClient } from "../client.js";
+import type { SignetError } from "../errors.js";
+import { establishSession, parseAuthSession } from "../session/establishSession.js";
+import { requireSession, signWithSession } from "../session/sessionSigner.js";
+import type { Session } from "../session/sessionStore.js";
+import { assertServiceId } from "./ids.js";
+
+export type RefreshSessionParameters = {
+  accountId: string;
+  /** The held session to refresh. Default: the newest one. */
+  sessionId?: string | undefined;
+  signal?: AbortSignal | undefined;
+};
+export type RefreshSessionReturnType = Session;
+export type RefreshSessionErrorType = SignetError;
+
+/**
+ * Replaces a held session with a new one under a new client-held key, stamped by the current
+ * session. The old key is deleted once the new session is stored (PROTOCOL.md §8).
+ *
+ * @throws {SignetError} `NO_SESSION`, `SESSION_EXPIRED` (sign in again), `CHALLENGE_EXPIRED`, `NETWORK`.
+ * @example
+ * ```ts
+ * const session = await refreshSession(client, { accountId });
+ * ```
+ */
+export async function refreshSession(
+  client: SignetClient,
+  { accountId, sessionId, signal }: RefreshSessionParameters,
+): Promise<RefreshSessionReturnType> {
+  assertServiceId("accountId", accountId, "InternalAccount");
+  if (sessionId !== undefined) assertServiceId("sessionId", sessionId, "Session");
+  const current = await requireSession(client, { accountId, sessionId });
+  const key = await client.crypto.generateSigningKey();
+  const { body } = await client.signed({
+    operation: "refreshSession",
+    method: "POST",
+    path: `/auth/sessions/${current.id}/refresh`,
+    body: JSON.stringify({ clientPublicKey: key.publicKey }),
+    expectedStatus: 201,
+    sign: signWithSession(client, current),
+    parseBody: parseAuthSession,
+    ...(signal ? { signal } : {}),
+  });
+  const { key: _key, ...session } = await establishSession(client, {
+    session: body,
+    key,
+    credentialId: current.credentialId,
+    action: "refreshed",
+  });
+  await client.sessions.remove(accountId, current.id);
+  return session;
+}

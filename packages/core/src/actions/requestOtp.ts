@@ -1,0 +1,53 @@
+import type { SignetClient } from "../client.js";
+import type { SignetError } from "../errors.js";
+import type { AuthMethodJson } from "../wire.js";
+import { assertServiceId } from "./ids.js";
+import { expectShape } from "./responseShape.js";
+
+export type RequestOtpParameters = {
+  /** The EMAIL_OTP or SMS_OTP credential (`AuthMethod:…`). */
+  credentialId: string;
+  signal?: AbortSignal | undefined;
+};
+
+export type RequestOtpReturnType = {
+  credential: AuthMethodJson;
+  /** Opaque: pass it to `verifyOtp` with the code the user types. A new request voids the previous one. */
+  otpEncryptionTargetBundle: string;
+};
+
+export type RequestOtpErrorType = SignetError;
+
+/**
+ * Sends a one-time code to the credential's email or phone (`POST /auth/credentials/{id}/challenge`).
+ *
+ * @throws {SignetError} `RATE_LIMITED` (see `details.retryAfterMs`), `NOT_FOUND`, `MALFORMED_RESPONSE`, `NETWORK`.
+ * @example
+ * ```ts
+ * const otp = await requestOtp(client, { credentialId });
+ * const session = await verifyOtp(client, { ...otp, otpCode: "000000" });
+ * ```
+ */
+export async function requestOtp(
+  client: SignetClient,
+  { credentialId, signal }: RequestOtpParameters,
+): Promise<RequestOtpReturnType> {
+  assertServiceId("credentialId", credentialId, "AuthMethod");
+  const body = await client.request<unknown>({
+    method: "POST",
+    path: `/auth/credentials/${credentialId}/challenge`,
+    body: "{}",
+    expectedStatus: 200,
+    ...(signal ? { signal } : {}),
+  });
+  const credential = expectShape<AuthMethodJson>(
+    body,
+    ["id", "accountId", "type", "otpEncryptionTargetBundle"],
+    "OTP challenge",
+  );
+  const { otpEncryptionTargetBundle, ...rest } = credential;
+  return {
+    credential: rest as AuthMethodJson,
+    otpEncryptionTargetBundle: otpEncryptionTargetBundle as string,
+  };
+}

@@ -1,0 +1,33 @@
+// Schema checks of the service's answers: a wrong shape is MALFORMED_RESPONSE, never a crash later.
+import { SignetError } from "../errors.js";
+
+/**
+ * Checks that `body` is an object whose `fields` are non-empty strings, and narrows it.
+ * @throws {SignetError} `MALFORMED_RESPONSE`.
+ */
+export function expectShape<T>(body: unknown, fields: readonly string[], what: string): T {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new SignetError("MALFORMED_RESPONSE", `Expected ${what} to be an object`);
+  }
+  const record = body as Record<string, unknown>;
+  const missing = fields.filter(
+    (field) => typeof record[field] !== "string" || record[field] === "",
+  );
+  if (missing.length) {
+    throw new SignetError("MALFORMED_RESPONSE", `${what} lacks ${missing.join(", ")}`, {
+      details: { missing },
+    });
+  }
+  return body as T;
+}
+
+/**
+ * Checks a `{ data: [...] }` list envelope, each item with `fields`.
+ * @throws {SignetError} `MALFORMED_RESPONSE`.
+ */
+export function expectList<T>(body: unknown, fields: readonly string[], what: string): T[] {
+  const data = (body as { data?: unknown } | null)?.data;
+  if (!Array.isArray(data))
+    throw new SignetError("MALFORMED_RESPONSE", `Expected a list of ${what}`);
+  return data.map((item) => expectShape<T>(item, fields, what));
+}

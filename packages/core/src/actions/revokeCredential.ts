@@ -1,0 +1,44 @@
+import type { SignetClient } from "../client.js";
+import type { SignetError } from "../errors.js";
+import { requireSession, signWithSession } from "../session/sessionSigner.js";
+import { assertServiceId } from "./ids.js";
+
+export type RevokeCredentialParameters = {
+  accountId: string;
+  /** The credential to revoke (`AuthMethod:…`). */
+  credentialId: string;
+  signal?: AbortSignal | undefined;
+};
+export type RevokeCredentialErrorType = SignetError;
+
+/**
+ * Revokes a credential, stamped by a held session issued by a DIFFERENT credential of the account
+ * (the service's rule). Sessions the revoked credential issued end; their keys are deleted here.
+ *
+ * @throws {SignetError} `NO_SESSION` (no session from another credential), `INVALID_INPUT` (last credential), `NOT_FOUND`.
+ * @example
+ * ```ts
+ * await revokeCredential(client, { accountId, credentialId: oldPasskey.id });
+ * ```
+ */
+export async function revokeCredential(
+  client: SignetClient,
+  { accountId, credentialId, signal }: RevokeCredentialParameters,
+): Promise<void> {
+  assertServiceId("accountId", accountId, "InternalAccount");
+  assertServiceId("credentialId", credentialId, "AuthMethod");
+  const session = await requireSession(client, { accountId, excludeCredentialId: credentialId });
+  await client.signed({
+    operation: "revokeCredential",
+    method: "DELETE",
+    path: `/auth/credentials/${credentialId}`,
+    expectedStatus: 204,
+    sign: signWithSession(client, session),
+    ...(signal ? { signal } : {}),
+  });
+  for (const held of await client.sessions.list(accountId)) {
+    if (held.credentialId !== credentialId) continue;
+    await client.sessions.remove(accountId, held.id);
+    client.emit({ type: "session", action: "revoked", accountId, sessionId: held.id });
+  }
+}

@@ -1,0 +1,62 @@
+import type { SignetClient } from "../client.js";
+import { assertArgument, type SignetError } from "../errors.js";
+import { establishSession, parseAuthSession } from "../session/establishSession.js";
+import type { Session } from "../session/sessionStore.js";
+import { assertServiceId } from "./ids.js";
+
+export type SignInWithOAuthParameters = {
+  /** The OAUTH credential (`AuthMethod:…`). */
+  credentialId: string;
+  /**
+   * Gets a fresh OIDC id token (less than 60 s old) from the provider with `nonce` set to the
+   * given value: the SHA-256 of the session key's public key, binding the token to this device.
+   */
+  getIdToken: (parameters: { nonce: string }) => Promise<string>;
+  signal?: AbortSignal | undefined;
+};
+
+export type SignInWithOAuthReturnType = Session;
+export type SignInWithOAuthErrorType = SignetError;
+
+/**
+ * Signs in with an OAuth (OIDC) credential: a fresh client-held key, `oauthNonce` of its exact
+ * compressed public key, then `verify` in one call (PROTOCOL.md §6).
+ *
+ * @throws {SignetError} `INVALID_ARGUMENT` (no token), `UNAUTHORIZED` (stale token, wrong identity or nonce), `NETWORK`.
+ * @example
+ * ```ts
+ * await signInWithOAuth(client, {
+ *   credentialId,
+ *   getIdToken: ({ nonce }) => google.signIn({ nonce }),
+ * });
+ * ```
+ */
+export async function signInWithOAuth(
+  client: SignetClient,
+  { credentialId, getIdToken, signal }: SignInWithOAuthParameters,
+): Promise<SignInWithOAuthReturnType> {
+  assertServiceId("credentialId", credentialId, "AuthMethod");
+  assertArgument(typeof getIdToken === "function", "getIdToken", "a function", typeof getIdToken);
+  const key = await client.crypto.generateSigningKey();
+  const nonce = await client.crypto.oauthNonce(key.publicKey);
+  const oidcToken = await getIdToken({ nonce });
+  assertArgument(
+    typeof oidcToken === "string" && oidcToken.length > 0,
+    "oidcToken",
+    "a JWT string",
+    typeof oidcToken,
+  );
+  const body = await client.request<unknown>({
+    method: "POST",
+    path: `/auth/credentials/${credentialId}/verify`,
+    body: JSON.stringify({ type: "OAUTH", oidcToken, clientPublicKey: key.publicKey }),
+    expectedStatus: 200,
+    ...(signal ? { signal } : {}),
+  });
+  const { key: _key, ...session } = await establishSession(client, {
+    session: parseAuthSession(body),
+    key,
+    credentialId,
+  });
+  return session;
+}

@@ -1,0 +1,146 @@
+// PROTOCOL.md §5 (passkey authentication): /challenge binds a fresh client-held key, the WebAuthn
+// challenge is the UTF-8 bytes of the 64-hex string, /verify carries the assertion and Request-Id.
+import type { SignetClient } from "../client.js";
+import type { DecryptionKey, SigningKey } from "../crypto/backend.js";
+import { base64UrlEncode, utf8Encode } from "../crypto/encoding.js";
+import { SignetError } from "../errors.js";
+import { establishSession, parseAuthSession } from "../session/establishSession.js";
+import type { Session } from "../session/sessionStore.js";
+import { REQUEST_ID_HEADER } from "../transport/headers.js";
+import { isProcessingBody } from "../transport/signedRequest.js";
+import type { PasskeyAuthChallengeJson } from "../wire.js";
+import { assertServiceId } from "./ids.js";
+import { pollUntil } from "./pollUntil.js";
+import { expectShape } from "./responseShape.js";
+
+export type PreparePasskeySignInParameters = {
+  /** The PASSKEY credential (`AuthMethod:…`). */
+  credentialId: string;
+  /** Use the deprecated legacy flow (uncompressed key, sealed session key). Default false. */
+  legacy?: boolean | undefined;
+  signal?: AbortSignal | undefined;
+};
+
+/** A challenge fetched ahead of the user's tap. Single use; valid until `expiresAt`. */
+export type PreparedPasskeySignIn = {
+  readonly credentialId: string;
+  readonly challenge: PasskeyAuthChallengeJson;
+  /** @internal the key bound to the challenge. */
+  readonly key: SigningKey | { legacy: DecryptionKey };
+};
+
+/**
+ * Fetches a passkey challenge for a fresh session key, so that `signInWithPasskey` can open the
+ * passkey prompt at once inside the user's tap (iOS Safari drops prompts after slow async work).
+ *
+ * @throws {SignetError} `RATE_LIMITED`, `MALFORMED_RESPONSE`, `NETWORK`.
+ * @example
+ * ```ts
+ * const prepared = await preparePasskeySignIn(client, { credentialId }); // on screen load
+ * button.onclick = () => signInWithPasskey(client, { prepared });
+ * ```
+ */
+export async function preparePasskeySignIn(
+  client: SignetClient,
+  { credentialId, legacy = false, signal }: PreparePasskeySignInParameters,
+): Promise<PreparedPasskeySignIn> {
+  assertServiceId("credentialId", credentialId, "AuthMethod");
+  const key = legacy
+    ? { legacy: await client.crypto.generateDecryptionKey() }
+    : await client.crypto.generateSigningKey();
+  const clientPublicKey = "legacy" in key ? key.legacy.publicKeyUncompressed : key.publicKey;
+  const body = await client.request<unknown>({
+    method: "POST",
+    path: `/auth/credentials/${credentialId}/challenge`,
+    body: JSON.stringify({ clientPublicKey }),
+    expectedStatus: 200,
+    ...(signal ? { signal } : {}),
+  });
+  const challenge = expectShape<PasskeyAuthChallengeJson>(
+    body,
+    ["credentialId", "challenge", "requestId", "expiresAt"],
+    "passkey challenge",
+  );
+  if (!/^[0-9a-f]{64}$/.test(challenge.challenge) || !challenge.requestId.startsWith("Request:")) {
+    throw new SignetError(
+      "CHALLENGE_INVALID",
+      "The passkey challenge is not 64 lowercase hex with a Request id",
+    );
+  }
+  return { credentialId, challenge, key };
+}
+
+export type SignInWithPasskeyParameters = (
+  | { prepared: PreparedPasskeySignIn }
+  | PreparePasskeySignInParameters
+) & {
+  /** The relying party id, when it differs from the page's domain. */
+  rpId?: string | undefined;
+  /** Prompt time limit in ms. Default 60 000. */
+  timeoutMs?: number | undefined;
+  signal?: AbortSignal | undefined;
+};
+
+export type SignInWithPasskeyReturnType = Session;
+export type SignInWithPasskeyErrorType = SignetError;
+
+/**
+ * Signs in with a passkey: challenge (or a prepared one), WebAuthn assertion, verify.
+ *
+ * @throws {SignetError} `WEBAUTHN_CANCELLED`, `WEBAUTHN_*`, `CHALLENGE_EXPIRED`, `UNAUTHORIZED`, `NETWORK`.
+ * @example
+ * ```ts
+ * const session = await signInWithPasskey(client, { credentialId });
+ * ```
+ */
+export async function signInWithPasskey(
+  client: SignetClient,
+  parameters: SignInWithPasskeyParameters,
+): Promise<SignInWithPasskeyReturnType> {
+  const webauthn = client.webauthn();
+  const prepared =
+    "prepared" in parameters ? parameters.prepared : await preparePasskeySignIn(client, parameters);
+  const { challenge, credentialId } = prepared;
+  if (Date.parse(challenge.expiresAt) <= client.clock.now()) {
+    throw new SignetError("CHALLENGE_EXPIRED", "The passkey challenge expired: prepare a new one");
+  }
+  const assertion = await webauthn.authenticate({
+    challenge: base64UrlEncode(utf8Encode(challenge.challenge)),
+    allowCredentials: [{ id: challenge.credentialId, type: "public-key" }],
+    userVerification: "required",
+    timeout: parameters.timeoutMs ?? 60_000,
+    ...(parameters.rpId ? { rpId: parameters.rpId } : {}),
+  });
+  const body = JSON.stringify({
+    type: "PASSKEY",
+    assertion: {
+      credentialId: assertion.rawId,
+      clientDataJson: assertion.response.clientDataJSON,
+      authenticatorData: assertion.response.authenticatorData,
+      signature: assertion.response.signature,
+      ...(assertion.response.userHandle ? { userHandle: assertion.response.userHandle } : {}),
+    },
+  });
+  const session = await pollUntil(client, {
+    operation: "signInWithPasskey",
+    timeoutMs: Math.max(0, Date.parse(challenge.expiresAt) - client.clock.now()),
+    signal: parameters.signal,
+    attempt: async () => {
+      const answer = await client.request<unknown>({
+        method: "POST",
+        path: `/auth/credentials/${credentialId}/verify`,
+        body,
+        headers: { [REQUEST_ID_HEADER]: challenge.requestId },
+        expectedStatus: 200,
+        ...(parameters.signal ? { signal: parameters.signal } : {}),
+      });
+      return isProcessingBody(answer) ? undefined : parseAuthSession(answer);
+    },
+  });
+  const { key: _key, ...held } = await establishSession(client, {
+    session,
+    key: prepared.key,
+    credentialId,
+  });
+  return held;
+}

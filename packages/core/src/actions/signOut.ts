@@ -1,0 +1,44 @@
+import type { SignetClient } from "../client.js";
+import { isSignetError, type SignetError } from "../errors.js";
+import { signWithSession } from "../session/sessionSigner.js";
+import { assertServiceId } from "./ids.js";
+
+export type SignOutParameters = { accountId: string; signal?: AbortSignal | undefined };
+export type SignOutErrorType = SignetError;
+
+/**
+ * Signs this device out of the account: revokes every session it holds (each stamped by itself)
+ * and deletes their keys. Keys are deleted even when the service cannot be reached or the
+ * session had already ended; other errors are thrown after the local cleanup.
+ *
+ * @throws {SignetError} `NETWORK` and other service errors, after the keys are deleted.
+ * @example
+ * ```ts
+ * await signOut(client, { accountId });
+ * ```
+ */
+export async function signOut(
+  client: SignetClient,
+  { accountId, signal }: SignOutParameters,
+): Promise<void> {
+  assertServiceId("accountId", accountId, "InternalAccount");
+  let failure: unknown;
+  for (const session of await client.sessions.list(accountId)) {
+    try {
+      await client.signed({
+        operation: "signOut",
+        method: "DELETE",
+        path: `/auth/sessions/${session.id}`,
+        expectedStatus: 204,
+        sign: signWithSession(client, session),
+        ...(signal ? { signal } : {}),
+      });
+    } catch (error) {
+      // A session the service no longer knows is as signed out as it gets.
+      if (!(isSignetError(error) && error.status === 404)) failure ??= error;
+    }
+    await client.sessions.remove(accountId, session.id);
+    client.emit({ type: "session", action: "signedOut", accountId, sessionId: session.id });
+  }
+  if (failure !== undefined) throw failure;
+}

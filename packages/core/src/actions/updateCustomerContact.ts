@@ -1,0 +1,71 @@
+import type { SignetClient } from "../client.js";
+import { assertArgument, type SignetError } from "../errors.js";
+import { requireSession, signWithSession } from "../session/sessionSigner.js";
+import type { CustomerJson } from "../wire.js";
+import { assertServiceId } from "./ids.js";
+import { expectShape } from "./responseShape.js";
+
+export type UpdateCustomerContactParameters = {
+  customerId: string;
+  /** The wallet whose held session stamps the change (the OTP credential is tied to it). */
+  accountId: string;
+  signal?: AbortSignal | undefined;
+} & ({ email: string; phoneNumber?: never } | { phoneNumber: string; email?: never });
+
+export type UpdateCustomerContactReturnType = CustomerJson;
+export type UpdateCustomerContactErrorType = SignetError;
+
+/**
+ * Changes the customer's email or phone number (one per call), which moves the tied EMAIL_OTP or
+ * SMS_OTP credential too; stamped by a held session of a tied wallet. All or nothing.
+ *
+ * @throws {SignetError} `EMAIL_OTP_EMAIL_ALREADY_EXISTS`, `EMAIL_OTP_CREDENTIAL_SET_CHANGED`,
+ *   `EMAIL_OTP_CREDENTIAL_SYNC_FAILED`, `INVALID_INPUT`, `NO_SESSION`.
+ * @example
+ * ```ts
+ * await updateCustomerContact(client, { customerId, accountId, email: "new@example.com" });
+ * ```
+ */
+export async function updateCustomerContact(
+  client: SignetClient,
+  parameters: UpdateCustomerContactParameters,
+): Promise<UpdateCustomerContactReturnType> {
+  const { customerId, accountId, signal } = parameters;
+  assertServiceId("customerId", customerId, "Customer");
+  assertServiceId("accountId", accountId, "InternalAccount");
+  const email = parameters.email;
+  const phoneNumber = parameters.phoneNumber;
+  assertArgument(
+    (email === undefined) !== (phoneNumber === undefined),
+    "email | phoneNumber",
+    "exactly one of them",
+    email === undefined ? "neither" : "both",
+  );
+  if (email !== undefined) {
+    assertArgument(
+      typeof email === "string" && /^[^\s@]+@[^\s@]+$/.test(email),
+      "email",
+      "an email address",
+      typeof email,
+    );
+  } else {
+    assertArgument(
+      typeof phoneNumber === "string" && /^\+[1-9]\d{6,14}$/.test(phoneNumber),
+      "phoneNumber",
+      "an E.164 number",
+      typeof phoneNumber,
+    );
+  }
+  const session = await requireSession(client, { accountId });
+  const { body } = await client.signed({
+    operation: "updateCustomerContact",
+    method: "PATCH",
+    path: `/customers/${customerId}`,
+    body: JSON.stringify(email !== undefined ? { email } : { phoneNumber }),
+    expectedStatus: 200,
+    sign: signWithSession(client, session),
+    parseBody: (answer) => expectShape<CustomerJson>(answer, ["id"], "Customer"),
+    ...(signal ? { signal } : {}),
+  });
+  return body;
+}

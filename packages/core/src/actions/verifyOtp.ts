@@ -1,0 +1,73 @@
+import type { SignetClient } from "../client.js";
+import { assertArgument, type SignetError } from "../errors.js";
+import { establishSession, parseAuthSession } from "../session/establishSession.js";
+import type { Session } from "../session/sessionStore.js";
+import type { AuthMethodJson } from "../wire.js";
+import { assertServiceId } from "./ids.js";
+
+export type VerifyOtpParameters = {
+  /** The credential from `requestOtp`. */
+  credential: Pick<AuthMethodJson, "id" | "type">;
+  /** From `requestOtp`. */
+  otpEncryptionTargetBundle: string;
+  /** The code as the user typed it. Never logged, never in an error. */
+  otpCode: string;
+  signal?: AbortSignal | undefined;
+};
+
+export type VerifyOtpReturnType = Session;
+export type VerifyOtpErrorType = SignetError;
+
+/**
+ * Signs in with a one-time code: a fresh key (the TEK) is generated on the device, the code and the
+ * TEK's public key are sealed to the enclave (HPKE), and the verification token is stamped with the
+ * TEK, which becomes the session key (PROTOCOL.md §3, OTP verify).
+ *
+ * @throws {SignetError} `BUNDLE_SIGNER_UNTRUSTED` / `BUNDLE_SIGNATURE_INVALID` (target bundle),
+ *   `UNAUTHORIZED` (wrong code, see `details`), `RATE_LIMITED`, `CHALLENGE_EXPIRED`, `NETWORK`.
+ * @example
+ * ```ts
+ * const session = await verifyOtp(client, { ...(await requestOtp(client, { credentialId })), otpCode });
+ * ```
+ */
+export async function verifyOtp(
+  client: SignetClient,
+  { credential, otpEncryptionTargetBundle, otpCode, signal }: VerifyOtpParameters,
+): Promise<VerifyOtpReturnType> {
+  assertServiceId("credential.id", credential?.id, "AuthMethod");
+  assertArgument(
+    credential.type === "EMAIL_OTP" || credential.type === "SMS_OTP",
+    "credential.type",
+    "EMAIL_OTP or SMS_OTP",
+    String(credential.type),
+  );
+  assertArgument(
+    typeof otpCode === "string" && otpCode.length > 0 && otpCode.length <= 64,
+    "otpCode",
+    "a non-empty string",
+    typeof otpCode === "string" ? `${otpCode.length} characters` : typeof otpCode,
+  );
+  const tek = await client.crypto.generateSigningKey();
+  const encryptedOtpBundle = await client.crypto.sealOtpBundle({
+    targetBundle: otpEncryptionTargetBundle,
+    otpCode,
+    publicKey: tek.publicKeyUncompressed,
+    ...client.bundleTrust("otpTargetBundle"),
+  });
+  const { body } = await client.signed({
+    operation: "verifyOtp",
+    method: "POST",
+    path: `/auth/credentials/${credential.id}/verify`,
+    body: JSON.stringify({ type: credential.type, encryptedOtpBundle }),
+    expectedStatus: 200,
+    sign: (payload) => client.crypto.stampPayload(payload, tek),
+    parseBody: parseAuthSession,
+    ...(signal ? { signal } : {}),
+  });
+  const { key: _key, ...session } = await establishSession(client, {
+    session: body,
+    key: tek,
+    credentialId: credential.id,
+  });
+  return session;
+}

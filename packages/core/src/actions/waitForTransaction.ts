@@ -1,0 +1,58 @@
+import type { SignetClient } from "../client.js";
+import type { SignetError } from "../errors.js";
+import type { TransactionJson } from "../wire.js";
+import { assertServiceId } from "./ids.js";
+import { pollUntil } from "./pollUntil.js";
+import { expectShape } from "./responseShape.js";
+
+/** Transaction statuses that are still moving. Anything else is terminal. */
+const PENDING = new Set(["CREATED", "PENDING", "PROCESSING", "SENT", "IN_PROGRESS"]);
+
+export type WaitForTransactionParameters = {
+  transactionId: string;
+  /** Give up after this long. Default 5 minutes (sandbox withdrawals take 1–3 minutes). */
+  timeoutMs?: number | undefined;
+  /** Poll schedule. Default 1 s doubling to 10 s, with jitter. */
+  backoff?: { baseMs?: number; maxMs?: number } | undefined;
+  signal?: AbortSignal | undefined;
+};
+export type WaitForTransactionReturnType = TransactionJson;
+export type WaitForTransactionErrorType = SignetError;
+
+/**
+ * Polls `GET /transactions/{id}` until the transaction reaches a terminal status (`COMPLETED`,
+ * `FAILED`, …) and returns it; check its `status`. Cancellable with `signal`.
+ *
+ * @throws {SignetError} `PROCESSING_TIMEOUT`, `ABORTED`, `NETWORK`.
+ * @example
+ * ```ts
+ * const tx = await waitForTransaction(client, { transactionId, signal: controller.signal });
+ * if (tx.status !== "COMPLETED") showFailure(tx);
+ * ```
+ */
+export async function waitForTransaction(
+  client: SignetClient,
+  {
+    transactionId,
+    timeoutMs = 300_000,
+    backoff = { baseMs: 1_000, maxMs: 10_000 },
+    signal,
+  }: WaitForTransactionParameters,
+): Promise<WaitForTransactionReturnType> {
+  assertServiceId("transactionId", transactionId, "Transaction");
+  return pollUntil(client, {
+    operation: "waitForTransaction",
+    timeoutMs,
+    backoff,
+    signal,
+    attempt: async () => {
+      const body = await client.request<unknown>({
+        method: "GET",
+        path: `/transactions/${transactionId}`,
+        ...(signal ? { signal } : {}),
+      });
+      const transaction = expectShape<TransactionJson>(body, ["id", "status"], "Transaction");
+      return PENDING.has(transaction.status) ? undefined : transaction;
+    },
+  });
+}

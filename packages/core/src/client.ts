@@ -1,0 +1,271 @@
+// DESIGN.md "@signet/core": one client carries every platform seam, defaulted in one place.
+// Nothing here reads window, navigator or globalThis.crypto at import time.
+
+import { refreshSession } from "./actions/refreshSession.js";
+import type { CryptoApi } from "./crypto/api.js";
+import type { SigningKey } from "./crypto/backend.js";
+import type { BundleTrustOptions } from "./crypto/bundles.js";
+import { SignetError } from "./errors.js";
+import type { SignetEvent } from "./events.js";
+import type { KeyPersistence, KeyStore } from "./keys/key-store.js";
+import { createSessionStore, type Session, type SessionStore } from "./session/sessionStore.js";
+import type { BackoffOptions } from "./transport/backoff.js";
+import {
+  type Clock,
+  createTransport,
+  type FetchFunction,
+  requestJson,
+  type Transport,
+} from "./transport/http.js";
+import {
+  type RunSignedRequestParameters,
+  type RunSignedRequestReturnType,
+  runSignedRequest,
+} from "./transport/signedRequest.js";
+import type { WebAuthnProvider } from "./webauthn/types.js";
+
+/** Parameters of `createClient`. Every seam is optional but `relayUrl`. */
+export type CreateClientParameters = {
+  /** Where the app's `@signet/relay` is mounted: `/api/grid` or `https://app.example/api/grid`. */
+  relayUrl: string;
+  /** Default `globalThis.fetch`, looked up per request. */
+  fetch?: FetchFunction | undefined;
+  /** Headers for every relay request (the app's own auth), or a function returning them. */
+  headers?:
+    | Record<string, string>
+    | (() => Record<string, string> | Promise<Record<string, string>>)
+    | undefined;
+  /**
+   * Where session keys live. Browser default: IndexedDB with a memory fallback (see
+   * `persistence`). React Native: pass `createStringKeyStore` over a secure store.
+   */
+  keyStore?: KeyStore | undefined;
+  /** Passkey ceremonies. Browser default: `navigator.credentials`; React Native: an adapter. */
+  webauthn?: WebAuthnProvider | undefined;
+  /** The crypto implementation. Default: WebCrypto (browser, Node), noble (`react-native`). */
+  crypto?: CryptoApi | undefined;
+  /** Time source. Default `Date.now`. */
+  clock?: Clock | undefined;
+  /** Waits between retries; injectable for tests. Default `setTimeout`. */
+  sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
+  /** Jitter source in [0, 1). Default `Math.random`. */
+  random?: (() => number) | undefined;
+  /** Receives every event (HTTP legs, signed-request stages, sessions, bundle warnings), redacted. */
+  onEvent?: ((event: SignetEvent) => void) | undefined;
+  /** Trusted signers of OTP target bundles and export bundles (uncompressed hex). Default: the pinned production keys. */
+  trustedKeys?:
+    | { otpTargetBundle?: readonly string[]; exportBundle?: readonly string[] }
+    | undefined;
+  /** Accept unsigned bundles (sandbox, emulator); each acceptance emits a `bundleWarning`. Default false. */
+  allowUnsignedBundles?: boolean | undefined;
+  /** Refresh a held session this long before it expires, while the client is alive. Default off. */
+  autoRefresh?: { marginMs?: number } | boolean | undefined;
+  /** Defaults for signed requests: overall timeout and backoff. */
+  signedRequests?: { timeoutMs?: number; backoff?: Partial<BackoffOptions> } | undefined;
+};
+
+/** What each entry point supplies when a seam is not given. */
+export type ClientDefaults = {
+  crypto: () => CryptoApi;
+  keyStore: () => Promise<{ store: KeyStore; persistence: KeyPersistence }>;
+  webauthn: () => WebAuthnProvider | undefined;
+};
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** `runSignedRequest` parameters without the seams the client supplies. */
+export type SignedParameters<TBody> = DistributiveOmit<
+  RunSignedRequestParameters<TBody>,
+  "transport" | "clock" | "sleep" | "random" | "onEvent"
+>;
+
+/** A Signet client: every action takes one as its first argument. */
+export type SignetClient = {
+  readonly relayUrl: string;
+  readonly transport: Transport;
+  readonly crypto: CryptoApi;
+  readonly clock: Clock;
+  /** Resolves after `ms`, or rejects with `ABORTED` when `signal` aborts. */
+  readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Jitter source in [0, 1). */
+  readonly random: () => number;
+  /** Held sessions; `subscribe`/`getSnapshot` fit `useSyncExternalStore`. */
+  readonly sessions: SessionStore;
+  /** The key store, resolved on first use (the browser default probes IndexedDB then). */
+  keyStore(): Promise<KeyStore>;
+  /** Where keys persist, once the key store is resolved. */
+  persistence(): Promise<KeyPersistence>;
+  /** The WebAuthn provider. @throws {SignetError} `WEBAUTHN_UNSUPPORTED` when there is none. */
+  webauthn(): WebAuthnProvider;
+  /** Bundle trust options for `sealOtpBundle` / `openExportBundle`. */
+  bundleTrust(kind: "otpTargetBundle" | "exportBundle"): BundleTrustOptions;
+  /** Runs a signed request with the client's transport, clock and events. */
+  signed<TBody>(parameters: SignedParameters<TBody>): Promise<RunSignedRequestReturnType<TBody>>;
+  /** Sends an unsigned request and parses its JSON. */
+  request<TBody>(parameters: {
+    method: string;
+    path: string;
+    body?: string;
+    expectedStatus?: number | readonly number[];
+    signal?: AbortSignal;
+    headers?: Record<string, string>;
+  }): Promise<TBody>;
+  /** Emits an event to `onEvent` (errors in the sink are ignored). */
+  emit(event: SignetEvent): void;
+  /** Stores a new session and schedules its refresh when `autoRefresh` is on. */
+  holdSession(session: Session, key: SigningKey): Promise<void>;
+  /** Stops auto-refresh timers. The client stays usable. */
+  destroy(): void;
+};
+
+const systemClock: Clock = { now: () => Date.now() };
+
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const aborted = () =>
+      new SignetError("ABORTED", "The operation was aborted", { cause: signal?.reason });
+    if (signal?.aborted) return reject(aborted());
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(aborted());
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** Builds `createClient` for an entry point's defaults. */
+export function createClientFactory(defaults: ClientDefaults) {
+  return function createClient(parameters: CreateClientParameters): SignetClient {
+    if (typeof parameters?.relayUrl !== "string" || parameters.relayUrl.length === 0) {
+      throw new SignetError("INVALID_ARGUMENT", `"relayUrl" expected a non-empty string`);
+    }
+    const clock = parameters.clock ?? systemClock;
+    const emit = (event: SignetEvent) => {
+      try {
+        parameters.onEvent?.(event);
+      } catch {
+        // A broken sink must never break a flow.
+      }
+    };
+    const transport = createTransport({
+      relayUrl: parameters.relayUrl,
+      fetch: parameters.fetch,
+      headers: parameters.headers,
+      clock,
+      onEvent: emit,
+    });
+    const crypto = parameters.crypto ?? defaults.crypto();
+    let resolved: Promise<{ store: KeyStore; persistence: KeyPersistence }> | undefined;
+    const resolveStore = () => {
+      resolved ??= parameters.keyStore
+        ? Promise.resolve({ store: parameters.keyStore, persistence: "memory" as KeyPersistence })
+        : defaults.keyStore();
+      return resolved;
+    };
+    const keyStore = async () => (await resolveStore()).store;
+    const timers = new Map<string, ReturnType<typeof setTimeout>>();
+    const auto = parameters.autoRefresh;
+    const marginMs = auto === true ? 60_000 : auto ? (auto.marginMs ?? 60_000) : undefined;
+
+    const sessions = createSessionStore({
+      keyStore,
+      crypto,
+      now: () => clock.now(),
+      onExpired: (session) =>
+        emit({
+          type: "session",
+          action: "expired",
+          accountId: session.accountId,
+          sessionId: session.id,
+        }),
+    });
+
+    const sleep = parameters.sleep ?? abortableSleep;
+    const random = parameters.random ?? Math.random;
+    const client: SignetClient = {
+      relayUrl: parameters.relayUrl,
+      transport,
+      crypto,
+      clock,
+      sleep,
+      random,
+      sessions,
+      keyStore,
+      persistence: async () =>
+        parameters.keyStore ? "memory" : (await resolveStore()).persistence,
+      webauthn() {
+        const provider = parameters.webauthn ?? defaults.webauthn();
+        if (!provider)
+          throw new SignetError(
+            "WEBAUTHN_UNSUPPORTED",
+            "No WebAuthn provider: pass `webauthn` to createClient",
+          );
+        return provider;
+      },
+      bundleTrust(kind) {
+        const trustedKeys = parameters.trustedKeys?.[kind];
+        return {
+          ...(trustedKeys ? { trustedKeys } : {}),
+          allowUnsigned: parameters.allowUnsignedBundles === true,
+          onWarning: (warning) => emit({ type: "bundleWarning", ...warning }),
+        };
+      },
+      signed: (signedParameters) =>
+        runSignedRequest({
+          ...(parameters.signedRequests?.timeoutMs === undefined
+            ? {}
+            : { timeoutMs: parameters.signedRequests.timeoutMs }),
+          ...(parameters.signedRequests?.backoff === undefined
+            ? {}
+            : { backoff: parameters.signedRequests.backoff }),
+          ...signedParameters,
+          transport,
+          clock,
+          sleep,
+          random,
+          onEvent: emit,
+        } as RunSignedRequestParameters<never>) as never,
+      async request({ expectedStatus, ...request }) {
+        const { body } = await requestJson({
+          transport,
+          ...request,
+          ...(expectedStatus === undefined ? {} : { expectedStatus }),
+        });
+        return body as never;
+      },
+      emit,
+      async holdSession(session, key) {
+        await sessions.add(session, key);
+        if (marginMs === undefined) return;
+        const delay = Math.max(0, Date.parse(session.expiresAt) - marginMs - clock.now());
+        const timer = setTimeout(() => {
+          timers.delete(session.id);
+          void sessions
+            .list(session.accountId)
+            .then((held) => {
+              if (held.some((s) => s.id === session.id)) {
+                return refreshSession(client, {
+                  accountId: session.accountId,
+                  sessionId: session.id,
+                });
+              }
+            })
+            .catch(() => {
+              // Reported through events by the refresh itself; the session then expires normally.
+            });
+        }, delay);
+        (timer as { unref?: () => void }).unref?.();
+        timers.set(session.id, timer);
+      },
+      destroy() {
+        for (const timer of timers.values()) clearTimeout(timer);
+        timers.clear();
+      },
+    };
+    return client;
+  };
+}

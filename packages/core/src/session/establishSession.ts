@@ -1,0 +1,68 @@
+// Turns a verify/refresh answer into a held session (PROTOCOL.md §4, "clientPublicKey selects the flow").
+
+import { expectShape } from "../actions/responseShape.js";
+import type { SignetClient } from "../client.js";
+import type { DecryptionKey, SigningKey } from "../crypto/backend.js";
+import { SignetError } from "../errors.js";
+import type { AuthSessionJson } from "../wire.js";
+import type { ActiveSession } from "./sessionStore.js";
+
+export const AUTH_SESSION_FIELDS = ["id", "accountId", "expiresAt"] as const;
+
+/** Checks an AuthSession body. @throws {SignetError} `MALFORMED_RESPONSE`. */
+export function parseAuthSession(body: unknown): AuthSessionJson {
+  const session = expectShape<AuthSessionJson>(body, AUTH_SESSION_FIELDS, "AuthSession");
+  if (!session.id.startsWith("Session:") || Number.isNaN(Date.parse(session.expiresAt))) {
+    throw new SignetError("MALFORMED_RESPONSE", "AuthSession has an invalid id or expiresAt");
+  }
+  return session;
+}
+
+/**
+ * Holds the session: the client-held key, or in the legacy flow the key opened from
+ * `encryptedSessionSigningKey` with `legacyKey`.
+ */
+export async function establishSession(
+  client: SignetClient,
+  parameters: {
+    session: AuthSessionJson;
+    key: SigningKey | { legacy: DecryptionKey };
+    credentialId?: string | undefined;
+    action?: "created" | "refreshed";
+  },
+): Promise<ActiveSession> {
+  const { session } = parameters;
+  let key: SigningKey;
+  if ("legacy" in parameters.key) {
+    if (!session.encryptedSessionSigningKey) {
+      throw new SignetError(
+        "MALFORMED_RESPONSE",
+        "Legacy flow answer lacks encryptedSessionSigningKey",
+      );
+    }
+    const scalar = await client.crypto.openSessionKeyBundle({
+      bundle: session.encryptedSessionSigningKey,
+      key: parameters.key.legacy,
+    });
+    key = await client.crypto.importSigningKey(scalar);
+    scalar.fill(0);
+  } else {
+    key = parameters.key;
+  }
+  const held = {
+    id: session.id,
+    accountId: session.accountId,
+    ...(parameters.credentialId ? { credentialId: parameters.credentialId } : {}),
+    expiresAt: new Date(Date.parse(session.expiresAt)).toISOString(),
+    publicKey: key.publicKey,
+  };
+  await client.holdSession(held, key);
+  client.emit({
+    type: "session",
+    action: parameters.action ?? "created",
+    accountId: held.accountId,
+    sessionId: held.id,
+    expiresAt: held.expiresAt,
+  });
+  return { ...held, key };
+}

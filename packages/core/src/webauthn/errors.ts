@@ -1,0 +1,54 @@
+// The one place that maps WebAuthn failures (DOMException names, WebAuthn §5.1.3/§5.1.4 error
+// cases, @simplewebauthn/browser's WebAuthnError) to Signet error codes.
+import { SignetError } from "../errors.js";
+
+const byDomName: Record<string, { code: string; message: string }> = {
+  NotAllowedError: {
+    code: "WEBAUTHN_CANCELLED",
+    message: "The passkey prompt was dismissed or timed out",
+  },
+  AbortError: { code: "WEBAUTHN_CANCELLED", message: "The passkey ceremony was aborted" },
+  InvalidStateError: {
+    code: "WEBAUTHN_INVALID_STATE",
+    message: "This authenticator already holds a passkey for this account",
+  },
+  SecurityError: {
+    code: "WEBAUTHN_SECURITY",
+    message: "The page's origin may not use this relying party id",
+  },
+  NotSupportedError: {
+    code: "WEBAUTHN_UNSUPPORTED",
+    message: "No authenticator supports these options",
+  },
+  ConstraintError: {
+    code: "WEBAUTHN_UNSUPPORTED",
+    message: "The authenticator cannot verify the user",
+  },
+};
+
+function domExceptionName(error: unknown): string | undefined {
+  // DOMException subclasses are told apart by their standard `name` property, not by class.
+  if (typeof DOMException !== "undefined" && error instanceof DOMException) return error.name;
+  if (error instanceof Error && typeof (error as { name?: unknown }).name === "string") {
+    return error.name in byDomName ? error.name : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Maps any error thrown by a WebAuthn ceremony to a `SignetError` with a `WEBAUTHN_*` code.
+ * A `SignetError` passes through unchanged; a wrapper's `cause` is examined first.
+ *
+ * @example
+ * ```ts
+ * try { await navigator.credentials.get(options) } catch (e) { throw toWebAuthnError(e) }
+ * ```
+ */
+export function toWebAuthnError(error: unknown): SignetError {
+  if (error instanceof SignetError) return error;
+  const cause = error instanceof Error && error.cause !== undefined ? error.cause : undefined;
+  const name = domExceptionName(cause) ?? domExceptionName(error);
+  const known = name === undefined ? undefined : byDomName[name];
+  if (known) return new SignetError(known.code, known.message, { cause: error, details: { name } });
+  return new SignetError("WEBAUTHN_FAILED", "The passkey ceremony failed", { cause: error });
+}

@@ -1,0 +1,138 @@
+// The whole chain over real HTTP on 127.0.0.1: core client → relay (node:http) → emulator (node:http).
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import {
+  type CreateClientParameters,
+  createClient,
+  createMemoryKeyStore,
+  type SignetEvent,
+} from "@signet/core";
+import { type EmulatorServer, startEmulatorServer } from "@signet/emulator";
+import { createSoftAuthenticator } from "@signet/emulator/testing";
+import { createRelay, toNodeHandler } from "@signet/relay";
+
+export const USER_HEADER = "x-test-customer";
+
+export type Stack = {
+  emulator: EmulatorServer;
+  relayUrl: string;
+  /** Calls the emulator with platform credentials (what the app's backend does). */
+  platform<T = unknown>(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: T }>;
+  /** Creates a customer with a wallet; returns ids. */
+  signUp(
+    email?: string,
+  ): Promise<{ customerId: string; accountId: string; emailCredentialId: string }>;
+  /** A core client acting for `customerId`, with a software passkey authenticator. */
+  client(
+    customerId: string,
+    overrides?: Partial<CreateClientParameters>,
+  ): {
+    client: ReturnType<typeof createClient>;
+    events: SignetEvent[];
+    authenticator: ReturnType<typeof createSoftAuthenticator>;
+  };
+  /** Emulator request log entries since the last `resetLog`. */
+  requests(): Promise<Array<{ method: string; path: string; status: number }>>;
+  close(): Promise<void>;
+};
+
+export async function startStack(
+  options: Parameters<typeof startEmulatorServer>[0] = {},
+): Promise<Stack> {
+  const emulator = await startEmulatorServer({ port: 0, ...options });
+  const relay = createRelay({
+    baseUrl: emulator.url,
+    tokenId: "emulator",
+    clientSecret: "emulator",
+    resolveUser: (request) => {
+      const customerId = request.headers.get(USER_HEADER);
+      return customerId ? { customerId } : null;
+    },
+    rateLimit: false,
+  });
+  const server: Server = createServer(toNodeHandler(relay) as never);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const relayUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/grid`;
+  const auth = `Basic ${Buffer.from("emulator:emulator").toString("base64")}`;
+  const keys = (await (await fetch(`${emulator.url}/_emulator/keys`)).json()) as {
+    attestationPublicKey: string;
+    signerPublicKey: string;
+  };
+
+  const platform: Stack["platform"] = async (method, path, body) => {
+    const response = await fetch(`${emulator.url}${path}`, {
+      method,
+      headers: {
+        authorization: auth,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as never };
+  };
+
+  let counter = 0;
+  return {
+    emulator,
+    relayUrl,
+    platform,
+    async signUp(email = `user${++counter}-${Date.now()}@example.com`) {
+      const created = await platform<{ id: string }>("POST", "/customers", {
+        customerType: "INDIVIDUAL",
+        email,
+        fullName: "Test User",
+      });
+      if (created.status !== 201)
+        throw new Error(`sign up failed: ${created.status} ${JSON.stringify(created.body)}`);
+      const customerId = created.body.id;
+      const accounts = await platform<{ data: Array<{ id: string }> }>(
+        "GET",
+        `/customers/internal-accounts?customerId=${customerId}&type=EMBEDDED_WALLET`,
+      );
+      const accountId = accounts.body.data[0]!.id;
+      const credentials = await platform<{ data: Array<{ id: string; type: string }> }>(
+        "GET",
+        `/auth/credentials?accountId=${accountId}`,
+      );
+      const emailCredentialId = credentials.body.data.find((c) => c.type === "EMAIL_OTP")!.id;
+      return { customerId, accountId, emailCredentialId };
+    },
+    client(customerId, overrides = {}) {
+      const events: SignetEvent[] = [];
+      const authenticator = createSoftAuthenticator({
+        rpId: "localhost",
+        origin: "http://localhost:5173",
+      });
+      const client = createClient({
+        relayUrl,
+        headers: { [USER_HEADER]: customerId },
+        keyStore: createMemoryKeyStore(),
+        webauthn: authenticator.provider,
+        trustedKeys: {
+          otpTargetBundle: [keys.attestationPublicKey],
+          exportBundle: [keys.signerPublicKey],
+        },
+        onEvent: (event) => events.push(event),
+        signedRequests: { backoff: { baseMs: 5, maxMs: 20 } },
+        ...overrides,
+      });
+      return { client, events, authenticator };
+    },
+    async requests() {
+      const log = (await (await fetch(`${emulator.url}/_emulator/requests`)).json()) as
+        | { requests: Array<{ method: string; path: string; status: number }> }
+        | Array<{ method: string; path: string; status: number }>;
+      return Array.isArray(log) ? log : log.requests;
+    },
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections?.();
+      await emulator.close();
+    },
+  };
+}
