@@ -38,6 +38,8 @@ export type {
   OpenSessionKeyBundleParameters,
   SealOtpBundleParameters,
 } from "./crypto/bundles.js";
+import { type CreateClientParameters, createClientFactory, type SignetClient } from "./client.js";
+import { createMemoryKeyStore } from "./keys/key-store.js";
 export { createNobleBackend, type NobleBackendOptions } from "./crypto/noble.js";
 export {
   PRODUCTION_SIGNER_SIGN_PUBLIC_KEY,
@@ -259,3 +261,195 @@ export function openExportBundle(parameters: OpenExportBundleParameters): Promis
 export function oauthNonce(clientPublicKey: string): Promise<string> {
   return api.oauthNonce(clientPublicKey);
 }
+
+// Client, sessions and flows (DESIGN.md layers 3–5).
+export {
+  type AddCredentialErrorType,
+  type AddCredentialParameters,
+  type AddCredentialReturnType,
+  addCredential,
+} from "./actions/addCredential.js";
+export {
+  type AddPasskeyErrorType,
+  type AddPasskeyParameters,
+  type AddPasskeyReturnType,
+  addPasskey,
+} from "./actions/addPasskey.js";
+export {
+  type CreateDelegatedKeyErrorType,
+  type CreateDelegatedKeyParameters,
+  type CreateDelegatedKeyReturnType,
+  createDelegatedKey,
+} from "./actions/createDelegatedKey.js";
+export {
+  type ExecuteQuoteErrorType,
+  type ExecuteQuoteParameters,
+  type ExecuteQuoteReturnType,
+  executeQuote,
+  quotePayloadToSign,
+} from "./actions/executeQuote.js";
+export {
+  type ExportWalletErrorType,
+  type ExportWalletParameters,
+  type ExportWalletReturnType,
+  exportWallet,
+} from "./actions/exportWallet.js";
+export {
+  type GetDelegatedKeyErrorType,
+  type GetDelegatedKeyParameters,
+  type GetDelegatedKeyReturnType,
+  getDelegatedKey,
+} from "./actions/getDelegatedKey.js";
+export {
+  type GetQuoteErrorType,
+  type GetQuoteParameters,
+  type GetQuoteReturnType,
+  getQuote,
+} from "./actions/getQuote.js";
+export {
+  type GetSessionErrorType,
+  type GetSessionParameters,
+  type GetSessionReturnType,
+  getSession,
+} from "./actions/getSession.js";
+export {
+  type ListCredentialsErrorType,
+  type ListCredentialsParameters,
+  type ListCredentialsReturnType,
+  listCredentials,
+} from "./actions/listCredentials.js";
+export {
+  type ListDelegatedKeysErrorType,
+  type ListDelegatedKeysParameters,
+  type ListDelegatedKeysReturnType,
+  listDelegatedKeys,
+} from "./actions/listDelegatedKeys.js";
+export {
+  type ListInternalAccountsErrorType,
+  type ListInternalAccountsParameters,
+  type ListInternalAccountsReturnType,
+  listInternalAccounts,
+} from "./actions/listInternalAccounts.js";
+export {
+  type ListSessionsErrorType,
+  type ListSessionsParameters,
+  type ListSessionsReturnType,
+  listSessions,
+} from "./actions/listSessions.js";
+export {
+  type RefreshSessionErrorType,
+  type RefreshSessionParameters,
+  type RefreshSessionReturnType,
+  refreshSession,
+} from "./actions/refreshSession.js";
+export {
+  type RequestOtpErrorType,
+  type RequestOtpParameters,
+  type RequestOtpReturnType,
+  requestOtp,
+} from "./actions/requestOtp.js";
+export {
+  type RevokeCredentialErrorType,
+  type RevokeCredentialParameters,
+  revokeCredential,
+} from "./actions/revokeCredential.js";
+export {
+  type RevokeDelegatedKeyErrorType,
+  type RevokeDelegatedKeyParameters,
+  revokeDelegatedKey,
+} from "./actions/revokeDelegatedKey.js";
+export {
+  type RevokeSessionErrorType,
+  type RevokeSessionParameters,
+  revokeSession,
+} from "./actions/revokeSession.js";
+export {
+  type PreparedPasskeySignIn,
+  type PreparePasskeySignInParameters,
+  preparePasskeySignIn,
+  type SignInWithPasskeyErrorType,
+  type SignInWithPasskeyParameters,
+  type SignInWithPasskeyReturnType,
+  signInWithPasskey,
+} from "./actions/signInWithPasskey.js";
+export {
+  type SignInWithOAuthErrorType,
+  type SignInWithOAuthParameters,
+  type SignInWithOAuthReturnType,
+  signInWithOAuth,
+} from "./actions/signInWithOAuth.js";
+export { type SignOutErrorType, type SignOutParameters, signOut } from "./actions/signOut.js";
+export {
+  type UpdateCustomerContactErrorType,
+  type UpdateCustomerContactParameters,
+  type UpdateCustomerContactReturnType,
+  updateCustomerContact,
+} from "./actions/updateCustomerContact.js";
+export {
+  type VerifyOtpErrorType,
+  type VerifyOtpParameters,
+  type VerifyOtpReturnType,
+  verifyOtp,
+} from "./actions/verifyOtp.js";
+export {
+  type WaitForTransactionErrorType,
+  type WaitForTransactionParameters,
+  type WaitForTransactionReturnType,
+  waitForTransaction,
+} from "./actions/waitForTransaction.js";
+export type { CreateClientParameters, SignedParameters, SignetClient } from "./client.js";
+export type { BundleWarningEvent, SessionEvent, SignetEvent } from "./events.js";
+export type { ActiveSession, Session, SessionSnapshot, SessionStore } from "./session/sessionStore.js";
+export type { BackoffOptions } from "./transport/backoff.js";
+export type { Clock, FetchFunction, RequestEvent } from "./transport/http.js";
+export {
+  IDEMPOTENCY_KEY_HEADER,
+  REQUEST_ID_HEADER,
+  WALLET_SIGNATURE_HEADER,
+} from "./transport/headers.js";
+export {
+  type RunSignedRequestErrorType,
+  type RunSignedRequestParameters,
+  type RunSignedRequestReturnType,
+  runSignedRequest,
+  type SignedRequestEvent,
+  type SignedRequestStage,
+  type SignPayload,
+} from "./transport/signedRequest.js";
+export { toWebAuthnError } from "./webauthn/errors.js";
+export type {
+  AuthenticationOptionsJSON,
+  AuthenticationResponseJSON,
+  RegistrationOptionsJSON,
+  RegistrationResponseJSON,
+  WebAuthnProvider,
+} from "./webauthn/types.js";
+export type {
+  AuthMethodJson,
+  AuthSessionJson,
+  CredentialType,
+  CustomerJson,
+  DelegatedKeyJson,
+  InternalAccountJson,
+  PasskeyAuthChallengeJson,
+  QuoteJson,
+  TransactionJson,
+} from "./wire.js";
+
+/**
+ * Creates a Signet client for React Native: noble crypto (no WebCrypto needed; install a
+ * `crypto.getRandomValues` polyfill such as react-native-get-random-values), keys in the
+ * `keyStore` you pass (`createStringKeyStore` over expo-secure-store or react-native-keychain;
+ * default: memory only), passkeys through the `webauthn` adapter you pass.
+ *
+ * @throws {SignetError} `INVALID_ARGUMENT` without `relayUrl`.
+ * @example
+ * ```ts
+ * const client = createClient({ relayUrl: "https://app.example/api/grid", keyStore, webauthn });
+ * ```
+ */
+export const createClient: (parameters: CreateClientParameters) => SignetClient = /* @__PURE__ */ createClientFactory({
+  crypto: () => api,
+  keyStore: async () => ({ store: createMemoryKeyStore(), persistence: "memory" }),
+  webauthn: () => undefined,
+});
