@@ -18,6 +18,7 @@ import { createIdFactory } from "./ids.js";
 import { createEmulatorKeys, type EmulatorPublicKeys, publicKeysOf } from "./keys.js";
 import { type EmulatorOptions, resolveOptions } from "./options.js";
 import { createRequestLog, type RequestLogEntry } from "./requestLog.js";
+import { settleDueTransactions } from "./resources/transactions.js";
 import { serviceRoutes } from "./routes.js";
 import type { Runtime } from "./runtime.js";
 import { REQUEST_ID_HEADER, SIGNATURE_HEADER } from "./signedRetry.js";
@@ -149,6 +150,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       }
     }
     const rawBody = await readRawBody(request);
+    settleDueTransactions(rt);
     const match = route(method, path);
     if (match.kind === "not_found")
       throw new ServiceError(404, "NOT_FOUND", `No route for ${path}.`);

@@ -1,10 +1,15 @@
 // Every service route the emulator serves, in one table.
 import type { Route } from "./http/router.js";
 import { accountRoutes } from "./resources/accounts.js";
+import { cardRoutes } from "./resources/cards.js";
 import { credentialRoutes } from "./resources/credentials.js";
 import { customerRoutes } from "./resources/customers.js";
+import { delegatedKeyRoutes } from "./resources/delegatedKeys.js";
+import { exportRoutes } from "./resources/export.js";
+import { quoteRoutes } from "./resources/quotes.js";
 import { sessionRoutes } from "./resources/sessions.js";
 import { signInRoutes } from "./resources/signIn.js";
+import { transactionRoutes } from "./resources/transactions.js";
 
 /** The service routes (paths relative to the versioned base URL). */
 export const serviceRoutes: readonly Route[] = [
@@ -13,4 +18,9 @@ export const serviceRoutes: readonly Route[] = [
   ...credentialRoutes,
   ...signInRoutes,
   ...sessionRoutes,
+  ...delegatedKeyRoutes,
+  ...exportRoutes,
+  ...quoteRoutes,
+  ...transactionRoutes,
+  ...cardRoutes,
 ];

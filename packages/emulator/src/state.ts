@@ -135,6 +135,8 @@ export interface TransactionRecord {
   receivedAmount: number;
   createdAt: number;
   settlesAt: number;
+  /** Whether settlement has been applied (the destination credited). */
+  settled: boolean;
   description: string | undefined;
 }
 

@@ -134,6 +134,7 @@ function fundAccount(ctx: RequestContext): Response {
     receivedAmount: body.amount,
     createdAt: now,
     settlesAt: now,
+    settled: true,
     description: "Sandbox funding",
   });
   return json(200, internalAccountJson(account));

@@ -1,0 +1,116 @@
+// Minimal cards (spec "Cards"): issue and read, with funding sources that delegated keys name.
+import { isoTime } from "../clock.js";
+import { pathId, queryParam, type RequestContext, readBody } from "../http/context.js";
+import { invalidInput, notFound } from "../http/errors.js";
+import { json } from "../http/responses.js";
+import type { Route } from "../http/router.js";
+import type { Runtime } from "../runtime.js";
+import type { CardRecord } from "../state.js";
+import { array, id, integer, nullable, object, optional, string } from "../validation.js";
+import { listEnvelope } from "./accounts.js";
+
+const cardSchema = object({
+  cardholderId: id("Customer"),
+  fundingSources: array(id("InternalAccount"), { minItems: 1, maxItems: 10 }),
+  currency: optional(
+    string({ pattern: /^[A-Z]{3,5}$/, patternMessage: "must be a currency code" }),
+  ),
+  maxSpendPerTransaction: optional(nullable(integer({ min: 1 }))),
+  maxSpendPerDay: optional(nullable(integer({ min: 1 }))),
+  platformCardId: optional(string({ minLength: 1, maxLength: 255 })),
+});
+
+/** The Card JSON; each funding source has its own `CardFundingSource:` id. */
+export function cardJson(card: CardRecord): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    id: card.id,
+    cardholderId: card.cardholderId,
+    state: card.state,
+    currency: card.currency,
+    fundingSources: card.fundingSources.map((f, priority) => ({ ...f, priority })),
+    maxSpendPerTransaction: card.maxSpendPerTransaction,
+    maxSpendPerDay: card.maxSpendPerDay,
+  };
+  if (card.platformCardId !== undefined) body.platformCardId = card.platformCardId;
+  body.createdAt = isoTime(card.createdAt);
+  body.updatedAt = isoTime(card.updatedAt);
+  return body;
+}
+
+/** A card by id, 404 otherwise. */
+export function getCardRecord(rt: Runtime, cardId: string): CardRecord {
+  const card = rt.state.cards.get(cardId);
+  if (!card) throw notFound("Card", cardId);
+  return card;
+}
+
+/**
+ * `POST /cards`: 201 Card, `ACTIVE` at once (the emulator has no issuer to wait for). Funding
+ * sources must be the cardholder's internal accounts, distinct, in the card's currency.
+ */
+function createCard(ctx: RequestContext): Response {
+  const { rt } = ctx;
+  const body = readBody(ctx, cardSchema);
+  if (!rt.state.customers.has(body.cardholderId)) throw notFound("Customer", body.cardholderId);
+  const errors: { field: string; message: string }[] = [];
+  const accounts = body.fundingSources.map((accountId, i) => {
+    const account = rt.state.accounts.get(accountId);
+    if (!account || account.customerId !== body.cardholderId) {
+      errors.push({
+        field: `fundingSources[${i}]`,
+        message: "is not an internal account of the cardholder",
+      });
+    }
+    if (body.fundingSources.indexOf(accountId) !== i) {
+      errors.push({ field: `fundingSources[${i}]`, message: "is listed twice" });
+    }
+    return account;
+  });
+  const currency = body.currency ?? accounts[0]?.currency.code ?? "USDB";
+  accounts.forEach((account, i) => {
+    if (account && account.currency.code !== currency) {
+      errors.push({
+        field: `fundingSources[${i}]`,
+        message: `is not in the card's currency ${currency}`,
+      });
+    }
+  });
+  if (errors.length > 0) throw invalidInput(errors);
+  const now = ctx.now();
+  const card: CardRecord = {
+    id: rt.ids.next("Card"),
+    cardholderId: body.cardholderId,
+    state: "ACTIVE",
+    currency,
+    fundingSources: body.fundingSources.map((internalAccountId) => ({
+      id: rt.ids.next("CardFundingSource"),
+      internalAccountId,
+    })),
+    maxSpendPerTransaction: body.maxSpendPerTransaction ?? null,
+    maxSpendPerDay: body.maxSpendPerDay ?? null,
+    platformCardId: body.platformCardId,
+    createdAt: now,
+    updatedAt: now,
+  };
+  rt.state.cards.set(card.id, card);
+  return json(201, cardJson(card));
+}
+
+function getCard(ctx: RequestContext): Response {
+  return json(200, cardJson(getCardRecord(ctx.rt, pathId(ctx, "id", "Card"))));
+}
+
+function listCards(ctx: RequestContext): Response {
+  const cardholderId = queryParam(ctx, "cardholderId", id("Customer"));
+  const data = [...ctx.rt.state.cards.values()]
+    .filter((c) => !cardholderId || c.cardholderId === cardholderId)
+    .map(cardJson);
+  return json(200, listEnvelope(data));
+}
+
+/** Card routes. */
+export const cardRoutes: Route[] = [
+  { method: "POST", pattern: "/cards", handler: createCard },
+  { method: "GET", pattern: "/cards", handler: listCards },
+  { method: "GET", pattern: "/cards/:id", handler: getCard },
+];

@@ -1,0 +1,257 @@
+// Quotes from an EMBEDDED_WALLET source (PROTOCOL.md §2–§3): create with a `payloadToSign` in
+// the EMBEDDED_WALLET payment instruction, and execute with a stamp header only (no 202, no
+// Request-Id), idempotent by `Idempotency-Key`.
+import { isoTime } from "../clock.js";
+import { sha256Hex } from "../crypto/index.js";
+import { expectNoBody, pathId, type RequestContext, readBody } from "../http/context.js";
+import { invalidInput, notFound, ServiceError } from "../http/errors.js";
+import { json, processing } from "../http/responses.js";
+import type { Route } from "../http/router.js";
+import type { Runtime } from "../runtime.js";
+import { checkStamp, SIGNATURE_HEADER } from "../signedRetry.js";
+import type { QuoteRecord } from "../state.js";
+import { boolean, enumOf, id, integer, literal, object, optional, string } from "../validation.js";
+import { CURRENCIES, currencyJson, getAccount } from "./accounts.js";
+import { sessionKeys } from "./sessions.js";
+import { settleDueTransactions } from "./transactions.js";
+
+const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
+
+const quoteSchema = object({
+  source: object({ sourceType: literal("ACCOUNT"), accountId: id("InternalAccount") }),
+  destination: object({
+    destinationType: literal("ACCOUNT"),
+    accountId: string({
+      pattern: new RegExp(`^(ExternalAccount|InternalAccount):${UUID}$`),
+      patternMessage: "must be an ExternalAccount or InternalAccount id",
+    }),
+    paymentRail: optional(string({ minLength: 1, maxLength: 50 })),
+  }),
+  lockedCurrencySide: enumOf(["SENDING", "RECEIVING"]),
+  lockedCurrencyAmount: integer({ min: 1, max: 1e15 }),
+  description: optional(string({ maxLength: 500 })),
+  immediatelyExecute: optional(boolean()),
+  purposeOfPayment: optional(string({ maxLength: 100 })),
+});
+
+/** The Quote JSON; the EMBEDDED_WALLET instruction is deliberately not the first one. */
+export function quoteJson(quote: QuoteRecord): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    id: quote.id,
+    status: quote.status,
+    createdAt: isoTime(quote.createdAt),
+    expiresAt: isoTime(quote.expiresAt),
+    source: { sourceType: "ACCOUNT", accountId: quote.sourceAccountId },
+    destination: quote.destination,
+    sendingCurrency: quote.sendingCurrency,
+    receivingCurrency: quote.receivingCurrency,
+    totalSendingAmount: quote.totalSendingAmount,
+    totalReceivingAmount: quote.totalReceivingAmount,
+    exchangeRate: quote.exchangeRate,
+    feesIncluded: 0,
+    platformFeesIncluded: 0,
+  };
+  if (quote.description !== undefined) body.description = quote.description;
+  if (quote.transactionId) body.transactionId = quote.transactionId;
+  body.paymentInstructions = [
+    {
+      instructionsNotes: "Emulated Spark settlement of the wallet transfer.",
+      accountOrWalletInfo: {
+        accountType: "SPARK_WALLET",
+        assetType: quote.sendingCurrency.code,
+        address: `sprt1emu${sha256Hex(quote.sourceAccountId).slice(0, 52)}`,
+      },
+    },
+    {
+      instructionsNotes: "Stamp payloadToSign with a wallet session key and execute the quote.",
+      accountOrWalletInfo: { accountType: "EMBEDDED_WALLET", payloadToSign: quote.payloadToSign },
+    },
+  ];
+  return body;
+}
+
+function destinationCurrency(rt: Runtime, accountId: string): string {
+  if (accountId.startsWith("InternalAccount:")) {
+    const account = rt.state.accounts.get(accountId);
+    if (!account) throw notFound("Destination account", accountId);
+    return account.currency.code;
+  }
+  const external = rt.state.externalAccounts.get(accountId);
+  if (!external) throw notFound("Destination account", accountId);
+  return external.currency;
+}
+
+/**
+ * `POST /quotes` from an `EMBEDDED_WALLET` source: 201 Quote (`PENDING`). `immediatelyExecute`
+ * is refused for wallet sources (400); a destination equal to the source gives 400 `SELF_PAYMENT`;
+ * an unknown currency 400 `INVALID_CURRENCY`; an amount that converts to 0 400 `AMOUNT_OUT_OF_RANGE`.
+ */
+function createQuote(ctx: RequestContext): Response {
+  const { rt } = ctx;
+  const body = readBody(ctx, quoteSchema);
+  if (body.immediatelyExecute) {
+    throw invalidInput([
+      {
+        field: "immediatelyExecute",
+        message: "is not supported for an EMBEDDED_WALLET source; execute with a wallet signature",
+      },
+    ]);
+  }
+  const source = getAccount(rt, body.source.accountId);
+  if (body.destination.accountId === source.id) {
+    throw new ServiceError(400, "SELF_PAYMENT", "The destination is the source account.");
+  }
+  const receivingCode = destinationCurrency(rt, body.destination.accountId);
+  const sending = CURRENCIES[source.currency.code];
+  const receiving = CURRENCIES[receivingCode];
+  if (!sending || !receiving) {
+    throw new ServiceError(
+      400,
+      "INVALID_CURRENCY",
+      `Currency ${receivingCode} is not supported by the emulator.`,
+    );
+  }
+  const rate = sending.usdPerUnit / receiving.usdPerUnit;
+  const convert = (amount: number, from: typeof sending, to: typeof sending, r: number) =>
+    Math.floor((amount / 10 ** from.decimals) * r * 10 ** to.decimals + 1e-9);
+  const [sendAmount, receiveAmount] =
+    body.lockedCurrencySide === "SENDING"
+      ? [body.lockedCurrencyAmount, convert(body.lockedCurrencyAmount, sending, receiving, rate)]
+      : [
+          Math.ceil(
+            (body.lockedCurrencyAmount / 10 ** receiving.decimals / rate) * 10 ** sending.decimals -
+              1e-9,
+          ),
+          body.lockedCurrencyAmount,
+        ];
+  if (sendAmount < 1 || receiveAmount < 1) {
+    throw new ServiceError(400, "AMOUNT_OUT_OF_RANGE", "The amount is too small to send.");
+  }
+  const now = ctx.now();
+  const quoteId = rt.ids.next("Quote");
+  const payloadToSign = JSON.stringify({
+    type: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
+    timestampMs: String(now),
+    organizationId: rt.keys.organizationId,
+    parameters: {
+      signWith: source.id,
+      quoteId,
+      unsignedTransaction: sha256Hex(
+        `${quoteId}:${source.id}:${body.destination.accountId}:${sendAmount}`,
+      ),
+      amount: String(sendAmount),
+      currency: source.currency.code,
+    },
+  });
+  const quote: QuoteRecord = {
+    id: quoteId,
+    status: "PENDING",
+    customerId: source.customerId,
+    sourceAccountId: source.id,
+    destination: { destinationType: "ACCOUNT", accountId: body.destination.accountId },
+    sendingCurrency: source.currency,
+    receivingCurrency: currencyJson(receivingCode),
+    totalSendingAmount: sendAmount,
+    totalReceivingAmount: receiveAmount,
+    exchangeRate: rate,
+    description: body.description,
+    payloadToSign,
+    createdAt: now,
+    expiresAt: now + rt.options.quoteTtlMs,
+    transactionId: undefined,
+    executions: new Map(),
+    executedWithKey: undefined,
+  };
+  rt.state.quotes.set(quote.id, quote);
+  return json(201, quoteJson(quote));
+}
+
+function getQuote(ctx: RequestContext): Response {
+  const quoteId = pathId(ctx, "id", "Quote");
+  settleDueTransactions(ctx.rt);
+  const quote = ctx.rt.state.quotes.get(quoteId);
+  if (!quote) throw notFound("Quote", quoteId);
+  return json(200, quoteJson(quote));
+}
+
+/**
+ * `POST /quotes/{id}/execute`: one request stamped over the quote's `payloadToSign` by a session
+ * of the source wallet (`Grid-Wallet-Signature` only). With `Idempotency-Key`, a repeat returns
+ * the first terminal answer verbatim and never executes twice. Errors: 401 signature codes;
+ * 409 `QUOTE_ALREADY_EXECUTED` (executed under another key or none), 409 `QUOTE_EXPIRED`;
+ * 400 `INSUFFICIENT_FUNDS`. Success: 200 Quote `PROCESSING` with `transactionId`.
+ */
+function executeQuote(ctx: RequestContext): Response {
+  const { rt } = ctx;
+  const quoteId = pathId(ctx, "id", "Quote");
+  expectNoBody(ctx);
+  const key = ctx.headers.get("Idempotency-Key");
+  if (key !== null && (key.length === 0 || key.length > 255)) {
+    throw invalidInput([{ field: "Idempotency-Key", message: "must be 1–255 characters" }]);
+  }
+  const quote = rt.state.quotes.get(quoteId);
+  if (!quote) throw notFound("Quote", quoteId);
+  const replay = key !== null ? quote.executions.get(key) : undefined;
+  if (replay) return json(replay.status, replay.body);
+  if (quote.status !== "PENDING") {
+    throw new ServiceError(409, "QUOTE_ALREADY_EXECUTED", "The quote has already been executed.", {
+      transactionId: quote.transactionId,
+    });
+  }
+  if (ctx.now() >= quote.expiresAt)
+    throw new ServiceError(409, "QUOTE_EXPIRED", "The quote has expired.");
+  const signature = ctx.headers.get(SIGNATURE_HEADER);
+  if (signature === null) {
+    throw new ServiceError(
+      401,
+      "WALLET_SIGNATURE_MISSING",
+      `Executing a wallet quote needs ${SIGNATURE_HEADER}.`,
+    );
+  }
+  checkStamp(ctx, signature, quote.payloadToSign, sessionKeys(rt, quote.sourceAccountId));
+  if (ctx.takeProcessingFault()) return processing();
+  const remember = (status: number, body: unknown) => {
+    if (key !== null) quote.executions.set(key, { status, body });
+    return json(status, body);
+  };
+  const source = getAccount(rt, quote.sourceAccountId);
+  if (source.balance < quote.totalSendingAmount) {
+    return remember(400, {
+      status: 400,
+      code: "INSUFFICIENT_FUNDS",
+      message: "The wallet balance does not cover the quote.",
+      details: { balance: source.balance, required: quote.totalSendingAmount },
+    });
+  }
+  const now = ctx.now();
+  source.balance -= quote.totalSendingAmount;
+  source.updatedAt = now;
+  const txId = rt.ids.next("Transaction");
+  rt.state.transactions.set(txId, {
+    id: txId,
+    type: "OUTGOING",
+    customerId: quote.customerId,
+    quoteId: quote.id,
+    sourceAccountId: quote.sourceAccountId,
+    destinationAccountId: quote.destination.accountId,
+    currency: quote.sendingCurrency,
+    amount: quote.totalSendingAmount,
+    receivedCurrency: quote.receivingCurrency,
+    receivedAmount: quote.totalReceivingAmount,
+    createdAt: now,
+    settlesAt: now + rt.options.settlementDelayMs,
+    settled: false,
+    description: quote.description,
+  });
+  quote.status = "PROCESSING";
+  quote.transactionId = txId;
+  quote.executedWithKey = key ?? "";
+  return remember(200, quoteJson(quote));
+}
+
+/** Quote routes. */
+export const quoteRoutes: Route[] = [
+  { method: "POST", pattern: "/quotes", handler: createQuote },
+  { method: "GET", pattern: "/quotes/:id", handler: getQuote },
+  { method: "POST", pattern: "/quotes/:id/execute", handler: executeQuote },
+];

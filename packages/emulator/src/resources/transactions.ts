@@ -1,0 +1,73 @@
+// Transactions: created by quote execute (OUTGOING) and sandbox funding (INCOMING); an outgoing
+// one settles `settlementDelayMs` of emulator time after execution.
+import { isoTime } from "../clock.js";
+import { pathId, queryParam, type RequestContext } from "../http/context.js";
+import { notFound } from "../http/errors.js";
+import { json } from "../http/responses.js";
+import type { Route } from "../http/router.js";
+import type { Runtime } from "../runtime.js";
+import type { TransactionRecord } from "../state.js";
+import { id } from "../validation.js";
+import { listEnvelope } from "./accounts.js";
+
+/** Applies every settlement that is due by emulator time (credits internal destinations). */
+export function settleDueTransactions(rt: Runtime): void {
+  const now = rt.clock.now();
+  for (const tx of rt.state.transactions.values()) {
+    if (tx.settled || now < tx.settlesAt) continue;
+    tx.settled = true;
+    const destination = rt.state.accounts.get(tx.destinationAccountId);
+    if (destination && tx.type === "OUTGOING") {
+      destination.balance += tx.receivedAmount;
+      destination.updatedAt = tx.settlesAt;
+    }
+    const quote = tx.quoteId ? rt.state.quotes.get(tx.quoteId) : undefined;
+    if (quote) quote.status = "COMPLETED";
+  }
+}
+
+/** The Transaction JSON. */
+export function transactionJson(tx: TransactionRecord): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    id: tx.id,
+    status: tx.settled ? "COMPLETED" : "PROCESSING",
+    type: tx.type,
+    customerId: tx.customerId,
+  };
+  if (tx.quoteId) body.quoteId = tx.quoteId;
+  if (tx.sourceAccountId) body.source = { sourceType: "ACCOUNT", accountId: tx.sourceAccountId };
+  body.destination = { destinationType: "ACCOUNT", accountId: tx.destinationAccountId };
+  body.sentAmount = { amount: tx.amount, currency: tx.currency };
+  body.receivedAmount = { amount: tx.receivedAmount, currency: tx.receivedCurrency };
+  if (tx.description !== undefined) body.description = tx.description;
+  body.createdAt = isoTime(tx.createdAt);
+  body.updatedAt = isoTime(tx.settled ? tx.settlesAt : tx.createdAt);
+  if (tx.settled) body.settledAt = isoTime(tx.settlesAt);
+  return body;
+}
+
+function getTransaction(ctx: RequestContext): Response {
+  const txId = pathId(ctx, "id", "Transaction");
+  const tx = ctx.rt.state.transactions.get(txId);
+  if (!tx) throw notFound("Transaction", txId);
+  return json(200, transactionJson(tx));
+}
+
+/** `GET /transactions`: list envelope, filters `customerId` and `accountId` (source or destination). */
+function listTransactions(ctx: RequestContext): Response {
+  const customerId = queryParam(ctx, "customerId", id("Customer"));
+  const accountId = queryParam(ctx, "accountId", id("InternalAccount"));
+  const data = [...ctx.rt.state.transactions.values()]
+    .filter((t) => !customerId || t.customerId === customerId)
+    .filter(
+      (t) => !accountId || t.sourceAccountId === accountId || t.destinationAccountId === accountId,
+    )
+    .map(transactionJson);
+  return json(200, listEnvelope(data));
+}
+
+/** Transaction routes. */
+export const transactionRoutes: Route[] = [
+  { method: "GET", pattern: "/transactions/:id", handler: getTransaction },
+  { method: "GET", pattern: "/transactions", handler: listTransactions },
+];
