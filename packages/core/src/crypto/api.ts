@@ -39,6 +39,15 @@ export interface CryptoApi {
   oauthNonce(clientPublicKey: string): Promise<string>;
 }
 
+function assertParameters(parameters: unknown): void {
+  if (typeof parameters !== "object" || parameters === null) {
+    throw new SignetError(
+      "INVALID_ARGUMENT",
+      `"parameters" expected an object, got ${parameters === null ? "null" : typeof parameters}`,
+    );
+  }
+}
+
 /**
  * Binds the crypto contract to a backend.
  *
@@ -70,12 +79,24 @@ export function createCryptoApi(backend: CryptoBackend): CryptoApi {
       return backend.restoreSigningKey(record);
     },
     stampPayload,
-    verifyStamp: (parameters) => verifyStamp(backend, parameters),
+    verifyStamp: async (parameters) => {
+      assertParameters(parameters);
+      return verifyStamp(backend, parameters);
+    },
     generateDecryptionKey: () => backend.generateDecryptionKey(),
     importDecryptionKey: async (privateKey) => backend.importDecryptionKey(parseScalar(privateKey)),
-    sealOtpBundle: (parameters) => sealOtpBundle(backend, parameters),
-    openSessionKeyBundle: (parameters) => openSessionKeyBundle(backend, parameters),
-    openExportBundle: (parameters) => openExportBundle(backend, parameters),
+    sealOtpBundle: async (parameters) => {
+      assertParameters(parameters);
+      return sealOtpBundle(backend, parameters);
+    },
+    openSessionKeyBundle: async (parameters) => {
+      assertParameters(parameters);
+      return openSessionKeyBundle(backend, parameters);
+    },
+    openExportBundle: async (parameters) => {
+      assertParameters(parameters);
+      return openExportBundle(backend, parameters);
+    },
     oauthNonce: (clientPublicKey) => oauthNonce(backend, clientPublicKey),
   };
 }

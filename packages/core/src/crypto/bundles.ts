@@ -227,6 +227,7 @@ export async function sealOtpBundle(
       `"publicKey" expected a hex string, got ${typeof publicKey}`,
     );
   }
+  utf8Encode(otpCode, "otpCode"); // refuse lone surrogates (JSON.stringify would escape them)
   const tek = normalizePublicKey(publicKey, "publicKey").uncompressed;
   const kind = "otpEncryptionTargetBundle";
   const envelope = parseEnvelope(targetBundle, kind);

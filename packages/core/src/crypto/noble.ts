@@ -1,6 +1,7 @@
 // FIPS 186-5 §6 (ECDSA P-256/SHA-256), RFC 9180 (HPKE via ./hpke.ts), PROTOCOL.md §4: the backend
 // for engines without WebCrypto (React Native / Hermes), on @noble/curves, hashes and ciphers.
 import { gcm } from "@noble/ciphers/aes.js";
+import { type ECDSA, ecdsa, weierstrass } from "@noble/curves/abstract/weierstrass.js";
 import { p256 } from "@noble/curves/nist.js";
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
@@ -20,20 +21,20 @@ import { type HpkePrimitives, hpkeOpenWith, hpkeSealWith } from "./hpke.js";
 import { decodePoint, normalizePublicKey, parseScalar } from "./p256.js";
 import { defaultRandomBytes, type RandomBytes } from "./random.js";
 
-/** HPKE primitives on noble, exported for tests and for {@link createNobleBackend}. */
-export const nobleHpkePrimitives: HpkePrimitives = {
+/** HPKE primitives on a noble P-256 instance (default: noble's `p256`), for tests and {@link createNobleBackend}. */
+export const createNobleHpkePrimitives = (curve: ECDSA = p256): HpkePrimitives => ({
   dh(scalar, publicKey) {
     // A typed POINT_INVALID before noble sees the point; HPKE's enc is always uncompressed.
     if (publicKey?.length !== 65)
       throw new SignetError("POINT_INVALID", `"enc" expected 65 bytes, got ${publicKey?.length}`);
     decodePoint(publicKey, "enc");
-    return p256.getSharedSecret(scalar, publicKey, true).slice(1);
+    return curve.getSharedSecret(scalar, publicKey, true).slice(1);
   },
-  publicKey: (scalar) => p256.getPublicKey(scalar, false),
+  publicKey: (scalar) => curve.getPublicKey(scalar, false),
   hmacSha256: (key, data) => hmac(sha256, key, data),
   aesGcmSeal: (key, nonce, aad, plaintext) => gcm(key, nonce, aad).encrypt(plaintext),
   aesGcmOpen: (key, nonce, aad, ciphertext) => gcm(key, nonce, aad).decrypt(ciphertext),
-};
+});
 
 /** Options of {@link createNobleBackend}. */
 export type NobleBackendOptions = {
@@ -45,25 +46,30 @@ export type NobleBackendOptions = {
   randomBytes?: RandomBytes | undefined;
 };
 
-function nobleSigningKey(scalar: Uint8Array): SigningKey {
+function nobleSigningKey(curve: ECDSA, scalar: Uint8Array): SigningKey {
   const secret = scalar.slice();
-  const { compressed, uncompressed } = normalizePublicKey(p256.getPublicKey(secret, false));
+  const { compressed, uncompressed } = normalizePublicKey(curve.getPublicKey(secret, false));
   return {
     publicKey: compressed,
     publicKeyUncompressed: uncompressed,
     extractable: true,
     // Deterministic k (RFC 6979) and no low-S normalisation, as PROTOCOL.md §4 producers do.
-    sign: async (message) => p1363ToDer(p256.sign(message, secret, { lowS: false, prehash: true })),
+    sign: async (message) =>
+      p1363ToDer(curve.sign(message, secret, { lowS: false, prehash: true })),
     toRecord: () => ({ type: "scalar", privateKey: bytesToHex(secret), publicKey: compressed }),
   };
 }
 
-function nobleDecryptionKey(scalar: Uint8Array): DecryptionKey {
+function nobleDecryptionKey(
+  primitives: HpkePrimitives,
+  curve: ECDSA,
+  scalar: Uint8Array,
+): DecryptionKey {
   const secret = scalar.slice();
   return {
-    publicKeyUncompressed: bytesToHex(p256.getPublicKey(secret, false)),
+    publicKeyUncompressed: bytesToHex(curve.getPublicKey(secret, false)),
     hpkeOpen: (parameters: HpkeOpenParameters) =>
-      hpkeOpenWith(nobleHpkePrimitives, { ...parameters, recipientScalar: secret }),
+      hpkeOpenWith(primitives, { ...parameters, recipientScalar: secret }),
   };
 }
 
@@ -82,13 +88,27 @@ function nobleDecryptionKey(scalar: Uint8Array): DecryptionKey {
  */
 export function createNobleBackend(options: NobleBackendOptions = {}): CryptoBackend {
   const randomBytes = options.randomBytes ?? defaultRandomBytes;
+  // noble blinds secret scalar multiplications with randomness bound when a curve is built, so
+  // each backend builds its own P-256 over its own source (lazily: the first use pays the tables).
+  let built: { curve: ECDSA; primitives: HpkePrimitives } | undefined;
+  const get = () => {
+    if (!built) {
+      const source = (length?: number) => new Uint8Array(randomBytes(length ?? 32));
+      const Point = weierstrass(p256.Point.CURVE(), { randomBytes: source });
+      const curve = ecdsa(Point, sha256, { randomBytes: source });
+      built = { curve, primitives: createNobleHpkePrimitives(curve) };
+    }
+    return built;
+  };
   // FIPS 186-5 A.2.1: 48 random bytes reduced mod n-1, plus 1.
-  const randomScalar = () => p256.utils.randomSecretKey(randomBytes(48));
+  const randomScalar = () => get().curve.utils.randomSecretKey(randomBytes(48));
+  const signingKey = (scalar: Uint8Array) => nobleSigningKey(get().curve, scalar);
+  const decryptionKey = (scalar: Uint8Array) =>
+    nobleDecryptionKey(get().primitives, get().curve, scalar);
   return {
     name: "noble",
-    generateSigningKey: async (_options?: GenerateSigningKeyOptions) =>
-      nobleSigningKey(randomScalar()),
-    importSigningKey: async (scalar) => nobleSigningKey(parseScalar(scalar)),
+    generateSigningKey: async (_options?: GenerateSigningKeyOptions) => signingKey(randomScalar()),
+    importSigningKey: async (scalar) => signingKey(parseScalar(scalar)),
     restoreSigningKey: async (record: SigningKeyRecord) => {
       if (record?.type !== "scalar") {
         throw new SignetError(
@@ -96,18 +116,18 @@ export function createNobleBackend(options: NobleBackendOptions = {}): CryptoBac
           `"record" expected a scalar key record for the noble backend`,
         );
       }
-      const key = nobleSigningKey(parseScalar(record.privateKey, "record.privateKey"));
+      const key = signingKey(parseScalar(record.privateKey, "record.privateKey"));
       if (key.publicKey !== record.publicKey) {
         throw new SignetError("KEY_INVALID", `"record" public key does not match its private key`);
       }
       return key;
     },
-    generateDecryptionKey: async () => nobleDecryptionKey(randomScalar()),
-    importDecryptionKey: async (scalar) => nobleDecryptionKey(parseScalar(scalar)),
+    generateDecryptionKey: async () => decryptionKey(randomScalar()),
+    importDecryptionKey: async (scalar) => decryptionKey(parseScalar(scalar)),
     async verify(publicKey, message, signature) {
       decodePoint(publicKey);
       try {
-        return p256.verify(signature, message, publicKey, {
+        return get().curve.verify(signature, message, publicKey, {
           lowS: false,
           prehash: true,
           format: "compact",
@@ -117,7 +137,7 @@ export function createNobleBackend(options: NobleBackendOptions = {}): CryptoBac
       }
     },
     hpkeSeal: async (parameters: HpkeSealParameters) =>
-      hpkeSealWith(nobleHpkePrimitives, { ...parameters, ephemeralScalar: randomScalar() }),
+      hpkeSealWith(get().primitives, { ...parameters, ephemeralScalar: randomScalar() }),
     sha256: async (data) => sha256(data),
     randomBytes,
   };

@@ -11,7 +11,10 @@ import {
   kemSharedSecret,
   keySchedule,
 } from "../../src/crypto/hpke.js";
-import { nobleHpkePrimitives } from "../../src/crypto/noble.js";
+import { createNobleHpkePrimitives } from "../../src/crypto/noble.js";
+
+const nobleHpkePrimitives = createNobleHpkePrimitives();
+
 import { loadVector, type Rfc9180Vector } from "./vectors.js";
 
 const v = loadVector<Rfc9180Vector>("rfc9180-p256-sha256-aes128gcm-base.json");

@@ -4,7 +4,10 @@ import { p256 } from "@noble/curves/nist.js";
 import { describe, expect, it } from "vitest";
 import type { CryptoBackend } from "../../src/crypto/backend.js";
 import { bytesToHex, hexToBytes } from "../../src/crypto/encoding.js";
-import { createNobleBackend, nobleHpkePrimitives } from "../../src/crypto/noble.js";
+import { createNobleBackend, createNobleHpkePrimitives } from "../../src/crypto/noble.js";
+
+const nobleHpkePrimitives = createNobleHpkePrimitives();
+
 import {
   bigIntToBytes32,
   bytesToBigInt,
