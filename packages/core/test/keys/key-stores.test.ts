@@ -1,0 +1,221 @@
+// KeyStore seam: memory, IndexedDB (fake-indexeddb, whose structured clone in Node 20 keeps
+// CryptoKey objects, non-extractable included), the start-up probe and its fallbacks, and the
+// string-store adapter for React Native secure stores.
+import { IDBFactory } from "fake-indexeddb";
+import { describe, expect, it } from "vitest";
+import { createNobleBackend } from "../../src/crypto/noble.js";
+import { createWebCryptoBackend } from "../../src/crypto/webcrypto.js";
+import { createDefaultKeyStore, createIndexedDbKeyStore } from "../../src/keys/indexeddb.js";
+import { createMemoryKeyStore, type KeyStore } from "../../src/keys/key-store.js";
+import { createStringKeyStore } from "../../src/keys/string-store.js";
+
+const web = createWebCryptoBackend();
+const noble = createNobleBackend();
+
+async function exercise(store: KeyStore, backend = web) {
+  const key = await backend.generateSigningKey();
+  await store.set("Session:1", key.toRecord());
+  expect(await store.list()).toEqual(["Session:1"]);
+  const record = await store.get("Session:1");
+  expect(record?.publicKey).toBe(key.publicKey);
+  const restored = await backend.restoreSigningKey(record!);
+  expect(restored.publicKey).toBe(key.publicKey);
+  expect(await restored.sign(new Uint8Array([1, 2, 3]))).toBeInstanceOf(Uint8Array);
+  expect(await store.get("Session:2")).toBeUndefined();
+  await store.delete("Session:1");
+  await store.delete("Session:1"); // deleting twice is fine
+  expect(await store.get("Session:1")).toBeUndefined();
+  expect(await store.list()).toEqual([]);
+  return key;
+}
+
+describe("createMemoryKeyStore", () => {
+  it("stores, lists, restores and deletes", async () => {
+    await exercise(createMemoryKeyStore());
+  });
+
+  it("refuses bad ids and records with typed errors", async () => {
+    const store = createMemoryKeyStore();
+    await expect(store.get("")).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+    await expect(store.set("a", {} as never)).rejects.toMatchObject({ code: "KEY_INVALID" });
+  });
+});
+
+describe("createIndexedDbKeyStore (fake-indexeddb)", () => {
+  it("keeps a non-extractable CryptoKey across a new store object (a reload)", async () => {
+    const indexedDB = new IDBFactory();
+    const key = await web.generateSigningKey();
+    await createIndexedDbKeyStore({ indexedDB }).set("Session:1", key.toRecord());
+    const reloaded = createIndexedDbKeyStore({ indexedDB });
+    const record = await reloaded.get("Session:1");
+    if (record?.type !== "webcrypto") throw new Error("expected a CryptoKey record");
+    expect(record.privateKey).toBeInstanceOf(CryptoKey);
+    expect(record.privateKey.extractable).toBe(false);
+    await expect(globalThis.crypto.subtle.exportKey("pkcs8", record.privateKey)).rejects.toThrow();
+    const restored = await web.restoreSigningKey(record);
+    expect(restored.publicKey).toBe(key.publicKey);
+    await exercise(reloaded);
+  });
+
+  it("uses its own database and store names", async () => {
+    const indexedDB = new IDBFactory();
+    const store = createIndexedDbKeyStore({ indexedDB, dbName: "app-keys", storeName: "k" });
+    await store.set("x", (await web.generateSigningKey()).toRecord());
+    const names = (await indexedDB.databases()).map((d) => d.name);
+    expect(names).toEqual(["app-keys"]);
+  });
+
+  it("maps IndexedDB failures to KEY_STORAGE_UNAVAILABLE", async () => {
+    const broken = {
+      open() {
+        throw new DOMException("The operation is insecure.", "SecurityError");
+      },
+    } as unknown as IDBFactory;
+    const store = createIndexedDbKeyStore({ indexedDB: broken });
+    await expect(store.list()).rejects.toMatchObject({ code: "KEY_STORAGE_UNAVAILABLE" });
+  });
+
+  it("KEY_STORAGE_UNAVAILABLE when there is no IndexedDB at all", async () => {
+    const store = createIndexedDbKeyStore({ indexedDB: undefined });
+    const had = "indexedDB" in globalThis;
+    expect(had).toBe(false); // Node has none; fake-indexeddb is passed explicitly above
+    await expect(store.get("x")).rejects.toMatchObject({ code: "KEY_STORAGE_UNAVAILABLE" });
+  });
+});
+
+describe("createDefaultKeyStore probe", () => {
+  it("picks IndexedDB when it round-trips a real non-extractable CryptoKey, and leaves no probe behind", async () => {
+    const indexedDB = new IDBFactory();
+    const { store, persistence } = await createDefaultKeyStore({ indexedDB });
+    expect(persistence).toBe("indexeddb");
+    expect(await store.list()).toEqual([]);
+    await exercise(store);
+  });
+
+  it("falls back to memory without IndexedDB", async () => {
+    const { store, persistence } = await createDefaultKeyStore();
+    expect(persistence).toBe("memory");
+    await exercise(store);
+  });
+
+  it("falls back to memory when open throws (Safari private mode, Firefox private windows)", async () => {
+    const throwing = {
+      open() {
+        throw new DOMException(
+          "A mutation operation was attempted on a database that did not allow mutations.",
+          "InvalidStateError",
+        );
+      },
+    } as unknown as IDBFactory;
+    await expect(createDefaultKeyStore({ indexedDB: throwing })).resolves.toMatchObject({
+      persistence: "memory",
+    });
+  });
+
+  it("falls back to memory on DataCloneError (a store that cannot clone CryptoKey)", async () => {
+    const indexedDB = new IDBFactory();
+    const original = globalThis.structuredClone;
+    // fake-indexeddb clones with structuredClone: make it refuse CryptoKey like old WebKit did.
+    globalThis.structuredClone = ((value: unknown, options?: StructuredSerializeOptions) => {
+      const hasKey = (v: unknown): boolean =>
+        v instanceof CryptoKey ||
+        (typeof v === "object" && v !== null && Object.values(v).some(hasKey));
+      if (hasKey(value)) throw new DOMException("CryptoKey could not be cloned.", "DataCloneError");
+      return original(value, options);
+    }) as typeof structuredClone;
+    try {
+      await expect(createDefaultKeyStore({ indexedDB })).resolves.toMatchObject({
+        persistence: "memory",
+      });
+    } finally {
+      globalThis.structuredClone = original;
+    }
+  });
+
+  it("falls back to memory when the open never answers (timeout)", async () => {
+    const hanging = { open: () => ({}) } as unknown as IDBFactory;
+    await expect(
+      createDefaultKeyStore({ indexedDB: hanging, timeoutMs: 50 }),
+    ).resolves.toMatchObject({
+      persistence: "memory",
+    });
+  });
+
+  it("falls back to memory when the read-back is not the same key", async () => {
+    const indexedDB = new IDBFactory();
+    const other = (await web.generateSigningKey()).toRecord();
+    const store = createIndexedDbKeyStore({ indexedDB });
+    // A store that hands back some other key (corruption, a shim) must not pass the probe.
+    const liar = { ...web, restoreSigningKey: async () => web.restoreSigningKey(other) };
+    await expect(createDefaultKeyStore({ indexedDB, backend: liar })).resolves.toMatchObject({
+      persistence: "memory",
+    });
+    expect(await store.list()).toEqual([]);
+  });
+});
+
+describe("createStringKeyStore (React Native secure stores)", () => {
+  const makeStorage = () => {
+    const items = new Map<string, string>();
+    return {
+      items,
+      getItem: async (key: string) => items.get(key) ?? null,
+      setItem: async (key: string, value: string) => {
+        if (!/^[A-Za-z0-9._-]+$/.test(key)) throw new Error(`invalid key ${key}`); // expo-secure-store's rule
+        items.set(key, value);
+      },
+      removeItem: async (key: string) => {
+        items.delete(key);
+      },
+    };
+  };
+
+  it("round-trips noble keys through strings with expo-safe key names", async () => {
+    const storage = makeStorage();
+    const store = createStringKeyStore(storage);
+    await exercise(store, noble);
+    const key = await noble.generateSigningKey();
+    await store.set("Session:0f8e-…", key.toRecord());
+    expect([...storage.items.keys()].every((k) => /^[A-Za-z0-9._-]+$/.test(k))).toBe(true);
+    expect(await store.list()).toEqual(["Session:0f8e-…"]);
+    const stored = [...storage.items.values()].find((v) => v.includes('"type":"scalar"'));
+    expect(JSON.parse(stored!)).toEqual({
+      v: 1,
+      type: "scalar",
+      privateKey: expect.stringMatching(/^[0-9a-f]{64}$/),
+      publicKey: key.publicKey,
+    });
+  });
+
+  it("keeps the index right under concurrent writes", async () => {
+    const store = createStringKeyStore(makeStorage());
+    const keys = await Promise.all([1, 2, 3, 4, 5].map(() => noble.generateSigningKey()));
+    await Promise.all(keys.map((k, i) => store.set(`s${i}`, k.toRecord())));
+    expect((await store.list()).sort()).toEqual(["s0", "s1", "s2", "s3", "s4"]);
+  });
+
+  it("refuses CryptoKey records, corrupt values and bad options with typed errors", async () => {
+    const storage = makeStorage();
+    const store = createStringKeyStore(storage);
+    await expect(store.set("a", (await web.generateSigningKey()).toRecord())).rejects.toMatchObject(
+      {
+        code: "KEY_STORAGE_UNAVAILABLE",
+      },
+    );
+    storage.items.set(`signet.k.${Buffer.from("b").toString("base64url")}`, "{not json");
+    await expect(store.get("b")).rejects.toMatchObject({ code: "KEY_INVALID" });
+    expect(() => createStringKeyStore({} as never)).toThrow(
+      expect.objectContaining({ code: "INVALID_ARGUMENT" }),
+    );
+    expect(() => createStringKeyStore({ ...storage, prefix: "bad prefix" })).toThrow(
+      expect.objectContaining({ code: "INVALID_ARGUMENT" }),
+    );
+    const failing = createStringKeyStore({
+      ...storage,
+      getItem: () => {
+        throw new Error("keychain locked");
+      },
+    });
+    await expect(failing.get("a")).rejects.toMatchObject({ code: "KEY_STORAGE_UNAVAILABLE" });
+  });
+});
