@@ -8,6 +8,7 @@ import {
   createHmac,
   createPrivateKey,
   createPublicKey,
+  ECDH,
   type KeyObject,
   randomBytes,
   sign,
@@ -198,7 +199,7 @@ function base58checkDecode(s: string): Buffer {
 /** Opens a legacy `encryptedSessionSigningKey`; returns the session key. */
 export function openLegacySessionKey(bundle: string, recipient: TestKey): TestKey {
   const bytes = base58checkDecode(bundle);
-  const enc = createECDH.convertKey(
+  const enc = ECDH.convertKey(
     bytes.subarray(0, 33),
     "prime256v1",
     undefined,
