@@ -83,12 +83,23 @@ afterEach(() => {
   emulatorServer.emulator.clearFaults();
 });
 
-/** The platform side (the demo server's job): a customer with a wallet and its EMAIL_OTP credential. */
-async function createCustomer() {
-  const platform = createTransport({
-    relayUrl: emulatorServer.url,
-    headers: { Authorization: BASIC },
+/** The platform's own calls (Basic auth), straight to the emulator: the demo server's job. */
+function platformTransport(): Transport {
+  return createTransport({ relayUrl: emulatorServer.url, headers: { Authorization: BASIC } });
+}
+
+async function walletBalance(customerId: string): Promise<number> {
+  const accounts = await requestJson<{ data: Array<{ balance: { amount: number } }> }>({
+    transport: platformTransport(),
+    method: "GET",
+    path: `/customers/internal-accounts?customerId=${encodeURIComponent(customerId)}&type=EMBEDDED_WALLET`,
   });
+  return accounts.body.data[0]?.balance.amount ?? Number.NaN;
+}
+
+/** The platform side: a customer with a wallet and its EMAIL_OTP credential. */
+async function createCustomer() {
+  const platform = platformTransport();
   const email = `ada+${Math.random().toString(36).slice(2)}@example.com`;
   const customer = await requestJson<{ id: string }>({
     transport: platform,
@@ -278,6 +289,118 @@ describe.each(targets)("runSignedRequest over real HTTP ($name)", (target) => {
     expect(serialized).not.toContain(signedIn.encryptedOtpBundle);
     expect(serialized).not.toContain("payloadToSign");
     expect(serialized).not.toMatch(/"signature"|eyJwdWJsaWNLZXki/); // a stamp is base64url of {"publicKey"…
+  });
+
+  /** A funded wallet with a session, and a PENDING quote from it to another customer's wallet. */
+  async function quoteFromSignedInWallet(transport: Transport) {
+    const payee = await createCustomer();
+    const payer = await signIn({ transport, events: [] });
+    await requestJson({
+      transport: platformTransport(),
+      method: "POST",
+      path: `/sandbox/internal-accounts/${payer.accountId}/fund`,
+      body: JSON.stringify({ amount: 5_000_000 }),
+      expectedStatus: 200,
+    });
+    const quote = await requestJson<{
+      id: string;
+      totalSendingAmount: number;
+      paymentInstructions: Array<{
+        accountOrWalletInfo: { accountType: string; payloadToSign?: string };
+      }>;
+    }>({
+      transport: platformTransport(),
+      method: "POST",
+      path: "/quotes",
+      body: JSON.stringify({
+        source: { sourceType: "ACCOUNT", accountId: payer.accountId },
+        destination: { destinationType: "ACCOUNT", accountId: payee.accountId },
+        lockedCurrencySide: "SENDING",
+        lockedCurrencyAmount: 1_000_000,
+      }),
+      expectedStatus: 201,
+    });
+    // Found by type, never by index (PROTOCOL.md §3).
+    const payloadToSign = quote.body.paymentInstructions.find(
+      (instruction) => instruction.accountOrWalletInfo.accountType === "EMBEDDED_WALLET",
+    )?.accountOrWalletInfo.payloadToSign;
+    if (payloadToSign === undefined) throw new Error("no EMBEDDED_WALLET instruction");
+    currentCustomerId = payer.customerId;
+    return { payer, quote: quote.body, payloadToSign };
+  }
+
+  it("executes a quote in direct mode; a lost answer is retried with the same key and pays once", async () => {
+    const requestEvents: RequestEvent[] = [];
+    const transport = target.transport(requestEvents);
+    const { payer, quote, payloadToSign } = await quoteFromSignedInWallet(transport);
+    const before = await walletBalance(payer.customerId);
+    const path = `/quotes/${quote.id}/execute`;
+    const logStart = emulatorServer.emulator.requests().length;
+
+    // The service executes the first request but answers after the device has given up on it.
+    emulatorServer.emulator.addFault({ kind: "delay", ms: 400, match: { method: "POST", path } });
+    let signs = 0;
+    const executed = await runSignedRequest<{ id: string; status: string; transactionId: string }>({
+      transport,
+      mode: "direct",
+      operation: "executeQuote",
+      method: "POST",
+      path,
+      payloadToSign,
+      expectedStatus: 200,
+      attemptTimeoutMs: 150,
+      backoff: { baseMs: 1_000, maxMs: 1_000 },
+      random: () => 0.9,
+      sign: (payload) => {
+        signs += 1;
+        return payer.tek.stamp(payload);
+      },
+    });
+    expect(executed.status).toBe(200);
+    expect(executed.body).toMatchObject({ id: quote.id, status: "PROCESSING" });
+    expect(executed.body.transactionId).toMatch(/^Transaction:/);
+    expect(executed.attempts).toBe(2);
+    expect(signs).toBe(1);
+    expect(await walletBalance(payer.customerId)).toBe(before - quote.totalSendingAmount);
+
+    const executes = emulatorServer.emulator
+      .requests()
+      .slice(logStart)
+      .filter((entry) => entry.method === "POST" && entry.path.endsWith("/execute"));
+    expect(
+      executes.map((entry) => [
+        entry.status,
+        entry.hasSignature,
+        entry.hasIdempotencyKey,
+        entry.hasRequestId,
+      ]),
+    ).toEqual([
+      [200, true, true, false],
+      [200, true, true, false],
+    ]);
+    expect(
+      requestEvents
+        .filter((event) => event.path === path)
+        .map((event) => [event.signed, event.status, event.code]),
+    ).toEqual([
+      [true, undefined, "TIMEOUT"],
+      [true, 200, undefined],
+    ]);
+
+    // Executing again under a new key is refused: the quote is spent.
+    const again = await rejection(
+      runSignedRequest({
+        transport,
+        mode: "direct",
+        method: "POST",
+        path,
+        payloadToSign,
+        expectedStatus: 200,
+        sign: (payload) => payer.tek.stamp(payload),
+      }),
+    );
+    expect([again.code, again.status]).toEqual(["QUOTE_ALREADY_EXECUTED", 409]);
+    expect(await walletBalance(payer.customerId)).toBe(before - quote.totalSendingAmount);
   });
 
   it("re-sends the identical signed request when the connection drops mid-leg", async () => {
