@@ -13,6 +13,17 @@ import { createRelay, toNodeHandler } from "@signet/relay";
 
 export const USER_HEADER = "x-test-customer";
 
+export type LoggedRequest = {
+  method: string;
+  path: string;
+  status: number;
+  code?: string;
+  hasSignature: boolean;
+  hasRequestId: boolean;
+  hasIdempotencyKey: boolean;
+  fault?: string;
+};
+
 export type Stack = {
   emulator: EmulatorServer;
   relayUrl: string;
@@ -35,8 +46,12 @@ export type Stack = {
     events: SignetEvent[];
     authenticator: ReturnType<typeof createSoftAuthenticator>;
   };
+  /** Arms an emulator fault (`POST /_emulator/faults`). */
+  fault(spec: Record<string, unknown>): Promise<void>;
   /** Emulator request log entries since the last `resetLog`. */
-  requests(): Promise<Array<{ method: string; path: string; status: number }>>;
+  requests(): Promise<LoggedRequest[]>;
+  /** Clears the emulator's request log. */
+  clearRequests(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -123,11 +138,22 @@ export async function startStack(
       });
       return { client, events, authenticator };
     },
+    async clearRequests() {
+      await fetch(`${emulator.url}/_emulator/requests`, { method: "DELETE" });
+    },
+    async fault(spec) {
+      const response = await fetch(`${emulator.url}/_emulator/faults`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(spec),
+      });
+      if (!response.ok) throw new Error(`fault refused: ${response.status} ${await response.text()}`);
+    },
     async requests() {
-      const log = (await (await fetch(`${emulator.url}/_emulator/requests`)).json()) as
-        | { requests: Array<{ method: string; path: string; status: number }> }
-        | Array<{ method: string; path: string; status: number }>;
-      return Array.isArray(log) ? log : log.requests;
+      const log = (await (await fetch(`${emulator.url}/_emulator/requests`)).json()) as {
+        data: LoggedRequest[];
+      };
+      return log.data;
     },
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
