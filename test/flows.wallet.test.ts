@@ -1,3 +1,5 @@
+import { validateMnemonic } from "@scure/bip39";
+import { wordlist } from "@scure/bip39/wordlists/english.js";
 import {
   createDelegatedKey,
   executeQuote,
@@ -13,8 +15,6 @@ import {
   updateCustomerContact,
   waitForTransaction,
 } from "@signet/core";
-import { validateMnemonic } from "@scure/bip39";
-import { wordlist } from "@scure/bip39/wordlists/english.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInWithEmail } from "./support/signIn.js";
 import { type Stack, startStack } from "./support/stack.js";
@@ -27,11 +27,19 @@ afterAll(() => stack?.close());
 
 async function fundedWalletWithQuote(amount = 1_000_000) {
   const user = await stack.signUp();
-  await stack.platform("POST", `/sandbox/internal-accounts/${user.accountId}/fund`, { amount: 5_000_000 });
+  await stack.platform("POST", `/sandbox/internal-accounts/${user.accountId}/fund`, {
+    amount: 5_000_000,
+  });
   const external = await stack.platform<{ id: string }>("POST", "/customers/external-accounts", {
     customerId: user.customerId,
     currency: "USD",
-    accountInfo: { accountType: "USD_ACCOUNT", accountNumber: "000123456789", routingNumber: "021000021", bankAccountType: "CHECKING", beneficiary: { beneficiaryType: "INDIVIDUAL", fullName: "Test User" } },
+    accountInfo: {
+      accountType: "USD_ACCOUNT",
+      accountNumber: "000123456789",
+      routingNumber: "021000021",
+      bankAccountType: "CHECKING",
+      beneficiary: { beneficiaryType: "INDIVIDUAL", fullName: "Test User" },
+    },
   });
   expect(external.status).toBe(201);
   const quote = await stack.platform<{ id: string }>("POST", "/quotes", {
@@ -51,7 +59,9 @@ describe("send money: quote → sign → execute → settle", () => {
     await signInWithEmail(client, emailCredentialId);
     const quote = await getQuote(client, { quoteId });
     expect(quotePayloadToSign(quote)).toBeTypeOf("string");
-    expect(quote.paymentInstructions?.[0]?.accountOrWalletInfo.accountType).not.toBe("EMBEDDED_WALLET");
+    expect(quote.paymentInstructions?.[0]?.accountOrWalletInfo.accountType).not.toBe(
+      "EMBEDDED_WALLET",
+    );
     const executed = await executeQuote(client, { quote });
     expect(executed.status).toBe("PROCESSING");
     const transaction = await waitForTransaction(client, {
@@ -73,7 +83,11 @@ describe("send money: quote → sign → execute → settle", () => {
     await signInWithEmail(client, emailCredentialId);
     const quote = await getQuote(client, { quoteId });
     // The first execute's connection drops.
-    await stack.fault({ match: { method: "POST", path: `/quotes/${quoteId}/execute` }, count: 1, kind: "drop" });
+    await stack.fault({
+      match: { method: "POST", path: `/quotes/${quoteId}/execute` },
+      count: 1,
+      kind: "drop",
+    });
     const executed = await executeQuote(client, { quote });
     expect(executed.status).toBe("PROCESSING");
     const [wallet] = await listInternalAccounts(client, { customerId });
@@ -113,10 +127,15 @@ describe("wallet export", () => {
     expect(refused).toBeInstanceOf(SignetError);
     expect(refused.code).toBe("BUNDLE_SIGNER_UNTRUSTED");
 
-    const { client: sandbox, events } = stack.client(customerId, { trustedKeys: {}, allowUnsignedBundles: true });
+    const { client: sandbox, events } = stack.client(customerId, {
+      trustedKeys: {},
+      allowUnsignedBundles: true,
+    });
     await signInWithEmail(sandbox, emailCredentialId);
     expect(await exportWallet(sandbox, { accountId })).toMatch(/^[a-z]+( [a-z]+){11}$/);
-    const warnings = events.filter((e) => e.type === "bundleWarning").map((e) => e.type === "bundleWarning" && e.bundle);
+    const warnings = events
+      .filter((e) => e.type === "bundleWarning")
+      .map((e) => e.type === "bundleWarning" && e.bundle);
     expect(warnings).toEqual(["otpEncryptionTargetBundle", "encryptedWalletCredentials"]);
   });
 });
@@ -129,7 +148,10 @@ describe("customer contact update", () => {
     const email = `moved-${Date.now()}@example.com`;
     const customer = await updateCustomerContact(client, { customerId, accountId, email });
     expect(customer.email).toBe(email);
-    const credentials = await stack.platform<{ data: Array<{ id: string; nickname: string }> }>("GET", `/auth/credentials?accountId=${accountId}`);
+    const credentials = await stack.platform<{ data: Array<{ id: string; nickname: string }> }>(
+      "GET",
+      `/auth/credentials?accountId=${accountId}`,
+    );
     expect(credentials.body.data.find((c) => c.id === emailCredentialId)?.nickname).toBe(email);
   });
 
@@ -139,7 +161,11 @@ describe("customer contact update", () => {
     const { customerId, accountId, emailCredentialId } = await stack.signUp();
     const { client } = stack.client(customerId);
     await signInWithEmail(client, emailCredentialId);
-    const error = await updateCustomerContact(client, { customerId, accountId, email: taken }).catch((e) => e);
+    const error = await updateCustomerContact(client, {
+      customerId,
+      accountId,
+      email: taken,
+    }).catch((e) => e);
     expect(error.status).toBe(409);
     expect(error.code).toBe("EMAIL_OTP_EMAIL_ALREADY_EXISTS");
   });
@@ -147,7 +173,12 @@ describe("customer contact update", () => {
   it("refuses both fields at once before any request", async () => {
     const { customerId, accountId } = await stack.signUp();
     const { client } = stack.client(customerId);
-    const error = await updateCustomerContact(client, { customerId, accountId, email: "a@b.c", phoneNumber: "+15555550100" } as never).catch((e) => e);
+    const error = await updateCustomerContact(client, {
+      customerId,
+      accountId,
+      email: "a@b.c",
+      phoneNumber: "+15555550100",
+    } as never).catch((e) => e);
     expect(error.code).toBe("INVALID_ARGUMENT");
   });
 });
@@ -155,21 +186,34 @@ describe("customer contact update", () => {
 describe("delegated keys", () => {
   it("creates (three legs), lists, gets and revokes a delegated key", async () => {
     const { customerId, accountId, emailCredentialId } = await stack.signUp();
-    const card = await stack.platform<{ id: string; fundingSources: Array<{ id: string }> }>("POST", "/cards", {
-      cardholderId: customerId,
-      fundingSources: [accountId],
-    });
+    const card = await stack.platform<{ id: string; fundingSources: Array<{ id: string }> }>(
+      "POST",
+      "/cards",
+      {
+        cardholderId: customerId,
+        fundingSources: [accountId],
+      },
+    );
     expect(card.status).toBe(201);
     const { client, events } = stack.client(customerId);
     await signInWithEmail(client, emailCredentialId);
-    const key = await createDelegatedKey(client, { accountId, cardId: card.body.id, nickname: "Card key" });
+    const key = await createDelegatedKey(client, {
+      accountId,
+      cardId: card.body.id,
+      nickname: "Card key",
+    });
     expect(key.status).toBe("ACTIVE");
     expect(key.publicKey).toMatch(/^0[23][0-9a-f]{64}$/);
     const legs = events.filter(
-      (e) => e.type === "signedRequest" && e.operation === "createDelegatedKey" && e.stage === "signing",
+      (e) =>
+        e.type === "signedRequest" && e.operation === "createDelegatedKey" && e.stage === "signing",
     );
     expect(legs).toHaveLength(2);
-    const conflict = await createDelegatedKey(client, { accountId, cardId: card.body.id, nickname: "Second" }).catch((e) => e);
+    const conflict = await createDelegatedKey(client, {
+      accountId,
+      cardId: card.body.id,
+      nickname: "Second",
+    }).catch((e) => e);
     expect(conflict.status).toBe(409);
     expect((await listDelegatedKeys(client, { accountId })).map((k) => k.id)).toContain(key.id);
     expect((await getDelegatedKey(client, { delegatedKeyId: key.id })).status).toBe("ACTIVE");

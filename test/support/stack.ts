@@ -147,7 +147,8 @@ export async function startStack(
         headers: { "content-type": "application/json" },
         body: JSON.stringify(spec),
       });
-      if (!response.ok) throw new Error(`fault refused: ${response.status} ${await response.text()}`);
+      if (!response.ok)
+        throw new Error(`fault refused: ${response.status} ${await response.text()}`);
     },
     async requests() {
       const log = (await (await fetch(`${emulator.url}/_emulator/requests`)).json()) as {

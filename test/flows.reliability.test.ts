@@ -1,0 +1,233 @@
+// Error paths and fault injection over the real chain, and the protocol's minimum round trips.
+import {
+  addPasskey,
+  exportWallet,
+  type FetchFunction,
+  generateSigningKey,
+  refreshSession,
+  revokeSession,
+  runSignedRequest,
+  SignetError,
+  signInWithPasskey,
+  stampPayload,
+} from "@signet/core";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { passkeyUser, registrationChallenge, signInWithEmail } from "./support/signIn.js";
+import { type LoggedRequest, type Stack, startStack, USER_HEADER } from "./support/stack.js";
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack?.close());
+beforeEach(() => stack.clearRequests());
+
+/** A fetch that runs `before` ahead of each signed leg (a request carrying Request-Id). */
+function onSignedLeg(before: () => Promise<void>): FetchFunction {
+  return async (input, init) => {
+    const headers = new Headers(init.headers);
+    if (headers.has("Request-Id") && headers.has("Grid-Wallet-Signature")) await before();
+    return fetch(input, init);
+  };
+}
+
+const summary = (log: LoggedRequest[]) =>
+  log.map(
+    (r) =>
+      `${r.method} ${r.path.replace(/[A-Za-z]+:[0-9a-f-]{36}/g, ":id")} ${r.fault ?? r.status}`,
+  );
+
+describe("round trips: exactly the protocol's minimum", () => {
+  it("OTP sign-in is challenge + verify + signed verify; a held session signs again with no new sign-in", async () => {
+    const { customerId, accountId, emailCredentialId } = await stack.signUp();
+    const { client } = stack.client(customerId);
+    await stack.clearRequests();
+    await signInWithEmail(client, emailCredentialId);
+    const lookups = (log: LoggedRequest[]) =>
+      log.filter(
+        (r) => !r.path.includes("/verify") && !r.path.includes("/challenge") && r.method === "GET",
+      );
+    const signIn = await stack.requests();
+    // The relay's ownership lookups are GETs of its own; the device's requests are the rest.
+    expect(summary(signIn.filter((r) => !lookups(signIn).includes(r)))).toEqual([
+      "POST /auth/credentials/:id/challenge 200",
+      "POST /auth/credentials/:id/verify 202",
+      "POST /auth/credentials/:id/verify 200",
+    ]);
+    await stack.clearRequests();
+    await exportWallet(client, { accountId });
+    await refreshSession(client, { accountId });
+    const later = await stack.requests();
+    expect(summary(later.filter((r) => r.method !== "GET"))).toEqual([
+      "POST /internal-accounts/:id/export 202",
+      "POST /internal-accounts/:id/export 200",
+      "POST /auth/sessions/:id/refresh 202",
+      "POST /auth/sessions/:id/refresh 201",
+    ]);
+  });
+});
+
+describe("error paths", () => {
+  it("maps a challenge that lapses before the signed leg to CHALLENGE_EXPIRED", async () => {
+    const { customerId, accountId, emailCredentialId } = await stack.signUp();
+    const { client: signer } = stack.client(customerId);
+    await signInWithEmail(signer, emailCredentialId);
+    const keyStore = await signer.keyStore();
+    let advanced = false;
+    const { client } = stack.client(customerId, {
+      keyStore,
+      fetch: onSignedLeg(async () => {
+        if (advanced) return;
+        advanced = true;
+        // 6 minutes pass on the service between the 202 and the signed leg (sessions last 15).
+        await fetch(`${stack.emulator.url}/_emulator/clock`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ advanceMs: 6 * 60_000 }),
+        });
+      }),
+      clock: { now: () => Date.now() },
+    });
+    const error = await refreshSession(client, { accountId }).catch((e) => e);
+    expect(error).toBeInstanceOf(SignetError);
+    expect(error.code).toBe("CHALLENGE_EXPIRED");
+  });
+
+  it("refuses a reused request id, a body mismatch and a revoked session's stamp with their own codes", async () => {
+    const { customerId, accountId, emailCredentialId } = await stack.signUp();
+    const { client } = stack.client(customerId);
+    const session = await signInWithEmail(client, emailCredentialId);
+    const held = (await client.sessions.list(accountId))[0]!;
+    const relay = async (
+      method: string,
+      path: string,
+      body: string | undefined,
+      headers: Record<string, string> = {},
+    ) => {
+      const response = await fetch(`${stack.relayUrl}${path}`, {
+        method,
+        headers: { [USER_HEADER]: customerId, "content-type": "application/json", ...headers },
+        ...(body === undefined ? {} : { body }),
+      });
+      return {
+        status: response.status,
+        body: (await response.json().catch(() => undefined)) as Record<string, unknown>,
+      };
+    };
+    const path = `/internal-accounts/${accountId}/export`;
+    const body = JSON.stringify({
+      clientPublicKey: (await generateSigningKey()).publicKeyUncompressed,
+    });
+    const leg1 = await relay("POST", path, body);
+    expect(leg1.status).toBe(202);
+    const stamp = await stampPayload(leg1.body.payloadToSign as string, held.key);
+    const signed = { "Grid-Wallet-Signature": stamp, "Request-Id": leg1.body.requestId as string };
+    const mismatch = await relay("POST", path, body.replace("}", " }"), signed);
+    expect(mismatch.body.code).toBe("WALLET_SIGNATURE_BODY_MISMATCH");
+    const ok = await relay("POST", path, body, signed);
+    expect(ok.status).toBe(200);
+    const reused = await relay("POST", path, body, signed);
+    expect(reused.status).toBe(401);
+    expect((reused.body.details as { reason?: string }).reason).toBe("REQUEST_ID_ALREADY_USED");
+    const missing = await relay("POST", path, body, { "Grid-Wallet-Signature": stamp });
+    expect(missing.body.code).toBe("REQUEST_ID_MISSING");
+
+    await revokeSession(client, { accountId, sessionId: session.id });
+    const again = await relay("POST", path, body);
+    const revoked = await relay("POST", path, body, {
+      "Grid-Wallet-Signature": await stampPayload(again.body.payloadToSign as string, held.key),
+      "Request-Id": again.body.requestId as string,
+    });
+    expect(revoked.body.code).toBe("WALLET_SIGNATURE_INVALID");
+    expect(JSON.stringify(revoked.body)).not.toContain(stamp);
+  });
+
+  it("never stamps with an expired session", async () => {
+    const { customerId, accountId, emailCredentialId } = await stack.signUp();
+    let offset = 0;
+    const { client } = stack.client(customerId, { clock: { now: () => Date.now() + offset } });
+    await signInWithEmail(client, emailCredentialId);
+    offset = 60 * 60_000; // past the 15-minute session, whatever the emulator's clock offset
+    const error = await exportWallet(client, { accountId }).catch((e) => e);
+    expect(error.code).toBe("NO_SESSION");
+    expect(await (await client.keyStore()).list()).toEqual([]);
+  });
+});
+
+describe("fault injection", () => {
+  it("re-sends the identical signed request through PROCESSING n times", async () => {
+    const { customerId, accountId, emailCredentialId } = await stack.signUp();
+    const { client, events } = stack.client(customerId);
+    await signInWithEmail(client, emailCredentialId);
+    await stack.fault({
+      match: { method: "POST", path: `/internal-accounts/${accountId}/export` },
+      count: 3,
+      kind: "processing",
+    });
+    await stack.clearRequests();
+    await exportWallet(client, { accountId });
+    const log = (await stack.requests()).filter((r) => r.path.endsWith("/export"));
+    expect(log.map((r) => r.fault ?? r.status)).toEqual([
+      202,
+      "processing",
+      "processing",
+      "processing",
+      200,
+    ]);
+    const processing = events.filter(
+      (e) =>
+        e.type === "signedRequest" && e.operation === "exportWallet" && e.stage === "processing",
+    );
+    expect(processing).toHaveLength(3);
+  });
+
+  it("survives a 5xx, a dropped connection and a 429 with Retry-After on the way", async () => {
+    const { customerId, accountId, emailCredentialId } = await stack.signUp();
+    const { client } = stack.client(customerId);
+    await signInWithEmail(client, emailCredentialId);
+    const path = `/auth/sessions`;
+    await stack.fault({
+      match: { method: "POST", path },
+      count: 1,
+      kind: "error",
+      status: 503,
+      code: "INTERNAL_ERROR",
+    });
+    await stack.fault({ match: { method: "POST", path }, count: 1, kind: "drop" });
+    await stack.fault({
+      match: { method: "POST", path },
+      count: 1,
+      kind: "rate_limit",
+      retryAfter: 1,
+    });
+    await stack.clearRequests();
+    const started = Date.now();
+    const refreshed = await refreshSession(client, { accountId });
+    expect(refreshed.id).toMatch(/^Session:/);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900); // Retry-After: 1 honoured
+    const log = (await stack.requests()).filter((r) => r.path.includes("/refresh"));
+    expect(log.map((r) => r.fault ?? r.status)).toEqual(["error", "drop", "rate_limit", 202, 201]);
+  });
+
+  it("gives up with a typed error when the service keeps failing", async () => {
+    const { customerId, accountId, emailCredentialId } = await stack.signUp();
+    const { client } = stack.client(customerId);
+    await signInWithEmail(client, emailCredentialId);
+    await stack.fault({
+      match: { method: "POST", path: "/auth/sessions" },
+      count: 10,
+      kind: "error",
+      status: 500,
+    });
+    const error = await refreshSession(client, { accountId }).catch((e) => e);
+    expect(error).toBeInstanceOf(SignetError);
+    expect(error.status).toBe(500);
+    expect(error.retryable).toBe(true);
+  });
+});
+
+void signInWithPasskey;
+void addPasskey;
+void passkeyUser;
+void registrationChallenge;
+void runSignedRequest;
