@@ -7,12 +7,22 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 export default defineConfig({
   resolve: {
     alias: [
-      { find: /^@signet\/emulator\/testing$/, replacement: here("./packages/emulator/src/testing/index.ts") },
-      { find: /^@signet\/(core|emulator|relay|react)$/, replacement: here("./packages/$1/src/index.ts") },
+      {
+        find: /^@signet\/emulator\/testing$/,
+        replacement: here("./packages/emulator/src/testing/index.ts"),
+      },
+      {
+        find: /^@signet\/(core|emulator|relay|react)$/,
+        replacement: here("./packages/$1/src/index.ts"),
+      },
     ],
   },
   test: {
-    include: ["packages/*/src/**/*.test.{ts,tsx}", "packages/*/test/**/*.test.{ts,tsx}", "test/**/*.test.ts"],
+    include: [
+      "packages/*/src/**/*.test.{ts,tsx}",
+      "packages/*/test/**/*.test.{ts,tsx}",
+      "test/**/*.test.ts",
+    ],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",

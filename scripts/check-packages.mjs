@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // publint and attw over every publishable package (ESM only, so attw uses the esm-only profile).
 import { spawnSync } from "node:child_process";
-import { readdirSync, existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 

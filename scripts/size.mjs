@@ -9,7 +9,9 @@ import { build } from "esbuild";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 /** Budgets in bytes of min+gzip (1 KB = 1,000 bytes). */
-const budgets = [{ name: "@signet/core (browser entry)", entry: "packages/core/dist/index.js", limit: 20_000 }];
+const budgets = [
+  { name: "@signet/core (browser entry)", entry: "packages/core/dist/index.js", limit: 20_000 },
+];
 
 let failed = false;
 for (const { name, entry, limit } of budgets) {
@@ -32,7 +34,10 @@ for (const { name, entry, limit } of budgets) {
   const lazy = [...files].filter(([n]) => n !== entryName && n.endsWith(".js"));
   const ok = size <= limit;
   failed ||= !ok;
-  console.log(`${ok ? "ok  " : "FAIL"} ${name}: ${(size / 1000).toFixed(1)} KB min+gzip (budget ${(limit / 1000).toFixed(1)} KB)`);
-  for (const [n, c] of lazy) console.log(`     lazy chunk ${n}: ${(gzipSync(c, { level: 9 }).length / 1000).toFixed(1)} KB`);
+  console.log(
+    `${ok ? "ok  " : "FAIL"} ${name}: ${(size / 1000).toFixed(1)} KB min+gzip (budget ${(limit / 1000).toFixed(1)} KB)`,
+  );
+  for (const [n, c] of lazy)
+    console.log(`     lazy chunk ${n}: ${(gzipSync(c, { level: 9 }).length / 1000).toFixed(1)} KB`);
 }
 process.exit(failed ? 1 : 0);

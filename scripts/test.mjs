@@ -50,11 +50,15 @@ function ensurePnpm() {
 function ensureChromium() {
   if (existsSync(CHROMIUM)) return true;
   if (process.getuid?.() !== 0) {
-    console.error(`Chromium not found at ${CHROMIUM}; install Debian's chromium or set CHROMIUM_PATH.`);
+    console.error(
+      `Chromium not found at ${CHROMIUM}; install Debian's chromium or set CHROMIUM_PATH.`,
+    );
     return false;
   }
   run("apt-get", ["update", "-qq"]);
-  run("apt-get", ["install", "-y", "-qq", "chromium"], { env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+  run("apt-get", ["install", "-y", "-qq", "chromium"], {
+    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+  });
   return existsSync(CHROMIUM);
 }
 
@@ -82,16 +86,27 @@ check("size budget", run("node", ["scripts/size.mjs"]));
 
 // Unit and integration tests (vitest).
 const vitestOut = join(results, "vitest.json");
-const vitestOk = run("pnpm", ["exec", "vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestOut}`]);
+const vitestOk = run("pnpm", [
+  "exec",
+  "vitest",
+  "run",
+  "--reporter=default",
+  "--reporter=json",
+  `--outputFile.json=${vitestOut}`,
+]);
 const vitest = readJson(vitestOut);
 if (vitest) {
   passed += vitest.numPassedTests ?? 0;
   failed += vitest.numFailedTests ?? 0;
   if ((vitest.numFailedTests ?? 0) > 0) failures.push(`vitest: ${vitest.numFailedTests} failed`);
   // A suite that failed to load counts as a failure even when it has no tests.
-  const broken = (vitest.testResults ?? []).filter((s) => s.status === "failed" && s.assertionResults.length === 0);
-  if (broken.length) check(`vitest suites that failed to load: ${broken.map((s) => s.name).join(", ")}`, false);
-  if (!vitestOk && (vitest.numFailedTests ?? 0) === 0 && broken.length === 0) check("vitest exit status", false);
+  const broken = (vitest.testResults ?? []).filter(
+    (s) => s.status === "failed" && s.assertionResults.length === 0,
+  );
+  if (broken.length)
+    check(`vitest suites that failed to load: ${broken.map((s) => s.name).join(", ")}`, false);
+  if (!vitestOk && (vitest.numFailedTests ?? 0) === 0 && broken.length === 0)
+    check("vitest exit status", false);
 } else check("vitest (no report)", false);
 
 // Browser tests (Playwright in Debian's Chromium).
@@ -108,7 +123,8 @@ if (ensureChromium()) {
     failed += bad;
     if (bad) failures.push(`playwright: ${bad} failed`);
     if ((pw.errors ?? []).length) check("playwright errors", false);
-    if (!pwOk && bad === 0 && (pw.errors ?? []).length === 0) check("playwright exit status", false);
+    if (!pwOk && bad === 0 && (pw.errors ?? []).length === 0)
+      check("playwright exit status", false);
   } else check("playwright (no report)", false);
 } else check("chromium available", false);
 

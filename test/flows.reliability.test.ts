@@ -1,18 +1,15 @@
 // Error paths and fault injection over the real chain, and the protocol's minimum round trips.
 import {
-  addPasskey,
   exportWallet,
   type FetchFunction,
   generateSigningKey,
   refreshSession,
   revokeSession,
-  runSignedRequest,
   SignetError,
-  signInWithPasskey,
   stampPayload,
 } from "@signet/core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { passkeyUser, registrationChallenge, signInWithEmail } from "./support/signIn.js";
+import { signInWithEmail } from "./support/signIn.js";
 import { type LoggedRequest, type Stack, startStack, USER_HEADER } from "./support/stack.js";
 
 let stack: Stack;
@@ -225,9 +222,3 @@ describe("fault injection", () => {
     expect(error.retryable).toBe(true);
   });
 });
-
-void signInWithPasskey;
-void addPasskey;
-void passkeyUser;
-void registrationChallenge;
-void runSignedRequest;

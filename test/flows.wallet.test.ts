@@ -11,7 +11,6 @@ import {
   quotePayloadToSign,
   revokeDelegatedKey,
   SignetError,
-  signInWithPasskey,
   updateCustomerContact,
   waitForTransaction,
 } from "@signet/core";
@@ -54,7 +53,7 @@ async function fundedWalletWithQuote(amount = 1_000_000) {
 
 describe("send money: quote → sign → execute → settle", () => {
   it("executes a wallet quote once and waits for the transaction to settle", async () => {
-    const { customerId, accountId, emailCredentialId, quoteId } = await fundedWalletWithQuote();
+    const { customerId, emailCredentialId, quoteId } = await fundedWalletWithQuote();
     const { client } = stack.client(customerId);
     await signInWithEmail(client, emailCredentialId);
     const quote = await getQuote(client, { quoteId });
@@ -78,7 +77,7 @@ describe("send money: quote → sign → execute → settle", () => {
   });
 
   it("retries a dropped execute with the same Idempotency-Key and pays once", async () => {
-    const { customerId, accountId, emailCredentialId, quoteId } = await fundedWalletWithQuote();
+    const { customerId, emailCredentialId, quoteId } = await fundedWalletWithQuote();
     const { client } = stack.client(customerId);
     await signInWithEmail(client, emailCredentialId);
     const quote = await getQuote(client, { quoteId });
@@ -95,7 +94,6 @@ describe("send money: quote → sign → execute → settle", () => {
     const executes = (await stack.requests()).filter((r) => r.path.endsWith(`${quoteId}/execute`));
     expect(executes.map((r) => r.fault ?? r.status)).toEqual(["drop", 200]);
     expect(executes.every((r) => r.hasIdempotencyKey && r.hasSignature)).toBe(true);
-    void accountId;
   });
 
   it("refuses an execute with no session on this device", async () => {
@@ -221,5 +219,3 @@ describe("delegated keys", () => {
     expect((await getDelegatedKey(client, { delegatedKeyId: key.id })).status).toBe("REVOKED");
   });
 });
-
-void signInWithPasskey;
