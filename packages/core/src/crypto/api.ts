@@ -8,17 +8,29 @@ import type {
   SigningKey,
   SigningKeyRecord,
 } from "./backend.js";
-import {
-  type OpenExportBundleParameters,
-  type OpenSessionKeyBundleParameters,
-  openExportBundle,
-  openSessionKeyBundle,
-  type SealOtpBundleParameters,
-  sealOtpBundle,
+import type {
+  OpenExportBundleParameters,
+  OpenSessionKeyBundleParameters,
+  SealOtpBundleParameters,
 } from "./bundles.js";
 import { oauthNonce } from "./oauth.js";
 import { parseScalar } from "./p256.js";
-import { stampPayload, type VerifyStampParameters, verifyStamp } from "./stamp.js";
+import { stampPayload, type VerifyStampParameters } from "./stamp.js";
+
+// Bundles are handled a few times per session (OTP sign-in, export) and stamps verified only by
+// tests and tools, so that code loads on first use and stays out of the initial browser bundle;
+// stamping, which every signed request needs, stays eager.
+async function load<T>(importModule: () => Promise<T>): Promise<T> {
+  try {
+    return await importModule();
+  } catch (cause) {
+    throw new SignetError("NETWORK", "could not load Signet's bundle code", {
+      cause,
+      retryable: true,
+    });
+  }
+}
+const bundles = () => load(() => import("./bundles.js"));
 
 /** The crypto contract of `@signet/core`, bound to one backend. See each entry's exports for docs. */
 export interface CryptoApi {
@@ -81,21 +93,21 @@ export function createCryptoApi(backend: CryptoBackend): CryptoApi {
     stampPayload,
     verifyStamp: async (parameters) => {
       assertParameters(parameters);
-      return verifyStamp(backend, parameters);
+      return (await load(() => import("./verify-stamp.js"))).verifyStamp(backend, parameters);
     },
     generateDecryptionKey: () => backend.generateDecryptionKey(),
     importDecryptionKey: async (privateKey) => backend.importDecryptionKey(parseScalar(privateKey)),
     sealOtpBundle: async (parameters) => {
       assertParameters(parameters);
-      return sealOtpBundle(backend, parameters);
+      return (await bundles()).sealOtpBundle(backend, parameters);
     },
     openSessionKeyBundle: async (parameters) => {
       assertParameters(parameters);
-      return openSessionKeyBundle(backend, parameters);
+      return (await bundles()).openSessionKeyBundle(backend, parameters);
     },
     openExportBundle: async (parameters) => {
       assertParameters(parameters);
-      return openExportBundle(backend, parameters);
+      return (await bundles()).openExportBundle(backend, parameters);
     },
     oauthNonce: (clientPublicKey) => oauthNonce(backend, clientPublicKey),
   };

@@ -1,17 +1,8 @@
 // PROTOCOL.md §2 (stamp payloadToSign byte for byte) and §4 (the Grid-Wallet-Signature value):
 // base64url(JSON {publicKey, scheme, signature}) with an ECDSA P-256 SHA-256 DER signature.
 import { SignetError } from "../errors.js";
-import type { CryptoBackend, SigningKey } from "./backend.js";
-import {
-  base64UrlDecode,
-  base64UrlEncode,
-  bytesToHex,
-  hexToBytes,
-  utf8Decode,
-  utf8Encode,
-} from "./encoding.js";
-import { normalizePublicKey } from "./p256.js";
-import { verifySignature } from "./signature.js";
+import type { SigningKey } from "./backend.js";
+import { base64UrlEncode, bytesToHex, utf8Encode } from "./encoding.js";
 
 /** The only stamp scheme the service accepts for wallet keys. */
 export const STAMP_SCHEME = "SIGNATURE_SCHEME_TK_API_P256";
@@ -46,31 +37,7 @@ export async function stampPayload(payload: string, key: SigningKey): Promise<st
   return base64UrlEncode(utf8Encode(JSON.stringify(stamp)));
 }
 
-/**
- * Decodes a stamp header value without verifying it.
- * @throws {SignetError} `ENCODING_INVALID` when it is not base64url JSON of the stamp shape.
- */
-export function parseStamp(stamp: string): StampJson {
-  let json: unknown;
-  try {
-    json = JSON.parse(utf8Decode(base64UrlDecode(stamp, "stamp"), "stamp"));
-  } catch (cause) {
-    throw new SignetError("ENCODING_INVALID", `"stamp" expected base64url of JSON`, { cause });
-  }
-  const value = json as Partial<StampJson> | null;
-  if (
-    typeof value !== "object" ||
-    value === null ||
-    typeof value.publicKey !== "string" ||
-    value.scheme !== STAMP_SCHEME ||
-    typeof value.signature !== "string"
-  ) {
-    throw new SignetError("ENCODING_INVALID", `"stamp" expected {publicKey, scheme, signature}`);
-  }
-  return { publicKey: value.publicKey, scheme: value.scheme, signature: value.signature };
-}
-
-/** Parameters of {@link verifyStamp}. */
+/** Parameters of `verifyStamp` (./verify-stamp.ts). */
 export type VerifyStampParameters = {
   /** The exact string that was stamped. */
   payload: string;
@@ -79,26 +46,3 @@ export type VerifyStampParameters = {
   /** When given, the stamp must name this key (compressed or uncompressed hex). */
   publicKey?: string | undefined;
 };
-
-/**
- * Verifies a stamp over `payload` (high-S accepted) and returns the signer's compressed key.
- * @throws {SignetError} `ENCODING_INVALID` (malformed stamp), `POINT_INVALID` (bad key),
- * `SIGNATURE_INVALID` (wrong signer or signature).
- */
-export async function verifyStamp(
-  backend: CryptoBackend,
-  { payload, stamp, publicKey }: VerifyStampParameters,
-): Promise<{ publicKey: string }> {
-  const parsed = parseStamp(stamp);
-  const signer = normalizePublicKey(parsed.publicKey, "stamp.publicKey");
-  if (publicKey !== undefined && normalizePublicKey(publicKey).compressed !== signer.compressed) {
-    throw new SignetError("SIGNATURE_INVALID", "stamp is by a different key");
-  }
-  await verifySignature(backend, {
-    publicKey: signer.uncompressed,
-    message: utf8Encode(payload, "payload"),
-    signature: hexToBytes(parsed.signature, "stamp.signature"),
-    format: "der",
-  });
-  return { publicKey: signer.compressed };
-}

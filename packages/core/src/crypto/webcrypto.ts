@@ -1,13 +1,6 @@
 // W3C Web Cryptography API (ECDSA P-256/SHA-256, ECDH), RFC 9180 through @hpke/core, PROTOCOL.md §4:
 // the backend for browsers and Node. No curve library: point math is ./p256.ts, the rest is native.
-import {
-  Aes256Gcm,
-  CipherSuite,
-  DeserializeError,
-  DhkemP256HkdfSha256,
-  HkdfSha256,
-  OpenError,
-} from "@hpke/core";
+import type { CipherSuite } from "@hpke/core";
 import { SignetError, type SignetErrorCode } from "../errors.js";
 import type {
   CryptoBackend,
@@ -42,21 +35,26 @@ function getSubtle(): SubtleCrypto {
   return subtle;
 }
 
+type HpkeModule = typeof import("@hpke/core");
+/** @hpke/core, loaded on first HPKE use (a lazy chunk: most page loads never seal or open). */
+type Hpke = { module: HpkeModule; suite: CipherSuite };
+
 // WebCrypto and @hpke/core throw DOMException / TypeError / HpkeError: each becomes one code here.
 async function attempt<T>(
   code: SignetErrorCode,
   message: string,
   run: () => Promise<T>,
+  hpke?: Hpke,
 ): Promise<T> {
   try {
     return await run();
   } catch (cause) {
     if (cause instanceof SignetError) throw cause;
-    if (cause instanceof OpenError)
+    if (hpke && cause instanceof hpke.module.OpenError)
       throw new SignetError("DECRYPTION_FAILED", "HPKE open failed (wrong key or altered data)", {
         cause,
       });
-    if (cause instanceof DeserializeError)
+    if (hpke && cause instanceof hpke.module.DeserializeError)
       throw new SignetError("POINT_INVALID", "HPKE public key is invalid", { cause });
     throw new SignetError(code, message, { cause });
   }
@@ -100,7 +98,7 @@ const isCryptoKey = (value: unknown): value is CryptoKey =>
   typeof CryptoKey !== "undefined" && value instanceof CryptoKey;
 
 function webCryptoDecryptionKey(
-  getSuite: () => CipherSuite,
+  loadHpke: () => Promise<Hpke>,
   keyPair: CryptoKeyPair,
   publicKeyRaw: Uint8Array,
 ): DecryptionKey {
@@ -110,17 +108,20 @@ function webCryptoDecryptionKey(
       if (enc?.length !== 65)
         throw new SignetError("POINT_INVALID", `"enc" expected 65 bytes, got ${enc?.length}`);
       decodePoint(enc, "enc");
-      return attempt(
-        "DECRYPTION_FAILED",
-        "HPKE open failed (wrong key or altered data)",
-        async () =>
-          bytes(
-            await getSuite().open(
-              { recipientKey: keyPair, enc: source(enc), info: source(info) },
-              source(ciphertext),
-              source(aad),
+      return attempt("CRYPTO_UNAVAILABLE", "HPKE is not available", loadHpke).then((hpke) =>
+        attempt(
+          "DECRYPTION_FAILED",
+          "HPKE open failed (wrong key or altered data)",
+          async () =>
+            bytes(
+              await hpke.suite.open(
+                { recipientKey: keyPair, enc: source(enc), info: source(info) },
+                source(ciphertext),
+                source(aad),
+              ),
             ),
-          ),
+          hpke,
+        ),
       );
     },
   };
@@ -141,14 +142,23 @@ function webCryptoDecryptionKey(
  * ```
  */
 export function createWebCryptoBackend(): CryptoBackend {
-  let suite: CipherSuite | undefined;
-  // Built on first use; @hpke/core looks up globalThis.crypto itself, at call time.
-  const getSuite = (): CipherSuite =>
-    (suite ??= new CipherSuite({
-      kem: new DhkemP256HkdfSha256(),
-      kdf: new HkdfSha256(),
-      aead: new Aes256Gcm(),
+  let hpke: Promise<Hpke> | undefined;
+  // Loaded and built on first use; @hpke/core looks up globalThis.crypto itself, at call time.
+  const loadHpke = (): Promise<Hpke> => {
+    hpke ??= import("@hpke/core").then((module) => ({
+      module,
+      suite: new module.CipherSuite({
+        kem: new module.DhkemP256HkdfSha256(),
+        kdf: new module.HkdfSha256(),
+        aead: new module.Aes256Gcm(),
+      }),
     }));
+    // A failed load (offline chunk) may be retried on the next call.
+    hpke.catch(() => {
+      hpke = undefined;
+    });
+    return hpke;
+  };
   const importSigningKey = (scalar: Uint8Array, options?: GenerateSigningKeyOptions) =>
     attempt("KEY_INVALID", "signing key import failed", async () => {
       const { jwk, publicKeyRaw } = jwkFromScalar(scalar);
@@ -220,7 +230,7 @@ export function createWebCryptoBackend(): CryptoBackend {
         const subtle = getSubtle();
         const pair = await subtle.generateKey(ECDH, false, ["deriveBits"]);
         return webCryptoDecryptionKey(
-          getSuite,
+          loadHpke,
           pair,
           bytes(await subtle.exportKey("raw", pair.publicKey)),
         );
@@ -231,7 +241,7 @@ export function createWebCryptoBackend(): CryptoBackend {
         const { jwk, publicKeyRaw } = jwkFromScalar(scalar);
         const privateKey = await subtle.importKey("jwk", jwk, ECDH, false, ["deriveBits"]);
         const publicKey = await subtle.importKey("raw", source(publicKeyRaw), ECDH, true, []);
-        return webCryptoDecryptionKey(getSuite, { privateKey, publicKey }, publicKeyRaw);
+        return webCryptoDecryptionKey(loadHpke, { privateKey, publicKey }, publicKeyRaw);
       }),
     verify: verifyP1363,
     async hpkeSeal({ recipientPublicKey, plaintext, info, aad }: HpkeSealParameters) {
@@ -242,16 +252,26 @@ export function createWebCryptoBackend(): CryptoBackend {
         );
       }
       decodePoint(recipientPublicKey, "recipientPublicKey");
-      return attempt("CRYPTO_UNAVAILABLE", "HPKE seal failed", async () => {
-        const hpke = getSuite();
-        const sender = await hpke.createSenderContext({
-          recipientPublicKey: await hpke.kem.deserializePublicKey(source(recipientPublicKey)),
-          info: source(info),
-        });
-        const enc = bytes(sender.enc);
-        const additional = typeof aad === "function" ? aad(enc) : aad;
-        return { enc, ciphertext: bytes(await sender.seal(source(plaintext), source(additional))) };
-      });
+      const hpke = await attempt("CRYPTO_UNAVAILABLE", "HPKE is not available", loadHpke);
+      return attempt(
+        "CRYPTO_UNAVAILABLE",
+        "HPKE seal failed",
+        async () => {
+          const sender = await hpke.suite.createSenderContext({
+            recipientPublicKey: await hpke.suite.kem.deserializePublicKey(
+              source(recipientPublicKey),
+            ),
+            info: source(info),
+          });
+          const enc = bytes(sender.enc);
+          const additional = typeof aad === "function" ? aad(enc) : aad;
+          return {
+            enc,
+            ciphertext: bytes(await sender.seal(source(plaintext), source(additional))),
+          };
+        },
+        hpke,
+      );
     },
     sha256: (data) =>
       attempt("CRYPTO_UNAVAILABLE", "SHA-256 failed", async () =>
