@@ -1,0 +1,141 @@
+// Passkey flows in real Chromium with the CDP virtual authenticator: a user signs in by email OTP,
+// adds a passkey, signs in with it, and the session key survives a reload in IndexedDB.
+import { expect, test } from "@playwright/test";
+import { startWalletServer, type WalletServer } from "./fixtures/walletServer.js";
+
+let server: WalletServer;
+test.beforeAll(async () => {
+  server = await startWalletServer();
+});
+test.afterAll(async () => {
+  await server?.close();
+});
+
+test("email OTP, add a passkey, sign in with it, reload and export", async ({ page }) => {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+
+  await page.goto(server.origin);
+  await page.waitForFunction(() => window.signetCore !== undefined);
+  const user = await page.evaluate(async () => {
+    const core = window.signetCore!;
+    const ids = await (
+      await fetch("/api/test/signup", {
+        method: "POST",
+        body: JSON.stringify({ email: `e2e-${Date.now()}@example.com` }),
+      })
+    ).json();
+    const keys = await (await fetch("/api/test/keys")).json();
+    localStorage.setItem("e2e", JSON.stringify({ ids, keys }));
+    const client = core.createClient({
+      relayUrl: "/api/grid",
+      headers: { "x-test-customer": ids.customerId },
+      trustedKeys: {
+        otpTargetBundle: [keys.attestationPublicKey],
+        exportBundle: [keys.signerPublicKey],
+      },
+    });
+    const persistence = await client.persistence();
+    const otp = await core.requestOtp(client, { credentialId: ids.emailCredentialId });
+    await core.verifyOtp(client, { ...otp, otpCode: "000000" });
+    const challenge = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))
+      .replaceAll("+", "-")
+      .replaceAll("/", "_")
+      .replaceAll("=", "");
+    const passkey = await core.addPasskey(client, {
+      accountId: ids.accountId,
+      nickname: "Virtual authenticator",
+      challenge,
+      rp: { id: "localhost", name: "Signet e2e" },
+      user: { id: btoa("e2e-user").replaceAll("=", ""), name: "e2e", displayName: "E2E" },
+    });
+    const session = await core.signInWithPasskey(client, { credentialId: passkey.id });
+    return { ...ids, persistence, passkeyId: passkey.id, session };
+  });
+  expect(user.persistence).toBe("indexeddb");
+  expect(user.session.credentialId).toBe(user.passkeyId);
+  const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
+  expect(credentials).toHaveLength(1);
+  expect(credentials[0]?.signCount).toBeGreaterThan(0);
+
+  await page.reload();
+  await page.waitForFunction(() => window.signetCore !== undefined);
+  const after = await page.evaluate(async () => {
+    const core = window.signetCore!;
+    const { ids, keys } = JSON.parse(localStorage.getItem("e2e")!);
+    const client = core.createClient({
+      relayUrl: "/api/grid",
+      headers: { "x-test-customer": ids.customerId },
+      trustedKeys: {
+        otpTargetBundle: [keys.attestationPublicKey],
+        exportBundle: [keys.signerPublicKey],
+      },
+    });
+    const session = await core.getSession(client, { accountId: ids.accountId });
+    const mnemonic = await core.exportWallet(client, { accountId: ids.accountId });
+    const record = (await (await client.keyStore()).list()).length;
+    return { session, words: mnemonic.split(" ").length, record };
+  });
+  expect(after.session?.id).toBe(user.session.id);
+  expect(after.words).toBe(12);
+  expect(after.record).toBeGreaterThanOrEqual(1);
+});
+
+test("a dismissed passkey prompt is WEBAUTHN_CANCELLED, and nothing is half-applied", async ({
+  page,
+}) => {
+  // No virtual authenticator: Chromium rejects navigator.credentials.create with NotAllowedError.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  await page.goto(server.origin);
+  await page.waitForFunction(() => window.signetCore !== undefined);
+  const result = await page.evaluate(async () => {
+    const core = window.signetCore!;
+    const ids = await (
+      await fetch("/api/test/signup", {
+        method: "POST",
+        body: JSON.stringify({ email: `e2e-cancel-${Date.now()}@example.com` }),
+      })
+    ).json();
+    const keys = await (await fetch("/api/test/keys")).json();
+    const client = core.createClient({
+      relayUrl: "/api/grid",
+      headers: { "x-test-customer": ids.customerId },
+      trustedKeys: {
+        otpTargetBundle: [keys.attestationPublicKey],
+        exportBundle: [keys.signerPublicKey],
+      },
+    });
+    const otp = await core.requestOtp(client, { credentialId: ids.emailCredentialId });
+    await core.verifyOtp(client, { ...otp, otpCode: "000000" });
+    const error = await core
+      .addPasskey(client, {
+        accountId: ids.accountId,
+        nickname: "Never",
+        challenge: "A".repeat(43),
+        rp: { id: "localhost", name: "Signet e2e" },
+        user: { id: "dXNlcg", name: "u", displayName: "U" },
+        timeoutMs: 2_000,
+      })
+      .catch((e: unknown) => e as { code?: string; name?: string });
+    const credentials = await core.listCredentials(client, { accountId: ids.accountId });
+    return {
+      code: (error as { code?: string }).code,
+      name: (error as { name?: string }).name,
+      count: credentials.length,
+    };
+  });
+  expect(result.name).toBe("SignetError");
+  expect(result.code).toBe("WEBAUTHN_CANCELLED");
+  expect(result.count).toBe(1);
+});
