@@ -382,6 +382,22 @@ describe.each([
     expect(await codeOf(() => api.oauthNonce("\ud800"))).toBe("ENCODING_INVALID");
   });
 
+  it("createCryptoApi and object parameters: INVALID_ARGUMENT for non-objects", async () => {
+    for (const bad of [undefined, null, {}, { generateSigningKey: () => 0 }]) {
+      expect(await codeOf(() => api.createCryptoApi(any(bad)))).toBe("INVALID_ARGUMENT");
+    }
+    for (const run of [
+      api.verifyStamp,
+      api.sealOtpBundle,
+      api.openSessionKeyBundle,
+      api.openExportBundle,
+    ]) {
+      for (const bad of [undefined, null, "x", 1]) {
+        expect(await codeOf(() => run(any(bad)))).toBe("INVALID_ARGUMENT");
+      }
+    }
+  });
+
   it("restoreSigningKey: KEY_INVALID for malformed or mismatched records", async () => {
     const key = await api.importSigningKey(samples.stamps.privateKey);
     const other = await api.generateSigningKey();
