@@ -94,6 +94,33 @@ describe("passkeys: core → relay → emulator", () => {
     expect(error.code).toBe("PASSKEY_CREDENTIAL_ALREADY_EXISTS");
     expect(error.status).toBe(400);
   });
+
+  it("maps a dismissed prompt to WEBAUTHN_CANCELLED and holds no new session", async () => {
+    const { customerId, accountId, emailCredentialId } = await stack.signUp();
+    const { client, authenticator } = stack.client(customerId);
+    const email = await signInWithEmail(client, emailCredentialId);
+    const passkey = await addPasskey(client, {
+      accountId,
+      nickname: "Phone",
+      challenge: registrationChallenge(),
+      rp,
+      user: passkeyUser("erin"),
+    });
+    authenticator.failNext("NotAllowedError");
+    const cancelled = await signInWithPasskey(client, { credentialId: passkey.id }).catch((e) => e);
+    expect(cancelled).toBeInstanceOf(SignetError);
+    expect(cancelled.code).toBe("WEBAUTHN_CANCELLED");
+    expect(client.sessions.getSnapshot()[accountId]?.map((s) => s.id)).toEqual([email.id]);
+    authenticator.failNext("InvalidStateError");
+    const registered = await addPasskey(client, {
+      accountId,
+      nickname: "Again",
+      challenge: registrationChallenge(),
+      rp,
+      user: passkeyUser("erin"),
+    }).catch((e) => e);
+    expect(registered.code).toBe("WEBAUTHN_INVALID_STATE");
+  });
 });
 
 describe("OAuth: core → relay → emulator", () => {

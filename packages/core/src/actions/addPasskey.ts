@@ -2,6 +2,7 @@
 import type { SignetClient } from "../client.js";
 import { assertArgument, type SignetError } from "../errors.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
+import { toWebAuthnError } from "../webauthn/errors.js";
 import type { AuthMethodJson } from "../wire.js";
 import { assertServiceId } from "./ids.js";
 import { expectShape } from "./responseShape.js";
@@ -57,15 +58,19 @@ export async function addPasskey(
   );
   const webauthn = client.webauthn();
   const session = await requireSession(client, { accountId });
-  const registration = await webauthn.register({
-    rp,
-    user,
-    challenge,
-    pubKeyCredParams: [{ type: "public-key", alg: -7 }],
-    timeout: parameters.timeoutMs ?? 60_000,
-    authenticatorSelection: { residentKey: "preferred", userVerification: "required" },
-    attestation: "none",
-  });
+  const registration = await webauthn
+    .register({
+      rp,
+      user,
+      challenge,
+      pubKeyCredParams: [{ type: "public-key", alg: -7 }],
+      timeout: parameters.timeoutMs ?? 60_000,
+      authenticatorSelection: { residentKey: "preferred", userVerification: "required" },
+      attestation: "none",
+    })
+    .catch((error: unknown) => {
+      throw toWebAuthnError(error);
+    });
   const transports = registration.response.transports;
   const { body: credential } = await client.signed({
     operation: "addPasskey",

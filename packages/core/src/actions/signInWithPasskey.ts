@@ -8,6 +8,7 @@ import { establishSession, parseAuthSession } from "../session/establishSession.
 import type { Session } from "../session/sessionStore.js";
 import { REQUEST_ID_HEADER } from "../transport/headers.js";
 import { isProcessingBody } from "../transport/signedRequest.js";
+import { toWebAuthnError } from "../webauthn/errors.js";
 import type { PasskeyAuthChallengeJson } from "../wire.js";
 import { assertServiceId } from "./ids.js";
 import { pollUntil } from "./pollUntil.js";
@@ -104,13 +105,17 @@ export async function signInWithPasskey(
   if (Date.parse(challenge.expiresAt) <= client.clock.now()) {
     throw new SignetError("CHALLENGE_EXPIRED", "The passkey challenge expired: prepare a new one");
   }
-  const assertion = await webauthn.authenticate({
-    challenge: base64UrlEncode(utf8Encode(challenge.challenge)),
-    allowCredentials: [{ id: challenge.credentialId, type: "public-key" }],
-    userVerification: "required",
-    timeout: parameters.timeoutMs ?? 60_000,
-    ...(parameters.rpId ? { rpId: parameters.rpId } : {}),
-  });
+  const assertion = await webauthn
+    .authenticate({
+      challenge: base64UrlEncode(utf8Encode(challenge.challenge)),
+      allowCredentials: [{ id: challenge.credentialId, type: "public-key" }],
+      userVerification: "required",
+      timeout: parameters.timeoutMs ?? 60_000,
+      ...(parameters.rpId ? { rpId: parameters.rpId } : {}),
+    })
+    .catch((error: unknown) => {
+      throw toWebAuthnError(error);
+    });
   const body = JSON.stringify({
     type: "PASSKEY",
     assertion: {
