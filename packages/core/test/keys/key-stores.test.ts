@@ -2,7 +2,7 @@
 // CryptoKey objects, non-extractable included), the start-up probe and its fallbacks, and the
 // string-store adapter for React Native secure stores.
 import { IDBFactory } from "fake-indexeddb";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createNobleBackend } from "../../src/crypto/noble.js";
 import { createWebCryptoBackend } from "../../src/crypto/webcrypto.js";
 import { createDefaultKeyStore, createIndexedDbKeyStore } from "../../src/keys/indexeddb.js";
@@ -76,10 +76,23 @@ describe("createIndexedDbKeyStore (fake-indexeddb)", () => {
   });
 
   it("KEY_STORAGE_UNAVAILABLE when there is no IndexedDB at all", async () => {
-    const store = createIndexedDbKeyStore({ indexedDB: undefined });
-    const had = "indexedDB" in globalThis;
-    expect(had).toBe(false); // Node has none; fake-indexeddb is passed explicitly above
-    await expect(store.get("x")).rejects.toMatchObject({ code: "KEY_STORAGE_UNAVAILABLE" });
+    vi.stubGlobal("indexedDB", undefined);
+    try {
+      const store = createIndexedDbKeyStore();
+      await expect(store.get("x")).rejects.toMatchObject({ code: "KEY_STORAGE_UNAVAILABLE" });
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it("looks up globalThis.indexedDB lazily (fake-indexeddb installed after creation)", async () => {
+    const store = createIndexedDbKeyStore({ dbName: "lazy" });
+    vi.stubGlobal("indexedDB", new IDBFactory());
+    try {
+      await exercise(store);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });
 
@@ -93,7 +106,10 @@ describe("createDefaultKeyStore probe", () => {
   });
 
   it("falls back to memory without IndexedDB", async () => {
-    const { store, persistence } = await createDefaultKeyStore();
+    vi.stubGlobal("indexedDB", undefined);
+    const { store, persistence } = await createDefaultKeyStore().finally(() =>
+      vi.unstubAllGlobals(),
+    );
     expect(persistence).toBe("memory");
     await exercise(store);
   });
