@@ -140,13 +140,16 @@ export async function createDefaultKeyStore(
   const probeKey = await backend.generateSigningKey();
   const store = createIndexedDbKeyStore({ ...options, indexedDB: factory });
   const probe = async (): Promise<boolean> => {
-    await store.set(PROBE_ID, probeKey.toRecord());
-    const record = await store.get(PROBE_ID);
-    await store.delete(PROBE_ID);
-    if (!record) return false;
-    // Reading back is not enough: the clone must still sign with the same key.
-    const restored = await backend.restoreSigningKey(record);
-    return restored.publicKey === probeKey.publicKey;
+    try {
+      await store.set(PROBE_ID, probeKey.toRecord());
+      const record = await store.get(PROBE_ID);
+      if (!record) return false;
+      // Reading back is not enough: the clone must still sign with the same key.
+      const restored = await backend.restoreSigningKey(record);
+      return restored.publicKey === probeKey.publicKey;
+    } finally {
+      await store.delete(PROBE_ID).catch(() => undefined);
+    }
   };
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<boolean>((resolve) => {
