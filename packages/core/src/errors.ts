@@ -122,7 +122,14 @@ export class SignetError extends Error {
   }
 
   /** A JSON-safe view, for logs and devtools (the cause is left out). */
-  toJSON(): { name: "SignetError"; code: string; message: string; status?: number; retryable: boolean; details?: Record<string, unknown> } {
+  toJSON(): {
+    name: "SignetError";
+    code: string;
+    message: string;
+    status?: number;
+    retryable: boolean;
+    details?: Record<string, unknown>;
+  } {
     return {
       name: this.name,
       code: this.code,

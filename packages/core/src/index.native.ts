@@ -38,8 +38,10 @@ export type {
   OpenSessionKeyBundleParameters,
   SealOtpBundleParameters,
 } from "./crypto/bundles.js";
+
 import { type CreateClientParameters, createClientFactory, type SignetClient } from "./client.js";
 import { createMemoryKeyStore } from "./keys/key-store.js";
+
 export { createNobleBackend, type NobleBackendOptions } from "./crypto/noble.js";
 export {
   PRODUCTION_SIGNER_SIGN_PUBLIC_KEY,
@@ -364,6 +366,12 @@ export {
   revokeSession,
 } from "./actions/revokeSession.js";
 export {
+  type SignInWithOAuthErrorType,
+  type SignInWithOAuthParameters,
+  type SignInWithOAuthReturnType,
+  signInWithOAuth,
+} from "./actions/signInWithOAuth.js";
+export {
   type PreparedPasskeySignIn,
   type PreparePasskeySignInParameters,
   preparePasskeySignIn,
@@ -372,12 +380,6 @@ export {
   type SignInWithPasskeyReturnType,
   signInWithPasskey,
 } from "./actions/signInWithPasskey.js";
-export {
-  type SignInWithOAuthErrorType,
-  type SignInWithOAuthParameters,
-  type SignInWithOAuthReturnType,
-  signInWithOAuth,
-} from "./actions/signInWithOAuth.js";
 export { type SignOutErrorType, type SignOutParameters, signOut } from "./actions/signOut.js";
 export {
   type UpdateCustomerContactErrorType,
@@ -399,14 +401,19 @@ export {
 } from "./actions/waitForTransaction.js";
 export type { CreateClientParameters, SignedParameters, SignetClient } from "./client.js";
 export type { BundleWarningEvent, SessionEvent, SignetEvent } from "./events.js";
-export type { ActiveSession, Session, SessionSnapshot, SessionStore } from "./session/sessionStore.js";
+export type {
+  ActiveSession,
+  Session,
+  SessionSnapshot,
+  SessionStore,
+} from "./session/sessionStore.js";
 export type { BackoffOptions } from "./transport/backoff.js";
-export type { Clock, FetchFunction, RequestEvent } from "./transport/http.js";
 export {
   IDEMPOTENCY_KEY_HEADER,
   REQUEST_ID_HEADER,
   WALLET_SIGNATURE_HEADER,
 } from "./transport/headers.js";
+export type { Clock, FetchFunction, RequestEvent } from "./transport/http.js";
 export {
   type RunSignedRequestErrorType,
   type RunSignedRequestParameters,
@@ -448,8 +455,9 @@ export type {
  * const client = createClient({ relayUrl: "https://app.example/api/grid", keyStore, webauthn });
  * ```
  */
-export const createClient: (parameters: CreateClientParameters) => SignetClient = /* @__PURE__ */ createClientFactory({
-  crypto: () => api,
-  keyStore: async () => ({ store: createMemoryKeyStore(), persistence: "memory" }),
-  webauthn: () => undefined,
-});
+export const createClient: (parameters: CreateClientParameters) => SignetClient =
+  /* @__PURE__ */ createClientFactory({
+    crypto: () => api,
+    keyStore: async () => ({ store: createMemoryKeyStore(), persistence: "memory" }),
+    webauthn: () => undefined,
+  });

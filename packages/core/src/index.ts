@@ -37,9 +37,11 @@ export type {
   OpenSessionKeyBundleParameters,
   SealOtpBundleParameters,
 } from "./crypto/bundles.js";
+
 import { type CreateClientParameters, createClientFactory, type SignetClient } from "./client.js";
 import { createDefaultKeyStore } from "./keys/indexeddb.js";
 import { createBrowserWebAuthn } from "./webauthn/browser.js";
+
 export {
   PRODUCTION_SIGNER_SIGN_PUBLIC_KEY,
   PRODUCTION_TLS_FETCHER_SIGN_PUBLIC_KEY,
@@ -365,6 +367,12 @@ export {
   revokeSession,
 } from "./actions/revokeSession.js";
 export {
+  type SignInWithOAuthErrorType,
+  type SignInWithOAuthParameters,
+  type SignInWithOAuthReturnType,
+  signInWithOAuth,
+} from "./actions/signInWithOAuth.js";
+export {
   type PreparedPasskeySignIn,
   type PreparePasskeySignInParameters,
   preparePasskeySignIn,
@@ -373,12 +381,6 @@ export {
   type SignInWithPasskeyReturnType,
   signInWithPasskey,
 } from "./actions/signInWithPasskey.js";
-export {
-  type SignInWithOAuthErrorType,
-  type SignInWithOAuthParameters,
-  type SignInWithOAuthReturnType,
-  signInWithOAuth,
-} from "./actions/signInWithOAuth.js";
 export { type SignOutErrorType, type SignOutParameters, signOut } from "./actions/signOut.js";
 export {
   type UpdateCustomerContactErrorType,
@@ -400,14 +402,19 @@ export {
 } from "./actions/waitForTransaction.js";
 export type { CreateClientParameters, SignedParameters, SignetClient } from "./client.js";
 export type { BundleWarningEvent, SessionEvent, SignetEvent } from "./events.js";
-export type { ActiveSession, Session, SessionSnapshot, SessionStore } from "./session/sessionStore.js";
+export type {
+  ActiveSession,
+  Session,
+  SessionSnapshot,
+  SessionStore,
+} from "./session/sessionStore.js";
 export type { BackoffOptions } from "./transport/backoff.js";
-export type { Clock, FetchFunction, RequestEvent } from "./transport/http.js";
 export {
   IDEMPOTENCY_KEY_HEADER,
   REQUEST_ID_HEADER,
   WALLET_SIGNATURE_HEADER,
 } from "./transport/headers.js";
+export type { Clock, FetchFunction, RequestEvent } from "./transport/http.js";
 export {
   type RunSignedRequestErrorType,
   type RunSignedRequestParameters,
@@ -417,6 +424,7 @@ export {
   type SignedRequestStage,
   type SignPayload,
 } from "./transport/signedRequest.js";
+export { createBrowserWebAuthn } from "./webauthn/browser.js";
 export { toWebAuthnError } from "./webauthn/errors.js";
 export type {
   AuthenticationOptionsJSON,
@@ -436,7 +444,6 @@ export type {
   QuoteJson,
   TransactionJson,
 } from "./wire.js";
-export { createBrowserWebAuthn } from "./webauthn/browser.js";
 
 /**
  * Creates a Signet client: every flow takes it as its first argument. Browser and Node defaults:
@@ -450,8 +457,9 @@ export { createBrowserWebAuthn } from "./webauthn/browser.js";
  * const otp = await requestOtp(client, { credentialId });
  * ```
  */
-export const createClient: (parameters: CreateClientParameters) => SignetClient = /* @__PURE__ */ createClientFactory({
-  crypto: () => api,
-  keyStore: () => createDefaultKeyStore(),
-  webauthn: () => createBrowserWebAuthn(),
-});
+export const createClient: (parameters: CreateClientParameters) => SignetClient =
+  /* @__PURE__ */ createClientFactory({
+    crypto: () => api,
+    keyStore: () => createDefaultKeyStore(),
+    webauthn: () => createBrowserWebAuthn(),
+  });
