@@ -11,11 +11,9 @@ import type {
   SigningKey,
   SigningKeyRecord,
 } from "./crypto/backend.js";
-import type {
-  OpenExportBundleParameters,
-  OpenSessionKeyBundleParameters,
-  SealOtpBundleParameters,
-} from "./crypto/bundles.js";
+import type { SealOtpBundleParameters } from "./crypto/bundles.js";
+import type { OpenExportBundleParameters } from "./crypto/export-bundle.js";
+import type { OpenSessionKeyBundleParameters } from "./crypto/legacy-session-key.js";
 import { createNobleBackend } from "./crypto/noble.js";
 import type { VerifyStampParameters } from "./crypto/stamp.js";
 
@@ -34,10 +32,10 @@ export type {
   BundleKind,
   BundleTrustOptions,
   BundleWarning,
-  OpenExportBundleParameters,
-  OpenSessionKeyBundleParameters,
   SealOtpBundleParameters,
 } from "./crypto/bundles.js";
+export type { OpenExportBundleParameters } from "./crypto/export-bundle.js";
+export type { OpenSessionKeyBundleParameters } from "./crypto/legacy-session-key.js";
 
 import { type CreateClientParameters, createClientFactory, type SignetClient } from "./client.js";
 import { createMemoryKeyStore } from "./keys/key-store.js";
@@ -51,13 +49,11 @@ export type { RandomBytes } from "./crypto/random.js";
 export { STAMP_SCHEME, type StampJson, type VerifyStampParameters } from "./crypto/stamp.js";
 export {
   type ClientErrorCode,
-  clientErrorCodes,
   isSignetError,
   type ServiceErrorCode,
   SignetError,
   type SignetErrorCode,
   type SignetErrorOptions,
-  serviceErrorCodes,
 } from "./errors.js";
 export { createMemoryKeyStore, type KeyPersistence, type KeyStore } from "./keys/key-store.js";
 export {

@@ -10,11 +10,9 @@ import type {
   SigningKey,
   SigningKeyRecord,
 } from "./crypto/backend.js";
-import type {
-  OpenExportBundleParameters,
-  OpenSessionKeyBundleParameters,
-  SealOtpBundleParameters,
-} from "./crypto/bundles.js";
+import type { SealOtpBundleParameters } from "./crypto/bundles.js";
+import type { OpenExportBundleParameters } from "./crypto/export-bundle.js";
+import type { OpenSessionKeyBundleParameters } from "./crypto/legacy-session-key.js";
 import type { VerifyStampParameters } from "./crypto/stamp.js";
 import { createWebCryptoBackend } from "./crypto/webcrypto.js";
 
@@ -33,10 +31,10 @@ export type {
   BundleKind,
   BundleTrustOptions,
   BundleWarning,
-  OpenExportBundleParameters,
-  OpenSessionKeyBundleParameters,
   SealOtpBundleParameters,
 } from "./crypto/bundles.js";
+export type { OpenExportBundleParameters } from "./crypto/export-bundle.js";
+export type { OpenSessionKeyBundleParameters } from "./crypto/legacy-session-key.js";
 
 import { type CreateClientParameters, createClientFactory, type SignetClient } from "./client.js";
 import { createDefaultKeyStore } from "./keys/indexeddb.js";
@@ -51,13 +49,11 @@ export { STAMP_SCHEME, type StampJson, type VerifyStampParameters } from "./cryp
 export { createWebCryptoBackend } from "./crypto/webcrypto.js";
 export {
   type ClientErrorCode,
-  clientErrorCodes,
   isSignetError,
   type ServiceErrorCode,
   SignetError,
   type SignetErrorCode,
   type SignetErrorOptions,
-  serviceErrorCodes,
 } from "./errors.js";
 export {
   createDefaultKeyStore,

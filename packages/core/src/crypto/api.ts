@@ -8,29 +8,26 @@ import type {
   SigningKey,
   SigningKeyRecord,
 } from "./backend.js";
-import type {
-  OpenExportBundleParameters,
-  OpenSessionKeyBundleParameters,
-  SealOtpBundleParameters,
-} from "./bundles.js";
+import { type SealOtpBundleParameters, sealOtpBundle } from "./bundles.js";
+import type { OpenExportBundleParameters } from "./export-bundle.js";
+import type { OpenSessionKeyBundleParameters } from "./legacy-session-key.js";
 import { oauthNonce } from "./oauth.js";
 import { parseScalar } from "./p256.js";
 import { stampPayload, type VerifyStampParameters } from "./stamp.js";
 
-// Bundles are handled a few times per session (OTP sign-in, export) and stamps verified only by
-// tests and tools, so that code loads on first use and stays out of the initial browser bundle;
-// stamping, which every signed request needs, stays eager.
+// Rare paths load on first use and stay out of the browser bundle: stamp verification (tests and
+// tools), wallet export (about once per wallet) and legacy session bundles (explicit opt-in).
+// What every sign-in and signed request needs (stamps, OTP bundles) is eager.
 async function load<T>(importModule: () => Promise<T>): Promise<T> {
   try {
     return await importModule();
   } catch (cause) {
-    throw new SignetError("NETWORK", "could not load Signet's bundle code", {
+    throw new SignetError("NETWORK", "could not load a part of Signet", {
       cause,
       retryable: true,
     });
   }
 }
-const bundles = () => load(() => import("./bundles.js"));
 
 /** The crypto contract of `@signet/core`, bound to one backend. See each entry's exports for docs. */
 export interface CryptoApi {
@@ -99,15 +96,18 @@ export function createCryptoApi(backend: CryptoBackend): CryptoApi {
     importDecryptionKey: async (privateKey) => backend.importDecryptionKey(parseScalar(privateKey)),
     sealOtpBundle: async (parameters) => {
       assertParameters(parameters);
-      return (await bundles()).sealOtpBundle(backend, parameters);
+      return sealOtpBundle(backend, parameters);
     },
     openSessionKeyBundle: async (parameters) => {
       assertParameters(parameters);
-      return (await bundles()).openSessionKeyBundle(backend, parameters);
+      return (await load(() => import("./legacy-session-key.js"))).openSessionKeyBundle(
+        backend,
+        parameters,
+      );
     },
     openExportBundle: async (parameters) => {
       assertParameters(parameters);
-      return (await bundles()).openExportBundle(backend, parameters);
+      return (await load(() => import("./export-bundle.js"))).openExportBundle(backend, parameters);
     },
     oauthNonce: (clientPublicKey) => oauthNonce(backend, clientPublicKey),
   };

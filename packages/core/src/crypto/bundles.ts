@@ -12,10 +12,7 @@ import {
   utf8Encode,
 } from "./encoding.js";
 import { bytesToBigInt, decodePoint, encodePoint, N, normalizePublicKey } from "./p256.js";
-import {
-  PRODUCTION_SIGNER_SIGN_PUBLIC_KEY,
-  PRODUCTION_TLS_FETCHER_SIGN_PUBLIC_KEY,
-} from "./pinned-keys.js";
+import { PRODUCTION_TLS_FETCHER_SIGN_PUBLIC_KEY } from "./pinned-keys.js";
 import { verifySignature } from "./signature.js";
 
 const INFO = utf8Encode("turnkey_hpke");
@@ -56,7 +53,7 @@ export type BundleTrustOptions = {
 
 type Envelope = { data: Uint8Array; dataSignature: string; enclaveQuorumPublic: string };
 
-function malformed(kind: string, why: string, cause?: unknown): SignetError {
+export function malformed(kind: string, why: string, cause?: unknown): SignetError {
   return new SignetError(
     "BUNDLE_MALFORMED",
     `"${kind}" ${why}`,
@@ -64,7 +61,7 @@ function malformed(kind: string, why: string, cause?: unknown): SignetError {
   );
 }
 
-function parseJsonObject(text: string, kind: string): Record<string, unknown> {
+export function parseJsonObject(text: string, kind: string): Record<string, unknown> {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -76,7 +73,7 @@ function parseJsonObject(text: string, kind: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-function hexField(object: Record<string, unknown>, field: string, kind: string): Uint8Array {
+export function hexField(object: Record<string, unknown>, field: string, kind: string): Uint8Array {
   const value = object[field];
   if (typeof value !== "string") throw malformed(kind, `has no string "${field}"`);
   try {
@@ -86,7 +83,7 @@ function hexField(object: Record<string, unknown>, field: string, kind: string):
   }
 }
 
-function parseEnvelope(text: string, kind: BundleKind): Envelope {
+export function parseEnvelope(text: string, kind: BundleKind): Envelope {
   if (typeof text !== "string") throw malformed(kind, `expected a string, got ${typeof text}`);
   // Some spec examples wrap the bundle in single quotes.
   let body = text.startsWith("'") ? text.slice(1) : text;
@@ -117,7 +114,7 @@ function warn(options: BundleTrustOptions, warning: BundleWarning): void {
   else globalThis.console?.warn?.(`[signet] ${warning.code}: ${warning.message}`);
 }
 
-async function checkEnvelope(
+export async function checkEnvelope(
   backend: CryptoBackend,
   envelope: Envelope,
   kind: BundleKind,
@@ -176,7 +173,7 @@ async function checkEnvelope(
   }
 }
 
-function assertDecryptionKey(key: unknown): asserts key is DecryptionKey {
+export function assertDecryptionKey(key: unknown): asserts key is DecryptionKey {
   const candidate = key as Partial<DecryptionKey> | null | undefined;
   if (
     typeof candidate?.hpkeOpen !== "function" ||
@@ -186,7 +183,7 @@ function assertDecryptionKey(key: unknown): asserts key is DecryptionKey {
   }
 }
 
-function openTurnkeyHpke(
+export function openTurnkeyHpke(
   key: DecryptionKey,
   enc: Uint8Array,
   ciphertext: Uint8Array,
@@ -284,79 +281,4 @@ export async function openOtpBundle({
   if (typeof otpCode !== "string" || typeof publicKey !== "string")
     throw malformed(kind, "plaintext lacks otp_code or public_key");
   return { otpCode, publicKey };
-}
-
-/** Parameters of {@link openSessionKeyBundle}. */
-export type OpenSessionKeyBundleParameters = {
-  /** The legacy `encryptedSessionSigningKey` (base58check). */
-  bundle: string;
-  /** The key whose uncompressed public key was sent as `clientPublicKey`. */
-  key: DecryptionKey;
-};
-
-/**
- * Opens a legacy `encryptedSessionSigningKey` to its 32-byte session scalar.
- * @throws {SignetError} `ENCODING_INVALID`, `CHECKSUM_INVALID`, `BUNDLE_MALFORMED`, `POINT_INVALID`,
- * `DECRYPTION_FAILED`, `KEY_INVALID`.
- */
-export async function openSessionKeyBundle(
-  backend: CryptoBackend,
-  { bundle, key }: OpenSessionKeyBundleParameters,
-): Promise<Uint8Array> {
-  assertDecryptionKey(key);
-  const raw = await base58CheckDecode(bundle, backend.sha256, "bundle");
-  // compressed enc (33) ‖ AES-256-GCM ciphertext of a 32-byte scalar with its 16-byte tag.
-  if (raw.length !== 81)
-    throw malformed("encryptedSessionSigningKey", `expected 81 bytes, got ${raw.length}`);
-  const enc = encodePoint(decodePoint(raw.subarray(0, 33), "bundle.enc"), false);
-  const scalar = await openTurnkeyHpke(key, enc, raw.subarray(33));
-  const d = bytesToBigInt(scalar);
-  if (scalar.length !== 32 || d === 0n || d >= N)
-    throw new SignetError("KEY_INVALID", "bundle holds no valid P-256 scalar");
-  return scalar;
-}
-
-/** Parameters of {@link openExportBundle}. */
-export type OpenExportBundleParameters = BundleTrustOptions & {
-  /** The `encryptedWalletCredentials` string. */
-  bundle: string;
-  /** The fresh key whose uncompressed public key was sent as `clientPublicKey`. */
-  key: DecryptionKey;
-  /** When known, the bundle's `organizationId` must equal it. */
-  organizationId?: string | undefined;
-};
-
-/**
- * Verifies and opens a wallet export bundle to its BIP-39 mnemonic.
- * @throws {SignetError} `BUNDLE_MALFORMED`, `BUNDLE_SIGNATURE_INVALID`, `BUNDLE_SIGNER_UNTRUSTED`,
- * `BUNDLE_ORGANIZATION_MISMATCH`, `POINT_INVALID`, `DECRYPTION_FAILED`, `KEY_INVALID`.
- */
-export async function openExportBundle(
-  backend: CryptoBackend,
-  parameters: OpenExportBundleParameters,
-): Promise<string> {
-  const { bundle, key, organizationId } = parameters ?? ({} as OpenExportBundleParameters);
-  assertDecryptionKey(key);
-  const kind = "encryptedWalletCredentials";
-  const envelope = parseEnvelope(bundle, kind);
-  await checkEnvelope(backend, envelope, kind, PRODUCTION_SIGNER_SIGN_PUBLIC_KEY, parameters);
-  let data: Record<string, unknown>;
-  try {
-    data = parseJsonObject(utf8Decode(envelope.data, `${kind}.data`), `${kind}.data`);
-  } catch (cause) {
-    throw cause instanceof SignetError && cause.code === "BUNDLE_MALFORMED"
-      ? cause
-      : malformed(kind, "data is not UTF-8 JSON", cause);
-  }
-  if (organizationId !== undefined && data.organizationId !== organizationId) {
-    throw new SignetError("BUNDLE_ORGANIZATION_MISMATCH", `"${kind}" is for another organization`);
-  }
-  const enc = hexField(data, "encappedPublic", `${kind}.data`);
-  const ciphertext = hexField(data, "ciphertext", `${kind}.data`);
-  const plaintext = await openTurnkeyHpke(key, enc, ciphertext);
-  try {
-    return utf8Decode(plaintext, "mnemonic");
-  } catch (cause) {
-    throw malformed(kind, "plaintext is not UTF-8", cause);
-  }
 }

@@ -1,17 +1,21 @@
 // RFC 9180 §4 (labeled HKDF), §4.1 (DHKEM(P-256, HKDF-SHA256)), §5.1 (key schedule, base mode)
 // and §6.1 (single-shot seal/open), over injected primitives: the React Native backend runs it on
-// noble; PROTOCOL.md §4 fixes the suite the service uses (AES-256-GCM).
+// noble and
+// the browser entry on WebCrypto; PROTOCOL.md §4 fixes the suite the service uses (AES-256-GCM).
 import { SignetError } from "../errors.js";
 import { concatBytes } from "./encoding.js";
 
 type MaybePromise<T> = T | Promise<T>;
 
-/** The primitives HPKE needs. Each may be synchronous (noble) or asynchronous. */
-export type HpkePrimitives = {
-  /** X coordinate (32 bytes) of `scalar · publicKey`; `publicKey` is 65 bytes, to be validated. */
-  dh(scalar: Uint8Array, publicKey: Uint8Array): MaybePromise<Uint8Array>;
-  /** The 65-byte uncompressed public key of `scalar`. */
-  publicKey(scalar: Uint8Array): MaybePromise<Uint8Array>;
+/**
+ * The primitives HPKE needs. Each may be synchronous (noble) or asynchronous (WebCrypto). `K` is
+ * how a private key is held: a scalar for noble, a `CryptoKeyPair` for WebCrypto (non-extractable).
+ */
+export type HpkePrimitives<K = Uint8Array> = {
+  /** X coordinate (32 bytes) of `privateKey · publicKey`; `publicKey` is 65 bytes, to be validated. */
+  dh(privateKey: K, publicKey: Uint8Array): MaybePromise<Uint8Array>;
+  /** The 65-byte uncompressed public key of `privateKey`. */
+  publicKey(privateKey: K): MaybePromise<Uint8Array>;
   hmacSha256(key: Uint8Array, data: Uint8Array): MaybePromise<Uint8Array>;
   /** AES-GCM with a 16-byte tag appended; key length picks AES-128 or AES-256. */
   aesGcmSeal(
@@ -46,12 +50,16 @@ const KEM_SUITE = concatBytes(ascii("KEM"), i2osp(KEM_ID, 2));
 const hpkeSuite = (aead: HpkeAeadId): Uint8Array =>
   concatBytes(ascii("HPKE"), i2osp(KEM_ID, 2), i2osp(KDF_ID, 2), i2osp(aead, 2));
 
-async function extract(p: HpkePrimitives, salt: Uint8Array, ikm: Uint8Array): Promise<Uint8Array> {
+async function extract(
+  p: HpkePrimitives<unknown>,
+  salt: Uint8Array,
+  ikm: Uint8Array,
+): Promise<Uint8Array> {
   return p.hmacSha256(salt.length === 0 ? new Uint8Array(32) : salt, ikm);
 }
 
 async function expand(
-  p: HpkePrimitives,
+  p: HpkePrimitives<unknown>,
   prk: Uint8Array,
   info: Uint8Array,
   length: number,
@@ -67,7 +75,7 @@ async function expand(
 }
 
 const labeledExtract = (
-  p: HpkePrimitives,
+  p: HpkePrimitives<unknown>,
   suite: Uint8Array,
   salt: Uint8Array,
   label: string,
@@ -75,7 +83,7 @@ const labeledExtract = (
 ) => extract(p, salt, concatBytes(HPKE_V1, suite, ascii(label), ikm));
 
 const labeledExpand = (
-  p: HpkePrimitives,
+  p: HpkePrimitives<unknown>,
   suite: Uint8Array,
   prk: Uint8Array,
   label: string,
@@ -85,7 +93,7 @@ const labeledExpand = (
 
 /** RFC 9180 §4.1 ExtractAndExpand: the KEM shared secret from a DH output and `enc ‖ pkRm`. */
 export async function kemSharedSecret(
-  p: HpkePrimitives,
+  p: HpkePrimitives<unknown>,
   dh: Uint8Array,
   kemContext: Uint8Array,
 ): Promise<Uint8Array> {
@@ -95,7 +103,7 @@ export async function kemSharedSecret(
 
 /** RFC 9180 §5.1 KeySchedule in base mode: the AEAD key and base nonce. */
 export async function keySchedule(
-  p: HpkePrimitives,
+  p: HpkePrimitives<unknown>,
   sharedSecret: Uint8Array,
   info: Uint8Array,
   aead: HpkeAeadId,
@@ -112,10 +120,10 @@ export async function keySchedule(
 }
 
 /** Parameters of {@link hpkeSealWith}. */
-export type HpkeSealWithParameters = {
+export type HpkeSealWithParameters<K = Uint8Array> = {
   recipientPublicKey: Uint8Array;
-  /** The sender's ephemeral scalar skE: fresh random bytes for every seal (fixed only in tests). */
-  ephemeralScalar: Uint8Array;
+  /** The sender's ephemeral key skE: fresh for every seal (fixed only in tests). */
+  ephemeralKey: K;
   plaintext: Uint8Array;
   info: Uint8Array;
   aad: Uint8Array | ((enc: Uint8Array) => Uint8Array);
@@ -123,19 +131,19 @@ export type HpkeSealWithParameters = {
 };
 
 /** RFC 9180 §6.1 SealBase, single shot. */
-export async function hpkeSealWith(
-  p: HpkePrimitives,
+export async function hpkeSealWith<K>(
+  p: HpkePrimitives<K>,
   {
     recipientPublicKey,
-    ephemeralScalar,
+    ephemeralKey,
     plaintext,
     info,
     aad,
     aead = 0x0002,
-  }: HpkeSealWithParameters,
+  }: HpkeSealWithParameters<K>,
 ): Promise<{ enc: Uint8Array; ciphertext: Uint8Array }> {
-  const enc = await p.publicKey(ephemeralScalar);
-  const dh = await p.dh(ephemeralScalar, recipientPublicKey);
+  const enc = await p.publicKey(ephemeralKey);
+  const dh = await p.dh(ephemeralKey, recipientPublicKey);
   const shared = await kemSharedSecret(p, dh, concatBytes(enc, recipientPublicKey));
   const { key, baseNonce } = await keySchedule(p, shared, info, aead);
   const additional = typeof aad === "function" ? aad(enc) : aad;
@@ -143,8 +151,9 @@ export async function hpkeSealWith(
 }
 
 /** Parameters of {@link hpkeOpenWith}. */
-export type HpkeOpenWithParameters = {
-  recipientScalar: Uint8Array;
+export type HpkeOpenWithParameters<K = Uint8Array> = {
+  /** The recipient's private key skR. */
+  recipientKey: K;
   enc: Uint8Array;
   ciphertext: Uint8Array;
   info: Uint8Array;
@@ -156,12 +165,12 @@ export type HpkeOpenWithParameters = {
  * RFC 9180 §6.1 OpenBase, single shot.
  * @throws {SignetError} `POINT_INVALID` for a bad `enc` (from `dh`), `DECRYPTION_FAILED` for a bad tag.
  */
-export async function hpkeOpenWith(
-  p: HpkePrimitives,
-  { recipientScalar, enc, ciphertext, info, aad, aead = 0x0002 }: HpkeOpenWithParameters,
+export async function hpkeOpenWith<K>(
+  p: HpkePrimitives<K>,
+  { recipientKey, enc, ciphertext, info, aad, aead = 0x0002 }: HpkeOpenWithParameters<K>,
 ): Promise<Uint8Array> {
-  const dh = await p.dh(recipientScalar, enc);
-  const shared = await kemSharedSecret(p, dh, concatBytes(enc, await p.publicKey(recipientScalar)));
+  const dh = await p.dh(recipientKey, enc);
+  const shared = await kemSharedSecret(p, dh, concatBytes(enc, await p.publicKey(recipientKey)));
   const { key, baseNonce } = await keySchedule(p, shared, info, aead);
   try {
     return await p.aesGcmOpen(key, baseNonce, aad, ciphertext);

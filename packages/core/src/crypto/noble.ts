@@ -69,7 +69,7 @@ function nobleDecryptionKey(
   return {
     publicKeyUncompressed: bytesToHex(curve.getPublicKey(secret, false)),
     hpkeOpen: (parameters: HpkeOpenParameters) =>
-      hpkeOpenWith(primitives, { ...parameters, recipientScalar: secret }),
+      hpkeOpenWith(primitives, { ...parameters, recipientKey: secret }),
   };
 }
 
@@ -137,7 +137,7 @@ export function createNobleBackend(options: NobleBackendOptions = {}): CryptoBac
       }
     },
     hpkeSeal: async (parameters: HpkeSealParameters) =>
-      hpkeSealWith(get().primitives, { ...parameters, ephemeralScalar: randomScalar() }),
+      hpkeSealWith(get().primitives, { ...parameters, ephemeralKey: randomScalar() }),
     sha256: async (data) => sha256(data),
     randomBytes,
   };

@@ -10,18 +10,18 @@ export const P = 0xffffffff00000001000000000000000000000000fffffffffffffffffffff
 export const N = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
 const A = P - 3n;
 const B = 0x5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604bn;
-const GX = 0x6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296n;
-const GY = 0x4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5n;
+export const GX = 0x6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296n;
+export const GY = 0x4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5n;
 
 /** An affine point on P-256 (never the point at infinity). */
 export type AffinePoint = { readonly x: bigint; readonly y: bigint };
 
-const mod = (a: bigint, m = P): bigint => {
+export const mod = (a: bigint, m = P): bigint => {
   const r = a % m;
   return r < 0n ? r + m : r;
 };
 
-function pow(base: bigint, exponent: bigint, m = P): bigint {
+export function pow(base: bigint, exponent: bigint, m = P): bigint {
   let result = 1n;
   let b = mod(base, m);
   let e = exponent;
@@ -148,71 +148,4 @@ export function parseScalar(privateKey: Uint8Array | string, name = "privateKey"
   if (d === 0n || d >= N)
     throw new SignetError("KEY_INVALID", `"${name}" is not a valid P-256 scalar`);
   return bytes;
-}
-
-// Jacobian coordinates (X, Y, Z) ↔ affine (X/Z², Y/Z³); Z = 0 is infinity.
-type Jacobian = [bigint, bigint, bigint];
-
-function double([x, y, z]: Jacobian): Jacobian {
-  if (z === 0n || y === 0n) return [0n, 1n, 0n];
-  // dbl-2001-b (a = -3).
-  const delta = mod(z * z);
-  const gamma = mod(y * y);
-  const beta = mod(x * gamma);
-  const alpha = mod(3n * (x - delta) * (x + delta));
-  const x3 = mod(alpha * alpha - 8n * beta);
-  const z3 = mod((y + z) * (y + z) - gamma - delta);
-  const y3 = mod(alpha * (4n * beta - x3) - 8n * gamma * gamma);
-  return [x3, y3, z3];
-}
-
-function add(p: Jacobian, q: Jacobian): Jacobian {
-  if (p[2] === 0n) return q;
-  if (q[2] === 0n) return p;
-  const z1z1 = mod(p[2] * p[2]);
-  const z2z2 = mod(q[2] * q[2]);
-  const u1 = mod(p[0] * z2z2);
-  const u2 = mod(q[0] * z1z1);
-  const s1 = mod(p[1] * q[2] * z2z2);
-  const s2 = mod(q[1] * p[2] * z1z1);
-  if (u1 === u2) return s1 === s2 ? double(p) : [0n, 1n, 0n];
-  const h = mod(u2 - u1);
-  const r = mod(s2 - s1);
-  const hh = mod(h * h);
-  const hhh = mod(h * hh);
-  const v = mod(u1 * hh);
-  const x3 = mod(r * r - hhh - 2n * v);
-  const y3 = mod(r * (v - x3) - s1 * hhh);
-  const z3 = mod(p[2] * q[2] * h);
-  return [x3, y3, z3];
-}
-
-/**
- * Scalar multiplication k·P with a Montgomery ladder (one add and one double per bit, for all
- * 256 bits). BigInt arithmetic is not constant-time in any JS engine; this runs only where a
- * key is imported from a scalar (legacy keys, tests), never per signature.
- * @throws {SignetError} `KEY_INVALID` when k is not in [1, n).
- */
-export function multiply(k: bigint, point: AffinePoint = { x: GX, y: GY }): AffinePoint {
-  if (k <= 0n || k >= N) throw new SignetError("KEY_INVALID", "scalar out of range");
-  let r0: Jacobian = [0n, 1n, 0n];
-  let r1: Jacobian = [point.x, point.y, 1n];
-  for (let i = 255; i >= 0; i--) {
-    if ((k >> BigInt(i)) & 1n) {
-      r0 = add(r0, r1);
-      r1 = double(r1);
-    } else {
-      r1 = add(r0, r1);
-      r0 = double(r0);
-    }
-  }
-  if (r0[2] === 0n) throw new SignetError("KEY_INVALID", "scalar multiplication gave infinity");
-  const zInv = pow(r0[2], P - 2n);
-  const zInv2 = mod(zInv * zInv);
-  return { x: mod(r0[0] * zInv2), y: mod(r0[1] * zInv2 * zInv) };
-}
-
-/** The public point d·G of a 32-byte scalar (already checked with {@link parseScalar}). */
-export function publicKeyFromScalar(scalar: Uint8Array): AffinePoint {
-  return multiply(bytesToBigInt(scalar));
 }

@@ -1,6 +1,7 @@
-// W3C Web Cryptography API (ECDSA P-256/SHA-256, ECDH), RFC 9180 through @hpke/core, PROTOCOL.md §4:
-// the backend for browsers and Node. No curve library: point math is ./p256.ts, the rest is native.
-import type { CipherSuite } from "@hpke/core";
+// W3C Web Cryptography API (ECDSA P-256/SHA-256, ECDH, HMAC, AES-GCM) and RFC 9180 (./hpke.ts on
+// WebCrypto primitives), PROTOCOL.md §4: the backend for browsers and Node. No curve library: point
+// math is ./p256.ts, the rest is native. (@hpke/core is the independent oracle in the tests: it
+// would add 9 KB min+gzip to every page for what ./hpke.ts does in 1 KB.)
 import { SignetError, type SignetErrorCode } from "../errors.js";
 import type {
   CryptoBackend,
@@ -13,19 +14,20 @@ import type {
 } from "./backend.js";
 import { p1363ToDer } from "./der.js";
 import { base64UrlEncode, bytesToHex, hexToBytes } from "./encoding.js";
+import { type HpkePrimitives, hpkeOpenWith, hpkeSealWith } from "./hpke.js";
 import {
   bigIntToBytes32,
   decodePoint,
   encodePoint,
   normalizePublicKey,
   parseScalar,
-  publicKeyFromScalar,
 } from "./p256.js";
 import { defaultRandomBytes } from "./random.js";
 
 const ECDSA: EcKeyImportParams = { name: "ECDSA", namedCurve: "P-256" };
 const ECDH: EcKeyImportParams = { name: "ECDH", namedCurve: "P-256" };
 const SIGN: EcdsaParams = { name: "ECDSA", hash: "SHA-256" };
+const HMAC: HmacImportParams = { name: "HMAC", hash: "SHA-256" };
 
 /** `globalThis.crypto.subtle`, looked up per call (SSR-safe). */
 function getSubtle(): SubtleCrypto {
@@ -35,27 +37,16 @@ function getSubtle(): SubtleCrypto {
   return subtle;
 }
 
-type HpkeModule = typeof import("@hpke/core");
-/** @hpke/core, loaded on first HPKE use (a lazy chunk: most page loads never seal or open). */
-type Hpke = { module: HpkeModule; suite: CipherSuite };
-
-// WebCrypto and @hpke/core throw DOMException / TypeError / HpkeError: each becomes one code here.
+// WebCrypto throws DOMException / TypeError: each becomes one code here.
 async function attempt<T>(
   code: SignetErrorCode,
   message: string,
   run: () => Promise<T>,
-  hpke?: Hpke,
 ): Promise<T> {
   try {
     return await run();
   } catch (cause) {
     if (cause instanceof SignetError) throw cause;
-    if (hpke && cause instanceof hpke.module.OpenError)
-      throw new SignetError("DECRYPTION_FAILED", "HPKE open failed (wrong key or altered data)", {
-        cause,
-      });
-    if (hpke && cause instanceof hpke.module.DeserializeError)
-      throw new SignetError("POINT_INVALID", "HPKE public key is invalid", { cause });
     throw new SignetError(code, message, { cause });
   }
 }
@@ -64,8 +55,12 @@ const bytes = (buffer: ArrayBuffer): Uint8Array => new Uint8Array(buffer);
 // TS 5.9 types BufferSource as ArrayBuffer-backed views; a copy satisfies that for any input.
 const source = (data: Uint8Array): Uint8Array<ArrayBuffer> => new Uint8Array(data);
 
-// WebCrypto cannot import a bare scalar: a JWK needs the public point too, computed here.
-function jwkFromScalar(scalar: Uint8Array): { jwk: JsonWebKey; publicKeyRaw: Uint8Array } {
+// WebCrypto cannot import a bare scalar: a JWK needs the public point too, computed here (a rare
+// path: legacy session keys and tests; the point arithmetic loads on first use).
+async function jwkFromScalar(
+  scalar: Uint8Array,
+): Promise<{ jwk: JsonWebKey; publicKeyRaw: Uint8Array }> {
+  const { publicKeyFromScalar } = await import("./p256-multiply.js");
   const point = publicKeyFromScalar(scalar);
   const jwk = {
     kty: "EC",
@@ -97,39 +92,67 @@ async function webCryptoSigningKey(
 const isCryptoKey = (value: unknown): value is CryptoKey =>
   typeof CryptoKey !== "undefined" && value instanceof CryptoKey;
 
-function webCryptoDecryptionKey(
-  loadHpke: () => Promise<Hpke>,
-  keyPair: CryptoKeyPair,
-  publicKeyRaw: Uint8Array,
-): DecryptionKey {
+/**
+ * RFC 9180's primitives on WebCrypto. Private keys stay `CryptoKeyPair`s: an ECDH private key is
+ * used through `deriveBits` only, so a non-extractable decryption key works as is.
+ */
+export function createWebCryptoHpkePrimitives(): HpkePrimitives<CryptoKeyPair> {
+  const aes = (key: Uint8Array, usage: KeyUsage) =>
+    getSubtle().importKey("raw", source(key), "AES-GCM", false, [usage]);
+  const gcm = (nonce: Uint8Array, aad: Uint8Array): AesGcmParams => ({
+    name: "AES-GCM",
+    iv: source(nonce),
+    additionalData: source(aad),
+    tagLength: 128,
+  });
+  return {
+    async dh(pair, publicKey) {
+      if (publicKey?.length !== 65) {
+        throw new SignetError(
+          "POINT_INVALID",
+          `"publicKey" expected 65 bytes, got ${publicKey?.length}`,
+        );
+      }
+      decodePoint(publicKey, "publicKey");
+      const subtle = getSubtle();
+      const peer = await subtle.importKey("raw", source(publicKey), ECDH, false, []);
+      return bytes(await subtle.deriveBits({ name: "ECDH", public: peer }, pair.privateKey, 256));
+    },
+    publicKey: async (pair) => bytes(await getSubtle().exportKey("raw", pair.publicKey)),
+    async hmacSha256(key, data) {
+      const subtle = getSubtle();
+      const hmac = await subtle.importKey("raw", source(key), HMAC, false, ["sign"]);
+      return bytes(await subtle.sign("HMAC", hmac, source(data)));
+    },
+    aesGcmSeal: async (key, nonce, aad, plaintext) =>
+      bytes(
+        await getSubtle().encrypt(gcm(nonce, aad), await aes(key, "encrypt"), source(plaintext)),
+      ),
+    aesGcmOpen: async (key, nonce, aad, ciphertext) =>
+      bytes(
+        await getSubtle().decrypt(gcm(nonce, aad), await aes(key, "decrypt"), source(ciphertext)),
+      ),
+  };
+}
+
+const hpkePrimitives = /* @__PURE__ */ createWebCryptoHpkePrimitives();
+
+function webCryptoDecryptionKey(keyPair: CryptoKeyPair, publicKeyRaw: Uint8Array): DecryptionKey {
   return {
     publicKeyUncompressed: bytesToHex(publicKeyRaw),
     hpkeOpen: ({ enc, ciphertext, info, aad }: HpkeOpenParameters) => {
       if (enc?.length !== 65)
         throw new SignetError("POINT_INVALID", `"enc" expected 65 bytes, got ${enc?.length}`);
-      decodePoint(enc, "enc");
-      return attempt("CRYPTO_UNAVAILABLE", "HPKE is not available", loadHpke).then((hpke) =>
-        attempt(
-          "DECRYPTION_FAILED",
-          "HPKE open failed (wrong key or altered data)",
-          async () =>
-            bytes(
-              await hpke.suite.open(
-                { recipientKey: keyPair, enc: source(enc), info: source(info) },
-                source(ciphertext),
-                source(aad),
-              ),
-            ),
-          hpke,
-        ),
+      return attempt("DECRYPTION_FAILED", "HPKE open failed (wrong key or altered data)", () =>
+        hpkeOpenWith(hpkePrimitives, { recipientKey: keyPair, enc, ciphertext, info, aad }),
       );
     },
   };
 }
 
 /**
- * Creates the WebCrypto backend (browsers, Node ≥ 20, Deno, Bun, workers): ECDSA and ECDH through
- * `crypto.subtle`, HPKE through `@hpke/core`. `crypto.subtle` is looked up on every call, so
+ * Creates the WebCrypto backend (browsers, Node ≥ 20, Deno, Bun, workers): ECDSA, ECDH, HMAC and
+ * AES-GCM through `crypto.subtle`, composed into HPKE by RFC 9180 code of its own. `crypto.subtle` is looked up on every call, so
  * importing this module is safe during server-side rendering. The default entry uses it.
  *
  * @returns A {@link CryptoBackend}.
@@ -142,26 +165,9 @@ function webCryptoDecryptionKey(
  * ```
  */
 export function createWebCryptoBackend(): CryptoBackend {
-  let hpke: Promise<Hpke> | undefined;
-  // Loaded and built on first use; @hpke/core looks up globalThis.crypto itself, at call time.
-  const loadHpke = (): Promise<Hpke> => {
-    hpke ??= import("@hpke/core").then((module) => ({
-      module,
-      suite: new module.CipherSuite({
-        kem: new module.DhkemP256HkdfSha256(),
-        kdf: new module.HkdfSha256(),
-        aead: new module.Aes256Gcm(),
-      }),
-    }));
-    // A failed load (offline chunk) may be retried on the next call.
-    hpke.catch(() => {
-      hpke = undefined;
-    });
-    return hpke;
-  };
   const importSigningKey = (scalar: Uint8Array, options?: GenerateSigningKeyOptions) =>
     attempt("KEY_INVALID", "signing key import failed", async () => {
-      const { jwk, publicKeyRaw } = jwkFromScalar(scalar);
+      const { jwk, publicKeyRaw } = await jwkFromScalar(scalar);
       const privateKey = await getSubtle().importKey(
         "jwk",
         jwk,
@@ -229,19 +235,15 @@ export function createWebCryptoBackend(): CryptoBackend {
       attempt("CRYPTO_UNAVAILABLE", "decryption key generation failed", async () => {
         const subtle = getSubtle();
         const pair = await subtle.generateKey(ECDH, false, ["deriveBits"]);
-        return webCryptoDecryptionKey(
-          loadHpke,
-          pair,
-          bytes(await subtle.exportKey("raw", pair.publicKey)),
-        );
+        return webCryptoDecryptionKey(pair, bytes(await subtle.exportKey("raw", pair.publicKey)));
       }),
     importDecryptionKey: (scalar) =>
       attempt("KEY_INVALID", "decryption key import failed", async () => {
         const subtle = getSubtle();
-        const { jwk, publicKeyRaw } = jwkFromScalar(scalar);
+        const { jwk, publicKeyRaw } = await jwkFromScalar(scalar);
         const privateKey = await subtle.importKey("jwk", jwk, ECDH, false, ["deriveBits"]);
         const publicKey = await subtle.importKey("raw", source(publicKeyRaw), ECDH, true, []);
-        return webCryptoDecryptionKey(loadHpke, { privateKey, publicKey }, publicKeyRaw);
+        return webCryptoDecryptionKey({ privateKey, publicKey }, publicKeyRaw);
       }),
     verify: verifyP1363,
     async hpkeSeal({ recipientPublicKey, plaintext, info, aad }: HpkeSealParameters) {
@@ -252,26 +254,17 @@ export function createWebCryptoBackend(): CryptoBackend {
         );
       }
       decodePoint(recipientPublicKey, "recipientPublicKey");
-      const hpke = await attempt("CRYPTO_UNAVAILABLE", "HPKE is not available", loadHpke);
-      return attempt(
-        "CRYPTO_UNAVAILABLE",
-        "HPKE seal failed",
-        async () => {
-          const sender = await hpke.suite.createSenderContext({
-            recipientPublicKey: await hpke.suite.kem.deserializePublicKey(
-              source(recipientPublicKey),
-            ),
-            info: source(info),
-          });
-          const enc = bytes(sender.enc);
-          const additional = typeof aad === "function" ? aad(enc) : aad;
-          return {
-            enc,
-            ciphertext: bytes(await sender.seal(source(plaintext), source(additional))),
-          };
-        },
-        hpke,
-      );
+      return attempt("CRYPTO_UNAVAILABLE", "HPKE seal failed", async () => {
+        // A fresh ephemeral key per seal; its private half never leaves WebCrypto.
+        const ephemeralKey = await getSubtle().generateKey(ECDH, false, ["deriveBits"]);
+        return hpkeSealWith(hpkePrimitives, {
+          recipientPublicKey,
+          ephemeralKey,
+          plaintext,
+          info,
+          aad,
+        });
+      });
     },
     sha256: (data) =>
       attempt("CRYPTO_UNAVAILABLE", "SHA-256 failed", async () =>

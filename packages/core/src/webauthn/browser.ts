@@ -1,24 +1,41 @@
-// WebAuthn Level 3 ceremonies in the browser, through @simplewebauthn/browser.
-import {
-  browserSupportsWebAuthn,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  startAuthentication,
-  startRegistration,
-} from "@simplewebauthn/browser";
+// WebAuthn Level 3 §5.1.3 (create) and §5.1.4 (get) in the browser: JSON options in, JSON results
+// out (the shapes of §5.1.8/§5.1.9 toJSON). Written out rather than taken from
+// @simplewebauthn/browser, whose error-guessing helpers would cost ~2.5 KB min+gzip of the 20 KB
+// budget; DOMException names are mapped in ./errors.ts instead.
+import { base64UrlDecode, base64UrlEncode } from "../crypto/encoding.js";
 import { SignetError } from "../errors.js";
 import { toWebAuthnError } from "./errors.js";
-import type { WebAuthnProvider } from "./types.js";
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialDescriptorJSON,
+  RegistrationResponseJSON,
+  WebAuthnProvider,
+} from "./types.js";
 
-function assertSupported(): void {
-  if (!browserSupportsWebAuthn()) {
+const buffer = (text: string, name: string): ArrayBuffer =>
+  new Uint8Array(base64UrlDecode(text, name)).buffer as ArrayBuffer;
+const text = (data: ArrayBuffer | null | undefined): string =>
+  base64UrlEncode(new Uint8Array(data ?? new ArrayBuffer(0)));
+
+const descriptors = (list: PublicKeyCredentialDescriptorJSON[] | undefined, name: string) =>
+  list?.map((d) => ({ ...d, id: buffer(d.id, name) }) as PublicKeyCredentialDescriptor);
+
+function credentials(): CredentialsContainer {
+  const container = (globalThis as { navigator?: { credentials?: CredentialsContainer } }).navigator
+    ?.credentials;
+  if (
+    !container ||
+    typeof (globalThis as { PublicKeyCredential?: unknown }).PublicKeyCredential !== "function"
+  ) {
     throw new SignetError("WEBAUTHN_UNSUPPORTED", "This browser does not support passkeys");
   }
+  return container;
 }
 
 /**
- * The browser's `navigator.credentials` as a `WebAuthnProvider`. Nothing is read at import
- * time; support is checked when a ceremony starts.
+ * The browser's `navigator.credentials` as a `WebAuthnProvider`. Nothing is read at import time;
+ * support is checked when a ceremony starts. Starting a ceremony aborts one still pending, so a
+ * second tap never meets "a request is already pending".
  *
  * @example
  * ```ts
@@ -26,28 +43,81 @@ function assertSupported(): void {
  * ```
  */
 export function createBrowserWebAuthn(): WebAuthnProvider {
+  let pending: AbortController | undefined;
+  const ceremony = async <T>(
+    run: (container: CredentialsContainer, signal: AbortSignal) => Promise<T>,
+  ) => {
+    const container = credentials();
+    pending?.abort();
+    const controller = new AbortController();
+    pending = controller;
+    try {
+      return await run(container, controller.signal);
+    } catch (error) {
+      throw toWebAuthnError(error);
+    } finally {
+      if (pending === controller) pending = undefined;
+    }
+  };
   return {
-    async register(options) {
-      assertSupported();
-      try {
-        const result = await startRegistration({
-          optionsJSON: options as PublicKeyCredentialCreationOptionsJSON,
-        });
-        return { ...result, clientExtensionResults: { ...result.clientExtensionResults } };
-      } catch (error) {
-        throw toWebAuthnError(error);
-      }
-    },
-    async authenticate(options) {
-      assertSupported();
-      try {
-        const result = await startAuthentication({
-          optionsJSON: options as PublicKeyCredentialRequestOptionsJSON,
-        });
-        return { ...result, clientExtensionResults: { ...result.clientExtensionResults } };
-      } catch (error) {
-        throw toWebAuthnError(error);
-      }
-    },
+    register: (options) =>
+      ceremony(async (container, signal) => {
+        const credential = (await container.create({
+          signal,
+          publicKey: {
+            ...options,
+            challenge: buffer(options.challenge, "challenge"),
+            user: { ...options.user, id: buffer(options.user.id, "user.id") },
+            ...(options.excludeCredentials
+              ? {
+                  excludeCredentials: descriptors(options.excludeCredentials, "excludeCredentials"),
+                }
+              : {}),
+          } as PublicKeyCredentialCreationOptions,
+        })) as PublicKeyCredential | null;
+        if (!credential) throw new SignetError("WEBAUTHN_FAILED", "No passkey was created");
+        const response = credential.response as AuthenticatorAttestationResponse;
+        const transports = response.getTransports?.() ?? [];
+        return {
+          id: credential.id,
+          rawId: text(credential.rawId),
+          type: "public-key",
+          response: {
+            clientDataJSON: text(response.clientDataJSON),
+            attestationObject: text(response.attestationObject),
+            ...(transports.length ? { transports } : {}),
+          },
+          authenticatorAttachment: credential.authenticatorAttachment,
+          clientExtensionResults: { ...credential.getClientExtensionResults() },
+        } satisfies RegistrationResponseJSON;
+      }),
+    authenticate: (options) =>
+      ceremony(async (container, signal) => {
+        const credential = (await container.get({
+          signal,
+          publicKey: {
+            ...options,
+            challenge: buffer(options.challenge, "challenge"),
+            ...(options.allowCredentials
+              ? { allowCredentials: descriptors(options.allowCredentials, "allowCredentials") }
+              : {}),
+          } as PublicKeyCredentialRequestOptions,
+        })) as PublicKeyCredential | null;
+        if (!credential) throw new SignetError("WEBAUTHN_FAILED", "No passkey was used");
+        const response = credential.response as AuthenticatorAssertionResponse;
+        return {
+          id: credential.id,
+          rawId: text(credential.rawId),
+          type: "public-key",
+          response: {
+            clientDataJSON: text(response.clientDataJSON),
+            authenticatorData: text(response.authenticatorData),
+            signature: text(response.signature),
+            ...(response.userHandle ? { userHandle: text(response.userHandle) } : {}),
+          },
+          authenticatorAttachment: credential.authenticatorAttachment,
+          clientExtensionResults: { ...credential.getClientExtensionResults() },
+        } satisfies AuthenticationResponseJSON;
+      }),
   };
 }

@@ -1,5 +1,5 @@
 // The one place that maps WebAuthn failures (DOMException names, WebAuthn §5.1.3/§5.1.4 error
-// cases, @simplewebauthn/browser's WebAuthnError) to Signet error codes.
+// cases) to Signet error codes.
 import { SignetError } from "../errors.js";
 
 const byDomName: Record<string, { code: string; message: string }> = {

@@ -75,7 +75,7 @@ export type AuthenticationResponseJSON = {
 
 /**
  * The WebAuthn seam of a Signet client. The browser default runs `navigator.credentials`
- * through `@simplewebauthn/browser`; React Native passes an adapter over `react-native-passkeys`;
+ * (`createBrowserWebAuthn`); React Native passes an adapter over `react-native-passkeys`;
  * Node tests pass a software authenticator.
  *
  * Implementations throw `SignetError` with a `WEBAUTHN_*` code (see `toWebAuthnError`).

@@ -1,5 +1,6 @@
 // RFC 9180 A.3.1 (DHKEM(P-256, HKDF-SHA256), HKDF-SHA256, AES-128-GCM, base mode): Signet's own
-// HPKE (./hpke.ts) on noble and on WebCrypto primitives, and @hpke/core (the WebCrypto backend's HPKE).
+// HPKE (./hpke.ts) on noble and on the browser backend's WebCrypto primitives, and @hpke/core as an
+// independent implementation.
 import { Aes128Gcm, CipherSuite, DhkemP256HkdfSha256, HkdfSha256 } from "@hpke/core";
 import { gcm } from "@noble/ciphers/aes.js";
 import { describe, expect, it } from "vitest";
@@ -12,6 +13,7 @@ import {
   keySchedule,
 } from "../../src/crypto/hpke.js";
 import { createNobleHpkePrimitives } from "../../src/crypto/noble.js";
+import { createWebCryptoHpkePrimitives } from "../../src/crypto/webcrypto.js";
 
 const nobleHpkePrimitives = createNobleHpkePrimitives();
 
@@ -21,60 +23,36 @@ const v = loadVector<Rfc9180Vector>("rfc9180-p256-sha256-aes128gcm-base.json");
 const h = hexToBytes;
 const ab = (bytes: Uint8Array) => new Uint8Array(bytes) as Uint8Array<ArrayBuffer>;
 
-// The same HPKE code on WebCrypto primitives, to show it depends on nothing but the seam.
+// The browser backend's own WebCrypto primitives (keys held as non-extractable CryptoKeyPairs),
+// driven with the vector's scalars imported as JWK.
 const subtle = globalThis.crypto.subtle;
-const webPrimitives: HpkePrimitives = {
-  async dh(scalar, publicKey) {
-    const jwkPublic = nobleHpkePrimitives.publicKey(scalar) as Uint8Array;
-    const privateKey = await subtle.importKey(
+const production = createWebCryptoHpkePrimitives();
+async function pairFromScalar(scalar: Uint8Array): Promise<CryptoKeyPair> {
+  const point = nobleHpkePrimitives.publicKey(scalar) as Uint8Array;
+  const jwk = {
+    kty: "EC",
+    crv: "P-256",
+    x: Buffer.from(point.subarray(1, 33)).toString("base64url"),
+    y: Buffer.from(point.subarray(33)).toString("base64url"),
+  };
+  const ecdh = { name: "ECDH", namedCurve: "P-256" };
+  return {
+    privateKey: await subtle.importKey(
       "jwk",
-      {
-        kty: "EC",
-        crv: "P-256",
-        d: Buffer.from(scalar).toString("base64url"),
-        x: Buffer.from(jwkPublic.subarray(1, 33)).toString("base64url"),
-        y: Buffer.from(jwkPublic.subarray(33)).toString("base64url"),
-      },
-      { name: "ECDH", namedCurve: "P-256" },
+      { ...jwk, d: Buffer.from(scalar).toString("base64url") },
+      ecdh,
       false,
       ["deriveBits"],
-    );
-    const peer = await subtle.importKey(
-      "raw",
-      ab(publicKey),
-      { name: "ECDH", namedCurve: "P-256" },
-      false,
-      [],
-    );
-    return new Uint8Array(await subtle.deriveBits({ name: "ECDH", public: peer }, privateKey, 256));
-  },
-  publicKey: nobleHpkePrimitives.publicKey,
-  async hmacSha256(key, data) {
-    const k = await subtle.importKey("raw", ab(key), { name: "HMAC", hash: "SHA-256" }, false, [
-      "sign",
-    ]);
-    return new Uint8Array(await subtle.sign("HMAC", k, ab(data)));
-  },
-  async aesGcmSeal(key, nonce, aad, plaintext) {
-    const k = await subtle.importKey("raw", ab(key), "AES-GCM", false, ["encrypt"]);
-    return new Uint8Array(
-      await subtle.encrypt(
-        { name: "AES-GCM", iv: ab(nonce), additionalData: ab(aad) },
-        k,
-        ab(plaintext),
-      ),
-    );
-  },
-  async aesGcmOpen(key, nonce, aad, ciphertext) {
-    const k = await subtle.importKey("raw", ab(key), "AES-GCM", false, ["decrypt"]);
-    return new Uint8Array(
-      await subtle.decrypt(
-        { name: "AES-GCM", iv: ab(nonce), additionalData: ab(aad) },
-        k,
-        ab(ciphertext),
-      ),
-    );
-  },
+    ),
+    publicKey: await subtle.importKey("jwk", jwk, ecdh, true, []),
+  };
+}
+const webPrimitives: HpkePrimitives = {
+  dh: async (scalar, publicKey) => production.dh(await pairFromScalar(scalar), publicKey),
+  publicKey: async (scalar) => production.publicKey(await pairFromScalar(scalar)),
+  hmacSha256: production.hmacSha256,
+  aesGcmSeal: production.aesGcmSeal,
+  aesGcmOpen: production.aesGcmOpen,
 };
 
 describe.each([
@@ -99,7 +77,7 @@ describe.each([
     const e = v.encryptions[0]!;
     const sealed = await hpkeSealWith(primitives, {
       recipientPublicKey: h(v.pkRm),
-      ephemeralScalar: h(v.skEm),
+      ephemeralKey: h(v.skEm),
       plaintext: h(e.pt),
       info: h(v.info),
       aad: h(e.aad),
@@ -108,7 +86,7 @@ describe.each([
     expect(bytesToHex(sealed.enc)).toBe(v.enc);
     expect(bytesToHex(sealed.ciphertext)).toBe(e.ct);
     const opened = await hpkeOpenWith(primitives, {
-      recipientScalar: h(v.skRm),
+      recipientKey: h(v.skRm),
       enc: h(v.enc),
       ciphertext: h(e.ct),
       info: h(v.info),
@@ -132,7 +110,7 @@ describe.each([
     ct[0]! ^= 1;
     await expect(
       hpkeOpenWith(primitives, {
-        recipientScalar: h(v.skRm),
+        recipientKey: h(v.skRm),
         enc: h(v.enc),
         ciphertext: ct,
         info: h(v.info),
@@ -143,7 +121,7 @@ describe.each([
   });
 });
 
-describe("rfc9180-p256-sha256-aes128gcm-base.json with @hpke/core (the WebCrypto backend's HPKE)", () => {
+describe("rfc9180-p256-sha256-aes128gcm-base.json with @hpke/core (an independent implementation)", () => {
   const suite = new CipherSuite({
     kem: new DhkemP256HkdfSha256(),
     kdf: new HkdfSha256(),

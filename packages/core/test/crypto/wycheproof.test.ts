@@ -13,9 +13,9 @@ import {
   bytesToBigInt,
   decodePoint,
   encodePoint,
-  multiply,
   N,
 } from "../../src/crypto/p256.js";
+import { multiply } from "../../src/crypto/p256-multiply.js";
 import { verifySignature } from "../../src/crypto/signature.js";
 import { createWebCryptoBackend } from "../../src/crypto/webcrypto.js";
 import { isSignetError } from "../../src/errors.js";
