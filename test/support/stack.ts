@@ -96,11 +96,12 @@ export async function startStack(
     emulator,
     relayUrl,
     platform,
-    async signUp(email = `user${++counter}-${Date.now()}@example.com`) {
+    async signUp(email = `user${++counter}-${Date.now()}@example.com`, extra = {}) {
       const created = await platform<{ id: string }>("POST", "/customers", {
         customerType: "INDIVIDUAL",
         email,
         fullName: "Test User",
+        ...extra,
       });
       if (created.status !== 201)
         throw new Error(`sign up failed: ${created.status} ${JSON.stringify(created.body)}`);

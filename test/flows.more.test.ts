@@ -1,0 +1,136 @@
+// The less common paths: SMS OTP, the legacy session flow, automatic refresh, cancellation, and
+// the service's last-credential rule reached through the engine.
+import {
+  addCredential,
+  addPasskey,
+  executeQuote,
+  getQuote,
+  getSession,
+  requestOtp,
+  runSignedRequest,
+  SignetError,
+  signInWithPasskey,
+  verifyOtp,
+  waitForTransaction,
+} from "@signet/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { passkeyUser, registrationChallenge, signInWithEmail } from "./support/signIn.js";
+import { type Stack, startStack } from "./support/stack.js";
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ sessionTtlMs: 60_000, settlementDelayMs: 60_000 });
+});
+afterAll(() => stack?.close());
+
+const rp = { id: "localhost", name: "Signet test" };
+
+describe("less common flows", () => {
+  it("adds an SMS credential and signs in with its code", async () => {
+    const { customerId, accountId, emailCredentialId } = await stack.signUp(undefined, {
+      phoneNumber: "+15555550123",
+    });
+    const { client } = stack.client(customerId);
+    await signInWithEmail(client, emailCredentialId);
+    const sms = await addCredential(client, { accountId, type: "SMS_OTP" });
+    expect(sms.type).toBe("SMS_OTP");
+    const otp = await requestOtp(client, { credentialId: sms.id });
+    const session = await verifyOtp(client, { ...otp, otpCode: "000000" });
+    expect(session.credentialId).toBe(sms.id);
+  });
+
+  it("signs in with the legacy flow only when asked, opening the sealed session key", async () => {
+    const { customerId, accountId, emailCredentialId } = await stack.signUp();
+    const { client } = stack.client(customerId);
+    await signInWithEmail(client, emailCredentialId);
+    const passkey = await addPasskey(client, {
+      accountId,
+      nickname: "Legacy",
+      challenge: registrationChallenge(),
+      rp,
+      user: passkeyUser("lee"),
+    });
+    await stack.clearRequests();
+    const session = await signInWithPasskey(client, { credentialId: passkey.id, legacy: true });
+    const held = (await client.sessions.list(accountId)).find((s) => s.id === session.id)!;
+    // The key came from encryptedSessionSigningKey; it is importable and it signs for the service.
+    expect(held.key.publicKey).toBe(session.publicKey);
+    const challenge = (await stack.requests()).find((r) => r.path.endsWith("/challenge"));
+    expect(challenge?.status).toBe(200);
+    const { client: fresh } = stack.client(customerId, { keyStore: await client.keyStore() });
+    expect((await getSession(fresh, { accountId }))?.id).toBe(session.id);
+  });
+
+  it("refreshes a held session automatically before it expires", async () => {
+    const { customerId, accountId, emailCredentialId } = await stack.signUp();
+    const { client, events } = stack.client(customerId, { autoRefresh: { marginMs: 59_500 } });
+    const first = await signInWithEmail(client, emailCredentialId);
+    await expect
+      .poll(() => events.some((e) => e.type === "session" && e.action === "refreshed"), {
+        timeout: 10_000,
+      })
+      .toBe(true);
+    const current = await getSession(client, { accountId });
+    expect(current?.id).not.toBe(first.id);
+    client.destroy();
+  });
+
+  it("cancels waiting for a transaction with an AbortSignal", async () => {
+    const user = await stack.signUp();
+    await stack.platform("POST", `/sandbox/internal-accounts/${user.accountId}/fund`, {
+      amount: 5_000_000,
+    });
+    const external = await stack.platform<{ id: string }>("POST", "/customers/external-accounts", {
+      customerId: user.customerId,
+      currency: "USD",
+      accountInfo: {
+        accountType: "USD_ACCOUNT",
+        accountNumber: "000123456789",
+        routingNumber: "021000021",
+        bankAccountType: "CHECKING",
+        beneficiary: { beneficiaryType: "INDIVIDUAL", fullName: "T" },
+      },
+    });
+    const created = await stack.platform<{ id: string }>("POST", "/quotes", {
+      source: { sourceType: "ACCOUNT", accountId: user.accountId },
+      destination: { destinationType: "ACCOUNT", accountId: external.body.id },
+      lockedCurrencySide: "SENDING",
+      lockedCurrencyAmount: 1_000_000,
+    });
+    const { client } = stack.client(user.customerId);
+    await signInWithEmail(client, user.emailCredentialId);
+    const executed = await executeQuote(client, {
+      quote: await getQuote(client, { quoteId: created.body.id }),
+    });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    const started = Date.now();
+    const error = await waitForTransaction(client, {
+      transactionId: executed.transactionId!,
+      backoff: { baseMs: 50, maxMs: 100 },
+      signal: controller.signal,
+    }).catch((e) => e);
+    expect(error).toBeInstanceOf(SignetError);
+    expect(error.code).toBe("ABORTED");
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it("surfaces the service's refusal to revoke the last credential", async () => {
+    const { customerId, accountId, emailCredentialId } = await stack.signUp();
+    const { client } = stack.client(customerId);
+    await signInWithEmail(client, emailCredentialId);
+    const [session] = await client.sessions.list(accountId);
+    // The high-level action refuses locally (no session from another credential); the engine
+    // sends it anyway to show the service's own answer is mapped.
+    const error = await runSignedRequest({
+      transport: client.transport,
+      method: "DELETE",
+      path: `/auth/credentials/${emailCredentialId}`,
+      expectedStatus: 204,
+      sign: (payload) => client.crypto.stampPayload(payload, session!.key),
+    }).catch((e) => e);
+    expect(error).toBeInstanceOf(SignetError);
+    expect(error.status).toBe(400);
+    expect(error.details?.reason ?? error.code).toMatch(/LAST_CREDENTIAL|INVALID_INPUT/);
+  });
+});
