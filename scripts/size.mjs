@@ -52,7 +52,7 @@ for (const { name, entry, limit } of budgets) {
   const ok = size <= limit;
   failed ||= !ok;
   console.log(
-    `${ok ? "ok  " : "FAIL"} ${name}: ${kb(size)} min+gzip loaded up front (budget ${kb(limit)})`,
+    `${ok ? "ok  " : "FAIL"} ${name}: ${kb(size)} min+gzip loaded up front (${size} of ${limit} bytes)`,
   );
   for (const path of lazy) console.log(`     lazy chunk ${path.split("/").pop()}: ${kb(gz(contents.get(path)))}`);
 }

@@ -139,6 +139,16 @@ describe("error paths", () => {
     expect(JSON.stringify(revoked.body)).not.toContain(stamp);
   });
 
+  it("follows the service's clock when the device clock is minutes off", async () => {
+    for (const offsetMs of [10 * 60_000, -10 * 60_000]) {
+      const { customerId, accountId, emailCredentialId } = await stack.signUp();
+      const { client } = stack.client(customerId, { clock: { now: () => Date.now() + offsetMs } });
+      await signInWithEmail(client, emailCredentialId);
+      expect(await exportWallet(client, { accountId })).toMatch(/^[a-z]+( [a-z]+){11}$/);
+      expect(Math.abs(client.clock.now() - Date.now())).toBeLessThan(30_000);
+    }
+  });
+
   it("never stamps with an expired session", async () => {
     const { customerId, accountId, emailCredentialId } = await stack.signUp();
     let offset = 0;

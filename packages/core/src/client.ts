@@ -15,9 +15,11 @@ import {
   createTransport,
   type FetchFunction,
   requestJson,
+  resolveFetch,
   type Transport,
 } from "./transport/http.js";
 import {
+  abortableSleep,
   type RunSignedRequestParameters,
   type RunSignedRequestReturnType,
   runSignedRequest,
@@ -120,22 +122,8 @@ export type SignetClient = {
 
 const systemClock: Clock = { now: () => Date.now() };
 
-function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const aborted = () =>
-      new SignetError("ABORTED", "The operation was aborted", { cause: signal?.reason });
-    if (signal?.aborted) return reject(aborted());
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(aborted());
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
+/** Clock differences below this are latency and the `Date` header's one-second resolution. */
+const SKEW_TOLERANCE_MS = 30_000;
 
 /** Builds `createClient` for an entry point's defaults. */
 export function createClientFactory(defaults: ClientDefaults) {
@@ -143,7 +131,18 @@ export function createClientFactory(defaults: ClientDefaults) {
     if (typeof parameters?.relayUrl !== "string" || parameters.relayUrl.length === 0) {
       throw new SignetError("INVALID_ARGUMENT", `"relayUrl" expected a non-empty string`);
     }
-    const clock = parameters.clock ?? systemClock;
+    // Expiry times come from the service's clock. A device clock that is minutes off would make
+    // every challenge look expired (or a dead session look alive), so the client's clock follows
+    // the `Date` header of relay answers whenever the two differ by more than SKEW_TOLERANCE_MS.
+    const deviceClock = parameters.clock ?? systemClock;
+    let skewMs = 0;
+    const clock: Clock = { now: () => deviceClock.now() + skewMs };
+    const observeDate = (response: Response) => {
+      const served = Date.parse(response.headers?.get?.("date") ?? "");
+      if (Number.isNaN(served)) return;
+      const offset = served - deviceClock.now();
+      skewMs = Math.abs(offset) > SKEW_TOLERANCE_MS ? offset : 0;
+    };
     const emit = (event: SignetEvent) => {
       try {
         parameters.onEvent?.(event);
@@ -153,7 +152,11 @@ export function createClientFactory(defaults: ClientDefaults) {
     };
     const transport = createTransport({
       relayUrl: parameters.relayUrl,
-      fetch: parameters.fetch,
+      fetch: async (input, init) => {
+        const response = await resolveFetch(parameters.fetch)(input, init);
+        observeDate(response);
+        return response;
+      },
       headers: parameters.headers,
       clock,
       onEvent: emit,

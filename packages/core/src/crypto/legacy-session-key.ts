@@ -2,8 +2,8 @@
 // HPKE-sealed session scalar. Deprecated by the service and opt-in here, so it loads on first use.
 import { SignetError } from "../errors.js";
 import type { CryptoBackend, DecryptionKey } from "./backend.js";
+import { base58CheckDecode } from "./base58.js";
 import { assertDecryptionKey, malformed, openTurnkeyHpke } from "./bundles.js";
-import { base58CheckDecode } from "./encoding.js";
 import { bytesToBigInt, decodePoint, encodePoint, N } from "./p256.js";
 
 /** Parameters of {@link openSessionKeyBundle}. */

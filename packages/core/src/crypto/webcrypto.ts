@@ -60,7 +60,15 @@ const source = (data: Uint8Array): Uint8Array<ArrayBuffer> => new Uint8Array(dat
 async function jwkFromScalar(
   scalar: Uint8Array,
 ): Promise<{ jwk: JsonWebKey; publicKeyRaw: Uint8Array }> {
-  const { publicKeyFromScalar } = await import("./p256-multiply.js");
+  let multiply: typeof import("./p256-multiply.js");
+  try {
+    multiply = await import("./p256-multiply.js");
+  } catch (cause) {
+    // A chunk that failed to load says nothing about the key: the same code as crypto/api.ts's
+    // lazy paths, not the KEY_INVALID that `attempt` would give it.
+    throw new SignetError("NETWORK", "could not load a part of Signet", { cause, retryable: true });
+  }
+  const { publicKeyFromScalar } = multiply;
   const point = publicKeyFromScalar(scalar);
   const jwk = {
     kty: "EC",

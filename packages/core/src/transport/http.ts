@@ -113,7 +113,8 @@ export function joinRelayUrl(relayUrl: string, path: string): string {
   return relayUrl.replace(/\/+$/, "") + path;
 }
 
-function resolveFetch(fetchFunction: FetchFunction | undefined): FetchFunction {
+/** The given `fetch`, or `globalThis.fetch` looked up now. @throws {SignetError} `INVALID_ARGUMENT` without one. */
+export function resolveFetch(fetchFunction: FetchFunction | undefined): FetchFunction {
   if (fetchFunction !== undefined) return fetchFunction;
   const globalFetch = (globalThis as { fetch?: FetchFunction }).fetch;
   if (typeof globalFetch !== "function") {

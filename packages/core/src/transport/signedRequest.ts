@@ -319,6 +319,13 @@ function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/**
+ * Resolves after `ms`, or rejects with `ABORTED` as soon as `signal` fires.
+ * @throws {SignetError} `ABORTED`.
+ */
+export const abortableSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  unlessAborted(() => defaultSleep(ms, signal), signal);
+
 /** Runs `task`, rejecting with `ABORTED` as soon as `signal` fires, whatever `task` does. */
 function unlessAborted<T>(task: () => Promise<T> | T, signal: AbortSignal | undefined): Promise<T> {
   if (signal === undefined) return Promise.resolve().then(task);

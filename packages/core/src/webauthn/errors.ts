@@ -5,20 +5,20 @@ import { SignetError } from "../errors.js";
 const byDomName: Record<string, { code: string; message: string }> = {
   NotAllowedError: {
     code: "WEBAUTHN_CANCELLED",
-    message: "The passkey prompt was dismissed or timed out",
+    message: "The passkey prompt was dismissed",
   },
   AbortError: { code: "WEBAUTHN_CANCELLED", message: "The passkey ceremony was aborted" },
   InvalidStateError: {
     code: "WEBAUTHN_INVALID_STATE",
-    message: "This authenticator already holds a passkey for this account",
+    message: "This device already has this passkey",
   },
   SecurityError: {
     code: "WEBAUTHN_SECURITY",
-    message: "The page's origin may not use this relying party id",
+    message: "This origin may not use that relying party",
   },
   NotSupportedError: {
     code: "WEBAUTHN_UNSUPPORTED",
-    message: "No authenticator supports these options",
+    message: "No authenticator supports this",
   },
   ConstraintError: {
     code: "WEBAUTHN_UNSUPPORTED",

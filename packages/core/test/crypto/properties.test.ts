@@ -4,12 +4,14 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createCryptoApi } from "../../src/crypto/api.js";
 import type { CryptoBackend } from "../../src/crypto/backend.js";
-import { derToP1363, p1363ToDer } from "../../src/crypto/der.js";
 import {
   base58CheckDecode,
   base58CheckEncode,
   base58Decode,
   base58Encode,
+} from "../../src/crypto/base58.js";
+import { derToP1363, p1363ToDer } from "../../src/crypto/der.js";
+import {
   base64UrlDecode,
   base64UrlEncode,
   bytesToHex,

@@ -1,0 +1,100 @@
+// The rare paths load on first use (crypto/api.ts, crypto/webcrypto.ts): a chunk that fails to
+// load (offline, a deploy that removed it) must surface as one typed, retryable SignetError, the
+// same code everywhere, and a later call must work once the chunk loads again.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { SignetError } from "../../src/errors.js";
+
+const SCALAR = "c9afa9d845ba75166b5c215767b1d6934e50c3db36e89b127b8a622b120f6721";
+const CHUNKS = [
+  "../../src/crypto/p256-multiply.js",
+  "../../src/crypto/export-bundle.js",
+  "../../src/crypto/legacy-session-key.js",
+  "../../src/crypto/verify-stamp.js",
+];
+
+function failChunks() {
+  for (const chunk of CHUNKS) {
+    vi.doMock(chunk, () => {
+      throw new TypeError("Failed to fetch dynamically imported module");
+    });
+  }
+}
+
+async function loadApi() {
+  const { createCryptoApi } = await import("../../src/crypto/api.js");
+  const { createWebCryptoBackend } = await import("../../src/crypto/webcrypto.js");
+  const { SignetError } = await import("../../src/errors.js");
+  return { api: createCryptoApi(createWebCryptoBackend()), SignetError };
+}
+
+async function failure(run: () => Promise<unknown>, type: typeof SignetError) {
+  try {
+    await run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(type);
+    return error as SignetError;
+  }
+  throw new Error("expected a failure");
+}
+
+afterEach(() => {
+  for (const chunk of CHUNKS) vi.doUnmock(chunk);
+  vi.resetModules();
+});
+
+describe("lazy chunks that fail to load", () => {
+  it("importSigningKey / importDecryptionKey / restoreSigningKey: NETWORK, retryable (not KEY_INVALID)", async () => {
+    vi.resetModules();
+    failChunks();
+    const { api, SignetError } = await loadApi();
+    for (const run of [
+      () => api.importSigningKey(SCALAR),
+      () => api.importDecryptionKey(SCALAR),
+      () =>
+        api.restoreSigningKey({
+          type: "scalar",
+          privateKey: SCALAR,
+          publicKey: "0360fed4ba255a9d31c961eb74c6356d68c049b8923b61fa6ce669622e60f29fb6",
+        }),
+    ]) {
+      const error = await failure(run, SignetError);
+      expect(error.code).toBe("NETWORK");
+      expect(error.retryable).toBe(true);
+      expect(error.message).not.toContain(SCALAR);
+    }
+  });
+
+  it("openExportBundle / openSessionKeyBundle / verifyStamp: NETWORK, retryable", async () => {
+    vi.resetModules();
+    failChunks();
+    const { api, SignetError } = await loadApi();
+    const key = await api.generateDecryptionKey();
+    for (const run of [
+      () => api.openExportBundle({ bundle: "{}", key }),
+      () => api.openSessionKeyBundle({ bundle: "1111", key }),
+      () => api.verifyStamp({ payload: "{}", stamp: "e30" }),
+    ]) {
+      const error = await failure(run, SignetError);
+      expect(error.code).toBe("NETWORK");
+      expect(error.retryable).toBe(true);
+    }
+  });
+
+  it("a later call succeeds once the chunk loads (nothing cached from the failure)", async () => {
+    vi.resetModules();
+    vi.doMock("../../src/crypto/p256-multiply.js", async (importOriginal) => {
+      // Fails the first load only, like a flaky network.
+      const state = globalThis as { __signetChunkTries?: number };
+      state.__signetChunkTries = (state.__signetChunkTries ?? 0) + 1;
+      if (state.__signetChunkTries === 1) throw new TypeError("Failed to fetch");
+      return importOriginal();
+    });
+    const { api, SignetError } = await loadApi();
+    expect((await failure(() => api.importSigningKey(SCALAR), SignetError)).code).toBe("NETWORK");
+    const key = await api.importSigningKey(SCALAR);
+    expect(key.publicKey).toBe(
+      "0360fed4ba255a9d31c961eb74c6356d68c049b8923b61fa6ce669622e60f29fb6",
+    );
+    delete (globalThis as { __signetChunkTries?: number }).__signetChunkTries;
+  });
+});
