@@ -54,6 +54,7 @@ for (const { name, entry, limit } of budgets) {
   console.log(
     `${ok ? "ok  " : "FAIL"} ${name}: ${kb(size)} min+gzip loaded up front (${size} of ${limit} bytes)`,
   );
-  for (const path of lazy) console.log(`     lazy chunk ${path.split("/").pop()}: ${kb(gz(contents.get(path)))}`);
+  for (const path of lazy)
+    console.log(`     lazy chunk ${path.split("/").pop()}: ${kb(gz(contents.get(path)))}`);
 }
 process.exit(failed ? 1 : 0);
