@@ -77,30 +77,11 @@ describe("less common flows", () => {
 
   it("cancels waiting for a transaction with an AbortSignal", async () => {
     const user = await stack.signUp();
-    await stack.platform("POST", `/sandbox/internal-accounts/${user.accountId}/fund`, {
-      amount: 5_000_000,
-    });
-    const external = await stack.platform<{ id: string }>("POST", "/customers/external-accounts", {
-      customerId: user.customerId,
-      currency: "USD",
-      accountInfo: {
-        accountType: "USD_ACCOUNT",
-        accountNumber: "000123456789",
-        routingNumber: "021000021",
-        bankAccountType: "CHECKING",
-        beneficiary: { beneficiaryType: "INDIVIDUAL", fullName: "T" },
-      },
-    });
-    const created = await stack.platform<{ id: string }>("POST", "/quotes", {
-      source: { sourceType: "ACCOUNT", accountId: user.accountId },
-      destination: { destinationType: "ACCOUNT", accountId: external.body.id },
-      lockedCurrencySide: "SENDING",
-      lockedCurrencyAmount: 1_000_000,
-    });
+    const { quoteId } = await stack.walletQuote(user);
     const { client } = stack.client(user.customerId);
     await signInWithEmail(client, user.emailCredentialId);
     const executed = await executeQuote(client, {
-      quote: await getQuote(client, { quoteId: created.body.id }),
+      quote: await getQuote(client, { quoteId }),
     });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);

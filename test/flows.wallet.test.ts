@@ -26,29 +26,7 @@ afterAll(() => stack?.close());
 
 async function fundedWalletWithQuote(amount = 1_000_000) {
   const user = await stack.signUp();
-  await stack.platform("POST", `/sandbox/internal-accounts/${user.accountId}/fund`, {
-    amount: 5_000_000,
-  });
-  const external = await stack.platform<{ id: string }>("POST", "/customers/external-accounts", {
-    customerId: user.customerId,
-    currency: "USD",
-    accountInfo: {
-      accountType: "USD_ACCOUNT",
-      accountNumber: "000123456789",
-      routingNumber: "021000021",
-      bankAccountType: "CHECKING",
-      beneficiary: { beneficiaryType: "INDIVIDUAL", fullName: "Test User" },
-    },
-  });
-  expect(external.status).toBe(201);
-  const quote = await stack.platform<{ id: string }>("POST", "/quotes", {
-    source: { sourceType: "ACCOUNT", accountId: user.accountId },
-    destination: { destinationType: "ACCOUNT", accountId: external.body.id },
-    lockedCurrencySide: "SENDING",
-    lockedCurrencyAmount: amount,
-  });
-  expect(quote.status).toBe(201);
-  return { ...user, quoteId: quote.body.id };
+  return { ...user, ...(await stack.walletQuote(user, amount)) };
 }
 
 describe("send money: quote → sign → execute → settle", () => {

@@ -20,26 +20,7 @@ let intruder: { customerId: string };
 beforeAll(async () => {
   stack = await startStack();
   const user = await stack.signUp();
-  await stack.platform("POST", `/sandbox/internal-accounts/${user.accountId}/fund`, {
-    amount: 5_000_000,
-  });
-  const external = await stack.platform<{ id: string }>("POST", "/customers/external-accounts", {
-    customerId: user.customerId,
-    currency: "USD",
-    accountInfo: {
-      accountType: "USD_ACCOUNT",
-      accountNumber: "000123456789",
-      routingNumber: "021000021",
-      bankAccountType: "CHECKING",
-      beneficiary: { beneficiaryType: "INDIVIDUAL", fullName: "Owner" },
-    },
-  });
-  const quote = await stack.platform<{ id: string }>("POST", "/quotes", {
-    source: { sourceType: "ACCOUNT", accountId: user.accountId },
-    destination: { destinationType: "ACCOUNT", accountId: external.body.id },
-    lockedCurrencySide: "SENDING",
-    lockedCurrencyAmount: 1_000_000,
-  });
+  const { quoteId } = await stack.walletQuote(user);
   const card = await stack.platform<{ id: string }>("POST", "/cards", {
     cardholderId: user.customerId,
     fundingSources: [user.accountId],
@@ -47,7 +28,7 @@ beforeAll(async () => {
   const { client } = stack.client(user.customerId);
   const session = await signInWithEmail(client, user.emailCredentialId);
   const executed = await executeQuote(client, {
-    quote: await getQuote(client, { quoteId: quote.body.id }),
+    quote: await getQuote(client, { quoteId }),
   });
   const delegated = await createDelegatedKey(client, {
     accountId: user.accountId,
@@ -57,7 +38,7 @@ beforeAll(async () => {
   owner = {
     customerId: user.customerId,
     accountId: user.accountId,
-    quoteId: quote.body.id,
+    quoteId,
     transactionId: executed.transactionId!,
     delegatedKeyId: delegated.id,
     sessionId: session.id,

@@ -37,6 +37,11 @@ export type Stack = {
   signUp(
     email?: string,
   ): Promise<{ customerId: string; accountId: string; emailCredentialId: string }>;
+  /** Funds the wallet, adds a USD bank account and creates a quote from the wallet to it. */
+  walletQuote(
+    user: { customerId: string; accountId: string },
+    amount?: number,
+  ): Promise<{ quoteId: string; externalAccountId: string }>;
   /** A core client acting for `customerId`, with a software passkey authenticator. */
   client(
     customerId: string,
@@ -117,6 +122,32 @@ export async function startStack(
       );
       const emailCredentialId = credentials.body.data.find((c) => c.type === "EMAIL_OTP")!.id;
       return { customerId, accountId, emailCredentialId };
+    },
+    async walletQuote(user, amount = 1_000_000) {
+      await platform("POST", `/sandbox/internal-accounts/${user.accountId}/fund`, {
+        amount: 5_000_000,
+      });
+      const external = await platform<{ id: string }>("POST", "/customers/external-accounts", {
+        customerId: user.customerId,
+        currency: "USD",
+        accountInfo: {
+          accountType: "USD_ACCOUNT",
+          accountNumber: "000123456789",
+          routingNumber: "021000021",
+          bankAccountType: "CHECKING",
+          beneficiary: { beneficiaryType: "INDIVIDUAL", fullName: "Test User" },
+        },
+      });
+      if (external.status !== 201) throw new Error(`external account: ${external.status}`);
+      const quote = await platform<{ id: string }>("POST", "/quotes", {
+        source: { sourceType: "ACCOUNT", accountId: user.accountId },
+        destination: { destinationType: "ACCOUNT", accountId: external.body.id },
+        lockedCurrencySide: "SENDING",
+        lockedCurrencyAmount: amount,
+      });
+      if (quote.status !== 201)
+        throw new Error(`quote: ${quote.status} ${JSON.stringify(quote.body)}`);
+      return { quoteId: quote.body.id, externalAccountId: external.body.id };
     },
     client(customerId, overrides = {}) {
       const events: SignetEvent[] = [];
