@@ -92,7 +92,18 @@ export function createCryptoApi(backend: CryptoBackend): CryptoApi {
       assertParameters(parameters);
       return (await load(() => import("./verify-stamp.js"))).verifyStamp(backend, parameters);
     },
-    generateDecryptionKey: () => backend.generateDecryptionKey(),
+    generateDecryptionKey: () => {
+      // A decryption key means an export or a legacy session bundle is coming: fetch that code
+      // now, before the request, so a chunk that fails to load cannot strand a result the
+      // service has already produced. A failure here is retried by the real import later.
+      for (const chunk of [
+        import("./export-bundle.js"),
+        import("./legacy-session-key.js"),
+        import("./p256-multiply.js"),
+      ])
+        chunk.catch(() => undefined);
+      return backend.generateDecryptionKey();
+    },
     importDecryptionKey: async (privateKey) => backend.importDecryptionKey(parseScalar(privateKey)),
     sealOtpBundle: async (parameters) => {
       assertParameters(parameters);

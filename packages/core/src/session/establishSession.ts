@@ -44,8 +44,11 @@ export async function establishSession(
       bundle: session.encryptedSessionSigningKey,
       key: parameters.key.legacy,
     });
-    key = await client.crypto.importSigningKey(scalar);
-    scalar.fill(0);
+    try {
+      key = await client.crypto.importSigningKey(scalar);
+    } finally {
+      scalar.fill(0);
+    }
   } else {
     key = parameters.key;
   }

@@ -44,15 +44,18 @@ function credentials(): CredentialsContainer {
  */
 export function createBrowserWebAuthn(): WebAuthnProvider {
   let pending: AbortController | undefined;
-  const ceremony = async <T>(
-    run: (container: CredentialsContainer, signal: AbortSignal) => Promise<T>,
+  // Options are decoded before anything else, so malformed options never cancel a pending prompt.
+  const ceremony = async <O extends object, T>(
+    options: () => O,
+    run: (container: CredentialsContainer, request: O & { signal: AbortSignal }) => Promise<T>,
   ) => {
     const container = credentials();
+    const request = options();
     pending?.abort();
     const controller = new AbortController();
     pending = controller;
     try {
-      return await run(container, controller.signal);
+      return await run(container, { ...request, signal: controller.signal });
     } catch (error) {
       throw toWebAuthnError(error);
     } finally {
@@ -61,9 +64,8 @@ export function createBrowserWebAuthn(): WebAuthnProvider {
   };
   return {
     register: (options) =>
-      ceremony(async (container, signal) => {
-        const credential = (await container.create({
-          signal,
+      ceremony(
+        () => ({
           publicKey: {
             ...options,
             challenge: buffer(options.challenge, "challenge"),
@@ -74,27 +76,29 @@ export function createBrowserWebAuthn(): WebAuthnProvider {
                 }
               : {}),
           } as PublicKeyCredentialCreationOptions,
-        })) as PublicKeyCredential | null;
-        if (!credential) throw new SignetError("WEBAUTHN_FAILED", "No passkey was created");
-        const response = credential.response as AuthenticatorAttestationResponse;
-        const transports = response.getTransports?.() ?? [];
-        return {
-          id: credential.id,
-          rawId: text(credential.rawId),
-          type: "public-key",
-          response: {
-            clientDataJSON: text(response.clientDataJSON),
-            attestationObject: text(response.attestationObject),
-            ...(transports.length ? { transports } : {}),
-          },
-          authenticatorAttachment: credential.authenticatorAttachment,
-          clientExtensionResults: { ...credential.getClientExtensionResults() },
-        } satisfies RegistrationResponseJSON;
-      }),
+        }),
+        async (container, request) => {
+          const credential = (await container.create(request)) as PublicKeyCredential | null;
+          if (!credential) throw new SignetError("WEBAUTHN_FAILED", "No passkey was created");
+          const response = credential.response as AuthenticatorAttestationResponse;
+          const transports = response.getTransports?.() ?? [];
+          return {
+            id: credential.id,
+            rawId: text(credential.rawId),
+            type: "public-key",
+            response: {
+              clientDataJSON: text(response.clientDataJSON),
+              attestationObject: text(response.attestationObject),
+              ...(transports.length ? { transports } : {}),
+            },
+            authenticatorAttachment: credential.authenticatorAttachment,
+            clientExtensionResults: { ...credential.getClientExtensionResults() },
+          } satisfies RegistrationResponseJSON;
+        },
+      ),
     authenticate: (options) =>
-      ceremony(async (container, signal) => {
-        const credential = (await container.get({
-          signal,
+      ceremony(
+        () => ({
           publicKey: {
             ...options,
             challenge: buffer(options.challenge, "challenge"),
@@ -102,22 +106,25 @@ export function createBrowserWebAuthn(): WebAuthnProvider {
               ? { allowCredentials: descriptors(options.allowCredentials, "allowCredentials") }
               : {}),
           } as PublicKeyCredentialRequestOptions,
-        })) as PublicKeyCredential | null;
-        if (!credential) throw new SignetError("WEBAUTHN_FAILED", "No passkey was used");
-        const response = credential.response as AuthenticatorAssertionResponse;
-        return {
-          id: credential.id,
-          rawId: text(credential.rawId),
-          type: "public-key",
-          response: {
-            clientDataJSON: text(response.clientDataJSON),
-            authenticatorData: text(response.authenticatorData),
-            signature: text(response.signature),
-            ...(response.userHandle ? { userHandle: text(response.userHandle) } : {}),
-          },
-          authenticatorAttachment: credential.authenticatorAttachment,
-          clientExtensionResults: { ...credential.getClientExtensionResults() },
-        } satisfies AuthenticationResponseJSON;
-      }),
+        }),
+        async (container, request) => {
+          const credential = (await container.get(request)) as PublicKeyCredential | null;
+          if (!credential) throw new SignetError("WEBAUTHN_FAILED", "No passkey was used");
+          const response = credential.response as AuthenticatorAssertionResponse;
+          return {
+            id: credential.id,
+            rawId: text(credential.rawId),
+            type: "public-key",
+            response: {
+              clientDataJSON: text(response.clientDataJSON),
+              authenticatorData: text(response.authenticatorData),
+              signature: text(response.signature),
+              ...(response.userHandle ? { userHandle: text(response.userHandle) } : {}),
+            },
+            authenticatorAttachment: credential.authenticatorAttachment,
+            clientExtensionResults: { ...credential.getClientExtensionResults() },
+          } satisfies AuthenticationResponseJSON;
+        },
+      ),
   };
 }

@@ -318,4 +318,22 @@ describe("createBrowserWebAuthn", () => {
     expect(create).not.toHaveBeenCalled();
     expect(get).not.toHaveBeenCalled();
   });
+
+  it("malformed options never cancel a prompt that is still open", async () => {
+    let pendingSignal: AbortSignal | undefined;
+    install({
+      get: vi.fn((request: Ceremony) => {
+        pendingSignal = request.signal;
+        return new Promise(() => undefined);
+      }) as never,
+      create: vi.fn() as never,
+    });
+    const webauthn = createBrowserWebAuthn();
+    void webauthn.authenticate({ challenge: b64(CHALLENGE) });
+    await Promise.resolve();
+    await expect(
+      webauthn.register({ ...registrationOptions, challenge: "not base64url!" }),
+    ).rejects.toMatchObject({ code: "ENCODING_INVALID" });
+    expect(pendingSignal?.aborted).toBe(false);
+  });
 });
