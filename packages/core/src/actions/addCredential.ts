@@ -2,7 +2,7 @@ import type { SignetClient } from "../client.js";
 import { assertArgument, type SignetError } from "../errors.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import type { AuthMethodJson } from "../wire.js";
-import { assertServiceId } from "./ids.js";
+import { assertCall, assertServiceId } from "./arguments.js";
 import { expectShape } from "./responseShape.js";
 
 export type AddCredentialParameters = {
@@ -27,6 +27,7 @@ export async function addCredential(
   client: SignetClient,
   parameters: AddCredentialParameters,
 ): Promise<AddCredentialReturnType> {
+  assertCall(client, parameters);
   const { accountId, signal } = parameters;
   assertServiceId("accountId", accountId, "InternalAccount");
   const type = parameters.type;

@@ -4,7 +4,7 @@ import { assertArgument, type SignetError } from "../errors.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import { toWebAuthnError } from "../webauthn/errors.js";
 import type { AuthMethodJson } from "../wire.js";
-import { assertServiceId } from "./ids.js";
+import { assertCall, assertServiceId } from "./arguments.js";
 import { expectShape } from "./responseShape.js";
 
 const NICKNAME = /^[A-Za-z0-9 ._'()-]{1,100}$/;
@@ -42,6 +42,7 @@ export async function addPasskey(
   client: SignetClient,
   parameters: AddPasskeyParameters,
 ): Promise<AddPasskeyReturnType> {
+  assertCall(client, parameters);
   const { accountId, nickname, challenge, rp, user, signal } = parameters;
   assertServiceId("accountId", accountId, "InternalAccount");
   assertArgument(

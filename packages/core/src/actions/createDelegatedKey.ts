@@ -2,7 +2,7 @@ import type { SignetClient } from "../client.js";
 import { assertArgument, type SignetError } from "../errors.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import type { DelegatedKeyJson } from "../wire.js";
-import { assertServiceId } from "./ids.js";
+import { assertCall, assertServiceId } from "./arguments.js";
 import { expectShape } from "./responseShape.js";
 
 export type CreateDelegatedKeyParameters = {
@@ -29,8 +29,9 @@ export const DELEGATED_KEY_FIELDS = ["id", "cardId", "accountId", "publicKey", "
  */
 export async function createDelegatedKey(
   client: SignetClient,
-  { accountId, cardId, nickname, signal }: CreateDelegatedKeyParameters,
+  parameters: CreateDelegatedKeyParameters,
 ): Promise<CreateDelegatedKeyReturnType> {
+  const { accountId, cardId, nickname, signal } = assertCall(client, parameters);
   assertServiceId("accountId", accountId, "InternalAccount");
   assertServiceId("cardId", cardId, "Card");
   assertArgument(

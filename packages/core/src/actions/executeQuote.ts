@@ -4,7 +4,7 @@ import type { SignetClient } from "../client.js";
 import { SignetError } from "../errors.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import type { QuoteJson } from "../wire.js";
-import { assertServiceId } from "./ids.js";
+import { assertCall, assertServiceId } from "./arguments.js";
 import { expectShape } from "./responseShape.js";
 
 export type ExecuteQuoteParameters = {
@@ -49,8 +49,9 @@ export function quotePayloadToSign(quote: QuoteJson): string {
  */
 export async function executeQuote(
   client: SignetClient,
-  { quote, idempotencyKey, signal }: ExecuteQuoteParameters,
+  parameters: ExecuteQuoteParameters,
 ): Promise<ExecuteQuoteReturnType> {
+  const { quote, idempotencyKey, signal } = assertCall(client, parameters);
   assertServiceId("quote.id", quote?.id, "Quote");
   const accountId = quote.source?.accountId;
   assertServiceId("quote.source.accountId", accountId, "InternalAccount");

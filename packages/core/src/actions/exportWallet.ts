@@ -1,7 +1,7 @@
 import type { SignetClient } from "../client.js";
 import type { SignetError } from "../errors.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
-import { assertServiceId } from "./ids.js";
+import { assertCall, assertServiceId } from "./arguments.js";
 import { expectShape } from "./responseShape.js";
 
 export type ExportWalletParameters = {
@@ -28,8 +28,9 @@ export type ExportWalletErrorType = SignetError;
  */
 export async function exportWallet(
   client: SignetClient,
-  { accountId, organizationId, signal }: ExportWalletParameters,
+  parameters: ExportWalletParameters,
 ): Promise<ExportWalletReturnType> {
+  const { accountId, organizationId, signal } = assertCall(client, parameters);
   assertServiceId("accountId", accountId, "InternalAccount");
   const session = await requireSession(client, { accountId });
   const key = await client.crypto.generateDecryptionKey();

@@ -1,8 +1,8 @@
 import type { SignetClient } from "../client.js";
 import type { SignetError } from "../errors.js";
 import type { DelegatedKeyJson } from "../wire.js";
+import { assertCall, assertServiceId } from "./arguments.js";
 import { DELEGATED_KEY_FIELDS } from "./createDelegatedKey.js";
-import { assertServiceId } from "./ids.js";
 import { expectShape } from "./responseShape.js";
 
 export type GetDelegatedKeyParameters = {
@@ -23,8 +23,9 @@ export type GetDelegatedKeyErrorType = SignetError;
  */
 export async function getDelegatedKey(
   client: SignetClient,
-  { delegatedKeyId, signal }: GetDelegatedKeyParameters,
+  parameters: GetDelegatedKeyParameters,
 ): Promise<GetDelegatedKeyReturnType> {
+  const { delegatedKeyId, signal } = assertCall(client, parameters);
   assertServiceId("delegatedKeyId", delegatedKeyId, "DelegatedKey");
   const body = await client.request<unknown>({
     method: "GET",

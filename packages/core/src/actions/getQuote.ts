@@ -1,7 +1,7 @@
 import type { SignetClient } from "../client.js";
 import type { SignetError } from "../errors.js";
 import type { QuoteJson } from "../wire.js";
-import { assertServiceId } from "./ids.js";
+import { assertCall, assertServiceId } from "./arguments.js";
 import { expectShape } from "./responseShape.js";
 
 export type GetQuoteParameters = { quoteId: string; signal?: AbortSignal | undefined };
@@ -20,8 +20,9 @@ export type GetQuoteErrorType = SignetError;
  */
 export async function getQuote(
   client: SignetClient,
-  { quoteId, signal }: GetQuoteParameters,
+  parameters: GetQuoteParameters,
 ): Promise<GetQuoteReturnType> {
+  const { quoteId, signal } = assertCall(client, parameters);
   assertServiceId("quoteId", quoteId, "Quote");
   const body = await client.request<unknown>({
     method: "GET",

@@ -1,7 +1,7 @@
 import type { SignetClient } from "../client.js";
 import type { SignetError } from "../errors.js";
 import type { Session } from "../session/sessionStore.js";
-import { assertServiceId } from "./ids.js";
+import { assertCall, assertServiceId } from "./arguments.js";
 
 export type GetSessionParameters = { accountId: string };
 export type GetSessionReturnType = Session | undefined;
@@ -19,8 +19,9 @@ export type GetSessionErrorType = SignetError;
  */
 export async function getSession(
   client: SignetClient,
-  { accountId }: GetSessionParameters,
+  parameters: GetSessionParameters,
 ): Promise<GetSessionReturnType> {
+  const { accountId } = assertCall(client, parameters);
   assertServiceId("accountId", accountId, "InternalAccount");
   const [newest] = await client.sessions.list(accountId);
   if (!newest) return undefined;

@@ -1,7 +1,7 @@
 import type { SignetClient } from "../client.js";
 import type { SignetError } from "../errors.js";
 import type { AuthMethodJson } from "../wire.js";
-import { assertServiceId, query } from "./ids.js";
+import { assertCall, assertServiceId, query } from "./arguments.js";
 import { expectList } from "./responseShape.js";
 
 export type ListCredentialsParameters = { accountId: string; signal?: AbortSignal | undefined };
@@ -20,8 +20,9 @@ export type ListCredentialsErrorType = SignetError;
  */
 export async function listCredentials(
   client: SignetClient,
-  { accountId, signal }: ListCredentialsParameters,
+  parameters: ListCredentialsParameters,
 ): Promise<ListCredentialsReturnType> {
+  const { accountId, signal } = assertCall(client, parameters);
   assertServiceId("accountId", accountId, "InternalAccount");
   const body = await client.request<unknown>({
     method: "GET",

@@ -1,8 +1,8 @@
 import type { SignetClient } from "../client.js";
 import { assertArgument, type SignetError } from "../errors.js";
 import type { DelegatedKeyJson } from "../wire.js";
+import { assertCall, assertServiceId, query } from "./arguments.js";
 import { DELEGATED_KEY_FIELDS } from "./createDelegatedKey.js";
-import { assertServiceId, query } from "./ids.js";
 import { expectList } from "./responseShape.js";
 
 export type ListDelegatedKeysParameters = {
@@ -24,8 +24,9 @@ export type ListDelegatedKeysErrorType = SignetError;
  */
 export async function listDelegatedKeys(
   client: SignetClient,
-  { accountId, fundingSourceId, signal }: ListDelegatedKeysParameters,
+  parameters: ListDelegatedKeysParameters,
 ): Promise<ListDelegatedKeysReturnType> {
+  const { accountId, fundingSourceId, signal } = assertCall(client, parameters);
   assertArgument(
     accountId !== undefined || fundingSourceId !== undefined,
     "accountId | fundingSourceId",

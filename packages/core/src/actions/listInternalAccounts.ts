@@ -1,7 +1,7 @@
 import type { SignetClient } from "../client.js";
 import type { SignetError } from "../errors.js";
 import type { InternalAccountJson } from "../wire.js";
-import { assertServiceId, query } from "./ids.js";
+import { assertCall, assertServiceId, query } from "./arguments.js";
 import { expectList } from "./responseShape.js";
 
 export type ListInternalAccountsParameters = {
@@ -24,8 +24,9 @@ export type ListInternalAccountsErrorType = SignetError;
  */
 export async function listInternalAccounts(
   client: SignetClient,
-  { customerId, type = "EMBEDDED_WALLET", signal }: ListInternalAccountsParameters,
+  parameters: ListInternalAccountsParameters,
 ): Promise<ListInternalAccountsReturnType> {
+  const { customerId, type = "EMBEDDED_WALLET", signal } = assertCall(client, parameters);
   assertServiceId("customerId", customerId, "Customer");
   const body = await client.request<unknown>({
     method: "GET",

@@ -1,7 +1,7 @@
 import type { SignetClient } from "../client.js";
 import type { SignetError } from "../errors.js";
 import type { AuthSessionJson } from "../wire.js";
-import { assertServiceId, query } from "./ids.js";
+import { assertCall, assertServiceId, query } from "./arguments.js";
 import { expectList } from "./responseShape.js";
 
 export type ListSessionsParameters = { accountId: string; signal?: AbortSignal | undefined };
@@ -19,8 +19,9 @@ export type ListSessionsErrorType = SignetError;
  */
 export async function listSessions(
   client: SignetClient,
-  { accountId, signal }: ListSessionsParameters,
+  parameters: ListSessionsParameters,
 ): Promise<ListSessionsReturnType> {
+  const { accountId, signal } = assertCall(client, parameters);
   assertServiceId("accountId", accountId, "InternalAccount");
   const body = await client.request<unknown>({
     method: "GET",

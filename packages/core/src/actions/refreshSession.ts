@@ -3,7 +3,7 @@ import type { SignetError } from "../errors.js";
 import { establishSession, parseAuthSession } from "../session/establishSession.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import type { Session } from "../session/sessionStore.js";
-import { assertServiceId } from "./ids.js";
+import { assertCall, assertServiceId } from "./arguments.js";
 
 export type RefreshSessionParameters = {
   accountId: string;
@@ -26,8 +26,9 @@ export type RefreshSessionErrorType = SignetError;
  */
 export async function refreshSession(
   client: SignetClient,
-  { accountId, sessionId, signal }: RefreshSessionParameters,
+  parameters: RefreshSessionParameters,
 ): Promise<RefreshSessionReturnType> {
+  const { accountId, sessionId, signal } = assertCall(client, parameters);
   assertServiceId("accountId", accountId, "InternalAccount");
   if (sessionId !== undefined) assertServiceId("sessionId", sessionId, "Session");
   const current = await requireSession(client, { accountId, sessionId });

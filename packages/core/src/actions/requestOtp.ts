@@ -1,7 +1,7 @@
 import type { SignetClient } from "../client.js";
 import type { SignetError } from "../errors.js";
 import type { AuthMethodJson } from "../wire.js";
-import { assertServiceId } from "./ids.js";
+import { assertCall, assertServiceId } from "./arguments.js";
 import { expectShape } from "./responseShape.js";
 
 export type RequestOtpParameters = {
@@ -30,8 +30,9 @@ export type RequestOtpErrorType = SignetError;
  */
 export async function requestOtp(
   client: SignetClient,
-  { credentialId, signal }: RequestOtpParameters,
+  parameters: RequestOtpParameters,
 ): Promise<RequestOtpReturnType> {
+  const { credentialId, signal } = assertCall(client, parameters);
   assertServiceId("credentialId", credentialId, "AuthMethod");
   const body = await client.request<unknown>({
     method: "POST",

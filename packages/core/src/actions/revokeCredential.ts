@@ -1,7 +1,7 @@
 import type { SignetClient } from "../client.js";
 import type { SignetError } from "../errors.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
-import { assertServiceId } from "./ids.js";
+import { assertCall, assertServiceId } from "./arguments.js";
 
 export type RevokeCredentialParameters = {
   accountId: string;
@@ -23,8 +23,9 @@ export type RevokeCredentialErrorType = SignetError;
  */
 export async function revokeCredential(
   client: SignetClient,
-  { accountId, credentialId, signal }: RevokeCredentialParameters,
+  parameters: RevokeCredentialParameters,
 ): Promise<void> {
+  const { accountId, credentialId, signal } = assertCall(client, parameters);
   assertServiceId("accountId", accountId, "InternalAccount");
   assertServiceId("credentialId", credentialId, "AuthMethod");
   const session = await requireSession(client, { accountId, excludeCredentialId: credentialId });

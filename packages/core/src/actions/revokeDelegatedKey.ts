@@ -1,6 +1,6 @@
 import type { SignetClient } from "../client.js";
 import type { SignetError } from "../errors.js";
-import { assertServiceId } from "./ids.js";
+import { assertCall, assertServiceId } from "./arguments.js";
 
 export type RevokeDelegatedKeyParameters = {
   delegatedKeyId: string;
@@ -19,8 +19,9 @@ export type RevokeDelegatedKeyErrorType = SignetError;
  */
 export async function revokeDelegatedKey(
   client: SignetClient,
-  { delegatedKeyId, signal }: RevokeDelegatedKeyParameters,
+  parameters: RevokeDelegatedKeyParameters,
 ): Promise<void> {
+  const { delegatedKeyId, signal } = assertCall(client, parameters);
   assertServiceId("delegatedKeyId", delegatedKeyId, "DelegatedKey");
   await client.request<unknown>({
     method: "DELETE",

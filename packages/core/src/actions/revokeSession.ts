@@ -1,7 +1,7 @@
 import type { SignetClient } from "../client.js";
 import type { SignetError } from "../errors.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
-import { assertServiceId } from "./ids.js";
+import { assertCall, assertServiceId } from "./arguments.js";
 
 export type RevokeSessionParameters = {
   accountId: string;
@@ -23,8 +23,9 @@ export type RevokeSessionErrorType = SignetError;
  */
 export async function revokeSession(
   client: SignetClient,
-  { accountId, sessionId, signal }: RevokeSessionParameters,
+  parameters: RevokeSessionParameters,
 ): Promise<void> {
+  const { accountId, sessionId, signal } = assertCall(client, parameters);
   assertServiceId("accountId", accountId, "InternalAccount");
   assertServiceId("sessionId", sessionId, "Session");
   const held = await client.sessions.list(accountId);

@@ -2,7 +2,7 @@ import type { SignetClient } from "../client.js";
 import { assertArgument, type SignetError } from "../errors.js";
 import { establishSession, parseAuthSession } from "../session/establishSession.js";
 import type { Session } from "../session/sessionStore.js";
-import { assertServiceId } from "./ids.js";
+import { assertCall, assertServiceId } from "./arguments.js";
 
 export type SignInWithOAuthParameters = {
   /** The OAUTH credential (`AuthMethod:…`). */
@@ -33,8 +33,9 @@ export type SignInWithOAuthErrorType = SignetError;
  */
 export async function signInWithOAuth(
   client: SignetClient,
-  { credentialId, getIdToken, signal }: SignInWithOAuthParameters,
+  parameters: SignInWithOAuthParameters,
 ): Promise<SignInWithOAuthReturnType> {
+  const { credentialId, getIdToken, signal } = assertCall(client, parameters);
   assertServiceId("credentialId", credentialId, "AuthMethod");
   assertArgument(typeof getIdToken === "function", "getIdToken", "a function", typeof getIdToken);
   const key = await client.crypto.generateSigningKey();

@@ -10,7 +10,7 @@ import { REQUEST_ID_HEADER } from "../transport/headers.js";
 import { isProcessingBody } from "../transport/signedRequest.js";
 import { toWebAuthnError } from "../webauthn/errors.js";
 import type { PasskeyAuthChallengeJson } from "../wire.js";
-import { assertServiceId } from "./ids.js";
+import { assertCall, assertServiceId } from "./arguments.js";
 import { pollUntil } from "./pollUntil.js";
 import { expectShape } from "./responseShape.js";
 
@@ -43,8 +43,9 @@ export type PreparedPasskeySignIn = {
  */
 export async function preparePasskeySignIn(
   client: SignetClient,
-  { credentialId, legacy = false, signal }: PreparePasskeySignInParameters,
+  parameters: PreparePasskeySignInParameters,
 ): Promise<PreparedPasskeySignIn> {
+  const { credentialId, legacy = false, signal } = assertCall(client, parameters);
   assertServiceId("credentialId", credentialId, "AuthMethod");
   const key = legacy
     ? { legacy: await client.crypto.generateDecryptionKey() }
@@ -98,6 +99,7 @@ export async function signInWithPasskey(
   client: SignetClient,
   parameters: SignInWithPasskeyParameters,
 ): Promise<SignInWithPasskeyReturnType> {
+  assertCall(client, parameters);
   const webauthn = client.webauthn();
   const prepared =
     "prepared" in parameters ? parameters.prepared : await preparePasskeySignIn(client, parameters);

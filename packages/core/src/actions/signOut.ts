@@ -1,7 +1,7 @@
 import type { SignetClient } from "../client.js";
 import { isSignetError, type SignetError } from "../errors.js";
 import { signWithSession } from "../session/sessionSigner.js";
-import { assertServiceId } from "./ids.js";
+import { assertCall, assertServiceId } from "./arguments.js";
 
 export type SignOutParameters = { accountId: string; signal?: AbortSignal | undefined };
 export type SignOutErrorType = SignetError;
@@ -17,10 +17,8 @@ export type SignOutErrorType = SignetError;
  * await signOut(client, { accountId });
  * ```
  */
-export async function signOut(
-  client: SignetClient,
-  { accountId, signal }: SignOutParameters,
-): Promise<void> {
+export async function signOut(client: SignetClient, parameters: SignOutParameters): Promise<void> {
+  const { accountId, signal } = assertCall(client, parameters);
   assertServiceId("accountId", accountId, "InternalAccount");
   let failure: unknown;
   for (const session of await client.sessions.list(accountId)) {

@@ -2,7 +2,7 @@ import type { SignetClient } from "../client.js";
 import { assertArgument, type SignetError } from "../errors.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import type { CustomerJson } from "../wire.js";
-import { assertServiceId } from "./ids.js";
+import { assertCall, assertServiceId } from "./arguments.js";
 import { expectShape } from "./responseShape.js";
 
 export type UpdateCustomerContactParameters = {
@@ -30,6 +30,7 @@ export async function updateCustomerContact(
   client: SignetClient,
   parameters: UpdateCustomerContactParameters,
 ): Promise<UpdateCustomerContactReturnType> {
+  assertCall(client, parameters);
   const { customerId, accountId, signal } = parameters;
   assertServiceId("customerId", customerId, "Customer");
   assertServiceId("accountId", accountId, "InternalAccount");

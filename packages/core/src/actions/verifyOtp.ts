@@ -3,7 +3,7 @@ import { assertArgument, type SignetError } from "../errors.js";
 import { establishSession, parseAuthSession } from "../session/establishSession.js";
 import type { Session } from "../session/sessionStore.js";
 import type { AuthMethodJson } from "../wire.js";
-import { assertServiceId } from "./ids.js";
+import { assertCall, assertServiceId } from "./arguments.js";
 
 export type VerifyOtpParameters = {
   /** The credential from `requestOtp`. */
@@ -32,8 +32,9 @@ export type VerifyOtpErrorType = SignetError;
  */
 export async function verifyOtp(
   client: SignetClient,
-  { credential, otpEncryptionTargetBundle, otpCode, signal }: VerifyOtpParameters,
+  parameters: VerifyOtpParameters,
 ): Promise<VerifyOtpReturnType> {
+  const { credential, otpEncryptionTargetBundle, otpCode, signal } = assertCall(client, parameters);
   assertServiceId("credential.id", credential?.id, "AuthMethod");
   assertArgument(
     credential.type === "EMAIL_OTP" || credential.type === "SMS_OTP",

@@ -1,7 +1,7 @@
 import type { SignetClient } from "../client.js";
 import type { SignetError } from "../errors.js";
 import type { TransactionJson } from "../wire.js";
-import { assertServiceId } from "./ids.js";
+import { assertCall, assertServiceId } from "./arguments.js";
 import { pollUntil } from "./pollUntil.js";
 import { expectShape } from "./responseShape.js";
 
@@ -32,13 +32,14 @@ export type WaitForTransactionErrorType = SignetError;
  */
 export async function waitForTransaction(
   client: SignetClient,
-  {
+  parameters: WaitForTransactionParameters,
+): Promise<WaitForTransactionReturnType> {
+  const {
     transactionId,
     timeoutMs = 300_000,
     backoff = { baseMs: 1_000, maxMs: 10_000 },
     signal,
-  }: WaitForTransactionParameters,
-): Promise<WaitForTransactionReturnType> {
+  } = assertCall(client, parameters);
   assertServiceId("transactionId", transactionId, "Transaction");
   return pollUntil(client, {
     operation: "waitForTransaction",

@@ -1,5 +1,29 @@
-// Ids go into relay paths: checked to be `Prefix:<uuid>` so nothing can alter the path.
+// Argument checks shared by the actions. Ids go into relay paths: checked to be `Prefix:<uuid>` so
+// nothing can alter the path.
+import type { SignetClient } from "../client.js";
 import { SignetError } from "../errors.js";
+
+const kind = (value: unknown) => (value === null ? "null" : typeof value);
+
+/**
+ * Checks the two arguments every action takes and returns the parameters.
+ * @throws {SignetError} `INVALID_ARGUMENT` for a non-client or non-object parameters.
+ */
+export function assertCall<T>(client: SignetClient, parameters: T): T {
+  if (typeof (client as Partial<SignetClient> | null)?.signed !== "function") {
+    throw new SignetError(
+      "INVALID_ARGUMENT",
+      `"client" expected a client from createClient, got ${kind(client)}`,
+    );
+  }
+  if (typeof parameters !== "object" || parameters === null) {
+    throw new SignetError(
+      "INVALID_ARGUMENT",
+      `"parameters" expected an object, got ${kind(parameters)}`,
+    );
+  }
+  return parameters;
+}
 
 const ID = /^[A-Za-z]+:[0-9A-Za-z][0-9A-Za-z-]{0,63}$/;
 

@@ -1,0 +1,71 @@
+// Every action refuses bad arguments with a typed error before any request: never a TypeError
+// from destructuring, never a request with a half-formed path.
+import { describe, expect, it, vi } from "vitest";
+import * as core from "../index.js";
+
+const actions = [
+  "addCredential",
+  "addPasskey",
+  "createDelegatedKey",
+  "executeQuote",
+  "exportWallet",
+  "getDelegatedKey",
+  "getQuote",
+  "getSession",
+  "listCredentials",
+  "listDelegatedKeys",
+  "listInternalAccounts",
+  "listSessions",
+  "preparePasskeySignIn",
+  "refreshSession",
+  "requestOtp",
+  "revokeCredential",
+  "revokeDelegatedKey",
+  "revokeSession",
+  "signInWithOAuth",
+  "signInWithPasskey",
+  "signOut",
+  "updateCustomerContact",
+  "verifyOtp",
+  "waitForTransaction",
+] as const;
+
+type Action = (client: unknown, parameters: unknown) => Promise<unknown>;
+
+describe("actions: bad arguments", () => {
+  const fetch = vi.fn(async () => new Response("{}", { status: 500 }));
+  const client = core.createClient({
+    relayUrl: "https://relay.example/api/grid",
+    fetch,
+    keyStore: core.createMemoryKeyStore(),
+    webauthn: { register: vi.fn(), authenticate: vi.fn() },
+  });
+
+  it.each(actions)(
+    "%s: non-client, non-object and empty parameters are INVALID_ARGUMENT",
+    async (name) => {
+      const action = (core as unknown as Record<string, Action>)[name]!;
+      for (const [c, p] of [
+        [client, undefined],
+        [client, null],
+        [client, 42],
+        [client, "x"],
+        [undefined, {}],
+        [{}, {}],
+        [client, {}],
+        [
+          client,
+          { accountId: "InternalAccount:../../admin", customerId: "Customer:1/../x", quoteId: 7 },
+        ],
+      ] as const) {
+        const error = await action(c, p).catch((e: unknown) => e);
+        expect(
+          error,
+          `${name}(${JSON.stringify(c === client ? "client" : c)}, ${JSON.stringify(p)})`,
+        ).toBeInstanceOf(core.SignetError);
+        expect((error as core.SignetError).code).toBe("INVALID_ARGUMENT");
+      }
+      expect(fetch).not.toHaveBeenCalled();
+    },
+  );
+});
