@@ -54,7 +54,7 @@ export function malformed(kind: string, why: string, cause?: unknown): SignetErr
   );
 }
 
-export function parseJsonObject(text: string, kind: string): Record<string, unknown> {
+function parseJsonObject(text: string, kind: string): Record<string, unknown> {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -76,7 +76,7 @@ export function hexField(object: Record<string, unknown>, field: string, kind: s
   }
 }
 
-export function parseEnvelope(text: string, kind: BundleKind): Envelope {
+function parseEnvelope(text: string, kind: BundleKind): Envelope {
   if (typeof text !== "string") throw malformed(kind, `expected a string, got ${typeof text}`);
   // Some spec examples wrap the bundle in single quotes.
   let body = text.startsWith("'") ? text.slice(1) : text;
@@ -107,7 +107,7 @@ function warn(options: BundleTrustOptions, warning: BundleWarning): void {
   else globalThis.console?.warn?.(`[signet] ${warning.code}: ${warning.message}`);
 }
 
-export async function checkEnvelope(
+async function checkEnvelope(
   backend: CryptoBackend,
   envelope: Envelope,
   kind: BundleKind,
@@ -185,6 +185,28 @@ export function openTurnkeyHpke(
   return key.hpkeOpen({ enc, ciphertext, info: INFO, aad: concatBytes(enc, recipient) });
 }
 
+/**
+ * Parses a signed envelope, checks its signer and signature, and returns its data as a JSON object.
+ * @throws {SignetError} `BUNDLE_MALFORMED`, `BUNDLE_SIGNATURE_INVALID`, `BUNDLE_SIGNER_UNTRUSTED`.
+ */
+export async function openSignedEnvelope(
+  backend: CryptoBackend,
+  bundle: string,
+  kind: BundleKind,
+  pinnedKey: string,
+  trust: BundleTrustOptions,
+): Promise<Record<string, unknown>> {
+  const envelope = parseEnvelope(bundle, kind);
+  await checkEnvelope(backend, envelope, kind, pinnedKey, trust);
+  try {
+    return parseJsonObject(utf8Decode(envelope.data, `${kind}.data`), `${kind}.data`);
+  } catch (cause) {
+    throw cause instanceof SignetError && cause.code === "BUNDLE_MALFORMED"
+      ? cause
+      : malformed(kind, "data is not UTF-8 JSON", cause);
+  }
+}
+
 /** Parameters of {@link sealOtpBundle}. */
 export type SealOtpBundleParameters = BundleTrustOptions & {
   /** The `otpEncryptionTargetBundle` string from the credential or its challenge. */
@@ -220,16 +242,13 @@ export async function sealOtpBundle(
   utf8Encode(otpCode, "otpCode"); // refuse lone surrogates (JSON.stringify would escape them)
   const tek = normalizePublicKey(publicKey, "publicKey").uncompressed;
   const kind = "otpEncryptionTargetBundle";
-  const envelope = parseEnvelope(targetBundle, kind);
-  await checkEnvelope(backend, envelope, kind, PRODUCTION_TLS_FETCHER_SIGN_PUBLIC_KEY, parameters);
-  let data: Record<string, unknown>;
-  try {
-    data = parseJsonObject(utf8Decode(envelope.data, `${kind}.data`), `${kind}.data`);
-  } catch (cause) {
-    throw cause instanceof SignetError && cause.code === "BUNDLE_MALFORMED"
-      ? cause
-      : malformed(kind, "data is not UTF-8 JSON", cause);
-  }
+  const data = await openSignedEnvelope(
+    backend,
+    targetBundle,
+    kind,
+    PRODUCTION_TLS_FETCHER_SIGN_PUBLIC_KEY,
+    parameters,
+  );
   const targetPublic = hexField(data, "targetPublic", `${kind}.data`);
   if (targetPublic.length !== 65)
     throw malformed(kind, `targetPublic expected 65 bytes, got ${targetPublic.length}`);

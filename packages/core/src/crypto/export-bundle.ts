@@ -6,12 +6,10 @@ import type { CryptoBackend, DecryptionKey } from "./backend.js";
 import {
   assertDecryptionKey,
   type BundleTrustOptions,
-  checkEnvelope,
   hexField,
   malformed,
+  openSignedEnvelope,
   openTurnkeyHpke,
-  parseEnvelope,
-  parseJsonObject,
 } from "./bundles.js";
 import { utf8Decode } from "./encoding.js";
 import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY } from "./pinned-keys.js";
@@ -38,16 +36,13 @@ export async function openExportBundle(
   const { bundle, key, organizationId } = parameters ?? ({} as OpenExportBundleParameters);
   assertDecryptionKey(key);
   const kind = "encryptedWalletCredentials";
-  const envelope = parseEnvelope(bundle, kind);
-  await checkEnvelope(backend, envelope, kind, PRODUCTION_SIGNER_SIGN_PUBLIC_KEY, parameters);
-  let data: Record<string, unknown>;
-  try {
-    data = parseJsonObject(utf8Decode(envelope.data, `${kind}.data`), `${kind}.data`);
-  } catch (cause) {
-    throw cause instanceof SignetError && cause.code === "BUNDLE_MALFORMED"
-      ? cause
-      : malformed(kind, "data is not UTF-8 JSON", cause);
-  }
+  const data = await openSignedEnvelope(
+    backend,
+    bundle,
+    kind,
+    PRODUCTION_SIGNER_SIGN_PUBLIC_KEY,
+    parameters,
+  );
   if (organizationId !== undefined && data.organizationId !== organizationId) {
     throw new SignetError("BUNDLE_ORGANIZATION_MISMATCH", `"${kind}" is for another organization`);
   }
