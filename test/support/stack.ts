@@ -61,9 +61,13 @@ export type Stack = {
 };
 
 export async function startStack(
-  options: Parameters<typeof startEmulatorServer>[0] = {},
+  options: Parameters<typeof startEmulatorServer>[0] & {
+    /** Receives the relay's events. */
+    onRelayEvent?: (event: unknown) => void;
+  } = {},
 ): Promise<Stack> {
-  const emulator = await startEmulatorServer({ port: 0, ...options });
+  const { onRelayEvent, ...emulatorOptions } = options;
+  const emulator = await startEmulatorServer({ port: 0, ...emulatorOptions });
   const relay = createRelay({
     baseUrl: emulator.url,
     tokenId: "emulator",
@@ -73,6 +77,7 @@ export async function startStack(
       return customerId ? { customerId } : null;
     },
     rateLimit: false,
+    ...(onRelayEvent ? { onEvent: onRelayEvent } : {}),
   });
   const server: Server = createServer(toNodeHandler(relay) as never);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
