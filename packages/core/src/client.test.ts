@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createClient, createMemoryKeyStore, getSession, SignetError } from "./index.js";
+import { createStringKeyStore } from "./keys/string-store.js";
 
 describe("createClient", () => {
   it("reads no global at creation and refuses a missing relayUrl", () => {
@@ -47,6 +48,21 @@ describe("createClient", () => {
     now += 15 * 60_000;
     expect(await getSession(again, { accountId })).toBeUndefined();
     expect(await keyStore.list()).toEqual([]);
+  });
+
+  it("reports where a given key store persists", async () => {
+    const memory = createClient({ relayUrl: "/r", keyStore: createMemoryKeyStore() });
+    expect(await memory.persistence()).toBe("memory");
+    const items = new Map<string, string>();
+    const secure = createClient({
+      relayUrl: "/r",
+      keyStore: createStringKeyStore({
+        getItem: async (k) => items.get(k) ?? null,
+        setItem: async (k, v) => void items.set(k, v),
+        removeItem: async (k) => void items.delete(k),
+      }),
+    });
+    expect(await secure.persistence()).toBe("secure-store");
   });
 
   it("refuses ids that could change the relay path", async () => {

@@ -95,7 +95,7 @@ export type SignetClient = {
   readonly sessions: SessionStore;
   /** The key store, resolved on first use (the browser default probes IndexedDB then). */
   keyStore(): Promise<KeyStore>;
-  /** Where keys persist, once the key store is resolved. */
+  /** Where keys persist: the probed default, or what a given store declares (else `memory`). */
   persistence(): Promise<KeyPersistence>;
   /** The WebAuthn provider. @throws {SignetError} `WEBAUTHN_UNSUPPORTED` when there is none. */
   webauthn(): WebAuthnProvider;
@@ -164,8 +164,9 @@ export function createClientFactory(defaults: ClientDefaults) {
     const crypto = parameters.crypto ?? defaults.crypto();
     let resolved: Promise<{ store: KeyStore; persistence: KeyPersistence }> | undefined;
     const resolveStore = () => {
-      resolved ??= parameters.keyStore
-        ? Promise.resolve({ store: parameters.keyStore, persistence: "memory" as KeyPersistence })
+      const given = parameters.keyStore;
+      resolved ??= given
+        ? Promise.resolve({ store: given, persistence: given.persistence ?? "memory" })
         : defaults.keyStore();
       return resolved;
     };
@@ -198,8 +199,7 @@ export function createClientFactory(defaults: ClientDefaults) {
       random,
       sessions,
       keyStore,
-      persistence: async () =>
-        parameters.keyStore ? "memory" : (await resolveStore()).persistence,
+      persistence: async () => (await resolveStore()).persistence,
       webauthn() {
         const provider = parameters.webauthn ?? defaults.webauthn();
         if (!provider)

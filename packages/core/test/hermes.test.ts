@@ -1,10 +1,18 @@
 // The React Native build of @signet/core in Hermes: bundled like an app bundles it (react-native
 // condition, @react-native/babel-preset), run in hermes-engine-cli's `hermes`, and every output
 // checked in Node with OpenSSL (node:crypto) and an HPKE open independent of core.
-import { createECDH, createHash, createPublicKey, ECDH, type KeyObject, verify } from "node:crypto";
+import { createECDH, createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { runInNewContext } from "node:vm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { openOtpBundleNode } from "../../../test/support/nodeHpke.js";
+import {
+  assertStrictDer,
+  compressNode,
+  p256PublicKeyNode,
+  verifyDerNode,
+} from "../../../test/support/nodeStamp.js";
+import { interopSamples, legacySessionKeyBundle } from "../../../test/support/vectors.js";
 import {
   bundleForHermes,
   hermesScript,
@@ -13,9 +21,7 @@ import {
   randomHex,
   runHermes,
 } from "./hermes/build.js";
-import { openOtpBundleNode } from "./hermes/hpkeOpen.js";
 import type { HermesInput } from "./hermes/input.js";
-import { interopSamples, legacySessionKeyBundle } from "./hermes/vectors.js";
 
 const samples = interopSamples();
 const legacy = legacySessionKeyBundle();
@@ -131,41 +137,6 @@ beforeAll(async () => {
   );
 }, 90_000);
 
-/**
- * Throws unless `der` is a strict DER ECDSA-Sig-Value: a SEQUENCE of two minimal positive INTEGERs
- * of at most 33 bytes. (Usually 70–72 bytes in all; about 1 in 128 is shorter, when r or s is.)
- */
-function assertStrictDer(der: Buffer): void {
-  const fail = (why: string): never => {
-    throw new Error(`signature is not strict DER (${why}): ${der.toString("hex")}`);
-  };
-  if (der[0] !== 0x30 || der[1] !== der.length - 2 || der.length > 72) fail("SEQUENCE header");
-  let offset = 2;
-  for (const name of ["r", "s"]) {
-    const length = der[offset + 1] ?? 0;
-    if (der[offset] !== 0x02 || length < 1 || length > 33) fail(`${name} INTEGER header`);
-    const first = der[offset + 2] ?? 0;
-    const second = der[offset + 3] ?? 0;
-    if (first & 0x80) fail(`${name} negative`);
-    if (first === 0 && (length === 1 || !(second & 0x80))) fail(`${name} not minimal`);
-    offset += 2 + length;
-  }
-  if (offset !== der.length) fail("trailing bytes");
-}
-
-function publicKeyObject(uncompressedHex: string): KeyObject {
-  const point = Buffer.from(uncompressedHex, "hex");
-  return createPublicKey({
-    key: {
-      kty: "EC",
-      crv: "P-256",
-      x: point.subarray(1, 33).toString("base64url"),
-      y: point.subarray(33, 65).toString("base64url"),
-    },
-    format: "jwk",
-  });
-}
-
 /** Checks a stamp's exact form (PROTOCOL.md §4) and its signature with OpenSSL over the UTF-8 payload. */
 function checkStamp(
   stamp: string,
@@ -182,28 +153,19 @@ function checkStamp(
   expect(parsed.signature).toMatch(/^30([0-9a-f]{2})+$/);
   const der = Buffer.from(parsed.signature, "hex");
   assertStrictDer(der);
-  const publicKey = publicKeyObject(key.publicKeyUncompressed);
+  const publicKey = p256PublicKeyNode(key.publicKeyUncompressed);
   const bytes = Buffer.from(payload, "utf8");
   expect(
-    verify("sha256", bytes, { key: publicKey, dsaEncoding: "der" }, der),
+    verifyDerNode(publicKey, bytes, der),
     `stamp of ${JSON.stringify(payload.slice(0, 40))}`,
   ).toBe(true);
-  expect(
-    verify(
-      "sha256",
-      Buffer.concat([bytes, Buffer.of(0x20)]),
-      { key: publicKey, dsaEncoding: "der" },
-      der,
-    ),
-  ).toBe(false);
+  expect(verifyDerNode(publicKey, Buffer.concat([bytes, Buffer.of(0x20)]), der)).toBe(false);
 }
 
 function checkKeyPair(key: Pick<Stamped, "publicKey" | "publicKeyUncompressed">) {
   expect(key.publicKey).toMatch(/^0[23][0-9a-f]{64}$/);
   expect(key.publicKeyUncompressed).toMatch(/^04[0-9a-f]{128}$/);
-  expect(ECDH.convertKey(key.publicKeyUncompressed, "prime256v1", "hex", "hex", "compressed")).toBe(
-    key.publicKey,
-  );
+  expect(compressNode(key.publicKeyUncompressed)).toBe(key.publicKey);
 }
 
 const sha256Hex = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");

@@ -84,6 +84,7 @@ export function createIndexedDbKeyStore(options: IndexedDbKeyStoreOptions = {}):
     options.indexedDB,
   );
   return {
+    persistence: "indexeddb",
     get: async (id) => {
       assertId(id);
       const record = await storage(() => get(id, useStore));

@@ -23,6 +23,8 @@ export interface KeyStore {
   delete(id: string): Promise<void>;
   /** Every stored id. */
   list(): Promise<string[]>;
+  /** Where this store keeps keys, when it knows (reported by `client.persistence()`). */
+  readonly persistence?: KeyPersistence;
 }
 
 /** Where a store keeps keys: across reloads (`indexeddb`, `secure-store`) or only in this page (`memory`). */
@@ -67,6 +69,7 @@ export function assertRecord(record: unknown): asserts record is SigningKeyRecor
 export function createMemoryKeyStore(): KeyStore {
   const records = new Map<string, SigningKeyRecord>();
   return {
+    persistence: "memory",
     get: async (id) => {
       assertId(id);
       return records.get(id);

@@ -107,6 +107,7 @@ export function createStringKeyStore(options: StringKeyStoreOptions): KeyStore {
     return next;
   };
   return {
+    persistence: "secure-store",
     get: async (id) => {
       assertId(id);
       const text = await guarded(() => getItem(itemKey(id)));

@@ -1,18 +1,18 @@
 // Cross-checks against independent implementations: stamps verified by OpenSSL (node:crypto) over
 // 1,000 varied payloads per backend; HPKE sealed here and opened by node:crypto / @hpke/core, and
 // the other way round.
-import { createPublicKey, verify as nodeVerify } from "node:crypto";
 import { Aes256Gcm, CipherSuite, DhkemP256HkdfSha256, HkdfSha256 } from "@hpke/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { nodeHpkeOpen, nodeHpkeSeal } from "../../../../test/support/nodeHpke.js";
+import { p256PublicKeyNode, verifyDerNode } from "../../../../test/support/nodeStamp.js";
+import { type InteropSamples, loadVector } from "../../../../test/support/vectors.js";
 import { createCryptoApi } from "../../src/crypto/api.js";
 import type { CryptoBackend } from "../../src/crypto/backend.js";
 import { base58CheckEncode } from "../../src/crypto/base58.js";
 import { openOtpBundle } from "../../src/crypto/bundles.js";
 import { createNobleBackend } from "../../src/crypto/noble.js";
 import { createWebCryptoBackend } from "../../src/crypto/webcrypto.js";
-import { nodeHpkeOpen, nodeHpkeSeal } from "./node-hpke.js";
-import { type InteropSamples, loadVector } from "./vectors.js";
 
 const samples = loadVector<InteropSamples>("interop-samples.json");
 const backends: [string, CryptoBackend][] = [
@@ -63,15 +63,7 @@ describe.each(backends)("stamps on %s", (_name, backend) => {
 
   it("1,000 random payloads: every stamp verifies with OpenSSL (dsaEncoding der) over the UTF-8 bytes", async () => {
     const key = await api.generateSigningKey();
-    const publicKey = createPublicKey({
-      key: {
-        kty: "EC",
-        crv: "P-256",
-        x: Buffer.from(key.publicKeyUncompressed.slice(2, 66), "hex").toString("base64url"),
-        y: Buffer.from(key.publicKeyUncompressed.slice(66), "hex").toString("base64url"),
-      },
-      format: "jwk",
-    });
+    const publicKey = p256PublicKeyNode(key.publicKeyUncompressed);
     const payloads = fc.sample(payloadArbitrary, { numRuns: 1000, seed: 20_251_122 });
     expect(payloads).toHaveLength(1000);
     for (const payload of payloads) {
@@ -85,12 +77,7 @@ describe.each(backends)("stamps on %s", (_name, backend) => {
       expect(match?.[1]).toBe(key.publicKey);
       const der = Buffer.from(match![2]!, "hex");
       expect(der.length).toBeLessThanOrEqual(72);
-      const ok = nodeVerify(
-        "sha256",
-        Buffer.from(payload, "utf8"),
-        { key: publicKey, dsaEncoding: "der" },
-        der,
-      );
+      const ok = verifyDerNode(publicKey, Buffer.from(payload, "utf8"), der);
       if (!ok) throw new Error(`OpenSSL rejected the stamp of payload ${JSON.stringify(payload)}`);
     }
   });

@@ -1,9 +1,9 @@
 // Bad input to every public crypto function gives a SignetError with a stable code (never a raw
 // TypeError from a dependency), and no message carries an OTP code, key, mnemonic or stamp.
 import { describe, expect, it } from "vitest";
+import { type InteropSamples, loadVector } from "../../../../test/support/vectors.js";
 import * as browser from "../../src/index.js";
 import * as native from "../../src/index.native.js";
-import { type InteropSamples, loadVector } from "./vectors.js";
 
 const samples = loadVector<InteropSamples>("interop-samples.json");
 const SECRETS = [

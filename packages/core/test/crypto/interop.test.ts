@@ -1,6 +1,11 @@
 // Every sample of interop-samples.json (made by Turnkey's own packages) and the legacy session-key
 // bundle, on both backends.
 import { describe, expect, it } from "vitest";
+import {
+  type InteropSamples,
+  type LegacySessionKeyBundle,
+  loadVector,
+} from "../../../../test/support/vectors.js";
 import { createCryptoApi } from "../../src/crypto/api.js";
 import { openOtpBundle } from "../../src/crypto/bundles.js";
 import { bytesToHex, hexToBytes } from "../../src/crypto/encoding.js";
@@ -11,7 +16,6 @@ import {
 } from "../../src/crypto/pinned-keys.js";
 import { createWebCryptoBackend } from "../../src/crypto/webcrypto.js";
 import { isSignetError } from "../../src/errors.js";
-import { type InteropSamples, type LegacySessionKeyBundle, loadVector } from "./vectors.js";
 
 const samples = loadVector<InteropSamples>("interop-samples.json");
 const legacy = loadVector<LegacySessionKeyBundle>("legacy-session-key-bundle.json");

@@ -9,6 +9,11 @@ import { createNobleBackend, createNobleHpkePrimitives } from "../../src/crypto/
 const nobleHpkePrimitives = createNobleHpkePrimitives();
 
 import {
+  loadVector,
+  type WycheproofEcdh,
+  type WycheproofEcdsa,
+} from "../../../../test/support/vectors.js";
+import {
   bigIntToBytes32,
   bytesToBigInt,
   decodePoint,
@@ -19,7 +24,6 @@ import { multiply } from "../../src/crypto/p256-multiply.js";
 import { verifySignature } from "../../src/crypto/signature.js";
 import { createWebCryptoBackend } from "../../src/crypto/webcrypto.js";
 import { isSignetError } from "../../src/errors.js";
-import { loadVector, type WycheproofEcdh, type WycheproofEcdsa } from "./vectors.js";
 
 const backends: [string, CryptoBackend][] = [
   ["webcrypto", createWebCryptoBackend()],
