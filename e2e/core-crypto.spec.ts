@@ -3,14 +3,10 @@
 // legacy bundles on the interop vectors. The page runs on http://localhost:<port> (a real origin).
 import { createHash } from "node:crypto";
 import type { Page } from "@playwright/test";
+import { openOtpBundleNode } from "../test/support/nodeHpke.js";
+import { compressNode, parseStamp, verifyStampNode } from "../test/support/nodeStamp.js";
+import { interopSamples, legacySessionKeyBundle } from "../test/support/vectors.js";
 import { expect, test } from "./fixtures/coreServer.js";
-import {
-  compressNode,
-  openOtpBundleNode,
-  parseStamp,
-  verifyStampNode,
-} from "./fixtures/nodeCrypto.js";
-import { interopSamples, legacySessionKeyBundle } from "./fixtures/vectors.js";
 
 const samples = interopSamples();
 const legacy = legacySessionKeyBundle();
