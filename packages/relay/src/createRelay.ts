@@ -10,7 +10,14 @@ import {
 import { createMemoryRateLimitStore, type RateLimitStore } from "./rateLimit.js";
 import { readBody } from "./readBody.js";
 import { basePathSegments, splitPath } from "./requestPath.js";
-import { ID_FIELDS, isIdOfKind, matchRoute, RELAY_ROUTES, type RelayRoute } from "./routes.js";
+import {
+  ID_FIELDS,
+  idKindOf,
+  isIdOfKind,
+  matchRoute,
+  RELAY_ROUTES,
+  type RelayRoute,
+} from "./routes.js";
 import { parseStrictJson, StrictJsonError } from "./strictJson.js";
 import { basicAuthorization, callUpstream, type Upstream } from "./upstream.js";
 
@@ -61,7 +68,7 @@ export interface CreateRelayOptions {
   clientSecret: string;
   /**
    * Names the app's signed-in user for a request (from a session cookie, a bearer token…),
-   * or `null` for no user (401). Throwing gives 500.
+   * or `null` for no user (401). Throwing, or a `customerId` that is not `Customer:<uuid>`, gives 500.
    */
   resolveUser: (request: Request) => Promise<RelayUser | null> | RelayUser | null;
   /** Where the relay is mounted (default `/api/grid`): `/api/grid/auth/sessions` → `${baseUrl}/auth/sessions`. */
@@ -169,8 +176,18 @@ function checkQuery(
   return { query: parts.join("&"), ids };
 }
 
-/** Finds every id field of the body, at any depth. */
+/**
+ * Finds every id of the body, at any depth: the id fields of {@link ID_FIELDS}, and any string
+ * that is an id of a checked kind, whatever its key. A service whose JSON binding folds case
+ * (`AccountId`), maps aliases (`account_id`) or reads fields the table does not list would
+ * otherwise act on an id the relay never checked.
+ */
 function collectBodyIds(value: unknown, where: string, ids: NamedId[]): void {
+  if (typeof value === "string") {
+    const kind = idKindOf(value);
+    if (kind !== undefined) ids.push({ kind, value, where });
+    return;
+  }
   if (Array.isArray(value)) {
     value.forEach((item, index) => {
       collectBodyIds(item, `${where}[${index}]`, ids);
@@ -340,12 +357,9 @@ export function createRelay(options: CreateRelayOptions): RelayHandler {
     }
     if (user === null) throw new RelayRefusal("UNAUTHORIZED", "Sign in first.");
     const customerId = (user as Partial<RelayUser> | undefined)?.customerId;
-    if (
-      typeof customerId !== "string" ||
-      customerId === "" ||
-      customerId.length > 256 ||
-      CONTROL.test(customerId)
-    ) {
+    // Only `Customer:<uuid>`: the id is compared with path and body ids and written into the
+    // forced `customerId=` query, where anything else (`&`, `#`, spaces) would smuggle parameters.
+    if (typeof customerId !== "string" || !isIdOfKind(customerId, "Customer")) {
       throw new RelayRefusal("INTERNAL_ERROR", "The user could not be resolved.");
     }
     return customerId;

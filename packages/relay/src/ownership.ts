@@ -285,8 +285,9 @@ class OwnershipLookup {
     if (this.owned.has(id.value)) return true;
     const cached = await this.cache.get(`owner:${id.value}`);
     if (cached === this.customerId) return true;
-    // Ownership never changes: a fact about another customer is final.
-    if (cached !== undefined) return false;
+    // Ownership never changes: a fact about another customer is final, except for a
+    // transaction, which has two parties (its payer and an internal payee): each is looked up.
+    if (cached !== undefined && id.kind !== "Transaction") return false;
     await this.discover(id.kind, id.value);
     return this.owned.has(id.value);
   }

@@ -18,6 +18,24 @@ export type RelayIdKind =
 const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
 const ID_PATTERN = new RegExp(`^([A-Za-z]+):${UUID}$`);
 
+const ID_KINDS: ReadonlySet<string> = new Set<RelayIdKind>([
+  "Customer",
+  "InternalAccount",
+  "AuthMethod",
+  "Session",
+  "DelegatedKey",
+  "Quote",
+  "Transaction",
+  "Card",
+  "CardFundingSource",
+]);
+
+/** The kind of `value` when it is exactly `<kind>:<uuid>` of a checked kind, else `undefined`. */
+export function idKindOf(value: string): RelayIdKind | undefined {
+  const kind = ID_PATTERN.exec(value)?.[1];
+  return kind !== undefined && ID_KINDS.has(kind) ? (kind as RelayIdKind) : undefined;
+}
+
 /** Whether `value` is an identifier of `kind`: exactly `<kind>:<uuid>`. */
 export function isIdOfKind(value: string, kind: RelayIdKind): boolean {
   const match = ID_PATTERN.exec(value);
