@@ -6,6 +6,7 @@ import {
   createFaultQueue,
   EmulatorDropError,
   type FaultSpec,
+  faultError,
   faultSchema,
   faultSpecErrors,
 } from "./faults.js";
@@ -127,11 +128,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
         case "drop":
           throw new EmulatorDropError();
         case "error":
-          throw new ServiceError(
-            fault.status ?? 500,
-            fault.code ?? "INTERNAL_ERROR",
-            fault.message ?? "Injected fault.",
-          );
+          throw faultError(fault);
         case "rate_limit": {
           const seconds = fault.retryAfter ?? 1;
           throw new ServiceError(
@@ -177,6 +174,11 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       takeProcessingFault: () => {
         const taken = rt.faults.takeProcessing(method, path);
         if (taken) note.fault = "processing";
+        return taken;
+      },
+      takeSignedFault: () => {
+        const taken = rt.faults.takeSigned(method, path);
+        if (taken) note.fault = taken.kind;
         return taken;
       },
     };
@@ -231,6 +233,17 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
         console.error("[signet-emulator] unexpected error:", error);
       code = serviceError.code;
       response = errorResponse(serviceError);
+    }
+    // `drop_after`: the emulator acted (a terminal success, not a challenge or PROCESSING), and
+    // the answer is lost on the way back. The log keeps the status that was never delivered.
+    const acted =
+      (response.status === 200 || response.status === 201 || response.status === 204) &&
+      note.fault !== "processing";
+    if (acted && rt.faults.takeDropAfter(method, path)) {
+      note.fault = "drop_after";
+      logRequest(response.status, code);
+      await response.body?.cancel().catch(() => undefined);
+      throw new EmulatorDropError("drop_after");
     }
     logRequest(response.status, code);
     return response;

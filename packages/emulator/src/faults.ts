@@ -1,5 +1,6 @@
 // Injected faults: the next `count` matching service requests fail the way a real deployment
-// can (PROCESSING answers, 5xx, delays, dropped connections, 429).
+// can (PROCESSING answers, 5xx, delays, dropped connections, answers lost after acting, 429).
+import { ServiceError } from "./http/errors.js";
 import {
   array,
   enumOf,
@@ -23,19 +24,27 @@ export type FaultMatch = {
  * A fault to inject.
  * - `processing`: signed retries (and quote execute) that pass their signature check answer
  *   200 `{status:"PROCESSING"}` without executing; the request id stays usable.
- * - `error`: answer `status` (default 500) with `code` (default `INTERNAL_ERROR`).
+ * - `error`: answer `status` (default 500) with `code` (default `INTERNAL_ERROR`). With
+ *   `at: "request"` (the default) before anything else; with `at: "signed"` where `processing`
+ *   applies (a signed retry, or quote execute, whose stamp passed), as a terminal answer that
+ *   uses up the request id and changes nothing (e.g. 424 `EMAIL_OTP_CREDENTIAL_SYNC_FAILED`).
  * - `delay`: wait `ms` (real time) and then handle normally.
  * - `drop`: destroy the connection without answering (in-process `fetch` rejects with {@link EmulatorDropError}).
+ * - `drop_after`: handle the request normally (the emulator acts), then lose the answer as `drop`
+ *   does. Used up only by a request the emulator completed: 200, 201 or 204, not a 202 challenge,
+ *   not a `PROCESSING` answer, not an error.
  * - `rate_limit`: 429 `RATE_LIMITED` with `Retry-After: retryAfter` (seconds, default 1).
  */
 export type FaultSpec = {
   match?: FaultMatch;
   /** How many matching requests it applies to. Default 1. */
   count?: number;
-  kind: "processing" | "error" | "delay" | "drop" | "rate_limit";
+  kind: "processing" | "error" | "delay" | "drop" | "drop_after" | "rate_limit";
   status?: number;
   code?: string;
   message?: string;
+  /** Where an `error` fault applies: on arrival (default) or once a stamp has passed. */
+  at?: "request" | "signed";
   ms?: number;
   retryAfter?: number;
 };
@@ -44,10 +53,11 @@ export type FaultSpec = {
 export const faultSchema = object({
   match: optional(object({ method: optional(string({ minLength: 1 })), path: optional(string()) })),
   count: optional(integer({ min: 1, max: 1000 })),
-  kind: enumOf(["processing", "error", "delay", "drop", "rate_limit"]),
+  kind: enumOf(["processing", "error", "delay", "drop", "drop_after", "rate_limit"]),
   status: optional(integer({ min: 400, max: 599 })),
   code: optional(string({ minLength: 1, maxLength: 100 })),
   message: optional(string({ maxLength: 500 })),
+  at: optional(enumOf(["request", "signed"])),
   ms: optional(integer({ min: 0, max: 600_000 })),
   retryAfter: optional(integer({ min: 0, max: 86_400 })),
 });
@@ -64,10 +74,14 @@ export type ArmedFaultJson = FaultSpec & { id: number; remaining: number };
 export interface FaultQueue {
   add(spec: FaultSpec): ArmedFaultJson;
   list(): ArmedFaultJson[];
-  /** Takes one use of the first matching fault of a kind other than `processing`. */
+  /** Takes one use of the first matching fault that applies on arrival. */
   takeImmediate(method: string, path: string): ArmedFaultJson | undefined;
   /** Takes one use of the first matching `processing` fault. */
   takeProcessing(method: string, path: string): boolean;
+  /** Takes one use of the first matching `processing` or `error` `at: "signed"` fault. */
+  takeSigned(method: string, path: string): ArmedFaultJson | undefined;
+  /** Takes one use of the first matching `drop_after` fault. */
+  takeDropAfter(method: string, path: string): boolean;
   clear(): void;
 }
 
@@ -84,6 +98,9 @@ export function faultSpecErrors(spec: FaultSpec, field = ""): FieldError[] {
   if (spec.kind !== "error" && (spec.status !== undefined || spec.code !== undefined)) {
     errors.push({ field: at("status"), message: "status and code apply to kind error only" });
   }
+  if (spec.kind !== "error" && spec.at !== undefined) {
+    errors.push({ field: at("at"), message: "at applies to kind error only" });
+  }
   if (spec.kind !== "delay" && spec.ms !== undefined) {
     errors.push({ field: at("ms"), message: "ms applies to kind delay only" });
   }
@@ -94,6 +111,24 @@ export function faultSpecErrors(spec: FaultSpec, field = ""): FieldError[] {
     errors.push({ field: at("retryAfter"), message: "retryAfter applies to kind rate_limit only" });
   }
   return errors;
+}
+
+/** Faults that apply later than on arrival (after a stamp passed, or after acting). */
+function isLate(fault: { kind: FaultSpec["kind"]; at?: FaultSpec["at"] | undefined }): boolean {
+  return (
+    fault.kind === "processing" ||
+    fault.kind === "drop_after" ||
+    (fault.kind === "error" && fault.at === "signed")
+  );
+}
+
+/** The service error an `error` fault answers with. */
+export function faultError(fault: FaultSpec): ServiceError {
+  return new ServiceError(
+    fault.status ?? 500,
+    fault.code ?? "INTERNAL_ERROR",
+    fault.message ?? "Injected fault.",
+  );
 }
 
 /** Creates an empty fault queue. */
@@ -116,13 +151,29 @@ export function createFaultQueue(): FaultQueue {
     },
     list: () => armed.map(toJson),
     takeImmediate(method, path) {
-      const fault = armed.find((f) => f.kind !== "processing" && matches(f, method, path));
+      const fault = armed.find((f) => !isLate(f) && matches(f, method, path));
       if (!fault) return undefined;
       take(fault);
       return toJson(fault);
     },
     takeProcessing(method, path) {
       const fault = armed.find((f) => f.kind === "processing" && matches(f, method, path));
+      if (!fault) return false;
+      take(fault);
+      return true;
+    },
+    takeSigned(method, path) {
+      const fault = armed.find(
+        (f) =>
+          (f.kind === "processing" || (f.kind === "error" && f.at === "signed")) &&
+          matches(f, method, path),
+      );
+      if (!fault) return undefined;
+      take(fault);
+      return toJson(fault);
+    },
+    takeDropAfter(method, path) {
+      const fault = armed.find((f) => f.kind === "drop_after" && matches(f, method, path));
       if (!fault) return false;
       take(fault);
       return true;
@@ -136,7 +187,7 @@ export function createFaultQueue(): FaultQueue {
 /** Thrown by the in-process `fetch` when a `drop` fault applies: the connection is cut. */
 export class EmulatorDropError extends TypeError {
   override readonly name = "EmulatorDropError";
-  constructor() {
-    super("fetch failed: the emulator dropped the connection (drop fault)");
+  constructor(kind: "drop" | "drop_after" = "drop") {
+    super(`fetch failed: the emulator dropped the connection (${kind} fault)`);
   }
 }

@@ -3,6 +3,7 @@
 // answers 202; the retry carries `Grid-Wallet-Signature` and `Request-Id` and is verified here.
 import { isoTime } from "./clock.js";
 import { sha256Hex, verifyStamp } from "./crypto/index.js";
+import { faultError } from "./faults.js";
 import { sameBytes } from "./http/body.js";
 import type { RequestContext } from "./http/context.js";
 import { requestIdRefused, ServiceError } from "./http/errors.js";
@@ -36,11 +37,30 @@ export type SignedRetrySpec = ChallengeSpec & {
 };
 
 /**
- * The default `payloadToSign`: JSON whose key order is deliberately not alphabetical and which
- * holds a non-ASCII character, so a client that re-serialises or re-encodes it fails loudly.
+ * JSON text the way a Go service writes it with `json.Encoder`: `<`, `>`, `&`, U+2028 and U+2029
+ * escaped as `\u003c`-style sequences, and a trailing newline. `JSON.stringify(JSON.parse(x))`
+ * of such text, or a trimmed copy, is different bytes, so a client that re-serialises or trims a
+ * `payloadToSign` fails here as it would at the service.
+ */
+export function encodePayload(value: unknown): string {
+  const escapes: Record<string, string> = {
+    "<": "\\u003c",
+    ">": "\\u003e",
+    "&": "\\u0026",
+    "\u2028": "\\u2028",
+    "\u2029": "\\u2029",
+  };
+  return `${JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => escapes[c]!)}\n`;
+}
+
+/**
+ * The default `payloadToSign`: JSON whose key order is deliberately not alphabetical, which holds
+ * non-ASCII text (one character in decomposed form, which NFC normalisation would change) and Go
+ * escapes (see {@link encodePayload}), so a client that sorts, re-serialises, trims, normalises or
+ * re-encodes it fails loudly.
  */
 function defaultPayload(ctx: RequestContext, operation: string, requestId: string): string {
-  return JSON.stringify({
+  return encodePayload({
     type: `ACTIVITY_TYPE_${operation}`,
     timestampMs: String(ctx.now()),
     organizationId: ctx.rt.keys.organizationId,
@@ -50,7 +70,7 @@ function defaultPayload(ctx: RequestContext, operation: string, requestId: strin
       path: ctx.path,
       bodySha256: sha256Hex(ctx.rawBody),
     },
-    note: "Signet emulator — stamp these bytes exactly as received",
+    note: "Signet emulator — stamp <these bytes> exactly as received & never re-serialise: cafe\u0301",
   });
 }
 
@@ -159,7 +179,8 @@ export function checkStamp(
  * - signature without `Request-Id`: 401 `REQUEST_ID_MISSING`; `Request-Id` alone: 401
  *   `WALLET_SIGNATURE_MISSING`;
  * - both: the pending request is found, the stamp checked; an armed `processing` fault answers
- *   200 `PROCESSING` and leaves the request id usable; otherwise `complete` runs and its answer,
+ *   200 `PROCESSING` and leaves the request id usable; an armed `error` `at: "signed"` fault
+ *   answers its error and uses the request id up; otherwise `complete` runs and its answer,
  *   success or `ServiceError`, uses up the request id. Signature failures do not use it up.
  */
 export async function runSignedRetry(
@@ -190,7 +211,12 @@ export async function runSignedRetry(
     spec.allowedKeys(pending),
     pending.body,
   );
-  if (ctx.takeProcessingFault()) return processing();
+  const fault = ctx.takeSignedFault();
+  if (fault?.kind === "processing") return processing();
+  if (fault) {
+    pending.consumed = true;
+    throw faultError(fault);
+  }
   try {
     const response = await spec.complete({ publicKey, pending });
     pending.consumed = true;

@@ -115,8 +115,8 @@ export interface QuoteRecord {
   createdAt: number;
   expiresAt: number;
   transactionId: string | undefined;
-  /** Terminal execute answers by `Idempotency-Key` (replayed verbatim). */
-  executions: Map<string, { status: number; body: unknown }>;
+  /** Terminal execute answers by `Idempotency-Key` (replayed verbatim), with the stamp's key. */
+  executions: Map<string, { status: number; body: unknown; signedBy: string }>;
   /** The key of the execute that succeeded, or `""` when it had none. */
   executedWithKey: string | undefined;
 }

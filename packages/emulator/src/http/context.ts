@@ -1,4 +1,5 @@
 // What a route handler receives about one request.
+import type { ArmedFaultJson } from "../faults.js";
 import type { Runtime } from "../runtime.js";
 import { idPattern, type Schema, validate } from "../validation.js";
 import { parseJsonBody } from "./body.js";
@@ -19,6 +20,11 @@ export interface RequestContext {
   now(): number;
   /** Consumes a matching `processing` fault, if one is armed. */
   takeProcessingFault(): boolean;
+  /**
+   * Where a stamp has passed (signed retry, quote execute): consumes a matching `processing` or
+   * `error` `at: "signed"` fault, if one is armed.
+   */
+  takeSignedFault(): ArmedFaultJson | undefined;
 }
 
 /**

@@ -6,7 +6,7 @@ import { invalidInput, notFound, ServiceError } from "../http/errors.js";
 import { json } from "../http/responses.js";
 import type { Route } from "../http/router.js";
 import type { Runtime } from "../runtime.js";
-import { runSignedRetry } from "../signedRetry.js";
+import { runSignedRetry, signedHeaders } from "../signedRetry.js";
 import type { CredentialRecord, CustomerRecord } from "../state.js";
 import { anyJson, enumOf, object, optional, string } from "../validation.js";
 import { provisionWallet } from "./accounts.js";
@@ -149,12 +149,17 @@ function tiedCredentials(
   );
 }
 
+/** What the contact-change challenge was issued for: the tied credentials and their wallets. */
+type ContactChange = { credentialIds: string[]; accountIds: string[] };
+
 /**
  * `PATCH /customers/{id}`: 200 Customer. Changing `email` while an `EMAIL_OTP` credential is tied,
  * or `phoneNumber` while an `SMS_OTP` one is, is a signed retry (202 → 200) stamped by a session
- * on any of the customer's wallets; the contact and every tied credential's nickname change
- * together. Both contacts in one request: 400. An email used by another customer's EMAIL_OTP
- * credential: 409 `EMAIL_OTP_EMAIL_ALREADY_EXISTS`.
+ * on a tied wallet (one holding such a credential); the contact and every tied credential's
+ * nickname change together. Both contacts in one request: 400. An email used by another
+ * customer's EMAIL_OTP credential: 409 `EMAIL_OTP_EMAIL_ALREADY_EXISTS`. The tied credentials
+ * differ on the retry from those the 202 was issued for (one added or revoked in between): 409
+ * `EMAIL_OTP_CREDENTIAL_SET_CHANGED`, nothing changed.
  */
 async function patchCustomer(ctx: RequestContext): Promise<Response> {
   const { rt } = ctx;
@@ -194,30 +199,47 @@ async function patchCustomer(ctx: RequestContext): Promise<Response> {
     }
   };
   check();
+  const tied = () => [
+    ...(emailChanges ? tiedCredentials(rt, customerId, "EMAIL_OTP") : []),
+    ...(phoneChanges ? tiedCredentials(rt, customerId, "SMS_OTP") : []),
+  ];
   const apply = () => {
     const now = ctx.now();
     customer.fields = { ...customer.fields, ...body };
     customer.updatedAt = now;
-    const tied = [
-      ...(emailChanges ? tiedCredentials(rt, customerId, "EMAIL_OTP") : []),
-      ...(phoneChanges ? tiedCredentials(rt, customerId, "SMS_OTP") : []),
-    ];
-    for (const credential of tied) {
+    for (const credential of tied()) {
       credential.nickname = credential.type === "EMAIL_OTP" ? body.email! : body.phoneNumber!;
       credential.updatedAt = now;
     }
     return json(200, customerJson(customer));
   };
-  const signed =
-    (emailChanges && tiedCredentials(rt, customerId, "EMAIL_OTP").length > 0) ||
-    (phoneChanges && tiedCredentials(rt, customerId, "SMS_OTP").length > 0);
-  if (!signed) return apply();
-  const wallets = [...rt.state.accounts.values()].filter((a) => a.customerId === customerId);
+  const current = tied();
+  const { signature, requestId } = signedHeaders(ctx);
+  // A retry (signed headers) always goes through the signed-retry checks, even when the tied
+  // credentials are gone by now: it then answers EMAIL_OTP_CREDENTIAL_SET_CHANGED, never a silent 200.
+  if (current.length === 0 && signature === null && requestId === null) return apply();
+  const change: ContactChange = {
+    credentialIds: current.map((c) => c.id).sort(),
+    accountIds: [...new Set(current.map((c) => c.accountId))],
+  };
   return runSignedRetry(ctx, {
     operation: "UPDATE_CUSTOMER_CONTACT",
-    allowedKeys: () => wallets.flatMap((w) => sessionKeys(rt, w.id)),
-    complete: () => {
+    data: change,
+    allowedKeys: (pending) =>
+      (pending.data as ContactChange).accountIds.flatMap((a) => sessionKeys(rt, a)),
+    complete: ({ pending }) => {
       check();
+      const issued = (pending.data as ContactChange).credentialIds;
+      const now = tied()
+        .map((c) => c.id)
+        .sort();
+      if (now.length !== issued.length || now.some((id, i) => id !== issued[i])) {
+        throw new ServiceError(
+          409,
+          "EMAIL_OTP_CREDENTIAL_SET_CHANGED",
+          "The tied OTP credentials changed since the challenge; start the update again.",
+        );
+      }
       return apply();
     },
   });

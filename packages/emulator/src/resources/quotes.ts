@@ -3,12 +3,13 @@
 // Request-Id), idempotent by `Idempotency-Key`.
 import { isoTime } from "../clock.js";
 import { sha256Hex } from "../crypto/index.js";
+import { faultError } from "../faults.js";
 import { expectNoBody, pathId, type RequestContext, readBody } from "../http/context.js";
 import { invalidInput, notFound, ServiceError } from "../http/errors.js";
 import { json, processing } from "../http/responses.js";
 import type { Route } from "../http/router.js";
 import type { Runtime } from "../runtime.js";
-import { checkStamp, SIGNATURE_HEADER } from "../signedRetry.js";
+import { checkStamp, encodePayload, SIGNATURE_HEADER } from "../signedRetry.js";
 import type { QuoteRecord } from "../state.js";
 import { boolean, enumOf, id, integer, literal, object, optional, string } from "../validation.js";
 import { CURRENCIES, currencyJson, getAccount } from "./accounts.js";
@@ -129,7 +130,7 @@ function createQuote(ctx: RequestContext): Response {
   }
   const now = ctx.now();
   const quoteId = rt.ids.next("Quote");
-  const payloadToSign = JSON.stringify({
+  const payloadToSign = encodePayload({
     type: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
     timestampMs: String(now),
     organizationId: rt.keys.organizationId,
@@ -177,7 +178,9 @@ function getQuote(ctx: RequestContext): Response {
 /**
  * `POST /quotes/{id}/execute`: one request stamped over the quote's `payloadToSign` by a session
  * of the source wallet (`Grid-Wallet-Signature` only). With `Idempotency-Key`, a repeat returns
- * the first terminal answer verbatim and never executes twice. Errors: 401 signature codes;
+ * the first terminal answer verbatim and never executes twice; the repeat must carry a stamp
+ * that verifies over the payload too (by a session of the wallet, or the key that executed),
+ * as the identical re-send does. Errors: 401 signature codes;
  * 409 `QUOTE_ALREADY_EXECUTED` (executed under another key or none), 409 `QUOTE_EXPIRED`;
  * 400 `INSUFFICIENT_FUNDS`. Success: 200 Quote `PROCESSING` with `transactionId`.
  */
@@ -191,8 +194,17 @@ function executeQuote(ctx: RequestContext): Response {
   }
   const quote = rt.state.quotes.get(quoteId);
   if (!quote) throw notFound("Quote", quoteId);
+  const signature = ctx.headers.get(SIGNATURE_HEADER);
   const replay = key !== null ? quote.executions.get(key) : undefined;
-  if (replay) return json(replay.status, replay.body);
+  if (replay) {
+    // The identical re-send carries the same stamp: a repeat without one is a client bug.
+    if (signature === null) throw signatureMissing();
+    checkStamp(ctx, signature, quote.payloadToSign, [
+      ...sessionKeys(rt, quote.sourceAccountId),
+      replay.signedBy,
+    ]);
+    return json(replay.status, replay.body);
+  }
   if (quote.status !== "PENDING") {
     throw new ServiceError(409, "QUOTE_ALREADY_EXECUTED", "The quote has already been executed.", {
       transactionId: quote.transactionId,
@@ -200,18 +212,18 @@ function executeQuote(ctx: RequestContext): Response {
   }
   if (ctx.now() >= quote.expiresAt)
     throw new ServiceError(409, "QUOTE_EXPIRED", "The quote has expired.");
-  const signature = ctx.headers.get(SIGNATURE_HEADER);
-  if (signature === null) {
-    throw new ServiceError(
-      401,
-      "WALLET_SIGNATURE_MISSING",
-      `Executing a wallet quote needs ${SIGNATURE_HEADER}.`,
-    );
-  }
-  checkStamp(ctx, signature, quote.payloadToSign, sessionKeys(rt, quote.sourceAccountId));
-  if (ctx.takeProcessingFault()) return processing();
+  if (signature === null) throw signatureMissing();
+  const signedBy = checkStamp(
+    ctx,
+    signature,
+    quote.payloadToSign,
+    sessionKeys(rt, quote.sourceAccountId),
+  );
+  const fault = ctx.takeSignedFault();
+  if (fault?.kind === "processing") return processing();
+  if (fault) throw faultError(fault);
   const remember = (status: number, body: unknown) => {
-    if (key !== null) quote.executions.set(key, { status, body });
+    if (key !== null) quote.executions.set(key, { status, body, signedBy });
     return json(status, body);
   };
   const source = getAccount(rt, quote.sourceAccountId);
@@ -247,6 +259,14 @@ function executeQuote(ctx: RequestContext): Response {
   quote.transactionId = txId;
   quote.executedWithKey = key ?? "";
   return remember(200, quoteJson(quote));
+}
+
+function signatureMissing(): ServiceError {
+  return new ServiceError(
+    401,
+    "WALLET_SIGNATURE_MISSING",
+    `Executing a wallet quote needs ${SIGNATURE_HEADER}.`,
+  );
 }
 
 /** Quote routes. */
