@@ -188,6 +188,27 @@ describe("fault injection", () => {
     expect(processing).toHaveLength(3);
   });
 
+  it("starts a new export, under a fresh key, when the first one's answer is lost", async () => {
+    const { customerId, accountId, emailCredentialId } = await stack.signUp();
+    const { client } = stack.client(customerId);
+    await signInWithEmail(client, emailCredentialId);
+    const path = `/internal-accounts/${accountId}/export`;
+    const bodies: string[] = [];
+    const { client: recording } = stack.client(customerId, {
+      keyStore: await client.keyStore(),
+      fetch: async (input, init) => {
+        if (String(input).endsWith("/export")) bodies.push(String(init.body));
+        return fetch(input, init);
+      },
+    });
+    await stack.fault({ match: { method: "POST", path }, count: 1, kind: "drop_after" });
+    await stack.clearRequests();
+    expect(await exportWallet(recording, { accountId })).toMatch(/^[a-z]+( [a-z]+){11}$/);
+    const log = (await stack.requests()).filter((r) => r.path.endsWith("/export"));
+    expect(log.map((r) => r.fault ?? r.status)).toEqual([202, "drop_after", 401, 202, 200]);
+    expect(new Set(bodies).size).toBe(2); // the second export has its own key
+  });
+
   it("survives a 5xx, a dropped connection and a 429 with Retry-After on the way", async () => {
     const { customerId, accountId, emailCredentialId } = await stack.signUp();
     const { client } = stack.client(customerId);

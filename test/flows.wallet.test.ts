@@ -54,24 +54,39 @@ describe("send money: quote → sign → execute → settle", () => {
     expect(again.code).toBe("QUOTE_ALREADY_EXECUTED");
   });
 
-  it("retries a dropped execute with the same Idempotency-Key and pays once", async () => {
+  it("retries an execute whose answer was lost with the same Idempotency-Key and pays once", async () => {
     const { customerId, emailCredentialId, quoteId } = await fundedWalletWithQuote();
     const { client } = stack.client(customerId);
     await signInWithEmail(client, emailCredentialId);
     const quote = await getQuote(client, { quoteId });
-    // The first execute's connection drops.
+    // The service executes the first request, then the connection drops before the answer.
     await stack.fault({
       match: { method: "POST", path: `/quotes/${quoteId}/execute` },
       count: 1,
-      kind: "drop",
+      kind: "drop_after",
     });
     const executed = await executeQuote(client, { quote });
     expect(executed.status).toBe("PROCESSING");
     const [wallet] = await listInternalAccounts(client, { customerId });
     expect(wallet?.balance?.amount).toBe(4_000_000);
     const executes = (await stack.requests()).filter((r) => r.path.endsWith(`${quoteId}/execute`));
-    expect(executes.map((r) => r.fault ?? r.status)).toEqual(["drop", 200]);
+    expect(executes.map((r) => r.fault ?? "answered")).toEqual(["drop_after", "answered"]);
     expect(executes.every((r) => r.hasIdempotencyKey && r.hasSignature)).toBe(true);
+  });
+
+  it("a connection dropped before the service acts is retried and executes once", async () => {
+    const { customerId, emailCredentialId, quoteId } = await fundedWalletWithQuote();
+    const { client } = stack.client(customerId);
+    await signInWithEmail(client, emailCredentialId);
+    const quote = await getQuote(client, { quoteId });
+    await stack.fault({
+      match: { method: "POST", path: `/quotes/${quoteId}/execute` },
+      count: 1,
+      kind: "drop",
+    });
+    expect((await executeQuote(client, { quote })).status).toBe("PROCESSING");
+    const [wallet] = await listInternalAccounts(client, { customerId });
+    expect(wallet?.balance?.amount).toBe(4_000_000);
   });
 
   it("refuses an execute with no session on this device", async () => {

@@ -1,5 +1,5 @@
 import type { SignetClient } from "../client.js";
-import type { SignetError } from "../errors.js";
+import { isSignetError, type SignetError } from "../errors.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import { assertCall, assertServiceId } from "./arguments.js";
 import { expectShape } from "./responseShape.js";
@@ -33,22 +33,32 @@ export async function exportWallet(
   const { accountId, organizationId, signal } = assertCall(client, parameters);
   assertServiceId("accountId", accountId, "InternalAccount");
   const session = await requireSession(client, { accountId });
-  const key = await client.crypto.generateDecryptionKey();
-  const { body } = await client.signed({
-    operation: "exportWallet",
-    method: "POST",
-    path: `/internal-accounts/${accountId}/export`,
-    body: JSON.stringify({ clientPublicKey: key.publicKeyUncompressed }),
-    expectedStatus: 200,
-    restartOnExpiry: true,
-    sign: signWithSession(client, session),
-    parseBody: (answer) =>
-      expectShape<{ id: string; encryptedWalletCredentials: string }>(
-        answer,
-        ["encryptedWalletCredentials"],
-        "export",
-      ),
-    ...(signal ? { signal } : {}),
+  // An export can only be received by re-sending; if its answer was lost after the service
+  // produced it (the re-send then meets a spent request id), a new export starts, once, under a
+  // fresh key. The service stores nothing, so repeating it is safe.
+  const run = async () => {
+    const key = await client.crypto.generateDecryptionKey();
+    const { body } = await client.signed({
+      operation: "exportWallet",
+      method: "POST",
+      path: `/internal-accounts/${accountId}/export`,
+      body: JSON.stringify({ clientPublicKey: key.publicKeyUncompressed }),
+      expectedStatus: 200,
+      restartOnExpiry: true,
+      sign: signWithSession(client, session),
+      parseBody: (answer) =>
+        expectShape<{ id: string; encryptedWalletCredentials: string }>(
+          answer,
+          ["encryptedWalletCredentials"],
+          "export",
+        ),
+      ...(signal ? { signal } : {}),
+    });
+    return { key, body };
+  };
+  const { key, body } = await run().catch((error: unknown) => {
+    if (isSignetError(error) && error.details?.ambiguousResend === true) return run();
+    throw error;
   });
   return client.crypto.openExportBundle({
     bundle: body.encryptedWalletCredentials,
