@@ -5,9 +5,7 @@
 import {
   addCredential,
   addPasskey,
-  createClient,
   createDelegatedKey,
-  createMemoryKeyStore,
   executeQuote,
   exportWallet,
   getDelegatedKey,
@@ -28,13 +26,12 @@ import {
   updateCustomerContact,
   verifyOtp,
 } from "@signet/core";
-import { type EmulatorServer, startEmulatorServer } from "@signet/emulator";
-import { createSoftAuthenticator } from "@signet/emulator/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxIdToken } from "./support/oidc.js";
 import { passkeyUser, registrationChallenge } from "./support/signIn.js";
+import { type Stack, startStack } from "./support/stack.js";
 
-let emulator: EmulatorServer;
+let stack: Stack;
 let client: SignetClient;
 let ids: {
   customerId: string;
@@ -44,88 +41,27 @@ let ids: {
   quoteId: string;
 };
 
-const basic = `Basic ${Buffer.from("emulator:emulator").toString("base64")}`;
-async function platform<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${emulator.url}${path}`, {
-    method,
-    headers: { authorization: basic, "content-type": "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return (await response.json()) as T;
-}
-
 /** Runs `action` and returns the requests it made, as `METHOD /path status`. */
 async function requestsOf(action: () => Promise<unknown>): Promise<string[]> {
-  await fetch(`${emulator.url}/_emulator/requests`, { method: "DELETE" });
+  await stack.clearRequests();
   await action();
-  const { data } = (await (await fetch(`${emulator.url}/_emulator/requests`)).json()) as {
-    data: Array<{ method: string; path: string; status: number }>;
-  };
-  return data.map(
+  return (await stack.requests()).map(
     (r) => `${r.method} ${r.path.replace(/[A-Za-z]+:[0-9a-f-]{36}/g, ":id")} ${r.status}`,
   );
 }
 
 beforeAll(async () => {
-  emulator = await startEmulatorServer({ port: 0, settlementDelayMs: 10 });
-  const customer = await platform<{ id: string }>("POST", "/customers", {
-    customerType: "INDIVIDUAL",
-    email: "trips@example.com",
-    phoneNumber: "+15555550111",
-    fullName: "Round Trips",
+  stack = await startStack({ settlementDelayMs: 10 });
+  const user = await stack.signUp("trips@example.com", { phoneNumber: "+15555550111" });
+  const { quoteId } = await stack.walletQuote(user);
+  const card = await stack.platform<{ id: string }>("POST", "/cards", {
+    cardholderId: user.customerId,
+    fundingSources: [user.accountId],
   });
-  const { data: accounts } = await platform<{ data: Array<{ id: string }> }>(
-    "GET",
-    `/customers/internal-accounts?customerId=${customer.id}`,
-  );
-  const accountId = accounts[0]!.id;
-  const { data: credentials } = await platform<{ data: Array<{ id: string; type: string }> }>(
-    "GET",
-    `/auth/credentials?accountId=${accountId}`,
-  );
-  await platform("POST", `/sandbox/internal-accounts/${accountId}/fund`, { amount: 5_000_000 });
-  const external = await platform<{ id: string }>("POST", "/customers/external-accounts", {
-    customerId: customer.id,
-    currency: "USD",
-    accountInfo: {
-      accountType: "USD_ACCOUNT",
-      accountNumber: "000123456789",
-      routingNumber: "021000021",
-      bankAccountType: "CHECKING",
-      beneficiary: { beneficiaryType: "INDIVIDUAL", fullName: "R T" },
-    },
-  });
-  const quote = await platform<{ id: string }>("POST", "/quotes", {
-    source: { sourceType: "ACCOUNT", accountId },
-    destination: { destinationType: "ACCOUNT", accountId: external.id },
-    lockedCurrencySide: "SENDING",
-    lockedCurrencyAmount: 1_000_000,
-  });
-  const card = await platform<{ id: string }>("POST", "/cards", {
-    cardholderId: customer.id,
-    fundingSources: [accountId],
-  });
-  ids = {
-    customerId: customer.id,
-    accountId,
-    emailCredentialId: credentials.find((c) => c.type === "EMAIL_OTP")!.id,
-    cardId: card.id,
-    quoteId: quote.id,
-  };
-  const keys = await (await fetch(`${emulator.url}/_emulator/keys`)).json();
-  client = createClient({
-    relayUrl: emulator.url,
-    headers: { authorization: basic },
-    keyStore: createMemoryKeyStore(),
-    webauthn: createSoftAuthenticator({ rpId: "localhost", origin: "http://localhost:5173" })
-      .provider,
-    trustedKeys: {
-      otpTargetBundle: [keys.attestationPublicKey],
-      exportBundle: [keys.signerPublicKey],
-    },
-  });
+  ids = { ...user, cardId: card.body.id, quoteId };
+  client = stack.directClient().client;
 });
-afterAll(() => emulator?.close());
+afterAll(() => stack?.close());
 
 describe("round trips per flow", () => {
   const state: Record<string, string> = {};

@@ -53,6 +53,11 @@ export type Stack = {
   };
   /** Arms an emulator fault (`POST /_emulator/faults`). */
   fault(spec: Record<string, unknown>): Promise<void>;
+  /**
+   * A core client talking to the emulator directly (platform credentials standing in for a relay),
+   * so that every request in the emulator's log is the device's own.
+   */
+  directClient(overrides?: Partial<CreateClientParameters>): ReturnType<Stack["client"]>;
   /** Emulator request log entries since the last `resetLog`. */
   requests(): Promise<LoggedRequest[]>;
   /** Clears the emulator's request log. */
@@ -153,6 +158,13 @@ export async function startStack(
       if (quote.status !== 201)
         throw new Error(`quote: ${quote.status} ${JSON.stringify(quote.body)}`);
       return { quoteId: quote.body.id, externalAccountId: external.body.id };
+    },
+    directClient(overrides = {}) {
+      return this.client("", {
+        relayUrl: emulator.url,
+        headers: { authorization: auth },
+        ...overrides,
+      });
     },
     client(customerId, overrides = {}) {
       const events: SignetEvent[] = [];
