@@ -36,6 +36,8 @@ export type Stack = {
   /** Creates a customer with a wallet; returns ids. */
   signUp(
     email?: string,
+    /** More customer fields (e.g. `phoneNumber`). */
+    extra?: Record<string, unknown>,
   ): Promise<{ customerId: string; accountId: string; emailCredentialId: string }>;
   /** Funds the wallet, adds a USD bank account and creates a quote from the wallet to it. */
   walletQuote(
@@ -107,7 +109,7 @@ export async function startStack(
   };
 
   let counter = 0;
-  return {
+  const stack: Stack = {
     emulator,
     relayUrl,
     platform,
@@ -160,7 +162,7 @@ export async function startStack(
       return { quoteId: quote.body.id, externalAccountId: external.body.id };
     },
     directClient(overrides = {}) {
-      return this.client("", {
+      return stack.client("", {
         relayUrl: emulator.url,
         headers: { authorization: auth },
         ...overrides,
@@ -211,4 +213,5 @@ export async function startStack(
       await emulator.close();
     },
   };
+  return stack;
 }
