@@ -230,6 +230,11 @@ describe("credentials and sessions", () => {
     );
     expect(gone.status).toBe(404);
 
+    // A session revoked elsewhere meanwhile is already signed out: no error for it.
+    const elsewhere = await signInWithEmail(client, emailCredentialId);
+    const third = stack.client(customerId).client;
+    await signInWithEmail(third, emailCredentialId);
+    await revokeSession(third, { accountId, sessionId: elsewhere.id });
     await signOut(client, { accountId });
     expect(await getSession(client, { accountId })).toBeUndefined();
     expect(await (await client.keyStore()).list()).toEqual([]);

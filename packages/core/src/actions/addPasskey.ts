@@ -58,7 +58,12 @@ export async function addPasskey(
     typeof challenge,
   );
   const webauthn = client.webauthn();
-  const session = await requireSession(client, { accountId });
+  // iOS Safari drops a passkey prompt that follows slow async work after the tap: when the held
+  // sessions are already loaded (the app called getSession earlier), the prompt opens at once
+  // and the session key is fetched afterwards; otherwise the sessions are loaded first, so that
+  // no passkey is ever created for an add that cannot be signed.
+  if (!client.sessions.getSnapshot()[accountId]?.length)
+    await requireSession(client, { accountId });
   const registration = await webauthn
     .register({
       rp,
@@ -72,6 +77,7 @@ export async function addPasskey(
     .catch((error: unknown) => {
       throw toWebAuthnError(error);
     });
+  const session = await requireSession(client, { accountId });
   const transports = registration.response.transports;
   const { body: credential } = await client.signed({
     operation: "addPasskey",

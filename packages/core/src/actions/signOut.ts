@@ -32,8 +32,11 @@ export async function signOut(client: SignetClient, parameters: SignOutParameter
         ...(signal ? { signal } : {}),
       });
     } catch (error) {
-      // A session the service no longer knows is as signed out as it gets.
-      if (!(isSignetError(error) && error.status === 404)) failure ??= error;
+      // A session the service no longer knows is as signed out as it gets: the service answers
+      // 404, and a relay whose ownership lookup no longer finds the session answers 403.
+      const gone =
+        isSignetError(error) && (error.status === 404 || error.code === "RELAY_FORBIDDEN");
+      if (!gone) failure ??= error;
     }
     await client.sessions.remove(accountId, session.id);
     client.emit({ type: "session", action: "signedOut", accountId, sessionId: session.id });
