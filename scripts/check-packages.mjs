@@ -15,7 +15,8 @@ for (const dir of readdirSync(join(root, "packages"))) {
     ["publint", ["--strict", pkgDir]],
     ["attw", ["--pack", pkgDir, "--profile", "esm-only", "--format", "table-flipped"]],
   ]) {
-    const r = spawnSync("pnpm", ["exec", cmd, ...args], { cwd: root, stdio: "inherit" });
+    const bin = join(root, "node_modules", ".bin", cmd);
+    const r = spawnSync(bin, args, { cwd: root, stdio: "inherit" });
     if (r.status !== 0) {
       console.error(`${cmd} failed for packages/${dir}`);
       failed = true;

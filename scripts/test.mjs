@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 // Runs every suite of the repository and prints one closing line: "N passed, N failed".
 // Works on a machine with only Node 20 and npm: it installs pnpm and Chromium when missing.
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ensurePnpm } from "./pnpm.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const results = join(root, ".test-results");
-const PNPM_VERSION = "10.34.9";
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 let passed = 0;
@@ -27,24 +27,6 @@ function check(name, ok) {
     failed++;
     failures.push(name);
   }
-}
-
-function has(cmd, args = ["--version"]) {
-  try {
-    execFileSync(cmd, args, { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function ensurePnpm() {
-  if (has("pnpm")) {
-    const v = execFileSync("pnpm", ["--version"]).toString().trim();
-    if (v === PNPM_VERSION) return;
-  }
-  run("npm", ["install", "-g", `pnpm@${PNPM_VERSION}`]);
-  if (!has("pnpm")) throw new Error(`could not install pnpm@${PNPM_VERSION}`);
 }
 
 function ensureChromium() {
@@ -70,23 +52,24 @@ function readJson(file) {
   }
 }
 
-ensurePnpm();
+const [pnpm, ...pnpmArgs] = ensurePnpm();
+const runPnpm = (args, options) => run(pnpm, [...pnpmArgs, ...args], options);
 rmSync(results, { recursive: true, force: true });
 mkdirSync(results, { recursive: true });
 
-const installed = run("pnpm", ["install", "--frozen-lockfile"]);
+const installed = runPnpm(["install", "--frozen-lockfile"]);
 check("install", installed);
 if (!installed) finish();
 
-check("build", run("pnpm", ["run", "build"]));
-check("typecheck", run("pnpm", ["run", "typecheck"]));
-check("lint", run("pnpm", ["exec", "biome", "check", "."]));
-check("package exports (publint, attw)", run("node", ["scripts/check-packages.mjs"]));
-check("size budget", run("node", ["scripts/size.mjs"]));
+check("build", runPnpm(["run", "build"]));
+check("typecheck", runPnpm(["run", "typecheck"]));
+check("lint", runPnpm(["exec", "biome", "check", "."]));
+check("package exports (publint, attw)", runPnpm(["exec", "node", "scripts/check-packages.mjs"]));
+check("size budget", runPnpm(["exec", "node", "scripts/size.mjs"]));
 
 // Unit and integration tests (vitest).
 const vitestOut = join(results, "vitest.json");
-const vitestOk = run("pnpm", [
+const vitestOk = runPnpm([
   "exec",
   "vitest",
   "run",
@@ -112,7 +95,7 @@ if (vitest) {
 // Browser tests (Playwright in Debian's Chromium).
 if (ensureChromium()) {
   const pwOut = join(results, "playwright.json");
-  const pwOk = run("pnpm", ["exec", "playwright", "test", "-c", "e2e/playwright.config.ts"], {
+  const pwOk = runPnpm(["exec", "playwright", "test", "-c", "e2e/playwright.config.ts"], {
     env: { ...process.env, PW_JSON_OUTPUT: pwOut, CHROMIUM_PATH: CHROMIUM },
   });
   const pw = readJson(pwOut);
