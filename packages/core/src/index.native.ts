@@ -431,10 +431,13 @@ export type {
   AuthMethodJson,
   AuthSessionJson,
   CredentialType,
+  CurrencyJson,
   CustomerJson,
   DelegatedKeyJson,
+  DelegatedKeyStatus,
   InternalAccountJson,
   PasskeyAuthChallengeJson,
+  PaymentInstructionJson,
   QuoteJson,
   TransactionJson,
 } from "./wire.js";

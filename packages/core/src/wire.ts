@@ -101,6 +101,3 @@ export type InternalAccountJson = {
   balance?: { amount: number; currency: CurrencyJson };
   [field: string]: unknown;
 };
-
-/** The `{ data }` envelope of list endpoints. */
-export type ListJson<T> = { data: T[]; [field: string]: unknown };
