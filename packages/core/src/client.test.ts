@@ -1,5 +1,12 @@
-import { describe, expect, it } from "vitest";
-import { createClient, createMemoryKeyStore, getSession, SignetError } from "./index.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import {
+  addPasskey,
+  createClient,
+  createMemoryKeyStore,
+  type FetchFunction,
+  getSession,
+  SignetError,
+} from "./index.js";
 import { createStringKeyStore } from "./keys/string-store.js";
 
 describe("createClient", () => {
@@ -72,5 +79,118 @@ describe("createClient", () => {
         code: "INVALID_ARGUMENT",
       });
     }
+  });
+});
+
+describe("session timers and snapshots", () => {
+  const accountId = "InternalAccount:11111111-1111-4111-8111-111111111111";
+  const credentialId = "AuthMethod:33333333-3333-4333-8333-333333333333";
+
+  /** A relay that answers every refresh: 202, then 201 with a new session of `lifeMs`. */
+  function refreshingRelay(lifeMs: number) {
+    const refreshed: string[] = [];
+    const fetch: FetchFunction = async (input, init) => {
+      const signed = new Headers(init.headers).has("Grid-Wallet-Signature");
+      if (!signed) {
+        return Response.json(
+          {
+            payloadToSign: "payload",
+            requestId: `Request:44444444-4444-4444-8444-${String(refreshed.length).padStart(12, "0")}`,
+            expiresAt: new Date(Date.now() + 300_000).toISOString(),
+          },
+          { status: 202 },
+        );
+      }
+      refreshed.push(input);
+      return Response.json(
+        {
+          id: `Session:55555555-5555-4555-8555-${String(refreshed.length).padStart(12, "0")}`,
+          accountId,
+          type: "EMAIL_OTP",
+          nickname: "n",
+          createdAt: new Date().toISOString(),
+          updatedAt: new Date().toISOString(),
+          expiresAt: new Date(Date.now() + lifeMs).toISOString(),
+        },
+        { status: 201 },
+      );
+    };
+    return { fetch, refreshed };
+  }
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("auto-refreshes sessions restored from the key store, not only new ones", async () => {
+    vi.useFakeTimers();
+    const keyStore = createMemoryKeyStore();
+    const first = createClient({ relayUrl: "https://relay.test/api/grid", keyStore });
+    const key = await first.crypto.generateSigningKey();
+    await first.holdSession(
+      {
+        id: "Session:22222222-2222-4222-8222-222222222222",
+        accountId,
+        credentialId,
+        expiresAt: new Date(Date.now() + 10 * 60_000).toISOString(),
+        publicKey: key.publicKey,
+      },
+      key,
+    );
+    // The page reloads: a new client on the same store, with auto-refresh.
+    const relay = refreshingRelay(15 * 60_000);
+    const client = createClient({
+      relayUrl: "https://relay.test/api/grid",
+      keyStore,
+      fetch: relay.fetch,
+      autoRefresh: true,
+    });
+    await client.sessions.load();
+    await vi.advanceTimersByTimeAsync(9 * 60_000 + 1_000);
+    // The refresh's WebCrypto work resolves on the real event loop.
+    await vi.waitFor(() => expect(relay.refreshed).toHaveLength(1));
+    expect((await getSession(client, { accountId }))?.id).toMatch(/^Session:5/);
+    client.destroy();
+  });
+
+  it("addPasskey does not open the prompt when the only held session has expired", async () => {
+    let now = Date.parse("2026-01-01T00:00:00Z");
+    let prompts = 0;
+    const client = createClient({
+      relayUrl: "https://relay.test/api/grid",
+      keyStore: createMemoryKeyStore(),
+      clock: { now: () => now },
+      webauthn: {
+        register: async () => {
+          prompts += 1;
+          throw new Error("a passkey was created");
+        },
+        authenticate: async () => {
+          throw new Error("unused");
+        },
+      },
+    });
+    const key = await client.crypto.generateSigningKey();
+    await client.holdSession(
+      {
+        id: "Session:22222222-2222-4222-8222-222222222222",
+        accountId,
+        credentialId,
+        expiresAt: new Date(now + 60_000).toISOString(),
+        publicKey: key.publicKey,
+      },
+      key,
+    );
+    now += 60_000; // still in the snapshot, but expired
+    await expect(
+      addPasskey(client, {
+        accountId,
+        nickname: "Phone",
+        challenge: "Y2hhbGxlbmdlLWNoYWxsZW5nZQ",
+        rp: { id: "localhost", name: "Test" },
+        user: { id: "dXNlcg", name: "u", displayName: "u" },
+      }),
+    ).rejects.toMatchObject({ code: "NO_SESSION" });
+    expect(prompts).toBe(0);
   });
 });

@@ -175,10 +175,36 @@ export function createClientFactory(defaults: ClientDefaults) {
     const auto = parameters.autoRefresh;
     const marginMs = auto === true ? 60_000 : auto ? (auto.marginMs ?? 60_000) : undefined;
 
+    /** Refreshes `session` `marginMs` before it expires, if it is still held then. */
+    const scheduleRefresh = (session: Session) => {
+      if (marginMs === undefined) return;
+      const delay = Math.max(0, Date.parse(session.expiresAt) - marginMs - clock.now());
+      const timer = setTimeout(() => {
+        timers.delete(session.id);
+        void sessions
+          .list(session.accountId)
+          .then((held) => {
+            if (held.some((s) => s.id === session.id)) {
+              return refreshSession(client, {
+                accountId: session.accountId,
+                sessionId: session.id,
+              });
+            }
+          })
+          .catch(() => {
+            // Reported through events by the refresh itself; the session then expires normally.
+          });
+      }, delay);
+      (timer as { unref?: () => void }).unref?.();
+      timers.set(session.id, timer);
+    };
+
     const sessions = createSessionStore({
       keyStore,
       crypto,
       now: () => clock.now(),
+      // Sessions restored after a reload are refreshed like new ones.
+      onRestored: scheduleRefresh,
       onExpired: (session) =>
         emit({
           type: "session",
@@ -219,12 +245,7 @@ export function createClientFactory(defaults: ClientDefaults) {
       },
       signed: (signedParameters) =>
         runSignedRequest({
-          ...(parameters.signedRequests?.timeoutMs === undefined
-            ? {}
-            : { timeoutMs: parameters.signedRequests.timeoutMs }),
-          ...(parameters.signedRequests?.backoff === undefined
-            ? {}
-            : { backoff: parameters.signedRequests.backoff }),
+          ...parameters.signedRequests,
           ...signedParameters,
           transport,
           clock,
@@ -232,37 +253,11 @@ export function createClientFactory(defaults: ClientDefaults) {
           random,
           onEvent: emit,
         } as RunSignedRequestParameters<never>) as never,
-      async request({ expectedStatus, ...request }) {
-        const { body } = await requestJson({
-          transport,
-          ...request,
-          ...(expectedStatus === undefined ? {} : { expectedStatus }),
-        });
-        return body as never;
-      },
+      request: async (request) => (await requestJson({ transport, ...request })).body as never,
       emit,
       async holdSession(session, key) {
         await sessions.add(session, key);
-        if (marginMs === undefined) return;
-        const delay = Math.max(0, Date.parse(session.expiresAt) - marginMs - clock.now());
-        const timer = setTimeout(() => {
-          timers.delete(session.id);
-          void sessions
-            .list(session.accountId)
-            .then((held) => {
-              if (held.some((s) => s.id === session.id)) {
-                return refreshSession(client, {
-                  accountId: session.accountId,
-                  sessionId: session.id,
-                });
-              }
-            })
-            .catch(() => {
-              // Reported through events by the refresh itself; the session then expires normally.
-            });
-        }, delay);
-        (timer as { unref?: () => void }).unref?.();
-        timers.set(session.id, timer);
+        scheduleRefresh(session);
       },
       destroy() {
         for (const timer of timers.values()) clearTimeout(timer);

@@ -2,6 +2,7 @@
 import type { SignetClient } from "../client.js";
 import { assertArgument, type SignetError } from "../errors.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
+import { isExpired } from "../session/sessionStore.js";
 import { toWebAuthnError } from "../webauthn/errors.js";
 import type { AuthMethodJson } from "../wire.js";
 import { assertCall, assertServiceId } from "./arguments.js";
@@ -58,11 +59,12 @@ export async function addPasskey(
     typeof challenge,
   );
   const webauthn = client.webauthn();
-  // iOS Safari drops a passkey prompt that follows slow async work after the tap: when the held
-  // sessions are already loaded (the app called getSession earlier), the prompt opens at once
-  // and the session key is fetched afterwards; otherwise the sessions are loaded first, so that
-  // no passkey is ever created for an add that cannot be signed.
-  if (!client.sessions.getSnapshot()[accountId]?.length)
+  // iOS Safari drops a passkey prompt that follows slow async work after the tap: when an
+  // unexpired session is already loaded (the app called getSession earlier), the prompt opens at
+  // once and the session key is fetched afterwards; otherwise the sessions are loaded first, so
+  // that no passkey is ever created for an add that cannot be signed.
+  const now = client.clock.now();
+  if (!client.sessions.getSnapshot()[accountId]?.some((s) => !isExpired(s, now)))
     await requireSession(client, { accountId });
   const registration = await webauthn
     .register({

@@ -10,7 +10,11 @@ import { expectShape } from "./responseShape.js";
 export type ExecuteQuoteParameters = {
   /** The quote as created (it carries the payload to sign). */
   quote: QuoteJson;
-  /** Reuse to resume an execute whose outcome is unknown. Default: generated once per call. */
+  /**
+   * The `Idempotency-Key`. Default: generated once per call, reused on its retries and not
+   * reported, so to resume an execute whose outcome stayed unknown (`NETWORK`, a timeout),
+   * pass your own (`crypto.randomUUID()`) and call again with the same value.
+   */
   idempotencyKey?: string | undefined;
   signal?: AbortSignal | undefined;
 };

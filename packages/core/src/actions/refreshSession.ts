@@ -1,5 +1,5 @@
 import type { SignetClient } from "../client.js";
-import type { SignetError } from "../errors.js";
+import { SignetError } from "../errors.js";
 import { establishSession, parseAuthSession } from "../session/establishSession.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import type { Session } from "../session/sessionStore.js";
@@ -16,7 +16,9 @@ export type RefreshSessionErrorType = SignetError;
 
 /**
  * Replaces a held session with a new one under a new client-held key, stamped by the current
- * session. The old key is deleted once the new session is stored (PROTOCOL.md §8).
+ * session. The old key is deleted once the new session is stored (PROTOCOL.md §8). If the device
+ * is signed out of the account while the refresh runs, the new session is revoked instead of
+ * held, and `NO_SESSION` is thrown.
  *
  * @throws {SignetError} `NO_SESSION`, `SESSION_EXPIRED` (sign in again), `CHALLENGE_EXPIRED`, `NETWORK`.
  * @example
@@ -43,6 +45,23 @@ export async function refreshSession(
     parseBody: parseAuthSession,
     ...(signal ? { signal } : {}),
   });
+  if (!client.sessions.getSnapshot()[accountId]?.length) {
+    // A sign-out (or the revoke of the last held session) ran meanwhile: holding the new session
+    // would sign the device back in. A concurrent refresh of the same session is not this case:
+    // it leaves a session held.
+    await client
+      .signed({
+        operation: "refreshSession",
+        method: "DELETE",
+        path: `/auth/sessions/${body.id}`,
+        expectedStatus: 204,
+        sign: (payload) => client.crypto.stampPayload(payload, key),
+      })
+      .catch(() => {});
+    throw new SignetError("NO_SESSION", "Signed out while the session was refreshed", {
+      details: { accountId, sessionId: current.id },
+    });
+  }
   const { key: _key, ...session } = await establishSession(client, {
     session: body,
     key,

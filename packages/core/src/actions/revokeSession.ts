@@ -1,5 +1,5 @@
 import type { SignetClient } from "../client.js";
-import type { SignetError } from "../errors.js";
+import { isSignetError, type SignetError } from "../errors.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import { assertCall, assertServiceId } from "./arguments.js";
 
@@ -12,10 +12,18 @@ export type RevokeSessionParameters = {
 export type RevokeSessionErrorType = SignetError;
 
 /**
+ * Whether a session DELETE failed because the session is no longer active: the service answers
+ * 404, and a relay whose ownership lookup no longer finds the session answers 403.
+ */
+export const isSessionGone = (error: unknown): boolean =>
+  isSignetError(error) && (error.status === 404 || error.code === "RELAY_FORBIDDEN");
+
+/**
  * Revokes a session of the account, stamped by a held session (the revoked one itself if it is
- * the only one held). If this device holds the revoked session, its key is deleted.
+ * the only one held). If this device holds the revoked session, its key is deleted, also when
+ * the service says the session had already ended (that revoke then succeeds).
  *
- * @throws {SignetError} `NO_SESSION`, `NOT_FOUND` (not an active session), `NETWORK`.
+ * @throws {SignetError} `NO_SESSION`, `NOT_FOUND` (not an active session, not held here), `NETWORK`.
  * @example
  * ```ts
  * await revokeSession(client, { accountId, sessionId: lostPhoneSession.id });
@@ -31,15 +39,22 @@ export async function revokeSession(
   const held = await client.sessions.list(accountId);
   const signer =
     held.find((s) => s.id !== sessionId) ?? (await requireSession(client, { accountId }));
-  await client.signed({
-    operation: "revokeSession",
-    method: "DELETE",
-    path: `/auth/sessions/${sessionId}`,
-    expectedStatus: 204,
-    sign: signWithSession(client, signer),
-    ...(signal ? { signal } : {}),
-  });
-  if (held.some((s) => s.id === sessionId)) {
+  const mine = held.some((s) => s.id === sessionId);
+  await client
+    .signed({
+      operation: "revokeSession",
+      method: "DELETE",
+      path: `/auth/sessions/${sessionId}`,
+      expectedStatus: 204,
+      sign: signWithSession(client, signer),
+      ...(signal ? { signal } : {}),
+    })
+    .catch((error: unknown) => {
+      // A held session the service no longer knows would otherwise be picked to stamp every
+      // request until it expires.
+      if (!mine || !isSessionGone(error)) throw error;
+    });
+  if (mine) {
     await client.sessions.remove(accountId, sessionId);
     client.emit({ type: "session", action: "revoked", accountId, sessionId });
   }

@@ -1,7 +1,8 @@
 import type { SignetClient } from "../client.js";
-import { isSignetError, type SignetError } from "../errors.js";
+import type { SignetError } from "../errors.js";
 import { signWithSession } from "../session/sessionSigner.js";
 import { assertCall, assertServiceId } from "./arguments.js";
+import { isSessionGone } from "./revokeSession.js";
 
 export type SignOutParameters = { accountId: string; signal?: AbortSignal | undefined };
 export type SignOutErrorType = SignetError;
@@ -32,11 +33,8 @@ export async function signOut(client: SignetClient, parameters: SignOutParameter
         ...(signal ? { signal } : {}),
       });
     } catch (error) {
-      // A session the service no longer knows is as signed out as it gets: the service answers
-      // 404, and a relay whose ownership lookup no longer finds the session answers 403.
-      const gone =
-        isSignetError(error) && (error.status === 404 || error.code === "RELAY_FORBIDDEN");
-      if (!gone) failure ??= error;
+      // A session the service no longer knows is as signed out as it gets.
+      if (!isSessionGone(error)) failure ??= error;
     }
     await client.sessions.remove(accountId, session.id);
     client.emit({ type: "session", action: "signedOut", accountId, sessionId: session.id });

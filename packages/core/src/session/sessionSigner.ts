@@ -3,7 +3,7 @@
 import type { SignetClient } from "../client.js";
 import { SignetError } from "../errors.js";
 import type { SignPayload } from "../transport/signedRequest.js";
-import { type ActiveSession, SESSION_EXPIRY_MARGIN_MS } from "./sessionStore.js";
+import { type ActiveSession, isExpired } from "./sessionStore.js";
 
 export type RequireSessionParameters = {
   accountId: string;
@@ -41,7 +41,7 @@ export async function requireSession(
 /** A `SignPayload` that stamps with `session`'s key, checking expiry at the moment of signing. */
 export function signWithSession(client: SignetClient, session: ActiveSession): SignPayload {
   return (payload) => {
-    if (Date.parse(session.expiresAt) - SESSION_EXPIRY_MARGIN_MS <= client.clock.now()) {
+    if (isExpired(session, client.clock.now())) {
       throw new SignetError("SESSION_EXPIRED", "The session expired: sign in again", {
         details: { accountId: session.accountId, sessionId: session.id },
       });

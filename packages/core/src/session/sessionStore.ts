@@ -68,11 +68,17 @@ export type SessionStore = {
 /** Sessions within this margin of `expiresAt` are treated as expired: a stamp must arrive in time. */
 export const SESSION_EXPIRY_MARGIN_MS = 5_000;
 
+/** Whether `session` is too close to `expiresAt` to sign with at `now`. */
+export const isExpired = (session: Session, now: number): boolean =>
+  Date.parse(session.expiresAt) - SESSION_EXPIRY_MARGIN_MS <= now;
+
 export function createSessionStore(parameters: {
   keyStore: () => Promise<KeyStore>;
   crypto: CryptoApi;
   now: () => number;
   onExpired?: (session: Session) => void;
+  /** Called for each session loaded from the key store (to schedule its refresh). */
+  onRestored?: (session: Session) => void;
 }): SessionStore {
   const { keyStore, crypto, now } = parameters;
   const held = new Map<string, ActiveSession>(); // by session id
@@ -105,7 +111,9 @@ export function createSessionStore(parameters: {
           held.set(session.id, { ...session, key: await crypto.restoreSigningKey(record) });
         } catch {
           await store.delete(id); // unreadable record: never usable again
+          continue;
         }
+        parameters.onRestored?.(session);
       }
       if (held.size) publish();
     })().catch((cause) => {
@@ -139,7 +147,7 @@ export function createSessionStore(parameters: {
       const result: ActiveSession[] = [];
       for (const session of [...held.values()]) {
         if (session.accountId !== accountId) continue;
-        if (Date.parse(session.expiresAt) - SESSION_EXPIRY_MARGIN_MS <= now()) {
+        if (isExpired(session, now())) {
           await remove(accountId, session.id);
           const { key: _key, ...expired } = session;
           parameters.onExpired?.(expired);

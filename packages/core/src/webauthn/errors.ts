@@ -26,13 +26,13 @@ const byDomName: Record<string, { code: string; message: string }> = {
   },
 };
 
-function domExceptionName(error: unknown): string | undefined {
-  // DOMException subclasses are told apart by their standard `name` property, not by class.
-  if (typeof DOMException !== "undefined" && error instanceof DOMException) return error.name;
-  if (error instanceof Error && typeof (error as { name?: unknown }).name === "string") {
-    return error.name in byDomName ? error.name : undefined;
-  }
-  return undefined;
+/**
+ * The DOM error name of `error`, when it is one this file maps. DOMExceptions are told apart by
+ * their standard `name`, not by class, and React Native adapters throw plain errors carrying it.
+ */
+function knownName(error: unknown): string | undefined {
+  const name = (error as { name?: unknown } | null | undefined)?.name;
+  return typeof name === "string" && Object.hasOwn(byDomName, name) ? name : undefined;
 }
 
 /**
@@ -46,8 +46,8 @@ function domExceptionName(error: unknown): string | undefined {
  */
 export function toWebAuthnError(error: unknown): SignetError {
   if (error instanceof SignetError) return error;
-  const cause = error instanceof Error && error.cause !== undefined ? error.cause : undefined;
-  const name = domExceptionName(cause) ?? domExceptionName(error);
+  const name =
+    knownName((error as { cause?: unknown } | null | undefined)?.cause) ?? knownName(error);
   const known = name === undefined ? undefined : byDomName[name];
   if (known) return new SignetError(known.code, known.message, { cause: error, details: { name } });
   return new SignetError("WEBAUTHN_FAILED", "The passkey ceremony failed", { cause: error });
