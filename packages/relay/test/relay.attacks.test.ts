@@ -1,7 +1,7 @@
 // Attack probes against the relay in front of the running @signet/emulator. Customer B (Bob)
 // holds a valid app session and tries to act on customer A's (Alice's) wallet, or to reach
 // other service endpoints with the platform's credentials. Every probe asserts the safe outcome.
-import { createPublicKey, generateKeyPairSync, type KeyObject, sign } from "node:crypto";
+
 import { sealOtpBundle } from "@signet/core";
 import { type EmulatorServer, startEmulatorServer } from "@signet/emulator";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -14,6 +14,7 @@ import {
 import { createMemoryOwnershipCache } from "../src/ownership.js";
 import { rawHttp, rawRequest } from "../src/test/rawHttp.js";
 import { type RunningRelay, serveRelay } from "../src/test/stubService.js";
+import { as, newKey, stamp, type Wallet } from "./nodeWallet.js";
 
 type Json = Record<string, unknown>;
 
@@ -88,47 +89,6 @@ async function platform(method: string, path: string, body?: unknown): Promise<J
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
   return text === "" ? {} : (JSON.parse(text) as Json);
 }
-
-interface TestKey {
-  privateKey: KeyObject;
-  compressed: string;
-  uncompressed: string;
-}
-
-function newKey(): TestKey {
-  const { privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
-  const jwk = createPublicKey(privateKey).export({ format: "jwk" });
-  const x = Buffer.from(jwk.x!, "base64url");
-  const y = Buffer.from(jwk.y!, "base64url");
-  const prefix = (y[31]! & 1) === 1 ? "03" : "02";
-  return {
-    privateKey,
-    compressed: prefix + x.toString("hex"),
-    uncompressed: `04${x.toString("hex")}${y.toString("hex")}`,
-  };
-}
-
-function stamp(payload: string, key: TestKey): string {
-  const signature = sign("sha256", Buffer.from(payload, "utf8"), {
-    key: key.privateKey,
-    dsaEncoding: "der",
-  }).toString("hex");
-  const json = `{"publicKey":"${key.compressed}","scheme":"SIGNATURE_SCHEME_TK_API_P256","signature":"${signature}"}`;
-  return Buffer.from(json, "utf8").toString("base64url");
-}
-
-interface Wallet {
-  customerId: string;
-  wallet: string;
-  credential: string;
-  session: string;
-  sessionKey: TestKey;
-}
-
-const as = (w: { customerId: string }, headers: Record<string, string> = {}) => ({
-  Cookie: `user=${encodeURIComponent(w.customerId)}`,
-  ...headers,
-});
 
 async function signUp(email: string): Promise<Wallet> {
   const customer = await platform("POST", "/customers", { customerType: "INDIVIDUAL", email });

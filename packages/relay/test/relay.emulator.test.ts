@@ -1,12 +1,13 @@
 // The relay (served by node:http through toNodeHandler) in front of the running @signet/emulator.
 // Stamps are made here with node:crypto, so a stamp that verifies proves the bytes arrived intact.
-import { createPublicKey, generateKeyPairSync, type KeyObject, sign } from "node:crypto";
+
 import { sealOtpBundle } from "@signet/core";
 import { type EmulatorServer, startEmulatorServer } from "@signet/emulator";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type CreateRelayOptions, createRelay } from "../src/createRelay.js";
 import { rawHttp, rawRequest } from "../src/test/rawHttp.js";
 import { type RunningRelay, serveRelay } from "../src/test/stubService.js";
+import { as, newKey, stamp, type TestKey, type Wallet } from "./nodeWallet.js";
 
 const BASIC = `Basic ${Buffer.from("emulator:emulator").toString("base64")}`;
 
@@ -46,49 +47,6 @@ async function startRelay(options: Partial<CreateRelayOptions> = {}): Promise<st
   extraRelays.push(running);
   return `${running.url}/api/grid`;
 }
-
-/** A P-256 key made and used with node:crypto only. */
-interface TestKey {
-  privateKey: KeyObject;
-  compressed: string;
-  uncompressed: string;
-}
-
-function newKey(): TestKey {
-  const { privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
-  const jwk = createPublicKey(privateKey).export({ format: "jwk" });
-  const x = Buffer.from(jwk.x!, "base64url");
-  const y = Buffer.from(jwk.y!, "base64url");
-  const prefix = (y[31]! & 1) === 1 ? "03" : "02";
-  return {
-    privateKey,
-    compressed: prefix + x.toString("hex"),
-    uncompressed: `04${x.toString("hex")}${y.toString("hex")}`,
-  };
-}
-
-/** The Grid-Wallet-Signature value: ECDSA P-256 SHA-256, DER, over the payload's UTF-8 bytes. */
-function stamp(payload: string, key: TestKey): string {
-  const signature = sign("sha256", Buffer.from(payload, "utf8"), {
-    key: key.privateKey,
-    dsaEncoding: "der",
-  }).toString("hex");
-  const json = `{"publicKey":"${key.compressed}","scheme":"SIGNATURE_SCHEME_TK_API_P256","signature":"${signature}"}`;
-  return Buffer.from(json, "utf8").toString("base64url");
-}
-
-interface Wallet {
-  customerId: string;
-  wallet: string;
-  credential: string;
-  session: string;
-  sessionKey: TestKey;
-}
-
-const as = (w: { customerId: string }, headers: Record<string, string> = {}) => ({
-  Cookie: `user=${encodeURIComponent(w.customerId)}`,
-  ...headers,
-});
 
 /** Relays one signed-retry request: leg 1, then the same body bytes stamped. */
 async function signedRetry(
