@@ -100,7 +100,7 @@ export function nodeHpkeSeal(p: {
 }
 
 /**
- * Opens an `encryptedOtpBundle` (PROTOCOL.md §4): JSON text `{encappedPublic, ciphertext}`,
+ * Opens an `encryptedOtpBundle` (docs/protocol.md §4): JSON text `{encappedPublic, ciphertext}`,
  * info `turnkey_hpke`, AAD `enc ‖ targetPublic`. Returns the plaintext as UTF-8. Throws on a bad tag.
  */
 export function openOtpBundleNode(encryptedOtpBundle: string, targetPrivateKey: string): string {

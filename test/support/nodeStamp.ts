@@ -1,5 +1,5 @@
 // Test-only, independent of @signet/core (node:crypto / OpenSSL only): parses and verifies
-// `Grid-Wallet-Signature` stamps (PROTOCOL.md §4) — exact JSON layout, strict DER ECDSA P-256
+// `Grid-Wallet-Signature` stamps (docs/protocol.md §4) — exact JSON layout, strict DER ECDSA P-256
 // SHA-256 signatures — and converts P-256 keys. Shared by the core tests, the Hermes test and e2e.
 import { createPublicKey, ECDH, type KeyObject, verify } from "node:crypto";
 

@@ -1,4 +1,4 @@
-// Sandbox-style OIDC id tokens: JWT-shaped, signature unchecked (PROTOCOL.md §6).
+// Sandbox-style OIDC id tokens: JWT-shaped, signature unchecked (docs/protocol.md §6).
 const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
 
 export function sandboxIdToken(claims: {

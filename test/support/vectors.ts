@@ -1,11 +1,11 @@
-// Test-only, independent of @signet/core (node:fs only): loads the independent vectors in
-// ../shared/vectors next to the repository checkout (override with SIGNET_VECTORS_DIR), with
+// Test-only, independent of @signet/core (node:fs only): loads the independent vectors kept in
+// packages/test/vectors (provenance in its README; override with SIGNET_VECTORS_DIR), with
 // their types. Shared by the core tests, the Hermes test and e2e.
 import { readFileSync } from "node:fs";
 
 const DIR = process.env.SIGNET_VECTORS_DIR
   ? new URL(`file://${process.env.SIGNET_VECTORS_DIR.replace(/\/?$/, "/")}`)
-  : new URL("../../../shared/vectors/", import.meta.url);
+  : new URL("../../packages/test/vectors/", import.meta.url);
 
 /** Reads and parses one vector file (a path relative to the vectors directory). */
 export function loadVector<T>(name: string): T {

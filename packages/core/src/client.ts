@@ -1,4 +1,4 @@
-// DESIGN.md "@signet/core": one client carries every platform seam, defaulted in one place.
+// docs/architecture.md "@signet/core": one client carries every platform seam, defaulted in one place.
 // Nothing here reads window, navigator or globalThis.crypto at import time.
 
 import { refreshSession } from "./actions/refreshSession.js";

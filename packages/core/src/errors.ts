@@ -4,7 +4,7 @@
  * mnemonics, stamps or platform secrets.
  */
 
-/** Codes the service returns (spec/service-interface.md, PROTOCOL.md §2–§3). */
+/** Codes the service returns (docs/protocol.md, docs/protocol.md §2–§3). */
 export type ServiceErrorCode =
   | "INVALID_INPUT"
   | "UNAUTHORIZED"

@@ -260,7 +260,7 @@ export function oauthNonce(clientPublicKey: string): Promise<string> {
   return api.oauthNonce(clientPublicKey);
 }
 
-// Client, sessions and flows (DESIGN.md layers 3–5).
+// Client, sessions and flows (docs/architecture.md layers 3–5).
 export {
   type AddCredentialErrorType,
   type AddCredentialParameters,

@@ -1,5 +1,5 @@
-// Wire shapes of the service as they travel through the relay (spec/service-interface.md,
-// "Resources and their fields"; PROTOCOL.md §3). Clients ignore unknown fields, so every
+// Wire shapes of the service as they travel through the relay (docs/protocol.md,
+// "Resources and their fields"; docs/protocol.md §3). Clients ignore unknown fields, so every
 // shape is open, and enum-like strings stay `string` next to the known values.
 
 /** Credential types of an Embedded Wallet. */

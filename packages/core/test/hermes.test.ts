@@ -137,7 +137,7 @@ beforeAll(async () => {
   );
 }, 90_000);
 
-/** Checks a stamp's exact form (PROTOCOL.md §4) and its signature with OpenSSL over the UTF-8 payload. */
+/** Checks a stamp's exact form (docs/protocol.md §4) and its signature with OpenSSL over the UTF-8 payload. */
 function checkStamp(
   stamp: string,
   payload: string,
@@ -223,7 +223,7 @@ describe("hermes: the react-native build of @signet/core", () => {
       code: "BUNDLE_UNSIGNED",
       bundle: "otpEncryptionTargetBundle",
     });
-    // The TEK was passed compressed; the bundle carries it uncompressed (PROTOCOL.md §4 decision).
+    // The TEK was passed compressed; the bundle carries it uncompressed (docs/protocol.md §4 decision).
     expect(openOtpBundleNode(bundle, unsignedTargetKey.getPrivateKey("hex"))).toBe(
       `{"otp_code":"000000","public_key":"${result.generated.publicKeyUncompressed}"}`,
     );

@@ -19,7 +19,7 @@ import { runSignedRequest, type SignedRequestEvent } from "../src/transport/sign
 
 const BASIC = `Basic ${Buffer.from("emulator:emulator").toString("base64")}`;
 
-/** A P-256 key held by node:crypto, stamping as the service expects (PROTOCOL.md §4). */
+/** A P-256 key held by node:crypto, stamping as the service expects (docs/protocol.md §4). */
 function nodeSigningKey() {
   const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
   const jwk = publicKey.export({ format: "jwk" });
@@ -320,7 +320,7 @@ describe.each(targets)("runSignedRequest over real HTTP ($name)", (target) => {
       }),
       expectedStatus: 201,
     });
-    // Found by type, never by index (PROTOCOL.md §3).
+    // Found by type, never by index (docs/protocol.md §3).
     const payloadToSign = quote.body.paymentInstructions.find(
       (instruction) => instruction.accountOrWalletInfo.accountType === "EMBEDDED_WALLET",
     )?.accountOrWalletInfo.payloadToSign;

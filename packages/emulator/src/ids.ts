@@ -1,4 +1,4 @@
-// Resource ids `<Prefix>:<uuid>` (PROTOCOL.md §1) and the emulator's key factory: random by
+// Resource ids `<Prefix>:<uuid>` (docs/protocol.md §1) and the emulator's key factory: random by
 // default, derived from the seed when one is given, so a seeded run repeats exactly.
 import { randomUUID } from "node:crypto";
 import { generateKeyPair, type P256KeyPair, sha256 } from "./crypto/index.js";

@@ -71,7 +71,7 @@ export type ResolvedOptions = {
   now: () => number;
 };
 
-/** The sandbox's accepted OIDC issuers (PROTOCOL.md §6). */
+/** The sandbox's accepted OIDC issuers (docs/protocol.md §6). */
 export const DEFAULT_OIDC_ISSUERS: readonly string[] = [
   "https://accounts.google.com",
   "accounts.google.com",

@@ -1,4 +1,4 @@
-// PROTOCOL.md §2: the signed-retry protocol, one implementation for every signed endpoint.
+// docs/protocol.md §2: the signed-retry protocol, one implementation for every signed endpoint.
 // Leg 1 (no headers) stores a pending request bound to method, path and the exact body bytes and
 // answers 202; the retry carries `Grid-Wallet-Signature` and `Request-Id` and is verified here.
 import { isoTime } from "./clock.js";
@@ -11,7 +11,7 @@ import { json, processing } from "./http/responses.js";
 import type { CredentialType, PendingRequest } from "./state.js";
 import { idPattern } from "./validation.js";
 
-/** The wallet signature header (PROTOCOL.md §1: the brand word is `Grid`). */
+/** The wallet signature header (docs/protocol.md §1: the brand word is `Grid`). */
 export const SIGNATURE_HEADER = "Grid-Wallet-Signature";
 /** The header naming the pending request on a signed retry. */
 export const REQUEST_ID_HEADER = "Request-Id";

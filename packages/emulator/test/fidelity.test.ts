@@ -1,4 +1,4 @@
-// Fidelity to the service (PROTOCOL.md §2–§7): the places where an emulator that is more lenient
+// Fidelity to the service (docs/protocol.md §2–§7): the places where an emulator that is more lenient
 // than the service would hide a client bug, or stricter would break a correct client. Signed with
 // node:crypto through the independent test client, never @signet/core or the emulator's crypto.
 import { sign } from "node:crypto";

@@ -1,4 +1,4 @@
-// The relay: a web-standard fetch handler between a device and the service (DESIGN.md @signet/relay).
+// The relay: a web-standard fetch handler between a device and the service (docs/architecture.md @signet/relay).
 import { RelayErrorCode, RelayRefusal, relayErrorResponse, relayErrorStatus } from "./errors.js";
 import { FORWARDED_RESPONSE_HEADERS, pickForwardedHeaders } from "./forwardedHeaders.js";
 import {

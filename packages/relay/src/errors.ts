@@ -1,4 +1,4 @@
-// The relay's own refusals, in the service's flat error shape (PROTOCOL.md §1: `{ status, code, message, details? }`).
+// The relay's own refusals, in the service's flat error shape (docs/protocol.md §1: `{ status, code, message, details? }`).
 
 /**
  * Codes of the errors the relay itself answers with. Errors from the service pass through

@@ -1,7 +1,7 @@
 // The only request headers that cross the relay, and the only response headers that come back.
 import { RelayRefusal } from "./errors.js";
 
-/** The wallet signature header (PROTOCOL.md §1): the one place its name is written. */
+/** The wallet signature header (docs/protocol.md §1): the one place its name is written. */
 export const WALLET_SIGNATURE_HEADER = "Grid-Wallet-Signature";
 
 /** Request headers passed on to the service; every other request header is dropped. */

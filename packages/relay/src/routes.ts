@@ -1,8 +1,8 @@
-// The one table of device routes the relay forwards (DESIGN.md @signet/relay; PROTOCOL.md §3).
+// The one table of device routes the relay forwards (docs/architecture.md @signet/relay; docs/protocol.md §3).
 
 /**
  * The kinds of identifiers the relay checks for ownership, named by their id prefix
- * (`<Kind>:<uuid>`, PROTOCOL.md §1).
+ * (`<Kind>:<uuid>`, docs/protocol.md §1).
  */
 export type RelayIdKind =
   | "Customer"

@@ -1,4 +1,4 @@
-// PROTOCOL.md §5 (registration): the integrator backend issues the challenge; the add is a signed retry.
+// docs/protocol.md §5 (registration): the integrator backend issues the challenge; the add is a signed retry.
 import type { SignetClient } from "../client.js";
 import { assertArgument, type SignetError } from "../errors.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";

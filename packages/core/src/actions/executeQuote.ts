@@ -1,4 +1,4 @@
-// PROTOCOL.md §2 (quote execute): one signed request, signature header only, with an
+// docs/protocol.md §2 (quote execute): one signed request, signature header only, with an
 // Idempotency-Key generated once per execute and reused on every retry of it.
 import type { SignetClient } from "../client.js";
 import { SignetError } from "../errors.js";

@@ -16,7 +16,7 @@ export type RefreshSessionErrorType = SignetError;
 
 /**
  * Replaces a held session with a new one under a new client-held key, stamped by the current
- * session. The old key is deleted once the new session is stored (PROTOCOL.md §8). If the device
+ * session. The old key is deleted once the new session is stored (docs/protocol.md §8). If the device
  * is signed out of the account while the refresh runs, the new session is revoked instead of
  * held, and `NO_SESSION` is thrown.
  *

@@ -20,7 +20,7 @@ export type SignInWithOAuthErrorType = SignetError;
 
 /**
  * Signs in with an OAuth (OIDC) credential: a fresh client-held key, `oauthNonce` of its exact
- * compressed public key, then `verify` in one call (PROTOCOL.md §6).
+ * compressed public key, then `verify` in one call (docs/protocol.md §6).
  *
  * @throws {SignetError} `INVALID_ARGUMENT` (no token), `UNAUTHORIZED` (stale token, wrong identity or nonce), `NETWORK`.
  * @example

@@ -1,4 +1,4 @@
-// PROTOCOL.md §5 (passkey authentication): /challenge binds a fresh client-held key, the WebAuthn
+// docs/protocol.md §5 (passkey authentication): /challenge binds a fresh client-held key, the WebAuthn
 // challenge is the UTF-8 bytes of the 64-hex string, /verify carries the assertion and Request-Id.
 import type { SignetClient } from "../client.js";
 import type { DecryptionKey, SigningKey } from "../crypto/backend.js";

@@ -21,7 +21,7 @@ export type VerifyOtpErrorType = SignetError;
 /**
  * Signs in with a one-time code: a fresh key (the TEK) is generated on the device, the code and the
  * TEK's public key are sealed to the enclave (HPKE), and the verification token is stamped with the
- * TEK, which becomes the session key (PROTOCOL.md §3, OTP verify).
+ * TEK, which becomes the session key (docs/protocol.md §3, OTP verify).
  *
  * @throws {SignetError} `BUNDLE_SIGNER_UNTRUSTED` / `BUNDLE_SIGNATURE_INVALID` (target bundle),
  *   `UNAUTHORIZED` (wrong code, see `details`), `RATE_LIMITED`, `CHALLENGE_EXPIRED`, `NETWORK`.

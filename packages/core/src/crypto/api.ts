@@ -1,4 +1,4 @@
-// DESIGN.md "The crypto contract": the public crypto functions, bound to one CryptoBackend so that
+// docs/architecture.md "The crypto contract": the public crypto functions, bound to one CryptoBackend so that
 // `createClient({ crypto })` and both entry points share one implementation.
 import { SignetError } from "../errors.js";
 import type {

@@ -1,4 +1,4 @@
-// DESIGN.md "@signet/core" layer 1: the seam between the protocol code (stamps, bundles) and a
+// docs/architecture.md "@signet/core" layer 1: the seam between the protocol code (stamps, bundles) and a
 // crypto implementation (WebCrypto in browsers and Node, noble on React Native / Hermes).
 
 /**

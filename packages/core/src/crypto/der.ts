@@ -1,5 +1,5 @@
 // SEC 1 v2 §C.8 / RFC 3279 §2.2.3 (ECDSA-Sig-Value), X.690 §8.3 and §10 (DER integers):
-// conversion between IEEE P1363 `r ‖ s` (WebCrypto, noble "compact") and ASN.1 DER (stamps, PROTOCOL.md §4).
+// conversion between IEEE P1363 `r ‖ s` (WebCrypto, noble "compact") and ASN.1 DER (stamps, docs/protocol.md §4).
 import { SignetError } from "../errors.js";
 
 /** Byte length of one P-256 scalar. */

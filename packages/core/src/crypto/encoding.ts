@@ -1,4 +1,4 @@
-// PROTOCOL.md §1 and §4: strict hex (either case in, lowercase out), base64url without padding
+// docs/protocol.md §1 and §4: strict hex (either case in, lowercase out), base64url without padding
 // (RFC 4648 §5), strict UTF-8 (RFC 3629) and base58 (Bitcoin alphabet) for base58check.
 import { SignetError } from "../errors.js";
 

@@ -1,4 +1,4 @@
-// PROTOCOL.md §4 "Export encryptedWalletCredentials": a signed envelope whose data holds an HPKE
+// docs/protocol.md §4 "Export encryptedWalletCredentials": a signed envelope whose data holds an HPKE
 // ciphertext of the mnemonic. An export happens about once in a wallet's life, so this loads on
 // first use.
 import { SignetError } from "../errors.js";

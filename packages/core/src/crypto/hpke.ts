@@ -1,7 +1,7 @@
 // RFC 9180 §4 (labeled HKDF), §4.1 (DHKEM(P-256, HKDF-SHA256)), §5.1 (key schedule, base mode)
 // and §6.1 (single-shot seal/open), over injected primitives: the React Native backend runs it on
 // noble and
-// the browser entry on WebCrypto; PROTOCOL.md §4 fixes the suite the service uses (AES-256-GCM).
+// the browser entry on WebCrypto; docs/protocol.md §4 fixes the suite the service uses (AES-256-GCM).
 import { SignetError } from "../errors.js";
 import { concatBytes } from "./encoding.js";
 

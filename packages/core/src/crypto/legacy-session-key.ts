@@ -1,4 +1,4 @@
-// PROTOCOL.md §4 "Legacy encryptedSessionSigningKey": base58check(compressed enc ‖ ciphertext),
+// docs/protocol.md §4 "Legacy encryptedSessionSigningKey": base58check(compressed enc ‖ ciphertext),
 // HPKE-sealed session scalar. Deprecated by the service and opt-in here, so it loads on first use.
 import { SignetError } from "../errors.js";
 import type { CryptoBackend, DecryptionKey } from "./backend.js";

@@ -1,4 +1,4 @@
-// FIPS 186-5 §6 (ECDSA P-256/SHA-256), RFC 9180 (HPKE via ./hpke.ts), PROTOCOL.md §4: the backend
+// FIPS 186-5 §6 (ECDSA P-256/SHA-256), RFC 9180 (HPKE via ./hpke.ts), docs/protocol.md §4: the backend
 // for engines without WebCrypto (React Native / Hermes), on @noble/curves, hashes and ciphers.
 import { gcm } from "@noble/ciphers/aes.js";
 import { type ECDSA, ecdsa, weierstrass } from "@noble/curves/abstract/weierstrass.js";
@@ -53,7 +53,7 @@ function nobleSigningKey(curve: ECDSA, scalar: Uint8Array): SigningKey {
     publicKey: compressed,
     publicKeyUncompressed: uncompressed,
     extractable: true,
-    // Deterministic k (RFC 6979) and no low-S normalisation, as PROTOCOL.md §4 producers do.
+    // Deterministic k (RFC 6979) and no low-S normalisation, as docs/protocol.md §4 producers do.
     sign: async (message) =>
       p1363ToDer(curve.sign(message, secret, { lowS: false, prehash: true })),
     toRecord: () => ({ type: "scalar", privateKey: bytesToHex(secret), publicKey: compressed }),

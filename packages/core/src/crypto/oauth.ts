@@ -1,4 +1,4 @@
-// PROTOCOL.md §6: the OIDC nonce is the lowercase hex SHA-256 of the UTF-8 bytes of the exact
+// docs/protocol.md §6: the OIDC nonce is the lowercase hex SHA-256 of the UTF-8 bytes of the exact
 // `clientPublicKey` string sent (case and compression change it).
 import { SignetError } from "../errors.js";
 import type { CryptoBackend } from "./backend.js";

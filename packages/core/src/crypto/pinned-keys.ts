@@ -1,5 +1,5 @@
-// PROTOCOL.md §4: the service publishes no signing keys for its bundles; these are the keys Turnkey
-// pins in @turnkey/crypto@2.13.2, copied from /work/shared/vectors/interop-samples.json
+// docs/protocol.md §4: the service publishes no signing keys for its bundles; these are the keys Turnkey
+// pins in @turnkey/crypto@2.13.2, copied from the interop samples in packages/test/vectors
 // (`pinnedKeys`). A test checks they still match that file.
 
 /** Signs `otpEncryptionTargetBundle` envelopes (Turnkey's TLS fetcher enclave). */

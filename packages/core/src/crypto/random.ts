@@ -1,4 +1,4 @@
-// DESIGN.md "One client carries every seam": the random source is resolved at call time, never at
+// docs/architecture.md "One client carries every seam": the random source is resolved at call time, never at
 // import, so server-side rendering and engines without WebCrypto (Hermes) can load this module.
 import { SignetError } from "../errors.js";
 

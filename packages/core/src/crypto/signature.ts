@@ -1,4 +1,4 @@
-// FIPS 186-5 §6.4.2 (ECDSA verification: 1 ≤ r, s < n), PROTOCOL.md §4 (DER signatures, high-S
+// FIPS 186-5 §6.4.2 (ECDSA verification: 1 ≤ r, s < n), docs/protocol.md §4 (DER signatures, high-S
 // accepted): one verification path over any backend, with typed failures.
 import { SignetError } from "../errors.js";
 import type { CryptoBackend } from "./backend.js";

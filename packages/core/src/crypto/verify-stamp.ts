@@ -1,4 +1,4 @@
-// PROTOCOL.md §4: the verifier's side of a stamp (high-S accepted), for tests, emulators and
+// docs/protocol.md §4: the verifier's side of a stamp (high-S accepted), for tests, emulators and
 // diagnostics. Separate from ./stamp.ts so the browser entry loads it only when used.
 import { SignetError } from "../errors.js";
 import type { CryptoBackend } from "./backend.js";

@@ -1,5 +1,5 @@
 // W3C Web Cryptography API (ECDSA P-256/SHA-256, ECDH, HMAC, AES-GCM) and RFC 9180 (./hpke.ts on
-// WebCrypto primitives), PROTOCOL.md §4: the backend for browsers and Node. No curve library: point
+// WebCrypto primitives), docs/protocol.md §4: the backend for browsers and Node. No curve library: point
 // math is ./p256.ts, the rest is native. (@hpke/core is the independent oracle in the tests: it
 // would add 9 KB min+gzip to every page for what ./hpke.ts does in 1 KB.)
 import { SignetError, type SignetErrorCode } from "../errors.js";

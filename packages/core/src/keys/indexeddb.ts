@@ -1,4 +1,4 @@
-// DESIGN.md layer 2: browser persistence of non-extractable WebCrypto keys in IndexedDB through
+// docs/architecture.md layer 2: browser persistence of non-extractable WebCrypto keys in IndexedDB through
 // idb-keyval, in Signet's own database; a probe decides whether this browser can hold them.
 import { del, get, keys, promisifyRequest, set, type UseStore } from "idb-keyval";
 import type { CryptoBackend } from "../crypto/backend.js";

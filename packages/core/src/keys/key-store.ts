@@ -1,4 +1,4 @@
-// DESIGN.md layer 2: the KeyStore seam. Records, not keys, are stored: a WebCrypto record keeps the
+// docs/architecture.md layer 2: the KeyStore seam. Records, not keys, are stored: a WebCrypto record keeps the
 // CryptoKey object itself (structured clone, non-extractable included), a noble record a hex scalar.
 import type { SigningKeyRecord } from "../crypto/backend.js";
 import { SignetError } from "../errors.js";

@@ -1,4 +1,4 @@
-// DESIGN.md layer 2, React Native: adapts string key-value stores (expo-secure-store,
+// docs/architecture.md layer 2, React Native: adapts string key-value stores (expo-secure-store,
 // react-native-keychain) to the KeyStore seam by serialising noble `scalar` records.
 import type { SigningKeyRecord } from "../crypto/backend.js";
 import { base64UrlEncode, utf8Encode } from "../crypto/encoding.js";

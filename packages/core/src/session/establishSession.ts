@@ -1,4 +1,4 @@
-// Turns a verify/refresh answer into a held session (PROTOCOL.md §4, "clientPublicKey selects the flow").
+// Turns a verify/refresh answer into a held session (docs/protocol.md §4, "clientPublicKey selects the flow").
 
 import { expectShape } from "../actions/responseShape.js";
 import type { SignetClient } from "../client.js";

@@ -1,4 +1,4 @@
-// Picks the held session a signed endpoint needs (PROTOCOL.md §2, "Which key signs") and stamps
+// Picks the held session a signed endpoint needs (docs/protocol.md §2, "Which key signs") and stamps
 // with it, refusing to stamp with a session that has expired.
 import type { SignetClient } from "../client.js";
 import { SignetError } from "../errors.js";

@@ -1,5 +1,5 @@
 /**
- * Requests from the device to the app's relay (DESIGN.md "@signet/core", layer 4). Every HTTP
+ * Requests from the device to the app's relay (docs/architecture.md "@signet/core", layer 4). Every HTTP
  * exchange of Signet goes through `createTransport`: one place for URL joining, the injectable
  * `fetch`, per-attempt timeouts, abort handling and the redacted `request` event.
  */

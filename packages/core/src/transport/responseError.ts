@@ -1,6 +1,6 @@
 /**
  * The one place that turns an HTTP error answer of the relay or the service into a
- * `SignetError` (PROTOCOL.md §1 "Error body"; spec "Errors"). Messages carry only the
+ * `SignetError` (docs/protocol.md §1 "Error body"; spec "Errors"). Messages carry only the
  * service's own message (secret-free by contract) and never a request body, stamp, OTP or key.
  */
 

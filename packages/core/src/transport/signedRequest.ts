@@ -1,5 +1,5 @@
 /**
- * The signed-retry engine (PROTOCOL.md §2; spec "Signed-retry pattern"; DESIGN.md "The
+ * The signed-retry engine (docs/protocol.md §2; spec "Signed-retry pattern"; docs/architecture.md "The
  * signed-retry engine"). One function runs every signed endpoint: the challenge legs, the
  * PROCESSING re-sends, rate limits, expiry, and quote execute's direct mode.
  *

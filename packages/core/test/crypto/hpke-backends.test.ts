@@ -1,4 +1,4 @@
-// RFC 9180 §6.1 single-shot base mode with the suite of PROTOCOL.md §4 (DHKEM(P-256, HKDF-SHA256),
+// RFC 9180 §6.1 single-shot base mode with the suite of docs/protocol.md §4 (DHKEM(P-256, HKDF-SHA256),
 // HKDF-SHA256, AES-256-GCM): each backend's hpkeSeal / hpkeOpen against @hpke/core configured for
 // AES-256-GCM, in both directions, with arbitrary plaintext, info and AAD; then the failures an
 // attacker can cause (any flipped bit of AAD, info, enc or ciphertext, a wrong recipient, an invalid
@@ -178,7 +178,7 @@ describe.each(backends)("HPKE (AES-256-GCM) on %s", (_name, backend) => {
     );
   });
 
-  it("@hpke/core seals with the PROTOCOL.md §4 AAD (enc ‖ recipient) → an imported decryption key opens", async () => {
+  it("@hpke/core seals with the docs/protocol.md §4 AAD (enc ‖ recipient) → an imported decryption key opens", async () => {
     const scalar = "a86e9ab4cda2b0d2c4ef1d5be1a0bb1f7aa4cbc8f1b5c1e2b3a4d5e6f7081921";
     const key = await backend.importDecryptionKey(hexToBytes(scalar));
     const recipient = hexToBytes(key.publicKeyUncompressed);

@@ -198,7 +198,7 @@ describe("createBrowserWebAuthn", () => {
     const result = await createBrowserWebAuthn().authenticate(authenticationOptions);
     const { publicKey, signal } = calls[0]!;
     expect(signal).toBeInstanceOf(AbortSignal);
-    // PROTOCOL.md §5: the challenge is the UTF-8 bytes of the 64-hex string.
+    // docs/protocol.md §5: the challenge is the UTF-8 bytes of the 64-hex string.
     expect(new TextDecoder().decode(new Uint8Array(publicKey.challenge as ArrayBuffer))).toBe(
       "ab".repeat(32),
     );

@@ -1,4 +1,4 @@
-// PROTOCOL.md §6 (OAuth): sandbox-style OIDC tokens. Signatures are not checked (as in the
+// docs/protocol.md §6 (OAuth): sandbox-style OIDC tokens. Signatures are not checked (as in the
 // sandbox); issuer, audience, subject, freshness and nonce are.
 import { decodeJwt, sha256Hex } from "../crypto/index.js";
 import { invalidInput, ServiceError } from "../http/errors.js";

@@ -1,4 +1,4 @@
-// PROTOCOL.md §3–§4 (OTP credentials): the enclave target key per challenge, its signed target
+// docs/protocol.md §3–§4 (OTP credentials): the enclave target key per challenge, its signed target
 // bundle, opening `encryptedOtpBundle` and the verification token the client stamps.
 import { isoTime } from "../clock.js";
 import {

@@ -1,4 +1,4 @@
-// PROTOCOL.md §5 (passkeys): registration and assertion checks through @simplewebauthn/server.
+// docs/protocol.md §5 (passkeys): registration and assertion checks through @simplewebauthn/server.
 import { verifyAuthenticationResponse, verifyRegistrationResponse } from "@simplewebauthn/server";
 import { base64urlEncode } from "../crypto/index.js";
 import { invalidInput, ServiceError } from "../http/errors.js";

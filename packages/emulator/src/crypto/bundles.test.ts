@@ -1,4 +1,4 @@
-// PROTOCOL.md §4 (target bundle, encryptedOtpBundle, export bundle): interop samples and round trips.
+// docs/protocol.md §4 (target bundle, encryptedOtpBundle, export bundle): interop samples and round trips.
 import { validateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
 import { describe, expect, it } from "vitest";

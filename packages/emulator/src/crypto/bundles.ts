@@ -1,4 +1,4 @@
-// PROTOCOL.md §4 (otpEncryptionTargetBundle, encryptedOtpBundle, legacy encryptedSessionSigningKey,
+// docs/protocol.md §4 (otpEncryptionTargetBundle, encryptedOtpBundle, legacy encryptedSessionSigningKey,
 // export encryptedWalletCredentials): the enclave side of each bundle the service exchanges.
 import { base58checkEncode, concatBytes, fromHex, toHex, utf8 } from "./encoding.js";
 import { hpkeOpen, hpkeSeal, TURNKEY_HPKE_INFO } from "./hpke.js";

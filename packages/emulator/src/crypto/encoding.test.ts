@@ -1,4 +1,4 @@
-// PROTOCOL.md §1 and §4 (hex, base64url, base58check, SHA-256) against Node's and known values.
+// docs/protocol.md §1 and §4 (hex, base64url, base58check, SHA-256) against Node's and known values.
 import { createHash, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import {

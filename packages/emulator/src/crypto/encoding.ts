@@ -1,4 +1,4 @@
-// PROTOCOL.md §1 and §4 (encodings): lowercase hex, base64url (RFC 4648 §5, no padding), base58check, SHA-256.
+// docs/protocol.md §1 and §4 (encodings): lowercase hex, base64url (RFC 4648 §5, no padding), base58check, SHA-256.
 import { createHash } from "node:crypto";
 
 const HEX_RE = /^(?:[0-9a-fA-F]{2})*$/;

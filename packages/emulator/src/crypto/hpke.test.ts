@@ -1,4 +1,4 @@
-// RFC 9180 A.3.1 known answer, the legacy session-key bundle (PROTOCOL.md §4), and HPKE properties.
+// RFC 9180 A.3.1 known answer, the legacy session-key bundle (docs/protocol.md §4), and HPKE properties.
 import { describe, expect, it } from "vitest";
 import { sealLegacySessionKey } from "./bundles.js";
 import { base58checkDecode, concatBytes, toHex, utf8 } from "./encoding.js";

@@ -1,4 +1,4 @@
-// RFC 9180 (HPKE) base mode with DHKEM(P-256, HKDF-SHA256), HKDF-SHA256 and AES-GCM; PROTOCOL.md §4 (HPKE suite).
+// RFC 9180 (HPKE) base mode with DHKEM(P-256, HKDF-SHA256), HKDF-SHA256 and AES-GCM; docs/protocol.md §4 (HPKE suite).
 import { createCipheriv, createDecipheriv, createHmac } from "node:crypto";
 import { concatBytes, utf8 } from "./encoding.js";
 import { ecdhSharedSecret, generateKeyPair, type P256KeyPair, requirePublicKey } from "./p256.js";

@@ -1,4 +1,4 @@
-// PROTOCOL.md §4: the emulator crypto module's export list, so an API change is seen in review.
+// docs/protocol.md §4: the emulator crypto module's export list, so an API change is seen in review.
 import { expect, it } from "vitest";
 import * as crypto from "./index.js";
 

@@ -1,4 +1,4 @@
-// PROTOCOL.md §4 (crypto formats): the emulator's own cryptography, on node:crypto only.
+// docs/protocol.md §4 (crypto formats): the emulator's own cryptography, on node:crypto only.
 // It deliberately shares no code with @signet/core, so a format bug cannot hide by being made twice.
 export {
   BUNDLE_VERSION,

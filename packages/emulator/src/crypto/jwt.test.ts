@@ -1,4 +1,4 @@
-// PROTOCOL.md §4 (OTP verification token, ES256 JWT) and §6 (sandbox OIDC tokens).
+// docs/protocol.md §4 (OTP verification token, ES256 JWT) and §6 (sandbox OIDC tokens).
 import { createPublicKey, verify } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { base64urlEncode, utf8 } from "./encoding.js";

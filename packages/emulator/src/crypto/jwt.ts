@@ -1,4 +1,4 @@
-// PROTOCOL.md §4 (OTP verification token, a compact ES256 JWT) and §6 (sandbox OIDC tokens, JWT-shaped).
+// docs/protocol.md §4 (OTP verification token, a compact ES256 JWT) and §6 (sandbox OIDC tokens, JWT-shaped).
 import { base64urlDecode, base64urlEncode, utf8 } from "./encoding.js";
 import { type P256KeyPair, signRaw } from "./p256.js";
 

@@ -1,4 +1,4 @@
-// PROTOCOL.md §4 (export plaintext, a BIP-39 mnemonic), checked with @scure/bip39 and BIP-39 vectors.
+// docs/protocol.md §4 (export plaintext, a BIP-39 mnemonic), checked with @scure/bip39 and BIP-39 vectors.
 import { entropyToMnemonic, validateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// PROTOCOL.md §4 (export: the plaintext is a BIP-39 mnemonic); BIP-39 entropy → words with SHA-256 checksum.
+// docs/protocol.md §4 (export: the plaintext is a BIP-39 mnemonic); BIP-39 entropy → words with SHA-256 checksum.
 import { randomBytes } from "node:crypto";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
 import { sha256 } from "./encoding.js";

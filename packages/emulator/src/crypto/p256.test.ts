@@ -1,4 +1,4 @@
-// PROTOCOL.md §4 (P-256 keys, DER ECDSA, point validation), checked against Wycheproof and OpenSSL.
+// docs/protocol.md §4 (P-256 keys, DER ECDSA, point validation), checked against Wycheproof and OpenSSL.
 import { createPublicKey, generateKeyPairSync, verify } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { fromHex, toHex, utf8 } from "./encoding.js";

@@ -1,4 +1,4 @@
-// PROTOCOL.md §4 (crypto formats): NIST P-256 keys, point encodings, ECDSA-SHA256 DER signatures, ECDH.
+// docs/protocol.md §4 (crypto formats): NIST P-256 keys, point encodings, ECDSA-SHA256 DER signatures, ECDH.
 // Point validation is done here in BigInt arithmetic before anything reaches OpenSSL, so an
 // off-curve or malformed point is rejected by our own check, not only by the library's.
 import {

@@ -1,4 +1,4 @@
-// PROTOCOL.md §4 (Stamp): Turnkey-made stamps from interop-samples.json, and fresh stamps.
+// docs/protocol.md §4 (Stamp): Turnkey-made stamps from interop-samples.json, and fresh stamps.
 import { describe, expect, it } from "vitest";
 import { base64urlEncode, toHex, utf8 } from "./encoding.js";
 import { generateKeyPair, keyPairFromPrivateKey, signDer } from "./p256.js";

@@ -1,4 +1,4 @@
-// PROTOCOL.md §2 and §4 (Stamp): verifying a Grid-Wallet-Signature value over the exact payload bytes.
+// docs/protocol.md §2 and §4 (Stamp): verifying a Grid-Wallet-Signature value over the exact payload bytes.
 import { base64urlDecode, equalBytes, fromHex, toHex, utf8 } from "./encoding.js";
 import { parseDerSignature, parsePublicKey, verifyDer } from "./p256.js";
 

@@ -1,4 +1,4 @@
-// The service's flat error body `{ status, code, message, details? }` (PROTOCOL.md §1, spec "Errors").
+// The service's flat error body `{ status, code, message, details? }` (docs/protocol.md §1, spec "Errors").
 import type { FieldError } from "../validation.js";
 
 /** Free-form error details; `errors` lists invalid fields on 400 `INVALID_INPUT`. */

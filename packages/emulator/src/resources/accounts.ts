@@ -1,4 +1,4 @@
-// Internal accounts (wallets), external accounts and sandbox funding (PROTOCOL.md §3, platform endpoints).
+// Internal accounts (wallets), external accounts and sandbox funding (docs/protocol.md §3, platform endpoints).
 import { isoTime } from "../clock.js";
 import { generateMnemonic, sha256Hex } from "../crypto/index.js";
 import { pathId, queryParam, type RequestContext, readBody } from "../http/context.js";

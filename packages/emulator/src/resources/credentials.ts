@@ -1,4 +1,4 @@
-// PROTOCOL.md §3 (credentials): add (signed retry), list and revoke (signed retry).
+// docs/protocol.md §3 (credentials): add (signed retry), list and revoke (signed retry).
 import { registrationIdentity } from "../auth/oidc.js";
 import { issueOtpTarget } from "../auth/otp.js";
 import { verifyPasskeyRegistration } from "../auth/passkeys.js";

@@ -1,4 +1,4 @@
-// Customers (spec "Customers"; PROTOCOL.md §3): create (with a provisioned wallet), read, list,
+// Customers (spec "Customers"; docs/protocol.md §3): create (with a provisioned wallet), read, list,
 // and PATCH, which is a signed retry when it changes a contact tied to an OTP credential.
 import { isoTime } from "../clock.js";
 import { pathId, queryParam, type RequestContext, readBody } from "../http/context.js";

@@ -1,4 +1,4 @@
-// Delegated signing keys (PROTOCOL.md §2–§3): a three-leg signed retry (202 → 202 → 201),
+// Delegated signing keys (docs/protocol.md §2–§3): a three-leg signed retry (202 → 202 → 201),
 // list, get and revoke.
 import { isoTime } from "../clock.js";
 import { toHex } from "../crypto/index.js";

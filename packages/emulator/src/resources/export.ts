@@ -1,4 +1,4 @@
-// Wallet export (PROTOCOL.md §3–§4): a signed retry answered with the wallet's mnemonic sealed to
+// Wallet export (docs/protocol.md §3–§4): a signed retry answered with the wallet's mnemonic sealed to
 // a fresh uncompressed key, in a bundle signed by the emulator's signer key (unless disabled).
 import { makeExportBundle, parsePublicKey } from "../crypto/index.js";
 import { pathId, type RequestContext, readBody } from "../http/context.js";

@@ -1,4 +1,4 @@
-// Quotes from an EMBEDDED_WALLET source (PROTOCOL.md §2–§3): create with a `payloadToSign` in
+// Quotes from an EMBEDDED_WALLET source (docs/protocol.md §2–§3): create with a `payloadToSign` in
 // the EMBEDDED_WALLET payment instruction, and execute with a stamp header only (no 202, no
 // Request-Id), idempotent by `Idempotency-Key`.
 import { isoTime } from "../clock.js";

@@ -1,4 +1,4 @@
-// PROTOCOL.md §3 (sessions): issuing, listing, refreshing and revoking wallet sessions.
+// docs/protocol.md §3 (sessions): issuing, listing, refreshing and revoking wallet sessions.
 import { isoTime } from "../clock.js";
 import { parsePublicKey, sealLegacySessionKey, toHex } from "../crypto/index.js";
 import {
@@ -124,7 +124,7 @@ const refreshSchema = object({
 
 /**
  * `POST /auth/sessions/{id}/refresh`: 202 → 201 new AuthSession, stamped by the session being
- * refreshed. Decision: the old session ends once the new one is stored (PROTOCOL.md §8).
+ * refreshed. Decision: the old session ends once the new one is stored (docs/protocol.md §8).
  * 404 for an id never issued; 401 `UNAUTHORIZED` (`SESSION_NOT_ACTIVE`) for an expired or revoked one.
  */
 async function refreshSession(ctx: RequestContext): Promise<Response> {

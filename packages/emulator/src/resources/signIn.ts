@@ -1,4 +1,4 @@
-// PROTOCOL.md §3, §5, §6 (sign-in): `POST /auth/credentials/{id}/challenge` and `/verify` for
+// docs/protocol.md §3, §5, §6 (sign-in): `POST /auth/credentials/{id}/challenge` and `/verify` for
 // OTP (HPKE bundle + TEK-stamped token), OAUTH (OIDC token + nonce) and PASSKEY (WebAuthn).
 import { checkSignInToken } from "../auth/oidc.js";
 import {

@@ -1,9 +1,9 @@
-// Test-only: loads the independent vectors in ../shared/vectors (next to the repository checkout).
+// Test-only: loads the independent vectors kept in packages/test/vectors (provenance in its README).
 import { readFileSync } from "node:fs";
 
-const VECTORS = new URL("../../../../../../shared/vectors/", import.meta.url);
+const VECTORS = new URL("../../../../test/vectors/", import.meta.url);
 
-/** Parses a vector file by its path under `shared/vectors`. */
+/** Parses a vector file by its path under `packages/test/vectors`. */
 export function readVector<T>(name: string): T {
   return JSON.parse(readFileSync(new URL(name, VECTORS), "utf8")) as T;
 }
