@@ -111,6 +111,16 @@ if (ensureChromium()) {
   } else check("playwright (no report)", false);
 } else check("chromium available", false);
 
+// Benchmarks: a quick smoke run so they cannot rot (numbers are not published from it; the
+// published table comes from `pnpm bench`). It needs Chromium too.
+check(
+  "benchmarks (quick smoke run)",
+  existsSync(CHROMIUM) &&
+    runPnpm(["--filter", "@signet/bench", "run", "bench", "--quick"], {
+      env: { ...process.env, CHROMIUM_PATH: CHROMIUM },
+    }),
+);
+
 finish();
 
 function finish() {

@@ -1,0 +1,195 @@
+// Chromium: the page-side contenders (browser-page.ts) bundled with esbuild, served on localhost,
+// driven by Playwright in Debian's Chromium.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { chromium } from "@playwright/test";
+import { build } from "esbuild";
+import type { BrowserBenchApi } from "./browser-page.js";
+import type { Chart, Mode } from "./node.js";
+import { PAYLOAD } from "./node.js";
+import { type Section, spread, times } from "./report.js";
+import { median, percentile, ratio, type Throughput } from "./stats.js";
+import { barChart } from "./svg.js";
+import type { Inputs } from "./vectors.js";
+
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-quic",
+  "--no-first-run",
+];
+
+type Api = BrowserBenchApi;
+declare const signetBench: Api;
+
+export async function browserBenches(
+  inputs: Inputs,
+  mode: Mode,
+  charts: Chart[],
+): Promise<Section[]> {
+  const bundle = await build({
+    entryPoints: [new URL("./browser-page.ts", import.meta.url).pathname],
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    minify: true,
+    write: false,
+    logLevel: "silent",
+    define: { "process.env.NODE_ENV": '"production"' },
+  });
+  const script = bundle.outputFiles[0]!.text;
+  const html =
+    '<!doctype html><meta charset="utf-8"><title>bench</title><script type="module" src="/bench.js"></script>';
+  const server = createServer((req, res) => {
+    if (req.url === "/bench.js")
+      res.writeHead(200, { "content-type": "text/javascript" }).end(script);
+    else res.writeHead(200, { "content-type": "text/html" }).end(html);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const origin = `http://localhost:${(server.address() as AddressInfo).port}`;
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ARGS,
+  });
+  try {
+    const page = await browser.newPage();
+    const open = async () => {
+      await page.goto(origin);
+      await page.waitForFunction(() => "signetBench" in globalThis);
+    };
+    await open();
+    const version = browser.version();
+
+    // Stamps with a held key.
+    const stamps = (await page.evaluate(([i, p, r, t]) => signetBench.stamps(i, p, r, t), [
+      inputs,
+      PAYLOAD,
+      mode.runs,
+      mode.timeMs,
+    ] as const)) as Throughput[];
+    const [reimport, held] = stamps as [Throughput, Throughput];
+    const stampRatio = ratio(held, reimport);
+    charts.push({
+      file: "stamp-chromium.svg",
+      alt: "Stamps per second in Chromium",
+      svg: barChart(`Stamps per second in Chromium ${version}`, "stamps/s", [
+        {
+          label: "Turnkey (re-imports the key per stamp)",
+          value: reimport.median,
+          min: reimport.min,
+          max: reimport.max,
+        },
+        {
+          label: "Signet (held non-extractable key)",
+          value: held.median,
+          min: held.min,
+          max: held.max,
+          ours: true,
+        },
+      ]),
+    });
+
+    // HPKE.
+    const hpke = (await page.evaluate(([i, r, t]) => signetBench.hpke(i, r, t), [
+      inputs,
+      mode.runs,
+      mode.timeMs,
+    ] as const)) as [Throughput, Throughput][];
+
+    // Key generation, then the first stamp after a page load (IndexedDB read + restore + sign).
+    const keygen = (await page.evaluate(
+      (n) => signetBench.keyGeneration(n),
+      mode.quick ? 10 : 50,
+    )) as number[];
+    await page.evaluate(() => signetBench.prepareStoredKey());
+    const first: { sinceNavigation: number; sinceScript: number }[] = [];
+    for (let i = 0; i < (mode.quick ? 3 : 15); i++) {
+      await open();
+      first.push(await page.evaluate((p) => signetBench.firstStamp(p), PAYLOAD));
+    }
+    const firstWork = first.map((f) => f.sinceScript);
+    const firstNav = first.map((f) => f.sinceNavigation);
+
+    return [
+      {
+        title: "Stamp throughput in Chromium",
+        method: `In Chromium ${version} (headless, Debian's build), one page: Signet signs with a non-extractable CryptoKey generated once and held; the baseline is Turnkey's ApiKeyStamper on its WebCrypto path, which imports the private key for every stamp. ${mode.runs} interleaved runs of ${mode.timeMs} ms.`,
+        table: {
+          columns: ["contender", "stamps/s, median (min–max)"],
+          rows: stamps.map((s) => [s.name, spread(s)]),
+        },
+        targets: [
+          {
+            label: "Signet held key ÷ per-stamp import (Chromium)",
+            value: stampRatio.median,
+            unit: "×",
+            kind: "min",
+            bound: 1,
+          },
+        ],
+        charts: [{ file: "stamp-chromium.svg", alt: "Stamps per second in Chromium" }],
+        notes: [`Ratio run by run: ${times(stampRatio)}.`],
+      },
+      {
+        title: "HPKE bundles in Chromium",
+        method: `The Node section's operations, in the page, on the same vectors, ${mode.runs} interleaved runs of ${mode.timeMs} ms.`,
+        table: {
+          columns: ["Signet", "ops/s", "Turnkey", "ops/s", "Signet ÷ Turnkey"],
+          rows: hpke.map(([a, b]) => [
+            `Signet \`${a.name}\``,
+            spread(a),
+            `Turnkey \`${b.name}\``,
+            spread(b),
+            times(ratio(a, b)),
+          ]),
+        },
+        targets: hpke.map(([a, b]) => ({
+          label: `Signet ${a.name} ÷ Turnkey ${b.name} (Chromium)`,
+          value: ratio(a, b).median,
+          unit: "×",
+          kind: "min" as const,
+          bound: 1,
+        })),
+        charts: [],
+      },
+      {
+        title: "Key generation and first stamp after a page load (Chromium)",
+        method:
+          "Key generation: `generateSigningKey()` (non-extractable ECDSA P-256), one call at a time. First stamp: a key stored in IndexedDB by an earlier visit; the page is loaded again and the script reads the record, restores the key (which signs and verifies a probe to prove the stored public key) and stamps a payload. Measured from the script's start and from navigation start, over repeated reloads.",
+        table: {
+          columns: ["measure", "median ms", "p90 ms", "samples"],
+          rows: [
+            [
+              "generateSigningKey()",
+              median(keygen).toFixed(2),
+              percentile(keygen, 90).toFixed(2),
+              keygen.length,
+            ],
+            [
+              "first stamp, from script start (IndexedDB read + restore + sign)",
+              median(firstWork).toFixed(2),
+              percentile(firstWork, 90).toFixed(2),
+              firstWork.length,
+            ],
+            [
+              "first stamp, from navigation start",
+              median(firstNav).toFixed(2),
+              percentile(firstNav, 90).toFixed(2),
+              firstNav.length,
+            ],
+          ],
+        },
+        targets: [],
+        charts: [],
+      },
+    ];
+  } finally {
+    await browser.close();
+    server.close();
+    server.closeAllConnections();
+  }
+}

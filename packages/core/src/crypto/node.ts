@@ -1,0 +1,58 @@
+// Node's own crypto (OpenSSL) for ECDSA P-256 / SHA-256 signing (FIPS 186-5), behind the `node`
+// export condition: servers that stamp with delegated keys sign synchronously through a held
+// `KeyObject` instead of WebCrypto's promise round trip. Keys are still created and stored as
+// WebCrypto `CryptoKey`s, so records and key stores are the same as in the default entry; HPKE,
+// verification and hashing stay on the WebCrypto backend.
+import { KeyObject, sign } from "node:crypto";
+import { SignetError } from "../errors.js";
+import type { CryptoBackend, SigningKey } from "./backend.js";
+import { createWebCryptoBackend } from "./webcrypto.js";
+
+/** Re-binds a WebCrypto-held key's `sign` to its `KeyObject` (same key, same DER output form). */
+function withKeyObject(key: SigningKey): SigningKey {
+  const record = key.toRecord();
+  if (record.type !== "webcrypto") return key;
+  let keyObject: KeyObject;
+  try {
+    keyObject = KeyObject.from(record.privateKey);
+  } catch {
+    return key; // A CryptoKey from another realm: keep WebCrypto signing.
+  }
+  return {
+    publicKey: key.publicKey,
+    publicKeyUncompressed: key.publicKeyUncompressed,
+    extractable: key.extractable,
+    toRecord: key.toRecord,
+    async sign(message) {
+      try {
+        return new Uint8Array(sign("sha256", message, { key: keyObject, dsaEncoding: "der" }));
+      } catch (cause) {
+        throw new SignetError("KEY_INVALID", "signing failed", { cause });
+      }
+    },
+  };
+}
+
+/**
+ * Creates the Node backend: the WebCrypto backend with signing through `node:crypto` `KeyObject`s
+ * (about 3–4× the stamps per second of `crypto.subtle.sign` on a held key). The `node` export
+ * condition of `@signet/core` uses it; browsers and React Native never load this module.
+ *
+ * @returns A {@link CryptoBackend} named `"node"`.
+ * @example
+ * ```ts
+ * import { createCryptoApi } from "@signet/core";
+ * const api = createCryptoApi(createNodeCryptoBackend());
+ * ```
+ */
+export function createNodeCryptoBackend(): CryptoBackend {
+  const web = createWebCryptoBackend();
+  return {
+    ...web,
+    name: "node",
+    generateSigningKey: async (options) => withKeyObject(await web.generateSigningKey(options)),
+    importSigningKey: async (scalar, options) =>
+      withKeyObject(await web.importSigningKey(scalar, options)),
+    restoreSigningKey: async (record) => withKeyObject(await web.restoreSigningKey(record)),
+  };
+}
