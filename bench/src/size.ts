@@ -49,34 +49,46 @@ export async function measureBundle(code: string, resolveDir: string): Promise<M
   return { upFront: gz([...eager]), whole: gz(js) };
 }
 
-const CONTENDERS: { name: string; ours: boolean; code: string; optional?: string }[] = [
+const CONTENDERS: {
+  name: string;
+  label: string;
+  ours: boolean;
+  code: string;
+  optional?: string;
+}[] = [
   {
+    label: "@signet/core (whole)",
     name: "@signet/core, everything an app can import (stamp, OTP seal, passkeys, flows)",
     ours: true,
     code: 'export * from "@signet/core";',
   },
   {
+    label: "@signet/core (typical app)",
     name: "@signet/core, a typical app (client, OTP sign-in, passkey, execute)",
     ours: true,
     code: 'export { createClient, requestOtp, verifyOtp, signInWithPasskey, addPasskey, executeQuote, waitForTransaction } from "@signet/core";',
   },
   {
+    label: "@signet/react",
     name: "@signet/react (over @signet/core; react external)",
     ours: true,
     optional: "@signet/react",
     code: 'export * from "@signet/react";',
   },
   {
+    label: "Turnkey stamper + crypto",
     name: "Turnkey, smallest set that stamps and seals an OTP bundle (@turnkey/api-key-stamper + @turnkey/crypto)",
     ours: false,
     code: 'export { ApiKeyStamper } from "@turnkey/api-key-stamper"; export { encryptOtpCodeToBundle } from "@turnkey/crypto";',
   },
   {
+    label: "@turnkey/sdk-browser",
     name: "@turnkey/sdk-browser (Turnkey)",
     ours: false,
     code: 'export { Turnkey } from "@turnkey/sdk-browser";',
   },
   {
+    label: "@turnkey/react-wallet-kit",
     name: "@turnkey/react-wallet-kit (TurnkeyProvider, useTurnkey; react external)",
     ours: false,
     code: 'export { TurnkeyProvider, useTurnkey } from "@turnkey/react-wallet-kit";',
