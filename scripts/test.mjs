@@ -29,6 +29,19 @@ function check(name, ok) {
   }
 }
 
+// redis-server (Debian's package) for the relay's Redis-store suite; installed when missing.
+function ensureRedis() {
+  if (spawnSync("redis-server", ["--version"], { stdio: "ignore" }).status === 0) return;
+  if (process.getuid?.() !== 0) {
+    console.error("redis-server not found; install Debian's redis-server (the Redis suite needs it).");
+    return;
+  }
+  run("apt-get", ["update", "-qq"]);
+  run("apt-get", ["install", "-y", "-qq", "redis-server"], {
+    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+  });
+}
+
 function ensureChromium() {
   if (existsSync(CHROMIUM)) return true;
   if (process.getuid?.() !== 0) {
@@ -68,6 +81,7 @@ check("package exports (publint, attw)", runPnpm(["exec", "node", "scripts/check
 check("size budget", runPnpm(["exec", "node", "scripts/size.mjs"]));
 
 // Unit and integration tests (vitest).
+ensureRedis();
 const vitestOut = join(results, "vitest.json");
 const vitestOk = runPnpm([
   "exec",

@@ -4,10 +4,15 @@ import { FORWARDED_RESPONSE_HEADERS, pickForwardedHeaders } from "./forwardedHea
 import {
   assertOwned,
   createMemoryOwnershipCache,
+  failSafeOwnershipCache,
   type NamedId,
   type OwnershipCache,
 } from "./ownership.js";
-import { createMemoryRateLimitStore, type RateLimitStore } from "./rateLimit.js";
+import {
+  createMemoryRateLimitStore,
+  type RateLimitResult,
+  type RateLimitStore,
+} from "./rateLimit.js";
 import { readBody } from "./readBody.js";
 import { basePathSegments, splitPath } from "./requestPath.js";
 import {
@@ -334,7 +339,7 @@ export function createRelay(options: CreateRelayOptions): RelayHandler {
   };
   const ownership = {
     upstream,
-    cache: options.ownershipCache ?? createMemoryOwnershipCache(),
+    cache: failSafeOwnershipCache(options.ownershipCache ?? createMemoryOwnershipCache()),
     ttlMs,
     onLookup: (lookup: { path: string; status: number }) => emit({ type: "lookup", ...lookup }),
   };
@@ -400,12 +405,25 @@ export function createRelay(options: CreateRelayOptions): RelayHandler {
     state.customerId = customerId;
 
     if (rateLimit !== undefined) {
-      const hit = await rateLimit.store.hit(
-        `signet-relay:${customerId}`,
-        rateLimit.windowMs,
-        rateLimit.limit,
-      );
-      if (!hit.allowed) {
+      let hit: RateLimitResult | undefined;
+      try {
+        hit = await rateLimit.store.hit(
+          `signet-relay:${customerId}`,
+          rateLimit.windowMs,
+          rateLimit.limit,
+        );
+      } catch {
+        // A shared store that is down cannot enforce the limit: reads go on, writes fail closed.
+        if (request.method !== "GET" && request.method !== "HEAD") {
+          throw new RelayRefusal(
+            "RELAY_STORE_UNAVAILABLE",
+            "The relay cannot take this request right now; try again shortly.",
+            { retryAfterSeconds: 1 },
+            { "Retry-After": "1" },
+          );
+        }
+      }
+      if (hit !== undefined && !hit.allowed) {
         const seconds = Math.max(1, Math.ceil(hit.retryAfterMs / 1000));
         throw new RelayRefusal(
           "RATE_LIMITED",

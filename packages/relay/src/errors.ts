@@ -19,6 +19,11 @@ export const RelayErrorCode = {
   RATE_LIMITED: "RATE_LIMITED",
   /** The service could not be reached, answered with a redirect, or an ownership lookup failed (502). */
   UPSTREAM_UNAVAILABLE: "UPSTREAM_UNAVAILABLE",
+  /**
+   * The shared rate-limit store (Redis) is down, so the limit cannot be enforced: writes are
+   * refused until it is back (503, `Retry-After: 1`); reads go on.
+   */
+  RELAY_STORE_UNAVAILABLE: "RELAY_STORE_UNAVAILABLE",
   /** The service did not answer within `timeoutMs` (504). */
   UPSTREAM_TIMEOUT: "UPSTREAM_TIMEOUT",
   /** A malformed path, query, header or body (400). */
@@ -57,6 +62,7 @@ const STATUS: Record<RelayErrorCode, number> = {
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   UPSTREAM_UNAVAILABLE: 502,
+  RELAY_STORE_UNAVAILABLE: 503,
   UPSTREAM_TIMEOUT: 504,
   INVALID_INPUT: 400,
   INTERNAL_ERROR: 500,

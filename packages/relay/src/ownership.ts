@@ -17,6 +17,17 @@ export interface OwnershipCache {
   set(key: string, value: string, ttlMs: number): Promise<void>;
 }
 
+/**
+ * Wraps a cache so that its failures (a shared store that is down) read as misses and lost
+ * writes: the relay then asks the service, which is slower but never wrong.
+ */
+export function failSafeOwnershipCache(cache: OwnershipCache): OwnershipCache {
+  return {
+    get: (key) => cache.get(key).catch(() => undefined),
+    set: (key, value, ttlMs) => cache.set(key, value, ttlMs).catch(() => undefined),
+  };
+}
+
 /** Options of {@link createMemoryOwnershipCache}. */
 export interface MemoryOwnershipCacheOptions {
   /** Clock in milliseconds; defaults to `Date.now`. */

@@ -1,0 +1,123 @@
+// Shared relay state in Redis: one rate limit and one ownership cache for many relay instances
+// behind a load balancer. The client is passed in (ioredis, or an adapter over node-redis), so
+// the relay itself depends on no Redis package.
+import type { OwnershipCache } from "./ownership.js";
+import type { RateLimitResult, RateLimitStore } from "./rateLimit.js";
+
+/**
+ * The Redis commands the stores use, in ioredis's calling convention (`new Redis(…)` fits as is).
+ * For node-redis, adapt `eval(script, numKeys, ...args)` to `client.eval(script, { keys, arguments })`.
+ */
+export interface RedisClientLike {
+  eval(script: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string, mode: "PX", ttlMs: number): Promise<unknown>;
+}
+
+/** Options of {@link createRedisStores}. */
+export interface RedisStoresOptions {
+  /** Prefix of every key (default `signet-relay:`); give each app sharing one Redis its own. */
+  prefix?: string;
+  /**
+   * Milliseconds a Redis command may take before it counts as failed (default 500): a Redis
+   * that hangs must not hang requests. Create the ioredis client with `enableOfflineQueue: false`
+   * too, so commands fail at once while it is disconnected.
+   */
+  commandTimeoutMs?: number;
+}
+
+/** Thrown by the stores when Redis fails or times out; the relay answers 503 for writes. */
+export class RelayStoreUnavailableError extends Error {
+  override readonly name = "RelayStoreUnavailableError";
+}
+
+// INCR, then PEXPIRE on the first hit of a window, then PTTL: one atomic step, so that two relay
+// instances can never both start a window or lose a count.
+const HIT = `local count = redis.call("INCR", KEYS[1])
+if count == 1 then redis.call("PEXPIRE", KEYS[1], ARGV[1]) end
+local ttl = redis.call("PTTL", KEYS[1])
+if ttl < 0 then redis.call("PEXPIRE", KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+return { count, ttl }`;
+
+function withTimeout<T>(run: () => Promise<T>, ms: number, what: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new RelayStoreUnavailableError(`Redis did not answer ${what} in ${ms} ms`)),
+      ms,
+    );
+    run().then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (cause: unknown) => {
+        clearTimeout(timer);
+        // The cause may name the Redis host: keep it off the message, on `cause` only.
+        reject(new RelayStoreUnavailableError(`Redis failed on ${what}`, { cause }));
+      },
+    );
+  });
+}
+
+/**
+ * A {@link RateLimitStore} and an {@link OwnershipCache} in one Redis, for relays that scale out:
+ * every instance counts against the same per-user window and reuses the same ownership facts.
+ *
+ * Failure behaviour: when Redis fails or times out, the rate limit cannot be enforced, so the
+ * relay refuses writes with 503 `RELAY_STORE_UNAVAILABLE` (fail closed) and lets reads through;
+ * the ownership cache treats a failure as a miss and asks the service (slower, never wrong). Both
+ * recover by themselves when Redis answers again.
+ *
+ * @param client - An ioredis client (or anything with its `eval`, `get` and `set` shapes).
+ * @example
+ * ```ts
+ * import Redis from "ioredis";
+ * import { createRelay } from "@signet/relay";
+ * import { createRedisStores } from "@signet/relay/redis";
+ *
+ * const stores = createRedisStores(new Redis(process.env.REDIS_URL!, { enableOfflineQueue: false }));
+ * export const relay = createRelay({
+ *   …,
+ *   rateLimit: { limit: 120, windowMs: 60_000, store: stores.rateLimit },
+ *   ownershipCache: stores.ownershipCache,
+ * });
+ * ```
+ */
+export function createRedisStores(
+  client: RedisClientLike,
+  options: RedisStoresOptions = {},
+): { rateLimit: RateLimitStore; ownershipCache: OwnershipCache } {
+  const prefix = options.prefix ?? "signet-relay:";
+  const timeoutMs = options.commandTimeoutMs ?? 500;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+    throw new TypeError(`"commandTimeoutMs" expected a positive number, got ${timeoutMs}`);
+  return {
+    rateLimit: {
+      async hit(key, windowMs, limit): Promise<RateLimitResult> {
+        const reply = await withTimeout(
+          () => client.eval(HIT, 1, `${prefix}rate:${key}`, Math.max(1, Math.ceil(windowMs))),
+          timeoutMs,
+          "a rate-limit hit",
+        );
+        const [count, ttl] = Array.isArray(reply) ? reply.map(Number) : [];
+        if (!Number.isFinite(count) || !Number.isFinite(ttl))
+          throw new RelayStoreUnavailableError("Redis answered a rate-limit hit with a bad reply");
+        return { allowed: count! <= limit, retryAfterMs: Math.max(0, ttl!) };
+      },
+    },
+    ownershipCache: {
+      async get(key) {
+        const value = await withTimeout(() => client.get(`${prefix}${key}`), timeoutMs, "a read");
+        return value ?? undefined;
+      },
+      async set(key, value, ttlMs) {
+        if (ttlMs <= 0) return;
+        await withTimeout(
+          () => client.set(`${prefix}${key}`, value, "PX", Math.ceil(ttlMs)),
+          timeoutMs,
+          "a write",
+        );
+      },
+    },
+  };
+}
