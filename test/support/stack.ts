@@ -64,6 +64,8 @@ export type Stack = {
   requests(): Promise<LoggedRequest[]>;
   /** Clears the emulator's request log. */
   clearRequests(): Promise<void>;
+  /** Stops the relay (cutting open connections) and starts a fresh one on the same port. */
+  restartRelay(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -75,20 +77,31 @@ export async function startStack(
 ): Promise<Stack> {
   const { onRelayEvent, ...emulatorOptions } = options;
   const emulator = await startEmulatorServer({ port: 0, ...emulatorOptions });
-  const relay = createRelay({
-    baseUrl: emulator.url,
-    tokenId: "emulator",
-    clientSecret: "emulator",
-    resolveUser: (request) => {
-      const customerId = request.headers.get(USER_HEADER);
-      return customerId ? { customerId } : null;
-    },
-    rateLimit: false,
-    ...(onRelayEvent ? { onEvent: onRelayEvent } : {}),
-  });
-  const server: Server = createServer(toNodeHandler(relay) as never);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const relayUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/grid`;
+  const newRelay = () =>
+    createRelay({
+      baseUrl: emulator.url,
+      tokenId: "emulator",
+      clientSecret: "emulator",
+      resolveUser: (request) => {
+        const customerId = request.headers.get(USER_HEADER);
+        return customerId ? { customerId } : null;
+      },
+      rateLimit: false,
+      ...(onRelayEvent ? { onEvent: onRelayEvent } : {}),
+    });
+  const listen = async (port: number): Promise<Server> => {
+    const server: Server = createServer(toNodeHandler(newRelay()) as never);
+    await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+    return server;
+  };
+  const stop = (server: Server) =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections?.();
+    });
+  let server = await listen(0);
+  const relayPort = (server.address() as AddressInfo).port;
+  const relayUrl = `http://127.0.0.1:${relayPort}/api/grid`;
   const auth = `Basic ${Buffer.from("emulator:emulator").toString("base64")}`;
   const keys = (await (await fetch(`${emulator.url}/_emulator/keys`)).json()) as {
     attestationPublicKey: string;
@@ -207,9 +220,13 @@ export async function startStack(
       };
       return log.data;
     },
+    async restartRelay() {
+      // A new relay process in all but name: connections cut, memory state (caches) gone.
+      await stop(server);
+      server = await listen(relayPort);
+    },
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections?.();
+      await stop(server);
       await emulator.close();
     },
   };

@@ -1,0 +1,40 @@
+// The fault soak, short seed: whole flows with injected faults; every count that must be 0 is 0.
+// `pnpm reliability` runs the long seed and writes RELIABILITY.md.
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { runSoak } from "./reliability/soak.js";
+import { type Stack, startStack } from "./support/stack.js";
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ settlementDelayMs: 5 });
+});
+afterAll(() => stack?.close());
+
+const FLOWS = Number(process.env.SOAK_FLOWS ?? 150);
+const SEED = Number(process.env.SOAK_SEED ?? 20261122);
+
+it(`fault soak, seed ${SEED}: ${FLOWS} flows, nothing paid twice, nothing hung, every failure typed`, async () => {
+  const counts = await runSoak({ stack, seed: SEED, flows: FLOWS });
+  if (process.env.SOAK_PRINT) console.log(JSON.stringify(counts, null, 1));
+  expect({
+    doubleExecutions: counts.doubleExecutions,
+    ledgerMismatches: counts.ledgerMismatches,
+    requestIdReusedAfterTerminal: counts.requestIdReusedAfterTerminal,
+    retriesWithDifferentBody: counts.retriesWithDifferentBody,
+    hungPastDeadline: counts.hungPastDeadline,
+    untypedFailures: counts.untypedFailures,
+    keysLeftAfterSignOut: counts.keysLeftAfterSignOut,
+  }).toEqual({
+    doubleExecutions: 0,
+    ledgerMismatches: 0,
+    requestIdReusedAfterTerminal: 0,
+    retriesWithDifferentBody: 0,
+    hungPastDeadline: 0,
+    untypedFailures: 0,
+    keysLeftAfterSignOut: 0,
+  });
+  expect(counts.flows).toBe(FLOWS);
+  // The faults did bite: some flows failed (typed), most completed.
+  const outcomes = Object.values(counts.outcomes);
+  expect(outcomes.reduce((n, o) => n + o.completed, 0)).toBeGreaterThan(FLOWS / 2);
+}, 600_000);
