@@ -33,7 +33,9 @@ function check(name, ok) {
 function ensureRedis() {
   if (spawnSync("redis-server", ["--version"], { stdio: "ignore" }).status === 0) return;
   if (process.getuid?.() !== 0) {
-    console.error("redis-server not found; install Debian's redis-server (the Redis suite needs it).");
+    console.error(
+      "redis-server not found; install Debian's redis-server (the Redis suite needs it).",
+    );
     return;
   }
   run("apt-get", ["update", "-qq"]);

@@ -1,6 +1,7 @@
 // The fault soak, short seed: whole flows with injected faults; every count that must be 0 is 0.
 // `pnpm reliability` runs the long seed and writes RELIABILITY.md.
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { saveCounts } from "./reliability/output.js";
 import { runSoak } from "./reliability/soak.js";
 import { type Stack, startStack } from "./support/stack.js";
 
@@ -14,8 +15,16 @@ const FLOWS = Number(process.env.SOAK_FLOWS ?? 150);
 const SEED = Number(process.env.SOAK_SEED ?? 20261122);
 
 it(`fault soak, seed ${SEED}: ${FLOWS} flows, nothing paid twice, nothing hung, every failure typed`, async () => {
-  const counts = await runSoak({ stack, seed: SEED, flows: FLOWS });
-  if (process.env.SOAK_PRINT) console.log(JSON.stringify(counts, null, 1));
+  const counts = await runSoak({
+    stack,
+    seed: SEED,
+    flows: FLOWS,
+    // Progress on long runs: a line every 500 flows.
+    onProgress: (done, total) => {
+      if (done % 500 === 0) process.stderr.write(`soak: ${done} of ${total} flows\n`);
+    },
+  });
+  saveCounts("soak", counts);
   expect({
     doubleExecutions: counts.doubleExecutions,
     ledgerMismatches: counts.ledgerMismatches,
