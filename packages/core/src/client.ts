@@ -249,6 +249,7 @@ export function createClientFactory(defaults: ClientDefaults) {
           ...signedParameters,
           transport,
           clock,
+          timer: deviceClock,
           sleep,
           random,
           onEvent: emit,

@@ -246,6 +246,9 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       throw new EmulatorDropError("drop_after");
     }
     logRequest(response.status, code);
+    // The service's clock, as a real service states it: clients judge expiry by this header, so
+    // an advanced emulator clock (POST /_emulator/clock) must show in it.
+    response.headers.set("Date", new Date(clock.now()).toUTCString());
     return response;
 
     function logRequest(status: number, errorCode: string | undefined) {

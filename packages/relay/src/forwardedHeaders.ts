@@ -12,8 +12,12 @@ export const FORWARDED_REQUEST_HEADERS = [
   "Content-Type",
 ] as const;
 
-/** Response headers passed back from the service; every other response header is dropped. */
-export const FORWARDED_RESPONSE_HEADERS = ["Content-Type", "Retry-After"] as const;
+/**
+ * Response headers passed back from the service; every other response header is dropped. `Date`
+ * is the service's clock: devices judge challenge and session expiry by it (docs/protocol.md
+ * §10), so the relay host's own clock must not stand in for it.
+ */
+export const FORWARDED_RESPONSE_HEADERS = ["Content-Type", "Retry-After", "Date"] as const;
 
 // A stamp is base64url; standard base64 characters are let through for the service to judge.
 const STAMP = /^[A-Za-z0-9_\-+/=]{1,8192}$/;

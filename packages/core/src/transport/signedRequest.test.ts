@@ -629,6 +629,37 @@ describe("runSignedRequest, challenge mode", () => {
     expect(relay.calls).toHaveLength(5);
   });
 
+  it("measures its time budget on the local timer: a service clock learnt mid-request moves no deadline", async () => {
+    // The client learns mid-request that the service's clock is 10 minutes ahead of the device's:
+    // challenge expiry follows the service clock, the 3-second budget does not jump with it.
+    let skewMs = 0;
+    const { base, relay } = setup((clock) => [
+      { status: 202, json: challengeJson(clock.now + 10 * 60_000) },
+      PROCESSING,
+      { status: 204 },
+    ]);
+    const serviceClock = { now: () => base.clock.now() + skewMs };
+    const transport = base.transport;
+    await runSignedRequest({
+      ...base,
+      transport: {
+        ...transport,
+        request: async (request) => {
+          const answer = await transport.request(request);
+          skewMs = 10 * 60_000;
+          return answer;
+        },
+      },
+      clock: serviceClock,
+      timer: base.clock,
+      timeoutMs: 3_000,
+      method: "DELETE",
+      path: "/auth/sessions/x",
+      expectedStatus: 204,
+    });
+    expect(relay.calls).toHaveLength(3);
+  });
+
   it("honours an absolute deadline too", async () => {
     const { base, time } = setup((clock) => [
       { status: 202, json: challengeJson(clock.now) },

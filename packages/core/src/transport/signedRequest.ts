@@ -135,7 +135,13 @@ type CommonParameters<TBody> = {
   maxRateLimitRetries?: number | undefined;
   /** Largest `Retry-After` honoured, in ms; longer waits throw the 429. Default 30 000. */
   maxRetryAfterMs?: number | undefined;
+  /** The service's time (challenge expiry). Default `Date.now`. */
   clock?: Clock | undefined;
+  /**
+   * Local elapsed time, for `timeoutMs`: unlike `clock`, it never jumps when the client learns
+   * the service's clock mid-request. Default: `clock`.
+   */
+  timer?: Clock | undefined;
   /** Resolves after `ms`. Injected in tests to run on a fake clock. Default `setTimeout`. */
   sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
   /** Uniform source in [0, 1) for jitter. Default `Math.random`. */
@@ -428,10 +434,15 @@ export async function runSignedRequest<TBody = unknown>(
   const restartOnExpiry = parameters.mode !== "direct" && parameters.restartOnExpiry === true;
   const expects200 = isExpectedStatus(expectedStatus, 200);
 
-  const startedAt = clock.now();
+  // The time budget runs on the local timer; an absolute `deadline` (service time) is turned
+  // into the timer's terms once, here.
+  const timer = parameters.timer ?? clock;
+  const startedAt = timer.now();
   const deadline = Math.min(
     startedAt + (parameters.timeoutMs ?? DEFAULT_TIMEOUT_MS),
-    parameters.deadline ?? Number.POSITIVE_INFINITY,
+    parameters.deadline === undefined
+      ? Number.POSITIVE_INFINITY
+      : startedAt + (parameters.deadline - clock.now()),
   );
 
   const emit = (
@@ -489,9 +500,8 @@ export async function runSignedRequest<TBody = unknown>(
       expiry: (challenge: SignedRetryChallenge) => SignetError | ChallengeLapse;
     },
   ) => {
-    const resumeAt = clock.now() + ms;
-    if (resumeAt >= deadline) throw limits.deadline();
-    if (challenge !== undefined && resumeAt >= challenge.expiresAtMs)
+    if (timer.now() + ms >= deadline) throw limits.deadline();
+    if (challenge !== undefined && clock.now() + ms >= challenge.expiresAtMs)
       throw limits.expiry(challenge);
     await unlessAborted(() => sleep(ms, signal), signal);
   };
@@ -546,7 +556,7 @@ export async function runSignedRequest<TBody = unknown>(
     for (;;) {
       if (signal?.aborted) throw abortedError(signal);
       if (challenge !== undefined && clock.now() >= challenge.expiresAtMs) throw lapse(challenge);
-      if (clock.now() >= deadline) throw timeoutError();
+      if (timer.now() >= deadline) throw timeoutError();
 
       legAttempt += 1;
       attempts += 1;
@@ -564,7 +574,7 @@ export async function runSignedRequest<TBody = unknown>(
       retryReason = undefined;
       retryDelayMs = undefined;
 
-      const remainingMs = deadline - clock.now();
+      const remainingMs = deadline - timer.now();
       const attemptTimeoutMs = Math.min(parameters.attemptTimeoutMs ?? remainingMs, remainingMs);
       let response: TransportResponse;
       try {
@@ -579,7 +589,7 @@ export async function runSignedRequest<TBody = unknown>(
       } catch (error) {
         if (!isSignetError(error)) throw error;
         if (error.code === "ABORTED") throw error;
-        if (error.code === "TIMEOUT" && clock.now() >= deadline) throw timeoutError(error);
+        if (error.code === "TIMEOUT" && timer.now() >= deadline) throw timeoutError(error);
         if (!error.retryable || transientRetries >= maxTransientRetries) throw error;
         transientRetries += 1;
         const delayMs = backoffDelay({ ...backoff, attempt: transientRetries, random });
