@@ -10,6 +10,7 @@ import { browserBenches } from "./browser.js";
 import { type Chart, type Mode, nodeHpke, nodeStamps, stampScale } from "./node.js";
 import { relayOverhead } from "./relay.js";
 import { fmt, met, type Section } from "./report.js";
+import { roundTrips } from "./roundtrips.js";
 import { bundleSizes } from "./size.js";
 import { loadInputs } from "./vectors.js";
 
@@ -33,6 +34,7 @@ const benches: Bench[] = [
   { id: "chromium", run: (c) => browserBenches(inputs, mode, c) },
   { id: "size", run: (c) => bundleSizes(BENCH, c) },
   { id: "relay", run: (c) => relayOverhead(mode, c) },
+  { id: "round-trips", run: () => roundTrips() },
 ];
 
 const started = Date.now();
