@@ -1,6 +1,5 @@
 import { defineConfig } from "@playwright/test";
-
-const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium.js";
 
 export default defineConfig({
   testDir: ".",
@@ -13,17 +12,8 @@ export default defineConfig({
   use: {
     browserName: "chromium",
     launchOptions: {
-      executablePath: chromium,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-quic",
-        "--no-first-run",
-      ],
+      executablePath: CHROMIUM_PATH,
+      args: CHROMIUM_ARGS,
     },
   },
 });

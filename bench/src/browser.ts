@@ -4,6 +4,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { chromium } from "@playwright/test";
 import { build } from "esbuild";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../e2e/chromium.js";
 import type { BrowserBenchApi } from "./browser-page.js";
 import type { Chart, Mode } from "./node.js";
 import { PAYLOAD } from "./node.js";
@@ -11,17 +12,6 @@ import { type Section, spread, times } from "./report.js";
 import { median, percentile, ratio, type Throughput } from "./stats.js";
 import { barChart } from "./svg.js";
 import type { Inputs } from "./vectors.js";
-
-const ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--disable-quic",
-  "--no-first-run",
-];
 
 type Api = BrowserBenchApi;
 declare const signetBench: Api;
@@ -52,8 +42,8 @@ export async function browserBenches(
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const origin = `http://localhost:${(server.address() as AddressInfo).port}`;
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ARGS,
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
   });
   try {
     const page = await browser.newPage();

@@ -32,11 +32,6 @@ export async function nodeStamps(inputs: Inputs, mode: Mode, charts: Chart[]): P
   // The default browser path, run in Node: WebCrypto with a held non-extractable CryptoKey.
   const web = core.createCryptoApi(core.createWebCryptoBackend());
   const webKey = await web.importSigningKey(privateKey);
-  const turnkeyNode = new ApiKeyStamper({
-    apiPublicKey: publicKeyCompressed,
-    apiPrivateKey: privateKey,
-    runtimeOverride: "node",
-  });
   const turnkeyDefault = new ApiKeyStamper({
     apiPublicKey: publicKeyCompressed,
     apiPrivateKey: privateKey,
@@ -76,7 +71,6 @@ export async function nodeStamps(inputs: Inputs, mode: Mode, charts: Chart[]): P
     (typeof results)[0],
     (typeof results)[0],
   ];
-  void turnkeyNode;
   charts.push({
     file: "stamp-node.svg",
     alt: "Stamps per second in Node, held key",

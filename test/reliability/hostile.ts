@@ -112,66 +112,46 @@ export async function bundles(numRuns: number): Promise<HostileCounts[]> {
   const exportKey = await importDecryptionKey(exp.recipientPrivateKey);
   const legacyKey = await importDecryptionKey(legacy.recipientPrivateKey);
 
-  const otp = fresh("OTP target bundle (sealOtpBundle)");
-  await fc.assert(
-    fc.asyncProperty(
-      fc.oneof(
-        junk.map((bundle) => ({ bundle, tampered: false })),
-        fc
-          .tuple(
-            fc.constantFrom("data", "dataSignature", "enclaveQuorumPublic"),
-            fc.nat(),
-            fc.nat(),
-          )
-          .map(([field, at, d]) => ({
-            bundle: flipHexField(target.otpEncryptionTargetBundle, field, at, d),
-            tampered: true,
-          })),
-      ),
-      async ({ bundle, tampered }) => {
-        await judge(
-          otp,
-          () =>
-            sealOtpBundle({
-              targetBundle: bundle,
-              otpCode: "000000",
-              publicKey: tek,
-              trustedKeys: [target.attestationPublicKey],
-            }),
-          tampered,
-        );
+  // Junk, or the valid envelope with one hex digit of a signed field changed.
+  const junkOrTampered = (envelope: string) =>
+    fc.oneof(
+      junk.map((bundle) => ({ bundle, tampered: false })),
+      fc
+        .tuple(fc.constantFrom("data", "dataSignature", "enclaveQuorumPublic"), fc.nat(), fc.nat())
+        .map(([field, at, d]) => ({
+          bundle: flipHexField(envelope, field, at, d),
+          tampered: true,
+        })),
+    );
+  const envelopeProperty = async (
+    counts: HostileCounts,
+    envelope: string,
+    open: (bundle: string) => Promise<unknown>,
+  ) => {
+    await fc.assert(
+      fc.asyncProperty(junkOrTampered(envelope), async ({ bundle, tampered }) => {
+        await judge(counts, () => open(bundle), tampered);
         return true;
-      },
-    ),
-    { numRuns },
+      }),
+      { numRuns },
+    );
+    return counts;
+  };
+  const otp = await envelopeProperty(
+    fresh("OTP target bundle (sealOtpBundle)"),
+    target.otpEncryptionTargetBundle,
+    (bundle) =>
+      sealOtpBundle({
+        targetBundle: bundle,
+        otpCode: "000000",
+        publicKey: tek,
+        trustedKeys: [target.attestationPublicKey],
+      }),
   );
-
-  const exportCounts = fresh("export bundle (openExportBundle)");
-  await fc.assert(
-    fc.asyncProperty(
-      fc.oneof(
-        junk.map((bundle) => ({ bundle, tampered: false })),
-        fc
-          .tuple(
-            fc.constantFrom("data", "dataSignature", "enclaveQuorumPublic"),
-            fc.nat(),
-            fc.nat(),
-          )
-          .map(([field, at, d]) => ({
-            bundle: flipHexField(exp.bundle, field, at, d),
-            tampered: true,
-          })),
-      ),
-      async ({ bundle, tampered }) => {
-        await judge(
-          exportCounts,
-          () => openExportBundle({ bundle, key: exportKey, organizationId: exp.organizationId }),
-          tampered,
-        );
-        return true;
-      },
-    ),
-    { numRuns },
+  const exportCounts = await envelopeProperty(
+    fresh("export bundle (openExportBundle)"),
+    exp.bundle,
+    (bundle) => openExportBundle({ bundle, key: exportKey, organizationId: exp.organizationId }),
   );
 
   const B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
