@@ -21,19 +21,23 @@ describe(`hostile input, ${RUNS} cases each`, () => {
     ["hostile-answers", "service answers the client reads", serviceAnswers],
     ["hostile-servers", "relay and emulator requests", servers],
   ] as const) {
-    it(name, async () => {
-      const counts = await run(RUNS);
-      saveCounts(id, counts);
-      for (const c of counts) {
-        expect(mustBeZero(c)).toEqual({
-          name: c.name,
-          untyped: 0,
-          hung: 0,
-          serverErrors: 0,
-          tamperedAccepted: 0,
-        });
-        expect(c.cases).toBeGreaterThan(RUNS / 2);
-      }
-    }, Math.max(600_000, RUNS * 100));
+    it(
+      name,
+      async () => {
+        const counts = await run(RUNS);
+        saveCounts(id, counts);
+        for (const c of counts) {
+          expect(mustBeZero(c)).toEqual({
+            name: c.name,
+            untyped: 0,
+            hung: 0,
+            serverErrors: 0,
+            tamperedAccepted: 0,
+          });
+          expect(c.cases).toBeGreaterThan(RUNS / 2);
+        }
+      },
+      Math.max(600_000, RUNS * 100),
+    );
   }
 });

@@ -14,36 +14,40 @@ afterAll(() => stack?.close());
 const FLOWS = Number(process.env.SOAK_FLOWS ?? 150);
 const SEED = Number(process.env.SOAK_SEED ?? 20261122);
 
-it(`fault soak, seed ${SEED}: ${FLOWS} flows, nothing paid twice, nothing hung, every failure typed`, async () => {
-  const counts = await runSoak({
-    stack,
-    seed: SEED,
-    flows: FLOWS,
-    // Progress on long runs: a line every 500 flows.
-    onProgress: (done, total) => {
-      if (done % 500 === 0) process.stderr.write(`soak: ${done} of ${total} flows\n`);
-    },
-  });
-  saveCounts("soak", counts);
-  expect({
-    doubleExecutions: counts.doubleExecutions,
-    ledgerMismatches: counts.ledgerMismatches,
-    requestIdReusedAfterTerminal: counts.requestIdReusedAfterTerminal,
-    retriesWithDifferentBody: counts.retriesWithDifferentBody,
-    hungPastDeadline: counts.hungPastDeadline,
-    untypedFailures: counts.untypedFailures,
-    keysLeftAfterSignOut: counts.keysLeftAfterSignOut,
-  }).toEqual({
-    doubleExecutions: 0,
-    ledgerMismatches: 0,
-    requestIdReusedAfterTerminal: 0,
-    retriesWithDifferentBody: 0,
-    hungPastDeadline: 0,
-    untypedFailures: 0,
-    keysLeftAfterSignOut: 0,
-  });
-  expect(counts.flows).toBe(FLOWS);
-  // The faults did bite: some flows failed (typed), most completed.
-  const outcomes = Object.values(counts.outcomes);
-  expect(outcomes.reduce((n, o) => n + o.completed, 0)).toBeGreaterThan(FLOWS / 2);
-}, Math.max(600_000, FLOWS * 250));
+it(
+  `fault soak, seed ${SEED}: ${FLOWS} flows, nothing paid twice, nothing hung, every failure typed`,
+  async () => {
+    const counts = await runSoak({
+      stack,
+      seed: SEED,
+      flows: FLOWS,
+      // Progress on long runs: a line every 500 flows.
+      onProgress: (done, total) => {
+        if (done % 500 === 0) process.stderr.write(`soak: ${done} of ${total} flows\n`);
+      },
+    });
+    saveCounts("soak", counts);
+    expect({
+      doubleExecutions: counts.doubleExecutions,
+      ledgerMismatches: counts.ledgerMismatches,
+      requestIdReusedAfterTerminal: counts.requestIdReusedAfterTerminal,
+      retriesWithDifferentBody: counts.retriesWithDifferentBody,
+      hungPastDeadline: counts.hungPastDeadline,
+      untypedFailures: counts.untypedFailures,
+      keysLeftAfterSignOut: counts.keysLeftAfterSignOut,
+    }).toEqual({
+      doubleExecutions: 0,
+      ledgerMismatches: 0,
+      requestIdReusedAfterTerminal: 0,
+      retriesWithDifferentBody: 0,
+      hungPastDeadline: 0,
+      untypedFailures: 0,
+      keysLeftAfterSignOut: 0,
+    });
+    expect(counts.flows).toBe(FLOWS);
+    // The faults did bite: some flows failed (typed), most completed.
+    const outcomes = Object.values(counts.outcomes);
+    expect(outcomes.reduce((n, o) => n + o.completed, 0)).toBeGreaterThan(FLOWS / 2);
+  },
+  Math.max(600_000, FLOWS * 250),
+);
