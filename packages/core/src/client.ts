@@ -6,7 +6,7 @@ import type { CryptoApi } from "./crypto/api.js";
 import type { SigningKey } from "./crypto/backend.js";
 import type { BundleTrustOptions } from "./crypto/bundles.js";
 import { SignetError } from "./errors.js";
-import type { SignetEvent } from "./events.js";
+import { type CallOptions, deliver, type EventSink, type SignetEvent } from "./events.js";
 import type { KeyPersistence, KeyStore } from "./keys/key-store.js";
 import { createSessionStore, type Session, type SessionStore } from "./session/sessionStore.js";
 import type { BackoffOptions } from "./transport/backoff.js";
@@ -16,6 +16,7 @@ import {
   type FetchFunction,
   requestJson,
   resolveFetch,
+  systemClock,
   type Transport,
 } from "./transport/http.js";
 import {
@@ -66,6 +67,9 @@ export type CreateClientParameters = {
   signedRequests?: { timeoutMs?: number; backoff?: Partial<BackoffOptions> } | undefined;
 };
 
+/** What `createClient` returns. */
+export type CreateClientReturnType = SignetClient;
+
 /** What each entry point supplies when a seam is not given. */
 export type ClientDefaults = {
   crypto: () => CryptoApi;
@@ -99,35 +103,41 @@ export type SignetClient = {
   persistence(): Promise<KeyPersistence>;
   /** The WebAuthn provider. @throws {SignetError} `WEBAUTHN_UNSUPPORTED` when there is none. */
   webauthn(): WebAuthnProvider;
-  /** Bundle trust options for `sealOtpBundle` / `openExportBundle`. */
-  bundleTrust(kind: "otpTargetBundle" | "exportBundle"): BundleTrustOptions;
-  /** Runs a signed request with the client's transport, clock and events. */
-  signed<TBody>(parameters: SignedParameters<TBody>): Promise<RunSignedRequestReturnType<TBody>>;
-  /** Sends an unsigned request and parses its JSON. */
-  request<TBody>(parameters: {
-    method: string;
-    path: string;
-    body?: string;
-    expectedStatus?: number | readonly number[];
-    signal?: AbortSignal;
-    headers?: Record<string, string>;
-  }): Promise<TBody>;
-  /** Emits an event to `onEvent` (errors in the sink are ignored). */
-  emit(event: SignetEvent): void;
+  /** Bundle trust options for `sealOtpBundle` / `openExportBundle`; warnings also go to `onEvent`. */
+  bundleTrust(kind: "otpTargetBundle" | "exportBundle", onEvent?: EventSink): BundleTrustOptions;
+  /**
+   * Runs a signed request with the client's transport, clock and events. `call` is the calling
+   * action's parameters: its `signal` cancels the request, its `onEvent` also gets the events.
+   */
+  signed<TBody>(
+    parameters: SignedParameters<TBody>,
+    call?: CallOptions,
+  ): Promise<RunSignedRequestReturnType<TBody>>;
+  /** Sends an unsigned request and parses its JSON; `call` as for `signed`. */
+  request<TBody>(
+    parameters: {
+      method: string;
+      path: string;
+      body?: string;
+      expectedStatus?: number | readonly number[];
+      headers?: Record<string, string>;
+    },
+    call?: CallOptions,
+  ): Promise<TBody>;
+  /** Emits an event to the client's `onEvent`, then to a per-call sink (errors in either are ignored). */
+  emit(event: SignetEvent, onEvent?: EventSink): void;
   /** Stores a new session and schedules its refresh when `autoRefresh` is on. */
   holdSession(session: Session, key: SigningKey): Promise<void>;
   /** Stops auto-refresh timers. The client stays usable. */
   destroy(): void;
 };
 
-const systemClock: Clock = { now: () => Date.now() };
-
 /** Clock differences below this are latency and the `Date` header's one-second resolution. */
 const SKEW_TOLERANCE_MS = 30_000;
 
 /** Builds `createClient` for an entry point's defaults. */
 export function createClientFactory(defaults: ClientDefaults) {
-  return function createClient(parameters: CreateClientParameters): SignetClient {
+  return function createClient(parameters: CreateClientParameters): CreateClientReturnType {
     if (typeof parameters?.relayUrl !== "string" || parameters.relayUrl.length === 0) {
       throw new SignetError("INVALID_ARGUMENT", `"relayUrl" expected a non-empty string`);
     }
@@ -143,13 +153,8 @@ export function createClientFactory(defaults: ClientDefaults) {
       const offset = served - deviceClock.now();
       skewMs = Math.abs(offset) > SKEW_TOLERANCE_MS ? offset : 0;
     };
-    const emit = (event: SignetEvent) => {
-      try {
-        parameters.onEvent?.(event);
-      } catch {
-        // A broken sink must never break a flow.
-      }
-    };
+    const emit = (event: SignetEvent, onEvent?: EventSink) =>
+      deliver(event, parameters.onEvent, onEvent);
     const transport = createTransport({
       relayUrl: parameters.relayUrl,
       fetch: async (input, init) => {
@@ -235,26 +240,31 @@ export function createClientFactory(defaults: ClientDefaults) {
           );
         return provider;
       },
-      bundleTrust(kind) {
+      bundleTrust(kind, onEvent) {
         const trustedKeys = parameters.trustedKeys?.[kind];
         return {
           ...(trustedKeys ? { trustedKeys } : {}),
           allowUnsigned: parameters.allowUnsignedBundles === true,
-          onWarning: (warning) => emit({ type: "bundleWarning", ...warning }),
+          onWarning: (warning) => emit({ type: "bundleWarning", ...warning }, onEvent),
         };
       },
-      signed: (signedParameters) =>
+      signed: (signedParameters, { signal, onEvent } = {}) =>
         runSignedRequest({
           ...parameters.signedRequests,
           ...signedParameters,
-          transport,
+          signal,
+          // The call's sink sees its HTTP legs too.
+          transport: onEvent
+            ? { relayUrl: transport.relayUrl, request: (r) => transport.request({ ...r, onEvent }) }
+            : transport,
           clock,
           timer: deviceClock,
           sleep,
           random,
-          onEvent: emit,
+          onEvent: (event) => emit(event, onEvent),
         } as RunSignedRequestParameters<never>) as never,
-      request: async (request) => (await requestJson({ transport, ...request })).body as never,
+      request: async (request, { signal, onEvent } = {}) =>
+        (await requestJson({ transport, ...request, signal, onEvent })).body as never,
       emit,
       async holdSession(session, key) {
         await sessions.add(session, key);

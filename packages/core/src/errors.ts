@@ -72,11 +72,76 @@ export type ClientErrorCode =
   | "UPSTREAM_UNAVAILABLE"
   | "UPSTREAM_TIMEOUT";
 
+/** Every code this version knows: the service's and Signet's own. */
+export type KnownErrorCode = ServiceErrorCode | ClientErrorCode;
+
 /**
  * A stable error code. Unknown codes from a newer service version are kept as they came
  * (`string & {}` keeps autocompletion for the known ones).
  */
-export type SignetErrorCode = ServiceErrorCode | ClientErrorCode | (string & {});
+export type SignetErrorCode = KnownErrorCode | (string & {});
+
+/** Codes the relay itself answers with (`@signet/relay`), before or instead of the service. */
+export type RelayErrorCode =
+  | "RELAY_FORBIDDEN"
+  | "RELAY_NOT_FOUND"
+  | "METHOD_NOT_ALLOWED"
+  | "PAYLOAD_TOO_LARGE"
+  | "UPSTREAM_UNAVAILABLE"
+  | "UPSTREAM_TIMEOUT";
+
+/**
+ * What any request to the relay can end in: no answer (`NETWORK`, `TIMEOUT`, `ABORTED`), an
+ * answer that is not what it should be, or an error answer of the relay or the service.
+ */
+export type RequestErrorCode =
+  | ServiceErrorCode
+  | RelayErrorCode
+  | "INVALID_ARGUMENT"
+  | "NETWORK"
+  | "TIMEOUT"
+  | "ABORTED"
+  | "MALFORMED_RESPONSE"
+  | "UNEXPECTED_STATUS";
+
+/** What a signed request can end in, besides a request's codes (docs/architecture.md). */
+export type SignedRequestErrorCode =
+  | RequestErrorCode
+  | "CHALLENGE_EXPIRED"
+  | "CHALLENGE_INVALID"
+  | "PROCESSING_TIMEOUT";
+
+/** What finding, restoring and stamping with a held session can end in. */
+export type SessionErrorCode = "NO_SESSION" | "SESSION_EXPIRED" | "KEY_STORAGE_UNAVAILABLE";
+
+/** What the device's crypto can end in: bad input, bad keys, a platform without crypto. */
+export type CryptoErrorCode =
+  | "INVALID_ARGUMENT"
+  | "ENCODING_INVALID"
+  | "KEY_INVALID"
+  | "POINT_INVALID"
+  | "DECRYPTION_FAILED"
+  | "CHECKSUM_INVALID"
+  | "CRYPTO_UNAVAILABLE";
+
+/** What checking and opening a bundle from the service's enclave can end in. */
+export type BundleErrorCode =
+  | CryptoErrorCode
+  | "BUNDLE_MALFORMED"
+  | "BUNDLE_SIGNATURE_INVALID"
+  | "BUNDLE_SIGNER_UNTRUSTED"
+  | "BUNDLE_ORGANIZATION_MISMATCH";
+
+/** What a passkey ceremony can end in (`toWebAuthnError`). */
+export type WebAuthnErrorCode =
+  | "WEBAUTHN_UNSUPPORTED"
+  | "WEBAUTHN_CANCELLED"
+  | "WEBAUTHN_INVALID_STATE"
+  | "WEBAUTHN_SECURITY"
+  | "WEBAUTHN_FAILED";
+
+/** What an action stamped by a held session can end in. */
+export type SessionSignedErrorCode = SignedRequestErrorCode | SessionErrorCode | CryptoErrorCode;
 
 export type SignetErrorOptions = {
   /** HTTP status when the error came from the relay or the service. */
@@ -90,7 +155,10 @@ export type SignetErrorOptions = {
 };
 
 /**
- * Base class of every error Signet throws.
+ * Base class of every error Signet throws. Generic over its code, so that each action's
+ * `XErrorType` (`SignetError<"NO_SESSION" | …>`) lists what it can throw and `error.code`
+ * narrows. The unions follow the service interface of this version; a newer service may answer
+ * codes outside them, which arrive unchanged in `code`.
  *
  * @example
  * ```ts
@@ -101,15 +169,15 @@ export type SignetErrorOptions = {
  * }
  * ```
  */
-export class SignetError extends Error {
+export class SignetError<TCode extends SignetErrorCode = SignetErrorCode> extends Error {
   // A literal name: minifiers rename classes, so `constructor.name` is unreliable.
   override name = "SignetError" as const;
-  readonly code: SignetErrorCode;
+  readonly code: TCode;
   readonly status: number | undefined;
   readonly retryable: boolean;
   readonly details: Record<string, unknown> | undefined;
 
-  constructor(code: SignetErrorCode, message: string, options: SignetErrorOptions = {}) {
+  constructor(code: TCode, message: string, options: SignetErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.status = options.status;
@@ -138,7 +206,10 @@ export class SignetError extends Error {
 }
 
 /** True when `error` is a `SignetError`, optionally with the given code. */
-export function isSignetError(error: unknown, code?: SignetErrorCode): error is SignetError {
+export function isSignetError<TCode extends SignetErrorCode = SignetErrorCode>(
+  error: unknown,
+  code?: TCode,
+): error is SignetError<TCode> {
   return error instanceof SignetError && (code === undefined || error.code === code);
 }
 

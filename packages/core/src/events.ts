@@ -18,3 +18,32 @@ export type BundleWarningEvent = { type: "bundleWarning" } & BundleWarning;
 
 /** Everything a client's `onEvent` receives. */
 export type SignetEvent = RequestEvent | SignedRequestEvent | SessionEvent | BundleWarningEvent;
+
+/** Receives events; whatever it throws is ignored, so a broken sink never breaks a flow. */
+export type EventSink = (event: SignetEvent) => void;
+
+/** What every action that makes requests accepts besides its own fields. */
+export type CallOptions = {
+  /** Cancels the call: it rejects with `ABORTED` and sends nothing more. */
+  signal?: AbortSignal | undefined;
+  /**
+   * Receives this call's events only (its HTTP legs, signed-request stages `challenge` →
+   * `signing` → `submitting` → `processing` → `done`/`failed`, session changes, bundle
+   * warnings), in addition to the client's `onEvent`. Redacted like those.
+   */
+  onEvent?: EventSink | undefined;
+};
+
+/** Hands `event` to each sink; what a sink throws is dropped, so no sink can break a flow. */
+export function deliver<TEvent>(
+  event: TEvent,
+  ...sinks: readonly (((event: TEvent) => void) | undefined)[]
+): void {
+  for (const sink of sinks) {
+    try {
+      sink?.(event);
+    } catch {
+      // An event sink must never break a payment or a sign-in.
+    }
+  }
+}

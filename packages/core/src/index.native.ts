@@ -37,7 +37,11 @@ export type {
 export type { OpenExportBundleParameters } from "./crypto/export-bundle.js";
 export type { OpenSessionKeyBundleParameters } from "./crypto/legacy-session-key.js";
 
-import { type CreateClientParameters, createClientFactory, type SignetClient } from "./client.js";
+import {
+  type CreateClientParameters,
+  type CreateClientReturnType,
+  createClientFactory,
+} from "./client.js";
 import { createMemoryKeyStore } from "./keys/key-store.js";
 
 export { createNobleBackend, type NobleBackendOptions } from "./crypto/noble.js";
@@ -48,12 +52,21 @@ export {
 export type { RandomBytes } from "./crypto/random.js";
 export { STAMP_SCHEME, type StampJson, type VerifyStampParameters } from "./crypto/stamp.js";
 export {
+  type BundleErrorCode,
   type ClientErrorCode,
+  type CryptoErrorCode,
   isSignetError,
+  type KnownErrorCode,
+  type RelayErrorCode,
+  type RequestErrorCode,
   type ServiceErrorCode,
+  type SessionErrorCode,
+  type SessionSignedErrorCode,
+  type SignedRequestErrorCode,
   SignetError,
   type SignetErrorCode,
   type SignetErrorOptions,
+  type WebAuthnErrorCode,
 } from "./errors.js";
 export { createMemoryKeyStore, type KeyPersistence, type KeyStore } from "./keys/key-store.js";
 export {
@@ -349,16 +362,19 @@ export {
 export {
   type RevokeCredentialErrorType,
   type RevokeCredentialParameters,
+  type RevokeCredentialReturnType,
   revokeCredential,
 } from "./actions/revokeCredential.js";
 export {
   type RevokeDelegatedKeyErrorType,
   type RevokeDelegatedKeyParameters,
+  type RevokeDelegatedKeyReturnType,
   revokeDelegatedKey,
 } from "./actions/revokeDelegatedKey.js";
 export {
   type RevokeSessionErrorType,
   type RevokeSessionParameters,
+  type RevokeSessionReturnType,
   revokeSession,
 } from "./actions/revokeSession.js";
 export {
@@ -369,14 +385,21 @@ export {
 } from "./actions/signInWithOAuth.js";
 export {
   type PreparedPasskeySignIn,
+  type PreparePasskeySignInErrorType,
   type PreparePasskeySignInParameters,
+  type PreparePasskeySignInReturnType,
   preparePasskeySignIn,
   type SignInWithPasskeyErrorType,
   type SignInWithPasskeyParameters,
   type SignInWithPasskeyReturnType,
   signInWithPasskey,
 } from "./actions/signInWithPasskey.js";
-export { type SignOutErrorType, type SignOutParameters, signOut } from "./actions/signOut.js";
+export {
+  type SignOutErrorType,
+  type SignOutParameters,
+  type SignOutReturnType,
+  signOut,
+} from "./actions/signOut.js";
 export {
   type UpdateCustomerContactErrorType,
   type UpdateCustomerContactParameters,
@@ -395,8 +418,19 @@ export {
   type WaitForTransactionReturnType,
   waitForTransaction,
 } from "./actions/waitForTransaction.js";
-export type { CreateClientParameters, SignedParameters, SignetClient } from "./client.js";
-export type { BundleWarningEvent, SessionEvent, SignetEvent } from "./events.js";
+export type {
+  CreateClientParameters,
+  CreateClientReturnType,
+  SignedParameters,
+  SignetClient,
+} from "./client.js";
+export type {
+  BundleWarningEvent,
+  CallOptions,
+  EventSink,
+  SessionEvent,
+  SignetEvent,
+} from "./events.js";
 export type {
   ActiveSession,
   Session,
@@ -454,7 +488,7 @@ export type {
  * const client = createClient({ relayUrl: "https://app.example/api/grid", keyStore, webauthn });
  * ```
  */
-export const createClient: (parameters: CreateClientParameters) => SignetClient =
+export const createClient: (parameters: CreateClientParameters) => CreateClientReturnType =
   /* @__PURE__ */ createClientFactory({
     crypto: () => api,
     keyStore: async () => ({ store: createMemoryKeyStore(), persistence: "memory" }),

@@ -1,17 +1,17 @@
 import type { SignetClient } from "../client.js";
-import { assertArgument, type SignetError } from "../errors.js";
+import { assertArgument, type SessionSignedErrorCode, type SignetError } from "../errors.js";
+import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import type { AuthMethodJson } from "../wire.js";
 import { assertCall, assertServiceId } from "./arguments.js";
 import { expectShape } from "./responseShape.js";
 
-export type AddCredentialParameters = {
+export type AddCredentialParameters = CallOptions & {
   accountId: string;
-  signal?: AbortSignal | undefined;
 } & ({ type: "EMAIL_OTP" | "SMS_OTP" } | { type: "OAUTH"; oidcToken: string });
 
 export type AddCredentialReturnType = AuthMethodJson;
-export type AddCredentialErrorType = SignetError;
+export type AddCredentialErrorType = SignetError<SessionSignedErrorCode>;
 
 /**
  * Adds an OTP or OAuth credential to the wallet, stamped by a held session of the account
@@ -28,7 +28,7 @@ export async function addCredential(
   parameters: AddCredentialParameters,
 ): Promise<AddCredentialReturnType> {
   assertCall(client, parameters);
-  const { accountId, signal } = parameters;
+  const { accountId } = parameters;
   assertServiceId("accountId", accountId, "InternalAccount");
   const type = parameters.type;
   assertArgument(
@@ -50,16 +50,18 @@ export async function addCredential(
     parameters.type === "OAUTH"
       ? { type, accountId, oidcToken: parameters.oidcToken }
       : { type, accountId };
-  const { body: credential } = await client.signed({
-    operation: "addCredential",
-    method: "POST",
-    path: "/auth/credentials",
-    body: JSON.stringify(body),
-    expectedStatus: 201,
-    sign: signWithSession(client, session),
-    parseBody: (answer) =>
-      expectShape<AuthMethodJson>(answer, ["id", "accountId", "type"], "AuthMethod"),
-    ...(signal ? { signal } : {}),
-  });
+  const { body: credential } = await client.signed(
+    {
+      operation: "addCredential",
+      method: "POST",
+      path: "/auth/credentials",
+      body: JSON.stringify(body),
+      expectedStatus: 201,
+      sign: signWithSession(client, session),
+      parseBody: (answer) =>
+        expectShape<AuthMethodJson>(answer, ["id", "accountId", "type"], "AuthMethod"),
+    },
+    parameters,
+  );
   return credential;
 }

@@ -1,6 +1,12 @@
 // docs/protocol.md §5 (registration): the integrator backend issues the challenge; the add is a signed retry.
 import type { SignetClient } from "../client.js";
-import { assertArgument, type SignetError } from "../errors.js";
+import {
+  assertArgument,
+  type SessionSignedErrorCode,
+  type SignetError,
+  type WebAuthnErrorCode,
+} from "../errors.js";
+import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import { isExpired } from "../session/sessionStore.js";
 import { toWebAuthnError } from "../webauthn/errors.js";
@@ -10,7 +16,7 @@ import { expectShape } from "./responseShape.js";
 
 const NICKNAME = /^[A-Za-z0-9 ._'()-]{1,100}$/;
 
-export type AddPasskeyParameters = {
+export type AddPasskeyParameters = CallOptions & {
   accountId: string;
   /** 1–100 characters: letters, digits, spaces and `. _ - ' ( )`. */
   nickname: string;
@@ -22,11 +28,10 @@ export type AddPasskeyParameters = {
   user: { id: string; name: string; displayName: string };
   /** Prompt time limit in ms. Default 60 000. */
   timeoutMs?: number | undefined;
-  signal?: AbortSignal | undefined;
 };
 
 export type AddPasskeyReturnType = AuthMethodJson;
-export type AddPasskeyErrorType = SignetError;
+export type AddPasskeyErrorType = SignetError<SessionSignedErrorCode | WebAuthnErrorCode>;
 
 /**
  * Creates a passkey on this device and adds it to the wallet: the WebAuthn prompt opens first
@@ -44,7 +49,7 @@ export async function addPasskey(
   parameters: AddPasskeyParameters,
 ): Promise<AddPasskeyReturnType> {
   assertCall(client, parameters);
-  const { accountId, nickname, challenge, rp, user, signal } = parameters;
+  const { accountId, nickname, challenge, rp, user } = parameters;
   assertServiceId("accountId", accountId, "InternalAccount");
   assertArgument(
     typeof nickname === "string" && NICKNAME.test(nickname),
@@ -81,27 +86,29 @@ export async function addPasskey(
     });
   const session = await requireSession(client, { accountId });
   const transports = registration.response.transports;
-  const { body: credential } = await client.signed({
-    operation: "addPasskey",
-    method: "POST",
-    path: "/auth/credentials",
-    body: JSON.stringify({
-      type: "PASSKEY",
-      accountId,
-      nickname,
-      challenge,
-      attestation: {
-        credentialId: registration.rawId,
-        clientDataJson: registration.response.clientDataJSON,
-        attestationObject: registration.response.attestationObject,
-        ...(transports?.length ? { transports } : {}),
-      },
-    }),
-    expectedStatus: 201,
-    sign: signWithSession(client, session),
-    parseBody: (answer) =>
-      expectShape<AuthMethodJson>(answer, ["id", "accountId", "type"], "AuthMethod"),
-    ...(signal ? { signal } : {}),
-  });
+  const { body: credential } = await client.signed(
+    {
+      operation: "addPasskey",
+      method: "POST",
+      path: "/auth/credentials",
+      body: JSON.stringify({
+        type: "PASSKEY",
+        accountId,
+        nickname,
+        challenge,
+        attestation: {
+          credentialId: registration.rawId,
+          clientDataJson: registration.response.clientDataJSON,
+          attestationObject: registration.response.attestationObject,
+          ...(transports?.length ? { transports } : {}),
+        },
+      }),
+      expectedStatus: 201,
+      sign: signWithSession(client, session),
+      parseBody: (answer) =>
+        expectShape<AuthMethodJson>(answer, ["id", "accountId", "type"], "AuthMethod"),
+    },
+    parameters,
+  );
   return credential;
 }

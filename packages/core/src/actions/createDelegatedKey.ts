@@ -1,19 +1,19 @@
 import type { SignetClient } from "../client.js";
-import { assertArgument, type SignetError } from "../errors.js";
+import { assertArgument, type SessionSignedErrorCode, type SignetError } from "../errors.js";
+import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import type { DelegatedKeyJson } from "../wire.js";
 import { assertCall, assertServiceId } from "./arguments.js";
 import { expectShape } from "./responseShape.js";
 
-export type CreateDelegatedKeyParameters = {
+export type CreateDelegatedKeyParameters = CallOptions & {
   /** The wallet funding the card (`InternalAccount:…`). */
   accountId: string;
   cardId: string;
   nickname: string;
-  signal?: AbortSignal | undefined;
 };
 export type CreateDelegatedKeyReturnType = DelegatedKeyJson;
-export type CreateDelegatedKeyErrorType = SignetError;
+export type CreateDelegatedKeyErrorType = SignetError<SessionSignedErrorCode>;
 
 export const DELEGATED_KEY_FIELDS = ["id", "cardId", "accountId", "publicKey", "status"] as const;
 
@@ -31,7 +31,7 @@ export async function createDelegatedKey(
   client: SignetClient,
   parameters: CreateDelegatedKeyParameters,
 ): Promise<CreateDelegatedKeyReturnType> {
-  const { accountId, cardId, nickname, signal } = assertCall(client, parameters);
+  const { accountId, cardId, nickname } = assertCall(client, parameters);
   assertServiceId("accountId", accountId, "InternalAccount");
   assertServiceId("cardId", cardId, "Card");
   assertArgument(
@@ -41,17 +41,19 @@ export async function createDelegatedKey(
     typeof nickname,
   );
   const session = await requireSession(client, { accountId });
-  const { body } = await client.signed({
-    operation: "createDelegatedKey",
-    method: "POST",
-    path: "/auth/delegated-keys",
-    body: JSON.stringify({ cardId, internalAccountId: accountId, nickname }),
-    expectedStatus: 201,
-    maxLegs: 3,
-    sign: signWithSession(client, session),
-    parseBody: (answer) =>
-      expectShape<DelegatedKeyJson>(answer, DELEGATED_KEY_FIELDS, "DelegatedKey"),
-    ...(signal ? { signal } : {}),
-  });
+  const { body } = await client.signed(
+    {
+      operation: "createDelegatedKey",
+      method: "POST",
+      path: "/auth/delegated-keys",
+      body: JSON.stringify({ cardId, internalAccountId: accountId, nickname }),
+      expectedStatus: 201,
+      maxLegs: 3,
+      sign: signWithSession(client, session),
+      parseBody: (answer) =>
+        expectShape<DelegatedKeyJson>(answer, DELEGATED_KEY_FIELDS, "DelegatedKey"),
+    },
+    parameters,
+  );
   return body;
 }

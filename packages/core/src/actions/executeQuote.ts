@@ -1,13 +1,14 @@
 // docs/protocol.md §2 (quote execute): one signed request, signature header only, with an
 // Idempotency-Key generated once per execute and reused on every retry of it.
 import type { SignetClient } from "../client.js";
-import { SignetError } from "../errors.js";
+import { type SessionSignedErrorCode, SignetError } from "../errors.js";
+import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import type { QuoteJson } from "../wire.js";
 import { assertCall, assertServiceId } from "./arguments.js";
 import { expectShape } from "./responseShape.js";
 
-export type ExecuteQuoteParameters = {
+export type ExecuteQuoteParameters = CallOptions & {
   /** The quote as created (it carries the payload to sign). */
   quote: QuoteJson;
   /**
@@ -16,10 +17,9 @@ export type ExecuteQuoteParameters = {
    * pass your own (`crypto.randomUUID()`) and call again with the same value.
    */
   idempotencyKey?: string | undefined;
-  signal?: AbortSignal | undefined;
 };
 export type ExecuteQuoteReturnType = QuoteJson;
-export type ExecuteQuoteErrorType = SignetError;
+export type ExecuteQuoteErrorType = SignetError<SessionSignedErrorCode>;
 
 /**
  * The payload to sign of a quote funded by an Embedded Wallet, found by account type (never by index).
@@ -55,23 +55,25 @@ export async function executeQuote(
   client: SignetClient,
   parameters: ExecuteQuoteParameters,
 ): Promise<ExecuteQuoteReturnType> {
-  const { quote, idempotencyKey, signal } = assertCall(client, parameters);
+  const { quote, idempotencyKey } = assertCall(client, parameters);
   assertServiceId("quote.id", quote?.id, "Quote");
   const accountId = quote.source?.accountId;
   assertServiceId("quote.source.accountId", accountId, "InternalAccount");
   const payloadToSign = quotePayloadToSign(quote);
   const session = await requireSession(client, { accountId });
-  const { body } = await client.signed({
-    operation: "executeQuote",
-    mode: "direct",
-    method: "POST",
-    path: `/quotes/${quote.id}/execute`,
-    payloadToSign,
-    ...(idempotencyKey ? { idempotencyKey } : {}),
-    expectedStatus: 200,
-    sign: signWithSession(client, session),
-    parseBody: (answer) => expectShape<QuoteJson>(answer, ["id", "status"], "Quote"),
-    ...(signal ? { signal } : {}),
-  });
+  const { body } = await client.signed(
+    {
+      operation: "executeQuote",
+      mode: "direct",
+      method: "POST",
+      path: `/quotes/${quote.id}/execute`,
+      payloadToSign,
+      ...(idempotencyKey ? { idempotencyKey } : {}),
+      expectedStatus: 200,
+      sign: signWithSession(client, session),
+      parseBody: (answer) => expectShape<QuoteJson>(answer, ["id", "status"], "Quote"),
+    },
+    parameters,
+  );
   return body;
 }

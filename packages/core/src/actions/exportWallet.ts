@@ -1,18 +1,23 @@
 import type { SignetClient } from "../client.js";
-import { isSignetError, type SignetError } from "../errors.js";
+import {
+  type BundleErrorCode,
+  isSignetError,
+  type SessionSignedErrorCode,
+  type SignetError,
+} from "../errors.js";
+import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import { assertCall, assertServiceId } from "./arguments.js";
 import { expectShape } from "./responseShape.js";
 
-export type ExportWalletParameters = {
+export type ExportWalletParameters = CallOptions & {
   accountId: string;
   /** Checked against the bundle's `organizationId` when given. */
   organizationId?: string | undefined;
-  signal?: AbortSignal | undefined;
 };
 /** The BIP-39 mnemonic. Show it to the user only; never log, store or send it. */
 export type ExportWalletReturnType = string;
-export type ExportWalletErrorType = SignetError;
+export type ExportWalletErrorType = SignetError<SessionSignedErrorCode | BundleErrorCode>;
 
 /**
  * Exports the wallet's recovery phrase: a fresh decrypt-only key per export (uncompressed), the
@@ -30,7 +35,7 @@ export async function exportWallet(
   client: SignetClient,
   parameters: ExportWalletParameters,
 ): Promise<ExportWalletReturnType> {
-  const { accountId, organizationId, signal } = assertCall(client, parameters);
+  const { accountId, organizationId } = assertCall(client, parameters);
   assertServiceId("accountId", accountId, "InternalAccount");
   const session = await requireSession(client, { accountId });
   // An export can only be received by re-sending; if its answer was lost after the service
@@ -38,22 +43,24 @@ export async function exportWallet(
   // fresh key. The service stores nothing, so repeating it is safe.
   const run = async () => {
     const key = await client.crypto.generateDecryptionKey();
-    const { body } = await client.signed({
-      operation: "exportWallet",
-      method: "POST",
-      path: `/internal-accounts/${accountId}/export`,
-      body: JSON.stringify({ clientPublicKey: key.publicKeyUncompressed }),
-      expectedStatus: 200,
-      restartOnExpiry: true,
-      sign: signWithSession(client, session),
-      parseBody: (answer) =>
-        expectShape<{ id: string; encryptedWalletCredentials: string }>(
-          answer,
-          ["encryptedWalletCredentials"],
-          "export",
-        ),
-      ...(signal ? { signal } : {}),
-    });
+    const { body } = await client.signed(
+      {
+        operation: "exportWallet",
+        method: "POST",
+        path: `/internal-accounts/${accountId}/export`,
+        body: JSON.stringify({ clientPublicKey: key.publicKeyUncompressed }),
+        expectedStatus: 200,
+        restartOnExpiry: true,
+        sign: signWithSession(client, session),
+        parseBody: (answer) =>
+          expectShape<{ id: string; encryptedWalletCredentials: string }>(
+            answer,
+            ["encryptedWalletCredentials"],
+            "export",
+          ),
+      },
+      parameters,
+    );
     return { key, body };
   };
   const { key, body } = await run().catch((error: unknown) => {
@@ -64,6 +71,6 @@ export async function exportWallet(
     bundle: body.encryptedWalletCredentials,
     key,
     ...(organizationId ? { organizationId } : {}),
-    ...client.bundleTrust("exportBundle"),
+    ...client.bundleTrust("exportBundle", parameters.onEvent),
   });
 }

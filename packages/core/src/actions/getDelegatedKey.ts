@@ -1,16 +1,16 @@
 import type { SignetClient } from "../client.js";
-import type { SignetError } from "../errors.js";
+import type { RequestErrorCode, SignetError } from "../errors.js";
+import type { CallOptions } from "../events.js";
 import type { DelegatedKeyJson } from "../wire.js";
 import { assertCall, assertServiceId } from "./arguments.js";
 import { DELEGATED_KEY_FIELDS } from "./createDelegatedKey.js";
 import { expectShape } from "./responseShape.js";
 
-export type GetDelegatedKeyParameters = {
+export type GetDelegatedKeyParameters = CallOptions & {
   delegatedKeyId: string;
-  signal?: AbortSignal | undefined;
 };
 export type GetDelegatedKeyReturnType = DelegatedKeyJson;
-export type GetDelegatedKeyErrorType = SignetError;
+export type GetDelegatedKeyErrorType = SignetError<RequestErrorCode>;
 
 /**
  * Reads one delegated key (`GET /auth/delegated-keys/{id}`).
@@ -25,12 +25,14 @@ export async function getDelegatedKey(
   client: SignetClient,
   parameters: GetDelegatedKeyParameters,
 ): Promise<GetDelegatedKeyReturnType> {
-  const { delegatedKeyId, signal } = assertCall(client, parameters);
+  const { delegatedKeyId } = assertCall(client, parameters);
   assertServiceId("delegatedKeyId", delegatedKeyId, "DelegatedKey");
-  const body = await client.request<unknown>({
-    method: "GET",
-    path: `/auth/delegated-keys/${delegatedKeyId}`,
-    ...(signal ? { signal } : {}),
-  });
+  const body = await client.request<unknown>(
+    {
+      method: "GET",
+      path: `/auth/delegated-keys/${delegatedKeyId}`,
+    },
+    parameters,
+  );
   return expectShape<DelegatedKeyJson>(body, DELEGATED_KEY_FIELDS, "DelegatedKey");
 }

@@ -1,12 +1,13 @@
 import type { SignetClient } from "../client.js";
-import type { SignetError } from "../errors.js";
+import type { RequestErrorCode, SignetError } from "../errors.js";
+import type { CallOptions } from "../events.js";
 import type { QuoteJson } from "../wire.js";
 import { assertCall, assertServiceId } from "./arguments.js";
 import { expectShape } from "./responseShape.js";
 
-export type GetQuoteParameters = { quoteId: string; signal?: AbortSignal | undefined };
+export type GetQuoteParameters = CallOptions & { quoteId: string };
 export type GetQuoteReturnType = QuoteJson;
-export type GetQuoteErrorType = SignetError;
+export type GetQuoteErrorType = SignetError<RequestErrorCode>;
 
 /**
  * Reads a quote (`GET /quotes/{id}`), for example one your backend created.
@@ -22,12 +23,14 @@ export async function getQuote(
   client: SignetClient,
   parameters: GetQuoteParameters,
 ): Promise<GetQuoteReturnType> {
-  const { quoteId, signal } = assertCall(client, parameters);
+  const { quoteId } = assertCall(client, parameters);
   assertServiceId("quoteId", quoteId, "Quote");
-  const body = await client.request<unknown>({
-    method: "GET",
-    path: `/quotes/${quoteId}`,
-    ...(signal ? { signal } : {}),
-  });
+  const body = await client.request<unknown>(
+    {
+      method: "GET",
+      path: `/quotes/${quoteId}`,
+    },
+    parameters,
+  );
   return expectShape<QuoteJson>(body, ["id", "status"], "Quote");
 }

@@ -5,7 +5,9 @@ import { assertCall, assertServiceId } from "./arguments.js";
 
 export type GetSessionParameters = { accountId: string };
 export type GetSessionReturnType = Session | undefined;
-export type GetSessionErrorType = SignetError;
+export type GetSessionErrorType = SignetError<
+  "INVALID_ARGUMENT" | "KEY_STORAGE_UNAVAILABLE" | "KEY_INVALID"
+>;
 
 /**
  * The newest unexpired session this device holds for the account, or `undefined`. Expired

@@ -1,12 +1,13 @@
 import type { SignetClient } from "../client.js";
-import type { SignetError } from "../errors.js";
+import type { RequestErrorCode, SignetError } from "../errors.js";
+import type { CallOptions } from "../events.js";
 import type { AuthMethodJson } from "../wire.js";
 import { assertCall, assertServiceId, query } from "./arguments.js";
 import { expectList } from "./responseShape.js";
 
-export type ListCredentialsParameters = { accountId: string; signal?: AbortSignal | undefined };
+export type ListCredentialsParameters = CallOptions & { accountId: string };
 export type ListCredentialsReturnType = AuthMethodJson[];
-export type ListCredentialsErrorType = SignetError;
+export type ListCredentialsErrorType = SignetError<RequestErrorCode>;
 
 /**
  * Lists the credentials of an Embedded Wallet (`GET /auth/credentials?accountId=`).
@@ -22,12 +23,14 @@ export async function listCredentials(
   client: SignetClient,
   parameters: ListCredentialsParameters,
 ): Promise<ListCredentialsReturnType> {
-  const { accountId, signal } = assertCall(client, parameters);
+  const { accountId } = assertCall(client, parameters);
   assertServiceId("accountId", accountId, "InternalAccount");
-  const body = await client.request<unknown>({
-    method: "GET",
-    path: `/auth/credentials${query({ accountId })}`,
-    ...(signal ? { signal } : {}),
-  });
+  const body = await client.request<unknown>(
+    {
+      method: "GET",
+      path: `/auth/credentials${query({ accountId })}`,
+    },
+    parameters,
+  );
   return expectList<AuthMethodJson>(body, ["id", "accountId", "type"], "credentials");
 }

@@ -1,17 +1,17 @@
 import type { SignetClient } from "../client.js";
-import { assertArgument, type SignetError } from "../errors.js";
+import { assertArgument, type RequestErrorCode, type SignetError } from "../errors.js";
+import type { CallOptions } from "../events.js";
 import type { DelegatedKeyJson } from "../wire.js";
 import { assertCall, assertServiceId, query } from "./arguments.js";
 import { DELEGATED_KEY_FIELDS } from "./createDelegatedKey.js";
 import { expectList } from "./responseShape.js";
 
-export type ListDelegatedKeysParameters = {
+export type ListDelegatedKeysParameters = CallOptions & {
   accountId?: string | undefined;
   fundingSourceId?: string | undefined;
-  signal?: AbortSignal | undefined;
 };
 export type ListDelegatedKeysReturnType = DelegatedKeyJson[];
-export type ListDelegatedKeysErrorType = SignetError;
+export type ListDelegatedKeysErrorType = SignetError<RequestErrorCode>;
 
 /**
  * Lists delegated keys by wallet and/or funding source (at least one), PENDING and REVOKED included.
@@ -26,7 +26,7 @@ export async function listDelegatedKeys(
   client: SignetClient,
   parameters: ListDelegatedKeysParameters,
 ): Promise<ListDelegatedKeysReturnType> {
-  const { accountId, fundingSourceId, signal } = assertCall(client, parameters);
+  const { accountId, fundingSourceId } = assertCall(client, parameters);
   assertArgument(
     accountId !== undefined || fundingSourceId !== undefined,
     "accountId | fundingSourceId",
@@ -36,10 +36,12 @@ export async function listDelegatedKeys(
   if (accountId !== undefined) assertServiceId("accountId", accountId, "InternalAccount");
   if (fundingSourceId !== undefined)
     assertServiceId("fundingSourceId", fundingSourceId, "CardFundingSource");
-  const body = await client.request<unknown>({
-    method: "GET",
-    path: `/auth/delegated-keys${query({ accountId, fundingSourceId })}`,
-    ...(signal ? { signal } : {}),
-  });
+  const body = await client.request<unknown>(
+    {
+      method: "GET",
+      path: `/auth/delegated-keys${query({ accountId, fundingSourceId })}`,
+    },
+    parameters,
+  );
   return expectList<DelegatedKeyJson>(body, DELEGATED_KEY_FIELDS, "delegated keys");
 }

@@ -1,17 +1,17 @@
 import type { SignetClient } from "../client.js";
-import type { SignetError } from "../errors.js";
+import type { RequestErrorCode, SignetError } from "../errors.js";
+import type { CallOptions } from "../events.js";
 import type { InternalAccountJson } from "../wire.js";
 import { assertCall, assertServiceId, query } from "./arguments.js";
 import { expectList } from "./responseShape.js";
 
-export type ListInternalAccountsParameters = {
+export type ListInternalAccountsParameters = CallOptions & {
   customerId: string;
   /** Filter by type. Default `EMBEDDED_WALLET`. */
   type?: string | undefined;
-  signal?: AbortSignal | undefined;
 };
 export type ListInternalAccountsReturnType = InternalAccountJson[];
-export type ListInternalAccountsErrorType = SignetError;
+export type ListInternalAccountsErrorType = SignetError<RequestErrorCode>;
 
 /**
  * Lists the user's internal accounts with balances (`GET /customers/internal-accounts`).
@@ -26,12 +26,14 @@ export async function listInternalAccounts(
   client: SignetClient,
   parameters: ListInternalAccountsParameters,
 ): Promise<ListInternalAccountsReturnType> {
-  const { customerId, type = "EMBEDDED_WALLET", signal } = assertCall(client, parameters);
+  const { customerId, type = "EMBEDDED_WALLET" } = assertCall(client, parameters);
   assertServiceId("customerId", customerId, "Customer");
-  const body = await client.request<unknown>({
-    method: "GET",
-    path: `/customers/internal-accounts${query({ customerId, type })}`,
-    ...(signal ? { signal } : {}),
-  });
+  const body = await client.request<unknown>(
+    {
+      method: "GET",
+      path: `/customers/internal-accounts${query({ customerId, type })}`,
+    },
+    parameters,
+  );
   return expectList<InternalAccountJson>(body, ["id", "type"], "internal accounts");
 }

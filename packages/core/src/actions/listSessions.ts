@@ -1,12 +1,13 @@
 import type { SignetClient } from "../client.js";
-import type { SignetError } from "../errors.js";
+import type { RequestErrorCode, SignetError } from "../errors.js";
+import type { CallOptions } from "../events.js";
 import type { AuthSessionJson } from "../wire.js";
 import { assertCall, assertServiceId, query } from "./arguments.js";
 import { expectList } from "./responseShape.js";
 
-export type ListSessionsParameters = { accountId: string; signal?: AbortSignal | undefined };
+export type ListSessionsParameters = CallOptions & { accountId: string };
 export type ListSessionsReturnType = AuthSessionJson[];
-export type ListSessionsErrorType = SignetError;
+export type ListSessionsErrorType = SignetError<RequestErrorCode>;
 
 /**
  * Lists the account's active sessions on every device (`GET /auth/sessions?accountId=`).
@@ -21,12 +22,14 @@ export async function listSessions(
   client: SignetClient,
   parameters: ListSessionsParameters,
 ): Promise<ListSessionsReturnType> {
-  const { accountId, signal } = assertCall(client, parameters);
+  const { accountId } = assertCall(client, parameters);
   assertServiceId("accountId", accountId, "InternalAccount");
-  const body = await client.request<unknown>({
-    method: "GET",
-    path: `/auth/sessions${query({ accountId })}`,
-    ...(signal ? { signal } : {}),
-  });
+  const body = await client.request<unknown>(
+    {
+      method: "GET",
+      path: `/auth/sessions${query({ accountId })}`,
+    },
+    parameters,
+  );
   return expectList<AuthSessionJson>(body, ["id", "accountId", "expiresAt"], "sessions");
 }

@@ -1,18 +1,18 @@
 import type { SignetClient } from "../client.js";
-import { SignetError } from "../errors.js";
+import { type SessionSignedErrorCode, SignetError } from "../errors.js";
+import type { CallOptions } from "../events.js";
 import { establishSession, parseAuthSession } from "../session/establishSession.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import type { Session } from "../session/sessionStore.js";
 import { assertCall, assertServiceId } from "./arguments.js";
 
-export type RefreshSessionParameters = {
+export type RefreshSessionParameters = CallOptions & {
   accountId: string;
   /** The held session to refresh. Default: the newest one. */
   sessionId?: string | undefined;
-  signal?: AbortSignal | undefined;
 };
 export type RefreshSessionReturnType = Session;
-export type RefreshSessionErrorType = SignetError;
+export type RefreshSessionErrorType = SignetError<SessionSignedErrorCode>;
 
 /**
  * Replaces a held session with a new one under a new client-held key, stamped by the current
@@ -30,39 +30,46 @@ export async function refreshSession(
   client: SignetClient,
   parameters: RefreshSessionParameters,
 ): Promise<RefreshSessionReturnType> {
-  const { accountId, sessionId, signal } = assertCall(client, parameters);
+  const { accountId, sessionId } = assertCall(client, parameters);
   assertServiceId("accountId", accountId, "InternalAccount");
   if (sessionId !== undefined) assertServiceId("sessionId", sessionId, "Session");
   const current = await requireSession(client, { accountId, sessionId });
   const key = await client.crypto.generateSigningKey();
-  const { body } = await client.signed({
-    operation: "refreshSession",
-    method: "POST",
-    path: `/auth/sessions/${current.id}/refresh`,
-    body: JSON.stringify({ clientPublicKey: key.publicKey }),
-    expectedStatus: 201,
-    sign: signWithSession(client, current),
-    parseBody: parseAuthSession,
-    ...(signal ? { signal } : {}),
-  });
+  const { body } = await client.signed(
+    {
+      operation: "refreshSession",
+      method: "POST",
+      path: `/auth/sessions/${current.id}/refresh`,
+      body: JSON.stringify({ clientPublicKey: key.publicKey }),
+      expectedStatus: 201,
+      sign: signWithSession(client, current),
+      parseBody: parseAuthSession,
+    },
+    parameters,
+  );
   if (!client.sessions.getSnapshot()[accountId]?.length) {
     // A sign-out (or the revoke of the last held session) ran meanwhile: holding the new session
     // would sign the device back in. A concurrent refresh of the same session is not this case:
     // it leaves a session held.
     await client
-      .signed({
-        operation: "refreshSession",
-        method: "DELETE",
-        path: `/auth/sessions/${body.id}`,
-        expectedStatus: 204,
-        sign: (payload) => client.crypto.stampPayload(payload, key),
-      })
+      .signed(
+        {
+          operation: "refreshSession",
+          method: "DELETE",
+          path: `/auth/sessions/${body.id}`,
+          expectedStatus: 204,
+          sign: (payload) => client.crypto.stampPayload(payload, key),
+          // No signal: the cleanup must run even when the call was cancelled.
+        },
+        { onEvent: parameters.onEvent },
+      )
       .catch(() => {});
     throw new SignetError("NO_SESSION", "Signed out while the session was refreshed", {
       details: { accountId, sessionId: current.id },
     });
   }
   const { key: _key, ...session } = await establishSession(client, {
+    onEvent: parameters.onEvent,
     session: body,
     key,
     credentialId: current.credentialId,

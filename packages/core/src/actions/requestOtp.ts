@@ -1,13 +1,13 @@
 import type { SignetClient } from "../client.js";
-import type { SignetError } from "../errors.js";
+import type { RequestErrorCode, SignetError } from "../errors.js";
+import type { CallOptions } from "../events.js";
 import type { AuthMethodJson } from "../wire.js";
 import { assertCall, assertServiceId } from "./arguments.js";
 import { expectShape } from "./responseShape.js";
 
-export type RequestOtpParameters = {
+export type RequestOtpParameters = CallOptions & {
   /** The EMAIL_OTP or SMS_OTP credential (`AuthMethod:…`). */
   credentialId: string;
-  signal?: AbortSignal | undefined;
 };
 
 export type RequestOtpReturnType = {
@@ -16,7 +16,7 @@ export type RequestOtpReturnType = {
   otpEncryptionTargetBundle: string;
 };
 
-export type RequestOtpErrorType = SignetError;
+export type RequestOtpErrorType = SignetError<RequestErrorCode>;
 
 /**
  * Sends a one-time code to the credential's email or phone (`POST /auth/credentials/{id}/challenge`).
@@ -32,15 +32,17 @@ export async function requestOtp(
   client: SignetClient,
   parameters: RequestOtpParameters,
 ): Promise<RequestOtpReturnType> {
-  const { credentialId, signal } = assertCall(client, parameters);
+  const { credentialId } = assertCall(client, parameters);
   assertServiceId("credentialId", credentialId, "AuthMethod");
-  const body = await client.request<unknown>({
-    method: "POST",
-    path: `/auth/credentials/${credentialId}/challenge`,
-    body: "{}",
-    expectedStatus: 200,
-    ...(signal ? { signal } : {}),
-  });
+  const body = await client.request<unknown>(
+    {
+      method: "POST",
+      path: `/auth/credentials/${credentialId}/challenge`,
+      body: "{}",
+      expectedStatus: 200,
+    },
+    parameters,
+  );
   const credential = expectShape<AuthMethodJson>(
     body,
     ["id", "accountId", "type", "otpEncryptionTargetBundle"],

@@ -1,15 +1,16 @@
 import type { SignetClient } from "../client.js";
-import type { SignetError } from "../errors.js";
+import type { SessionSignedErrorCode, SignetError } from "../errors.js";
+import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import { assertCall, assertServiceId } from "./arguments.js";
 
-export type RevokeCredentialParameters = {
+export type RevokeCredentialParameters = CallOptions & {
   accountId: string;
   /** The credential to revoke (`AuthMethod:…`). */
   credentialId: string;
-  signal?: AbortSignal | undefined;
 };
-export type RevokeCredentialErrorType = SignetError;
+export type RevokeCredentialReturnType = undefined;
+export type RevokeCredentialErrorType = SignetError<SessionSignedErrorCode>;
 
 /**
  * Revokes a credential, stamped by a held session issued by a DIFFERENT credential of the account
@@ -24,22 +25,27 @@ export type RevokeCredentialErrorType = SignetError;
 export async function revokeCredential(
   client: SignetClient,
   parameters: RevokeCredentialParameters,
-): Promise<void> {
-  const { accountId, credentialId, signal } = assertCall(client, parameters);
+): Promise<RevokeCredentialReturnType> {
+  const { accountId, credentialId } = assertCall(client, parameters);
   assertServiceId("accountId", accountId, "InternalAccount");
   assertServiceId("credentialId", credentialId, "AuthMethod");
   const session = await requireSession(client, { accountId, excludeCredentialId: credentialId });
-  await client.signed({
-    operation: "revokeCredential",
-    method: "DELETE",
-    path: `/auth/credentials/${credentialId}`,
-    expectedStatus: 204,
-    sign: signWithSession(client, session),
-    ...(signal ? { signal } : {}),
-  });
+  await client.signed(
+    {
+      operation: "revokeCredential",
+      method: "DELETE",
+      path: `/auth/credentials/${credentialId}`,
+      expectedStatus: 204,
+      sign: signWithSession(client, session),
+    },
+    parameters,
+  );
   for (const held of await client.sessions.list(accountId)) {
     if (held.credentialId !== credentialId) continue;
     await client.sessions.remove(accountId, held.id);
-    client.emit({ type: "session", action: "revoked", accountId, sessionId: held.id });
+    client.emit(
+      { type: "session", action: "revoked", accountId, sessionId: held.id },
+      parameters.onEvent,
+    );
   }
 }

@@ -1,12 +1,13 @@
 import type { SignetClient } from "../client.js";
-import type { SignetError } from "../errors.js";
+import type { RequestErrorCode, SignetError } from "../errors.js";
+import type { CallOptions } from "../events.js";
 import { assertCall, assertServiceId } from "./arguments.js";
 
-export type RevokeDelegatedKeyParameters = {
+export type RevokeDelegatedKeyParameters = CallOptions & {
   delegatedKeyId: string;
-  signal?: AbortSignal | undefined;
 };
-export type RevokeDelegatedKeyErrorType = SignetError;
+export type RevokeDelegatedKeyReturnType = undefined;
+export type RevokeDelegatedKeyErrorType = SignetError<RequestErrorCode>;
 
 /**
  * Revokes an ACTIVE delegated key (`DELETE /auth/delegated-keys/{id}`, one call, 204).
@@ -20,13 +21,15 @@ export type RevokeDelegatedKeyErrorType = SignetError;
 export async function revokeDelegatedKey(
   client: SignetClient,
   parameters: RevokeDelegatedKeyParameters,
-): Promise<void> {
-  const { delegatedKeyId, signal } = assertCall(client, parameters);
+): Promise<RevokeDelegatedKeyReturnType> {
+  const { delegatedKeyId } = assertCall(client, parameters);
   assertServiceId("delegatedKeyId", delegatedKeyId, "DelegatedKey");
-  await client.request<unknown>({
-    method: "DELETE",
-    path: `/auth/delegated-keys/${delegatedKeyId}`,
-    expectedStatus: 204,
-    ...(signal ? { signal } : {}),
-  });
+  await client.request<unknown>(
+    {
+      method: "DELETE",
+      path: `/auth/delegated-keys/${delegatedKeyId}`,
+      expectedStatus: 204,
+    },
+    parameters,
+  );
 }

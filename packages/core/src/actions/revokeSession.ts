@@ -1,15 +1,16 @@
 import type { SignetClient } from "../client.js";
-import { isSignetError, type SignetError } from "../errors.js";
+import { isSignetError, type SessionSignedErrorCode, type SignetError } from "../errors.js";
+import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import { assertCall, assertServiceId } from "./arguments.js";
 
-export type RevokeSessionParameters = {
+export type RevokeSessionParameters = CallOptions & {
   accountId: string;
   /** Any active session of the account, on this device or another (`Session:…`). */
   sessionId: string;
-  signal?: AbortSignal | undefined;
 };
-export type RevokeSessionErrorType = SignetError;
+export type RevokeSessionReturnType = undefined;
+export type RevokeSessionErrorType = SignetError<SessionSignedErrorCode>;
 
 /**
  * Whether a session DELETE failed because the session is no longer active: the service answers
@@ -32,8 +33,8 @@ export const isSessionGone = (error: unknown): boolean =>
 export async function revokeSession(
   client: SignetClient,
   parameters: RevokeSessionParameters,
-): Promise<void> {
-  const { accountId, sessionId, signal } = assertCall(client, parameters);
+): Promise<RevokeSessionReturnType> {
+  const { accountId, sessionId } = assertCall(client, parameters);
   assertServiceId("accountId", accountId, "InternalAccount");
   assertServiceId("sessionId", sessionId, "Session");
   const held = await client.sessions.list(accountId);
@@ -41,14 +42,16 @@ export async function revokeSession(
     held.find((s) => s.id !== sessionId) ?? (await requireSession(client, { accountId }));
   const mine = held.some((s) => s.id === sessionId);
   await client
-    .signed({
-      operation: "revokeSession",
-      method: "DELETE",
-      path: `/auth/sessions/${sessionId}`,
-      expectedStatus: 204,
-      sign: signWithSession(client, signer),
-      ...(signal ? { signal } : {}),
-    })
+    .signed(
+      {
+        operation: "revokeSession",
+        method: "DELETE",
+        path: `/auth/sessions/${sessionId}`,
+        expectedStatus: 204,
+        sign: signWithSession(client, signer),
+      },
+      parameters,
+    )
     .catch((error: unknown) => {
       // A held session the service no longer knows would otherwise be picked to stamp every
       // request until it expires.
@@ -56,6 +59,6 @@ export async function revokeSession(
     });
   if (mine) {
     await client.sessions.remove(accountId, sessionId);
-    client.emit({ type: "session", action: "revoked", accountId, sessionId });
+    client.emit({ type: "session", action: "revoked", accountId, sessionId }, parameters.onEvent);
   }
 }

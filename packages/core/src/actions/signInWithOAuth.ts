@@ -1,10 +1,16 @@
 import type { SignetClient } from "../client.js";
-import { assertArgument, type SignetError } from "../errors.js";
+import {
+  assertArgument,
+  type CryptoErrorCode,
+  type RequestErrorCode,
+  type SignetError,
+} from "../errors.js";
+import type { CallOptions } from "../events.js";
 import { establishSession, parseAuthSession } from "../session/establishSession.js";
 import type { Session } from "../session/sessionStore.js";
 import { assertCall, assertServiceId } from "./arguments.js";
 
-export type SignInWithOAuthParameters = {
+export type SignInWithOAuthParameters = CallOptions & {
   /** The OAUTH credential (`AuthMethod:…`). */
   credentialId: string;
   /**
@@ -12,11 +18,12 @@ export type SignInWithOAuthParameters = {
    * given value: the SHA-256 of the session key's public key, binding the token to this device.
    */
   getIdToken: (parameters: { nonce: string }) => Promise<string>;
-  signal?: AbortSignal | undefined;
 };
 
 export type SignInWithOAuthReturnType = Session;
-export type SignInWithOAuthErrorType = SignetError;
+export type SignInWithOAuthErrorType = SignetError<
+  RequestErrorCode | CryptoErrorCode | "KEY_STORAGE_UNAVAILABLE"
+>;
 
 /**
  * Signs in with an OAuth (OIDC) credential: a fresh client-held key, `oauthNonce` of its exact
@@ -35,7 +42,7 @@ export async function signInWithOAuth(
   client: SignetClient,
   parameters: SignInWithOAuthParameters,
 ): Promise<SignInWithOAuthReturnType> {
-  const { credentialId, getIdToken, signal } = assertCall(client, parameters);
+  const { credentialId, getIdToken } = assertCall(client, parameters);
   assertServiceId("credentialId", credentialId, "AuthMethod");
   assertArgument(typeof getIdToken === "function", "getIdToken", "a function", typeof getIdToken);
   const key = await client.crypto.generateSigningKey();
@@ -47,14 +54,17 @@ export async function signInWithOAuth(
     "a JWT string",
     typeof oidcToken,
   );
-  const body = await client.request<unknown>({
-    method: "POST",
-    path: `/auth/credentials/${credentialId}/verify`,
-    body: JSON.stringify({ type: "OAUTH", oidcToken, clientPublicKey: key.publicKey }),
-    expectedStatus: 200,
-    ...(signal ? { signal } : {}),
-  });
+  const body = await client.request<unknown>(
+    {
+      method: "POST",
+      path: `/auth/credentials/${credentialId}/verify`,
+      body: JSON.stringify({ type: "OAUTH", oidcToken, clientPublicKey: key.publicKey }),
+      expectedStatus: 200,
+    },
+    parameters,
+  );
   const { key: _key, ...session } = await establishSession(client, {
+    onEvent: parameters.onEvent,
     session: parseAuthSession(body),
     key,
     credentialId,

@@ -3,7 +3,14 @@
 import type { SignetClient } from "../client.js";
 import type { DecryptionKey, SigningKey } from "../crypto/backend.js";
 import { base64UrlEncode, utf8Encode } from "../crypto/encoding.js";
-import { SignetError } from "../errors.js";
+import {
+  type BundleErrorCode,
+  type CryptoErrorCode,
+  type RequestErrorCode,
+  SignetError,
+  type WebAuthnErrorCode,
+} from "../errors.js";
+import type { CallOptions } from "../events.js";
 import { establishSession, parseAuthSession } from "../session/establishSession.js";
 import type { Session } from "../session/sessionStore.js";
 import { REQUEST_ID_HEADER } from "../transport/headers.js";
@@ -14,12 +21,11 @@ import { assertCall, assertServiceId } from "./arguments.js";
 import { pollUntil } from "./pollUntil.js";
 import { expectShape } from "./responseShape.js";
 
-export type PreparePasskeySignInParameters = {
+export type PreparePasskeySignInParameters = CallOptions & {
   /** The PASSKEY credential (`AuthMethod:…`). */
   credentialId: string;
   /** Use the deprecated legacy flow (uncompressed key, sealed session key). Default false. */
   legacy?: boolean | undefined;
-  signal?: AbortSignal | undefined;
 };
 
 /** A challenge fetched ahead of the user's tap. Single use; valid until `expiresAt`. */
@@ -44,20 +50,22 @@ export type PreparedPasskeySignIn = {
 export async function preparePasskeySignIn(
   client: SignetClient,
   parameters: PreparePasskeySignInParameters,
-): Promise<PreparedPasskeySignIn> {
-  const { credentialId, legacy = false, signal } = assertCall(client, parameters);
+): Promise<PreparePasskeySignInReturnType> {
+  const { credentialId, legacy = false } = assertCall(client, parameters);
   assertServiceId("credentialId", credentialId, "AuthMethod");
   const key = legacy
     ? { legacy: await client.crypto.generateDecryptionKey() }
     : await client.crypto.generateSigningKey();
   const clientPublicKey = "legacy" in key ? key.legacy.publicKeyUncompressed : key.publicKey;
-  const body = await client.request<unknown>({
-    method: "POST",
-    path: `/auth/credentials/${credentialId}/challenge`,
-    body: JSON.stringify({ clientPublicKey }),
-    expectedStatus: 200,
-    ...(signal ? { signal } : {}),
-  });
+  const body = await client.request<unknown>(
+    {
+      method: "POST",
+      path: `/auth/credentials/${credentialId}/challenge`,
+      body: JSON.stringify({ clientPublicKey }),
+      expectedStatus: 200,
+    },
+    parameters,
+  );
   const challenge = expectShape<PasskeyAuthChallengeJson>(
     body,
     ["credentialId", "challenge", "requestId", "expiresAt"],
@@ -72,19 +80,28 @@ export async function preparePasskeySignIn(
   return { credentialId, challenge, key };
 }
 
-export type SignInWithPasskeyParameters = (
-  | { prepared: PreparedPasskeySignIn }
-  | PreparePasskeySignInParameters
-) & {
-  /** The relying party id, when it differs from the page's domain. */
-  rpId?: string | undefined;
-  /** Prompt time limit in ms. Default 60 000. */
-  timeoutMs?: number | undefined;
-  signal?: AbortSignal | undefined;
-};
+export type SignInWithPasskeyParameters = CallOptions &
+  ({ prepared: PreparedPasskeySignIn } | PreparePasskeySignInParameters) & {
+    /** The relying party id, when it differs from the page's domain. */
+    rpId?: string | undefined;
+    /** Prompt time limit in ms. Default 60 000. */
+    timeoutMs?: number | undefined;
+  };
 
 export type SignInWithPasskeyReturnType = Session;
-export type SignInWithPasskeyErrorType = SignetError;
+export type PreparePasskeySignInReturnType = PreparedPasskeySignIn;
+export type PreparePasskeySignInErrorType = SignetError<
+  RequestErrorCode | CryptoErrorCode | "CHALLENGE_INVALID"
+>;
+export type SignInWithPasskeyErrorType = SignetError<
+  | RequestErrorCode
+  | BundleErrorCode
+  | WebAuthnErrorCode
+  | "CHALLENGE_EXPIRED"
+  | "CHALLENGE_INVALID"
+  | "PROCESSING_TIMEOUT"
+  | "KEY_STORAGE_UNAVAILABLE"
+>;
 
 /**
  * Signs in with a passkey: challenge (or a prepared one), WebAuthn assertion, verify.
@@ -133,18 +150,21 @@ export async function signInWithPasskey(
     timeoutMs: Math.max(0, Date.parse(challenge.expiresAt) - client.clock.now()),
     signal: parameters.signal,
     attempt: async () => {
-      const answer = await client.request<unknown>({
-        method: "POST",
-        path: `/auth/credentials/${credentialId}/verify`,
-        body,
-        headers: { [REQUEST_ID_HEADER]: challenge.requestId },
-        expectedStatus: 200,
-        ...(parameters.signal ? { signal: parameters.signal } : {}),
-      });
+      const answer = await client.request<unknown>(
+        {
+          method: "POST",
+          path: `/auth/credentials/${credentialId}/verify`,
+          body,
+          headers: { [REQUEST_ID_HEADER]: challenge.requestId },
+          expectedStatus: 200,
+        },
+        parameters,
+      );
       return isProcessingBody(answer) ? undefined : parseAuthSession(answer);
     },
   });
   const { key: _key, ...held } = await establishSession(client, {
+    onEvent: parameters.onEvent,
     session,
     key: prepared.key,
     credentialId,

@@ -1,11 +1,13 @@
 import type { SignetClient } from "../client.js";
-import type { SignetError } from "../errors.js";
+import type { SessionSignedErrorCode, SignetError } from "../errors.js";
+import type { CallOptions } from "../events.js";
 import { signWithSession } from "../session/sessionSigner.js";
 import { assertCall, assertServiceId } from "./arguments.js";
 import { isSessionGone } from "./revokeSession.js";
 
-export type SignOutParameters = { accountId: string; signal?: AbortSignal | undefined };
-export type SignOutErrorType = SignetError;
+export type SignOutParameters = CallOptions & { accountId: string };
+export type SignOutReturnType = undefined;
+export type SignOutErrorType = SignetError<SessionSignedErrorCode>;
 
 /**
  * Signs this device out of the account: revokes every session it holds (each stamped by itself)
@@ -18,26 +20,34 @@ export type SignOutErrorType = SignetError;
  * await signOut(client, { accountId });
  * ```
  */
-export async function signOut(client: SignetClient, parameters: SignOutParameters): Promise<void> {
-  const { accountId, signal } = assertCall(client, parameters);
+export async function signOut(
+  client: SignetClient,
+  parameters: SignOutParameters,
+): Promise<SignOutReturnType> {
+  const { accountId } = assertCall(client, parameters);
   assertServiceId("accountId", accountId, "InternalAccount");
   let failure: unknown;
   for (const session of await client.sessions.list(accountId)) {
     try {
-      await client.signed({
-        operation: "signOut",
-        method: "DELETE",
-        path: `/auth/sessions/${session.id}`,
-        expectedStatus: 204,
-        sign: signWithSession(client, session),
-        ...(signal ? { signal } : {}),
-      });
+      await client.signed(
+        {
+          operation: "signOut",
+          method: "DELETE",
+          path: `/auth/sessions/${session.id}`,
+          expectedStatus: 204,
+          sign: signWithSession(client, session),
+        },
+        parameters,
+      );
     } catch (error) {
       // A session the service no longer knows is as signed out as it gets.
       if (!isSessionGone(error)) failure ??= error;
     }
     await client.sessions.remove(accountId, session.id);
-    client.emit({ type: "session", action: "signedOut", accountId, sessionId: session.id });
+    client.emit(
+      { type: "session", action: "signedOut", accountId, sessionId: session.id },
+      parameters.onEvent,
+    );
   }
   if (failure !== undefined) throw failure;
 }

@@ -1,19 +1,19 @@
 import type { SignetClient } from "../client.js";
-import { assertArgument, type SignetError } from "../errors.js";
+import { assertArgument, type SessionSignedErrorCode, type SignetError } from "../errors.js";
+import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import type { CustomerJson } from "../wire.js";
 import { assertCall, assertServiceId } from "./arguments.js";
 import { expectShape } from "./responseShape.js";
 
-export type UpdateCustomerContactParameters = {
+export type UpdateCustomerContactParameters = CallOptions & {
   customerId: string;
   /** The wallet whose held session stamps the change (the OTP credential is tied to it). */
   accountId: string;
-  signal?: AbortSignal | undefined;
 } & ({ email: string; phoneNumber?: never } | { phoneNumber: string; email?: never });
 
 export type UpdateCustomerContactReturnType = CustomerJson;
-export type UpdateCustomerContactErrorType = SignetError;
+export type UpdateCustomerContactErrorType = SignetError<SessionSignedErrorCode>;
 
 /**
  * Changes the customer's email or phone number (one per call), which moves the tied EMAIL_OTP or
@@ -31,7 +31,7 @@ export async function updateCustomerContact(
   parameters: UpdateCustomerContactParameters,
 ): Promise<UpdateCustomerContactReturnType> {
   assertCall(client, parameters);
-  const { customerId, accountId, signal } = parameters;
+  const { customerId, accountId } = parameters;
   assertServiceId("customerId", customerId, "Customer");
   assertServiceId("accountId", accountId, "InternalAccount");
   const email = parameters.email;
@@ -58,15 +58,17 @@ export async function updateCustomerContact(
     );
   }
   const session = await requireSession(client, { accountId });
-  const { body } = await client.signed({
-    operation: "updateCustomerContact",
-    method: "PATCH",
-    path: `/customers/${customerId}`,
-    body: JSON.stringify(email !== undefined ? { email } : { phoneNumber }),
-    expectedStatus: 200,
-    sign: signWithSession(client, session),
-    parseBody: (answer) => expectShape<CustomerJson>(answer, ["id"], "Customer"),
-    ...(signal ? { signal } : {}),
-  });
+  const { body } = await client.signed(
+    {
+      operation: "updateCustomerContact",
+      method: "PATCH",
+      path: `/customers/${customerId}`,
+      body: JSON.stringify(email !== undefined ? { email } : { phoneNumber }),
+      expectedStatus: 200,
+      sign: signWithSession(client, session),
+      parseBody: (answer) => expectShape<CustomerJson>(answer, ["id"], "Customer"),
+    },
+    parameters,
+  );
   return body;
 }

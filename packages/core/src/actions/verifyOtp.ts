@@ -1,22 +1,29 @@
 import type { SignetClient } from "../client.js";
-import { assertArgument, type SignetError } from "../errors.js";
+import {
+  assertArgument,
+  type BundleErrorCode,
+  type SignedRequestErrorCode,
+  type SignetError,
+} from "../errors.js";
+import type { CallOptions } from "../events.js";
 import { establishSession, parseAuthSession } from "../session/establishSession.js";
 import type { Session } from "../session/sessionStore.js";
 import type { AuthMethodJson } from "../wire.js";
 import { assertCall, assertServiceId } from "./arguments.js";
 
-export type VerifyOtpParameters = {
+export type VerifyOtpParameters = CallOptions & {
   /** The credential from `requestOtp`. */
   credential: Pick<AuthMethodJson, "id" | "type">;
   /** From `requestOtp`. */
   otpEncryptionTargetBundle: string;
   /** The code as the user typed it. Never logged, never in an error. */
   otpCode: string;
-  signal?: AbortSignal | undefined;
 };
 
 export type VerifyOtpReturnType = Session;
-export type VerifyOtpErrorType = SignetError;
+export type VerifyOtpErrorType = SignetError<
+  SignedRequestErrorCode | BundleErrorCode | "KEY_STORAGE_UNAVAILABLE"
+>;
 
 /**
  * Signs in with a one-time code: a fresh key (the TEK) is generated on the device, the code and the
@@ -34,7 +41,7 @@ export async function verifyOtp(
   client: SignetClient,
   parameters: VerifyOtpParameters,
 ): Promise<VerifyOtpReturnType> {
-  const { credential, otpEncryptionTargetBundle, otpCode, signal } = assertCall(client, parameters);
+  const { credential, otpEncryptionTargetBundle, otpCode } = assertCall(client, parameters);
   assertServiceId("credential.id", credential?.id, "AuthMethod");
   assertArgument(
     credential.type === "EMAIL_OTP" || credential.type === "SMS_OTP",
@@ -53,19 +60,22 @@ export async function verifyOtp(
     targetBundle: otpEncryptionTargetBundle,
     otpCode,
     publicKey: tek.publicKeyUncompressed,
-    ...client.bundleTrust("otpTargetBundle"),
+    ...client.bundleTrust("otpTargetBundle", parameters.onEvent),
   });
-  const { body } = await client.signed({
-    operation: "verifyOtp",
-    method: "POST",
-    path: `/auth/credentials/${credential.id}/verify`,
-    body: JSON.stringify({ type: credential.type, encryptedOtpBundle }),
-    expectedStatus: 200,
-    sign: (payload) => client.crypto.stampPayload(payload, tek),
-    parseBody: parseAuthSession,
-    ...(signal ? { signal } : {}),
-  });
+  const { body } = await client.signed(
+    {
+      operation: "verifyOtp",
+      method: "POST",
+      path: `/auth/credentials/${credential.id}/verify`,
+      body: JSON.stringify({ type: credential.type, encryptedOtpBundle }),
+      expectedStatus: 200,
+      sign: (payload) => client.crypto.stampPayload(payload, tek),
+      parseBody: parseAuthSession,
+    },
+    parameters,
+  );
   const { key: _key, ...session } = await establishSession(client, {
+    onEvent: parameters.onEvent,
     session: body,
     key: tek,
     credentialId: credential.id,

@@ -1,5 +1,6 @@
 import type { SignetClient } from "../client.js";
-import type { SignetError } from "../errors.js";
+import type { RequestErrorCode, SignetError } from "../errors.js";
+import type { CallOptions } from "../events.js";
 import type { TransactionJson } from "../wire.js";
 import { assertCall, assertServiceId } from "./arguments.js";
 import { pollUntil } from "./pollUntil.js";
@@ -8,16 +9,15 @@ import { expectShape } from "./responseShape.js";
 /** Transaction statuses that are still moving. Anything else is terminal. */
 const PENDING = new Set(["CREATED", "PENDING", "PROCESSING", "SENT", "IN_PROGRESS"]);
 
-export type WaitForTransactionParameters = {
+export type WaitForTransactionParameters = CallOptions & {
   transactionId: string;
   /** Give up after this long. Default 5 minutes (sandbox withdrawals take 1–3 minutes). */
   timeoutMs?: number | undefined;
   /** Poll schedule. Default 1 s doubling to 10 s, with jitter. */
   backoff?: { baseMs?: number; maxMs?: number } | undefined;
-  signal?: AbortSignal | undefined;
 };
 export type WaitForTransactionReturnType = TransactionJson;
-export type WaitForTransactionErrorType = SignetError;
+export type WaitForTransactionErrorType = SignetError<RequestErrorCode | "PROCESSING_TIMEOUT">;
 
 /**
  * Polls `GET /transactions/{id}` until the transaction reaches a terminal status (`COMPLETED`,
@@ -47,11 +47,13 @@ export async function waitForTransaction(
     backoff,
     signal,
     attempt: async () => {
-      const body = await client.request<unknown>({
-        method: "GET",
-        path: `/transactions/${transactionId}`,
-        ...(signal ? { signal } : {}),
-      });
+      const body = await client.request<unknown>(
+        {
+          method: "GET",
+          path: `/transactions/${transactionId}`,
+        },
+        parameters,
+      );
       const transaction = expectShape<TransactionJson>(body, ["id", "status"], "Transaction");
       return PENDING.has(transaction.status) ? undefined : transaction;
     },

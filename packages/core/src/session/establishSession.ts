@@ -4,6 +4,7 @@ import { expectShape } from "../actions/responseShape.js";
 import type { SignetClient } from "../client.js";
 import type { DecryptionKey, SigningKey } from "../crypto/backend.js";
 import { SignetError } from "../errors.js";
+import type { EventSink } from "../events.js";
 import type { AuthSessionJson } from "../wire.js";
 import type { ActiveSession } from "./sessionStore.js";
 
@@ -29,6 +30,8 @@ export async function establishSession(
     key: SigningKey | { legacy: DecryptionKey };
     credentialId?: string | undefined;
     action?: "created" | "refreshed";
+    /** The calling action's own sink, which also receives the `session` event. */
+    onEvent?: EventSink | undefined;
   },
 ): Promise<ActiveSession> {
   const { session } = parameters;
@@ -60,12 +63,15 @@ export async function establishSession(
     publicKey: key.publicKey,
   };
   await client.holdSession(held, key);
-  client.emit({
-    type: "session",
-    action: parameters.action ?? "created",
-    accountId: held.accountId,
-    sessionId: held.id,
-    expiresAt: held.expiresAt,
-  });
+  client.emit(
+    {
+      type: "session",
+      action: parameters.action ?? "created",
+      accountId: held.accountId,
+      sessionId: held.id,
+      expiresAt: held.expiresAt,
+    },
+    parameters.onEvent,
+  );
   return { ...held, key };
 }

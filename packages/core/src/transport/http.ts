@@ -5,6 +5,7 @@
  */
 
 import { isSignetError, SignetError } from "../errors.js";
+import { deliver } from "../events.js";
 import { REQUEST_ID_HEADER, WALLET_SIGNATURE_HEADER } from "./headers.js";
 import { errorFromResponse } from "./responseError.js";
 
@@ -68,6 +69,8 @@ export type TransportRequest = {
   signal?: AbortSignal | undefined;
   /** Caps this request's time limit: the smaller of this and the transport's `timeoutMs` applies. */
   timeoutMs?: number | undefined;
+  /** Also receives this request's `request` event (a per-call sink), after the transport's own. */
+  onEvent?: ((event: RequestEvent) => void) | undefined;
 };
 
 /** A complete HTTP answer, body already read as text (Signet's answers are small JSON). */
@@ -91,7 +94,8 @@ export type Transport = {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
-const systemClock: Clock = { now: () => Date.now() };
+/** The device clock, the default wherever no clock is given. */
+export const systemClock: Clock = { now: () => Date.now() };
 
 /**
  * Joins the relay URL and a relative path with exactly one slash between them.
@@ -212,15 +216,8 @@ export function createTransport(parameters: CreateTransportParameters): Transpor
   const clock = parameters.clock ?? systemClock;
   const defaultTimeoutMs = parameters.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 
-  const emit = (event: RequestEvent) => {
-    try {
-      parameters.onEvent?.(event);
-    } catch {
-      // An event sink must never break a payment or a sign-in.
-    }
-  };
-
   async function request(request: TransportRequest): Promise<TransportResponse> {
+    const emit = (event: RequestEvent) => deliver(event, parameters.onEvent, request.onEvent);
     const url = joinRelayUrl(relayUrl, request.path);
     const fetchFunction = resolveFetch(parameters.fetch);
     if (request.signal?.aborted) throw abortedError(request.signal);

@@ -13,6 +13,7 @@
  */
 
 import { isSignetError, SignetError } from "../errors.js";
+import { deliver } from "../events.js";
 import { type BackoffOptions, backoffDelay } from "./backoff.js";
 import {
   IDEMPOTENCY_KEY_HEADER,
@@ -24,10 +25,11 @@ import {
   abortedError,
   type Clock,
   parseJsonBody,
+  systemClock,
   type Transport,
   type TransportResponse,
 } from "./http.js";
-import { errorFromResponse, parseRetryAfter } from "./responseError.js";
+import { errorFromResponse, isPlainObject, parseRetryAfter } from "./responseError.js";
 
 /** Where a signed request is, as shown to hooks and devtools. */
 export type SignedRequestStage =
@@ -211,12 +213,6 @@ const REQUEST_ID_PATTERN =
 const RFC3339_PATTERN = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 // Header values cannot hold control characters; a stamp with one would be a signer bug.
 const HEADER_VALUE_PATTERN = /^[\x21-\x7e]+$/;
-
-const systemClock: Clock = { now: () => Date.now() };
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /**
  * The default PROCESSING check: `{ status: "PROCESSING" }` without an `id`.
@@ -448,18 +444,17 @@ export async function runSignedRequest<TBody = unknown>(
   const emit = (
     event: Omit<SignedRequestEvent, "type" | "mode" | "method" | "path" | "operation">,
   ) => {
-    try {
-      parameters.onEvent?.({
+    deliver(
+      {
         type: "signedRequest",
         ...(operation === undefined ? {} : { operation }),
         mode: direct ? "direct" : "challenge",
         method,
         path,
         ...event,
-      });
-    } catch {
-      // An event sink must never break a signed request.
-    }
+      },
+      parameters.onEvent,
+    );
   };
 
   const withContext = (details: Record<string, unknown>) => ({
