@@ -167,6 +167,11 @@ export function createClientFactory(defaults: ClientDefaults) {
       onEvent: emit,
     });
     const crypto = parameters.crypto ?? defaults.crypto();
+    // One WebAuthn provider per client, and the chunks that passkeys and HPKE need start loading
+    // now: a tap or a typed code later never waits for them.
+    const webauthn = parameters.webauthn ?? defaults.webauthn();
+    webauthn?.preload?.();
+    crypto.backend.preload?.();
     let resolved: Promise<{ store: KeyStore; persistence: KeyPersistence }> | undefined;
     const resolveStore = () => {
       const given = parameters.keyStore;
@@ -232,7 +237,7 @@ export function createClientFactory(defaults: ClientDefaults) {
       keyStore,
       persistence: async () => (await resolveStore()).persistence,
       webauthn() {
-        const provider = parameters.webauthn ?? defaults.webauthn();
+        const provider = webauthn;
         if (!provider)
           throw new SignetError(
             "WEBAUTHN_UNSUPPORTED",

@@ -65,6 +65,7 @@ export type ClientErrorCode =
   | "WEBAUTHN_INVALID_STATE"
   | "WEBAUTHN_SECURITY"
   | "WEBAUTHN_FAILED"
+  | "WEBAUTHN_WRONG_CREDENTIAL"
   | "RELAY_FORBIDDEN"
   | "RELAY_NOT_FOUND"
   | "METHOD_NOT_ALLOWED"
@@ -138,7 +139,8 @@ export type WebAuthnErrorCode =
   | "WEBAUTHN_CANCELLED"
   | "WEBAUTHN_INVALID_STATE"
   | "WEBAUTHN_SECURITY"
-  | "WEBAUTHN_FAILED";
+  | "WEBAUTHN_FAILED"
+  | "WEBAUTHN_WRONG_CREDENTIAL";
 
 /** What an action stamped by a held session can end in. */
 export type SessionSignedErrorCode = SignedRequestErrorCode | SessionErrorCode | CryptoErrorCode;

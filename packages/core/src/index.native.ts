@@ -455,6 +455,7 @@ export {
 } from "./transport/signedRequest.js";
 export { toWebAuthnError } from "./webauthn/errors.js";
 export type {
+  AuthenticateExtras,
   AuthenticationOptionsJSON,
   AuthenticationResponseJSON,
   RegistrationOptionsJSON,

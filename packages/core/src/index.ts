@@ -454,9 +454,10 @@ export {
   type SignedRequestStage,
   type SignPayload,
 } from "./transport/signedRequest.js";
-export { createBrowserWebAuthn } from "./webauthn/browser.js";
+export { browserSupportsPasskeyAutofill, createBrowserWebAuthn } from "./webauthn/browser.js";
 export { toWebAuthnError } from "./webauthn/errors.js";
 export type {
+  AuthenticateExtras,
   AuthenticationOptionsJSON,
   AuthenticationResponseJSON,
   RegistrationOptionsJSON,

@@ -86,9 +86,18 @@ export type SignInWithPasskeyParameters = CallOptions &
     rpId?: string | undefined;
     /** Prompt time limit in ms. Default 60 000. */
     timeoutMs?: number | undefined;
+    /**
+     * Offer the passkey in the browser's autofill (conditional UI) instead of a modal prompt: the
+     * call waits until the user picks it from the suggestions of an
+     * `<input autocomplete="username webauthn">`. Check `browserSupportsPasskeyAutofill()` first.
+     * Autofill lists every passkey of the site; picking another one than `credentialId`'s fails
+     * with `WEBAUTHN_WRONG_CREDENTIAL`.
+     */
+    autofill?: boolean | undefined;
   };
 
 export type SignInWithPasskeyReturnType = Session;
+
 export type PreparePasskeySignInReturnType = PreparedPasskeySignIn;
 export type PreparePasskeySignInErrorType = SignetError<
   RequestErrorCode | CryptoErrorCode | "CHALLENGE_INVALID"
@@ -125,16 +134,27 @@ export async function signInWithPasskey(
     throw new SignetError("CHALLENGE_EXPIRED", "The passkey challenge expired: prepare a new one");
   }
   const assertion = await webauthn
-    .authenticate({
-      challenge: base64UrlEncode(utf8Encode(challenge.challenge)),
-      allowCredentials: [{ id: challenge.credentialId, type: "public-key" }],
-      userVerification: "required",
-      timeout: parameters.timeoutMs ?? 60_000,
-      ...(parameters.rpId ? { rpId: parameters.rpId } : {}),
-    })
+    .authenticate(
+      {
+        challenge: base64UrlEncode(utf8Encode(challenge.challenge)),
+        allowCredentials: [{ id: challenge.credentialId, type: "public-key" }],
+        userVerification: "required",
+        timeout: parameters.timeoutMs ?? 60_000,
+        ...(parameters.rpId ? { rpId: parameters.rpId } : {}),
+      },
+      parameters.autofill === true ? { autofill: true } : undefined,
+    )
     .catch((error: unknown) => {
       throw toWebAuthnError(error);
     });
+  // The challenge was made for one credential; autofill lets the user pick any passkey of the site.
+  if (assertion.rawId !== challenge.credentialId) {
+    throw new SignetError(
+      "WEBAUTHN_WRONG_CREDENTIAL",
+      "That passkey is not the one this sign-in was prepared for: pick the passkey of this account",
+      { details: { expected: challenge.credentialId, used: assertion.rawId } },
+    );
+  }
   const body = JSON.stringify({
     type: "PASSKEY",
     assertion: {

@@ -117,4 +117,9 @@ export interface CryptoBackend {
   hpkeSeal(parameters: HpkeSealParameters): Promise<{ enc: Uint8Array; ciphertext: Uint8Array }>;
   sha256(data: Uint8Array): Promise<Uint8Array>;
   randomBytes(length: number): Uint8Array;
+  /**
+   * Starts loading the code that rarer operations need (HPKE, export), so that no request waits
+   * for it later. Optional; never throws.
+   */
+  preload?(): void;
 }

@@ -1,7 +1,7 @@
-// W3C Web Cryptography API (ECDSA P-256/SHA-256, ECDH, HMAC, AES-GCM) and RFC 9180 (./hpke.ts on
-// WebCrypto primitives), docs/protocol.md §4: the backend for browsers and Node. No curve library: point
-// math is ./p256.ts, the rest is native. (@hpke/core is the independent oracle in the tests: it
-// would add 9 KB min+gzip to every page for what ./hpke.ts does in 1 KB.)
+// W3C Web Cryptography API (ECDSA P-256/SHA-256, ECDH) for keys and stamps, and RFC 9180 HPKE
+// through @hpke/core (./hpke-webcrypto.ts, a chunk loaded on first use or by `preload`),
+// docs/protocol.md §4: the backend for browsers and Node. No curve library: point math is
+// ./p256.ts, the rest is native.
 import { SignetError, type SignetErrorCode } from "../errors.js";
 import type {
   CryptoBackend,
@@ -14,7 +14,6 @@ import type {
 } from "./backend.js";
 import { p1363ToDer } from "./der.js";
 import { base64UrlEncode, bytesToHex, hexToBytes } from "./encoding.js";
-import { type HpkePrimitives, hpkeOpenWith, hpkeSealWith } from "./hpke.js";
 import {
   bigIntToBytes32,
   decodePoint,
@@ -27,7 +26,6 @@ import { defaultRandomBytes } from "./random.js";
 const ECDSA: EcKeyImportParams = { name: "ECDSA", namedCurve: "P-256" };
 const ECDH: EcKeyImportParams = { name: "ECDH", namedCurve: "P-256" };
 const SIGN: EcdsaParams = { name: "ECDSA", hash: "SHA-256" };
-const HMAC: HmacImportParams = { name: "HMAC", hash: "SHA-256" };
 
 /** `globalThis.crypto.subtle`, looked up per call (SSR-safe). */
 function getSubtle(): SubtleCrypto {
@@ -100,67 +98,43 @@ async function webCryptoSigningKey(
 const isCryptoKey = (value: unknown): value is CryptoKey =>
   typeof CryptoKey !== "undefined" && value instanceof CryptoKey;
 
-/**
- * RFC 9180's primitives on WebCrypto. Private keys stay `CryptoKeyPair`s: an ECDH private key is
- * used through `deriveBits` only, so a non-extractable decryption key works as is.
- */
-export function createWebCryptoHpkePrimitives(): HpkePrimitives<CryptoKeyPair> {
-  const aes = (key: Uint8Array, usage: KeyUsage) =>
-    getSubtle().importKey("raw", source(key), "AES-GCM", false, [usage]);
-  const gcm = (nonce: Uint8Array, aad: Uint8Array): AesGcmParams => ({
-    name: "AES-GCM",
-    iv: source(nonce),
-    additionalData: source(aad),
-    tagLength: 128,
-  });
-  return {
-    async dh(pair, publicKey) {
-      if (publicKey?.length !== 65) {
-        throw new SignetError(
-          "POINT_INVALID",
-          `"publicKey" expected 65 bytes, got ${publicKey?.length}`,
-        );
-      }
-      decodePoint(publicKey, "publicKey");
-      const subtle = getSubtle();
-      const peer = await subtle.importKey("raw", source(publicKey), ECDH, false, []);
-      return bytes(await subtle.deriveBits({ name: "ECDH", public: peer }, pair.privateKey, 256));
-    },
-    publicKey: async (pair) => bytes(await getSubtle().exportKey("raw", pair.publicKey)),
-    async hmacSha256(key, data) {
-      const subtle = getSubtle();
-      const hmac = await subtle.importKey("raw", source(key), HMAC, false, ["sign"]);
-      return bytes(await subtle.sign("HMAC", hmac, source(data)));
-    },
-    aesGcmSeal: async (key, nonce, aad, plaintext) =>
-      bytes(
-        await getSubtle().encrypt(gcm(nonce, aad), await aes(key, "encrypt"), source(plaintext)),
-      ),
-    aesGcmOpen: async (key, nonce, aad, ciphertext) =>
-      bytes(
-        await getSubtle().decrypt(gcm(nonce, aad), await aes(key, "decrypt"), source(ciphertext)),
-      ),
+type HpkeModule = typeof import("./hpke-webcrypto.js");
+
+/** Loads the HPKE chunk once; a failed load can be tried again. */
+function createHpkeLoader(): () => Promise<HpkeModule> {
+  let loading: Promise<HpkeModule> | undefined;
+  return () => {
+    loading ??= import("./hpke-webcrypto.js").catch((cause: unknown) => {
+      loading = undefined;
+      throw new SignetError("NETWORK", "could not load a part of Signet", {
+        cause,
+        retryable: true,
+      });
+    });
+    return loading;
   };
 }
 
-const hpkePrimitives = /* @__PURE__ */ createWebCryptoHpkePrimitives();
-
-function webCryptoDecryptionKey(keyPair: CryptoKeyPair, publicKeyRaw: Uint8Array): DecryptionKey {
+function webCryptoDecryptionKey(
+  keyPair: CryptoKeyPair,
+  publicKeyRaw: Uint8Array,
+  loadHpke: () => Promise<HpkeModule>,
+): DecryptionKey {
   return {
     publicKeyUncompressed: bytesToHex(publicKeyRaw),
-    hpkeOpen: ({ enc, ciphertext, info, aad }: HpkeOpenParameters) => {
+    async hpkeOpen(parameters: HpkeOpenParameters) {
+      const enc = parameters?.enc;
       if (enc?.length !== 65)
         throw new SignetError("POINT_INVALID", `"enc" expected 65 bytes, got ${enc?.length}`);
-      return attempt("DECRYPTION_FAILED", "HPKE open failed (wrong key or altered data)", () =>
-        hpkeOpenWith(hpkePrimitives, { recipientKey: keyPair, enc, ciphertext, info, aad }),
-      );
+      decodePoint(enc, "enc");
+      return (await loadHpke()).hpkeOpen(keyPair, parameters);
     },
   };
 }
 
 /**
- * Creates the WebCrypto backend (browsers, Node ≥ 20, Deno, Bun, workers): ECDSA, ECDH, HMAC and
- * AES-GCM through `crypto.subtle`, composed into HPKE by RFC 9180 code of its own. `crypto.subtle` is looked up on every call, so
+ * Creates the WebCrypto backend (browsers, Node ≥ 20, Deno, Bun, workers): ECDSA and ECDH through
+ * `crypto.subtle`, HPKE through `@hpke/core` (on `crypto.subtle` too). `crypto.subtle` is looked up on every call, so
  * importing this module is safe during server-side rendering. The default entry uses it.
  *
  * @returns A {@link CryptoBackend}.
@@ -173,6 +147,7 @@ function webCryptoDecryptionKey(keyPair: CryptoKeyPair, publicKeyRaw: Uint8Array
  * ```
  */
 export function createWebCryptoBackend(): CryptoBackend {
+  const loadHpke = createHpkeLoader();
   const importSigningKey = (scalar: Uint8Array, options?: GenerateSigningKeyOptions) =>
     attempt("KEY_INVALID", "signing key import failed", async () => {
       const { jwk, publicKeyRaw } = await jwkFromScalar(scalar);
@@ -243,7 +218,11 @@ export function createWebCryptoBackend(): CryptoBackend {
       attempt("CRYPTO_UNAVAILABLE", "decryption key generation failed", async () => {
         const subtle = getSubtle();
         const pair = await subtle.generateKey(ECDH, false, ["deriveBits"]);
-        return webCryptoDecryptionKey(pair, bytes(await subtle.exportKey("raw", pair.publicKey)));
+        return webCryptoDecryptionKey(
+          pair,
+          bytes(await subtle.exportKey("raw", pair.publicKey)),
+          loadHpke,
+        );
       }),
     importDecryptionKey: (scalar) =>
       attempt("KEY_INVALID", "decryption key import failed", async () => {
@@ -251,10 +230,11 @@ export function createWebCryptoBackend(): CryptoBackend {
         const { jwk, publicKeyRaw } = await jwkFromScalar(scalar);
         const privateKey = await subtle.importKey("jwk", jwk, ECDH, false, ["deriveBits"]);
         const publicKey = await subtle.importKey("raw", source(publicKeyRaw), ECDH, true, []);
-        return webCryptoDecryptionKey({ privateKey, publicKey }, publicKeyRaw);
+        return webCryptoDecryptionKey({ privateKey, publicKey }, publicKeyRaw, loadHpke);
       }),
     verify: verifyP1363,
-    async hpkeSeal({ recipientPublicKey, plaintext, info, aad }: HpkeSealParameters) {
+    async hpkeSeal(parameters: HpkeSealParameters) {
+      const recipientPublicKey = parameters?.recipientPublicKey;
       if (recipientPublicKey?.length !== 65) {
         throw new SignetError(
           "POINT_INVALID",
@@ -262,17 +242,10 @@ export function createWebCryptoBackend(): CryptoBackend {
         );
       }
       decodePoint(recipientPublicKey, "recipientPublicKey");
-      return attempt("CRYPTO_UNAVAILABLE", "HPKE seal failed", async () => {
-        // A fresh ephemeral key per seal; its private half never leaves WebCrypto.
-        const ephemeralKey = await getSubtle().generateKey(ECDH, false, ["deriveBits"]);
-        return hpkeSealWith(hpkePrimitives, {
-          recipientPublicKey,
-          ephemeralKey,
-          plaintext,
-          info,
-          aad,
-        });
-      });
+      return (await loadHpke()).hpkeSeal(parameters);
+    },
+    preload() {
+      loadHpke().catch(() => undefined);
     },
     sha256: (data) =>
       attempt("CRYPTO_UNAVAILABLE", "SHA-256 failed", async () =>

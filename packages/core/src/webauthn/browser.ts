@@ -1,8 +1,9 @@
-// WebAuthn Level 3 §5.1.3 (create) and §5.1.4 (get) in the browser: JSON options in, JSON results
-// out (the shapes of §5.1.8/§5.1.9 toJSON). Written out rather than taken from
-// @simplewebauthn/browser, whose error-guessing helpers would cost ~2.5 KB min+gzip of the 20 KB
-// budget; DOMException names are mapped in ./errors.ts instead.
-import { base64UrlDecode, base64UrlEncode } from "../crypto/encoding.js";
+// WebAuthn Level 3 §5.1.3 (create) and §5.1.4 (get) in the browser, through @simplewebauthn/browser:
+// it converts the JSON options and results, cancels a pending ceremony when a new one starts
+// (its WebAuthnAbortService) and offers conditional UI (autofill). It loads as a chunk of its own,
+// started when a client is created, so no tap waits for it; DOM errors become Signet codes in
+// ./errors.ts.
+import { base64UrlDecode } from "../crypto/encoding.js";
 import { SignetError } from "../errors.js";
 import { toWebAuthnError } from "./errors.js";
 import type {
@@ -12,30 +13,34 @@ import type {
   WebAuthnProvider,
 } from "./types.js";
 
-const buffer = (text: string, name: string): ArrayBuffer =>
-  new Uint8Array(base64UrlDecode(text, name)).buffer as ArrayBuffer;
-const text = (data: ArrayBuffer | null | undefined): string =>
-  base64UrlEncode(new Uint8Array(data ?? new ArrayBuffer(0)));
+type SimpleWebAuthn = typeof import("./ceremonies.js");
 
-const descriptors = (list: PublicKeyCredentialDescriptorJSON[] | undefined, name: string) =>
-  list?.map((d) => ({ ...d, id: buffer(d.id, name) }) as PublicKeyCredentialDescriptor);
-
-function credentials(): CredentialsContainer {
-  const container = (globalThis as { navigator?: { credentials?: CredentialsContainer } }).navigator
-    ?.credentials;
-  if (
-    !container ||
-    typeof (globalThis as { PublicKeyCredential?: unknown }).PublicKeyCredential !== "function"
-  ) {
+function assertSupported(): void {
+  const global = globalThis as {
+    navigator?: { credentials?: unknown };
+    PublicKeyCredential?: unknown;
+  };
+  if (!global.navigator?.credentials || typeof global.PublicKeyCredential !== "function") {
     throw new SignetError("WEBAUTHN_UNSUPPORTED", "This browser does not support passkeys");
   }
-  return container;
+}
+
+/** Every base64url field is decoded once up front: a bad one is `ENCODING_INVALID`, never a prompt. */
+function checkEncoding(
+  fields: Record<string, string | undefined>,
+  descriptors: PublicKeyCredentialDescriptorJSON[] | undefined,
+  listName: string,
+): void {
+  for (const [name, value] of Object.entries(fields))
+    if (value !== undefined) base64UrlDecode(value, name);
+  for (const descriptor of descriptors ?? []) base64UrlDecode(descriptor.id, listName);
 }
 
 /**
- * The browser's `navigator.credentials` as a `WebAuthnProvider`. Nothing is read at import time;
- * support is checked when a ceremony starts. Starting a ceremony aborts one still pending, so a
- * second tap never meets "a request is already pending".
+ * The browser's passkeys (`navigator.credentials`) as a `WebAuthnProvider`, through
+ * `@simplewebauthn/browser`. Nothing is read at import time; support is checked when a ceremony
+ * starts. Starting a ceremony cancels one still pending (its promise rejects with
+ * `WEBAUTHN_CANCELLED`), so a second tap never meets "a request is already pending".
  *
  * @example
  * ```ts
@@ -43,88 +48,116 @@ function credentials(): CredentialsContainer {
  * ```
  */
 export function createBrowserWebAuthn(): WebAuthnProvider {
-  let pending: AbortController | undefined;
-  // Options are decoded before anything else, so malformed options never cancel a pending prompt.
-  const ceremony = async <O extends object, T>(
-    options: () => O,
-    run: (container: CredentialsContainer, request: O & { signal: AbortSignal }) => Promise<T>,
-  ) => {
-    const container = credentials();
-    const request = options();
-    pending?.abort();
-    const controller = new AbortController();
-    pending = controller;
+  let library: SimpleWebAuthn | undefined;
+  let loading: Promise<SimpleWebAuthn> | undefined;
+  const load = (): Promise<SimpleWebAuthn> => {
+    loading ??= import("./ceremonies.js").then(
+      (module) => (library = module),
+      (cause: unknown) => {
+        loading = undefined; // a failed chunk load can be tried again
+        throw new SignetError("NETWORK", "could not load a part of Signet", {
+          cause,
+          retryable: true,
+        });
+      },
+    );
+    return loading;
+  };
+  // Once loaded, a ceremony calls WebAuthn in the same task as the tap: nothing is awaited first.
+  const ceremony = async <T>(run: (lib: SimpleWebAuthn) => Promise<T>): Promise<T> => {
+    assertSupported();
+    const lib = library ?? (await load());
     try {
-      return await run(container, { ...request, signal: controller.signal });
+      return await run(lib);
     } catch (error) {
       throw toWebAuthnError(error);
-    } finally {
-      if (pending === controller) pending = undefined;
     }
   };
   return {
+    preload() {
+      load().catch(() => undefined);
+    },
     register: (options) =>
-      ceremony(
-        () => ({
-          publicKey: {
-            ...options,
-            challenge: buffer(options.challenge, "challenge"),
-            user: { ...options.user, id: buffer(options.user.id, "user.id") },
-            ...(options.excludeCredentials
-              ? {
-                  excludeCredentials: descriptors(options.excludeCredentials, "excludeCredentials"),
-                }
-              : {}),
-          } as PublicKeyCredentialCreationOptions,
-        }),
-        async (container, request) => {
-          const credential = (await container.create(request)) as PublicKeyCredential | null;
-          if (!credential) throw new SignetError("WEBAUTHN_FAILED", "No passkey was created");
-          const response = credential.response as AuthenticatorAttestationResponse;
-          const transports = response.getTransports?.() ?? [];
-          return {
-            id: credential.id,
-            rawId: text(credential.rawId),
-            type: "public-key",
-            response: {
-              clientDataJSON: text(response.clientDataJSON),
-              attestationObject: text(response.attestationObject),
-              ...(transports.length ? { transports } : {}),
-            },
-            authenticatorAttachment: credential.authenticatorAttachment,
-            clientExtensionResults: { ...credential.getClientExtensionResults() },
-          } satisfies RegistrationResponseJSON;
-        },
-      ),
-    authenticate: (options) =>
-      ceremony(
-        () => ({
-          publicKey: {
-            ...options,
-            challenge: buffer(options.challenge, "challenge"),
-            ...(options.allowCredentials
-              ? { allowCredentials: descriptors(options.allowCredentials, "allowCredentials") }
-              : {}),
-          } as PublicKeyCredentialRequestOptions,
-        }),
-        async (container, request) => {
-          const credential = (await container.get(request)) as PublicKeyCredential | null;
-          if (!credential) throw new SignetError("WEBAUTHN_FAILED", "No passkey was used");
-          const response = credential.response as AuthenticatorAssertionResponse;
-          return {
-            id: credential.id,
-            rawId: text(credential.rawId),
-            type: "public-key",
-            response: {
-              clientDataJSON: text(response.clientDataJSON),
-              authenticatorData: text(response.authenticatorData),
-              signature: text(response.signature),
-              ...(response.userHandle ? { userHandle: text(response.userHandle) } : {}),
-            },
-            authenticatorAttachment: credential.authenticatorAttachment,
-            clientExtensionResults: { ...credential.getClientExtensionResults() },
-          } satisfies AuthenticationResponseJSON;
-        },
-      ),
+      ceremony(async (lib) => {
+        checkEncoding(
+          { challenge: options.challenge, "user.id": options.user?.id },
+          options.excludeCredentials,
+          "excludeCredentials",
+        );
+        const optionsJSON = options as Parameters<typeof lib.startRegistration>[0]["optionsJSON"];
+        const result = await lib.startRegistration({ optionsJSON });
+        const transports = result.response.transports ?? [];
+        // The documented JSON shape only (no empty transports, none of the library's extras).
+        return {
+          id: result.id,
+          rawId: result.rawId,
+          type: "public-key",
+          response: {
+            clientDataJSON: result.response.clientDataJSON,
+            attestationObject: result.response.attestationObject,
+            ...(transports.length ? { transports } : {}),
+          },
+          authenticatorAttachment: result.authenticatorAttachment ?? null,
+          clientExtensionResults: { ...result.clientExtensionResults },
+        } satisfies RegistrationResponseJSON;
+      }),
+    authenticate: (options, extras) =>
+      ceremony(async (lib) => {
+        checkEncoding(
+          { challenge: options.challenge },
+          options.allowCredentials,
+          "allowCredentials",
+        );
+        if (extras?.autofill === true) {
+          // Checked here, so each gets its own code instead of a generic failure.
+          if (!(await lib.browserSupportsWebAuthnAutofill()))
+            throw new SignetError(
+              "WEBAUTHN_UNSUPPORTED",
+              "This browser cannot offer passkeys in autofill",
+            );
+          if (!document.querySelector("input[autocomplete$='webauthn']"))
+            throw new SignetError(
+              "INVALID_ARGUMENT",
+              'Passkey autofill needs an <input autocomplete="username webauthn"> on the page',
+            );
+        }
+        const optionsJSON = options as Parameters<typeof lib.startAuthentication>[0]["optionsJSON"];
+        const result = await lib.startAuthentication({
+          optionsJSON,
+          useBrowserAutofill: extras?.autofill === true,
+        });
+        const { userHandle } = result.response;
+        return {
+          id: result.id,
+          rawId: result.rawId,
+          type: "public-key",
+          response: {
+            clientDataJSON: result.response.clientDataJSON,
+            authenticatorData: result.response.authenticatorData,
+            signature: result.response.signature,
+            ...(userHandle ? { userHandle } : {}),
+          },
+          authenticatorAttachment: result.authenticatorAttachment ?? null,
+          clientExtensionResults: { ...result.clientExtensionResults },
+        } satisfies AuthenticationResponseJSON;
+      }),
   };
+}
+
+/**
+ * Whether this browser can offer passkeys in autofill (WebAuthn conditional mediation), for
+ * `signInWithPasskey(client, { …, autofill: true })`. Never throws; `false` outside browsers.
+ *
+ * @example
+ * ```ts
+ * if (await browserSupportsPasskeyAutofill()) void signInWithPasskey(client, { credentialId, autofill: true });
+ * ```
+ */
+export async function browserSupportsPasskeyAutofill(): Promise<boolean> {
+  try {
+    assertSupported();
+    return await (await import("./ceremonies.js")).browserSupportsWebAuthnAutofill();
+  } catch {
+    return false;
+  }
 }

@@ -46,9 +46,16 @@ function knownName(error: unknown): string | undefined {
  */
 export function toWebAuthnError(error: unknown): SignetError {
   if (error instanceof SignetError) return error;
-  const name =
-    knownName((error as { cause?: unknown } | null | undefined)?.cause) ?? knownName(error);
+  const inner = (error as { cause?: unknown } | null | undefined)?.cause;
+  const name = knownName(inner) ?? knownName(error);
+  // @simplewebauthn/browser's WebAuthnError wraps the DOMException and borrows its name: the
+  // DOMException is the real cause, and the one passed on. Other wrappers stay the cause.
+  const borrowed =
+    typeof inner === "object" &&
+    inner !== null &&
+    (inner as { name?: unknown }).name === (error as { name?: unknown }).name;
+  const cause = borrowed ? inner : error;
   const known = name === undefined ? undefined : byDomName[name];
-  if (known) return new SignetError(known.code, known.message, { cause: error, details: { name } });
-  return new SignetError("WEBAUTHN_FAILED", "The passkey ceremony failed", { cause: error });
+  if (known) return new SignetError(known.code, known.message, { cause, details: { name } });
+  return new SignetError("WEBAUTHN_FAILED", "The passkey ceremony failed", { cause });
 }

@@ -82,5 +82,22 @@ export type AuthenticationResponseJSON = {
  */
 export type WebAuthnProvider = {
   register(options: RegistrationOptionsJSON): Promise<RegistrationResponseJSON>;
-  authenticate(options: AuthenticationOptionsJSON): Promise<AuthenticationResponseJSON>;
+  authenticate(
+    options: AuthenticationOptionsJSON,
+    extras?: AuthenticateExtras,
+  ): Promise<AuthenticationResponseJSON>;
+  /**
+   * Starts loading whatever the ceremonies need, so that a later tap opens the prompt without
+   * waiting (iOS Safari drops the prompt after slow asynchronous work). Optional; never throws.
+   */
+  preload?(): void;
+};
+
+/** How an authentication ceremony is shown. */
+export type AuthenticateExtras = {
+  /**
+   * Offer the passkey in the browser's autofill (WebAuthn conditional mediation) instead of a
+   * modal prompt. The page needs an `<input autocomplete="username webauthn">`.
+   */
+  autofill?: boolean | undefined;
 };

@@ -31,6 +31,7 @@ describe("exports", () => {
         "WALLET_SIGNATURE_HEADER",
         "addCredential",
         "addPasskey",
+        "browserSupportsPasskeyAutofill",
         "createBrowserWebAuthn",
         "createClient",
         "createCryptoApi",

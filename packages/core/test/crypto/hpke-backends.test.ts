@@ -18,11 +18,9 @@ import { bytesToHex, concatBytes, hexToBytes } from "../../src/crypto/encoding.j
 import { hpkeSealWith, keySchedule } from "../../src/crypto/hpke.js";
 import { createNobleBackend } from "../../src/crypto/noble.js";
 import { decodePoint, encodePoint, P } from "../../src/crypto/p256.js";
-import {
-  createWebCryptoBackend,
-  createWebCryptoHpkePrimitives,
-} from "../../src/crypto/webcrypto.js";
+import { createWebCryptoBackend } from "../../src/crypto/webcrypto.js";
 import { isSignetError } from "../../src/errors.js";
+import { createWebCryptoHpkePrimitives } from "./webCryptoPrimitives.js";
 
 const ab = (bytes: Uint8Array): ArrayBuffer => new Uint8Array(bytes).buffer as ArrayBuffer;
 const TURNKEY_INFO = new TextEncoder().encode("turnkey_hpke");
@@ -330,7 +328,7 @@ describe.each(backends)("HPKE (AES-256-GCM) on %s", (_name, backend) => {
   });
 });
 
-describe("WebCrypto HPKE primitives", () => {
+describe("src/crypto/hpke.ts on WebCrypto primitives (a second substrate for the React Native composition)", () => {
   const p = createWebCryptoHpkePrimitives();
 
   it("the key schedule picks a 32-byte key for AES-256-GCM (0x0002) and 16 for AES-128-GCM (0x0001)", async () => {

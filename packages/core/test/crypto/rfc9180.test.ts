@@ -1,6 +1,6 @@
 // RFC 9180 A.3.1 (DHKEM(P-256, HKDF-SHA256), HKDF-SHA256, AES-128-GCM, base mode): Signet's own
-// HPKE (./hpke.ts) on noble and on the browser backend's WebCrypto primitives, and @hpke/core as an
-// independent implementation.
+// HPKE (./hpke.ts) on noble and on WebCrypto primitives (./webCryptoPrimitives.ts), and
+// @hpke/core (the browser build's HPKE, and an independent implementation).
 import { Aes128Gcm, CipherSuite, DhkemP256HkdfSha256, HkdfSha256 } from "@hpke/core";
 import { gcm } from "@noble/ciphers/aes.js";
 import { describe, expect, it } from "vitest";
@@ -13,7 +13,7 @@ import {
   keySchedule,
 } from "../../src/crypto/hpke.js";
 import { createNobleHpkePrimitives } from "../../src/crypto/noble.js";
-import { createWebCryptoHpkePrimitives } from "../../src/crypto/webcrypto.js";
+import { createWebCryptoHpkePrimitives } from "./webCryptoPrimitives.js";
 
 const nobleHpkePrimitives = createNobleHpkePrimitives();
 
@@ -23,8 +23,8 @@ const v = loadVector<Rfc9180Vector>("rfc9180-p256-sha256-aes128gcm-base.json");
 const h = hexToBytes;
 const ab = (bytes: Uint8Array) => new Uint8Array(bytes) as Uint8Array<ArrayBuffer>;
 
-// The browser backend's own WebCrypto primitives (keys held as non-extractable CryptoKeyPairs),
-// driven with the vector's scalars imported as JWK.
+// WebCrypto primitives (keys held as non-extractable CryptoKeyPairs), driven with the vector's
+// scalars imported as JWK: the composition on a second, asynchronous substrate.
 const subtle = globalThis.crypto.subtle;
 const production = createWebCryptoHpkePrimitives();
 async function pairFromScalar(scalar: Uint8Array): Promise<CryptoKeyPair> {

@@ -1,0 +1,103 @@
+// Passkeys through @simplewebauthn/browser in real Chromium: the ceremony's code is loaded when the
+// client is created, so a tap reaches navigator.credentials in the same task (iOS Safari drops the
+// prompt after slow async work); and passkey autofill (conditional UI) is detected and guarded.
+import { expect, type Page, test } from "@playwright/test";
+import { startWalletServer, type WalletServer } from "./fixtures/walletServer.js";
+
+let server: WalletServer;
+test.beforeAll(async () => {
+  server = await startWalletServer();
+});
+test.afterAll(async () => {
+  await server?.close();
+});
+
+async function withAuthenticator(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+}
+
+test("add and sign in with a passkey: navigator.credentials is called in the same task as the tap", async ({
+  page,
+}) => {
+  await withAuthenticator(page);
+  await page.goto(server.origin);
+  await page.waitForFunction(() => window.signetCore !== undefined);
+  const result = await page.evaluate(async () => {
+    const core = window.signetCore!;
+    const ids = await (
+      await fetch("/api/test/signup", {
+        method: "POST",
+        body: JSON.stringify({ email: `gesture-${Date.now()}@example.com` }),
+      })
+    ).json();
+    const keys = await (await fetch("/api/test/keys")).json();
+    const client = core.createClient({
+      relayUrl: "/api/grid",
+      headers: { "x-test-customer": ids.customerId },
+      trustedKeys: {
+        otpTargetBundle: [keys.attestationPublicKey],
+        exportBundle: [keys.signerPublicKey],
+      },
+    });
+    const otp = await core.requestOtp(client, { credentialId: ids.emailCredentialId });
+    await core.verifyOtp(client, { ...otp, otpCode: "000000" });
+    // Record whether each ceremony reached the browser before the calling task ended.
+    const reached: string[] = [];
+    const { create, get } = navigator.credentials;
+    navigator.credentials.create = function (options) {
+      reached.push("create");
+      return create.call(this, options);
+    };
+    navigator.credentials.get = function (options) {
+      reached.push("get");
+      return get.call(this, options);
+    };
+    const challenge = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))
+      .replaceAll("+", "-")
+      .replaceAll("/", "_")
+      .replaceAll("=", "");
+    const adding = core.addPasskey(client, {
+      accountId: ids.accountId,
+      nickname: "Gesture test",
+      challenge,
+      rp: { id: "localhost", name: "Signet e2e" },
+      user: { id: btoa("gesture").replaceAll("=", ""), name: "gesture", displayName: "Gesture" },
+    });
+    const createdInTask = reached.includes("create");
+    const passkey = await adding;
+    const prepared = await core.preparePasskeySignIn(client, { credentialId: passkey.id });
+    const signingIn = core.signInWithPasskey(client, { prepared });
+    const gotInTask = reached.includes("get");
+    const session = await signingIn;
+    return {
+      createdInTask,
+      gotInTask,
+      credentialId: session.credentialId,
+      passkeyId: passkey.id,
+      autofill: await core.browserSupportsPasskeyAutofill(),
+      // Autofill without the input it needs: a typed error, not a hang.
+      noInput: await core
+        .signInWithPasskey(client, { credentialId: passkey.id, autofill: true })
+        .then(
+          () => "resolved",
+          (error: { code?: string }) => error.code,
+        ),
+    };
+  });
+  expect(result.createdInTask).toBe(true);
+  expect(result.gotInTask).toBe(true);
+  expect(result.credentialId).toBe(result.passkeyId);
+  expect(result.autofill).toBe(true);
+  expect(result.noInput).toBe("INVALID_ARGUMENT");
+});
