@@ -1,0 +1,52 @@
+"use client";
+// The provider: one client and one query cache for a tree of components.
+import { type SignetClient, SignetError } from "@signet/core";
+import { createContext, createElement, type ReactNode, useContext, useMemo } from "react";
+import { createQueryCache, type QueryCache } from "./queryCache.js";
+
+type SignetContextValue = { client: SignetClient; cache: QueryCache };
+
+const SignetContext = createContext<SignetContextValue | undefined>(undefined);
+
+/** Props of {@link SignetProvider}. */
+export type SignetProviderProps = {
+  /** The client every hook below uses (`createClient` from `@signet/core`). */
+  client: SignetClient;
+  children?: ReactNode;
+};
+
+/**
+ * Gives every Signet hook below it a client and a shared query cache. Create the client once,
+ * outside render (module scope or `useState`), so it is not recreated on each render.
+ *
+ * @example
+ * ```tsx
+ * const client = createClient({ relayUrl: "/api/grid" });
+ * root.render(<SignetProvider client={client}><App /></SignetProvider>);
+ * ```
+ */
+export function SignetProvider({ client, children }: SignetProviderProps): ReactNode {
+  const value = useMemo(() => ({ client, cache: createQueryCache() }), [client]);
+  return createElement(SignetContext.Provider, { value }, children);
+}
+
+/** @internal The provider's value, or a typed error that says what to do. */
+export function useSignetContext(hook: string): SignetContextValue {
+  const value = useContext(SignetContext);
+  if (value === undefined) {
+    throw new SignetError(
+      "PROVIDER_MISSING",
+      `${hook}() must be used inside <SignetProvider client={client}>: wrap your app (or this component) in it`,
+    );
+  }
+  return value;
+}
+
+/**
+ * The client of the nearest {@link SignetProvider}, to call a `@signet/core` action directly.
+ *
+ * @throws {SignetError} `PROVIDER_MISSING` outside a provider.
+ */
+export function useClient(): SignetClient {
+  return useSignetContext("useClient").client;
+}

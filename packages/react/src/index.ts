@@ -1,0 +1,31 @@
+// @signet/react: a provider and one hook per @signet/core flow, in TanStack Query's and wagmi's
+// shapes. Every module is a client module; nothing browser-only runs at import or render.
+export { SignetProvider, type SignetProviderProps, useClient } from "./context.js";
+export {
+  useAddCredential,
+  useAddPasskey,
+  useCreateDelegatedKey,
+  useCredentials,
+  useDelegatedKey,
+  useDelegatedKeys,
+  useExecuteQuote,
+  useExportWallet,
+  useInternalAccounts,
+  usePreparePasskeySignIn,
+  useQuote,
+  useRefreshSession,
+  useRequestOtp,
+  useRevokeCredential,
+  useRevokeDelegatedKey,
+  useRevokeSession,
+  useSessions,
+  useSignInWithOAuth,
+  useSignInWithPasskey,
+  useSignOut,
+  useTransaction,
+  useUpdateCustomerContact,
+  useVerifyOtp,
+} from "./hooks.js";
+export type { UseMutationReturnType } from "./mutation.js";
+export type { QueryOptions, UseQueryReturnType } from "./query.js";
+export { type UseSessionParameters, type UseSessionReturnType, useSession } from "./session.js";

@@ -1,0 +1,127 @@
+"use client";
+// Mutations: one hook state per component, the call's own signed-request stage, cancellation on
+// unmount, and the queries a success changes refetched.
+import type { CallOptions, SignedRequestStage, SignetClient, SignetError } from "@signet/core";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useSignetContext } from "./context.js";
+import { asSignetError } from "./queryCache.js";
+
+/** What a mutation hook returns (TanStack Query's and wagmi's shape, plus `stage`). */
+export type UseMutationReturnType<TVariables, TData, TError extends SignetError = SignetError> = {
+  /** Starts the call; the outcome lands in `status`, `data` and `error` (never thrown). */
+  mutate: (variables: TVariables) => void;
+  /** Starts the call and returns its promise (rejects with the typed error). */
+  mutateAsync: (variables: TVariables) => Promise<TData>;
+  status: "idle" | "pending" | "success" | "error";
+  isIdle: boolean;
+  isPending: boolean;
+  isSuccess: boolean;
+  isError: boolean;
+  data: TData | undefined;
+  error: TError | null;
+  /** The variables of the latest call. */
+  variables: TVariables | undefined;
+  /** The latest call's signed-request progress: `challenge` → `signing` → `submitting` → `processing` → `done`/`failed`. */
+  stage: SignedRequestStage | undefined;
+  /** Back to `idle` (a call under way still finishes, and its outcome is dropped). */
+  reset: () => void;
+};
+
+type State<TVariables, TData, TError> = {
+  status: "idle" | "pending" | "success" | "error";
+  data: TData | undefined;
+  error: TError | null;
+  variables: TVariables | undefined;
+  stage: SignedRequestStage | undefined;
+};
+
+const IDLE = {
+  status: "idle",
+  data: undefined,
+  error: null,
+  variables: undefined,
+  stage: undefined,
+} as const;
+
+/**
+ * @internal The mutation hook behind every `useX` of a core action. The action is called in the
+ * same task as `mutate`, so a passkey prompt stays inside the user's tap.
+ */
+export function useSignetMutation<
+  TVariables extends CallOptions,
+  TData,
+  TError extends SignetError,
+>(
+  hook: string,
+  action: (client: SignetClient, variables: TVariables) => Promise<TData>,
+  invalidates: readonly string[] = [],
+): UseMutationReturnType<TVariables, TData, TError> {
+  const { client, cache } = useSignetContext(hook);
+  const [state, setState] = useState<State<TVariables, TData, TError>>(IDLE);
+  const latest = useRef(0);
+  // The latest action and invalidation list, without making `mutate` a new function each render.
+  const config = useRef({ action, invalidates });
+  config.current = { action, invalidates };
+  const live = useRef(new Set<AbortController>());
+  useEffect(() => {
+    const controllers = live.current;
+    return () => {
+      // Unmounted: stop waiting. What the service already committed stays committed.
+      latest.current++;
+      for (const controller of controllers) controller.abort();
+    };
+  }, []);
+
+  const mutateAsync = useCallback(
+    async (variables: TVariables): Promise<TData> => {
+      const call = ++latest.current;
+      const current = () => latest.current === call;
+      const controller = new AbortController();
+      const given = variables.signal;
+      given?.addEventListener("abort", () => controller.abort(given.reason), { once: true });
+      live.current.add(controller);
+      setState({ status: "pending", data: undefined, error: null, variables, stage: undefined });
+      try {
+        const data = await config.current.action(client, {
+          ...variables,
+          signal: controller.signal,
+          onEvent: (event) => {
+            variables.onEvent?.(event);
+            if (event.type === "signedRequest" && current())
+              setState((s) => ({ ...s, stage: event.stage }));
+          },
+        });
+        if (config.current.invalidates.length) cache.invalidate(config.current.invalidates);
+        if (current()) setState((s) => ({ ...s, status: "success", data, error: null }));
+        return data;
+      } catch (thrown) {
+        const error = asSignetError(thrown) as TError;
+        if (current()) setState((s) => ({ ...s, status: "error", error }));
+        throw error;
+      } finally {
+        live.current.delete(controller);
+      }
+    },
+    [client, cache],
+  );
+  const mutate = useCallback(
+    (variables: TVariables) => {
+      mutateAsync(variables).catch(() => undefined);
+    },
+    [mutateAsync],
+  );
+  const reset = useCallback(() => {
+    latest.current++;
+    setState(IDLE);
+  }, []);
+  return {
+    ...state,
+    mutate,
+    mutateAsync,
+    reset,
+    isIdle: state.status === "idle",
+    isPending: state.status === "pending",
+    isSuccess: state.status === "success",
+    isError: state.status === "error",
+  };
+}

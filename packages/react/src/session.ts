@@ -1,0 +1,86 @@
+"use client";
+// The device's sessions, from core's session store through useSyncExternalStore: every component
+// shares one snapshot, and core keeps the tabs of an origin in step.
+import type { KeyPersistence, Session, SessionSnapshot } from "@signet/core";
+import { useEffect, useState, useSyncExternalStore } from "react";
+import { useSignetContext } from "./context.js";
+
+/** Parameters of {@link useSession}. */
+export type UseSessionParameters = {
+  /** The wallet (`InternalAccount:…`); any account's newest session when omitted. */
+  accountId?: string | undefined;
+};
+
+/** What {@link useSession} returns. */
+export type UseSessionReturnType = {
+  /** `loading` until the key store has been read (always during server rendering). */
+  status: "loading" | "signedIn" | "signedOut";
+  /** The newest unexpired session held on this device, if any. */
+  session: Session | undefined;
+  /** Every unexpired session held on this device for the account (newest first). */
+  sessions: readonly Session[];
+  accountId: string | undefined;
+  /** RFC 3339, the service's clock. */
+  expiresAt: string | undefined;
+  /** Where session keys live: `indexeddb`, or `memory` where the browser cannot keep keys. */
+  persistence: KeyPersistence | undefined;
+};
+
+const EMPTY: SessionSnapshot = Object.freeze({});
+
+/**
+ * The session state of this device, shared by every component and every tab of the origin (a
+ * sign-out or refresh in one tab shows in the others). Re-renders when a session expires.
+ *
+ * @example
+ * ```tsx
+ * const { status, session } = useSession({ accountId });
+ * if (status === "signedOut") return <SignIn />;
+ * ```
+ */
+export function useSession(parameters: UseSessionParameters = {}): UseSessionReturnType {
+  const { client } = useSignetContext("useSession");
+  const { accountId } = parameters;
+  const snapshot = useSyncExternalStore(
+    client.sessions.subscribe,
+    client.sessions.getSnapshot,
+    () => EMPTY,
+  );
+  const [loaded, setLoaded] = useState(false);
+  const [persistence, setPersistence] = useState<KeyPersistence>();
+  const [now, setNow] = useState(() => client.clock.now());
+  useEffect(() => {
+    let live = true;
+    void client.sessions.load().finally(() => live && setLoaded(true));
+    void client.persistence().then(
+      (p) => live && setPersistence(p),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [client]);
+  const all =
+    accountId === undefined ? Object.values(snapshot).flat() : (snapshot[accountId] ?? []);
+  const sessions = all
+    .filter((s) => Date.parse(s.expiresAt) > now)
+    .sort((a, b) => Date.parse(b.expiresAt) - Date.parse(a.expiresAt));
+  const session = sessions[0];
+  // Wake up when the newest session expires, so the status turns to signedOut on time.
+  useEffect(() => {
+    if (!session) return;
+    const timer = setTimeout(
+      () => setNow(client.clock.now()),
+      Math.max(0, Date.parse(session.expiresAt) - client.clock.now()) + 10,
+    );
+    return () => clearTimeout(timer);
+  }, [client, session]);
+  return {
+    status: !loaded ? "loading" : session ? "signedIn" : "signedOut",
+    session,
+    sessions,
+    accountId: session?.accountId ?? accountId,
+    expiresAt: session?.expiresAt,
+    persistence,
+  };
+}
