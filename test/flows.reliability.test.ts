@@ -192,6 +192,20 @@ describe("fault injection", () => {
     expect(processing).toHaveLength(3);
   });
 
+  it("re-sends an OTP or passkey challenge that answers PROCESSING (a 200 endpoint checks the body)", async () => {
+    const { customerId, emailCredentialId } = await stack.signUp();
+    const { client } = stack.client(customerId);
+    await stack.fault({
+      match: { path: `/auth/credentials/${emailCredentialId}/challenge` },
+      count: 2,
+      kind: "processing",
+    });
+    await stack.clearRequests();
+    await signInWithEmail(client, emailCredentialId);
+    const log = (await stack.requests()).filter((r) => r.path.endsWith("/challenge"));
+    expect(log.map((r) => r.fault ?? r.status)).toEqual(["processing", "processing", 200]);
+  });
+
   it("starts a new export, under a fresh key, when the first one's answer is lost", async () => {
     const { customerId, accountId, emailCredentialId } = await stack.signUp();
     const { client } = stack.client(customerId);

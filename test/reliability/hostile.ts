@@ -212,9 +212,16 @@ export async function serviceAnswers(numRuns: number): Promise<HostileCounts[]> 
 
   const scripted = (answers: { status: number; body: string }[]) => {
     let i = 0;
+    // Simulated time: a hostile service that answers PROCESSING forever meets the client's
+    // real deadlines (a minute and more) at once, and a hang is still a hang.
+    let now = Date.now();
     return createClient({
       relayUrl: "http://127.0.0.1:9/api/grid",
       keyStore: createMemoryKeyStore(),
+      clock: { now: () => now },
+      sleep: async (ms) => {
+        now += ms;
+      },
       signedRequests: { timeoutMs: 500, backoff: { baseMs: 1, maxMs: 2 } },
       fetch: async () => {
         const a = answers[Math.min(i++, answers.length - 1)]!;

@@ -90,7 +90,10 @@ export type SignetClient = {
   readonly relayUrl: string;
   readonly transport: Transport;
   readonly crypto: CryptoApi;
+  /** The service's time: the device clock, corrected by the `Date` of relay answers when off. */
   readonly clock: Clock;
+  /** Local elapsed time for timeouts: the device clock, never jumping with the service's. */
+  readonly timer: Clock;
   /** Resolves after `ms`, or rejects with `ABORTED` when `signal` aborts. */
   readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Jitter source in [0, 1). */
@@ -231,6 +234,7 @@ export function createClientFactory(defaults: ClientDefaults) {
       transport,
       crypto,
       clock,
+      timer: deviceClock,
       sleep,
       random,
       sessions,

@@ -19,12 +19,13 @@ export async function pollUntil<T>(
     operation: string;
   },
 ): Promise<T> {
-  const deadline = client.clock.now() + parameters.timeoutMs;
+  // Measured on the local timer: learning the service's clock mid-poll must not end the wait.
+  const deadline = client.timer.now() + parameters.timeoutMs;
   for (let attempt = 1; ; attempt++) {
     const result = await parameters.attempt();
     if (result !== undefined) return result;
     const delay = backoffDelay({ attempt, random: client.random, ...parameters.backoff });
-    if (client.clock.now() + delay > deadline) {
+    if (client.timer.now() + delay > deadline) {
       throw new SignetError(
         "PROCESSING_TIMEOUT",
         `${parameters.operation} did not finish in time`,

@@ -1,8 +1,10 @@
 import type { SignetClient } from "../client.js";
 import type { RequestErrorCode, SignetError } from "../errors.js";
 import type { CallOptions } from "../events.js";
+import { isProcessingBody } from "../transport/signedRequest.js";
 import type { AuthMethodJson } from "../wire.js";
 import { assertCall, assertServiceId } from "./arguments.js";
+import { pollUntil } from "./pollUntil.js";
 import { expectShape } from "./responseShape.js";
 
 export type RequestOtpParameters = CallOptions & {
@@ -16,12 +18,13 @@ export type RequestOtpReturnType = {
   otpEncryptionTargetBundle: string;
 };
 
-export type RequestOtpErrorType = SignetError<RequestErrorCode>;
+export type RequestOtpErrorType = SignetError<RequestErrorCode | "PROCESSING_TIMEOUT">;
 
 /**
  * Sends a one-time code to the credential's email or phone (`POST /auth/credentials/{id}/challenge`).
  *
- * @throws {SignetError} `RATE_LIMITED` (see `details.retryAfterMs`), `NOT_FOUND`, `MALFORMED_RESPONSE`, `NETWORK`.
+ * @throws {SignetError} `RATE_LIMITED` (see `details.retryAfterMs`), `NOT_FOUND`, `MALFORMED_RESPONSE`,
+ * `PROCESSING_TIMEOUT` (the service kept answering PROCESSING), `NETWORK`.
  * @example
  * ```ts
  * const otp = await requestOtp(client, { credentialId });
@@ -34,15 +37,24 @@ export async function requestOtp(
 ): Promise<RequestOtpReturnType> {
   const { credentialId } = assertCall(client, parameters);
   assertServiceId("credentialId", credentialId, "AuthMethod");
-  const body = await client.request<unknown>(
-    {
-      method: "POST",
-      path: `/auth/credentials/${credentialId}/challenge`,
-      body: "{}",
-      expectedStatus: 200,
+  // docs/protocol.md §2.5: a 200 endpoint may answer PROCESSING; the same request goes again.
+  const body = await pollUntil(client, {
+    operation: "requestOtp",
+    timeoutMs: 60_000,
+    signal: parameters.signal,
+    attempt: async () => {
+      const answer = await client.request<unknown>(
+        {
+          method: "POST",
+          path: `/auth/credentials/${credentialId}/challenge`,
+          body: "{}",
+          expectedStatus: 200,
+        },
+        parameters,
+      );
+      return isProcessingBody(answer) ? undefined : answer;
     },
-    parameters,
-  );
+  });
   const credential = expectShape<AuthMethodJson>(
     body,
     ["id", "accountId", "type", "otpEncryptionTargetBundle"],

@@ -57,15 +57,24 @@ export async function preparePasskeySignIn(
     ? { legacy: await client.crypto.generateDecryptionKey() }
     : await client.crypto.generateSigningKey();
   const clientPublicKey = "legacy" in key ? key.legacy.publicKeyUncompressed : key.publicKey;
-  const body = await client.request<unknown>(
-    {
-      method: "POST",
-      path: `/auth/credentials/${credentialId}/challenge`,
-      body: JSON.stringify({ clientPublicKey }),
-      expectedStatus: 200,
+  // docs/protocol.md §2.5: a 200 endpoint may answer PROCESSING; the same request goes again.
+  const body = await pollUntil(client, {
+    operation: "preparePasskeySignIn",
+    timeoutMs: 60_000,
+    signal: parameters.signal,
+    attempt: async () => {
+      const answer = await client.request<unknown>(
+        {
+          method: "POST",
+          path: `/auth/credentials/${credentialId}/challenge`,
+          body: JSON.stringify({ clientPublicKey }),
+          expectedStatus: 200,
+        },
+        parameters,
+      );
+      return isProcessingBody(answer) ? undefined : answer;
     },
-    parameters,
-  );
+  });
   const challenge = expectShape<PasskeyAuthChallengeJson>(
     body,
     ["credentialId", "challenge", "requestId", "expiresAt"],
@@ -100,7 +109,7 @@ export type SignInWithPasskeyReturnType = Session;
 
 export type PreparePasskeySignInReturnType = PreparedPasskeySignIn;
 export type PreparePasskeySignInErrorType = SignetError<
-  RequestErrorCode | CryptoErrorCode | "CHALLENGE_INVALID"
+  RequestErrorCode | CryptoErrorCode | "CHALLENGE_INVALID" | "PROCESSING_TIMEOUT"
 >;
 export type SignInWithPasskeyErrorType = SignetError<
   | RequestErrorCode
