@@ -82,6 +82,9 @@ check("lint", runPnpm(["exec", "biome", "check", "."]));
 check("package exports (publint, attw)", runPnpm(["exec", "node", "scripts/check-packages.mjs"]));
 check("size budget", runPnpm(["exec", "node", "scripts/size.mjs"]));
 
+// The README's quick start, run as written (emulator, relay and core in one process).
+check("examples/quickstart.ts runs", run("node", ["--import", "tsx", "examples/quickstart.ts"]));
+
 // Unit and integration tests (vitest).
 ensureRedis();
 const vitestOut = join(results, "vitest.json");

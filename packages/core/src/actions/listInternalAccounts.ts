@@ -6,7 +6,11 @@ import { assertCall, assertServiceId, query } from "./arguments.js";
 import { expectList } from "./responseShape.js";
 
 export type ListInternalAccountsParameters = CallOptions & {
-  customerId: string;
+  /**
+   * The customer (`Customer:…`). Optional behind `@signet/relay`, which fills in the signed-in
+   * user's customer (and refuses another's).
+   */
+  customerId?: string | undefined;
   /** Filter by type. Default `EMBEDDED_WALLET`. */
   type?: string | undefined;
 };
@@ -19,15 +23,15 @@ export type ListInternalAccountsErrorType = SignetError<RequestErrorCode>;
  * @throws {SignetError} `RELAY_FORBIDDEN` (another customer), `NETWORK`.
  * @example
  * ```ts
- * const [wallet] = await listInternalAccounts(client, { customerId });
+ * const [wallet] = await listInternalAccounts(client); // the signed-in user's, through the relay
  * ```
  */
 export async function listInternalAccounts(
   client: SignetClient,
-  parameters: ListInternalAccountsParameters,
+  parameters: ListInternalAccountsParameters = {},
 ): Promise<ListInternalAccountsReturnType> {
   const { customerId, type = "EMBEDDED_WALLET" } = assertCall(client, parameters);
-  assertServiceId("customerId", customerId, "Customer");
+  if (customerId !== undefined) assertServiceId("customerId", customerId, "Customer");
   const body = await client.request<unknown>(
     {
       method: "GET",

@@ -105,7 +105,7 @@ type Declared = {
     ListDelegatedKeysErrorType,
   ];
   listInternalAccounts: [
-    ListInternalAccountsParameters,
+    ListInternalAccountsParameters | undefined,
     ListInternalAccountsReturnType,
     ListInternalAccountsErrorType,
   ];
