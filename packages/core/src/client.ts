@@ -1,14 +1,15 @@
 // docs/architecture.md "@signet/core": one client carries every platform seam, defaulted in one place.
 // Nothing here reads window, navigator or globalThis.crypto at import time.
 
-import { refreshSession } from "./actions/refreshSession.js";
 import type { CryptoApi } from "./crypto/api.js";
 import type { SigningKey } from "./crypto/backend.js";
 import type { BundleTrustOptions } from "./crypto/bundles.js";
 import { SignetError } from "./errors.js";
 import { type CallOptions, deliver, type EventSink, type SignetEvent } from "./events.js";
 import type { KeyPersistence, KeyStore } from "./keys/key-store.js";
+import { createCrossTab } from "./session/crossTab.js";
 import { createSessionStore, type Session, type SessionStore } from "./session/sessionStore.js";
+import { abortableSleep } from "./transport/abort.js";
 import type { BackoffOptions } from "./transport/backoff.js";
 import {
   type Clock,
@@ -19,8 +20,8 @@ import {
   systemClock,
   type Transport,
 } from "./transport/http.js";
+import { generateIdempotencyKey } from "./transport/idempotencyKey.js";
 import {
-  abortableSleep,
   type RunSignedRequestParameters,
   type RunSignedRequestReturnType,
   runSignedRequest,
@@ -61,7 +62,10 @@ export type CreateClientParameters = {
     | undefined;
   /** Accept unsigned bundles (sandbox, emulator); each acceptance emits a `bundleWarning`. Default false. */
   allowUnsignedBundles?: boolean | undefined;
-  /** Refresh a held session this long before it expires, while the client is alive. Default off. */
+  /**
+   * Refresh a held session this long before it expires, while the client is alive (`true`: one
+   * minute). Default off. A margin of 15 minutes or more would loop and is refused.
+   */
   autoRefresh?: { marginMs?: number } | boolean | undefined;
   /** Defaults for signed requests: overall timeout and backoff. */
   signedRequests?: { timeoutMs?: number; backoff?: Partial<BackoffOptions> } | undefined;
@@ -129,9 +133,17 @@ export type SignetClient = {
   ): Promise<TBody>;
   /** Emits an event to the client's `onEvent`, then to a per-call sink (errors in either are ignored). */
   emit(event: SignetEvent, onEvent?: EventSink): void;
-  /** Stores a new session and schedules its refresh when `autoRefresh` is on. */
+  /** Stores a new session (automatic refresh, when on, follows `sessions`). */
   holdSession(session: Session, key: SigningKey): Promise<void>;
-  /** Stops auto-refresh timers. The client stays usable. */
+  /**
+   * Runs `task` once per `key` at a time: callers while it runs get its result. Across the tabs
+   * of an origin it holds a Web Lock where those exist; `waited` then tells `task` that another
+   * tab may have done the work meanwhile (re-read `sessions` with `sync()`).
+   */
+  coalesce<T>(key: string, task: (waited: boolean) => Promise<T>): Promise<T>;
+  /** Aborted by `destroy()`: what runs for the client's lifetime (automatic refresh) stops on it. */
+  readonly signal: AbortSignal;
+  /** Stops automatic refresh (cancelling a refresh in flight) and cross-tab listening. The client stays usable. */
   destroy(): void;
 };
 
@@ -183,41 +195,24 @@ export function createClientFactory(defaults: ClientDefaults) {
         : defaults.keyStore();
       return resolved;
     };
-    const keyStore = async () => (await resolveStore()).store;
-    const timers = new Map<string, ReturnType<typeof setTimeout>>();
-    const auto = parameters.autoRefresh;
-    const marginMs = auto === true ? 60_000 : auto ? (auto.marginMs ?? 60_000) : undefined;
-
-    /** Refreshes `session` `marginMs` before it expires, if it is still held then. */
-    const scheduleRefresh = (session: Session) => {
-      if (marginMs === undefined) return;
-      const delay = Math.max(0, Date.parse(session.expiresAt) - marginMs - clock.now());
-      const timer = setTimeout(() => {
-        timers.delete(session.id);
-        void sessions
-          .list(session.accountId)
-          .then((held) => {
-            if (held.some((s) => s.id === session.id)) {
-              return refreshSession(client, {
-                accountId: session.accountId,
-                sessionId: session.id,
-              });
-            }
-          })
-          .catch(() => {
-            // Reported through events by the refresh itself; the session then expires normally.
-          });
-      }, delay);
-      (timer as { unref?: () => void }).unref?.();
-      timers.set(session.id, timer);
+    const keyStore = async () => {
+      // Sessions live in the key store, which the origin's other tabs share: listen to them from
+      // the first use on.
+      tabs.listen();
+      return (await resolveStore()).store;
     };
-
+    const tabs = createCrossTab("signet.sessions", () => {
+      sessions.sync().catch(() => {
+        // The next use of the store reports a store that cannot be read.
+      });
+    });
+    const lifetime = new AbortController();
+    const inflight = new Map<string, Promise<unknown>>();
     const sessions = createSessionStore({
       keyStore,
       crypto,
       now: () => clock.now(),
-      // Sessions restored after a reload are refreshed like new ones.
-      onRestored: scheduleRefresh,
+      onChange: () => tabs.announce(),
       onExpired: (session) =>
         emit({
           type: "session",
@@ -270,18 +265,25 @@ export function createClientFactory(defaults: ClientDefaults) {
           timer: deviceClock,
           sleep,
           random,
+          generateId: () => generateIdempotencyKey(crypto.backend.randomBytes),
           onEvent: (event) => emit(event, onEvent),
         } as RunSignedRequestParameters<never>) as never,
       request: async (request, { signal, onEvent } = {}) =>
         (await requestJson({ transport, ...request, signal, onEvent })).body as never,
       emit,
-      async holdSession(session, key) {
-        await sessions.add(session, key);
-        scheduleRefresh(session);
+      holdSession: (session, key) => sessions.add(session, key),
+      coalesce(key, task) {
+        let running = inflight.get(key) as Promise<never> | undefined;
+        if (!running) {
+          running = tabs.lock(key, task).finally(() => inflight.delete(key)) as Promise<never>;
+          inflight.set(key, running);
+        }
+        return running;
       },
+      signal: lifetime.signal,
       destroy() {
-        for (const timer of timers.values()) clearTimeout(timer);
-        timers.clear();
+        lifetime.abort();
+        tabs.close();
       },
     };
     return client;

@@ -1,10 +1,10 @@
+import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
 import { assertArgument, type SessionSignedErrorCode, type SignetError } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
+import { expectShape } from "../transport/responseShape.js";
 import type { AuthMethodJson } from "../wire.js";
-import { assertCall, assertServiceId } from "./arguments.js";
-import { expectShape } from "./responseShape.js";
 
 export type AddCredentialParameters = CallOptions & {
   accountId: string;

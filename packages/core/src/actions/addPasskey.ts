@@ -1,4 +1,6 @@
 // docs/protocol.md §5 (registration): the integrator backend issues the challenge; the add is a signed retry.
+
+import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
 import {
   assertArgument,
@@ -9,10 +11,9 @@ import {
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import { isExpired } from "../session/sessionStore.js";
+import { expectShape } from "../transport/responseShape.js";
 import { toWebAuthnError } from "../webauthn/errors.js";
 import type { AuthMethodJson } from "../wire.js";
-import { assertCall, assertServiceId } from "./arguments.js";
-import { expectShape } from "./responseShape.js";
 
 const NICKNAME = /^[A-Za-z0-9 ._'()-]{1,100}$/;
 

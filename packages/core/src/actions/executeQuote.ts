@@ -1,12 +1,13 @@
 // docs/protocol.md §2 (quote execute): one signed request, signature header only, with an
 // Idempotency-Key generated once per execute and reused on every retry of it.
+
+import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
 import { type SessionSignedErrorCode, SignetError } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
+import { expectShape } from "../transport/responseShape.js";
 import type { QuoteJson } from "../wire.js";
-import { assertCall, assertServiceId } from "./arguments.js";
-import { expectShape } from "./responseShape.js";
 
 export type ExecuteQuoteParameters = CallOptions & {
   /** The quote as created (it carries the payload to sign). */

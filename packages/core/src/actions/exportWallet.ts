@@ -1,3 +1,4 @@
+import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
 import {
   type BundleErrorCode,
@@ -7,8 +8,7 @@ import {
 } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
-import { assertCall, assertServiceId } from "./arguments.js";
-import { expectShape } from "./responseShape.js";
+import { expectShape } from "../transport/responseShape.js";
 
 export type ExportWalletParameters = CallOptions & {
   accountId: string;

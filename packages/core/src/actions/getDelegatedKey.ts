@@ -1,10 +1,10 @@
+import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
 import type { RequestErrorCode, SignetError } from "../errors.js";
 import type { CallOptions } from "../events.js";
+import { expectShape } from "../transport/responseShape.js";
 import type { DelegatedKeyJson } from "../wire.js";
-import { assertCall, assertServiceId } from "./arguments.js";
 import { DELEGATED_KEY_FIELDS } from "./createDelegatedKey.js";
-import { expectShape } from "./responseShape.js";
 
 export type GetDelegatedKeyParameters = CallOptions & {
   delegatedKeyId: string;

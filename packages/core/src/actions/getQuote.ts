@@ -1,9 +1,9 @@
+import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
 import type { RequestErrorCode, SignetError } from "../errors.js";
 import type { CallOptions } from "../events.js";
+import { expectShape } from "../transport/responseShape.js";
 import type { QuoteJson } from "../wire.js";
-import { assertCall, assertServiceId } from "./arguments.js";
-import { expectShape } from "./responseShape.js";
 
 export type GetQuoteParameters = CallOptions & { quoteId: string };
 export type GetQuoteReturnType = QuoteJson;

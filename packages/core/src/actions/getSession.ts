@@ -1,7 +1,7 @@
+import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
 import type { SignetError } from "../errors.js";
 import type { Session } from "../session/sessionStore.js";
-import { assertCall, assertServiceId } from "./arguments.js";
 
 export type GetSessionParameters = { accountId: string };
 export type GetSessionReturnType = Session | undefined;

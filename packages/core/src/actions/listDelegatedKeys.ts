@@ -1,10 +1,10 @@
+import { assertCall, assertServiceId, query } from "../arguments.js";
 import type { SignetClient } from "../client.js";
 import { assertArgument, type RequestErrorCode, type SignetError } from "../errors.js";
 import type { CallOptions } from "../events.js";
+import { expectList } from "../transport/responseShape.js";
 import type { DelegatedKeyJson } from "../wire.js";
-import { assertCall, assertServiceId, query } from "./arguments.js";
 import { DELEGATED_KEY_FIELDS } from "./createDelegatedKey.js";
-import { expectList } from "./responseShape.js";
 
 export type ListDelegatedKeysParameters = CallOptions & {
   accountId?: string | undefined;

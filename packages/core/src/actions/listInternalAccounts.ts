@@ -1,9 +1,9 @@
+import { assertCall, assertServiceId, query } from "../arguments.js";
 import type { SignetClient } from "../client.js";
 import type { RequestErrorCode, SignetError } from "../errors.js";
 import type { CallOptions } from "../events.js";
+import { expectList } from "../transport/responseShape.js";
 import type { InternalAccountJson } from "../wire.js";
-import { assertCall, assertServiceId, query } from "./arguments.js";
-import { expectList } from "./responseShape.js";
 
 export type ListInternalAccountsParameters = CallOptions & {
   /**

@@ -1,10 +1,10 @@
+import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
 import { type SessionSignedErrorCode, SignetError } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { establishSession, parseAuthSession } from "../session/establishSession.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import type { Session } from "../session/sessionStore.js";
-import { assertCall, assertServiceId } from "./arguments.js";
 
 export type RefreshSessionParameters = CallOptions & {
   accountId: string;
@@ -18,7 +18,8 @@ export type RefreshSessionErrorType = SignetError<SessionSignedErrorCode>;
  * Replaces a held session with a new one under a new client-held key, stamped by the current
  * session. The old key is deleted once the new session is stored (docs/protocol.md §8). If the device
  * is signed out of the account while the refresh runs, the new session is revoked instead of
- * held, and `NO_SESSION` is thrown.
+ * held, and `NO_SESSION` is thrown. Concurrent refreshes of one session (in this client, or in
+ * other tabs of the origin where Web Locks exist) make one request and share its result.
  *
  * @throws {SignetError} `NO_SESSION`, `SESSION_EXPIRED` (sign in again), `CHALLENGE_EXPIRED`, `NETWORK`.
  * @example
@@ -34,47 +35,66 @@ export async function refreshSession(
   assertServiceId("accountId", accountId, "InternalAccount");
   if (sessionId !== undefined) assertServiceId("sessionId", sessionId, "Session");
   const current = await requireSession(client, { accountId, sessionId });
-  const key = await client.crypto.generateSigningKey();
-  const { body } = await client.signed(
-    {
-      operation: "refreshSession",
-      method: "POST",
-      path: `/auth/sessions/${current.id}/refresh`,
-      body: JSON.stringify({ clientPublicKey: key.publicKey }),
-      expectedStatus: 201,
-      sign: signWithSession(client, current),
-      parseBody: parseAuthSession,
-    },
-    parameters,
-  );
-  if (!client.sessions.getSnapshot()[accountId]?.length) {
-    // A sign-out (or the revoke of the last held session) ran meanwhile: holding the new session
-    // would sign the device back in. A concurrent refresh of the same session is not this case:
-    // it leaves a session held.
-    await client
-      .signed(
-        {
-          operation: "refreshSession",
-          method: "DELETE",
-          path: `/auth/sessions/${body.id}`,
-          expectedStatus: 204,
-          sign: (payload) => client.crypto.stampPayload(payload, key),
-          // No signal: the cleanup must run even when the call was cancelled.
-        },
-        { onEvent: parameters.onEvent },
-      )
-      .catch(() => {});
-    throw new SignetError("NO_SESSION", "Signed out while the session was refreshed", {
-      details: { accountId, sessionId: current.id },
+  // One refresh per session at a time, in this client and across the origin's tabs: callers
+  // meanwhile get the same new session (the first caller's signal and onEvent govern it).
+  return client.coalesce(`refresh|${current.id}`, async (waited) => {
+    if (waited) {
+      // Another tab may have refreshed (or signed out) while this one waited for the lock.
+      await client.sessions.sync();
+      const held = await client.sessions.list(accountId);
+      if (!held.some((s) => s.id === current.id)) {
+        const [newest] = held;
+        if (!newest) {
+          throw new SignetError("NO_SESSION", "Signed out while the session was refreshed", {
+            details: { accountId, sessionId: current.id },
+          });
+        }
+        const { key: _key, ...session } = newest;
+        return session;
+      }
+    }
+    const key = await client.crypto.generateSigningKey();
+    const { body } = await client.signed(
+      {
+        operation: "refreshSession",
+        method: "POST",
+        path: `/auth/sessions/${current.id}/refresh`,
+        body: JSON.stringify({ clientPublicKey: key.publicKey }),
+        expectedStatus: 201,
+        sign: signWithSession(client, current),
+        parseBody: parseAuthSession,
+      },
+      parameters,
+    );
+    if (!client.sessions.getSnapshot()[accountId]?.length) {
+      // A sign-out (or the revoke of the last held session) ran meanwhile: holding the new session
+      // would sign the device back in. A concurrent refresh of the same session is not this case:
+      // it leaves a session held.
+      await client
+        .signed(
+          {
+            operation: "refreshSession",
+            method: "DELETE",
+            path: `/auth/sessions/${body.id}`,
+            expectedStatus: 204,
+            sign: (payload) => client.crypto.stampPayload(payload, key),
+            // No signal: the cleanup must run even when the call was cancelled.
+          },
+          { onEvent: parameters.onEvent },
+        )
+        .catch(() => {});
+      throw new SignetError("NO_SESSION", "Signed out while the session was refreshed", {
+        details: { accountId, sessionId: current.id },
+      });
+    }
+    const { key: _key, ...session } = await establishSession(client, {
+      onEvent: parameters.onEvent,
+      session: body,
+      key,
+      credentialId: current.credentialId,
+      action: "refreshed",
     });
-  }
-  const { key: _key, ...session } = await establishSession(client, {
-    onEvent: parameters.onEvent,
-    session: body,
-    key,
-    credentialId: current.credentialId,
-    action: "refreshed",
+    await client.sessions.remove(accountId, current.id);
+    return session;
   });
-  await client.sessions.remove(accountId, current.id);
-  return session;
 }

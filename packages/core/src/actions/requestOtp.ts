@@ -1,11 +1,11 @@
+import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
 import type { RequestErrorCode, SignetError } from "../errors.js";
 import type { CallOptions } from "../events.js";
+import { pollUntil } from "../transport/pollUntil.js";
+import { expectShape } from "../transport/responseShape.js";
 import { isProcessingBody } from "../transport/signedRequest.js";
 import type { AuthMethodJson } from "../wire.js";
-import { assertCall, assertServiceId } from "./arguments.js";
-import { pollUntil } from "./pollUntil.js";
-import { expectShape } from "./responseShape.js";
 
 export type RequestOtpParameters = CallOptions & {
   /** The EMAIL_OTP or SMS_OTP credential (`AuthMethod:…`). */

@@ -1,7 +1,7 @@
+import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
 import type { RequestErrorCode, SignetError } from "../errors.js";
 import type { CallOptions } from "../events.js";
-import { assertCall, assertServiceId } from "./arguments.js";
 
 export type RevokeDelegatedKeyParameters = CallOptions & {
   delegatedKeyId: string;

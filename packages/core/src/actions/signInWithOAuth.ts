@@ -1,3 +1,4 @@
+import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
 import {
   assertArgument,
@@ -8,7 +9,6 @@ import {
 import type { CallOptions } from "../events.js";
 import { establishSession, parseAuthSession } from "../session/establishSession.js";
 import type { Session } from "../session/sessionStore.js";
-import { assertCall, assertServiceId } from "./arguments.js";
 
 export type SignInWithOAuthParameters = CallOptions & {
   /** The OAUTH credential (`AuthMethod:…`). */

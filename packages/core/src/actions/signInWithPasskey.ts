@@ -1,5 +1,7 @@
 // docs/protocol.md §5 (passkey authentication): /challenge binds a fresh client-held key, the WebAuthn
 // challenge is the UTF-8 bytes of the 64-hex string, /verify carries the assertion and Request-Id.
+
+import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
 import type { DecryptionKey, SigningKey } from "../crypto/backend.js";
 import { base64UrlEncode, utf8Encode } from "../crypto/encoding.js";
@@ -14,12 +16,11 @@ import type { CallOptions } from "../events.js";
 import { establishSession, parseAuthSession } from "../session/establishSession.js";
 import type { Session } from "../session/sessionStore.js";
 import { REQUEST_ID_HEADER } from "../transport/headers.js";
-import { isProcessingBody } from "../transport/signedRequest.js";
+import { isProcessingBody } from "../transport/nextStep.js";
+import { pollUntil } from "../transport/pollUntil.js";
+import { expectShape } from "../transport/responseShape.js";
 import { toWebAuthnError } from "../webauthn/errors.js";
 import type { PasskeyAuthChallengeJson } from "../wire.js";
-import { assertCall, assertServiceId } from "./arguments.js";
-import { pollUntil } from "./pollUntil.js";
-import { expectShape } from "./responseShape.js";
 
 export type PreparePasskeySignInParameters = CallOptions & {
   /** The PASSKEY credential (`AuthMethod:…`). */

@@ -1,8 +1,8 @@
+import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
 import type { SessionSignedErrorCode, SignetError } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { signWithSession } from "../session/sessionSigner.js";
-import { assertCall, assertServiceId } from "./arguments.js";
 import { isSessionGone } from "./revokeSession.js";
 
 export type SignOutParameters = CallOptions & { accountId: string };

@@ -1,3 +1,4 @@
+import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
 import {
   assertArgument,
@@ -9,7 +10,6 @@ import type { CallOptions } from "../events.js";
 import { establishSession, parseAuthSession } from "../session/establishSession.js";
 import type { Session } from "../session/sessionStore.js";
 import type { AuthMethodJson } from "../wire.js";
-import { assertCall, assertServiceId } from "./arguments.js";
 
 export type VerifyOtpParameters = CallOptions & {
   /** The credential from `requestOtp`. */

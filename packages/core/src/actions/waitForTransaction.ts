@@ -1,10 +1,10 @@
+import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
 import type { RequestErrorCode, SignetError } from "../errors.js";
 import type { CallOptions } from "../events.js";
+import { pollUntil } from "../transport/pollUntil.js";
+import { expectShape } from "../transport/responseShape.js";
 import type { TransactionJson } from "../wire.js";
-import { assertCall, assertServiceId } from "./arguments.js";
-import { pollUntil } from "./pollUntil.js";
-import { expectShape } from "./responseShape.js";
 
 /** Transaction statuses that are still moving. Anything else is terminal. */
 const PENDING = new Set(["CREATED", "PENDING", "PROCESSING", "SENT", "IN_PROGRESS"]);

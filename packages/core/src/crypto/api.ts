@@ -29,22 +29,174 @@ async function load<T>(importModule: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The crypto contract of `@signet/core`, bound to one backend. See each entry's exports for docs. */
+/**
+ * The crypto contract of `@signet/core`, bound to one backend (docs/architecture.md "The crypto
+ * contract"). Both entry points export these functions of their backend by the same names.
+ */
 export interface CryptoApi {
   readonly backend: CryptoBackend;
+  /**
+   * Generates a P-256 signing key (ECDSA, SHA-256) for a session or a one-time TEK. On WebCrypto
+   * (browser and Node entry) the private half is a non-extractable `CryptoKey` unless
+   * `extractable: true`; noble keys (`react-native` entry) are scalars the app's secure store keeps.
+   *
+   * @param options - `extractable` (default `false`; ignored by noble).
+   * @returns A {@link SigningKey} with `publicKey` (66 hex) and `publicKeyUncompressed` (130 hex).
+   * @throws {SignetError} `CRYPTO_UNAVAILABLE` without WebCrypto (for example on an insecure
+   * origin) or, on noble, without a secure random source.
+   * @example
+   * ```ts
+   * const key = await generateSigningKey();
+   * await keyStore.set(sessionId, key.toRecord());
+   * ```
+   */
   generateSigningKey(options?: GenerateSigningKeyOptions): Promise<SigningKey>;
+  /**
+   * Imports a P-256 private scalar (64 hex digits, either case, or 32 bytes), for example a legacy
+   * session key from {@link openSessionKeyBundle}. On WebCrypto imported non-extractable unless
+   * `extractable: true`.
+   *
+   * @param privateKey - The scalar; 1 ≤ d < n.
+   * @param options - `extractable` (default `false`; ignored by noble).
+   * @returns A {@link SigningKey}.
+   * @throws {SignetError} `KEY_INVALID` for a wrong length, non-hex or out-of-range scalar (the message never shows it).
+   * @example
+   * ```ts
+   * const key = await importSigningKey(await openSessionKeyBundle({ bundle, key: decryptionKey }));
+   * ```
+   */
   importSigningKey(
     privateKey: string | Uint8Array,
     options?: GenerateSigningKeyOptions,
   ): Promise<SigningKey>;
+  /**
+   * Turns a stored {@link SigningKeyRecord} (from `SigningKey.toRecord()` via a `KeyStore`) back into a
+   * {@link SigningKey}, checking that its public key belongs to its private key.
+   *
+   * @param record - A `webcrypto` (CryptoKey) or `scalar` (hex) record; noble refuses `webcrypto` ones.
+   * @returns The {@link SigningKey}.
+   * @throws {SignetError} `KEY_INVALID` for a malformed or mismatched record.
+   * @example
+   * ```ts
+   * const record = await keyStore.get(sessionId);
+   * const key = record && (await restoreSigningKey(record));
+   * ```
+   */
   restoreSigningKey(record: SigningKeyRecord): Promise<SigningKey>;
+  /**
+   * Stamps `payload` for the `Grid-Wallet-Signature` header: ECDSA P-256 SHA-256 over its exact
+   * UTF-8 bytes (no parse, trim or normalisation), as base64url of
+   * `{"publicKey":…,"scheme":"SIGNATURE_SCHEME_TK_API_P256","signature":<DER hex>}`.
+   *
+   * @param payload - The `payloadToSign` string exactly as received.
+   * @param key - The signing key.
+   * @returns The header value.
+   * @throws {SignetError} `ENCODING_INVALID` for a lone surrogate (never replaced by U+FFFD),
+   * `INVALID_ARGUMENT` for a non-string, `KEY_INVALID` for a bad key.
+   * @example
+   * ```ts
+   * headers.set("Grid-Wallet-Signature", await stampPayload(challenge.payloadToSign, key));
+   * ```
+   */
   stampPayload(payload: string, key: SigningKey): Promise<string>;
+  /**
+   * Verifies a `Grid-Wallet-Signature` value over `payload` (high-S accepted), as the service does.
+   * For tests, emulators and diagnostics.
+   *
+   * @param parameters - `payload`, `stamp`, optional expected `publicKey`.
+   * @returns The signer's compressed public key.
+   * @throws {SignetError} `ENCODING_INVALID` (malformed stamp), `POINT_INVALID`, `SIGNATURE_INVALID`.
+   * @example
+   * ```ts
+   * const { publicKey } = await verifyStamp({ payload, stamp });
+   * ```
+   */
   verifyStamp(parameters: VerifyStampParameters): Promise<{ publicKey: string }>;
+  /**
+   * Generates a P-256 HPKE recipient key (non-extractable ECDH on WebCrypto), fresh for each
+   * wallet export or legacy session.
+   *
+   * @returns A {@link DecryptionKey}; send `publicKeyUncompressed` as `clientPublicKey`.
+   * @throws {SignetError} `CRYPTO_UNAVAILABLE` without a crypto implementation.
+   * @example
+   * ```ts
+   * const key = await generateDecryptionKey();
+   * const mnemonic = await openExportBundle({ bundle, key });
+   * ```
+   */
   generateDecryptionKey(): Promise<DecryptionKey>;
+  /**
+   * Imports a P-256 HPKE recipient key from its private scalar (64 hex digits or 32 bytes).
+   *
+   * @param privateKey - The scalar.
+   * @returns A {@link DecryptionKey}.
+   * @throws {SignetError} `KEY_INVALID` (the message never shows the key).
+   * @example
+   * ```ts
+   * const key = await importDecryptionKey(savedScalarHex);
+   * ```
+   */
   importDecryptionKey(privateKey: string | Uint8Array): Promise<DecryptionKey>;
+  /**
+   * Builds the `encryptedOtpBundle` for OTP verify: checks the target bundle's signature against
+   * `trustedKeys` (default: the pinned production key), then HPKE-seals
+   * `{"otp_code":…,"public_key":<TEK uncompressed hex>}` to its `targetPublic`.
+   *
+   * @param parameters - `targetBundle`, `otpCode`, `publicKey` (the TEK), `trustedKeys?`, `allowUnsigned?`, `onWarning?`.
+   * @returns The JSON text `{"encappedPublic":…,"ciphertext":…}`, sent as a string.
+   * @throws {SignetError} `BUNDLE_MALFORMED`, `BUNDLE_SIGNATURE_INVALID`, `BUNDLE_SIGNER_UNTRUSTED`,
+   * `INVALID_ARGUMENT`, `POINT_INVALID`, `ENCODING_INVALID`. Messages never contain the code.
+   * @example
+   * ```ts
+   * const tek = await generateSigningKey();
+   * const encryptedOtpBundle = await sealOtpBundle({
+   *   targetBundle: credential.otpEncryptionTargetBundle,
+   *   otpCode: "123456",
+   *   publicKey: tek.publicKeyUncompressed,
+   * });
+   * ```
+   */
   sealOtpBundle(parameters: SealOtpBundleParameters): Promise<string>;
+  /**
+   * Opens a legacy `encryptedSessionSigningKey` (base58check of compressed `enc` ‖ ciphertext) to
+   * the 32-byte session scalar; pass it to {@link importSigningKey}.
+   *
+   * @param parameters - `bundle`, `key` (the {@link DecryptionKey} sent as `clientPublicKey`).
+   * @returns The scalar.
+   * @throws {SignetError} `ENCODING_INVALID`, `CHECKSUM_INVALID`, `BUNDLE_MALFORMED`, `POINT_INVALID`,
+   * `DECRYPTION_FAILED`, `KEY_INVALID`.
+   * @example
+   * ```ts
+   * const scalar = await openSessionKeyBundle({ bundle: session.encryptedSessionSigningKey, key });
+   * ```
+   */
   openSessionKeyBundle(parameters: OpenSessionKeyBundleParameters): Promise<Uint8Array>;
+  /**
+   * Verifies a wallet export bundle against `trustedKeys` (default: the pinned production signer
+   * key), checks `organizationId` when given, and opens it to the mnemonic.
+   *
+   * @param parameters - `bundle`, `key`, `organizationId?`, `trustedKeys?`, `allowUnsigned?`, `onWarning?`.
+   * @returns The BIP-39 mnemonic. Show it, never log it.
+   * @throws {SignetError} `BUNDLE_MALFORMED`, `BUNDLE_SIGNATURE_INVALID`, `BUNDLE_SIGNER_UNTRUSTED`,
+   * `BUNDLE_ORGANIZATION_MISMATCH`, `POINT_INVALID`, `DECRYPTION_FAILED`, `KEY_INVALID`.
+   * @example
+   * ```ts
+   * const mnemonic = await openExportBundle({ bundle: result.encryptedWalletCredentials, key });
+   * ```
+   */
   openExportBundle(parameters: OpenExportBundleParameters): Promise<string>;
+  /**
+   * The OIDC `nonce` for OAuth sign-in: lowercase hex SHA-256 of the UTF-8 bytes of the exact
+   * `clientPublicKey` string that will be sent (case and compression change it).
+   *
+   * @param clientPublicKey - The string as sent.
+   * @returns 64 lowercase hex digits.
+   * @throws {SignetError} `INVALID_ARGUMENT` (not a non-empty string), `ENCODING_INVALID` (lone surrogate).
+   * @example
+   * ```ts
+   * const nonce = await oauthNonce(key.publicKey);
+   * ```
+   */
   oauthNonce(clientPublicKey: string): Promise<string>;
 }
 

@@ -1,10 +1,10 @@
 // Turns a verify/refresh answer into a held session (docs/protocol.md §4, "clientPublicKey selects the flow").
 
-import { expectShape } from "../actions/responseShape.js";
 import type { SignetClient } from "../client.js";
 import type { DecryptionKey, SigningKey } from "../crypto/backend.js";
 import { SignetError } from "../errors.js";
 import type { EventSink } from "../events.js";
+import { expectShape } from "../transport/responseShape.js";
 import type { AuthSessionJson } from "../wire.js";
 import type { ActiveSession } from "./sessionStore.js";
 

@@ -63,6 +63,11 @@ export type SessionStore = {
   add(session: Session, key: SigningKey): Promise<void>;
   /** Forgets a session and deletes its key. */
   remove(accountId: string, sessionId: string): Promise<void>;
+  /**
+   * Re-reads the key store, which another tab of the origin may have changed: holds the sessions
+   * stored there since, forgets those deleted.
+   */
+  sync(): Promise<void>;
 };
 
 /** Sessions within this margin of `expiresAt` are treated as expired: a stamp must arrive in time. */
@@ -77,8 +82,8 @@ export function createSessionStore(parameters: {
   crypto: CryptoApi;
   now: () => number;
   onExpired?: (session: Session) => void;
-  /** Called for each session loaded from the key store (to schedule its refresh). */
-  onRestored?: (session: Session) => void;
+  /** Called after this store added or removed a session (to tell other tabs). */
+  onChange?: () => void;
 }): SessionStore {
   const { keyStore, crypto, now } = parameters;
   const held = new Map<string, ActiveSession>(); // by session id
@@ -111,9 +116,7 @@ export function createSessionStore(parameters: {
           held.set(session.id, { ...session, key: await crypto.restoreSigningKey(record) });
         } catch {
           await store.delete(id); // unreadable record: never usable again
-          continue;
         }
-        parameters.onRestored?.(session);
       }
       if (held.size) publish();
     })().catch((cause) => {
@@ -133,6 +136,7 @@ export function createSessionStore(parameters: {
     await (await keyStore()).delete(encodeId(session));
     held.delete(sessionId);
     publish();
+    parameters.onChange?.();
   };
 
   return {
@@ -162,7 +166,16 @@ export function createSessionStore(parameters: {
       await (await keyStore()).set(encodeId(session), key.toRecord());
       held.set(session.id, { ...session, key });
       publish();
+      parameters.onChange?.();
     },
     remove,
+    async sync() {
+      await load();
+      // Reading everything again is simplest, and cheap: a device holds a handful of sessions.
+      held.clear();
+      loading = undefined;
+      await load();
+      publish();
+    },
   };
 }

@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from "vitest";
 import { isSignetError, SignetError } from "../errors.js";
+import { parseSignedRequestChallenge } from "./challenge.js";
 import { WALLET_SIGNATURE_HEADER } from "./headers.js";
 import { createTransport, type RequestEvent } from "./http.js";
+import { generateIdempotencyKey } from "./idempotencyKey.js";
+import { isProcessingBody } from "./nextStep.js";
 import {
-  generateIdempotencyKey,
-  isProcessingBody,
-  parseSignedRetryChallenge,
   type RunSignedRequestParameters,
   runSignedRequest,
   type SignContext,
@@ -418,7 +418,7 @@ describe("runSignedRequest, challenge mode", () => {
 
     it("accepts offsets, fractions and mixed-case uuids", () => {
       const now = Date.parse("2025-10-13T12:00:00Z");
-      const challenge = parseSignedRetryChallenge({
+      const challenge = parseSignedRequestChallenge({
         now,
         text: JSON.stringify({
           payloadToSign: "p",
@@ -1322,16 +1322,19 @@ describe("runSignedRequest, direct mode (quote execute)", () => {
     );
   });
 
-  it("generates a v4 UUID even without crypto.randomUUID", () => {
+  it("generates a v4 UUID from the random source it is given (the client passes its crypto backend's)", () => {
     const original = globalThis.crypto;
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
     try {
       vi.stubGlobal("crypto", { getRandomValues: original.getRandomValues.bind(original) });
-      expect(generateIdempotencyKey()).toMatch(
-        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
-      );
+      expect(generateIdempotencyKey()).toMatch(uuid);
       vi.stubGlobal("crypto", undefined);
-      expect(generateIdempotencyKey()).toMatch(
-        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      expect(generateIdempotencyKey((length) => new Uint8Array(length).fill(0xff))).toBe(
+        "ffffffff-ffff-4fff-bfff-ffffffffffff",
+      );
+      // Without any secure source there is no key to make: never a Math.random one.
+      expect(() => generateIdempotencyKey()).toThrow(
+        expect.objectContaining({ code: "CRYPTO_UNAVAILABLE" }),
       );
     } finally {
       vi.unstubAllGlobals();

@@ -14,7 +14,9 @@
 
 import { isSignetError, SignetError } from "../errors.js";
 import { deliver } from "../events.js";
+import { defaultSleep, unlessAborted } from "./abort.js";
 import { type BackoffOptions, backoffDelay } from "./backoff.js";
+import { parseSignedRequestChallenge, type SignedRequestChallenge } from "./challenge.js";
 import {
   IDEMPOTENCY_KEY_HEADER,
   REQUEST_ID_HEADER,
@@ -29,7 +31,9 @@ import {
   type Transport,
   type TransportResponse,
 } from "./http.js";
-import { errorFromResponse, isPlainObject, parseRetryAfter } from "./responseError.js";
+import { generateIdempotencyKey } from "./idempotencyKey.js";
+import { type Answer, isExpectedStatus, isProcessingBody, nextStep } from "./nextStep.js";
+import { errorFromResponse, parseRetryAfter } from "./responseError.js";
 
 /** Where a signed request is, as shown to hooks and devtools. */
 export type SignedRequestStage =
@@ -85,16 +89,6 @@ export type SignContext = {
  * engine does not know keys: `(payload) => stampPayload(payload, sessionKey)` is typical.
  */
 export type SignPayload = (payloadToSign: string, context: SignContext) => Promise<string> | string;
-
-/** A validated 202 body. */
-export type SignedRetryChallenge = {
-  payloadToSign: string;
-  requestId: string;
-  expiresAt: string;
-  /** `expiresAt` in epoch ms. */
-  expiresAtMs: number;
-  type?: string;
-};
 
 type CommonParameters<TBody> = {
   transport: Transport;
@@ -173,7 +167,7 @@ export type DirectModeParameters = {
    * reused on every retry of this call.
    */
   idempotencyKey?: string | undefined;
-  /** Default `crypto.randomUUID()`, looked up at call time. */
+  /** Makes the key. Default `generateIdempotencyKey()` (`crypto.getRandomValues`); a client passes its crypto backend's source. */
   generateId?: (() => string) | undefined;
 };
 
@@ -202,175 +196,19 @@ export type RunSignedRequestReturnType<TBody = unknown> = {
 /** Errors `runSignedRequest` throws: always a `SignetError` (see its TSDoc for the codes). */
 export type RunSignedRequestErrorType = SignetError;
 
+/** Thrown inside a run to start over from leg 1. */
+class ChallengeLapse {
+  constructor(readonly error: SignetError) {}
+}
+
 const DEFAULT_TIMEOUT_MS = 120_000;
 const DEFAULT_MAX_LEGS = 3;
 const DEFAULT_TRANSIENT_RETRIES = 2;
 const DEFAULT_RATE_LIMIT_RETRIES = 2;
 const DEFAULT_MAX_RETRY_AFTER_MS = 30_000;
 
-const REQUEST_ID_PATTERN =
-  /^Request:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-const RFC3339_PATTERN = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 // Header values cannot hold control characters; a stamp with one would be a signer bug.
 const HEADER_VALUE_PATTERN = /^[\x21-\x7e]+$/;
-
-/**
- * The default PROCESSING check: `{ status: "PROCESSING" }` without an `id`.
- *
- * @example
- * ```ts
- * isProcessingBody({ status: "PROCESSING", message: "settling" }); // true
- * isProcessingBody({ id: "Quote:…", status: "PROCESSING" });      // false: an executed quote
- * ```
- */
-export function isProcessingBody(body: unknown): boolean {
-  return isPlainObject(body) && body.status === "PROCESSING" && body.id === undefined;
-}
-
-/**
- * Validates a 202 answer of the signed-retry protocol against the clock.
- *
- * @throws {SignetError} `MALFORMED_RESPONSE` when the body is not a JSON object;
- * `CHALLENGE_INVALID` (details `{ field }`) when `payloadToSign` is not a non-empty string,
- * `requestId` is not `Request:<uuid>`, or `expiresAt` is not an RFC 3339 time in the future.
- * @example
- * ```ts
- * const challenge = parseSignedRetryChallenge({ text: response.text, now: Date.now() });
- * ```
- */
-export function parseSignedRetryChallenge(parameters: {
-  text: string;
-  now: number;
-  status?: number;
-}): SignedRetryChallenge {
-  const status = parameters.status ?? 202;
-  let json: unknown;
-  try {
-    json = JSON.parse(parameters.text);
-  } catch (cause) {
-    throw new SignetError("MALFORMED_RESPONSE", `HTTP ${status} challenge is not JSON`, {
-      status,
-      cause,
-    });
-  }
-  if (!isPlainObject(json)) {
-    throw new SignetError("MALFORMED_RESPONSE", `HTTP ${status} challenge is not a JSON object`, {
-      status,
-    });
-  }
-  const invalid = (field: string, expected: string) =>
-    new SignetError("CHALLENGE_INVALID", `"${field}" of the challenge expected ${expected}`, {
-      status,
-      details: { field },
-    });
-  const { payloadToSign, requestId, expiresAt, type } = json;
-  if (typeof payloadToSign !== "string" || payloadToSign === "") {
-    throw invalid("payloadToSign", "a non-empty string");
-  }
-  if (typeof requestId !== "string" || !REQUEST_ID_PATTERN.test(requestId)) {
-    throw invalid("requestId", "Request:<uuid>");
-  }
-  const expiresAtMs = typeof expiresAt === "string" ? Date.parse(expiresAt) : Number.NaN;
-  if (
-    typeof expiresAt !== "string" ||
-    !RFC3339_PATTERN.test(expiresAt) ||
-    !Number.isFinite(expiresAtMs)
-  ) {
-    throw invalid("expiresAt", "an RFC 3339 date-time");
-  }
-  if (expiresAtMs <= parameters.now) throw invalid("expiresAt", "a time in the future");
-  return {
-    payloadToSign,
-    requestId,
-    expiresAt,
-    expiresAtMs,
-    ...(typeof type === "string" ? { type } : {}),
-  };
-}
-
-/**
- * A random UUID for `Idempotency-Key`: `crypto.randomUUID()` when present, else a v4 UUID from
- * `crypto.getRandomValues`, else from `Math.random` (the key must be unique, not secret).
- *
- * @example
- * ```ts
- * const key = generateIdempotencyKey(); // "3b241101-e2bb-4255-8caf-4136c566a962"
- * ```
- */
-export function generateIdempotencyKey(): string {
-  const cryptoObject = (globalThis as { crypto?: Partial<Crypto> }).crypto;
-  if (typeof cryptoObject?.randomUUID === "function") return cryptoObject.randomUUID();
-  const bytes = new Uint8Array(16);
-  if (typeof cryptoObject?.getRandomValues === "function") cryptoObject.getRandomValues(bytes);
-  else for (let index = 0; index < 16; index++) bytes[index] = Math.floor(Math.random() * 256);
-  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
-  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
-  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
-function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
-}
-
-/**
- * Resolves after `ms`, or rejects with `ABORTED` as soon as `signal` fires.
- * @throws {SignetError} `ABORTED`.
- */
-export const abortableSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
-  unlessAborted(() => defaultSleep(ms, signal), signal);
-
-/** Runs `task`, rejecting with `ABORTED` as soon as `signal` fires, whatever `task` does. */
-function unlessAborted<T>(task: () => Promise<T> | T, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return Promise.resolve().then(task);
-  if (signal.aborted) return Promise.reject(abortedError(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortedError(signal));
-    signal.addEventListener("abort", onAbort, { once: true });
-    Promise.resolve()
-      .then(task)
-      .then(resolve, reject)
-      .finally(() => signal.removeEventListener("abort", onAbort));
-  });
-}
-
-/** Thrown inside a run to start over from leg 1. */
-class ChallengeLapse {
-  constructor(readonly error: SignetError) {}
-}
-
-function isExpectedStatus(expected: number | readonly number[], status: number): boolean {
-  return typeof expected === "number" ? status === expected : expected.includes(status);
-}
-
-/**
- * A 401 on a signed leg means the request id lapsed when the service says so in words, or when
- * the local clock is past `expiresAt`; the wallet-signature codes always keep their own meaning.
- */
-function isRequestIdExpiry(
-  error: SignetError,
-  challenge: SignedRetryChallenge,
-  now: number,
-): boolean {
-  if (error.status !== 401) return false;
-  const code = String(error.code);
-  if (code.startsWith("WALLET_SIGNATURE_") || code === "REQUEST_ID_MISSING") return false;
-  if (code === "CHALLENGE_EXPIRED" || code === "REQUEST_EXPIRED" || code === "REQUEST_ID_EXPIRED") {
-    return true;
-  }
-  if (now >= challenge.expiresAtMs) return true;
-  const reason = error.details?.reason;
-  const text = `${typeof reason === "string" ? reason : ""} ${error.message}`;
-  return /expired/i.test(text) && /request/i.test(text);
-}
 
 /**
  * Runs one signed endpoint to its terminal answer.
@@ -434,12 +272,12 @@ export async function runSignedRequest<TBody = unknown>(
   // into the timer's terms once, here.
   const timer = parameters.timer ?? clock;
   const startedAt = timer.now();
-  const deadline = Math.min(
-    startedAt + (parameters.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+  const givenDeadline =
     parameters.deadline === undefined
       ? Number.POSITIVE_INFINITY
-      : startedAt + (parameters.deadline - clock.now()),
-  );
+      : startedAt + (parameters.deadline - clock.now());
+  // Until a challenge is held; then, unless `timeoutMs` was given, its `expiresAt` bounds the run.
+  let deadline = Math.min(startedAt + (parameters.timeoutMs ?? DEFAULT_TIMEOUT_MS), givenDeadline);
 
   const emit = (
     event: Omit<SignedRequestEvent, "type" | "mode" | "method" | "path" | "operation">,
@@ -489,10 +327,10 @@ export async function runSignedRequest<TBody = unknown>(
    */
   const wait = async (
     ms: number,
-    challenge: SignedRetryChallenge | undefined,
+    challenge: SignedRequestChallenge | undefined,
     limits: {
       deadline: () => SignetError;
-      expiry: (challenge: SignedRetryChallenge) => SignetError | ChallengeLapse;
+      expiry: (challenge: SignedRequestChallenge) => SignetError | ChallengeLapse;
     },
   ) => {
     if (timer.now() + ms >= deadline) throw limits.deadline();
@@ -501,7 +339,7 @@ export async function runSignedRequest<TBody = unknown>(
     await unlessAborted(() => sleep(ms, signal), signal);
   };
 
-  const expiredError = (challenge: SignedRetryChallenge, cause?: unknown) =>
+  const expiredError = (challenge: SignedRequestChallenge, cause?: unknown) =>
     new SignetError("CHALLENGE_EXPIRED", "The signed-retry challenge expired before completion", {
       details: withContext({ requestId: challenge.requestId, expiresAt: challenge.expiresAt }),
       ...(cause === undefined ? {} : { cause }),
@@ -516,7 +354,7 @@ export async function runSignedRequest<TBody = unknown>(
 
   /** The error for a lapse, wrapped to restart the flow when allowed and not yet used. */
   const lapse = (
-    challenge: SignedRetryChallenge,
+    challenge: SignedRequestChallenge,
     cause?: unknown,
   ): SignetError | ChallengeLapse => {
     const error = expiredError(challenge, cause);
@@ -529,7 +367,7 @@ export async function runSignedRequest<TBody = unknown>(
     let processingCount = 0;
     let transientRetries = 0;
     let rateLimitRetries = 0;
-    let challenge: SignedRetryChallenge | undefined;
+    let challenge: SignedRequestChallenge | undefined;
     let headers: Record<string, string> = {};
     let idempotencyKey: string | undefined;
 
@@ -571,7 +409,9 @@ export async function runSignedRequest<TBody = unknown>(
 
       const remainingMs = deadline - timer.now();
       const attemptTimeoutMs = Math.min(parameters.attemptTimeoutMs ?? remainingMs, remainingMs);
-      let response: TransportResponse;
+      let answer: Answer | undefined;
+      let response: TransportResponse | undefined;
+      let parsed: unknown;
       try {
         response = await transport.request({
           method,
@@ -583,21 +423,63 @@ export async function runSignedRequest<TBody = unknown>(
         });
       } catch (error) {
         if (!isSignetError(error)) throw error;
-        if (error.code === "ABORTED") throw error;
-        if (error.code === "TIMEOUT" && timer.now() >= deadline) throw timeoutError(error);
-        if (!error.retryable || transientRetries >= maxTransientRetries) throw error;
-        transientRetries += 1;
-        const delayMs = backoffDelay({ ...backoff, attempt: transientRetries, random });
-        await wait(delayMs, challenge, { deadline: () => error, expiry: () => error });
-        retryReason = "transient";
-        retryDelayMs = delayMs;
-        continue;
+        answer = { failure: error };
       }
+      if (response !== undefined) {
+        const { status } = response;
+        if (status === 202 && !direct) answer = { status };
+        else if (status === 200 || isExpectedStatus(expectedStatus, status)) {
+          parsed = status === 200 && !expects200 ? undefined : parseJsonBody<unknown>(response);
+          answer = { status, processing: status === 200 && expects200 && isProcessing(parsed) };
+        } else {
+          answer = {
+            status,
+            error:
+              status >= 400
+                ? errorFromResponse({
+                    response,
+                    now: clock.now(),
+                    details: withContext({
+                      ...(challenge === undefined ? {} : { requestId: challenge.requestId }),
+                      // A failure before this answer may have reached the service: after such a
+                      // re-send, a 401 for a used request id can mean the first send took effect.
+                      ...(transientRetries > 0 && (leg > 1 || direct)
+                        ? { ambiguousResend: true }
+                        : {}),
+                    }),
+                  })
+                : new SignetError("UNEXPECTED_STATUS", `Unexpected HTTP ${status}`, {
+                    status,
+                    details: withContext({}),
+                  }),
+            ...(status === 429 && rateLimitRetries < maxRateLimitRetries
+              ? {
+                  delayMs:
+                    parseRetryAfter(response.headers.get(RETRY_AFTER_HEADER), clock.now()) ??
+                    backoffDelay({ ...backoff, attempt: rateLimitRetries + 1, random }),
+                }
+              : {}),
+          };
+        }
+      }
+      if (answer === undefined) throw new TypeError("no answer and no failure");
+      const step = nextStep(answer, {
+        direct,
+        expectedStatus,
+        challengeExpiresAtMs: challenge?.expiresAtMs,
+        now: clock.now(),
+        pastDeadline: timer.now() >= deadline,
+        transientRetries,
+        maxTransientRetries,
+        rateLimitRetries,
+        maxRateLimitRetries,
+        maxRetryAfterMs,
+      });
+      const status = response?.status;
 
-      const { status } = response;
-
-      if (status === 202 && !direct) {
-        const next = parseSignedRetryChallenge({ text: response.text, now: clock.now(), status });
+      if (step.type === "sign" && response !== undefined) {
+        const { status } = response;
+        const next = parseSignedRequestChallenge({ text: response.text, now: clock.now(), status });
         if (usedRequestIds.has(next.requestId)) {
           throw new SignetError("CHALLENGE_INVALID", "The service repeated a used request id", {
             status,
@@ -612,6 +494,8 @@ export async function runSignedRequest<TBody = unknown>(
           );
         }
         usedRequestIds.add(next.requestId);
+        // Without an explicit time limit, re-sends may go on until the challenge expires.
+        if (parameters.timeoutMs === undefined) deadline = givenDeadline;
         leg += 1;
         challenge = next;
         legAttempt = 0;
@@ -633,25 +517,7 @@ export async function runSignedRequest<TBody = unknown>(
         continue;
       }
 
-      if (status === 200 || isExpectedStatus(expectedStatus, status)) {
-        // On 201/204 endpoints any 200 means processing, whatever its body.
-        const parsed = status === 200 && !expects200 ? undefined : parseJsonBody<unknown>(response);
-        if (status === 200 && (!expects200 || isProcessing(parsed))) {
-          processingCount += 1;
-          const delayMs = backoffDelay({ ...backoff, attempt: processingCount, random });
-          emit({
-            stage: "processing",
-            leg,
-            attempt: processingCount,
-            status,
-            delayMs,
-            ...(challenge === undefined ? {} : { requestId: challenge.requestId }),
-          });
-          await wait(delayMs, challenge, { deadline: () => timeoutError(), expiry: lapse });
-          retryReason = "processing";
-          retryDelayMs = delayMs;
-          continue;
-        }
+      if (step.type === "succeed" && status !== undefined) {
         let result: TBody;
         try {
           result =
@@ -682,49 +548,39 @@ export async function runSignedRequest<TBody = unknown>(
         };
       }
 
-      const error =
-        status >= 400
-          ? errorFromResponse({
-              response,
-              now: clock.now(),
-              details: withContext({
-                ...(challenge === undefined ? {} : { requestId: challenge.requestId }),
-                // A failure before this answer may have reached the service: after such a
-                // re-send, a 401 for a used request id can mean the first send took effect.
-                ...(transientRetries > 0 && (leg > 1 || direct) ? { ambiguousResend: true } : {}),
-              }),
-            })
-          : new SignetError("UNEXPECTED_STATUS", `Unexpected HTTP ${status}`, {
-              status,
-              details: withContext({}),
-            });
-
-      if (status === 429 && rateLimitRetries < maxRateLimitRetries) {
-        const retryAfterMs = parseRetryAfter(response.headers.get(RETRY_AFTER_HEADER), clock.now());
-        const delayMs =
-          retryAfterMs ?? backoffDelay({ ...backoff, attempt: rateLimitRetries + 1, random });
-        if (delayMs <= maxRetryAfterMs) {
-          rateLimitRetries += 1;
-          await wait(delayMs, challenge, { deadline: () => error, expiry: () => error });
-          retryReason = "rate-limited";
-          retryDelayMs = delayMs;
-          continue;
+      if (step.type === "resend") {
+        let delayMs: number;
+        if (step.reason === "processing") {
+          processingCount += 1;
+          delayMs = backoffDelay({ ...backoff, attempt: processingCount, random });
+          emit({
+            stage: "processing",
+            leg,
+            attempt: processingCount,
+            ...(status === undefined ? {} : { status }),
+            delayMs,
+            ...(challenge === undefined ? {} : { requestId: challenge.requestId }),
+          });
+          await wait(delayMs, challenge, { deadline: () => timeoutError(), expiry: lapse });
+        } else {
+          if (step.reason === "rate-limited") {
+            rateLimitRetries += 1;
+            delayMs = step.delayMs;
+          } else {
+            transientRetries += 1;
+            delayMs = backoffDelay({ ...backoff, attempt: transientRetries, random });
+          }
+          const { cause } = step;
+          await wait(delayMs, challenge, { deadline: () => cause, expiry: () => cause });
         }
-      }
-
-      if (status >= 500 && transientRetries < maxTransientRetries) {
-        transientRetries += 1;
-        const delayMs = backoffDelay({ ...backoff, attempt: transientRetries, random });
-        await wait(delayMs, challenge, { deadline: () => error, expiry: () => error });
-        retryReason = "transient";
+        retryReason = step.reason;
         retryDelayMs = delayMs;
         continue;
       }
 
-      if (challenge !== undefined && isRequestIdExpiry(error, challenge, clock.now())) {
-        throw lapse(challenge, error);
-      }
-      throw error;
+      if (step.type === "timeout") throw timeoutError(step.cause);
+      if (step.type === "lapse" && challenge !== undefined) throw lapse(challenge, step.cause);
+      throw step.type === "fail" ? step.error : new TypeError(`unhandled step ${step.type}`);
     }
   }
 

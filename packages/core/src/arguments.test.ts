@@ -1,7 +1,7 @@
 // Every action refuses bad arguments with a typed error before any request: never a TypeError
 // from destructuring, never a request with a half-formed path.
 import { describe, expect, it, vi } from "vitest";
-import * as core from "../index.js";
+import * as core from "./index.js";
 
 const actions = [
   "addCredential",

@@ -2,7 +2,7 @@
 // (200 PROCESSING on passkey verify, a transaction still settling).
 import type { SignetClient } from "../client.js";
 import { SignetError } from "../errors.js";
-import { backoffDelay } from "../transport/backoff.js";
+import { backoffDelay } from "./backoff.js";
 
 /**
  * Calls `attempt` until it returns a value other than `undefined`, waiting with exponential

@@ -1,0 +1,53 @@
+// Automatic session refresh, as the entry points wire it (docs/architecture.md "Sessions"): the
+// client itself knows no flow; when `autoRefresh` is set, `watchSessionExpiry` subscribes to it.
+import type { CreateClientParameters, SignetClient } from "./client.js";
+import { assertArgument } from "./errors.js";
+import { SESSION_EXPIRY_MARGIN_MS } from "./session/sessionStore.js";
+
+/** Default margin: refresh a minute before expiry. */
+export const DEFAULT_REFRESH_MARGIN_MS = 60_000;
+
+/** The service's session lifetime (docs/protocol.md §8): a margin this long would refresh forever. */
+const SESSION_LIFETIME_MS = 15 * 60_000;
+
+/**
+ * The margin that `autoRefresh` asks for, or `undefined` when it is off.
+ * @throws {SignetError} `INVALID_ARGUMENT` for a margin that is not a finite number of ms in
+ * [0, 15 min − 5 s): every fresh session would already be due, and refreshes would loop.
+ */
+export function refreshMargin(option: CreateClientParameters["autoRefresh"]): number | undefined {
+  if (option === undefined || option === false) return undefined;
+  const marginMs = option === true ? DEFAULT_REFRESH_MARGIN_MS : option?.marginMs;
+  if (marginMs === undefined) return DEFAULT_REFRESH_MARGIN_MS;
+  assertArgument(
+    typeof marginMs === "number" &&
+      marginMs >= 0 &&
+      marginMs < SESSION_LIFETIME_MS - SESSION_EXPIRY_MARGIN_MS,
+    "autoRefresh.marginMs",
+    `a number of ms in [0, ${SESSION_LIFETIME_MS - SESSION_EXPIRY_MARGIN_MS})`,
+    String(marginMs),
+  );
+  return marginMs;
+}
+
+/**
+ * Wraps an entry point's `createClient` so that `autoRefresh` starts `watchSessionExpiry`.
+ * @throws {SignetError} `INVALID_ARGUMENT` for a refresh margin that would loop.
+ */
+export function withAutoRefresh(
+  createClient: (parameters: CreateClientParameters) => SignetClient,
+): (parameters: CreateClientParameters) => SignetClient {
+  return (parameters) => {
+    const marginMs = refreshMargin(parameters?.autoRefresh);
+    const client = createClient(parameters);
+    if (marginMs !== undefined) {
+      import("./watchSessionExpiry.js").then(
+        ({ watchSessionExpiry }) => watchSessionExpiry(client, { marginMs }),
+        () => {
+          // The chunk could not load: held sessions then expire normally, as after a failed refresh.
+        },
+      );
+    }
+    return client;
+  };
+}

@@ -1,0 +1,250 @@
+// The public API of `@signet/core`, named once (docs/architecture.md "Entry points"). Both entry
+// points re-export all of it and add only their platform wiring: the crypto backend the contract
+// functions run on, the default key store and WebAuthn provider, and platform-only exports.
+// `test/crypto/entries.test.ts` snapshots the names of each entry, so any change shows in review.
+
+export {
+  type AddCredentialErrorType,
+  type AddCredentialParameters,
+  type AddCredentialReturnType,
+  addCredential,
+} from "./actions/addCredential.js";
+export {
+  type AddPasskeyErrorType,
+  type AddPasskeyParameters,
+  type AddPasskeyReturnType,
+  addPasskey,
+} from "./actions/addPasskey.js";
+export {
+  type CreateDelegatedKeyErrorType,
+  type CreateDelegatedKeyParameters,
+  type CreateDelegatedKeyReturnType,
+  createDelegatedKey,
+} from "./actions/createDelegatedKey.js";
+export {
+  type ExecuteQuoteErrorType,
+  type ExecuteQuoteParameters,
+  type ExecuteQuoteReturnType,
+  executeQuote,
+  quotePayloadToSign,
+} from "./actions/executeQuote.js";
+export {
+  type ExportWalletErrorType,
+  type ExportWalletParameters,
+  type ExportWalletReturnType,
+  exportWallet,
+} from "./actions/exportWallet.js";
+export {
+  type GetDelegatedKeyErrorType,
+  type GetDelegatedKeyParameters,
+  type GetDelegatedKeyReturnType,
+  getDelegatedKey,
+} from "./actions/getDelegatedKey.js";
+export {
+  type GetQuoteErrorType,
+  type GetQuoteParameters,
+  type GetQuoteReturnType,
+  getQuote,
+} from "./actions/getQuote.js";
+export {
+  type GetSessionErrorType,
+  type GetSessionParameters,
+  type GetSessionReturnType,
+  getSession,
+} from "./actions/getSession.js";
+export {
+  type ListCredentialsErrorType,
+  type ListCredentialsParameters,
+  type ListCredentialsReturnType,
+  listCredentials,
+} from "./actions/listCredentials.js";
+export {
+  type ListDelegatedKeysErrorType,
+  type ListDelegatedKeysParameters,
+  type ListDelegatedKeysReturnType,
+  listDelegatedKeys,
+} from "./actions/listDelegatedKeys.js";
+export {
+  type ListInternalAccountsErrorType,
+  type ListInternalAccountsParameters,
+  type ListInternalAccountsReturnType,
+  listInternalAccounts,
+} from "./actions/listInternalAccounts.js";
+export {
+  type ListSessionsErrorType,
+  type ListSessionsParameters,
+  type ListSessionsReturnType,
+  listSessions,
+} from "./actions/listSessions.js";
+export {
+  type RefreshSessionErrorType,
+  type RefreshSessionParameters,
+  type RefreshSessionReturnType,
+  refreshSession,
+} from "./actions/refreshSession.js";
+export {
+  type RequestOtpErrorType,
+  type RequestOtpParameters,
+  type RequestOtpReturnType,
+  requestOtp,
+} from "./actions/requestOtp.js";
+export {
+  type RevokeCredentialErrorType,
+  type RevokeCredentialParameters,
+  type RevokeCredentialReturnType,
+  revokeCredential,
+} from "./actions/revokeCredential.js";
+export {
+  type RevokeDelegatedKeyErrorType,
+  type RevokeDelegatedKeyParameters,
+  type RevokeDelegatedKeyReturnType,
+  revokeDelegatedKey,
+} from "./actions/revokeDelegatedKey.js";
+export {
+  type RevokeSessionErrorType,
+  type RevokeSessionParameters,
+  type RevokeSessionReturnType,
+  revokeSession,
+} from "./actions/revokeSession.js";
+export {
+  type SignInWithOAuthErrorType,
+  type SignInWithOAuthParameters,
+  type SignInWithOAuthReturnType,
+  signInWithOAuth,
+} from "./actions/signInWithOAuth.js";
+export {
+  type PreparedPasskeySignIn,
+  type PreparePasskeySignInErrorType,
+  type PreparePasskeySignInParameters,
+  type PreparePasskeySignInReturnType,
+  preparePasskeySignIn,
+  type SignInWithPasskeyErrorType,
+  type SignInWithPasskeyParameters,
+  type SignInWithPasskeyReturnType,
+  signInWithPasskey,
+} from "./actions/signInWithPasskey.js";
+export {
+  type SignOutErrorType,
+  type SignOutParameters,
+  type SignOutReturnType,
+  signOut,
+} from "./actions/signOut.js";
+export {
+  type UpdateCustomerContactErrorType,
+  type UpdateCustomerContactParameters,
+  type UpdateCustomerContactReturnType,
+  updateCustomerContact,
+} from "./actions/updateCustomerContact.js";
+export {
+  type VerifyOtpErrorType,
+  type VerifyOtpParameters,
+  type VerifyOtpReturnType,
+  verifyOtp,
+} from "./actions/verifyOtp.js";
+export {
+  type WaitForTransactionErrorType,
+  type WaitForTransactionParameters,
+  type WaitForTransactionReturnType,
+  waitForTransaction,
+} from "./actions/waitForTransaction.js";
+export type {
+  CreateClientParameters,
+  CreateClientReturnType,
+  SignedParameters,
+  SignetClient,
+} from "./client.js";
+export type { CryptoApi } from "./crypto/api.js";
+export { createCryptoApi } from "./crypto/api.js";
+export type {
+  CryptoBackend,
+  DecryptionKey,
+  GenerateSigningKeyOptions,
+  HpkeOpenParameters,
+  HpkeSealParameters,
+  SigningKey,
+  SigningKeyRecord,
+} from "./crypto/backend.js";
+export type {
+  BundleKind,
+  BundleTrustOptions,
+  BundleWarning,
+  SealOtpBundleParameters,
+} from "./crypto/bundles.js";
+export type { OpenExportBundleParameters } from "./crypto/export-bundle.js";
+export type { OpenSessionKeyBundleParameters } from "./crypto/legacy-session-key.js";
+export {
+  PRODUCTION_SIGNER_SIGN_PUBLIC_KEY,
+  PRODUCTION_TLS_FETCHER_SIGN_PUBLIC_KEY,
+} from "./crypto/pinned-keys.js";
+export type { RandomBytes } from "./crypto/random.js";
+export { STAMP_SCHEME, type StampJson, type VerifyStampParameters } from "./crypto/stamp.js";
+export {
+  type BundleErrorCode,
+  type ClientErrorCode,
+  type CryptoErrorCode,
+  isSignetError,
+  type KnownErrorCode,
+  type RelayErrorCode,
+  type RequestErrorCode,
+  type ServiceErrorCode,
+  type SessionErrorCode,
+  type SessionSignedErrorCode,
+  type SignedRequestErrorCode,
+  SignetError,
+  type SignetErrorCode,
+  type SignetErrorOptions,
+  type WebAuthnErrorCode,
+} from "./errors.js";
+export type {
+  BundleWarningEvent,
+  CallOptions,
+  EventSink,
+  SessionEvent,
+  SignetEvent,
+} from "./events.js";
+export { createMemoryKeyStore, type KeyPersistence, type KeyStore } from "./keys/key-store.js";
+export type {
+  ActiveSession,
+  Session,
+  SessionSnapshot,
+  SessionStore,
+} from "./session/sessionStore.js";
+export type { BackoffOptions } from "./transport/backoff.js";
+export {
+  IDEMPOTENCY_KEY_HEADER,
+  REQUEST_ID_HEADER,
+  WALLET_SIGNATURE_HEADER,
+} from "./transport/headers.js";
+export type { Clock, FetchFunction, RequestEvent } from "./transport/http.js";
+export {
+  type RunSignedRequestErrorType,
+  type RunSignedRequestParameters,
+  type RunSignedRequestReturnType,
+  runSignedRequest,
+  type SignedRequestEvent,
+  type SignedRequestStage,
+  type SignPayload,
+} from "./transport/signedRequest.js";
+export { toWebAuthnError } from "./webauthn/errors.js";
+export type {
+  AuthenticateExtras,
+  AuthenticationOptionsJSON,
+  AuthenticationResponseJSON,
+  RegistrationOptionsJSON,
+  RegistrationResponseJSON,
+  WebAuthnProvider,
+} from "./webauthn/types.js";
+export type {
+  AuthMethodJson,
+  AuthSessionJson,
+  CredentialType,
+  CurrencyJson,
+  CustomerJson,
+  DelegatedKeyJson,
+  DelegatedKeyStatus,
+  InternalAccountJson,
+  PasskeyAuthChallengeJson,
+  PaymentInstructionJson,
+  QuoteJson,
+  TransactionJson,
+} from "./wire.js";

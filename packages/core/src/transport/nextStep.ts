@@ -1,0 +1,141 @@
+// What a signed request does with each answer (docs/architecture.md "The signed-request engine"):
+// a pure function of the answer and the run's state, so that every rule is a row in a table test.
+// `runSignedRequest` performs the step it returns: signing, waiting, re-sending, returning, throwing.
+import type { SignetError } from "../errors.js";
+import { isPlainObject } from "./responseError.js";
+
+/**
+ * The default PROCESSING check: `{ status: "PROCESSING" }` without an `id`.
+ *
+ * @example
+ * ```ts
+ * isProcessingBody({ status: "PROCESSING", message: "settling" }); // true
+ * isProcessingBody({ id: "Quote:…", status: "PROCESSING" });      // false: an executed quote
+ * ```
+ */
+export function isProcessingBody(body: unknown): boolean {
+  return isPlainObject(body) && body.status === "PROCESSING" && body.id === undefined;
+}
+
+/** Whether `status` is one of the expected success statuses. */
+export function isExpectedStatus(expected: number | readonly number[], status: number): boolean {
+  return typeof expected === "number" ? status === expected : expected.includes(status);
+}
+
+/**
+ * A 401 on a signed leg means the request id lapsed when the service says so in words, or when
+ * the local clock is past `expiresAt`; the wallet-signature codes always keep their own meaning.
+ */
+export function isRequestIdExpiry(error: SignetError, expiresAtMs: number, now: number): boolean {
+  if (error.status !== 401) return false;
+  const code = String(error.code);
+  if (code.startsWith("WALLET_SIGNATURE_") || code === "REQUEST_ID_MISSING") return false;
+  if (code === "CHALLENGE_EXPIRED" || code === "REQUEST_EXPIRED" || code === "REQUEST_ID_EXPIRED") {
+    return true;
+  }
+  if (now >= expiresAtMs) return true;
+  const reason = error.details?.reason;
+  const text = `${typeof reason === "string" ? reason : ""} ${error.message}`;
+  return /expired/i.test(text) && /request/i.test(text);
+}
+
+/** What came back from one send: an HTTP answer, or none (`failure`). */
+export type Answer =
+  | {
+      /** No answer arrived: the transport's `NETWORK`, `TIMEOUT` or `ABORTED`. */
+      failure: SignetError;
+    }
+  | {
+      status: number;
+      /** On a 200 of a 200-success endpoint: whether the body means "still processing". */
+      processing?: boolean | undefined;
+      /** On an error answer: the error it maps to. */
+      error?: SignetError | undefined;
+      /** On a 429: the wait it asks for (`Retry-After`, else the backoff). */
+      delayMs?: number | undefined;
+    };
+
+/** Where the run stands when the answer arrives. */
+export type StepState = {
+  /** Quote execute's one signed request (no 202, no `Request-Id`). */
+  direct: boolean;
+  expectedStatus: number | readonly number[];
+  /** The held challenge's `expiresAt` in ms, on signed legs of challenge mode. */
+  challengeExpiresAtMs?: number | undefined;
+  /** The service's time (`clock`), for the challenge's expiry. */
+  now: number;
+  /** Whether the run's time budget (on the local timer) is spent. */
+  pastDeadline: boolean;
+  transientRetries: number;
+  maxTransientRetries: number;
+  rateLimitRetries: number;
+  maxRateLimitRetries: number;
+  maxRetryAfterMs: number;
+};
+
+/** The step to take. */
+export type Step =
+  /** A 202 in challenge mode: validate the challenge, stamp it, send the next leg. */
+  | { type: "sign" }
+  /** Send the identical request again after a wait; `cause` is thrown if waiting is pointless. */
+  | { type: "resend"; reason: "processing" }
+  | { type: "resend"; reason: "rate-limited"; delayMs: number; cause: SignetError }
+  | { type: "resend"; reason: "transient"; cause: SignetError }
+  /** A terminal success. */
+  | { type: "succeed" }
+  /** The challenge lapsed: `CHALLENGE_EXPIRED` (or start over, where the flow allows it). */
+  | { type: "lapse"; cause: SignetError }
+  /** The run's deadline passed while waiting for an answer: `PROCESSING_TIMEOUT`. */
+  | { type: "timeout"; cause: SignetError }
+  /** A terminal failure with this error. */
+  | { type: "fail"; error: SignetError };
+
+/**
+ * Decides what a signed request does with an answer. Pure: same answer and state, same step.
+ *
+ * @example
+ * ```ts
+ * nextStep({ status: 200, processing: true }, state); // { type: "resend", reason: "processing" }
+ * ```
+ */
+export function nextStep(answer: Answer, state: StepState): Step {
+  if ("failure" in answer) {
+    const error = answer.failure;
+    if (error.code === "ABORTED") return { type: "fail", error };
+    if (error.code === "TIMEOUT" && state.pastDeadline) {
+      return { type: "timeout", cause: error };
+    }
+    if (!error.retryable || state.transientRetries >= state.maxTransientRetries) {
+      return { type: "fail", error };
+    }
+    return { type: "resend", reason: "transient", cause: error };
+  }
+  const { status, error } = answer;
+  if (status === 202 && !state.direct) return { type: "sign" };
+  if (status === 200 || isExpectedStatus(state.expectedStatus, status)) {
+    // On 201/204 endpoints any 200 means processing, whatever its body.
+    const processing =
+      status === 200 &&
+      (!isExpectedStatus(state.expectedStatus, 200) || answer.processing === true);
+    return processing ? { type: "resend", reason: "processing" } : { type: "succeed" };
+  }
+  if (error === undefined) throw new TypeError("nextStep: an error answer needs its error");
+  if (
+    status === 429 &&
+    state.rateLimitRetries < state.maxRateLimitRetries &&
+    answer.delayMs !== undefined &&
+    answer.delayMs <= state.maxRetryAfterMs
+  ) {
+    return { type: "resend", reason: "rate-limited", delayMs: answer.delayMs, cause: error };
+  }
+  if (status >= 500 && state.transientRetries < state.maxTransientRetries) {
+    return { type: "resend", reason: "transient", cause: error };
+  }
+  if (
+    state.challengeExpiresAtMs !== undefined &&
+    isRequestIdExpiry(error, state.challengeExpiresAtMs, state.now)
+  ) {
+    return { type: "lapse", cause: error };
+  }
+  return { type: "fail", error };
+}
