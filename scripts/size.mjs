@@ -50,7 +50,8 @@ for (const { name, entry, upFront, whole, external = [] } of budgets) {
   const contents = new Map(
     result.outputFiles.map((file) => [file.path.slice(root.length + 1), file.contents]),
   );
-  const entryName = Object.keys(outputs).find((path) => outputs[path].entryPoint);
+  // Dynamic-import targets carry an entryPoint too: pick the configured entry itself.
+  const entryName = Object.keys(outputs).find((path) => outputs[path].entryPoint === entry);
   // Everything loaded up front: the entry and its static imports, transitively.
   const eager = new Set();
   const visit = (path) => {

@@ -5,7 +5,9 @@ import {
   createMemoryKeyStore,
   type FetchFunction,
   getSession,
+  refreshSession,
   SignetError,
+  type SignetEvent,
 } from "./index.js";
 import { createStringKeyStore } from "./keys/string-store.js";
 
@@ -192,5 +194,144 @@ describe("session timers and snapshots", () => {
       }),
     ).rejects.toMatchObject({ code: "NO_SESSION" });
     expect(prompts).toBe(0);
+  });
+});
+
+describe("refresh: one at a time, cancelled by destroy, margins that would loop refused", () => {
+  const accountId = "InternalAccount:11111111-1111-4111-8111-111111111111";
+  const sessionId = "Session:22222222-2222-4222-8222-222222222222";
+
+  /** A relay that refreshes sessions, counting the signed refresh requests it answers. */
+  function relay(options: { hold?: (signal: AbortSignal) => Promise<void> } = {}) {
+    const refreshed: string[] = [];
+    let seen: () => void = () => {};
+    const arrived = new Promise<void>((resolve) => {
+      seen = resolve;
+    });
+    const fetch: FetchFunction = async (input, init) => {
+      if (!new Headers(init.headers).has("Grid-Wallet-Signature")) {
+        return Response.json(
+          {
+            payloadToSign: "payload",
+            requestId: `Request:44444444-4444-4444-8444-${String(refreshed.length).padStart(12, "0")}`,
+            expiresAt: new Date(Date.now() + 300_000).toISOString(),
+          },
+          { status: 202 },
+        );
+      }
+      seen();
+      if (options.hold && init.signal) await options.hold(init.signal);
+      refreshed.push(input);
+      return Response.json(
+        {
+          id: `Session:55555555-5555-4555-8555-${String(refreshed.length).padStart(12, "0")}`,
+          accountId,
+          expiresAt: new Date(Date.now() + 15 * 60_000).toISOString(),
+        },
+        { status: 201 },
+      );
+    };
+    return { fetch, refreshed, arrived };
+  }
+
+  async function hold(client: ReturnType<typeof createClient>, expiresInMs = 10 * 60_000) {
+    const key = await client.crypto.generateSigningKey();
+    await client.holdSession(
+      {
+        id: sessionId,
+        accountId,
+        expiresAt: new Date(Date.now() + expiresInMs).toISOString(),
+        publicKey: key.publicKey,
+      },
+      key,
+    );
+  }
+
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it("concurrent refreshes of one session make one request and share its result", async () => {
+    const { fetch, refreshed } = relay();
+    const client = createClient({ relayUrl: "/r", fetch, keyStore: createMemoryKeyStore() });
+    await hold(client);
+    const [first, second, third] = await Promise.all([
+      refreshSession(client, { accountId }),
+      refreshSession(client, { accountId, sessionId }),
+      refreshSession(client, { accountId }),
+    ]);
+    expect(refreshed).toHaveLength(1);
+    expect(second).toEqual(first);
+    expect(third).toEqual(first);
+    expect((await getSession(client, { accountId }))?.id).toBe(first.id);
+  });
+
+  it("across tabs (Web Locks): the tab that waited takes the session the other one made", async () => {
+    // Two clients over one key store stand for two tabs of an origin; a lock manager like the
+    // browser's serialises them.
+    const tails = new Map<string, Promise<unknown>>();
+    vi.stubGlobal("navigator", {
+      locks: {
+        request(name: string, callback: () => Promise<unknown>) {
+          const run = (tails.get(name) ?? Promise.resolve()).then(callback, callback);
+          tails.set(
+            name,
+            run.catch(() => {}),
+          );
+          return run;
+        },
+      },
+    });
+    const keyStore = createMemoryKeyStore();
+    const { fetch, refreshed } = relay();
+    const tabA = createClient({ relayUrl: "/r", fetch, keyStore });
+    const tabB = createClient({ relayUrl: "/r", fetch, keyStore });
+    try {
+      await hold(tabA);
+      await tabB.sessions.load();
+      const [a, b] = await Promise.all([
+        refreshSession(tabA, { accountId }),
+        refreshSession(tabB, { accountId }),
+      ]);
+      expect(refreshed).toHaveLength(1);
+      expect(b.id).toBe(a.id);
+      expect((await getSession(tabB, { accountId }))?.id).toBe(a.id);
+    } finally {
+      tabA.destroy();
+      tabB.destroy();
+    }
+  });
+
+  it("destroy() cancels an automatic refresh in flight", async () => {
+    const events: SignetEvent[] = [];
+    const { fetch, arrived } = relay({
+      hold: (signal) =>
+        new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason))),
+    });
+    const client = createClient({
+      relayUrl: "/r",
+      fetch,
+      keyStore: createMemoryKeyStore(),
+      autoRefresh: { marginMs: 60_000 },
+      onEvent: (event) => events.push(event),
+    });
+    await hold(client, 60_000); // due at once
+    await arrived;
+    client.destroy();
+    await vi.waitFor(() =>
+      expect(events).toContainEqual(
+        expect.objectContaining({ type: "signedRequest", stage: "failed", code: "ABORTED" }),
+      ),
+    );
+  });
+
+  it("refuses an autoRefresh margin that would loop", () => {
+    for (const marginMs of [15 * 60_000, 20 * 60_000, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => createClient({ relayUrl: "/r", autoRefresh: { marginMs } })).toThrow(
+        expect.objectContaining({ code: "INVALID_ARGUMENT" }),
+      );
+    }
+    createClient({ relayUrl: "/r", autoRefresh: { marginMs: 5 * 60_000 } }).destroy();
+    createClient({ relayUrl: "/r", autoRefresh: true }).destroy();
   });
 });

@@ -3,6 +3,8 @@
 // functions run on, the default key store and WebAuthn provider, and platform-only exports.
 // `test/crypto/entries.test.ts` snapshots the names of each entry, so any change shows in review.
 
+import { lazyAction } from "./lazyAction.js";
+
 export {
   type AddCredentialErrorType,
   type AddCredentialParameters,
@@ -15,11 +17,10 @@ export {
   type AddPasskeyReturnType,
   addPasskey,
 } from "./actions/addPasskey.js";
-export {
-  type CreateDelegatedKeyErrorType,
-  type CreateDelegatedKeyParameters,
-  type CreateDelegatedKeyReturnType,
-  createDelegatedKey,
+export type {
+  CreateDelegatedKeyErrorType,
+  CreateDelegatedKeyParameters,
+  CreateDelegatedKeyReturnType,
 } from "./actions/createDelegatedKey.js";
 export {
   type ExecuteQuoteErrorType,
@@ -34,11 +35,10 @@ export {
   type ExportWalletReturnType,
   exportWallet,
 } from "./actions/exportWallet.js";
-export {
-  type GetDelegatedKeyErrorType,
-  type GetDelegatedKeyParameters,
-  type GetDelegatedKeyReturnType,
-  getDelegatedKey,
+export type {
+  GetDelegatedKeyErrorType,
+  GetDelegatedKeyParameters,
+  GetDelegatedKeyReturnType,
 } from "./actions/getDelegatedKey.js";
 export {
   type GetQuoteErrorType,
@@ -58,11 +58,10 @@ export {
   type ListCredentialsReturnType,
   listCredentials,
 } from "./actions/listCredentials.js";
-export {
-  type ListDelegatedKeysErrorType,
-  type ListDelegatedKeysParameters,
-  type ListDelegatedKeysReturnType,
-  listDelegatedKeys,
+export type {
+  ListDelegatedKeysErrorType,
+  ListDelegatedKeysParameters,
+  ListDelegatedKeysReturnType,
 } from "./actions/listDelegatedKeys.js";
 export {
   type ListInternalAccountsErrorType,
@@ -94,11 +93,10 @@ export {
   type RevokeCredentialReturnType,
   revokeCredential,
 } from "./actions/revokeCredential.js";
-export {
-  type RevokeDelegatedKeyErrorType,
-  type RevokeDelegatedKeyParameters,
-  type RevokeDelegatedKeyReturnType,
-  revokeDelegatedKey,
+export type {
+  RevokeDelegatedKeyErrorType,
+  RevokeDelegatedKeyParameters,
+  RevokeDelegatedKeyReturnType,
 } from "./actions/revokeDelegatedKey.js";
 export {
   type RevokeSessionErrorType,
@@ -129,11 +127,10 @@ export {
   type SignOutReturnType,
   signOut,
 } from "./actions/signOut.js";
-export {
-  type UpdateCustomerContactErrorType,
-  type UpdateCustomerContactParameters,
-  type UpdateCustomerContactReturnType,
-  updateCustomerContact,
+export type {
+  UpdateCustomerContactErrorType,
+  UpdateCustomerContactParameters,
+  UpdateCustomerContactReturnType,
 } from "./actions/updateCustomerContact.js";
 export {
   type VerifyOtpErrorType,
@@ -248,3 +245,45 @@ export type {
   QuoteJson,
   TransactionJson,
 } from "./wire.js";
+
+// Rare flows, loaded as chunks on first call.
+/**
+ * Creates the delegated key that lets a card spend from the wallet (a three-leg signed request). Loads on its first call; see `actions/createDelegatedKey.ts` for parameters, errors and an example.
+ * @throws {SignetError} `NETWORK` (retryable) when its chunk cannot load.
+ */
+export const createDelegatedKey: typeof import("./actions/createDelegatedKey.js").createDelegatedKey =
+  /* @__PURE__ */ lazyAction(() =>
+    import("./actions/createDelegatedKey.js").then((module) => module.createDelegatedKey),
+  );
+/**
+ * Reads one delegated key. Loads on its first call; see `actions/getDelegatedKey.ts` for parameters, errors and an example.
+ * @throws {SignetError} `NETWORK` (retryable) when its chunk cannot load.
+ */
+export const getDelegatedKey: typeof import("./actions/getDelegatedKey.js").getDelegatedKey =
+  /* @__PURE__ */ lazyAction(() =>
+    import("./actions/getDelegatedKey.js").then((module) => module.getDelegatedKey),
+  );
+/**
+ * Lists delegated keys by wallet and/or funding source. Loads on its first call; see `actions/listDelegatedKeys.ts` for parameters, errors and an example.
+ * @throws {SignetError} `NETWORK` (retryable) when its chunk cannot load.
+ */
+export const listDelegatedKeys: typeof import("./actions/listDelegatedKeys.js").listDelegatedKeys =
+  /* @__PURE__ */ lazyAction(() =>
+    import("./actions/listDelegatedKeys.js").then((module) => module.listDelegatedKeys),
+  );
+/**
+ * Revokes an ACTIVE delegated key. Loads on its first call; see `actions/revokeDelegatedKey.ts` for parameters, errors and an example.
+ * @throws {SignetError} `NETWORK` (retryable) when its chunk cannot load.
+ */
+export const revokeDelegatedKey: typeof import("./actions/revokeDelegatedKey.js").revokeDelegatedKey =
+  /* @__PURE__ */ lazyAction(() =>
+    import("./actions/revokeDelegatedKey.js").then((module) => module.revokeDelegatedKey),
+  );
+/**
+ * Changes the customer's email or phone number, stamped by a held session of a tied wallet. Loads on its first call; see `actions/updateCustomerContact.ts` for parameters, errors and an example.
+ * @throws {SignetError} `NETWORK` (retryable) when its chunk cannot load.
+ */
+export const updateCustomerContact: typeof import("./actions/updateCustomerContact.js").updateCustomerContact =
+  /* @__PURE__ */ lazyAction(() =>
+    import("./actions/updateCustomerContact.js").then((module) => module.updateCustomerContact),
+  );

@@ -15,7 +15,7 @@ export type AddCredentialErrorType = SignetError<SessionSignedErrorCode>;
 
 /**
  * Adds an OTP or OAuth credential to the wallet, stamped by a held session of the account
- * (signed retry). For passkeys use `addPasskey`.
+ * (a signed request). For passkeys use `addPasskey`.
  *
  * @throws {SignetError} `NO_SESSION`, `EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS`, `SMS_OTP_CREDENTIAL_ALREADY_EXISTS`, `INVALID_INPUT`.
  * @example

@@ -1,4 +1,4 @@
-// docs/protocol.md §5 (registration): the integrator backend issues the challenge; the add is a signed retry.
+// docs/protocol.md §5 (registration): the integrator backend issues the challenge; the add is a signed request.
 
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";

@@ -18,7 +18,7 @@ export type CreateDelegatedKeyErrorType = SignetError<SessionSignedErrorCode>;
 export const DELEGATED_KEY_FIELDS = ["id", "cardId", "accountId", "publicKey", "status"] as const;
 
 /**
- * Creates the delegated key that lets a card spend from the wallet: a three-leg signed retry,
+ * Creates the delegated key that lets a card spend from the wallet: a three-leg signed request,
  * both signed legs stamped by a held session of the wallet.
  *
  * @throws {SignetError} 409 `CONFLICT`-class when an ACTIVE key exists for the funding source, `NO_SESSION`, `NETWORK`.

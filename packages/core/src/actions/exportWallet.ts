@@ -21,7 +21,7 @@ export type ExportWalletErrorType = SignetError<SessionSignedErrorCode | BundleE
 
 /**
  * Exports the wallet's recovery phrase: a fresh decrypt-only key per export (uncompressed), the
- * signed retry, then `openExportBundle` on the device. The key exists only for this call. If the
+ * signed request, then `openExportBundle` on the device. The key exists only for this call. If the
  * challenge lapses while the service is still processing, the export starts over once.
  *
  * @throws {SignetError} `NO_SESSION`, `BUNDLE_SIGNER_UNTRUSTED`, `BUNDLE_SIGNATURE_INVALID`,

@@ -1,5 +1,5 @@
 /**
- * Header names of the signed-retry protocol (docs/protocol.md §1–§2). Kept in one place: the brand
+ * Header names of the signed-request protocol (docs/protocol.md §1–§2). Kept in one place: the brand
  * word in the signature header has changed before.
  */
 

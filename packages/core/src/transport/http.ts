@@ -26,7 +26,7 @@ export type RequestEvent = {
   durationMs: number;
   /** Whether the request carried the wallet signature header. */
   signed: boolean;
-  /** The `Request-Id` sent, on signed legs of a signed retry. */
+  /** The `Request-Id` sent, on signed legs of a signed request. */
   requestId?: string;
   /** `NETWORK`, `TIMEOUT` or `ABORTED` when no answer arrived. */
   code?: string;

@@ -1,6 +1,6 @@
 /**
- * The signed-retry engine (docs/protocol.md §2; spec "Signed-retry pattern"; docs/architecture.md "The
- * signed-retry engine"). One function runs every signed endpoint: the challenge legs, the
+ * The signed-request engine (docs/protocol.md §2; spec "Signed-retry pattern"; docs/architecture.md "The
+ * signed-request engine"). One function runs every signed endpoint: the challenge legs, the
  * PROCESSING re-sends, rate limits, expiry, and quote execute's direct mode.
  *
  * Invariants, each relied on by a test:
@@ -340,7 +340,7 @@ export async function runSignedRequest<TBody = unknown>(
   };
 
   const expiredError = (challenge: SignedRequestChallenge, cause?: unknown) =>
-    new SignetError("CHALLENGE_EXPIRED", "The signed-retry challenge expired before completion", {
+    new SignetError("CHALLENGE_EXPIRED", "The signed-request challenge expired before completion", {
       details: withContext({ requestId: challenge.requestId, expiresAt: challenge.expiresAt }),
       ...(cause === undefined ? {} : { cause }),
     });

@@ -1,0 +1,164 @@
+// Every rule of the signed-request engine as a row: the answer, the state, the step.
+import { describe, expect, it } from "vitest";
+import { SignetError } from "../errors.js";
+import { type Answer, nextStep, type Step, type StepState } from "./nextStep.js";
+
+const NOW = Date.parse("2026-01-01T00:00:00Z");
+const base: StepState = {
+  direct: false,
+  expectedStatus: 204,
+  challengeExpiresAtMs: NOW + 60_000,
+  now: NOW,
+  pastDeadline: false,
+  transientRetries: 0,
+  maxTransientRetries: 2,
+  rateLimitRetries: 0,
+  maxRateLimitRetries: 2,
+  maxRetryAfterMs: 30_000,
+};
+
+const network = new SignetError("NETWORK", "down", { retryable: true });
+const timeout = new SignetError("TIMEOUT", "slow", { retryable: true });
+const aborted = new SignetError("ABORTED", "stop");
+const serverError = new SignetError("INTERNAL_ERROR", "oops", { status: 500, retryable: true });
+const limited = new SignetError("RATE_LIMITED", "slow down", { status: 429, retryable: true });
+const badStamp = new SignetError("WALLET_SIGNATURE_INVALID", "no", { status: 401 });
+const expiredId = new SignetError("UNAUTHORIZED", "request id expired", { status: 401 });
+const conflict = new SignetError("QUOTE_ALREADY_EXECUTED", "done", { status: 409 });
+
+const rows: [string, Answer, Partial<StepState>, Step][] = [
+  [
+    "no answer, retryable: re-send",
+    { failure: network },
+    {},
+    { type: "resend", reason: "transient", cause: network },
+  ],
+  [
+    "no answer, retries spent: fail",
+    { failure: network },
+    { transientRetries: 2 },
+    { type: "fail", error: network },
+  ],
+  ["aborted: fail at once", { failure: aborted }, {}, { type: "fail", error: aborted }],
+  [
+    "timeout past the deadline: PROCESSING_TIMEOUT",
+    { failure: timeout },
+    { pastDeadline: true },
+    { type: "timeout", cause: timeout },
+  ],
+  [
+    "timeout before the deadline: re-send",
+    { failure: timeout },
+    {},
+    { type: "resend", reason: "transient", cause: timeout },
+  ],
+  ["202 in challenge mode: sign it", { status: 202 }, {}, { type: "sign" }],
+  [
+    "202 in direct mode: an unexpected status",
+    { status: 202, error: conflict },
+    { direct: true },
+    { type: "fail", error: conflict },
+  ],
+  ["expected 204: done", { status: 204 }, {}, { type: "succeed" }],
+  [
+    "200 on a 204 endpoint: processing, whatever the body",
+    { status: 200, processing: false },
+    {},
+    { type: "resend", reason: "processing" },
+  ],
+  [
+    "200 PROCESSING on a 200 endpoint: processing",
+    { status: 200, processing: true },
+    { expectedStatus: 200 },
+    { type: "resend", reason: "processing" },
+  ],
+  [
+    "200 with a result on a 200 endpoint: done",
+    { status: 200, processing: false },
+    { expectedStatus: 200 },
+    { type: "succeed" },
+  ],
+  [
+    "201 among several expected: done",
+    { status: 201 },
+    { expectedStatus: [200, 201] },
+    { type: "succeed" },
+  ],
+  [
+    "429 with a short wait: re-send after it",
+    { status: 429, error: limited, delayMs: 1_000 },
+    {},
+    { type: "resend", reason: "rate-limited", delayMs: 1_000, cause: limited },
+  ],
+  [
+    "429 with a long wait: fail",
+    { status: 429, error: limited, delayMs: 60_000 },
+    {},
+    { type: "fail", error: limited },
+  ],
+  [
+    "429, retries spent: fail",
+    { status: 429, error: limited },
+    { rateLimitRetries: 2 },
+    { type: "fail", error: limited },
+  ],
+  [
+    "5xx: re-send",
+    { status: 500, error: serverError },
+    {},
+    { type: "resend", reason: "transient", cause: serverError },
+  ],
+  [
+    "5xx, retries spent: fail",
+    { status: 500, error: serverError },
+    { transientRetries: 2 },
+    { type: "fail", error: serverError },
+  ],
+  [
+    "401 for an expired request id: the challenge lapsed",
+    { status: 401, error: expiredId },
+    {},
+    { type: "lapse", cause: expiredId },
+  ],
+  [
+    "409 after expiresAt: still the 409",
+    { status: 409, error: conflict },
+    { now: NOW + 60_000 },
+    { type: "fail", error: conflict },
+  ],
+  [
+    "401 bad stamp: fails, never a lapse",
+    { status: 401, error: badStamp },
+    { now: NOW + 60_000 },
+    { type: "fail", error: badStamp },
+  ],
+  [
+    "401 on leg 1 (no challenge): fail",
+    { status: 401, error: expiredId },
+    { challengeExpiresAtMs: undefined },
+    { type: "fail", error: expiredId },
+  ],
+  ["409: fail", { status: 409, error: conflict }, {}, { type: "fail", error: conflict }],
+];
+
+describe("nextStep", () => {
+  it.each(rows)("%s", (_name, answer, state, step) => {
+    expect(nextStep(answer, { ...base, ...state })).toEqual(step);
+  });
+
+  it("a 401 past the challenge's expiry is a lapse when its status says 401", () => {
+    const unauthorized = new SignetError("UNAUTHORIZED", "no", { status: 401 });
+    expect(nextStep({ status: 401, error: unauthorized }, { ...base, now: NOW + 60_000 })).toEqual({
+      type: "lapse",
+      cause: unauthorized,
+    });
+  });
+
+  it("is pure: the same answer and state give the same step, and nothing is changed", () => {
+    const state = { ...base };
+    const answer: Answer = { status: 500, error: serverError };
+    const first = nextStep(answer, state);
+    expect(nextStep(answer, state)).toEqual(first);
+    expect(state).toEqual(base);
+  });
+});
