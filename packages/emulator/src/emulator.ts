@@ -72,6 +72,11 @@ function basicAuthOk(header: string | null, clientId: string, clientSecret: stri
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** Parameters of {@link createEmulator} (the name every Signet function's options go by). */
+export type CreateEmulatorParameters = EmulatorOptions;
+/** What {@link createEmulator} returns. */
+export type CreateEmulatorReturnType = Emulator;
+
 /**
  * Creates an emulator of the service's Embedded Wallet endpoints.
  *
@@ -85,7 +90,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  *   body: JSON.stringify({ customerType: "INDIVIDUAL", email: "ada@example.com" }),
  * }));
  */
-export function createEmulator(options: EmulatorOptions = {}): Emulator {
+export function createEmulator(options: CreateEmulatorParameters = {}): CreateEmulatorReturnType {
   const resolved = resolveOptions(options);
   const clock = createClock(resolved.now);
   const keys = createEmulatorKeys(resolved.seed, resolved.organizationId);

@@ -1,6 +1,12 @@
 // @signet/emulator: a local emulator of the service's Embedded Wallet endpoints with real checks.
 export type { EmulatorClock } from "./clock.js";
-export { createEmulator, type Emulator, VERSION_PREFIX } from "./emulator.js";
+export {
+  type CreateEmulatorParameters,
+  type CreateEmulatorReturnType,
+  createEmulator,
+  type Emulator,
+  VERSION_PREFIX,
+} from "./emulator.js";
 export {
   type ArmedFaultJson,
   EmulatorDropError,

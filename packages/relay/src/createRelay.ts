@@ -1,4 +1,7 @@
 // The relay: a web-standard fetch handler between a device and the service (docs/architecture.md @signet/relay).
+
+import { checkBody } from "./checkBody.js";
+import { checkQuery, invalidInput } from "./checkQuery.js";
 import { RelayErrorCode, RelayRefusal, relayErrorResponse, relayErrorStatus } from "./errors.js";
 import { FORWARDED_RESPONSE_HEADERS, pickForwardedHeaders } from "./forwardedHeaders.js";
 import {
@@ -15,15 +18,7 @@ import {
 } from "./rateLimit.js";
 import { readBody } from "./readBody.js";
 import { basePathSegments, splitPath } from "./requestPath.js";
-import {
-  ID_FIELDS,
-  idKindOf,
-  isIdOfKind,
-  matchRoute,
-  RELAY_ROUTES,
-  type RelayRoute,
-} from "./routes.js";
-import { parseStrictJson, StrictJsonError } from "./strictJson.js";
+import { isIdOfKind, matchRoute, RELAY_ROUTES } from "./routes.js";
 import { basicAuthorization, callUpstream, type Upstream } from "./upstream.js";
 
 /** The app's user behind a request, as `resolveUser` names them. */
@@ -97,9 +92,13 @@ export interface CreateRelayOptions {
 /** The relay: a fetch handler. */
 export type RelayHandler = (request: Request) => Promise<Response>;
 
+/** Parameters of {@link createRelay} (the name every Signet function's options go by). */
+export type CreateRelayParameters = CreateRelayOptions;
+/** What {@link createRelay} returns. */
+export type CreateRelayReturnType = RelayHandler;
+
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it rejects
 const CONTROL = /[\u0000-\u001f\u007f]/;
-const CODE_VALUE = /^[A-Z0-9_]{1,64}$/;
 const NULL_BODY_STATUS = new Set([204, 205, 304]);
 
 function assertOption(ok: boolean, message: string): asserts ok {
@@ -123,145 +122,6 @@ function parseBaseUrl(baseUrl: string): string {
   );
   assertOption(url.search === "" && url.hash === "", `"baseUrl" must not have a query or hash`);
   return url.href.endsWith("/") ? url.href.slice(0, -1) : url.href;
-}
-
-function invalid(message: string, details?: Record<string, unknown>): RelayRefusal {
-  return new RelayRefusal("INVALID_INPUT", message, details);
-}
-
-/** Checks the query against the route's parameters and rebuilds it from the checked values. */
-function checkQuery(
-  route: RelayRoute,
-  search: string,
-  customerId: string,
-): { query: string; ids: NamedId[] } {
-  const accepted = route.query ?? {};
-  const seen = new Map<string, string>();
-  const raw = search.startsWith("?") ? search.slice(1) : search;
-  if (raw !== "") {
-    for (const part of raw.split("&")) {
-      const eq = part.indexOf("=");
-      let name: string;
-      let value: string;
-      try {
-        name = decodeURIComponent((eq === -1 ? part : part.slice(0, eq)).replaceAll("+", " "));
-        value = decodeURIComponent((eq === -1 ? "" : part.slice(eq + 1)).replaceAll("+", " "));
-      } catch {
-        throw invalid("The query string is malformed.");
-      }
-      const param = Object.hasOwn(accepted, name) ? accepted[name] : undefined;
-      if (param === undefined) {
-        throw invalid("The query has a parameter this route does not accept.", {
-          accepted: Object.keys(accepted),
-        });
-      }
-      if (seen.has(name)) throw invalid("A query parameter is repeated.", { parameter: name });
-      const ok = param.kind === "code" ? CODE_VALUE.test(value) : isIdOfKind(value, param.kind);
-      if (!ok) throw invalid("A query parameter is malformed.", { parameter: name });
-      seen.set(name, value);
-    }
-  }
-  for (const [name, param] of Object.entries(accepted)) {
-    if (param.forced && param.kind === "Customer" && !seen.has(name)) seen.set(name, customerId);
-    if (param.required && !seen.has(name)) {
-      throw invalid("A required query parameter is missing.", { parameter: name });
-    }
-  }
-  if (route.queryOneOf !== undefined && !route.queryOneOf.some((name) => seen.has(name))) {
-    throw invalid("The query needs one of these parameters.", { oneOf: route.queryOneOf });
-  }
-  const ids: NamedId[] = [];
-  const parts: string[] = [];
-  for (const [name, value] of seen) {
-    const param = accepted[name]!;
-    if (param.kind !== "code") ids.push({ kind: param.kind, value, where: `query.${name}` });
-    // Values are checked ids or codes: nothing in them needs escaping but the colon, kept as is.
-    parts.push(`${name}=${value}`);
-  }
-  return { query: parts.join("&"), ids };
-}
-
-/**
- * Finds every id of the body, at any depth: the id fields of {@link ID_FIELDS}, and any string
- * that is an id of a checked kind, whatever its key. A service whose JSON binding folds case
- * (`AccountId`), maps aliases (`account_id`) or reads fields the table does not list would
- * otherwise act on an id the relay never checked.
- */
-function collectBodyIds(value: unknown, where: string, ids: NamedId[]): void {
-  if (typeof value === "string") {
-    const kind = idKindOf(value);
-    if (kind !== undefined) ids.push({ kind, value, where });
-    return;
-  }
-  if (Array.isArray(value)) {
-    value.forEach((item, index) => {
-      collectBodyIds(item, `${where}[${index}]`, ids);
-    });
-    return;
-  }
-  if (typeof value !== "object" || value === null) return;
-  for (const [key, field] of Object.entries(value)) {
-    const at = `${where}.${key}`;
-    const kind = Object.hasOwn(ID_FIELDS, key) ? ID_FIELDS[key] : undefined;
-    if (kind !== undefined) {
-      if (typeof field !== "string" || !isIdOfKind(field, kind)) {
-        throw invalid("A body field does not hold a well-formed id.", { field: at });
-      }
-      ids.push({ kind, value: field, where: at });
-    } else {
-      collectBodyIds(field, at, ids);
-    }
-  }
-}
-
-/** Parses the body (only to read ids; the bytes are forwarded untouched) and checks its fields. */
-function checkBody(route: RelayRoute, bytes: Uint8Array, contentType: string | null): NamedId[] {
-  const rule = route.body ?? {};
-  const required = rule.required ?? [];
-  if (bytes.byteLength === 0) {
-    if (required.length > 0 || rule.exactlyOneOf !== undefined) {
-      throw invalid("This route needs a JSON body.");
-    }
-    return [];
-  }
-  if (contentType === null) throw invalid("A body needs Content-Type: application/json.");
-  let json: unknown;
-  try {
-    json = parseStrictJson(
-      new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes),
-    );
-  } catch (error) {
-    throw invalid("The body is not valid JSON.", {
-      reason: error instanceof StrictJsonError ? error.message : "not UTF-8",
-    });
-  }
-  if (typeof json !== "object" || json === null || Array.isArray(json)) {
-    throw invalid("The body must be a JSON object.");
-  }
-  const body = json as Record<string, unknown>;
-  for (const field of required) {
-    if (!Object.hasOwn(body, field)) throw invalid("A required body field is missing.", { field });
-  }
-  if (rule.exactlyOneOf !== undefined) {
-    const allowed = rule.exactlyOneOf;
-    const extra = Object.keys(body).filter((key) => !allowed.includes(key));
-    if (extra.length > 0) {
-      throw new RelayRefusal(
-        "RELAY_FORBIDDEN",
-        "The relay forwards only a contact change on this route.",
-        { allowedFields: allowed },
-      );
-    }
-    const present = Object.keys(body);
-    if (present.length !== 1 || typeof body[present[0]!] !== "string") {
-      throw invalid("The body must change exactly one of these fields, to a string.", {
-        oneOf: allowed,
-      });
-    }
-  }
-  const ids: NamedId[] = [];
-  collectBodyIds(body, "body", ids);
-  return ids;
 }
 
 function passThrough(
@@ -298,7 +158,7 @@ function passThrough(
  * });
  * // Fetch runtimes: export default { fetch: relay }; Node: http.createServer(toNodeHandler(relay))
  */
-export function createRelay(options: CreateRelayOptions): RelayHandler {
+export function createRelay(options: CreateRelayParameters): CreateRelayReturnType {
   const baseUrl = parseBaseUrl(options.baseUrl);
   assertOption(
     typeof options.tokenId === "string" && options.tokenId !== "" && !options.tokenId.includes(":"),
@@ -378,7 +238,7 @@ export function createRelay(options: CreateRelayOptions): RelayHandler {
     try {
       url = new URL(request.url);
     } catch {
-      throw invalid("The request URL is malformed.");
+      throw invalidInput("The request URL is malformed.");
     }
     const segments = splitPath(url.pathname);
     if (!base.every((segment, i) => segments[i] === segment)) {

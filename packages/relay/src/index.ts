@@ -1,6 +1,8 @@
 // @signet/relay: the platform backend relay for Embedded Wallet clients.
 export {
   type CreateRelayOptions,
+  type CreateRelayParameters,
+  type CreateRelayReturnType,
   createRelay,
   type RelayEvent,
   type RelayHandler,
