@@ -5,7 +5,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createDelegatedKey, executeQuote, getQuote, requestOtp, verifyOtp } from "@signet/core";
 import { createRelay, RELAY_ROUTES, toNodeHandler } from "@signet/relay";
-import { rawHttp, rawRequest } from "../../packages/relay/src/test/rawHttp.js";
+import { rawHttp, rawRequest } from "../../packages/test/src/rawHttp.js";
 import { type Stack, USER_HEADER } from "../support/stack.js";
 
 export type AbuseCategory = {

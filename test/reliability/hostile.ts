@@ -17,7 +17,7 @@ import {
 import { createEmulator } from "@signet/emulator";
 import { createRelay } from "@signet/relay";
 import fc from "fast-check";
-import { interopSamples, legacySessionKeyBundle } from "../support/vectors.js";
+import { interopSamples, legacySessionKeyBundle } from "../../packages/test/src/vectors.js";
 
 export type HostileCounts = {
   name: string;

@@ -1,6 +1,7 @@
 // Per-call `onEvent`: each action call sees its own events (and only those), the client-wide sink
 // sees all of them, and neither ever holds a payload, stamp or key.
 import { describe, expect, it } from "vitest";
+import { challengeJson, fakeClock, scriptedFetch } from "../../test/src/scriptedFetch.js";
 import {
   createClient,
   createMemoryKeyStore,
@@ -9,7 +10,6 @@ import {
   type SignetClient,
   type SignetEvent,
 } from "./index.js";
-import { challengeJson, fakeClock, scriptedFetch } from "./transport/test/scriptedFetch.js";
 
 const accountId = "InternalAccount:11111111-1111-4111-8111-111111111111";
 const sessionId = "Session:22222222-2222-4222-8222-222222222222";

@@ -12,7 +12,7 @@ import {
   p256PublicKeyNode,
   verifyDerNode,
 } from "../../../test/support/nodeStamp.js";
-import { interopSamples, legacySessionKeyBundle } from "../../../test/support/vectors.js";
+import { interopSamples, legacySessionKeyBundle } from "../../test/src/vectors.js";
 import {
   bundleForHermes,
   hermesScript,

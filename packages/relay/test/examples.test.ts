@@ -5,12 +5,12 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Customer, type StubService, startStubService } from "../../test/src/stubService.js";
 import { createExpressApp } from "../examples/express.js";
 import { createHonoApp } from "../examples/hono.js";
 import { createAppServer } from "../examples/node-http.js";
 import { sessions, userFromSessionCookie } from "../examples/session.js";
 import { createRelay, type RelayHandler } from "../src/createRelay.js";
-import { type Customer, type StubService, startStubService } from "../src/test/stubService.js";
 
 let stub: StubService;
 let a: Customer;
@@ -108,7 +108,7 @@ describe("mounting examples", () => {
       });
       expect(await profile.json()).toEqual({ received: { a: 1 } });
       // Express strips the mount path from req.url; the adapter still sees the raw target.
-      const { rawHttp, rawRequest } = await import("../src/test/rawHttp.js");
+      const { rawHttp, rawRequest } = await import("../../test/src/rawHttp.js");
       const dotted = await rawHttp(
         server.url,
         rawRequest("GET", `/api/grid/quotes/%2e%2e/transactions/${a.transaction}`, [

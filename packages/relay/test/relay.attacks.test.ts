@@ -5,6 +5,8 @@
 import { sealOtpBundle } from "@signet/core";
 import { type EmulatorServer, startEmulatorServer } from "@signet/emulator";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { rawHttp, rawRequest } from "../../test/src/rawHttp.js";
+import { type RunningRelay, serveRelay } from "../../test/src/stubService.js";
 import {
   type CreateRelayOptions,
   createRelay,
@@ -12,8 +14,6 @@ import {
   type RelayHandler,
 } from "../src/createRelay.js";
 import { createMemoryOwnershipCache } from "../src/ownership.js";
-import { rawHttp, rawRequest } from "../src/test/rawHttp.js";
-import { type RunningRelay, serveRelay } from "../src/test/stubService.js";
 import { as, newKey, stamp, type Wallet } from "./nodeWallet.js";
 
 type Json = Record<string, unknown>;

@@ -4,9 +4,9 @@
 import { sealOtpBundle } from "@signet/core";
 import { type EmulatorServer, startEmulatorServer } from "@signet/emulator";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { rawHttp, rawRequest } from "../../test/src/rawHttp.js";
+import { type RunningRelay, serveRelay } from "../../test/src/stubService.js";
 import { type CreateRelayOptions, createRelay } from "../src/createRelay.js";
-import { rawHttp, rawRequest } from "../src/test/rawHttp.js";
-import { type RunningRelay, serveRelay } from "../src/test/stubService.js";
 import { as, newKey, stamp, type TestKey, type Wallet } from "./nodeWallet.js";
 
 const BASIC = `Basic ${Buffer.from("emulator:emulator").toString("base64")}`;

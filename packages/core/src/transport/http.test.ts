@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { scriptedFetch } from "../../../test/src/scriptedFetch.js";
 import { isSignetError, type SignetError } from "../errors.js";
 import { createTransport, joinRelayUrl, type RequestEvent, requestJson } from "./http.js";
-import { scriptedFetch } from "./test/scriptedFetch.js";
 
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -1,4 +1,10 @@
 import { describe, expect, it, vi } from "vitest";
+import {
+  challengeJson,
+  fakeClock,
+  type ScriptedReply,
+  scriptedFetch,
+} from "../../../test/src/scriptedFetch.js";
 import { isSignetError, SignetError } from "../errors.js";
 import { parseSignedRequestChallenge } from "./challenge.js";
 import { WALLET_SIGNATURE_HEADER } from "./headers.js";
@@ -11,12 +17,6 @@ import {
   type SignContext,
   type SignedRequestEvent,
 } from "./signedRequest.js";
-import {
-  challengeJson,
-  fakeClock,
-  type ScriptedReply,
-  scriptedFetch,
-} from "./test/scriptedFetch.js";
 
 const PROCESSING = {
   status: 200,

@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { nodeHpkeOpen, nodeHpkeSeal } from "../../../../test/support/nodeHpke.js";
 import { p256PublicKeyNode, verifyDerNode } from "../../../../test/support/nodeStamp.js";
-import { type InteropSamples, loadVector } from "../../../../test/support/vectors.js";
+import { type InteropSamples, loadVector } from "../../../test/src/vectors.js";
 import { createCryptoApi } from "../../src/crypto/api.js";
 import type { CryptoBackend } from "../../src/crypto/backend.js";
 import { base58CheckEncode } from "../../src/crypto/base58.js";

@@ -1,7 +1,7 @@
 // Bad input to every public crypto function gives a SignetError with a stable code (never a raw
 // TypeError from a dependency), and no message carries an OTP code, key, mnemonic or stamp.
 import { describe, expect, it } from "vitest";
-import { type InteropSamples, loadVector } from "../../../../test/support/vectors.js";
+import { type InteropSamples, loadVector } from "../../../test/src/vectors.js";
 import * as browser from "../../src/index.js";
 import * as native from "../../src/index.native.js";
 

@@ -5,7 +5,7 @@ import {
   type InteropSamples,
   type LegacySessionKeyBundle,
   loadVector,
-} from "../../../../test/support/vectors.js";
+} from "../../../test/src/vectors.js";
 import { createCryptoApi } from "../../src/crypto/api.js";
 import { openOtpBundle } from "../../src/crypto/bundles.js";
 import { bytesToHex, hexToBytes } from "../../src/crypto/encoding.js";

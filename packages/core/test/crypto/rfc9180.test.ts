@@ -17,7 +17,7 @@ import { createWebCryptoHpkePrimitives } from "./webCryptoPrimitives.js";
 
 const nobleHpkePrimitives = createNobleHpkePrimitives();
 
-import { loadVector, type Rfc9180Vector } from "../../../../test/support/vectors.js";
+import { loadVector, type Rfc9180Vector } from "../../../test/src/vectors.js";
 
 const v = loadVector<Rfc9180Vector>("rfc9180-p256-sha256-aes128gcm-base.json");
 const h = hexToBytes;

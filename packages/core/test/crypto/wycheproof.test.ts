@@ -12,7 +12,7 @@ import {
   loadVector,
   type WycheproofEcdh,
   type WycheproofEcdsa,
-} from "../../../../test/support/vectors.js";
+} from "../../../test/src/vectors.js";
 import {
   bigIntToBytes32,
   bytesToBigInt,

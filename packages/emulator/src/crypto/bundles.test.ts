@@ -2,12 +2,12 @@
 import { validateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
 import { describe, expect, it } from "vitest";
+import { hex, loadVector } from "../../../test/src/vectors.js";
 import { makeExportBundle, makeTargetBundle, openOtpBundle } from "./bundles.js";
 import { concatBytes, fromHex, toHex, utf8 } from "./encoding.js";
 import { hpkeOpen, hpkeSeal, TURNKEY_HPKE_INFO } from "./hpke.js";
 import { generateMnemonic } from "./mnemonic.js";
 import { generateKeyPair, keyPairFromPrivateKey, type P256KeyPair, verifyDer } from "./p256.js";
-import { hex, readVector } from "./test/vectors.js";
 
 type Interop = {
   otpBundle: {
@@ -36,7 +36,7 @@ type Envelope = {
 type ExportData = { encappedPublic: string; ciphertext: string; organizationId: string };
 
 const FILE = "interop-samples.json";
-const v = readVector<Interop>(FILE);
+const v = loadVector<Interop>(FILE);
 const decodeData = <T>(e: Envelope): T =>
   JSON.parse(Buffer.from(e.data, "hex").toString("utf8")) as T;
 

@@ -1,5 +1,6 @@
 // RFC 9180 A.3.1 known answer, the legacy session-key bundle (docs/protocol.md §4), and HPKE properties.
 import { describe, expect, it } from "vitest";
+import { hex, loadVector } from "../../../test/src/vectors.js";
 import { sealLegacySessionKey } from "./bundles.js";
 import { base58checkDecode, concatBytes, toHex, utf8 } from "./encoding.js";
 import {
@@ -14,7 +15,6 @@ import {
   TURNKEY_HPKE_INFO,
 } from "./hpke.js";
 import { generateKeyPair, keyPairFromPrivateKey, parsePublicKeyBytes } from "./p256.js";
-import { hex, readVector } from "./test/vectors.js";
 
 type Rfc9180 = {
   mode: number;
@@ -36,8 +36,8 @@ type Legacy = { recipientPrivateKey: string; bundle: string; expectedPlaintextHe
 
 const RFC = "rfc9180-p256-sha256-aes128gcm-base.json";
 const LEGACY = "legacy-session-key-bundle.json";
-const rfc = readVector<Rfc9180>(RFC);
-const legacy = readVector<Legacy>(LEGACY);
+const rfc = loadVector<Rfc9180>(RFC);
+const legacy = loadVector<Legacy>(LEGACY);
 
 describe(`${RFC} (RFC 9180 A.3.1)`, () => {
   const ephemeral = keyPairFromPrivateKey(hex(rfc.skEm));

@@ -2,8 +2,8 @@
 import { entropyToMnemonic, validateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
 import { describe, expect, it } from "vitest";
+import { hex } from "../../../test/src/vectors.js";
 import { generateMnemonic } from "./mnemonic.js";
-import { hex } from "./test/vectors.js";
 
 describe("generateMnemonic", () => {
   it("matches the BIP-39 reference vectors (trezor/python-mnemonic) for 12 and 24 words", () => {

@@ -1,6 +1,7 @@
 // docs/protocol.md §4 (P-256 keys, DER ECDSA, point validation), checked against Wycheproof and OpenSSL.
 import { createPublicKey, generateKeyPairSync, verify } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { assertKnownResult, hex, loadVector } from "../../../test/src/vectors.js";
 import { fromHex, toHex, utf8 } from "./encoding.js";
 import {
   ecdhSharedSecret,
@@ -14,7 +15,6 @@ import {
   signRaw,
   verifyDer,
 } from "./p256.js";
-import { assertKnownResult, hex, readVector } from "./test/vectors.js";
 
 type WycheproofCase = { tcId: number; comment: string; flags: string[]; result: string };
 type EcdsaFile = {
@@ -31,8 +31,8 @@ type EcdhFile = {
 
 const ECDSA_FILE = "ecdsa_secp256r1_sha256_test.json";
 const ECDH_FILE = "ecdh_secp256r1_ecpoint_test.json";
-const ecdsa = readVector<EcdsaFile>(`wycheproof/${ECDSA_FILE}`);
-const ecdh = readVector<EcdhFile>(`wycheproof/${ECDH_FILE}`);
+const ecdsa = loadVector<EcdsaFile>(`wycheproof/${ECDSA_FILE}`);
+const ecdh = loadVector<EcdhFile>(`wycheproof/${ECDH_FILE}`);
 
 // Wycheproof private keys are big-endian integers of any length (leading 00 bytes included).
 function scalar32(h: string): Uint8Array {

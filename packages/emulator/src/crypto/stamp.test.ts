@@ -1,9 +1,9 @@
 // docs/protocol.md §4 (Stamp): Turnkey-made stamps from interop-samples.json, and fresh stamps.
 import { describe, expect, it } from "vitest";
+import { hex, loadVector } from "../../../test/src/vectors.js";
 import { base64urlEncode, toHex, utf8 } from "./encoding.js";
 import { generateKeyPair, keyPairFromPrivateKey, signDer } from "./p256.js";
 import { STAMP_SCHEME, verifyStamp } from "./stamp.js";
-import { hex, readVector } from "./test/vectors.js";
 
 type Interop = {
   stamps: {
@@ -13,7 +13,7 @@ type Interop = {
   };
 };
 const FILE = "interop-samples.json";
-const { stamps } = readVector<Interop>(FILE);
+const { stamps } = loadVector<Interop>(FILE);
 
 function flipFirstBit(s: string): string {
   const bytes = utf8(s).slice();

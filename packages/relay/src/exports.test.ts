@@ -1,7 +1,7 @@
 // The public API, listed: a change to it shows up in review.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import * as relay from "../index.js";
+import * as relay from "./index.js";
 
 describe("@signet/relay exports", () => {
   it("names its runtime exports", () => {
@@ -30,7 +30,7 @@ describe("@signet/relay exports", () => {
   });
 
   it("shows the same route table in the README", () => {
-    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
     const rows = [...readme.matchAll(/^\|\s*(GET|POST|PATCH|DELETE)\s*\|\s*`([^`]+)`\s*\|/gm)].map(
       (m) => `${m[1]} ${m[2]}`,
     );

@@ -1,11 +1,12 @@
 // Test-only, independent of @signet/core (node:fs only): loads the independent vectors kept in
 // packages/test/vectors (provenance in its README; override with SIGNET_VECTORS_DIR), with
-// their types. Shared by the core tests, the Hermes test and e2e.
+// their types, the one loader of the workspace. Shared by the core and emulator tests, the Hermes
+// test and e2e.
 import { readFileSync } from "node:fs";
 
 const DIR = process.env.SIGNET_VECTORS_DIR
   ? new URL(`file://${process.env.SIGNET_VECTORS_DIR.replace(/\/?$/, "/")}`)
-  : new URL("../../packages/test/vectors/", import.meta.url);
+  : new URL("../vectors/", import.meta.url);
 
 /** Reads and parses one vector file (a path relative to the vectors directory). */
 export function loadVector<T>(name: string): T {
@@ -89,3 +90,17 @@ export type WycheproofEcdh = {
 export const interopSamples = (): InteropSamples => loadVector("interop-samples.json");
 export const legacySessionKeyBundle = (): LegacySessionKeyBundle =>
   loadVector("legacy-session-key-bundle.json");
+
+/** Hex that the vectors guarantee to be well formed. */
+export function hex(s: string): Uint8Array {
+  return new Uint8Array(Buffer.from(s, "hex"));
+}
+
+/** A Wycheproof `result` accounted for: an unknown value fails the test that reads it. */
+export type WycheproofResult = "valid" | "invalid" | "acceptable";
+
+export function assertKnownResult(result: string): asserts result is WycheproofResult {
+  if (result !== "valid" && result !== "invalid" && result !== "acceptable") {
+    throw new Error(`unknown Wycheproof result "${result}"`);
+  }
+}

@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { toNodeHandler } from "../toNodeHandler.js";
+import { toNodeHandler } from "../../relay/src/toNodeHandler.js";
 
 export interface Recorded {
   method: string;

@@ -1,15 +1,15 @@
 // The relay served by node:http (toNodeHandler) in front of a real node:http stand-in service.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type CreateRelayOptions, createRelay, type RelayEvent } from "../createRelay.js";
-import { RELAY_ROUTES } from "../routes.js";
-import { rawHttp, rawRequest } from "./rawHttp.js";
+import { rawHttp, rawRequest } from "../../test/src/rawHttp.js";
 import {
   type Customer,
   type RunningRelay,
   type StubService,
   serveRelay,
   startStubService,
-} from "./stubService.js";
+} from "../../test/src/stubService.js";
+import { type CreateRelayOptions, createRelay, type RelayEvent } from "./createRelay.js";
+import { RELAY_ROUTES } from "./routes.js";
 
 const TOKEN_ID = "token-7f3a";
 const SECRET = "s3cr3t-client-secret-value";

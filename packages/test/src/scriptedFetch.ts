@@ -1,5 +1,5 @@
 // Test-only: a scripted `fetch` that records what was sent, and a fake clock.
-import type { FetchFunction } from "../http.js";
+import type { FetchFunction } from "../../core/src/transport/http.js";
 
 export type RecordedRequest = {
   url: string;
