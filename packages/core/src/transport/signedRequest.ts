@@ -15,200 +15,46 @@
 import { isSignetError, SignetError } from "../errors.js";
 import { deliver } from "../events.js";
 import { defaultSleep, unlessAborted } from "./abort.js";
-import { type BackoffOptions, backoffDelay } from "./backoff.js";
+import { backoffDelay } from "./backoff.js";
 import { parseSignedRequestChallenge, type SignedRequestChallenge } from "./challenge.js";
-import {
-  IDEMPOTENCY_KEY_HEADER,
-  REQUEST_ID_HEADER,
-  RETRY_AFTER_HEADER,
-  WALLET_SIGNATURE_HEADER,
-} from "./headers.js";
-import {
-  abortedError,
-  type Clock,
-  parseJsonBody,
-  systemClock,
-  type Transport,
-  type TransportResponse,
-} from "./http.js";
+import { IDEMPOTENCY_KEY_HEADER, REQUEST_ID_HEADER, WALLET_SIGNATURE_HEADER } from "./headers.js";
+import { abortedError, systemClock, type TransportResponse } from "./http.js";
 import { generateIdempotencyKey } from "./idempotencyKey.js";
 import { type Answer, isExpectedStatus, isProcessingBody, nextStep } from "./nextStep.js";
-import { errorFromResponse, parseRetryAfter } from "./responseError.js";
+import { readAnswer } from "./readAnswer.js";
+import {
+  ChallengeLapse,
+  callSigner,
+  challengeExpiredError,
+  processingTimeoutError,
+} from "./signedRequestErrors.js";
+import type { SignedRequestEvent, SignedRequestRetryReason } from "./signedRequestEvent.js";
+import type {
+  RunSignedRequestParameters,
+  RunSignedRequestReturnType,
+  SignContext,
+} from "./signedRequestParameters.js";
 
-/** Where a signed request is, as shown to hooks and devtools. */
-export type SignedRequestStage =
-  | "challenge"
-  | "signing"
-  | "submitting"
-  | "processing"
-  | "done"
-  | "failed";
-
-/** Why a request is sent again. */
-export type SignedRequestRetryReason = "processing" | "rate-limited" | "transient" | "restart";
-
-/**
- * One step of a signed request. Redacted by construction: it never holds a body, a
- * `payloadToSign`, a stamp or a header value other than the request id.
- */
-export type SignedRequestEvent = {
-  type: "signedRequest";
-  /** The caller's name for the flow, e.g. `"revokeSession"`. */
-  operation?: string;
-  mode: "challenge" | "direct";
-  method: string;
-  path: string;
-  stage: SignedRequestStage;
-  /** 1 for the unsigned first call, 2 for the first signed call, 3 on delegated keys. */
-  leg: number;
-  /** Sends of the current leg so far, 1-based (on `processing`: PROCESSING answers so far). */
-  attempt: number;
-  status?: number;
-  requestId?: string;
-  /** The error code, on `failed`. */
-  code?: string;
-  /** The wait before the next send, on `processing` and retries. */
-  delayMs?: number;
-  retryReason?: SignedRequestRetryReason;
-};
-
-/** What the signer is told besides the payload. */
-export type SignContext = {
-  /** The leg the stamp is for: 2 for the first signed call; 1 in direct mode. */
-  leg: number;
-  /** The credential type from the challenge, where the service gives one (OTP verify, …). */
-  type?: string;
-  /** The challenge's request id (challenge mode). */
-  requestId?: string;
-  operation?: string;
-  signal?: AbortSignal;
-};
-
-/**
- * Stamps `payloadToSign` byte for byte and returns the `Grid-Wallet-Signature` value. The
- * engine does not know keys: `(payload) => stampPayload(payload, sessionKey)` is typical.
- */
-export type SignPayload = (payloadToSign: string, context: SignContext) => Promise<string> | string;
-
-type CommonParameters<TBody> = {
-  transport: Transport;
-  method: "POST" | "PUT" | "PATCH" | "DELETE";
-  /** Relative to the relay URL: `/auth/sessions/Session:…`. */
-  path: string;
-  /**
-   * The JSON body, serialised ONCE by the caller; these exact bytes go out on every leg and
-   * every re-send. Omit for bodiless `DELETE`s.
-   */
-  body?: string | undefined;
-  sign: SignPayload;
-  /**
-   * The terminal success status(es): 200 (verify, export, contact update, quote execute),
-   * 201 (credential add, refresh, delegated key) or 204 (revocations).
-   */
-  expectedStatus: number | readonly number[];
-  /**
-   * For 200-success endpoints: whether a 200 body means "still processing". Default: an object
-   * whose `status` is `"PROCESSING"` and which has no `id` (a Quote in PROCESSING is a success).
-   * When 200 is not an expected status, every 200 means processing.
-   */
-  isProcessing?: ((body: unknown) => boolean) | undefined;
-  /** Checks and narrows the success body; thrown non-Signet errors become `MALFORMED_RESPONSE`. */
-  parseBody?: ((body: unknown) => TBody) | undefined;
-  /** A name for events and error details: `"revokeSession"`, `"executeQuote"`. */
-  operation?: string | undefined;
-  signal?: AbortSignal | undefined;
-  /** Overall time limit from the start, in ms. Default 120 000. */
-  timeoutMs?: number | undefined;
-  /** Absolute overall deadline in epoch ms (the earlier of this and `timeoutMs` applies). */
-  deadline?: number | undefined;
-  /** Per-attempt time limit passed to the transport (capped by the overall deadline). */
-  attemptTimeoutMs?: number | undefined;
-  /** Schedule of waits between PROCESSING re-sends and transient retries. */
-  backoff?: Partial<BackoffOptions> | undefined;
-  /** Retries after a network failure, a timeout or a 5xx, per leg. Default 2. */
-  maxTransientRetries?: number | undefined;
-  /** Retries after a 429, per leg. Default 2. */
-  maxRateLimitRetries?: number | undefined;
-  /** Largest `Retry-After` honoured, in ms; longer waits throw the 429. Default 30 000. */
-  maxRetryAfterMs?: number | undefined;
-  /** The service's time (challenge expiry). Default `Date.now`. */
-  clock?: Clock | undefined;
-  /**
-   * Local elapsed time, for `timeoutMs`: unlike `clock`, it never jumps when the client learns
-   * the service's clock mid-request. Default: `clock`.
-   */
-  timer?: Clock | undefined;
-  /** Resolves after `ms`. Injected in tests to run on a fake clock. Default `setTimeout`. */
-  sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
-  /** Uniform source in [0, 1) for jitter. Default `Math.random`. */
-  random?: (() => number) | undefined;
-  onEvent?: ((event: SignedRequestEvent) => void) | undefined;
-};
-
-/** The 202 → stamp → re-send protocol of every signed endpoint but quote execute. */
-export type ChallengeModeParameters = {
-  mode?: "challenge" | undefined;
-  /** Legs allowed, the unsigned one included. Default 3 (delegated keys). */
-  maxLegs?: number | undefined;
-  /**
-   * Start over from leg 1, once, when the challenge lapses (locally, or a 401 for an expired
-   * request id). Only for flows that are safe to repeat, such as export. Default false.
-   */
-  restartOnExpiry?: boolean | undefined;
-};
-
-/** Quote execute: one signed request, signature header only, no 202, no `Request-Id`. */
-export type DirectModeParameters = {
-  mode: "direct";
-  /** The payload to stamp before sending (the quote's `payloadToSign`). */
-  payloadToSign: string;
-  /**
-   * The `Idempotency-Key` for this execute. Default: generated once with `generateId` and
-   * reused on every retry of this call.
-   */
-  idempotencyKey?: string | undefined;
-  /** Makes the key. Default `generateIdempotencyKey()` (`crypto.getRandomValues`); a client passes its crypto backend's source. */
-  generateId?: (() => string) | undefined;
-};
-
-/** Parameters of `runSignedRequest`. `TBody` is the success body's type. */
-export type RunSignedRequestParameters<TBody = unknown> = CommonParameters<TBody> &
-  (ChallengeModeParameters | DirectModeParameters);
-
-/** What `runSignedRequest` resolves to. */
-export type RunSignedRequestReturnType<TBody = unknown> = {
-  /** The terminal success status. */
-  status: number;
-  /** Parsed JSON (through `parseBody` when given); `undefined` for 204 or an empty body. */
-  body: TBody;
-  /** The request id of the leg that succeeded (challenge mode). */
-  requestId?: string;
-  /** The `Idempotency-Key` sent (direct mode). */
-  idempotencyKey?: string;
-  /** Legs sent in the final run (2 for most endpoints, 3 for delegated keys, 1 in direct mode). */
-  legs: number;
-  /** HTTP requests sent in total, re-sends and restarts included. */
-  attempts: number;
-  /** 1 when `restartOnExpiry` started the flow over. */
-  restarts: number;
-};
-
-/** Errors `runSignedRequest` throws: always a `SignetError` (see its TSDoc for the codes). */
-export type RunSignedRequestErrorType = SignetError;
-
-/** Thrown inside a run to start over from leg 1. */
-class ChallengeLapse {
-  constructor(readonly error: SignetError) {}
-}
+export type {
+  SignedRequestEvent,
+  SignedRequestRetryReason,
+  SignedRequestStage,
+} from "./signedRequestEvent.js";
+export type {
+  ChallengeModeParameters,
+  DirectModeParameters,
+  RunSignedRequestErrorType,
+  RunSignedRequestParameters,
+  RunSignedRequestReturnType,
+  SignContext,
+  SignPayload,
+} from "./signedRequestParameters.js";
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 const DEFAULT_MAX_LEGS = 3;
 const DEFAULT_TRANSIENT_RETRIES = 2;
 const DEFAULT_RATE_LIMIT_RETRIES = 2;
 const DEFAULT_MAX_RETRY_AFTER_MS = 30_000;
-
-// Header values cannot hold control characters; a stamp with one would be a signer bug.
-const HEADER_VALUE_PATTERN = /^[\x21-\x7e]+$/;
 
 /**
  * Runs one signed endpoint to its terminal answer.
@@ -266,7 +112,7 @@ export async function runSignedRequest<TBody = unknown>(
   const direct = parameters.mode === "direct";
   const maxLegs = parameters.mode === "direct" ? 1 : (parameters.maxLegs ?? DEFAULT_MAX_LEGS);
   const restartOnExpiry = parameters.mode !== "direct" && parameters.restartOnExpiry === true;
-  const expects200 = isExpectedStatus(expectedStatus, 200);
+  const _expects200 = isExpectedStatus(expectedStatus, 200);
 
   // The time budget runs on the local timer; an absolute `deadline` (service time) is turned
   // into the timer's terms once, here.
@@ -310,16 +156,8 @@ export async function runSignedRequest<TBody = unknown>(
     requestId: undefined,
   };
 
-  const stamp = async (payloadToSign: string, context: SignContext): Promise<string> => {
-    const value = await unlessAborted(() => sign(payloadToSign, context), signal);
-    if (typeof value !== "string" || !HEADER_VALUE_PATTERN.test(value)) {
-      throw new SignetError(
-        "INVALID_ARGUMENT",
-        `"sign" expected to return a non-empty header-safe string, got ${typeof value}`,
-      );
-    }
-    return value;
-  };
+  const stamp = (payloadToSign: string, context: SignContext) =>
+    callSigner(sign, payloadToSign, context, signal);
 
   /**
    * Sleeps `ms` unless waking would be past the deadline or the challenge's expiry, in which
@@ -339,25 +177,14 @@ export async function runSignedRequest<TBody = unknown>(
     await unlessAborted(() => sleep(ms, signal), signal);
   };
 
-  const expiredError = (challenge: SignedRequestChallenge, cause?: unknown) =>
-    new SignetError("CHALLENGE_EXPIRED", "The signed-request challenge expired before completion", {
-      details: withContext({ requestId: challenge.requestId, expiresAt: challenge.expiresAt }),
-      ...(cause === undefined ? {} : { cause }),
-    });
-
-  const timeoutError = (cause?: unknown) =>
-    new SignetError("PROCESSING_TIMEOUT", "The signed request did not finish before its deadline", {
-      retryable: true,
-      details: withContext({}),
-      ...(cause === undefined ? {} : { cause }),
-    });
+  const timeoutError = (cause?: unknown) => processingTimeoutError(withContext({}), cause);
 
   /** The error for a lapse, wrapped to restart the flow when allowed and not yet used. */
   const lapse = (
     challenge: SignedRequestChallenge,
     cause?: unknown,
   ): SignetError | ChallengeLapse => {
-    const error = expiredError(challenge, cause);
+    const error = challengeExpiredError(challenge, withContext({}), cause);
     return restartOnExpiry && restarts === 0 ? new ChallengeLapse(error) : error;
   };
 
@@ -426,41 +253,23 @@ export async function runSignedRequest<TBody = unknown>(
         answer = { failure: error };
       }
       if (response !== undefined) {
-        const { status } = response;
-        if (status === 202 && !direct) answer = { status };
-        else if (status === 200 || isExpectedStatus(expectedStatus, status)) {
-          parsed = status === 200 && !expects200 ? undefined : parseJsonBody<unknown>(response);
-          answer = { status, processing: status === 200 && expects200 && isProcessing(parsed) };
-        } else {
-          answer = {
-            status,
-            error:
-              status >= 400
-                ? errorFromResponse({
-                    response,
-                    now: clock.now(),
-                    details: withContext({
-                      ...(challenge === undefined ? {} : { requestId: challenge.requestId }),
-                      // A failure before this answer may have reached the service: after such a
-                      // re-send, a 401 for a used request id can mean the first send took effect.
-                      ...(transientRetries > 0 && (leg > 1 || direct)
-                        ? { ambiguousResend: true }
-                        : {}),
-                    }),
-                  })
-                : new SignetError("UNEXPECTED_STATUS", `Unexpected HTTP ${status}`, {
-                    status,
-                    details: withContext({}),
-                  }),
-            ...(status === 429 && rateLimitRetries < maxRateLimitRetries
-              ? {
-                  delayMs:
-                    parseRetryAfter(response.headers.get(RETRY_AFTER_HEADER), clock.now()) ??
-                    backoffDelay({ ...backoff, attempt: rateLimitRetries + 1, random }),
-                }
-              : {}),
-          };
-        }
+        ({ answer, parsed } = readAnswer({
+          response,
+          direct,
+          expectedStatus,
+          isProcessing,
+          now: clock.now(),
+          details: withContext({
+            ...(challenge === undefined ? {} : { requestId: challenge.requestId }),
+            // A failure before this answer may have reached the service: after such a re-send,
+            // a 401 for a used request id can mean the first send took effect.
+            ...(transientRetries > 0 && (leg > 1 || direct) ? { ambiguousResend: true } : {}),
+          }),
+          rateLimitDelay:
+            rateLimitRetries < maxRateLimitRetries
+              ? () => backoffDelay({ ...backoff, attempt: rateLimitRetries + 1, random })
+              : undefined,
+        }));
       }
       if (answer === undefined) throw new TypeError("no answer and no failure");
       const step = nextStep(answer, {

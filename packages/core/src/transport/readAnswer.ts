@@ -1,0 +1,53 @@
+// What one send of a signed request brought back, as the `Answer` that `nextStep` decides on:
+// a success body parsed where it is needed, an error answer mapped once, a 429's wait read.
+import { SignetError } from "../errors.js";
+import { RETRY_AFTER_HEADER } from "./headers.js";
+import { parseJsonBody, type TransportResponse } from "./http.js";
+import { type Answer, isExpectedStatus } from "./nextStep.js";
+import { errorFromResponse, parseRetryAfter } from "./responseError.js";
+
+export type ReadAnswerParameters = {
+  response: TransportResponse;
+  direct: boolean;
+  expectedStatus: number | readonly number[];
+  isProcessing: (body: unknown) => boolean;
+  /** The service's time, for `Retry-After` given as a date. */
+  now: number;
+  /** Secret-free context for an error answer's `details`. */
+  details: Record<string, unknown>;
+  /** The backoff for a 429 without `Retry-After`; absent when no 429 retry is left. */
+  rateLimitDelay: (() => number) | undefined;
+};
+
+/**
+ * Reads an HTTP answer of a signed request.
+ * @throws {SignetError} `MALFORMED_RESPONSE` when a success body is not JSON.
+ */
+export function readAnswer(parameters: ReadAnswerParameters): { answer: Answer; parsed: unknown } {
+  const { response, expectedStatus, details } = parameters;
+  const { status } = response;
+  if (status === 202 && !parameters.direct) return { answer: { status }, parsed: undefined };
+  if (status === 200 || isExpectedStatus(expectedStatus, status)) {
+    const expects200 = isExpectedStatus(expectedStatus, 200);
+    // On 201/204 endpoints any 200 means processing, whatever its body: it is not read.
+    const parsed = status === 200 && !expects200 ? undefined : parseJsonBody<unknown>(response);
+    const processing = status === 200 && expects200 && parameters.isProcessing(parsed);
+    return { answer: { status, processing }, parsed };
+  }
+  const error =
+    status >= 400
+      ? errorFromResponse({ response, now: parameters.now, details })
+      : new SignetError("UNEXPECTED_STATUS", `Unexpected HTTP ${status}`, {
+          status,
+          details: { ...(details.operation === undefined ? {} : { operation: details.operation }) },
+        });
+  const delayMs =
+    status === 429 && parameters.rateLimitDelay !== undefined
+      ? (parseRetryAfter(response.headers.get(RETRY_AFTER_HEADER), parameters.now) ??
+        parameters.rateLimitDelay())
+      : undefined;
+  return {
+    answer: { status, error, ...(delayMs === undefined ? {} : { delayMs }) },
+    parsed: undefined,
+  };
+}

@@ -1,0 +1,129 @@
+// What `runSignedRequest` takes and gives back (docs/architecture.md "The signed-request engine").
+import type { SignedRequestErrorCode, SignetError } from "../errors.js";
+import type { BackoffOptions } from "./backoff.js";
+import type { Clock, Transport } from "./http.js";
+import type { SignedRequestEvent } from "./signedRequestEvent.js";
+
+/** What the signer is told besides the payload. */
+export type SignContext = {
+  /** The leg the stamp is for: 2 for the first signed call; 1 in direct mode. */
+  leg: number;
+  /** The credential type from the challenge, where the service gives one (OTP verify, …). */
+  type?: string;
+  /** The challenge's request id (challenge mode). */
+  requestId?: string;
+  operation?: string;
+  signal?: AbortSignal;
+};
+
+/**
+ * Stamps `payloadToSign` byte for byte and returns the `Grid-Wallet-Signature` value. The
+ * engine does not know keys: `(payload) => stampPayload(payload, sessionKey)` is typical.
+ */
+export type SignPayload = (payloadToSign: string, context: SignContext) => Promise<string> | string;
+
+type CommonParameters<TBody> = {
+  transport: Transport;
+  method: "POST" | "PUT" | "PATCH" | "DELETE";
+  /** Relative to the relay URL: `/auth/sessions/Session:…`. */
+  path: string;
+  /**
+   * The JSON body, serialised ONCE by the caller; these exact bytes go out on every leg and
+   * every re-send. Omit for bodiless `DELETE`s.
+   */
+  body?: string | undefined;
+  sign: SignPayload;
+  /**
+   * The terminal success status(es): 200 (verify, export, contact update, quote execute),
+   * 201 (credential add, refresh, delegated key) or 204 (revocations).
+   */
+  expectedStatus: number | readonly number[];
+  /**
+   * For 200-success endpoints: whether a 200 body means "still processing". Default: an object
+   * whose `status` is `"PROCESSING"` and which has no `id` (a Quote in PROCESSING is a success).
+   * When 200 is not an expected status, every 200 means processing.
+   */
+  isProcessing?: ((body: unknown) => boolean) | undefined;
+  /** Checks and narrows the success body; thrown non-Signet errors become `MALFORMED_RESPONSE`. */
+  parseBody?: ((body: unknown) => TBody) | undefined;
+  /** A name for events and error details: `"revokeSession"`, `"executeQuote"`. */
+  operation?: string | undefined;
+  signal?: AbortSignal | undefined;
+  /** Overall time limit from the start, in ms. Default 120 000. */
+  timeoutMs?: number | undefined;
+  /** Absolute overall deadline in epoch ms (the earlier of this and `timeoutMs` applies). */
+  deadline?: number | undefined;
+  /** Per-attempt time limit passed to the transport (capped by the overall deadline). */
+  attemptTimeoutMs?: number | undefined;
+  /** Schedule of waits between PROCESSING re-sends and transient retries. */
+  backoff?: Partial<BackoffOptions> | undefined;
+  /** Retries after a network failure, a timeout or a 5xx, per leg. Default 2. */
+  maxTransientRetries?: number | undefined;
+  /** Retries after a 429, per leg. Default 2. */
+  maxRateLimitRetries?: number | undefined;
+  /** Largest `Retry-After` honoured, in ms; longer waits throw the 429. Default 30 000. */
+  maxRetryAfterMs?: number | undefined;
+  /** The service's time (challenge expiry). Default `Date.now`. */
+  clock?: Clock | undefined;
+  /**
+   * Local elapsed time, for `timeoutMs`: unlike `clock`, it never jumps when the client learns
+   * the service's clock mid-request. Default: `clock`.
+   */
+  timer?: Clock | undefined;
+  /** Resolves after `ms`. Injected in tests to run on a fake clock. Default `setTimeout`. */
+  sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
+  /** Uniform source in [0, 1) for jitter. Default `Math.random`. */
+  random?: (() => number) | undefined;
+  onEvent?: ((event: SignedRequestEvent) => void) | undefined;
+};
+
+/** The 202 → stamp → re-send protocol of every signed endpoint but quote execute. */
+export type ChallengeModeParameters = {
+  mode?: "challenge" | undefined;
+  /** Legs allowed, the unsigned one included. Default 3 (delegated keys). */
+  maxLegs?: number | undefined;
+  /**
+   * Start over from leg 1, once, when the challenge lapses (locally, or a 401 for an expired
+   * request id). Only for flows that are safe to repeat, such as export. Default false.
+   */
+  restartOnExpiry?: boolean | undefined;
+};
+
+/** Quote execute: one signed request, signature header only, no 202, no `Request-Id`. */
+export type DirectModeParameters = {
+  mode: "direct";
+  /** The payload to stamp before sending (the quote's `payloadToSign`). */
+  payloadToSign: string;
+  /**
+   * The `Idempotency-Key` for this execute. Default: generated once with `generateId` and
+   * reused on every retry of this call.
+   */
+  idempotencyKey?: string | undefined;
+  /** Makes the key. Default `generateIdempotencyKey()` (`crypto.getRandomValues`); a client passes its crypto backend's source. */
+  generateId?: (() => string) | undefined;
+};
+
+/** Parameters of `runSignedRequest`. `TBody` is the success body's type. */
+export type RunSignedRequestParameters<TBody = unknown> = CommonParameters<TBody> &
+  (ChallengeModeParameters | DirectModeParameters);
+
+/** What `runSignedRequest` resolves to. */
+export type RunSignedRequestReturnType<TBody = unknown> = {
+  /** The terminal success status. */
+  status: number;
+  /** Parsed JSON (through `parseBody` when given); `undefined` for 204 or an empty body. */
+  body: TBody;
+  /** The request id of the leg that succeeded (challenge mode). */
+  requestId?: string;
+  /** The `Idempotency-Key` sent (direct mode). */
+  idempotencyKey?: string;
+  /** Legs sent in the final run (2 for most endpoints, 3 for delegated keys, 1 in direct mode). */
+  legs: number;
+  /** HTTP requests sent in total, re-sends and restarts included. */
+  attempts: number;
+  /** 1 when `restartOnExpiry` started the flow over. */
+  restarts: number;
+};
+
+/** Errors `runSignedRequest` throws: always a `SignetError` (see its TSDoc for the codes). */
+export type RunSignedRequestErrorType = SignetError<SignedRequestErrorCode>;
