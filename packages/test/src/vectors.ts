@@ -44,6 +44,10 @@ export type LegacySessionKeyBundle = {
 };
 
 export type Rfc9180Vector = {
+  mode: number;
+  kem_id: number;
+  kdf_id: number;
+  aead_id: number;
   info: string;
   pkEm: string;
   skEm: string;

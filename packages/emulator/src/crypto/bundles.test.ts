@@ -2,31 +2,13 @@
 import { validateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
 import { describe, expect, it } from "vitest";
-import { hex, loadVector } from "../../../test/src/vectors.js";
+import { hex, type InteropSamples, loadVector } from "../../../test/src/vectors.js";
 import { makeExportBundle, makeTargetBundle, openOtpBundle } from "./bundles.js";
 import { concatBytes, fromHex, toHex, utf8 } from "./encoding.js";
 import { hpkeOpen, hpkeSeal, TURNKEY_HPKE_INFO } from "./hpke.js";
 import { generateMnemonic } from "./mnemonic.js";
 import { generateKeyPair, keyPairFromPrivateKey, type P256KeyPair, verifyDer } from "./p256.js";
 
-type Interop = {
-  otpBundle: {
-    targetPrivateKey: string;
-    targetPublic: string;
-    encryptedOtpBundle: string;
-    expectedPlaintext: string;
-    tekPrivateKey: string;
-  };
-  targetBundle: { attestationPublicKey: string; otpEncryptionTargetBundle: string };
-  exportBundleProduction: {
-    signerPublicKey: string;
-    recipientPrivateKey: string;
-    organizationId: string;
-    expectedMnemonic: string;
-    bundle: string;
-  };
-  pinnedKeys: Record<string, string>;
-};
 type Envelope = {
   version: string;
   data: string;
@@ -36,7 +18,7 @@ type Envelope = {
 type ExportData = { encappedPublic: string; ciphertext: string; organizationId: string };
 
 const FILE = "interop-samples.json";
-const v = loadVector<Interop>(FILE);
+const v = loadVector<InteropSamples>(FILE);
 const decodeData = <T>(e: Envelope): T =>
   JSON.parse(Buffer.from(e.data, "hex").toString("utf8")) as T;
 

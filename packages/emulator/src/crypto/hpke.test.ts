@@ -1,6 +1,11 @@
 // RFC 9180 A.3.1 known answer, the legacy session-key bundle (docs/protocol.md §4), and HPKE properties.
 import { describe, expect, it } from "vitest";
-import { hex, loadVector } from "../../../test/src/vectors.js";
+import {
+  hex,
+  type LegacySessionKeyBundle,
+  loadVector,
+  type Rfc9180Vector,
+} from "../../../test/src/vectors.js";
 import { sealLegacySessionKey } from "./bundles.js";
 import { base58checkDecode, concatBytes, toHex, utf8 } from "./encoding.js";
 import {
@@ -16,28 +21,10 @@ import {
 } from "./hpke.js";
 import { generateKeyPair, keyPairFromPrivateKey, parsePublicKeyBytes } from "./p256.js";
 
-type Rfc9180 = {
-  mode: number;
-  kem_id: number;
-  kdf_id: number;
-  aead_id: number;
-  info: string;
-  pkEm: string;
-  skEm: string;
-  pkRm: string;
-  skRm: string;
-  enc: string;
-  shared_secret: string;
-  key: string;
-  base_nonce: string;
-  encryptions: { sequence: number; pt: string; aad: string; nonce: string; ct: string }[];
-};
-type Legacy = { recipientPrivateKey: string; bundle: string; expectedPlaintextHex: string };
-
 const RFC = "rfc9180-p256-sha256-aes128gcm-base.json";
 const LEGACY = "legacy-session-key-bundle.json";
-const rfc = loadVector<Rfc9180>(RFC);
-const legacy = loadVector<Legacy>(LEGACY);
+const rfc = loadVector<Rfc9180Vector>(RFC);
+const legacy = loadVector<LegacySessionKeyBundle>(LEGACY);
 
 describe(`${RFC} (RFC 9180 A.3.1)`, () => {
   const ephemeral = keyPairFromPrivateKey(hex(rfc.skEm));

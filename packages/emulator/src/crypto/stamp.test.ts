@@ -1,19 +1,12 @@
 // docs/protocol.md §4 (Stamp): Turnkey-made stamps from interop-samples.json, and fresh stamps.
 import { describe, expect, it } from "vitest";
-import { hex, loadVector } from "../../../test/src/vectors.js";
+import { hex, type InteropSamples, loadVector } from "../../../test/src/vectors.js";
 import { base64urlEncode, toHex, utf8 } from "./encoding.js";
 import { generateKeyPair, keyPairFromPrivateKey, signDer } from "./p256.js";
 import { STAMP_SCHEME, verifyStamp } from "./stamp.js";
 
-type Interop = {
-  stamps: {
-    privateKey: string;
-    publicKeyCompressed: string;
-    samples: { payload: string; stampHeaderValue: string }[];
-  };
-};
 const FILE = "interop-samples.json";
-const { stamps } = loadVector<Interop>(FILE);
+const { stamps } = loadVector<InteropSamples>(FILE);
 
 function flipFirstBit(s: string): string {
   const bytes = utf8(s).slice();
