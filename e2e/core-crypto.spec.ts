@@ -3,9 +3,9 @@
 // legacy bundles on the interop vectors. The page runs on http://localhost:<port> (a real origin).
 import { createHash } from "node:crypto";
 import type { Page } from "@playwright/test";
+import { openOtpBundleNode } from "../packages/test/src/nodeHpke.js";
+import { compressNode, parseStamp, verifyStampNode } from "../packages/test/src/nodeStamp.js";
 import { interopSamples, legacySessionKeyBundle } from "../packages/test/src/vectors.js";
-import { openOtpBundleNode } from "../test/support/nodeHpke.js";
-import { compressNode, parseStamp, verifyStampNode } from "../test/support/nodeStamp.js";
 import { expect, test } from "./fixtures/coreServer.js";
 
 const samples = interopSamples();

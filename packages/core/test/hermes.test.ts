@@ -5,13 +5,13 @@ import { createECDH, createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { runInNewContext } from "node:vm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { openOtpBundleNode } from "../../../test/support/nodeHpke.js";
+import { openOtpBundleNode } from "../../test/src/nodeHpke.js";
 import {
   assertStrictDer,
   compressNode,
   p256PublicKeyNode,
   verifyDerNode,
-} from "../../../test/support/nodeStamp.js";
+} from "../../test/src/nodeStamp.js";
 import { interopSamples, legacySessionKeyBundle } from "../../test/src/vectors.js";
 import {
   bundleForHermes,

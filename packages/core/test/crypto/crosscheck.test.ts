@@ -4,8 +4,8 @@
 import { Aes256Gcm, CipherSuite, DhkemP256HkdfSha256, HkdfSha256 } from "@hpke/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { nodeHpkeOpen, nodeHpkeSeal } from "../../../../test/support/nodeHpke.js";
-import { p256PublicKeyNode, verifyDerNode } from "../../../../test/support/nodeStamp.js";
+import { nodeHpkeOpen, nodeHpkeSeal } from "../../../test/src/nodeHpke.js";
+import { p256PublicKeyNode, verifyDerNode } from "../../../test/src/nodeStamp.js";
 import { type InteropSamples, loadVector } from "../../../test/src/vectors.js";
 import { createCryptoApi } from "../../src/crypto/api.js";
 import type { CryptoBackend } from "../../src/crypto/backend.js";
