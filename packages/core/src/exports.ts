@@ -5,11 +5,10 @@
 
 import { lazyAction } from "./lazyAction.js";
 
-export {
-  type AddCredentialErrorType,
-  type AddCredentialParameters,
-  type AddCredentialReturnType,
-  addCredential,
+export type {
+  AddCredentialErrorType,
+  AddCredentialParameters,
+  AddCredentialReturnType,
 } from "./actions/addCredential.js";
 export {
   type AddPasskeyErrorType,
@@ -29,11 +28,10 @@ export {
   executeQuote,
   quotePayloadToSign,
 } from "./actions/executeQuote.js";
-export {
-  type ExportWalletErrorType,
-  type ExportWalletParameters,
-  type ExportWalletReturnType,
-  exportWallet,
+export type {
+  ExportWalletErrorType,
+  ExportWalletParameters,
+  ExportWalletReturnType,
 } from "./actions/exportWallet.js";
 export type {
   GetDelegatedKeyErrorType,
@@ -87,11 +85,10 @@ export {
   type RequestOtpReturnType,
   requestOtp,
 } from "./actions/requestOtp.js";
-export {
-  type RevokeCredentialErrorType,
-  type RevokeCredentialParameters,
-  type RevokeCredentialReturnType,
-  revokeCredential,
+export type {
+  RevokeCredentialErrorType,
+  RevokeCredentialParameters,
+  RevokeCredentialReturnType,
 } from "./actions/revokeCredential.js";
 export type {
   RevokeDelegatedKeyErrorType,
@@ -104,11 +101,10 @@ export {
   type RevokeSessionReturnType,
   revokeSession,
 } from "./actions/revokeSession.js";
-export {
-  type SignInWithOAuthErrorType,
-  type SignInWithOAuthParameters,
-  type SignInWithOAuthReturnType,
-  signInWithOAuth,
+export type {
+  SignInWithOAuthErrorType,
+  SignInWithOAuthParameters,
+  SignInWithOAuthReturnType,
 } from "./actions/signInWithOAuth.js";
 export {
   type PreparedPasskeySignIn,
@@ -246,7 +242,7 @@ export type {
   TransactionJson,
 } from "./wire.js";
 
-// Rare flows, loaded as chunks on first call.
+// Flows a page may never use, loaded as chunks on first call.
 /**
  * Creates the delegated key that lets a card spend from the wallet (a three-leg signed request). Loads on its first call; see `actions/createDelegatedKey.ts` for parameters, errors and an example.
  * @throws {SignetError} `NETWORK` (retryable) when its chunk cannot load.
@@ -286,4 +282,36 @@ export const revokeDelegatedKey: typeof import("./actions/revokeDelegatedKey.js"
 export const updateCustomerContact: typeof import("./actions/updateCustomerContact.js").updateCustomerContact =
   /* @__PURE__ */ lazyAction(() =>
     import("./actions/updateCustomerContact.js").then((module) => module.updateCustomerContact),
+  );
+/**
+ * Exports the wallet's recovery phrase, opened on the device. Loads on its first call; see `actions/exportWallet.ts` for parameters, errors and an example.
+ * @throws {SignetError} `NETWORK` (retryable) when its chunk cannot load.
+ */
+export const exportWallet: typeof import("./actions/exportWallet.js").exportWallet =
+  /* @__PURE__ */ lazyAction(() =>
+    import("./actions/exportWallet.js").then((module) => module.exportWallet),
+  );
+/**
+ * Adds an OTP or OAuth credential to the wallet, stamped by a held session. Loads on its first call; see `actions/addCredential.ts` for parameters, errors and an example.
+ * @throws {SignetError} `NETWORK` (retryable) when its chunk cannot load.
+ */
+export const addCredential: typeof import("./actions/addCredential.js").addCredential =
+  /* @__PURE__ */ lazyAction(() =>
+    import("./actions/addCredential.js").then((module) => module.addCredential),
+  );
+/**
+ * Revokes a credential, stamped by a session of another credential. Loads on its first call; see `actions/revokeCredential.ts` for parameters, errors and an example.
+ * @throws {SignetError} `NETWORK` (retryable) when its chunk cannot load.
+ */
+export const revokeCredential: typeof import("./actions/revokeCredential.js").revokeCredential =
+  /* @__PURE__ */ lazyAction(() =>
+    import("./actions/revokeCredential.js").then((module) => module.revokeCredential),
+  );
+/**
+ * Signs in with an OAuth (OIDC) credential under a fresh device key. Loads on its first call; see `actions/signInWithOAuth.ts` for parameters, errors and an example.
+ * @throws {SignetError} `NETWORK` (retryable) when its chunk cannot load.
+ */
+export const signInWithOAuth: typeof import("./actions/signInWithOAuth.js").signInWithOAuth =
+  /* @__PURE__ */ lazyAction(() =>
+    import("./actions/signInWithOAuth.js").then((module) => module.signInWithOAuth),
   );

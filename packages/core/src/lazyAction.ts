@@ -1,5 +1,6 @@
-// Rare flows (a card's delegated keys, a contact change) load as chunks on their first call, so a
-// page pays for them only when it uses them (docs/architecture.md "Entry points").
+// Flows a page may never use (a card's delegated keys, a contact change, export, …) load as chunks
+// on their first call, so a page pays for them only when it uses them (docs/architecture.md
+// "Entry points").
 import { SignetError } from "./errors.js";
 
 /**
