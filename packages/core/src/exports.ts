@@ -3,12 +3,11 @@
 // functions run on, the default key store and WebAuthn provider, and platform-only exports.
 // `test/crypto/entries.test.ts` snapshots the names of each entry, so any change shows in review.
 
-import { lazyAction } from "./lazyAction.js";
-
-export type {
-  AddCredentialErrorType,
-  AddCredentialParameters,
-  AddCredentialReturnType,
+export {
+  type AddCredentialErrorType,
+  type AddCredentialParameters,
+  type AddCredentialReturnType,
+  addCredential,
 } from "./actions/addCredential.js";
 export {
   type AddPasskeyErrorType,
@@ -16,10 +15,11 @@ export {
   type AddPasskeyReturnType,
   addPasskey,
 } from "./actions/addPasskey.js";
-export type {
-  CreateDelegatedKeyErrorType,
-  CreateDelegatedKeyParameters,
-  CreateDelegatedKeyReturnType,
+export {
+  type CreateDelegatedKeyErrorType,
+  type CreateDelegatedKeyParameters,
+  type CreateDelegatedKeyReturnType,
+  createDelegatedKey,
 } from "./actions/createDelegatedKey.js";
 export {
   type ExecuteQuoteErrorType,
@@ -28,15 +28,17 @@ export {
   executeQuote,
   quotePayloadToSign,
 } from "./actions/executeQuote.js";
-export type {
-  ExportWalletErrorType,
-  ExportWalletParameters,
-  ExportWalletReturnType,
+export {
+  type ExportWalletErrorType,
+  type ExportWalletParameters,
+  type ExportWalletReturnType,
+  exportWallet,
 } from "./actions/exportWallet.js";
-export type {
-  GetDelegatedKeyErrorType,
-  GetDelegatedKeyParameters,
-  GetDelegatedKeyReturnType,
+export {
+  type GetDelegatedKeyErrorType,
+  type GetDelegatedKeyParameters,
+  type GetDelegatedKeyReturnType,
+  getDelegatedKey,
 } from "./actions/getDelegatedKey.js";
 export {
   type GetQuoteErrorType,
@@ -56,10 +58,11 @@ export {
   type ListCredentialsReturnType,
   listCredentials,
 } from "./actions/listCredentials.js";
-export type {
-  ListDelegatedKeysErrorType,
-  ListDelegatedKeysParameters,
-  ListDelegatedKeysReturnType,
+export {
+  type ListDelegatedKeysErrorType,
+  type ListDelegatedKeysParameters,
+  type ListDelegatedKeysReturnType,
+  listDelegatedKeys,
 } from "./actions/listDelegatedKeys.js";
 export {
   type ListInternalAccountsErrorType,
@@ -85,15 +88,17 @@ export {
   type RequestOtpReturnType,
   requestOtp,
 } from "./actions/requestOtp.js";
-export type {
-  RevokeCredentialErrorType,
-  RevokeCredentialParameters,
-  RevokeCredentialReturnType,
+export {
+  type RevokeCredentialErrorType,
+  type RevokeCredentialParameters,
+  type RevokeCredentialReturnType,
+  revokeCredential,
 } from "./actions/revokeCredential.js";
-export type {
-  RevokeDelegatedKeyErrorType,
-  RevokeDelegatedKeyParameters,
-  RevokeDelegatedKeyReturnType,
+export {
+  type RevokeDelegatedKeyErrorType,
+  type RevokeDelegatedKeyParameters,
+  type RevokeDelegatedKeyReturnType,
+  revokeDelegatedKey,
 } from "./actions/revokeDelegatedKey.js";
 export {
   type RevokeSessionErrorType,
@@ -101,10 +106,11 @@ export {
   type RevokeSessionReturnType,
   revokeSession,
 } from "./actions/revokeSession.js";
-export type {
-  SignInWithOAuthErrorType,
-  SignInWithOAuthParameters,
-  SignInWithOAuthReturnType,
+export {
+  type SignInWithOAuthErrorType,
+  type SignInWithOAuthParameters,
+  type SignInWithOAuthReturnType,
+  signInWithOAuth,
 } from "./actions/signInWithOAuth.js";
 export {
   type PreparedPasskeySignIn,
@@ -123,10 +129,11 @@ export {
   type SignOutReturnType,
   signOut,
 } from "./actions/signOut.js";
-export type {
-  UpdateCustomerContactErrorType,
-  UpdateCustomerContactParameters,
-  UpdateCustomerContactReturnType,
+export {
+  type UpdateCustomerContactErrorType,
+  type UpdateCustomerContactParameters,
+  type UpdateCustomerContactReturnType,
+  updateCustomerContact,
 } from "./actions/updateCustomerContact.js";
 export {
   type VerifyOtpErrorType,
@@ -241,77 +248,3 @@ export type {
   QuoteJson,
   TransactionJson,
 } from "./wire.js";
-
-// Flows a page may never use, loaded as chunks on first call.
-/**
- * Creates the delegated key that lets a card spend from the wallet (a three-leg signed request). Loads on its first call; see `actions/createDelegatedKey.ts` for parameters, errors and an example.
- * @throws {SignetError} `NETWORK` (retryable) when its chunk cannot load.
- */
-export const createDelegatedKey: typeof import("./actions/createDelegatedKey.js").createDelegatedKey =
-  /* @__PURE__ */ lazyAction(() =>
-    import("./actions/createDelegatedKey.js").then((module) => module.createDelegatedKey),
-  );
-/**
- * Reads one delegated key. Loads on its first call; see `actions/getDelegatedKey.ts` for parameters, errors and an example.
- * @throws {SignetError} `NETWORK` (retryable) when its chunk cannot load.
- */
-export const getDelegatedKey: typeof import("./actions/getDelegatedKey.js").getDelegatedKey =
-  /* @__PURE__ */ lazyAction(() =>
-    import("./actions/getDelegatedKey.js").then((module) => module.getDelegatedKey),
-  );
-/**
- * Lists delegated keys by wallet and/or funding source. Loads on its first call; see `actions/listDelegatedKeys.ts` for parameters, errors and an example.
- * @throws {SignetError} `NETWORK` (retryable) when its chunk cannot load.
- */
-export const listDelegatedKeys: typeof import("./actions/listDelegatedKeys.js").listDelegatedKeys =
-  /* @__PURE__ */ lazyAction(() =>
-    import("./actions/listDelegatedKeys.js").then((module) => module.listDelegatedKeys),
-  );
-/**
- * Revokes an ACTIVE delegated key. Loads on its first call; see `actions/revokeDelegatedKey.ts` for parameters, errors and an example.
- * @throws {SignetError} `NETWORK` (retryable) when its chunk cannot load.
- */
-export const revokeDelegatedKey: typeof import("./actions/revokeDelegatedKey.js").revokeDelegatedKey =
-  /* @__PURE__ */ lazyAction(() =>
-    import("./actions/revokeDelegatedKey.js").then((module) => module.revokeDelegatedKey),
-  );
-/**
- * Changes the customer's email or phone number, stamped by a held session of a tied wallet. Loads on its first call; see `actions/updateCustomerContact.ts` for parameters, errors and an example.
- * @throws {SignetError} `NETWORK` (retryable) when its chunk cannot load.
- */
-export const updateCustomerContact: typeof import("./actions/updateCustomerContact.js").updateCustomerContact =
-  /* @__PURE__ */ lazyAction(() =>
-    import("./actions/updateCustomerContact.js").then((module) => module.updateCustomerContact),
-  );
-/**
- * Exports the wallet's recovery phrase, opened on the device. Loads on its first call; see `actions/exportWallet.ts` for parameters, errors and an example.
- * @throws {SignetError} `NETWORK` (retryable) when its chunk cannot load.
- */
-export const exportWallet: typeof import("./actions/exportWallet.js").exportWallet =
-  /* @__PURE__ */ lazyAction(() =>
-    import("./actions/exportWallet.js").then((module) => module.exportWallet),
-  );
-/**
- * Adds an OTP or OAuth credential to the wallet, stamped by a held session. Loads on its first call; see `actions/addCredential.ts` for parameters, errors and an example.
- * @throws {SignetError} `NETWORK` (retryable) when its chunk cannot load.
- */
-export const addCredential: typeof import("./actions/addCredential.js").addCredential =
-  /* @__PURE__ */ lazyAction(() =>
-    import("./actions/addCredential.js").then((module) => module.addCredential),
-  );
-/**
- * Revokes a credential, stamped by a session of another credential. Loads on its first call; see `actions/revokeCredential.ts` for parameters, errors and an example.
- * @throws {SignetError} `NETWORK` (retryable) when its chunk cannot load.
- */
-export const revokeCredential: typeof import("./actions/revokeCredential.js").revokeCredential =
-  /* @__PURE__ */ lazyAction(() =>
-    import("./actions/revokeCredential.js").then((module) => module.revokeCredential),
-  );
-/**
- * Signs in with an OAuth (OIDC) credential under a fresh device key. Loads on its first call; see `actions/signInWithOAuth.ts` for parameters, errors and an example.
- * @throws {SignetError} `NETWORK` (retryable) when its chunk cannot load.
- */
-export const signInWithOAuth: typeof import("./actions/signInWithOAuth.js").signInWithOAuth =
-  /* @__PURE__ */ lazyAction(() =>
-    import("./actions/signInWithOAuth.js").then((module) => module.signInWithOAuth),
-  );

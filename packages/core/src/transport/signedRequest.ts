@@ -20,7 +20,7 @@ import { parseSignedRequestChallenge, type SignedRequestChallenge } from "./chal
 import { IDEMPOTENCY_KEY_HEADER, REQUEST_ID_HEADER, WALLET_SIGNATURE_HEADER } from "./headers.js";
 import { abortedError, systemClock, type TransportResponse } from "./http.js";
 import { generateIdempotencyKey } from "./idempotencyKey.js";
-import { type Answer, isExpectedStatus, isProcessingBody, nextStep } from "./nextStep.js";
+import { type Answer, isProcessingBody, nextStep } from "./nextStep.js";
 import { readAnswer } from "./readAnswer.js";
 import {
   ChallengeLapse,
@@ -112,7 +112,6 @@ export async function runSignedRequest<TBody = unknown>(
   const direct = parameters.mode === "direct";
   const maxLegs = parameters.mode === "direct" ? 1 : (parameters.maxLegs ?? DEFAULT_MAX_LEGS);
   const restartOnExpiry = parameters.mode !== "direct" && parameters.restartOnExpiry === true;
-  const _expects200 = isExpectedStatus(expectedStatus, 200);
 
   // The time budget runs on the local timer; an absolute `deadline` (service time) is turned
   // into the timer's terms once, here.

@@ -18,7 +18,7 @@ export const challengeExpiredError = (
 ): SignetError<"CHALLENGE_EXPIRED"> =>
   new SignetError("CHALLENGE_EXPIRED", "The signed-request challenge expired before completion", {
     details: { ...details, requestId: challenge.requestId, expiresAt: challenge.expiresAt },
-    ...(cause === undefined ? {} : { cause }),
+    cause,
   });
 
 /** `PROCESSING_TIMEOUT` (retryable): the run's time budget is spent. */
@@ -29,7 +29,7 @@ export const processingTimeoutError = (
   new SignetError("PROCESSING_TIMEOUT", "The signed request did not finish before its deadline", {
     retryable: true,
     details,
-    ...(cause === undefined ? {} : { cause }),
+    cause,
   });
 
 // Header values cannot hold control characters; a stamp with one would be a signer bug.
