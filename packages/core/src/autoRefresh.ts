@@ -1,5 +1,6 @@
 // Automatic session refresh, as the entry points wire it (docs/architecture.md "Sessions"): the
 // client itself knows no flow; when `autoRefresh` is set, `watchSessionExpiry` subscribes to it.
+import { refreshSession } from "./actions/refreshSession.js";
 import type { CreateClientParameters, SignetClient } from "./client.js";
 import { assertArgument } from "./errors.js";
 import { SESSION_EXPIRY_MARGIN_MS } from "./session/sessionStore.js";
@@ -42,7 +43,8 @@ export function withAutoRefresh(
     const client = createClient(parameters);
     if (marginMs !== undefined) {
       import("./watchSessionExpiry.js").then(
-        ({ watchSessionExpiry }) => watchSessionExpiry(client, { marginMs }),
+        ({ watchSessionExpiry }) =>
+          watchSessionExpiry(client, { marginMs, refresh: refreshSession }),
         () => {
           // The chunk could not load: held sessions then expire normally, as after a failed refresh.
         },

@@ -1,7 +1,8 @@
 // Automatic session refresh (docs/architecture.md "Sessions"): refreshes each held session
 // `marginMs` before it expires, while the client lives, by subscribing to the client's sessions.
-// Loaded as a chunk when `autoRefresh` asks for it: the first refresh is minutes away.
-import { refreshSession } from "./actions/refreshSession.js";
+// Loaded as a chunk when `autoRefresh` asks for it: the first refresh is minutes away. It is handed
+// `refreshSession` rather than importing it, so the chunk holds only this module.
+import type { refreshSession } from "./actions/refreshSession.js";
 import type { SignetClient } from "./client.js";
 
 /**
@@ -13,12 +14,12 @@ import type { SignetClient } from "./client.js";
  * @returns A function that stops watching (the client's `destroy()` does it too).
  * @example
  * ```ts
- * const stop = watchSessionExpiry(client, { marginMs: 60_000 });
+ * const stop = watchSessionExpiry(client, { marginMs: 60_000, refresh: refreshSession });
  * ```
  */
 export function watchSessionExpiry(
   client: SignetClient,
-  { marginMs }: { marginMs: number },
+  { marginMs, refresh }: { marginMs: number; refresh: typeof refreshSession },
 ): () => void {
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
   const { signal } = client;
@@ -30,7 +31,7 @@ export function watchSessionExpiry(
         .list(accountId)
         .then((held) => {
           if (held.some((s) => s.id === sessionId)) {
-            return refreshSession(client, { accountId, sessionId, signal });
+            return refresh(client, { accountId, sessionId, signal });
           }
         })
         .catch(() => {

@@ -41,15 +41,9 @@ export async function refreshSession(
     if (waited) {
       // Another tab may have refreshed (or signed out) while this one waited for the lock.
       await client.sessions.sync();
-      const held = await client.sessions.list(accountId);
-      if (!held.some((s) => s.id === current.id)) {
-        const [newest] = held;
-        if (!newest) {
-          throw new SignetError("NO_SESSION", "Signed out while the session was refreshed", {
-            details: { accountId, sessionId: current.id },
-          });
-        }
-        const { key: _key, ...session } = newest;
+      if (!(await client.sessions.list(accountId)).some((s) => s.id === current.id)) {
+        // The newest held session (the other tab's), or NO_SESSION after a sign-out.
+        const { key: _key, ...session } = await requireSession(client, { accountId });
         return session;
       }
     }
