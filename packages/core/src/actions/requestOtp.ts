@@ -2,9 +2,9 @@ import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
 import type { RequestErrorCode, SignetError } from "../errors.js";
 import type { CallOptions } from "../events.js";
+import { isProcessingBody } from "../transport/nextStep.js";
 import { pollUntil } from "../transport/pollUntil.js";
 import { expectShape } from "../transport/responseShape.js";
-import { isProcessingBody } from "../transport/signedRequest.js";
 import type { AuthMethodJson } from "../wire.js";
 
 export type RequestOtpParameters = CallOptions & {

@@ -9,6 +9,7 @@ import type {
   SigningKeyRecord,
 } from "./backend.js";
 import { type SealOtpBundleParameters, sealOtpBundle } from "./bundles.js";
+import { loadChunk } from "./chunk.js";
 import type { OpenExportBundleParameters } from "./export-bundle.js";
 import type { OpenSessionKeyBundleParameters } from "./legacy-session-key.js";
 import { oauthNonce } from "./oauth.js";
@@ -18,16 +19,6 @@ import { stampPayload, type VerifyStampParameters } from "./stamp.js";
 // Rare paths load on first use and stay out of the browser bundle: stamp verification (tests and
 // tools), wallet export (about once per wallet) and legacy session bundles (explicit opt-in).
 // What every sign-in and signed request needs (stamps, OTP bundles) is eager.
-async function load<T>(importModule: () => Promise<T>): Promise<T> {
-  try {
-    return await importModule();
-  } catch (cause) {
-    throw new SignetError("NETWORK", "could not load a part of Signet", {
-      cause,
-      retryable: true,
-    });
-  }
-}
 
 /**
  * The crypto contract of `@signet/core`, bound to one backend (docs/architecture.md "The crypto
@@ -242,7 +233,7 @@ export function createCryptoApi(backend: CryptoBackend): CryptoApi {
     stampPayload,
     verifyStamp: async (parameters) => {
       assertParameters(parameters);
-      return (await load(() => import("./verify-stamp.js"))).verifyStamp(backend, parameters);
+      return (await loadChunk(() => import("./verify-stamp.js"))).verifyStamp(backend, parameters);
     },
     generateDecryptionKey: () => {
       // A decryption key means an export or a legacy session bundle is coming: fetch that code
@@ -263,14 +254,17 @@ export function createCryptoApi(backend: CryptoBackend): CryptoApi {
     },
     openSessionKeyBundle: async (parameters) => {
       assertParameters(parameters);
-      return (await load(() => import("./legacy-session-key.js"))).openSessionKeyBundle(
+      return (await loadChunk(() => import("./legacy-session-key.js"))).openSessionKeyBundle(
         backend,
         parameters,
       );
     },
     openExportBundle: async (parameters) => {
       assertParameters(parameters);
-      return (await load(() => import("./export-bundle.js"))).openExportBundle(backend, parameters);
+      return (await loadChunk(() => import("./export-bundle.js"))).openExportBundle(
+        backend,
+        parameters,
+      );
     },
     oauthNonce: (clientPublicKey) => oauthNonce(backend, clientPublicKey),
   };

@@ -5,7 +5,6 @@ import {
   Aes256Gcm,
   CipherSuite,
   DecapError,
-  DeserializeError,
   DhkemP256HkdfSha256,
   HkdfSha256,
   OpenError,
@@ -22,17 +21,13 @@ const suite = new CipherSuite({
 // TS 5.9 types BufferSource as ArrayBuffer-backed views; a copy satisfies that for any input.
 const buffer = (data: Uint8Array): ArrayBuffer => data.slice().buffer as ArrayBuffer;
 
+// Keys and `enc` are validated as P-256 points before they get here (webcrypto.ts), so what
+// @hpke/core can still throw is a failed open (wrong key, altered data) or a failed seal.
 function mapped(error: unknown, fallback: SignetError): SignetError {
   if (error instanceof SignetError) return error;
-  if (error instanceof DeserializeError)
-    return new SignetError("POINT_INVALID", "an HPKE public key is not a valid P-256 point", {
-      cause: error,
-    });
-  if (error instanceof OpenError || error instanceof DecapError)
-    return new SignetError("DECRYPTION_FAILED", "HPKE open failed (wrong key or altered data)", {
-      cause: error,
-    });
-  return new SignetError(fallback.code, fallback.message, { cause: error });
+  const code =
+    error instanceof OpenError || error instanceof DecapError ? "DECRYPTION_FAILED" : fallback.code;
+  return new SignetError(code, fallback.message, { cause: error });
 }
 
 /**

@@ -12,6 +12,7 @@ import type {
   SigningKey,
   SigningKeyRecord,
 } from "./backend.js";
+import { loadChunk } from "./chunk.js";
 import { p1363ToDer } from "./der.js";
 import { base64UrlEncode, bytesToHex, hexToBytes } from "./encoding.js";
 import {
@@ -58,15 +59,8 @@ const source = (data: Uint8Array): Uint8Array<ArrayBuffer> => new Uint8Array(dat
 async function jwkFromScalar(
   scalar: Uint8Array,
 ): Promise<{ jwk: JsonWebKey; publicKeyRaw: Uint8Array }> {
-  let multiply: typeof import("./p256-multiply.js");
-  try {
-    multiply = await import("./p256-multiply.js");
-  } catch (cause) {
-    // A chunk that failed to load says nothing about the key: the same code as crypto/api.ts's
-    // lazy paths, not the KEY_INVALID that `attempt` would give it.
-    throw new SignetError("NETWORK", "could not load a part of Signet", { cause, retryable: true });
-  }
-  const { publicKeyFromScalar } = multiply;
+  // A chunk that fails to load says nothing about the key: NETWORK, not KEY_INVALID.
+  const { publicKeyFromScalar } = await loadChunk(() => import("./p256-multiply.js"));
   const point = publicKeyFromScalar(scalar);
   const jwk = {
     kty: "EC",
@@ -100,26 +94,10 @@ const isCryptoKey = (value: unknown): value is CryptoKey =>
 
 type HpkeModule = typeof import("./hpke-webcrypto.js");
 
-/** Loads the HPKE chunk once; a failed load can be tried again. */
-function createHpkeLoader(): () => Promise<HpkeModule> {
-  let loading: Promise<HpkeModule> | undefined;
-  return () => {
-    loading ??= import("./hpke-webcrypto.js").catch((cause: unknown) => {
-      loading = undefined;
-      throw new SignetError("NETWORK", "could not load a part of Signet", {
-        cause,
-        retryable: true,
-      });
-    });
-    return loading;
-  };
-}
+/** The HPKE chunk, a retryable `NETWORK` error when it cannot be fetched. */
+const loadHpke = (): Promise<HpkeModule> => loadChunk(() => import("./hpke-webcrypto.js"));
 
-function webCryptoDecryptionKey(
-  keyPair: CryptoKeyPair,
-  publicKeyRaw: Uint8Array,
-  loadHpke: () => Promise<HpkeModule>,
-): DecryptionKey {
+function webCryptoDecryptionKey(keyPair: CryptoKeyPair, publicKeyRaw: Uint8Array): DecryptionKey {
   return {
     publicKeyUncompressed: bytesToHex(publicKeyRaw),
     async hpkeOpen(parameters: HpkeOpenParameters) {
@@ -147,7 +125,6 @@ function webCryptoDecryptionKey(
  * ```
  */
 export function createWebCryptoBackend(): CryptoBackend {
-  const loadHpke = createHpkeLoader();
   const importSigningKey = (scalar: Uint8Array, options?: GenerateSigningKeyOptions) =>
     attempt("KEY_INVALID", "signing key import failed", async () => {
       const { jwk, publicKeyRaw } = await jwkFromScalar(scalar);
@@ -218,11 +195,7 @@ export function createWebCryptoBackend(): CryptoBackend {
       attempt("CRYPTO_UNAVAILABLE", "decryption key generation failed", async () => {
         const subtle = getSubtle();
         const pair = await subtle.generateKey(ECDH, false, ["deriveBits"]);
-        return webCryptoDecryptionKey(
-          pair,
-          bytes(await subtle.exportKey("raw", pair.publicKey)),
-          loadHpke,
-        );
+        return webCryptoDecryptionKey(pair, bytes(await subtle.exportKey("raw", pair.publicKey)));
       }),
     importDecryptionKey: (scalar) =>
       attempt("KEY_INVALID", "decryption key import failed", async () => {
@@ -230,7 +203,7 @@ export function createWebCryptoBackend(): CryptoBackend {
         const { jwk, publicKeyRaw } = await jwkFromScalar(scalar);
         const privateKey = await subtle.importKey("jwk", jwk, ECDH, false, ["deriveBits"]);
         const publicKey = await subtle.importKey("raw", source(publicKeyRaw), ECDH, true, []);
-        return webCryptoDecryptionKey({ privateKey, publicKey }, publicKeyRaw, loadHpke);
+        return webCryptoDecryptionKey({ privateKey, publicKey }, publicKeyRaw);
       }),
     verify: verifyP1363,
     async hpkeSeal(parameters: HpkeSealParameters) {

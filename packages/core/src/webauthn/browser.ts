@@ -3,12 +3,11 @@
 // (its WebAuthnAbortService) and offers conditional UI (autofill). It loads as a chunk of its own,
 // started when a client is created, so no tap waits for it; DOM errors become Signet codes in
 // ./errors.ts.
-import { base64UrlDecode } from "../crypto/encoding.js";
+import { loadChunk } from "../crypto/chunk.js";
 import { SignetError } from "../errors.js";
 import { toWebAuthnError } from "./errors.js";
 import type {
   AuthenticationResponseJSON,
-  PublicKeyCredentialDescriptorJSON,
   RegistrationResponseJSON,
   WebAuthnProvider,
 } from "./types.js";
@@ -25,17 +24,6 @@ function assertSupported(): void {
   }
 }
 
-/** Every base64url field is decoded once up front: a bad one is `ENCODING_INVALID`, never a prompt. */
-function checkEncoding(
-  fields: Record<string, string | undefined>,
-  descriptors: PublicKeyCredentialDescriptorJSON[] | undefined,
-  listName: string,
-): void {
-  for (const [name, value] of Object.entries(fields))
-    if (value !== undefined) base64UrlDecode(value, name);
-  for (const descriptor of descriptors ?? []) base64UrlDecode(descriptor.id, listName);
-}
-
 /**
  * The browser's passkeys (`navigator.credentials`) as a `WebAuthnProvider`, through
  * `@simplewebauthn/browser`. Nothing is read at import time; support is checked when a ceremony
@@ -49,20 +37,8 @@ function checkEncoding(
  */
 export function createBrowserWebAuthn(): WebAuthnProvider {
   let library: SimpleWebAuthn | undefined;
-  let loading: Promise<SimpleWebAuthn> | undefined;
-  const load = (): Promise<SimpleWebAuthn> => {
-    loading ??= import("./ceremonies.js").then(
-      (module) => (library = module),
-      (cause: unknown) => {
-        loading = undefined; // a failed chunk load can be tried again
-        throw new SignetError("NETWORK", "could not load a part of Signet", {
-          cause,
-          retryable: true,
-        });
-      },
-    );
-    return loading;
-  };
+  const load = (): Promise<SimpleWebAuthn> =>
+    loadChunk(() => import("./ceremonies.js")).then((module) => (library = module));
   // Once loaded, a ceremony calls WebAuthn in the same task as the tap: nothing is awaited first.
   const ceremony = async <T>(run: (lib: SimpleWebAuthn) => Promise<T>): Promise<T> => {
     assertSupported();
@@ -79,35 +55,14 @@ export function createBrowserWebAuthn(): WebAuthnProvider {
     },
     register: (options) =>
       ceremony(async (lib) => {
-        checkEncoding(
-          { challenge: options.challenge, "user.id": options.user?.id },
-          options.excludeCredentials,
-          "excludeCredentials",
-        );
         const optionsJSON = options as Parameters<typeof lib.startRegistration>[0]["optionsJSON"];
         const result = await lib.startRegistration({ optionsJSON });
-        const transports = result.response.transports ?? [];
-        // The documented JSON shape only (no empty transports, none of the library's extras).
-        return {
-          id: result.id,
-          rawId: result.rawId,
-          type: "public-key",
-          response: {
-            clientDataJSON: result.response.clientDataJSON,
-            attestationObject: result.response.attestationObject,
-            ...(transports.length ? { transports } : {}),
-          },
-          authenticatorAttachment: result.authenticatorAttachment ?? null,
-          clientExtensionResults: { ...result.clientExtensionResults },
-        } satisfies RegistrationResponseJSON;
+        // Transports are omitted rather than empty (docs/protocol.md §3).
+        if (!result.response.transports?.length) delete result.response.transports;
+        return result as RegistrationResponseJSON;
       }),
     authenticate: (options, extras) =>
       ceremony(async (lib) => {
-        checkEncoding(
-          { challenge: options.challenge },
-          options.allowCredentials,
-          "allowCredentials",
-        );
         if (extras?.autofill === true) {
           // Checked here, so each gets its own code instead of a generic failure.
           if (!(await lib.browserSupportsWebAuthnAutofill()))
@@ -126,20 +81,8 @@ export function createBrowserWebAuthn(): WebAuthnProvider {
           optionsJSON,
           useBrowserAutofill: extras?.autofill === true,
         });
-        const { userHandle } = result.response;
-        return {
-          id: result.id,
-          rawId: result.rawId,
-          type: "public-key",
-          response: {
-            clientDataJSON: result.response.clientDataJSON,
-            authenticatorData: result.response.authenticatorData,
-            signature: result.response.signature,
-            ...(userHandle ? { userHandle } : {}),
-          },
-          authenticatorAttachment: result.authenticatorAttachment ?? null,
-          clientExtensionResults: { ...result.clientExtensionResults },
-        } satisfies AuthenticationResponseJSON;
+        if (!result.response.userHandle) delete result.response.userHandle;
+        return result as AuthenticationResponseJSON;
       }),
   };
 }

@@ -24,6 +24,11 @@ const byDomName: Record<string, { code: string; message: string }> = {
     code: "WEBAUTHN_UNSUPPORTED",
     message: "The authenticator cannot verify the user",
   },
+  // atob() on a malformed base64url option, before any prompt opens.
+  InvalidCharacterError: {
+    code: "ENCODING_INVALID",
+    message: "A passkey option is not valid base64url",
+  },
 };
 
 /**

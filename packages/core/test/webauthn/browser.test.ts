@@ -301,7 +301,7 @@ describe("createBrowserWebAuthn", () => {
     for (const options of [
       { ...registrationOptions, challenge: "not base64url!" },
       { ...registrationOptions, user: { ...registrationOptions.user, id: "a" } },
-      { ...registrationOptions, excludeCredentials: [{ id: "ab+/", type: "public-key" as const }] },
+      { ...registrationOptions, excludeCredentials: [{ id: "ab*!", type: "public-key" as const }] },
     ]) {
       expect((await failure(webauthn.register(options))).code).toBe("ENCODING_INVALID");
     }
@@ -310,7 +310,7 @@ describe("createBrowserWebAuthn", () => {
         await failure(
           webauthn.authenticate({
             ...authenticationOptions,
-            allowCredentials: [{ id: "abc=", type: "public-key" }],
+            allowCredentials: [{ id: "ab*!", type: "public-key" }],
           }),
         )
       ).code,
