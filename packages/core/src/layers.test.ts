@@ -23,6 +23,8 @@ const RANKS: [prefix: string, rank: number][] = [
   ["exports.ts", 8],
   ["index.ts", 9],
   ["index.native.ts", 9],
+  // The `node` condition wraps the default entry.
+  ["index.node.ts", 10],
 ];
 const SHARED = new Set(["errors.ts", "events.ts", "wire.ts"]);
 
