@@ -7,6 +7,7 @@ import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { browserBenches } from "./browser.js";
+import { hermesBench } from "./hermes.js";
 import { type Chart, type Mode, nodeHpke, nodeStamps, stampScale } from "./node.js";
 import { relayOverhead } from "./relay.js";
 import { fmt, met, type Section } from "./report.js";
@@ -35,6 +36,7 @@ const benches: Bench[] = [
   { id: "size", run: (c) => bundleSizes(BENCH, c) },
   { id: "relay", run: (c) => relayOverhead(mode, c) },
   { id: "round-trips", run: () => roundTrips() },
+  { id: "hermes", run: () => hermesBench(inputs, mode) },
 ];
 
 const started = Date.now();
