@@ -45,21 +45,10 @@ async function openPage(page: Page) {
   // One client for the test, its events kept as JSON text for the scan at the end.
   await page.evaluate(async () => {
     const core = window.signetCore!;
-    const ids = await (
-      await fetch("/api/test/signup", {
-        method: "POST",
-        body: JSON.stringify({ email: `hygiene-${Date.now()}@example.com` }),
-      })
-    ).json();
-    const keys = await (await fetch("/api/test/keys")).json();
+    const user = await window.e2e!.signUp("hygiene");
+    const { ids } = user;
     const events: string[] = [];
-    const client = core.createClient({
-      relayUrl: "/api/grid",
-      headers: { "x-test-customer": ids.customerId },
-      trustedKeys: {
-        otpTargetBundle: [keys.attestationPublicKey],
-        exportBundle: [keys.signerPublicKey],
-      },
+    const client = window.e2e!.client(user, {
       onEvent: (event) => events.push(JSON.stringify(event)),
     });
     Object.assign(window, { hygiene: { core, client, ids, events } });

@@ -2,7 +2,7 @@
 // Locks, BroadcastChannel): one network refresh for both, no stamp from a dead session, and a
 // sign-out in one tab seen by the other.
 import { expect, type Page, test } from "@playwright/test";
-import { startWalletServer, type WalletServer } from "./fixtures/walletServer.js";
+import { type E2eUser, startWalletServer, type WalletServer } from "./fixtures/walletServer.js";
 
 let server: WalletServer;
 test.beforeAll(async () => {
@@ -22,24 +22,12 @@ declare global {
   }
 }
 
-async function openTab(page: Page, ids: { customerId: string }, keys: Record<string, string>) {
+async function openTab(page: Page, user: E2eUser) {
   await page.goto(server.origin);
-  await page.waitForFunction(() => window.signetCore !== undefined);
-  await page.evaluate(
-    ({ ids, keys }) => {
-      const core = window.signetCore!;
-      const client = core.createClient({
-        relayUrl: "/api/grid",
-        headers: { "x-test-customer": ids.customerId },
-        trustedKeys: {
-          otpTargetBundle: [keys.attestationPublicKey!],
-          exportBundle: [keys.signerPublicKey!],
-        },
-      });
-      window.tab = { core, client };
-    },
-    { ids, keys },
-  );
+  await page.waitForFunction(() => window.e2e !== undefined);
+  await page.evaluate((user) => {
+    window.tab = { core: window.signetCore!, client: window.e2e!.client(user) };
+  }, user);
 }
 
 async function requests(path: string) {
@@ -55,17 +43,11 @@ test("two tabs refreshing at once: one network refresh, both on the new session;
   const first = await context.newPage();
   const second = await context.newPage();
   await first.goto(server.origin);
-  const { ids, keys } = await first.evaluate(async () => ({
-    ids: await (
-      await fetch("/api/test/signup", {
-        method: "POST",
-        body: JSON.stringify({ email: `tabs-${Date.now()}@example.com` }),
-      })
-    ).json(),
-    keys: await (await fetch("/api/test/keys")).json(),
-  }));
-  await openTab(first, ids, keys);
-  await openTab(second, ids, keys);
+  await first.waitForFunction(() => window.e2e !== undefined);
+  const user = await first.evaluate(() => window.e2e!.signUp("tabs"));
+  const { ids } = user;
+  await openTab(first, user);
+  await openTab(second, user);
 
   const session = await first.evaluate(async (credentialId) => {
     const { core, client } = window.tab!;

@@ -1,8 +1,12 @@
 // Passkeys through @simplewebauthn/browser in real Chromium: the ceremony's code is loaded when the
 // client is created, so a tap reaches navigator.credentials in the same task (iOS Safari drops the
 // prompt after slow async work); and passkey autofill (conditional UI) is detected and guarded.
-import { expect, type Page, test } from "@playwright/test";
-import { startWalletServer, type WalletServer } from "./fixtures/walletServer.js";
+import { expect, test } from "@playwright/test";
+import {
+  addVirtualAuthenticator,
+  startWalletServer,
+  type WalletServer,
+} from "./fixtures/walletServer.js";
 
 let server: WalletServer;
 test.beforeAll(async () => {
@@ -12,44 +16,17 @@ test.afterAll(async () => {
   await server?.close();
 });
 
-async function withAuthenticator(page: Page) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-}
-
 test("add and sign in with a passkey: navigator.credentials is called in the same task as the tap", async ({
   page,
 }) => {
-  await withAuthenticator(page);
+  await addVirtualAuthenticator(page);
   await page.goto(server.origin);
   await page.waitForFunction(() => window.signetCore !== undefined);
   const result = await page.evaluate(async () => {
     const core = window.signetCore!;
-    const ids = await (
-      await fetch("/api/test/signup", {
-        method: "POST",
-        body: JSON.stringify({ email: `gesture-${Date.now()}@example.com` }),
-      })
-    ).json();
-    const keys = await (await fetch("/api/test/keys")).json();
-    const client = core.createClient({
-      relayUrl: "/api/grid",
-      headers: { "x-test-customer": ids.customerId },
-      trustedKeys: {
-        otpTargetBundle: [keys.attestationPublicKey],
-        exportBundle: [keys.signerPublicKey],
-      },
-    });
+    const user = await window.e2e!.signUp("gesture");
+    const { ids } = user;
+    const client = window.e2e!.client(user);
     const otp = await core.requestOtp(client, { credentialId: ids.emailCredentialId });
     await core.verifyOtp(client, { ...otp, otpCode: "000000" });
     // Record whether each ceremony reached the browser before the calling task ended.

@@ -2,8 +2,7 @@ import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
 import type { RequestErrorCode, SignetError } from "../errors.js";
 import type { CallOptions } from "../events.js";
-import { isProcessingBody } from "../transport/nextStep.js";
-import { pollUntil } from "../transport/pollUntil.js";
+import { requestUntilSettled } from "../transport/pollUntil.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { AuthMethodJson } from "../wire.js";
 
@@ -38,23 +37,17 @@ export async function requestOtp(
   const { credentialId } = assertCall(client, parameters);
   assertServiceId("credentialId", credentialId, "AuthMethod");
   // docs/protocol.md §2.5: a 200 endpoint may answer PROCESSING; the same request goes again.
-  const body = await pollUntil(client, {
-    operation: "requestOtp",
-    timeoutMs: 60_000,
-    signal: parameters.signal,
-    attempt: async () => {
-      const answer = await client.request<unknown>(
-        {
-          method: "POST",
-          path: `/auth/credentials/${credentialId}/challenge`,
-          body: "{}",
-          expectedStatus: 200,
-        },
-        parameters,
-      );
-      return isProcessingBody(answer) ? undefined : answer;
+  const body = await requestUntilSettled(
+    client,
+    {
+      method: "POST",
+      path: `/auth/credentials/${credentialId}/challenge`,
+      body: "{}",
+      expectedStatus: 200,
     },
-  });
+    parameters,
+    "requestOtp",
+  );
   const credential = expectShape<AuthMethodJson>(
     body,
     ["id", "accountId", "type", "otpEncryptionTargetBundle"],

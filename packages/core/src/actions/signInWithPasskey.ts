@@ -17,7 +17,7 @@ import { establishSession, parseAuthSession } from "../session/establishSession.
 import type { Session } from "../session/sessionStore.js";
 import { REQUEST_ID_HEADER } from "../transport/headers.js";
 import { isProcessingBody } from "../transport/nextStep.js";
-import { pollUntil } from "../transport/pollUntil.js";
+import { pollUntil, requestUntilSettled } from "../transport/pollUntil.js";
 import { expectShape } from "../transport/responseShape.js";
 import { toWebAuthnError } from "../webauthn/errors.js";
 import type { PasskeyAuthChallengeJson } from "../wire.js";
@@ -59,23 +59,17 @@ export async function preparePasskeySignIn(
     : await client.crypto.generateSigningKey();
   const clientPublicKey = "legacy" in key ? key.legacy.publicKeyUncompressed : key.publicKey;
   // docs/protocol.md §2.5: a 200 endpoint may answer PROCESSING; the same request goes again.
-  const body = await pollUntil(client, {
-    operation: "preparePasskeySignIn",
-    timeoutMs: 60_000,
-    signal: parameters.signal,
-    attempt: async () => {
-      const answer = await client.request<unknown>(
-        {
-          method: "POST",
-          path: `/auth/credentials/${credentialId}/challenge`,
-          body: JSON.stringify({ clientPublicKey }),
-          expectedStatus: 200,
-        },
-        parameters,
-      );
-      return isProcessingBody(answer) ? undefined : answer;
+  const body = await requestUntilSettled(
+    client,
+    {
+      method: "POST",
+      path: `/auth/credentials/${credentialId}/challenge`,
+      body: JSON.stringify({ clientPublicKey }),
+      expectedStatus: 200,
     },
-  });
+    parameters,
+    "preparePasskeySignIn",
+  );
   const challenge = expectShape<PasskeyAuthChallengeJson>(
     body,
     ["credentialId", "challenge", "requestId", "expiresAt"],

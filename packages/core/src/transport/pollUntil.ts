@@ -2,7 +2,9 @@
 // (200 PROCESSING on passkey verify, a transaction still settling).
 import type { SignetClient } from "../client.js";
 import { SignetError } from "../errors.js";
+import type { CallOptions } from "../events.js";
 import { backoffDelay } from "./backoff.js";
+import { isProcessingBody } from "./nextStep.js";
 
 /**
  * Calls `attempt` until it returns a value other than `undefined`, waiting with exponential
@@ -37,4 +39,27 @@ export async function pollUntil<T>(
     }
     await client.sleep(delay, parameters.signal);
   }
+}
+
+/**
+ * Sends one unsigned request to a 200 endpoint again, identically, while it answers
+ * `{ status: "PROCESSING" }` (docs/protocol.md §2.5), and returns the first other answer.
+ * @throws {SignetError} `PROCESSING_TIMEOUT` after `timeoutMs` (default 60 s), or what the request throws.
+ */
+export function requestUntilSettled(
+  client: SignetClient,
+  request: Parameters<SignetClient["request"]>[0],
+  call: CallOptions,
+  operation: string,
+  timeoutMs = 60_000,
+): Promise<unknown> {
+  return pollUntil(client, {
+    operation,
+    timeoutMs,
+    signal: call.signal,
+    attempt: async () => {
+      const answer = await client.request<unknown>(request, call);
+      return isProcessingBody(answer) ? undefined : answer;
+    },
+  });
 }
