@@ -9,14 +9,12 @@ import type {
   Base64UrlString,
   CeremonyOverrides,
   CreationOptionsJSON,
-  CredentialDescriptorJSON,
   RequestOptionsJSON,
   SoftAuthenticationResponseJSON,
   SoftAuthenticator,
   SoftAuthenticatorOptions,
   SoftCredential,
   SoftRegistrationResponseJSON,
-  SoftWebAuthnProvider,
 } from "./softAuthenticatorTypes.js";
 
 export type {
