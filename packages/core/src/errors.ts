@@ -66,6 +66,8 @@ export type ClientErrorCode =
   | "WEBAUTHN_SECURITY"
   | "WEBAUTHN_FAILED"
   | "WEBAUTHN_WRONG_CREDENTIAL"
+  | "RELAY_UNAUTHENTICATED"
+  | "RELAY_STORE_UNAVAILABLE"
   | "RELAY_FORBIDDEN"
   | "RELAY_NOT_FOUND"
   | "METHOD_NOT_ALLOWED"
@@ -84,10 +86,13 @@ export type SignetErrorCode = KnownErrorCode | (string & {});
 
 /** Codes the relay itself answers with (`@signet/relay`), before or instead of the service. */
 export type RelayErrorCode =
+  /** The app's relay knows no signed-in user for this request (`resolveUser` gave `null`). */
+  | "RELAY_UNAUTHENTICATED"
   | "RELAY_FORBIDDEN"
   | "RELAY_NOT_FOUND"
   | "METHOD_NOT_ALLOWED"
   | "PAYLOAD_TOO_LARGE"
+  | "RELAY_STORE_UNAVAILABLE"
   | "UPSTREAM_UNAVAILABLE"
   | "UPSTREAM_TIMEOUT";
 

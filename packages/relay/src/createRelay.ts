@@ -220,7 +220,11 @@ export function createRelay(options: CreateRelayParameters): CreateRelayReturnTy
     } catch {
       throw new RelayRefusal("INTERNAL_ERROR", "The user could not be resolved.");
     }
-    if (user === null) throw new RelayRefusal("UNAUTHORIZED", "Sign in first.");
+    if (user === null)
+      throw new RelayRefusal(
+        "RELAY_UNAUTHENTICATED",
+        "No signed-in user: resolveUser found none for this request. Sign in to the app first.",
+      );
     const customerId = (user as Partial<RelayUser> | undefined)?.customerId;
     // Only `Customer:<uuid>`: the id is compared with path and body ids and written into the
     // forced `customerId=` query, where anything else (`&`, `#`, spaces) would smuggle parameters.

@@ -5,8 +5,11 @@
  * unchanged and keep the service's codes.
  */
 export const RelayErrorCode = {
-  /** `resolveUser` returned `null`: the app does not know the caller (401). */
-  UNAUTHORIZED: "UNAUTHORIZED",
+  /**
+   * `resolveUser` returned `null`: the app does not know the caller (401). Distinct from the
+   * service's `UNAUTHORIZED`, which means the platform's own credentials were refused.
+   */
+  RELAY_UNAUTHENTICATED: "RELAY_UNAUTHENTICATED",
   /** A resource in the request does not belong to the caller, or a body field is not allowed (403). */
   RELAY_FORBIDDEN: "RELAY_FORBIDDEN",
   /** The path is not one the relay forwards (404). */
@@ -55,7 +58,7 @@ export interface RelayErrorBody {
 }
 
 const STATUS: Record<RelayErrorCode, number> = {
-  UNAUTHORIZED: 401,
+  RELAY_UNAUTHENTICATED: 401,
   RELAY_FORBIDDEN: 403,
   RELAY_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,

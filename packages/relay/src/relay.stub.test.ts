@@ -463,7 +463,7 @@ describe("input checks", () => {
     const api = await start();
     const anonymous = await fetch(`${api}/quotes/${a.quote}`);
     expect(anonymous.status).toBe(401);
-    expect(await anonymous.json()).toMatchObject({ status: 401, code: "UNAUTHORIZED" });
+    expect(await anonymous.json()).toMatchObject({ status: 401, code: "RELAY_UNAUTHENTICATED" });
     await relay!.close();
     const api2 = await start({
       resolveUser: () => {

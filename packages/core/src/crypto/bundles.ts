@@ -294,3 +294,41 @@ export async function openOtpBundle({
     throw malformed(kind, "plaintext lacks otp_code or public_key");
   return { otpCode, publicKey };
 }
+
+const UNCOMPRESSED_KEY = /^04[0-9a-fA-F]{128}$/;
+const TRUSTED_KINDS = ["otpTargetBundle", "exportBundle"] as const;
+
+/**
+ * Checks `createClient`'s `trustedKeys` at creation, so that a wrong shape is a clear error now
+ * rather than `BUNDLE_SIGNER_UNTRUSTED` at sign-in: `{ otpTargetBundle?: string[], exportBundle?:
+ * string[] }`, uncompressed hex keys. The emulator's `GET /_emulator/keys` maps to
+ * `{ otpTargetBundle: [attestationPublicKey], exportBundle: [signerPublicKey] }`.
+ * @throws {SignetError} `INVALID_ARGUMENT` naming the key and the fix.
+ */
+export function assertTrustedKeys(trustedKeys: unknown): void {
+  if (trustedKeys === undefined) return;
+  const hint =
+    "`trustedKeys` expected { otpTargetBundle?: string[], exportBundle?: string[] } (the emulator's GET /_emulator/keys gives { otpTargetBundle: [attestationPublicKey], exportBundle: [signerPublicKey] })";
+  if (typeof trustedKeys !== "object" || trustedKeys === null || Array.isArray(trustedKeys)) {
+    throw new SignetError(
+      "INVALID_ARGUMENT",
+      `${hint}, got ${Array.isArray(trustedKeys) ? "an array" : typeof trustedKeys}`,
+    );
+  }
+  for (const [kind, keys] of Object.entries(trustedKeys)) {
+    if (!(TRUSTED_KINDS as readonly string[]).includes(kind)) {
+      throw new SignetError("INVALID_ARGUMENT", `${hint}: unknown key "${kind}"`);
+    }
+    if (keys === undefined) continue;
+    if (!Array.isArray(keys))
+      throw new SignetError("INVALID_ARGUMENT", `${hint}: "${kind}" is not an array`);
+    for (const key of keys as unknown[]) {
+      if (typeof key !== "string" || !UNCOMPRESSED_KEY.test(key)) {
+        throw new SignetError(
+          "INVALID_ARGUMENT",
+          `"trustedKeys.${kind}" expected uncompressed P-256 public keys (130 hex, starting 04), got ${typeof key === "string" ? `${key.length} characters` : typeof key}`,
+        );
+      }
+    }
+  }
+}

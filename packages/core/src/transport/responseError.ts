@@ -159,9 +159,14 @@ export function errorFromResponse(parameters: ErrorFromResponseParameters): Sign
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
   };
 
+  // A 404 that is not the relay's JSON refusal means nothing is mounted at that URL.
+  const notMounted =
+    status === 404
+      ? ": nothing answered at this path; check that relayUrl points where @signet/relay is mounted"
+      : "";
   if (response.text.trim() === "") {
     const code = codeForEmptyBody(status);
-    return new SignetError(code, `HTTP ${status} with an empty body`, {
+    return new SignetError(code, `HTTP ${status} with an empty body${notMounted}`, {
       status,
       retryable: isRetryableStatus(status, code),
       details: extra,
@@ -172,7 +177,7 @@ export function errorFromResponse(parameters: ErrorFromResponseParameters): Sign
   if (body === undefined) {
     return new SignetError(
       "MALFORMED_RESPONSE",
-      `HTTP ${status} with a body that is not the service's error JSON`,
+      `HTTP ${status} with a body that is not the service's error JSON${notMounted}`,
       { status, retryable: isRetryableStatus(status), details: extra },
     );
   }
