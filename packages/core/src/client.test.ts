@@ -26,54 +26,6 @@ describe("createClient", () => {
     expect(() => createClient({} as never)).toThrow(SignetError);
   });
 
-  it("configuration mistakes are INVALID_ARGUMENT (never retryable) that name the option and the fix", async () => {
-    const mistake = (run: () => unknown) => {
-      try {
-        run();
-      } catch (error) {
-        return error as SignetError;
-      }
-      throw new Error("expected a throw");
-    };
-    const scheme = mistake(() => createClient({ relayUrl: "htps://app.example/api/grid" }));
-    expect(scheme).toMatchObject({ code: "INVALID_ARGUMENT", retryable: false });
-    expect(scheme.message).toMatch(/"relayUrl".*check its scheme/);
-    expect(mistake(() => createClient({ relayUrl: "ftp://app.example" })).code).toBe(
-      "INVALID_ARGUMENT",
-    );
-    // An array where the shape is an object, the usual mistake with the emulator's keys.
-    const array = mistake(() =>
-      createClient({ relayUrl: "/api/grid", trustedKeys: ["04".padEnd(130, "1")] as never }),
-    );
-    expect(array.code).toBe("INVALID_ARGUMENT");
-    expect(array.message).toMatch(/otpTargetBundle.*exportBundle.*\/_emulator\/keys/);
-    expect(
-      mistake(() =>
-        createClient({ relayUrl: "/api/grid", trustedKeys: { otpTarget: [] } as never }),
-      ).message,
-    ).toMatch(/unknown key "otpTarget"/);
-    expect(
-      mistake(() =>
-        createClient({ relayUrl: "/api/grid", trustedKeys: { exportBundle: ["02abc"] } }),
-      ).message,
-    ).toMatch(/"trustedKeys.exportBundle" expected uncompressed/);
-    // A path is fine at creation (server rendering creates clients too), but in Node there is no
-    // page to resolve it against: the first request says what to pass instead, not NETWORK.
-    const relative = createClient({ relayUrl: "/api/grid" });
-    const error: SignetError = await listCredentials(relative, {
-      accountId: "InternalAccount:6f0c1a52-8f0e-4cb8-9f4f-8d1c2b1e5a10",
-    }).then(
-      () => {
-        throw new Error("expected a failure");
-      },
-      (e: SignetError) => e,
-    );
-    expect(error).toMatchObject({ code: "INVALID_ARGUMENT", retryable: false });
-    expect(error.message).toMatch(
-      /"relayUrl" is the path "\/api\/grid".*https:\/\/app\.example\/api\/grid/,
-    );
-  });
-
   it("a 404 that is not the relay's answer says to check relayUrl", async () => {
     const client = createClient({
       relayUrl: "https://app.example/wrong",
@@ -88,7 +40,7 @@ describe("createClient", () => {
       (e: SignetError) => e,
     );
     expect(error.status).toBe(404);
-    expect(error.message).toMatch(/check that relayUrl points where @signet\/relay is mounted/);
+    expect(error.message).toMatch(/check relayUrl/);
   });
 
   it("holds sessions in the key store, snapshots them and drops expired ones", async () => {

@@ -3,7 +3,7 @@
 
 import type { CryptoApi } from "./crypto/api.js";
 import type { SigningKey } from "./crypto/backend.js";
-import { assertTrustedKeys, type BundleTrustOptions } from "./crypto/bundles.js";
+import type { BundleTrustOptions } from "./crypto/bundles.js";
 import { SignetError } from "./errors.js";
 import { type CallOptions, deliver, type EventSink, type SignetEvent } from "./events.js";
 import type { KeyPersistence, KeyStore } from "./keys/key-store.js";
@@ -12,8 +12,6 @@ import { createSessionStore, type Session, type SessionStore } from "./session/s
 import { abortableSleep } from "./transport/abort.js";
 import type { BackoffOptions } from "./transport/backoff.js";
 import {
-  assertRelayUrl,
-  assertResolvable,
   type Clock,
   createTransport,
   type FetchFunction,
@@ -61,8 +59,7 @@ export type CreateClientParameters = {
   /**
    * Trusted signers of OTP target bundles and export bundles (uncompressed hex). Default: the
    * pinned production keys. For the emulator, from its `GET /_emulator/keys`:
-   * `{ otpTargetBundle: [attestationPublicKey], exportBundle: [signerPublicKey] }`. A wrong shape
-   * is `INVALID_ARGUMENT` at creation.
+   * `{ otpTargetBundle: [attestationPublicKey], exportBundle: [signerPublicKey] }`.
    */
   trustedKeys?:
     | { otpTargetBundle?: readonly string[]; exportBundle?: readonly string[] }
@@ -160,8 +157,9 @@ const SKEW_TOLERANCE_MS = 30_000;
 /** Builds `createClient` for an entry point's defaults. */
 export function createClientFactory(defaults: ClientDefaults) {
   return function createClient(parameters: CreateClientParameters): CreateClientReturnType {
-    assertRelayUrl(parameters?.relayUrl);
-    assertTrustedKeys(parameters.trustedKeys);
+    if (typeof parameters?.relayUrl !== "string" || parameters.relayUrl.length === 0) {
+      throw new SignetError("INVALID_ARGUMENT", `"relayUrl" expected a non-empty string`);
+    }
     // Expiry times come from the service's clock. A device clock that is minutes off would make
     // every challenge look expired (or a dead session look alive), so the client's clock follows
     // the `Date` header of relay answers whenever the two differ by more than SKEW_TOLERANCE_MS.
@@ -179,7 +177,6 @@ export function createClientFactory(defaults: ClientDefaults) {
     const transport = createTransport({
       relayUrl: parameters.relayUrl,
       fetch: async (input, init) => {
-        if (parameters.fetch === undefined) assertResolvable(parameters.relayUrl);
         const response = await resolveFetch(parameters.fetch)(input, init);
         observeDate(response);
         return response;

@@ -117,54 +117,6 @@ export function joinRelayUrl(relayUrl: string, path: string): string {
   return relayUrl.replace(/\/+$/, "") + path;
 }
 
-const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
-
-/**
- * Checks `relayUrl` where it can be checked at creation: an absolute URL must be http(s) (a typo
- * such as `htps://` is a configuration mistake, not a network failure). A path such as
- * `/api/grid` needs a page to resolve against, which only a browser has; that is checked per
- * request with the platform's fetch (`INVALID_ARGUMENT`, not `NETWORK`), so a client created
- * during server rendering is fine.
- * @throws {SignetError} `INVALID_ARGUMENT` naming the option and the fix.
- */
-export function assertRelayUrl(relayUrl: unknown): asserts relayUrl is string {
-  if (typeof relayUrl !== "string" || relayUrl === "") {
-    throw new SignetError(
-      "INVALID_ARGUMENT",
-      `"relayUrl" expected where your @signet/relay is mounted, such as "/api/grid" or "https://app.example/api/grid"; got ${relayUrl === "" ? "an empty string" : typeof relayUrl}`,
-    );
-  }
-  if (!SCHEME.test(relayUrl)) return;
-  let protocol: string | undefined;
-  try {
-    protocol = new URL(relayUrl).protocol;
-  } catch {
-    protocol = undefined;
-  }
-  if (protocol !== "http:" && protocol !== "https:") {
-    throw new SignetError(
-      "INVALID_ARGUMENT",
-      `"relayUrl" expected an http(s) URL or a path such as "/api/grid", got ${JSON.stringify(relayUrl.slice(0, 80))}: check its scheme`,
-    );
-  }
-}
-
-/**
- * For the platform's `fetch`: a `relayUrl` that is a path needs a page to resolve it against,
- * which Node and React Native do not have.
- * @throws {SignetError} `INVALID_ARGUMENT` that says to pass an absolute URL.
- */
-export function assertResolvable(relayUrl: string): void {
-  if (SCHEME.test(relayUrl)) return;
-  const origin = (globalThis as { location?: { origin?: unknown } }).location?.origin;
-  if (typeof origin === "string" && origin !== "null") return;
-  const path = relayUrl.startsWith("/") ? relayUrl : `/${relayUrl}`;
-  throw new SignetError(
-    "INVALID_ARGUMENT",
-    `"relayUrl" is the path ${JSON.stringify(relayUrl.slice(0, 80))}, and there is no page to resolve it against (Node, React Native): pass an absolute URL such as "https://app.example${path}"`,
-  );
-}
-
 /** The given `fetch`, or `globalThis.fetch` looked up now. @throws {SignetError} `INVALID_ARGUMENT` without one. */
 export function resolveFetch(fetchFunction: FetchFunction | undefined): FetchFunction {
   if (fetchFunction !== undefined) return fetchFunction;
@@ -255,15 +207,17 @@ export function abortedError(signal?: AbortSignal): SignetError {
  */
 export function createTransport(parameters: CreateTransportParameters): Transport {
   const { relayUrl } = parameters;
-  assertRelayUrl(relayUrl);
+  if (typeof relayUrl !== "string" || relayUrl === "") {
+    throw new SignetError(
+      "INVALID_ARGUMENT",
+      `"relayUrl" expected a non-empty string, got ${typeof relayUrl}`,
+    );
+  }
   const clock = parameters.clock ?? systemClock;
   const defaultTimeoutMs = parameters.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 
   async function request(request: TransportRequest): Promise<TransportResponse> {
     const emit = (event: RequestEvent) => deliver(event, parameters.onEvent, request.onEvent);
-    // The platform's fetch cannot fetch a path where there is no page: a configuration mistake,
-    // not a network failure. (A fetch passed in may resolve paths its own way.)
-    if (parameters.fetch === undefined) assertResolvable(relayUrl);
     const url = joinRelayUrl(relayUrl, request.path);
     const fetchFunction = resolveFetch(parameters.fetch);
     if (request.signal?.aborted) throw abortedError(request.signal);

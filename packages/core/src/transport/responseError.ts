@@ -159,14 +159,11 @@ export function errorFromResponse(parameters: ErrorFromResponseParameters): Sign
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
   };
 
-  // A 404 that is not the relay's JSON refusal means nothing is mounted at that URL.
-  const notMounted =
-    status === 404
-      ? ": nothing answered at this path; check that relayUrl points where @signet/relay is mounted"
-      : "";
+  // A 404 that is not the relay's own JSON refusal: nothing is mounted at that URL.
+  const hint = status === 404 ? " (check relayUrl)" : "";
   if (response.text.trim() === "") {
     const code = codeForEmptyBody(status);
-    return new SignetError(code, `HTTP ${status} with an empty body${notMounted}`, {
+    return new SignetError(code, `HTTP ${status} with an empty body${hint}`, {
       status,
       retryable: isRetryableStatus(status, code),
       details: extra,
@@ -177,7 +174,7 @@ export function errorFromResponse(parameters: ErrorFromResponseParameters): Sign
   if (body === undefined) {
     return new SignetError(
       "MALFORMED_RESPONSE",
-      `HTTP ${status} with a body that is not the service's error JSON${notMounted}`,
+      `HTTP ${status} with a body that is not the service's error JSON${hint}`,
       { status, retryable: isRetryableStatus(status), details: extra },
     );
   }
