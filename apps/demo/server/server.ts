@@ -1,0 +1,399 @@
+// The demo server: the built app, the relay at /api/grid/ and the demo endpoints at /api/demo/
+// on one origin, with the emulator in process unless GRID_* variables name the real sandbox.
+import { randomBytes, randomUUID } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { extname, join, normalize } from "node:path";
+import { type EmulatorServer, startEmulatorServer } from "@signet/emulator";
+import { createRelay, toNodeHandler } from "@signet/relay";
+import { type DemoUser, readUserCookie, userCookie } from "./cookie.js";
+
+/** Where the demo's service calls go. */
+export type DemoUpstream =
+  | { kind: "emulator" }
+  | { kind: "sandbox"; baseUrl: string; clientId: string; clientSecret: string };
+
+export type DemoServerOptions = {
+  /** Default 5173; 0 picks a free port. */
+  port?: number;
+  /** Default `localhost` (WebAuthn needs a domain, not an IP address). */
+  host?: string;
+  /** Default: the emulator in process. */
+  upstream?: DemoUpstream;
+  /** The built app (index.html and assets). */
+  appDir: string;
+  /** Emulator settlement time in ms (default 4 000, so the progress can be seen). */
+  settlementDelayMs?: number;
+};
+
+export type DemoServer = {
+  url: string;
+  /** The in-process emulator, when there is one. */
+  emulator: EmulatorServer | undefined;
+  close(): Promise<void>;
+};
+
+/** The regions a demo customer can pick: the US, or an EU country (where payments need SCA). */
+export const REGIONS = ["US", "DE", "FR", "NL", "IE", "ES"] as const;
+
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+};
+
+/** The page reveals mnemonics and holds session keys: only its own scripts, styles and origin. */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+const SECURITY_HEADERS = {
+  "content-security-policy": CONTENT_SECURITY_POLICY,
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "cross-origin-opener-policy": "same-origin",
+  "permissions-policy": "camera=(), microphone=(), geolocation=()",
+};
+
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}\.[a-z]{2,24}$/i;
+
+class DemoError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > 16_384) throw new DemoError(413, "TOO_LARGE", "The request body is too large.");
+    chunks.push(chunk as Buffer);
+  }
+  if (size === 0) return {};
+  try {
+    const value = JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown;
+    if (typeof value === "object" && value !== null && !Array.isArray(value))
+      return value as Record<string, unknown>;
+  } catch {}
+  throw new DemoError(400, "INVALID_JSON", "Send a JSON object.");
+}
+
+// Sandbox-style OIDC id token (docs/protocol.md §6): JWT-shaped, bound to the nonce, signature
+// not checked by the sandbox. A real app gets this from its identity provider instead.
+function sandboxIdToken(sub: string, email: string, nonce: string | undefined): string {
+  const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  const now = Math.floor(Date.now() / 1000);
+  const payload = {
+    iss: "https://accounts.google.com",
+    aud: "signet-demo.apps.googleusercontent.com",
+    sub,
+    email,
+    iat: now,
+    exp: now + 600,
+    ...(nonce ? { nonce } : {}),
+  };
+  return `${b64({ alg: "RS256", typ: "JWT" })}.${b64(payload)}.c2FuZGJveA`;
+}
+
+/** Starts the demo server; stops with `close()`. */
+export async function startDemoServer(options: DemoServerOptions): Promise<DemoServer> {
+  const { port = 5173, host = "localhost", upstream = { kind: "emulator" }, appDir } = options;
+  const server: Server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve());
+  });
+  const origin = `http://localhost:${(server.address() as AddressInfo).port}`;
+
+  let emulator: EmulatorServer | undefined;
+  let baseUrl: string;
+  let clientId: string;
+  let clientSecret: string;
+  if (upstream.kind === "emulator") {
+    emulator = await startEmulatorServer({
+      port: 0,
+      webauthn: { rpId: "localhost", origins: [origin] },
+      settlementDelayMs: options.settlementDelayMs ?? 4_000,
+    });
+    ({ url: baseUrl } = emulator);
+    clientId = "emulator";
+    clientSecret = "emulator";
+  } else {
+    ({ baseUrl, clientId, clientSecret } = upstream);
+  }
+  const trustedKeys = emulator
+    ? ((await (await fetch(`${emulator.url}/_emulator/keys`)).json()) as {
+        attestationPublicKey: string;
+        signerPublicKey: string;
+      })
+    : undefined;
+
+  // A fresh secret per run: restarting the server signs everyone out of the demo.
+  const cookieSecret = randomBytes(32);
+  const secureCookie = origin.startsWith("https:");
+  const userOf = (request: { headers: { get(name: string): string | null } }) =>
+    readUserCookie(cookieSecret, request.headers.get("cookie"));
+
+  const relay = toNodeHandler(
+    createRelay({
+      baseUrl,
+      tokenId: clientId,
+      clientSecret,
+      resolveUser: (request) => {
+        const user = userOf(request);
+        return user ? { customerId: user.customerId } : null;
+      },
+      rateLimit: { limit: 600 },
+    }),
+  );
+
+  const authorization = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString("base64")}`;
+  const platform = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: {
+        authorization,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    if (!response.ok) {
+      let message = `The service answered ${response.status}.`;
+      try {
+        const parsed = JSON.parse(text) as { message?: string; code?: string };
+        if (parsed.message) message = `${parsed.code ?? response.status}: ${parsed.message}`;
+      } catch {}
+      throw new DemoError(502, "SERVICE_ERROR", message);
+    }
+    return (text ? JSON.parse(text) : undefined) as T;
+  };
+
+  // email → customer, for finding a returning user (a real app keeps this in its database).
+  const customers = new Map<string, DemoUser>();
+  // accountId → external account id, and user → pending passkey challenge (single use).
+  const externalAccounts = new Map<string, string>();
+  const challenges = new Map<string, string>();
+
+  const credentialsOf = async (accountId: string) =>
+    (
+      await platform<{ data: Array<{ id: string; type: string; nickname?: string }> }>(
+        "GET",
+        `/auth/credentials?accountId=${encodeURIComponent(accountId)}`,
+      )
+    ).data;
+
+  const profile = async (user: DemoUser) => ({
+    email: user.email,
+    customerId: user.customerId,
+    accountId: user.accountId,
+    region: user.region,
+    sca: user.region !== "US",
+    credentials: (await credentialsOf(user.accountId)).map(({ id, type, nickname }) => ({
+      id,
+      type,
+      ...(nickname ? { nickname } : {}),
+    })),
+  });
+
+  async function signIn(body: Record<string, unknown>): Promise<DemoUser> {
+    const email = typeof body.email === "string" ? body.email.trim().toLowerCase() : "";
+    if (!EMAIL.test(email))
+      throw new DemoError(400, "INVALID_EMAIL", "Enter an email address like ada@example.com.");
+    const known = customers.get(email);
+    if (known) return known;
+    const region = typeof body.region === "string" ? body.region : "US";
+    if (!(REGIONS as readonly string[]).includes(region))
+      throw new DemoError(400, "INVALID_REGION", `Pick one of ${REGIONS.join(", ")}.`);
+    const customer = await platform<{ id: string }>("POST", "/customers", {
+      customerType: "INDIVIDUAL",
+      email,
+      fullName: email.split("@")[0],
+      address: { country: region },
+    });
+    const accounts = await platform<{ data: Array<{ id: string }> }>(
+      "GET",
+      `/customers/internal-accounts?customerId=${encodeURIComponent(customer.id)}&type=EMBEDDED_WALLET`,
+    );
+    const accountId = accounts.data[0]?.id;
+    if (!accountId)
+      throw new DemoError(502, "NO_WALLET", "The service made no wallet for this customer.");
+    const user: DemoUser = { email, customerId: customer.id, accountId, region };
+    customers.set(email, user);
+    return user;
+  }
+
+  async function demoRoute(
+    request: IncomingMessage,
+    path: string,
+    reply: (status: number, body: unknown, headers?: Record<string, string>) => void,
+  ): Promise<void> {
+    const method = request.method ?? "GET";
+    const route = `${method} ${path}`;
+    if (route === "GET /api/demo/config") {
+      return reply(200, {
+        mode: upstream.kind,
+        rpId: "localhost",
+        otpHint: "000000",
+        trustedKeys: trustedKeys
+          ? {
+              otpTargetBundle: [trustedKeys.attestationPublicKey],
+              exportBundle: [trustedKeys.signerPublicKey],
+            }
+          : undefined,
+        allowUnsignedBundles: upstream.kind === "sandbox",
+        regions: REGIONS,
+      });
+    }
+    if (route === "POST /api/demo/signin") {
+      const user = await signIn(await readJson(request));
+      return reply(200, await profile(user), {
+        "set-cookie": userCookie(cookieSecret, user, secureCookie),
+      });
+    }
+    if (route === "POST /api/demo/signout") {
+      return reply(200, {}, { "set-cookie": userCookie(cookieSecret, null, secureCookie) });
+    }
+    const user = readUserCookie(cookieSecret, request.headers.cookie ?? null);
+    if (!user) throw new DemoError(401, "SIGNED_OUT", "Sign in to the demo with your email first.");
+    switch (route) {
+      case "GET /api/demo/me":
+        return reply(200, await profile(user));
+      case "POST /api/demo/fund": {
+        const { amount } = await readJson(request);
+        if (!Number.isSafeInteger(amount) || (amount as number) <= 0 || (amount as number) > 1e12)
+          throw new DemoError(400, "INVALID_AMOUNT", "Fund a positive whole amount in the wallet's smallest unit.");
+        await platform("POST", `/sandbox/internal-accounts/${user.accountId}/fund`, { amount });
+        return reply(200, { funded: amount });
+      }
+      case "POST /api/demo/quote": {
+        const { amount } = await readJson(request);
+        if (!Number.isSafeInteger(amount) || (amount as number) <= 0 || (amount as number) > 1e12)
+          throw new DemoError(400, "INVALID_AMOUNT", "Enter an amount above zero.");
+        let externalId = externalAccounts.get(user.accountId);
+        if (!externalId) {
+          const external = await platform<{ id: string }>("POST", "/customers/external-accounts", {
+            customerId: user.customerId,
+            currency: "USD",
+            accountInfo: {
+              accountType: "USD_ACCOUNT",
+              accountNumber: "000123456789",
+              routingNumber: "021000021",
+              bankAccountType: "CHECKING",
+              beneficiary: { beneficiaryType: "INDIVIDUAL", fullName: "Demo Payee" },
+            },
+          });
+          externalId = external.id;
+          externalAccounts.set(user.accountId, externalId);
+        }
+        const quote = await platform<unknown>("POST", "/quotes", {
+          source: { sourceType: "ACCOUNT", accountId: user.accountId },
+          destination: { destinationType: "ACCOUNT", accountId: externalId },
+          lockedCurrencySide: "SENDING",
+          lockedCurrencyAmount: amount,
+        });
+        return reply(200, quote);
+      }
+      case "POST /api/demo/passkey-challenge": {
+        const challenge = randomBytes(32).toString("base64url");
+        challenges.set(user.accountId, challenge);
+        return reply(200, {
+          challenge,
+          rp: { id: "localhost", name: "Signet demo" },
+          user: {
+            id: Buffer.from(user.customerId).toString("base64url"),
+            name: user.email,
+            displayName: user.email,
+          },
+        });
+      }
+      case "POST /api/demo/oidc-token": {
+        const { nonce } = await readJson(request);
+        if (nonce !== undefined && (typeof nonce !== "string" || !/^[A-Za-z0-9_-]{16,128}$/.test(nonce)))
+          throw new DemoError(400, "INVALID_NONCE", "The nonce must be 16 to 128 URL-safe characters.");
+        return reply(200, {
+          idToken: sandboxIdToken(`demo-${user.customerId.slice(-12)}`, user.email, nonce),
+        });
+      }
+    }
+    throw new DemoError(404, "NOT_FOUND", `No demo endpoint ${route}.`);
+  }
+
+  async function serveApp(path: string, response: ServerResponse): Promise<void> {
+    const file = normalize(path === "/" || !extname(path) ? "/index.html" : path);
+    if (file.includes("..")) throw new DemoError(400, "BAD_PATH", "Bad path.");
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(join(appDir, file));
+    } catch {
+      throw new DemoError(404, "NOT_FOUND", "No such file.");
+    }
+    response.writeHead(200, {
+      ...SECURITY_HEADERS,
+      "content-type": TYPES[extname(file)] ?? "application/octet-stream",
+      "cache-control": file.startsWith("/assets/") ? "public, max-age=31536000, immutable" : "no-cache",
+    });
+    response.end(bytes);
+  }
+
+  server.on("request", async (request: IncomingMessage, response: ServerResponse) => {
+    const path = new URL(request.url ?? "/", origin).pathname;
+    const reply = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      response.writeHead(status, {
+        ...SECURITY_HEADERS,
+        "content-type": "application/json",
+        "cache-control": "no-store",
+        ...headers,
+      });
+      response.end(JSON.stringify(body));
+    };
+    try {
+      if (path.startsWith("/api/grid/")) return void (await relay(request, response));
+      if (path.startsWith("/api/demo/")) {
+        // State-changing demo calls must come from the page itself (no cross-site form posts).
+        if (request.method !== "GET" && request.headers["content-type"] !== "application/json")
+          throw new DemoError(415, "JSON_ONLY", "Send the request as application/json.");
+        return await demoRoute(request, path, reply);
+      }
+      if (request.method !== "GET" && request.method !== "HEAD")
+        throw new DemoError(405, "METHOD_NOT_ALLOWED", "Only GET here.");
+      await serveApp(path, response);
+    } catch (error) {
+      if (response.headersSent) return void response.destroy();
+      if (error instanceof DemoError)
+        return reply(error.status, { code: error.code, message: error.message });
+      const id = randomUUID();
+      console.error(`demo server error ${id}:`, error instanceof Error ? error.message : "unknown");
+      reply(500, { code: "INTERNAL", message: `Something broke on the demo server (${id}).` });
+    }
+  });
+
+  return {
+    url: origin,
+    emulator,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await emulator?.close();
+    },
+  };
+}

@@ -1,0 +1,149 @@
+// The demo's shell: the app's own login, the wallet's session, and one screen per flow.
+import { useSession, useSignOut } from "@signet/react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { Contact } from "./Contact.js";
+import { Credentials } from "./Credentials.js";
+import { DemoApiError, type DemoConfig, type DemoProfile, demoApi } from "./demoApi.js";
+import { EventLog } from "./EventLog.js";
+import { Export } from "./Export.js";
+import { Send } from "./Send.js";
+import { Sessions } from "./Sessions.js";
+import { DemoLogin, WalletSignIn } from "./SignIn.js";
+import { ErrorNote, ScreenBoundary } from "./ui.js";
+
+const SCREENS = [
+  { id: "send", label: "Send money" },
+  { id: "credentials", label: "Sign-in methods" },
+  { id: "sessions", label: "Sessions" },
+  { id: "export", label: "Export" },
+  { id: "contact", label: "Contact" },
+] as const;
+type ScreenId = (typeof SCREENS)[number]["id"];
+
+const screenOfHash = (): ScreenId =>
+  SCREENS.find((s) => `#${s.id}` === window.location.hash)?.id ?? "send";
+
+export function App({ config }: { config: DemoConfig }) {
+  const [profile, setProfile] = useState<DemoProfile | null>();
+  const [loadError, setLoadError] = useState<unknown>(null);
+  const [screen, setScreen] = useState<ScreenId>(screenOfHash);
+  const { status } = useSession(profile ? { accountId: profile.accountId } : {});
+  const signOut = useSignOut();
+  const wasSignedIn = useRef(false);
+  const [lostSession, setLostSession] = useState(false);
+  const headingRef = useRef<HTMLDivElement>(null);
+
+  const reloadProfile = useCallback(() => {
+    demoApi.me().then(
+      (p) => setProfile(p),
+      (e) => (e instanceof DemoApiError && e.status === 401 ? setProfile(null) : setLoadError(e)),
+    );
+  }, []);
+  useEffect(reloadProfile, []);
+  useEffect(() => {
+    const onHash = () => setScreen(screenOfHash());
+    window.addEventListener("hashchange", onHash);
+    return () => window.removeEventListener("hashchange", onHash);
+  }, []);
+  useEffect(() => {
+    if (status === "signedIn") {
+      wasSignedIn.current = true;
+      setLostSession(false);
+      reloadProfile();
+    } else if (status === "signedOut" && wasSignedIn.current) {
+      wasSignedIn.current = false;
+      setLostSession(true);
+    }
+  }, [status, reloadProfile]);
+
+  const go = (id: ScreenId) => {
+    window.location.hash = id;
+    setScreen(id);
+    headingRef.current?.focus();
+  };
+  const leaveDemo = async () => {
+    if (profile && status === "signedIn") await signOut.mutateAsync({ accountId: profile.accountId }).catch(() => undefined);
+    await demoApi.signOut().catch(() => undefined);
+    wasSignedIn.current = false;
+    setLostSession(false);
+    setProfile(null);
+  };
+
+  let main: React.ReactNode;
+  if (loadError) main = <ErrorNote error={loadError} title="Could not reach the demo server" />;
+  else if (profile === undefined || (profile && status === "loading")) main = <p aria-live="polite">Loading…</p>;
+  else if (profile === null) main = <DemoLogin config={config} onProfile={setProfile} />;
+  else if (status !== "signedIn")
+    main = (
+      <>
+        {lostSession && (
+          <div className="note note-warn narrow" role="alert">
+            <strong>You were signed out of the wallet.</strong>
+            <p>The session expired or was ended in another tab or device. Sign in again to continue.</p>
+          </div>
+        )}
+        <WalletSignIn config={config} profile={profile} onSwitchUser={leaveDemo} />
+      </>
+    );
+  else
+    main = (
+      <>
+        <nav aria-label="Wallet" className="tabs">
+          {SCREENS.map((s) => (
+            <a
+              key={s.id}
+              href={`#${s.id}`}
+              aria-current={screen === s.id ? "page" : undefined}
+              onClick={(e) => {
+                e.preventDefault();
+                go(s.id);
+              }}
+            >
+              {s.label}
+            </a>
+          ))}
+        </nav>
+        <div ref={headingRef} tabIndex={-1} className="screen">
+          {screen === "send" && <Send customerId={profile.customerId} region={profile.region} />}
+          {screen === "credentials" && <Credentials accountId={profile.accountId} onChanged={reloadProfile} />}
+          {screen === "sessions" && <Sessions accountId={profile.accountId} />}
+          {screen === "export" && <Export accountId={profile.accountId} />}
+          {screen === "contact" && (
+            <Contact customerId={profile.customerId} accountId={profile.accountId} email={profile.email} />
+          )}
+        </div>
+      </>
+    );
+
+  return (
+    <div className="app">
+      <a href="#main" className="skip">
+        Skip to content
+      </a>
+      <header className="top">
+        <div className="brand">
+          <span className="logo" aria-hidden="true">◆</span> Signet <span className="muted">demo wallet</span>
+        </div>
+        <div className="row">
+          <span className="badge" title="Where the service calls go">
+            {config.mode === "emulator" ? "Local emulator" : "Sandbox"}
+          </span>
+          {profile && (
+            <>
+              <span className="who">{profile.email}</span>
+              <button type="button" className="link" onClick={leaveDemo}>
+                Leave demo
+              </button>
+            </>
+          )}
+        </div>
+      </header>
+      <div className="layout">
+        <main id="main">
+          <ScreenBoundary>{main}</ScreenBoundary>
+        </main>
+        <EventLog />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,153 @@
+// Send money: add test funds, get a quote, sign and execute it once, follow settlement to the end.
+import type { QuoteJson } from "@signet/core";
+import { useExecuteQuote, useInternalAccounts, useTransaction } from "@signet/react";
+import { type FormEvent, useId, useState } from "react";
+import { demoApi } from "./demoApi.js";
+import { ErrorNote, formatMoney, type Step, Steps, useSecondsLeft } from "./ui.js";
+
+export function Send({ customerId, region }: { customerId: string; region: string }) {
+  const accounts = useInternalAccounts({ customerId });
+  const execute = useExecuteQuote();
+  const [amount, setAmount] = useState("25.00");
+  const [quote, setQuote] = useState<QuoteJson>();
+  const [busy, setBusy] = useState<"fund" | "quote">();
+  const [error, setError] = useState<unknown>(null);
+  const amountId = useId();
+  const transactionId = execute.data?.transactionId;
+  const transaction = useTransaction({ transactionId: transactionId ?? "", enabled: transactionId !== undefined });
+  const quoteLeft = useSecondsLeft(quote?.expiresAt);
+  const wallet = accounts.data?.[0];
+  const balance = wallet?.balance?.amount;
+  const currency = wallet?.balance?.currency;
+  const unit = 10 ** (currency?.decimals ?? 2);
+
+  const run = async (kind: "fund" | "quote", work: () => Promise<void>) => {
+    setBusy(kind);
+    setError(null);
+    try {
+      await work();
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(undefined);
+    }
+  };
+  const fund = () =>
+    run("fund", async () => {
+      await demoApi.fund(500 * unit);
+      await accounts.refetch();
+    });
+  const getQuote = (event: FormEvent) => {
+    event.preventDefault();
+    const units = Math.round(Number(amount) * unit);
+    if (!Number.isFinite(units) || units <= 0) {
+      setError(Object.assign(new Error("Enter an amount above zero, like 25.00."), { code: "INVALID_AMOUNT" }));
+      return;
+    }
+    execute.reset();
+    void run("quote", async () => setQuote(await demoApi.quote(units)));
+  };
+  const status = transaction.data?.status;
+  const settled = status === "COMPLETED";
+  const failed = execute.isError || transaction.isError || (status !== undefined && !settled);
+  const stageDone = (done: boolean, active: boolean): Step["state"] =>
+    done ? "done" : active ? (failed ? "failed" : "active") : "todo";
+  const steps: Step[] = [
+    { label: "Funds in the wallet", state: stageDone((balance ?? 0) > 0, busy === "fund") },
+    { label: "Quote", state: stageDone(quote !== undefined, busy === "quote") },
+    {
+      label: "Sign on this device",
+      state: stageDone(execute.stage === "submitting" || execute.stage === "processing" || execute.isSuccess, execute.stage === "challenge" || execute.stage === "signing"),
+    },
+    { label: "Execute", state: stageDone(execute.isSuccess, execute.isPending || execute.isError) },
+    { label: "Settle", state: stageDone(settled, transactionId !== undefined) },
+  ];
+
+  return (
+    <section className="card" aria-labelledby="send-title">
+      <h1 id="send-title">Send money</h1>
+      <div className="panel">
+        <div>
+          <div className="muted small">Wallet balance</div>
+          <div className="big" data-testid="balance">
+            {accounts.isPending ? "…" : formatMoney(balance, currency)}
+          </div>
+        </div>
+        <button type="button" className="secondary" disabled={busy !== undefined} onClick={fund}>
+          {busy === "fund" ? "Adding…" : "Add 500.00 test funds"}
+        </button>
+      </div>
+      <ErrorNote error={accounts.error} title="Could not load the balance" />
+
+      <Steps steps={steps} label="Payment progress" />
+
+      <form onSubmit={getQuote} className="stack">
+        <label htmlFor={amountId}>Amount to send to Demo Payee (bank account ••6789), {currency?.code ?? ""}</label>
+        <div className="row">
+          <input
+            id={amountId}
+            inputMode="decimal"
+            value={amount}
+            onChange={(e) => setAmount(e.target.value)}
+            required
+            pattern="[0-9]+(\.[0-9]{1,2})?"
+          />
+          <button type="submit" className="secondary" disabled={busy !== undefined || execute.isPending}>
+            {busy === "quote" ? "Quoting…" : "Get quote"}
+          </button>
+        </div>
+      </form>
+      <ErrorNote error={error} title="Could not prepare the payment" />
+
+      {quote && (
+        <div className="quote" aria-label="Quote">
+          <dl>
+            <dt>You send</dt>
+            <dd>{formatMoney(quote.totalSendingAmount, quote.sendingCurrency)}</dd>
+            <dt>Fees</dt>
+            <dd>{formatMoney(quote.feesIncluded ?? 0, quote.sendingCurrency)}</dd>
+            <dt>They receive</dt>
+            <dd>{formatMoney(quote.totalReceivingAmount, quote.receivingCurrency)}</dd>
+            <dt>Quote valid for</dt>
+            <dd>{quoteLeft !== undefined ? `${quoteLeft} s` : "—"}</dd>
+          </dl>
+          {region !== "US" && (
+            <p className="hint">EU customer: the service asks for strong customer authentication on payments.</p>
+          )}
+          <button
+            type="button"
+            className="primary"
+            disabled={execute.isPending || execute.isSuccess || quoteLeft === 0}
+            onClick={() => execute.mutate({ quote })}
+          >
+            {execute.isPending ? `Sending… (${execute.stage ?? "starting"})` : "Sign and send"}
+          </button>
+        </div>
+      )}
+      <ErrorNote error={execute.error} title="The payment was not sent" />
+
+      {transactionId && (
+        <div className="settle" aria-live="polite">
+          {!transaction.data && !transaction.error && (
+            <>
+              <label htmlFor="settle-progress">Settling with the bank…</label>
+              <progress id="settle-progress" />
+            </>
+          )}
+          {settled && (
+            <p role="status" className="note note-ok">
+              <span aria-hidden="true">✓ </span>Payment <strong data-testid="tx-status">COMPLETED</strong>. Transaction{" "}
+              <code>{transactionId}</code>
+            </p>
+          )}
+          {status && !settled && (
+            <p role="alert" className="note note-error">
+              The payment ended as <strong data-testid="tx-status">{status}</strong>. No money left the wallet twice; get a new quote to try again.
+            </p>
+          )}
+          <ErrorNote error={transaction.error} title="Could not follow the payment" />
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,74 @@
+// The demo's own endpoints (/api/demo/): the app's login, funding, quotes, passkey challenges and
+// sandbox OIDC tokens. These stand in for what an integrator's backend does.
+import type { QuoteJson } from "@signet/core";
+import { logLine } from "./log.js";
+
+export type DemoConfig = {
+  mode: "emulator" | "sandbox";
+  rpId: string;
+  otpHint: string;
+  trustedKeys?: { otpTargetBundle: string[]; exportBundle: string[] };
+  allowUnsignedBundles: boolean;
+  regions: string[];
+};
+
+export type DemoCredential = { id: string; type: string; nickname?: string };
+
+export type DemoProfile = {
+  email: string;
+  customerId: string;
+  accountId: string;
+  region: string;
+  sca: boolean;
+  credentials: DemoCredential[];
+};
+
+/** A demo endpoint's refusal, with the server's message (written for the user). */
+export class DemoApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function call<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+  const started = performance.now();
+  let response: Response;
+  try {
+    response = await fetch(`/api/demo/${path}`, {
+      method,
+      credentials: "same-origin",
+      headers: method === "POST" ? { "content-type": "application/json" } : {},
+      ...(method === "POST" ? { body: JSON.stringify(body ?? {}) } : {}),
+    });
+  } catch {
+    logLine(`${method} /api/demo/${path} → no answer`, "error");
+    throw new DemoApiError(0, "NETWORK", "The demo server did not answer. Is `npm run demo` still running?");
+  }
+  const ms = Math.round(performance.now() - started);
+  logLine(`${method} /api/demo/${path} → ${response.status} · ${ms} ms`, response.ok ? "ok" : "error");
+  const data = (await response.json().catch(() => ({}))) as { code?: string; message?: string };
+  if (!response.ok)
+    throw new DemoApiError(response.status, data.code ?? "ERROR", data.message ?? `The demo server answered ${response.status}.`);
+  return data as T;
+}
+
+export const demoApi = {
+  config: () => call<DemoConfig>("GET", "config"),
+  me: () => call<DemoProfile>("GET", "me"),
+  signIn: (email: string, region: string) => call<DemoProfile>("POST", "signin", { email, region }),
+  signOut: () => call<object>("POST", "signout"),
+  fund: (amount: number) => call<{ funded: number }>("POST", "fund", { amount }),
+  quote: (amount: number) => call<QuoteJson>("POST", "quote", { amount }),
+  passkeyChallenge: () =>
+    call<{
+      challenge: string;
+      rp: { id: string; name: string };
+      user: { id: string; name: string; displayName: string };
+    }>("POST", "passkey-challenge"),
+  oidcToken: (nonce?: string) =>
+    call<{ idToken: string }>("POST", "oidc-token", nonce ? { nonce } : {}),
+};

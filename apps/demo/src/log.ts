@@ -1,0 +1,55 @@
+// The event log: every HTTP leg the page makes (relay legs from the client's onEvent, demo
+// endpoint calls from demoApi), already redacted: paths, statuses and stages, never bodies.
+import type { SignetEvent } from "@signet/core";
+import { useSyncExternalStore } from "react";
+
+export type LogEntry = { id: number; at: number; text: string; tone: "ok" | "error" | "info" };
+
+let entries: readonly LogEntry[] = [];
+let next = 1;
+const listeners = new Set<() => void>();
+
+// Ids in paths are kept (they are not secrets); query values that could carry one are dropped.
+const redactPath = (path: string) => path.replace(/([?&][^=&]+)=[^&]*/g, "$1=…");
+
+export function logLine(text: string, tone: LogEntry["tone"] = "info"): void {
+  entries = [{ id: next++, at: Date.now(), text, tone }, ...entries].slice(0, 200);
+  for (const listener of listeners) listener();
+}
+
+export function logSignetEvent(event: SignetEvent): void {
+  switch (event.type) {
+    case "request": {
+      const outcome = event.status ?? event.code ?? "no answer";
+      const ok = event.status !== undefined && event.status < 400;
+      logLine(
+        `${event.method} /api/grid${redactPath(event.path)} → ${outcome}${event.signed ? " · signed" : ""} · ${Math.round(event.durationMs)} ms`,
+        ok ? "ok" : "error",
+      );
+      return;
+    }
+    case "signedRequest":
+      logLine(`${event.operation ?? event.method} · ${event.stage} (leg ${event.leg})`, event.stage === "failed" ? "error" : "info");
+      return;
+    case "session":
+      logLine(`session ${event.action} · ${event.sessionId.slice(0, 16)}…`, "info");
+      return;
+    case "bundleWarning":
+      logLine(`bundle accepted unsigned (sandbox): ${event.bundle}`, "error");
+      return;
+  }
+}
+
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
+};
+
+export function useLog(): readonly LogEntry[] {
+  return useSyncExternalStore(subscribe, () => entries);
+}
+
+export function clearLog(): void {
+  entries = [];
+  for (const listener of listeners) listener();
+}

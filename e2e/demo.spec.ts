@@ -1,0 +1,226 @@
+// The demo app end to end in Chromium: every screen's flow from a fresh user against the demo as
+// `npm run demo` serves it (emulator in process), with an axe scan and a screenshot per screen.
+import { expect, test } from "@playwright/test";
+import type { DemoServer } from "../apps/demo/server/server.js";
+import {
+  addAuthenticator,
+  checkScreen,
+  freshEmail,
+  openScreen,
+  signInWithOtp,
+  signUp,
+  startDemo,
+  watchConsole,
+} from "./demo/harness.js";
+
+let demo: DemoServer;
+test.beforeAll(async () => {
+  demo = await startDemo();
+});
+test.afterAll(async () => {
+  await demo?.close();
+});
+
+test.describe.configure({ timeout: 90_000 });
+
+test("serves the app with a strict CSP and no third-party code", async ({ page }) => {
+  const response = await page.goto(demo.url);
+  const csp = response?.headers()["content-security-policy"] ?? "";
+  expect(csp).toContain("script-src 'self'");
+  expect(csp).not.toContain("unsafe-inline");
+  const foreign: string[] = [];
+  page.on("request", (request) => {
+    if (!request.url().startsWith(demo.url) && !request.url().startsWith("data:")) foreign.push(request.url());
+  });
+  await expect(page.getByRole("heading", { name: "Sign in to your wallet" })).toBeVisible();
+  expect(await page.locator("script:not([src])").count()).toBe(0);
+  expect(foreign).toEqual([]);
+});
+
+test("US user: email OTP sign-up, fund, quote, sign, execute, settle to COMPLETED", async ({ page }, testInfo) => {
+  const problems = watchConsole(page);
+  await page.goto(demo.url);
+  await checkScreen(page, testInfo, "01-sign-in");
+  await signUp(page, demo.url, freshEmail("us"));
+  await expect(page.getByTestId("balance")).toHaveText(/^\$?0\.00/);
+  await page.getByRole("button", { name: "Add 500.00 test funds" }).click();
+  await expect(page.getByTestId("balance")).toHaveText(/^\$?500\.00/);
+  await page.getByLabel(/Amount to send/).fill("25.00");
+  await page.getByRole("button", { name: "Get quote" }).click();
+  await expect(page.getByLabel("Quote")).toContainText(/25\.00/);
+  await checkScreen(page, testInfo, "02-send-quote");
+  await page.getByRole("button", { name: "Sign and send" }).click();
+  await expect(page.getByTestId("tx-status")).toHaveText("COMPLETED", { timeout: 30_000 });
+  await expect(page.getByRole("list", { name: "Payment progress" })).toContainText("Settle");
+  await expect(page.getByLabel("Payment progress").locator(".step-done")).toHaveCount(5);
+  await checkScreen(page, testInfo, "03-send-completed");
+  // The event log shows the signed execute leg, and no code or key.
+  const log = page.getByRole("list", { name: "HTTP legs, newest first" });
+  await expect(log).toContainText(/POST \/api\/grid\/quotes\/Quote:[^ ]+\/execute → 200 · signed/);
+  await expect(log).not.toContainText("000000");
+  expect(problems).toEqual([]);
+});
+
+test("EU user: payment to COMPLETED", async ({ page }) => {
+  await signUp(page, demo.url, freshEmail("eu"), "DE");
+  await page.getByRole("button", { name: "Add 500.00 test funds" }).click();
+  await expect(page.getByTestId("balance")).toHaveText(/^\$?500\.00/);
+  await page.getByRole("button", { name: "Get quote" }).click();
+  await expect(page.getByText("EU customer: the service asks for strong customer authentication")).toBeVisible();
+  await page.getByRole("button", { name: "Sign and send" }).click();
+  await expect(page.getByTestId("tx-status")).toHaveText("COMPLETED", { timeout: 30_000 });
+});
+
+test("passkey: add one, sign out, reload, sign in with the passkey alone; revoke a credential", async ({ page }, testInfo) => {
+  await addAuthenticator(page);
+  await signUp(page, demo.url, freshEmail("passkey"));
+  await openScreen(page, "Sign-in methods");
+  await page.getByRole("button", { name: "Add a passkey" }).click();
+  await expect(page.getByText("Passkey added.")).toBeVisible();
+  await expect(page.getByRole("list", { name: "Sign-in methods" }).getByRole("listitem")).toHaveCount(2);
+  await checkScreen(page, testInfo, "04-credentials");
+
+  await openScreen(page, "Sessions");
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page.getByRole("heading", { name: "Unlock your wallet" })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Unlock your wallet" })).toBeVisible();
+  await checkScreen(page, testInfo, "05-unlock");
+  // Autofill may already have signed in (the virtual authenticator answers conditional UI);
+  // otherwise the button does it.
+  const nav = page.getByRole("navigation", { name: "Wallet" });
+  const button = page.getByRole("button", { name: "Sign in with passkey" });
+  await expect(nav.or(button).first()).toBeVisible();
+  if (await button.isVisible()) await button.click();
+  await expect(nav).toBeVisible();
+
+  await openScreen(page, "Sign-in methods");
+  await page.getByRole("button", { name: /^Remove Passkey/ }).click();
+  await expect(page.getByText("Removed.")).toBeVisible();
+  await expect(page.getByRole("list", { name: "Sign-in methods" }).getByRole("listitem")).toHaveCount(1);
+});
+
+test("OAuth: add a Google login, sign out, sign in with it", async ({ page }) => {
+  await signUp(page, demo.url, freshEmail("oauth"));
+  await openScreen(page, "Sign-in methods");
+  await page.getByRole("button", { name: "Add Google login (sandbox)" }).click();
+  await expect(page.getByText("Added OAuth login.")).toBeVisible();
+  await openScreen(page, "Sessions");
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("button", { name: "Continue with Google (sandbox token)" }).click();
+  await expect(page.getByRole("navigation", { name: "Wallet" })).toBeVisible();
+});
+
+test("sessions: countdown, refresh, revoke this device's session", async ({ page }, testInfo) => {
+  await signUp(page, demo.url, freshEmail("sessions"));
+  await openScreen(page, "Sessions");
+  await expect(page.getByTestId("countdown")).toHaveText(/^1[45]:\d\d$/);
+  await checkScreen(page, testInfo, "06-sessions");
+  await page.getByRole("button", { name: "Refresh session" }).click();
+  await expect(page.getByText("Session refreshed")).toBeVisible();
+  const sessions = page.getByRole("list", { name: "Sessions" }).getByRole("listitem");
+  await expect(sessions.filter({ hasText: "this device" })).toHaveCount(1);
+  await sessions.filter({ hasText: "this device" }).getByRole("button", { name: /^Revoke/ }).click();
+  await expect(page.getByRole("heading", { name: "Unlock your wallet" })).toBeVisible();
+  await expect(page.getByText("You were signed out of the wallet.")).toBeVisible();
+});
+
+test("export: the phrase only after confirmation, hidden again on demand", async ({ page }, testInfo) => {
+  await signUp(page, demo.url, freshEmail("export"));
+  await openScreen(page, "Export");
+  const reveal = page.getByRole("button", { name: "Reveal recovery phrase" });
+  await expect(reveal).toBeDisabled();
+  await page.getByLabel("I am alone and nobody can see my screen").check();
+  await checkScreen(page, testInfo, "07-export");
+  await reveal.click();
+  const words = page.getByRole("list", { name: "Recovery phrase" }).getByRole("listitem");
+  await expect(words).toHaveCount(12);
+  await expect(page.getByText(/Hidden again in \d+ s/)).toBeVisible();
+  await page.getByRole("button", { name: "Hide now" }).click();
+  await expect(words).toHaveCount(0);
+  await expect(page.getByLabel("I am alone and nobody can see my screen")).not.toBeChecked();
+});
+
+test("contact change: a new email", async ({ page }, testInfo) => {
+  await signUp(page, demo.url, freshEmail("contact"));
+  await openScreen(page, "Contact");
+  const next = freshEmail("changed");
+  await page.getByLabel("New email").fill(next);
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Saved.")).toBeVisible();
+  await expect(page.getByText(`Current email: ${next}`)).toBeVisible();
+  await checkScreen(page, testInfo, "08-contact");
+});
+
+test("failure: a wrong OTP says what to do, the right one then works", async ({ page }, testInfo) => {
+  await page.goto(demo.url);
+  await page.getByLabel("Email").fill(freshEmail("wrong-otp"));
+  await page.getByRole("button", { name: "Continue" }).click();
+  await signInWithOtp(page, "123123");
+  const alert = page.getByRole("alert").filter({ hasText: "That code did not work" });
+  await expect(alert).toBeVisible();
+  await checkScreen(page, testInfo, "09-wrong-otp");
+  await page.getByLabel("6-digit code").fill("000000");
+  await page.getByRole("button", { name: "Verify and sign in" }).click();
+  await expect(page.getByRole("navigation", { name: "Wallet" })).toBeVisible();
+});
+
+test("failure: a cancelled passkey prompt", async ({ page }) => {
+  const { cdp, id } = await addAuthenticator(page);
+  await signUp(page, demo.url, freshEmail("cancel"));
+  await openScreen(page, "Sign-in methods");
+  await page.getByRole("button", { name: "Add a passkey" }).click();
+  await expect(page.getByText("Passkey added.")).toBeVisible();
+  await openScreen(page, "Sessions");
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page.getByRole("heading", { name: "Unlock your wallet" })).toBeVisible();
+  // The user dismisses the prompt: no user verification, which the browser reports as NotAllowedError.
+  await cdp.send("WebAuthn.setUserVerified", { authenticatorId: id, isUserVerified: false });
+  await page.getByRole("button", { name: "Sign in with passkey" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Passkey sign-in did not finish" })).toContainText(
+    "Try again and confirm on your device",
+  );
+  await cdp.send("WebAuthn.setUserVerified", { authenticatorId: id, isUserVerified: true });
+  await page.getByRole("button", { name: "Sign in with passkey" }).click();
+  await expect(page.getByRole("navigation", { name: "Wallet" })).toBeVisible();
+});
+
+test("failure: an expired session sends the user back to sign-in", async ({ page }) => {
+  await page.clock.install();
+  await signUp(page, demo.url, freshEmail("expired"));
+  await page.clock.fastForward("16:00");
+  await expect(page.getByText("You were signed out of the wallet.")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Unlock your wallet" })).toBeVisible();
+});
+
+test("failure: a session revoked from a second tab", async ({ page, context }) => {
+  await signUp(page, demo.url, freshEmail("tabs"));
+  const second = await context.newPage();
+  await second.goto(`${demo.url}/#sessions`);
+  await expect(second.getByRole("heading", { name: "Sessions" })).toBeVisible();
+  const mine = second.getByRole("list", { name: "Sessions" }).getByRole("listitem").filter({ hasText: "this device" });
+  await mine.getByRole("button", { name: /^Revoke/ }).click();
+  await expect(second.getByRole("heading", { name: "Unlock your wallet" })).toBeVisible();
+  await expect(page.getByText("You were signed out of the wallet.")).toBeVisible();
+});
+
+test("phone width: every wallet screen fits 375 px", async ({ browser }, testInfo) => {
+  const context = await browser.newContext({ viewport: { width: 375, height: 812 } });
+  const page = await context.newPage();
+  await page.goto(demo.url);
+  await checkScreen(page, testInfo, "01-sign-in");
+  await signUp(page, demo.url, freshEmail("phone"));
+  for (const [name, file] of [
+    ["Send money", "02-send"],
+    ["Sign-in methods", "04-credentials"],
+    ["Sessions", "06-sessions"],
+    ["Export", "07-export"],
+    ["Contact", "08-contact"],
+  ] as const) {
+    await openScreen(page, name);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, `${name} scrolls sideways`).toBeLessThanOrEqual(0);
+    await checkScreen(page, testInfo, file);
+  }
+  await context.close();
+});

@@ -1,0 +1,93 @@
+// The demo as `npm run demo` serves it (built app, relay, demo endpoints, emulator in process),
+// on localhost with a free port, plus the page helpers the demo specs share.
+import { mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import AxeBuilder from "@axe-core/playwright";
+import { type CDPSession, expect, type Page, type TestInfo } from "@playwright/test";
+import { type DemoServer, startDemoServer } from "../../apps/demo/server/server.js";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+/** `UPDATE_DEMO_SCREENSHOTS=1` also writes each screen to apps/demo/screenshots for the README. */
+const README_SHOTS = process.env.UPDATE_DEMO_SCREENSHOTS ? join(root, "apps/demo/screenshots") : undefined;
+
+export async function startDemo(): Promise<DemoServer> {
+  return startDemoServer({
+    appDir: join(root, "apps/demo/dist/app"),
+    port: 0,
+    settlementDelayMs: 1_500,
+  });
+}
+
+export const freshEmail = (tag: string) =>
+  `${tag}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+
+/** A CDP virtual authenticator that answers prompts at once (platform, resident keys, UV). */
+export async function addAuthenticator(page: Page): Promise<{ cdp: CDPSession; id: string }> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return { cdp, id: authenticatorId };
+}
+
+/** Fails on any page error or CSP violation, which the strict policy would report. */
+export function watchConsole(page: Page): string[] {
+  const problems: string[] = [];
+  page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error" && /Content Security Policy|Refused to/i.test(message.text()))
+      problems.push(message.text());
+  });
+  return problems;
+}
+
+/** Signs a new demo user in by email and verifies the email code: ends on the wallet screens. */
+export async function signUp(page: Page, origin: string, email: string, region = "US"): Promise<void> {
+  await page.goto(origin);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Where you live").selectOption(region);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await signInWithOtp(page, "000000");
+  await expect(page.getByRole("navigation", { name: "Wallet" })).toBeVisible();
+}
+
+export async function signInWithOtp(page: Page, code: string): Promise<void> {
+  await page.getByRole("button", { name: /Email a code/ }).click();
+  await page.getByLabel("6-digit code").fill(code);
+  await page.getByRole("button", { name: "Verify and sign in" }).click();
+}
+
+export async function openScreen(page: Page, name: string): Promise<void> {
+  await page.getByRole("navigation", { name: "Wallet" }).getByRole("link", { name }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+}
+
+/**
+ * Scans the page with axe (WCAG 2.x A/AA) and saves a screenshot as a test artifact (and for the
+ * README when asked). No serious or critical violation is allowed.
+ */
+export async function checkScreen(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  const bad = results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  expect(bad, `axe violations on ${name}`).toEqual([]);
+  const shot = await page.screenshot({ fullPage: true });
+  await testInfo.attach(`${name}.png`, { body: shot, contentType: "image/png" });
+  if (README_SHOTS) {
+    mkdirSync(README_SHOTS, { recursive: true });
+    const width = page.viewportSize()?.width ?? 0;
+    await page.screenshot({ fullPage: true, path: join(README_SHOTS, `${name}${width < 500 ? "-phone" : ""}.png`) });
+  }
+}
