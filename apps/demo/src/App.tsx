@@ -5,6 +5,7 @@ import { Contact } from "./Contact.js";
 import { Credentials } from "./Credentials.js";
 import { DemoApiError, type DemoConfig, type DemoProfile, demoApi } from "./demoApi.js";
 import { EventLog } from "./EventLog.js";
+import { onSessionRejected } from "./log.js";
 import { Export } from "./Export.js";
 import { Send } from "./Send.js";
 import { Sessions } from "./Sessions.js";
@@ -55,6 +56,18 @@ export function App({ config }: { config: DemoConfig }) {
       setLostSession(true);
     }
   }, [status, reloadProfile]);
+
+  // A session revoked in another tab or device: the next signed call gets 401, and signing out
+  // here drops the dead session's key (core treats a session the service no longer knows as gone).
+  const accountId = profile?.accountId;
+  const { mutate: signOutNow } = signOut;
+  useEffect(
+    () =>
+      onSessionRejected(() => {
+        if (accountId && status === "signedIn") signOutNow({ accountId });
+      }),
+    [accountId, status, signOutNow],
+  );
 
   const go = (id: ScreenId) => {
     window.location.hash = id;

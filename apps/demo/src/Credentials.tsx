@@ -1,5 +1,11 @@
 // Credentials: list, add a passkey / SMS code / OAuth login, revoke.
-import { useAddCredential, useAddPasskey, useCredentials, useRevokeCredential } from "@signet/react";
+import {
+  useAddCredential,
+  useAddPasskey,
+  useCredentials,
+  useRevokeCredential,
+  useSession,
+} from "@signet/react";
 import { useCallback, useEffect, useState } from "react";
 import { demoApi } from "./demoApi.js";
 import { ErrorNote } from "./ui.js";
@@ -18,6 +24,8 @@ export function Credentials({ accountId, onChanged }: { accountId: string; onCha
   const addPasskey = useAddPasskey();
   const addCredential = useAddCredential();
   const revoke = useRevokeCredential();
+  // The credential this device signed in with cannot sign its own removal (docs/protocol.md §5).
+  const inUse = useSession({ accountId }).session?.credentialId;
   // The passkey challenge is fetched ahead, so the tap opens the prompt at once.
   const [challenge, setChallenge] = useState<Challenge>();
   const [challengeError, setChallengeError] = useState<unknown>(null);
@@ -41,16 +49,15 @@ export function Credentials({ accountId, onChanged }: { accountId: string; onCha
             <div>
               <strong>{TYPE_NAMES[c.type] ?? c.type}</strong>
               <span className="muted small"> · {c.nickname}</span>
+              {c.id === inUse && <span className="badge">signed in with this</span>}
               <div className="muted small">Added {new Date(c.createdAt).toLocaleString()}</div>
             </div>
             <button
               type="button"
               className="danger"
-              disabled={revoke.isPending || list.length < 2}
+              disabled={revoke.isPending || list.length < 2 || c.id === inUse}
               aria-label={`Remove ${TYPE_NAMES[c.type] ?? c.type} ${c.nickname}`}
-              onClick={() =>
-                revoke.mutate({ accountId, credentialId: c.id }, )
-              }
+              onClick={() => revoke.mutate({ accountId, credentialId: c.id })}
             >
               Remove
             </button>

@@ -116,8 +116,8 @@ export function WalletSignIn({
       otpCode: code.trim(),
     });
   };
-  const passkeyError =
-    passkey.error && passkey.error.code !== "ABORTED" ? passkey.error : null;
+  // An autofill attempt that ends (aborted, or the browser gave up) is not the user's doing.
+  const passkeyError = passkey.variables?.autofill === true ? null : passkey.error;
 
   return (
     <section className="card narrow" aria-labelledby="wallet-signin-title">

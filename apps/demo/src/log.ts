@@ -17,9 +17,23 @@ export function logLine(text: string, tone: LogEntry["tone"] = "info"): void {
   for (const listener of listeners) listener();
 }
 
+const rejectedListeners = new Set<() => void>();
+
+/**
+ * Calls `listener` when a call made with a session is refused with 401: the session was revoked
+ * elsewhere (another tab or device) or ended, and this device should let it go. Sign-in attempts
+ * (`/auth/credentials/…/verify` and `…/challenge`) are the user's to retry and do not count.
+ */
+export function onSessionRejected(listener: () => void): () => void {
+  rejectedListeners.add(listener);
+  return () => void rejectedListeners.delete(listener);
+}
+
 export function logSignetEvent(event: SignetEvent): void {
   switch (event.type) {
     case "request": {
+      if (event.status === 401 && !/^\/auth\/credentials\/[^/]+\/(verify|challenge)/.test(event.path))
+        for (const listener of rejectedListeners) listener();
       const outcome = event.status ?? event.code ?? "no answer";
       const ok = event.status !== undefined && event.status < 400;
       logLine(
