@@ -30,14 +30,17 @@ test("serves the app with a strict CSP and no third-party code", async ({ page }
   expect(csp).not.toContain("unsafe-inline");
   const foreign: string[] = [];
   page.on("request", (request) => {
-    if (!request.url().startsWith(demo.url) && !request.url().startsWith("data:")) foreign.push(request.url());
+    if (!request.url().startsWith(demo.url) && !request.url().startsWith("data:"))
+      foreign.push(request.url());
   });
   await expect(page.getByRole("heading", { name: "Sign in to your wallet" })).toBeVisible();
   expect(await page.locator("script:not([src])").count()).toBe(0);
   expect(foreign).toEqual([]);
 });
 
-test("US user: email OTP sign-up, fund, quote, sign, execute, settle to COMPLETED", async ({ page }, testInfo) => {
+test("US user: email OTP sign-up, fund, quote, sign, execute, settle to COMPLETED", async ({
+  page,
+}, testInfo) => {
   const problems = watchConsole(page);
   await page.goto(demo.url);
   await checkScreen(page, testInfo, "01-sign-in");
@@ -66,18 +69,24 @@ test("EU user: payment to COMPLETED", async ({ page }) => {
   await page.getByRole("button", { name: "Add 500.00 test funds" }).click();
   await expect(page.getByTestId("balance")).toHaveText(/^\$?500\.00/);
   await page.getByRole("button", { name: "Get quote" }).click();
-  await expect(page.getByText("EU customer: the service asks for strong customer authentication")).toBeVisible();
+  await expect(
+    page.getByText("EU customer: the service asks for strong customer authentication"),
+  ).toBeVisible();
   await page.getByRole("button", { name: "Sign and send" }).click();
   await expect(page.getByTestId("tx-status")).toHaveText("COMPLETED", { timeout: 30_000 });
 });
 
-test("passkey: add one, sign out, reload, sign in with the passkey alone; revoke a credential", async ({ page }, testInfo) => {
+test("passkey: add one, sign out, reload, sign in with the passkey alone; revoke a credential", async ({
+  page,
+}, testInfo) => {
   await addAuthenticator(page);
   await signUp(page, demo.url, freshEmail("passkey"));
   await openScreen(page, "Sign-in methods");
   await page.getByRole("button", { name: "Add a passkey" }).click();
   await expect(page.getByText("Passkey added.")).toBeVisible();
-  await expect(page.getByRole("list", { name: "Sign-in methods" }).getByRole("listitem")).toHaveCount(2);
+  await expect(
+    page.getByRole("list", { name: "Sign-in methods" }).getByRole("listitem"),
+  ).toHaveCount(2);
   await checkScreen(page, testInfo, "04-credentials");
 
   await openScreen(page, "Sessions");
@@ -99,7 +108,9 @@ test("passkey: add one, sign out, reload, sign in with the passkey alone; revoke
   await expect(page.getByRole("button", { name: /^Remove Passkey/ })).toBeDisabled();
   await page.getByRole("button", { name: /^Remove Email code/ }).click();
   await expect(page.getByText("Removed.")).toBeVisible();
-  await expect(page.getByRole("list", { name: "Sign-in methods" }).getByRole("listitem")).toHaveCount(1);
+  await expect(
+    page.getByRole("list", { name: "Sign-in methods" }).getByRole("listitem"),
+  ).toHaveCount(1);
 });
 
 test("OAuth: add a Google login, sign out, sign in with it", async ({ page }) => {
@@ -122,12 +133,17 @@ test("sessions: countdown, refresh, revoke this device's session", async ({ page
   await expect(page.getByText("Session refreshed: a new key, a new expiry.")).toBeVisible();
   const sessions = page.getByRole("list", { name: "Sessions" }).getByRole("listitem");
   await expect(sessions.filter({ hasText: "this device" })).toHaveCount(1);
-  await sessions.filter({ hasText: "this device" }).getByRole("button", { name: /^Revoke/ }).click();
+  await sessions
+    .filter({ hasText: "this device" })
+    .getByRole("button", { name: /^Revoke/ })
+    .click();
   await expect(page.getByRole("heading", { name: "Unlock your wallet" })).toBeVisible();
   await expect(page.getByText("You were signed out of the wallet.")).toBeVisible();
 });
 
-test("export: the phrase only after confirmation, hidden again on demand", async ({ page }, testInfo) => {
+test("export: the phrase only after confirmation, hidden again on demand", async ({
+  page,
+}, testInfo) => {
   await signUp(page, demo.url, freshEmail("export"));
   await openScreen(page, "Export");
   const reveal = page.getByRole("button", { name: "Reveal recovery phrase" });
@@ -154,7 +170,9 @@ test("contact change: a new email", async ({ page }, testInfo) => {
   await checkScreen(page, testInfo, "08-contact");
 });
 
-test("failure: a wrong OTP says what to do, the right one then works", async ({ page }, testInfo) => {
+test("failure: a wrong OTP says what to do, the right one then works", async ({
+  page,
+}, testInfo) => {
   await page.goto(demo.url);
   await page.getByLabel("Email").fill(freshEmail("wrong-otp"));
   await page.getByRole("button", { name: "Continue" }).click();
@@ -179,9 +197,9 @@ test("failure: a cancelled passkey prompt", async ({ page }) => {
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page.getByRole("heading", { name: "Unlock your wallet" })).toBeVisible();
   await page.getByRole("button", { name: "Sign in with passkey" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "Passkey sign-in did not finish" })).toContainText(
-    "Try again and confirm on your device",
-  );
+  await expect(
+    page.getByRole("alert").filter({ hasText: "Passkey sign-in did not finish" }),
+  ).toContainText("Try again and confirm on your device");
   await cdp.send("WebAuthn.setUserVerified", { authenticatorId: id, isUserVerified: true });
   await page.getByRole("button", { name: "Sign in with passkey" }).click();
   await expect(page.getByRole("navigation", { name: "Wallet" })).toBeVisible();
@@ -200,7 +218,10 @@ test("failure: a session revoked from a second tab", async ({ page, context }) =
   const second = await context.newPage();
   await second.goto(`${demo.url}/#sessions`);
   await expect(second.getByRole("heading", { name: "Sessions", exact: true })).toBeVisible();
-  const mine = second.getByRole("list", { name: "Sessions" }).getByRole("listitem").filter({ hasText: "this device" });
+  const mine = second
+    .getByRole("list", { name: "Sessions" })
+    .getByRole("listitem")
+    .filter({ hasText: "this device" });
   await mine.getByRole("button", { name: /^Revoke/ }).click();
   await expect(second.getByRole("heading", { name: "Unlock your wallet" })).toBeVisible();
   // The first tab learns it on its next signed call and sends the user back to sign-in.
@@ -224,7 +245,9 @@ test("phone width: every wallet screen fits 375 px", async ({ browser }, testInf
     ["Contact", "08-contact"],
   ] as const) {
     await openScreen(page, name);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - window.innerWidth,
+    );
     expect(overflow, `${name} scrolls sideways`).toBeLessThanOrEqual(0);
     await checkScreen(page, testInfo, file);
   }

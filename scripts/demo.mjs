@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// Runs the demo on a machine with only Node 20 and npm: installs pnpm and the workspace,
-// builds, then starts apps/demo. Until the demo app exists it serves the local emulator.
+// Runs the demo on a machine with only Node 20 and npm: installs pnpm and the workspace, builds,
+// then starts apps/demo on http://localhost:5173 (emulator in process, or the sandbox when
+// GRID_BASE_URL, GRID_CLIENT_ID and GRID_CLIENT_SECRET are set; see apps/demo/README.md).
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensurePnpm } from "./pnpm.mjs";
@@ -16,9 +16,4 @@ const [pnpm, ...pnpmArgs] = ensurePnpm();
 const shPnpm = (args) => sh(pnpm, [...pnpmArgs, ...args]);
 shPnpm(["install", "--frozen-lockfile"]);
 shPnpm(["run", "build"]);
-if (existsSync(join(root, "apps/demo/package.json"))) {
-  shPnpm(["--filter", "@signet/demo", "start"]);
-} else {
-  console.log("The demo app is not built yet (apps/demo). Serving the local emulator instead:");
-  sh("node", ["packages/emulator/dist/cli.js", "--port", process.env.PORT ?? "8787"]);
-}
+sh("node", [join(root, "apps/demo/dist/server/main.js")]);

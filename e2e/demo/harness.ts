@@ -9,7 +9,9 @@ import { type DemoServer, startDemoServer } from "../../apps/demo/server/server.
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 /** `UPDATE_DEMO_SCREENSHOTS=1` also writes each screen to apps/demo/screenshots for the README. */
-const README_SHOTS = process.env.UPDATE_DEMO_SCREENSHOTS ? join(root, "apps/demo/screenshots") : undefined;
+const README_SHOTS = process.env.UPDATE_DEMO_SCREENSHOTS
+  ? join(root, "apps/demo/screenshots")
+  : undefined;
 
 export async function startDemo(): Promise<DemoServer> {
   return startDemoServer({
@@ -51,7 +53,12 @@ export function watchConsole(page: Page): string[] {
 }
 
 /** Signs a new demo user in by email and verifies the email code: ends on the wallet screens. */
-export async function signUp(page: Page, origin: string, email: string, region = "US"): Promise<void> {
+export async function signUp(
+  page: Page,
+  origin: string,
+  email: string,
+  region = "US",
+): Promise<void> {
   await page.goto(origin);
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Where you live").selectOption(region);
@@ -88,6 +95,9 @@ export async function checkScreen(page: Page, testInfo: TestInfo, name: string):
   if (README_SHOTS) {
     mkdirSync(README_SHOTS, { recursive: true });
     const width = page.viewportSize()?.width ?? 0;
-    await page.screenshot({ fullPage: true, path: join(README_SHOTS, `${name}${width < 500 ? "-phone" : ""}.png`) });
+    await page.screenshot({
+      fullPage: true,
+      path: join(README_SHOTS, `${name}${width < 500 ? "-phone" : ""}.png`),
+    });
   }
 }

@@ -11,7 +11,12 @@ if (sandbox.some(Boolean) && !sandbox.every(Boolean)) {
 }
 const upstream: DemoUpstream =
   GRID_BASE_URL && GRID_CLIENT_ID && GRID_CLIENT_SECRET
-    ? { kind: "sandbox", baseUrl: GRID_BASE_URL, clientId: GRID_CLIENT_ID, clientSecret: GRID_CLIENT_SECRET }
+    ? {
+        kind: "sandbox",
+        baseUrl: GRID_BASE_URL,
+        clientId: GRID_CLIENT_ID,
+        clientSecret: GRID_CLIENT_SECRET,
+      }
     : { kind: "emulator" };
 
 const appDir = join(dirname(fileURLToPath(import.meta.url)), "..", "app");

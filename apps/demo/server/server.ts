@@ -281,7 +281,11 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
       case "POST /api/demo/fund": {
         const { amount } = await readJson(request);
         if (!Number.isSafeInteger(amount) || (amount as number) <= 0 || (amount as number) > 1e12)
-          throw new DemoError(400, "INVALID_AMOUNT", "Fund a positive whole amount in the wallet's smallest unit.");
+          throw new DemoError(
+            400,
+            "INVALID_AMOUNT",
+            "Fund a positive whole amount in the wallet's smallest unit.",
+          );
         await platform("POST", `/sandbox/internal-accounts/${user.accountId}/fund`, { amount });
         return reply(200, { funded: amount });
       }
@@ -328,8 +332,15 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
       }
       case "POST /api/demo/oidc-token": {
         const { nonce } = await readJson(request);
-        if (nonce !== undefined && (typeof nonce !== "string" || !/^[A-Za-z0-9_-]{16,128}$/.test(nonce)))
-          throw new DemoError(400, "INVALID_NONCE", "The nonce must be 16 to 128 URL-safe characters.");
+        if (
+          nonce !== undefined &&
+          (typeof nonce !== "string" || !/^[A-Za-z0-9_-]{16,128}$/.test(nonce))
+        )
+          throw new DemoError(
+            400,
+            "INVALID_NONCE",
+            "The nonce must be 16 to 128 URL-safe characters.",
+          );
         return reply(200, {
           idToken: sandboxIdToken(`demo-${user.customerId.slice(-12)}`, user.email, nonce),
         });
@@ -350,7 +361,9 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
     response.writeHead(200, {
       ...SECURITY_HEADERS,
       "content-type": TYPES[extname(file)] ?? "application/octet-stream",
-      "cache-control": file.startsWith("/assets/") ? "public, max-age=31536000, immutable" : "no-cache",
+      "cache-control": file.startsWith("/assets/")
+        ? "public, max-age=31536000, immutable"
+        : "no-cache",
     });
     response.end(bytes);
   }

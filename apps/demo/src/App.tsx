@@ -5,8 +5,8 @@ import { Contact } from "./Contact.js";
 import { Credentials } from "./Credentials.js";
 import { DemoApiError, type DemoConfig, type DemoProfile, demoApi } from "./demoApi.js";
 import { EventLog } from "./EventLog.js";
-import { onSessionRejected } from "./log.js";
 import { Export } from "./Export.js";
+import { onSessionRejected } from "./log.js";
 import { Send } from "./Send.js";
 import { Sessions } from "./Sessions.js";
 import { DemoLogin, WalletSignIn } from "./SignIn.js";
@@ -40,7 +40,7 @@ export function App({ config }: { config: DemoConfig }) {
       (e) => (e instanceof DemoApiError && e.status === 401 ? setProfile(null) : setLoadError(e)),
     );
   }, []);
-  useEffect(reloadProfile, []);
+  useEffect(() => reloadProfile(), [reloadProfile]);
   useEffect(() => {
     const onHash = () => setScreen(screenOfHash());
     window.addEventListener("hashchange", onHash);
@@ -75,7 +75,8 @@ export function App({ config }: { config: DemoConfig }) {
     headingRef.current?.focus();
   };
   const leaveDemo = async () => {
-    if (profile && status === "signedIn") await signOut.mutateAsync({ accountId: profile.accountId }).catch(() => undefined);
+    if (profile && status === "signedIn")
+      await signOut.mutateAsync({ accountId: profile.accountId }).catch(() => undefined);
     await demoApi.signOut().catch(() => undefined);
     wasSignedIn.current = false;
     setLostSession(false);
@@ -84,7 +85,8 @@ export function App({ config }: { config: DemoConfig }) {
 
   let main: React.ReactNode;
   if (loadError) main = <ErrorNote error={loadError} title="Could not reach the demo server" />;
-  else if (profile === undefined || (profile && status === "loading")) main = <p aria-live="polite">Loading…</p>;
+  else if (profile === undefined || (profile && status === "loading"))
+    main = <p aria-live="polite">Loading…</p>;
   else if (profile === null) main = <DemoLogin config={config} onProfile={setProfile} />;
   else if (status !== "signedIn")
     main = (
@@ -92,7 +94,9 @@ export function App({ config }: { config: DemoConfig }) {
         {lostSession && (
           <div className="note note-warn narrow" role="alert">
             <strong>You were signed out of the wallet.</strong>
-            <p>The session expired or was ended in another tab or device. Sign in again to continue.</p>
+            <p>
+              The session expired or was ended in another tab or device. Sign in again to continue.
+            </p>
           </div>
         )}
         <WalletSignIn config={config} profile={profile} onSwitchUser={leaveDemo} />
@@ -118,11 +122,17 @@ export function App({ config }: { config: DemoConfig }) {
         </nav>
         <div ref={headingRef} tabIndex={-1} className="screen">
           {screen === "send" && <Send customerId={profile.customerId} region={profile.region} />}
-          {screen === "credentials" && <Credentials accountId={profile.accountId} onChanged={reloadProfile} />}
+          {screen === "credentials" && (
+            <Credentials accountId={profile.accountId} onChanged={reloadProfile} />
+          )}
           {screen === "sessions" && <Sessions accountId={profile.accountId} />}
           {screen === "export" && <Export accountId={profile.accountId} />}
           {screen === "contact" && (
-            <Contact customerId={profile.customerId} accountId={profile.accountId} email={profile.email} />
+            <Contact
+              customerId={profile.customerId}
+              accountId={profile.accountId}
+              email={profile.email}
+            />
           )}
         </div>
       </>
@@ -135,7 +145,10 @@ export function App({ config }: { config: DemoConfig }) {
       </a>
       <header className="top">
         <div className="brand">
-          <span className="logo" aria-hidden="true">◆</span> Signet <span className="muted">demo wallet</span>
+          <span className="logo" aria-hidden="true">
+            ◆
+          </span>{" "}
+          Signet <span className="muted">demo wallet</span>
         </div>
         <div className="row">
           <span className="badge" title="Where the service calls go">

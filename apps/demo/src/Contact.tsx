@@ -3,7 +3,15 @@ import { useUpdateCustomerContact } from "@signet/react";
 import { type FormEvent, useId, useState } from "react";
 import { ErrorNote } from "./ui.js";
 
-export function Contact({ customerId, accountId, email }: { customerId: string; accountId: string; email: string }) {
+export function Contact({
+  customerId,
+  accountId,
+  email,
+}: {
+  customerId: string;
+  accountId: string;
+  email: string;
+}) {
   const update = useUpdateCustomerContact();
   const [kind, setKind] = useState<"email" | "phoneNumber">("email");
   const [value, setValue] = useState("");
@@ -11,7 +19,11 @@ export function Contact({ customerId, accountId, email }: { customerId: string; 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const v = value.trim();
-    update.mutate(kind === "email" ? { customerId, accountId, email: v } : { customerId, accountId, phoneNumber: v });
+    update.mutate(
+      kind === "email"
+        ? { customerId, accountId, email: v }
+        : { customerId, accountId, phoneNumber: v },
+    );
   };
   return (
     <section className="card" aria-labelledby="contact-title">
@@ -20,7 +32,8 @@ export function Contact({ customerId, accountId, email }: { customerId: string; 
         Current email: <strong>{update.data?.email ?? email}</strong>
         {update.data?.phoneNumber ? (
           <>
-            {" "}· phone: <strong>{update.data.phoneNumber}</strong>
+            {" "}
+            · phone: <strong>{update.data.phoneNumber}</strong>
           </>
         ) : null}
       </p>
@@ -28,13 +41,27 @@ export function Contact({ customerId, accountId, email }: { customerId: string; 
         <fieldset className="row">
           <legend>Change</legend>
           <label className="radio">
-            <input type="radio" name="kind" checked={kind === "email"} onChange={() => setKind("email")} /> Email
+            <input
+              type="radio"
+              name="kind"
+              checked={kind === "email"}
+              onChange={() => setKind("email")}
+            />{" "}
+            Email
           </label>
           <label className="radio">
-            <input type="radio" name="kind" checked={kind === "phoneNumber"} onChange={() => setKind("phoneNumber")} /> Phone
+            <input
+              type="radio"
+              name="kind"
+              checked={kind === "phoneNumber"}
+              onChange={() => setKind("phoneNumber")}
+            />{" "}
+            Phone
           </label>
         </fieldset>
-        <label htmlFor={fieldId}>{kind === "email" ? "New email" : "New phone number (E.164, e.g. +14155550123)"}</label>
+        <label htmlFor={fieldId}>
+          {kind === "email" ? "New email" : "New phone number (E.164, e.g. +14155550123)"}
+        </label>
         <input
           id={fieldId}
           type={kind === "email" ? "email" : "tel"}

@@ -19,7 +19,13 @@ const TYPE_NAMES: Record<string, string> = {
   OAUTH: "OAuth login",
 };
 
-export function Credentials({ accountId, onChanged }: { accountId: string; onChanged: () => void }) {
+export function Credentials({
+  accountId,
+  onChanged,
+}: {
+  accountId: string;
+  onChanged: () => void;
+}) {
   const credentials = useCredentials({ accountId });
   const addPasskey = useAddPasskey();
   const addCredential = useAddCredential();
@@ -32,7 +38,11 @@ export function Credentials({ accountId, onChanged }: { accountId: string; onCha
   const loadChallenge = useCallback(() => {
     demoApi.passkeyChallenge().then(setChallenge, setChallengeError);
   }, []);
-  useEffect(loadChallenge, []);
+  useEffect(() => loadChallenge(), [loadChallenge]);
+  // After a change the profile reloads, so sign-in offers the new method.
+  useEffect(() => {
+    if (addPasskey.data || addCredential.data || revoke.isSuccess) onChanged();
+  }, [addPasskey.data, addCredential.data, revoke.isSuccess, onChanged]);
   const list = credentials.data ?? [];
   const hasOauth = list.some((c) => c.type === "OAUTH");
   const hasSms = list.some((c) => c.type === "SMS_OTP");
@@ -40,7 +50,10 @@ export function Credentials({ accountId, onChanged }: { accountId: string; onCha
   return (
     <section className="card" aria-labelledby="cred-title">
       <h1 id="cred-title">Sign-in methods</h1>
-      <p className="muted">Every way to unlock this wallet. Keep at least two, so losing one device does not lock you out.</p>
+      <p className="muted">
+        Every way to unlock this wallet. Keep at least two, so losing one device does not lock you
+        out.
+      </p>
       {credentials.isPending && <p aria-live="polite">Loading…</p>}
       <ErrorNote error={credentials.error} title="Could not load the sign-in methods" />
       <ul className="list" aria-label="Sign-in methods">
@@ -65,7 +78,11 @@ export function Credentials({ accountId, onChanged }: { accountId: string; onCha
         ))}
       </ul>
       <ErrorNote error={revoke.error} title="Could not remove the sign-in method" />
-      {revoke.isSuccess && <p role="status" className="note note-ok">Removed. Its sessions ended too.</p>}
+      {revoke.isSuccess && (
+        <p role="status" className="note note-ok">
+          Removed. Its sessions ended too.
+        </p>
+      )}
 
       <h2>Add a sign-in method</h2>
       <div className="row wrap">
@@ -106,21 +123,19 @@ export function Credentials({ accountId, onChanged }: { accountId: string; onCha
           Add Google login (sandbox)
         </button>
       </div>
-      {addPasskey.isSuccess && <p role="status" className="note note-ok">Passkey added. You can now sign in with it alone.</p>}
-      {addCredential.data && <p role="status" className="note note-ok">Added {TYPE_NAMES[addCredential.data.type] ?? addCredential.data.type}.</p>}
+      {addPasskey.isSuccess && (
+        <p role="status" className="note note-ok">
+          Passkey added. You can now sign in with it alone.
+        </p>
+      )}
+      {addCredential.data && (
+        <p role="status" className="note note-ok">
+          Added {TYPE_NAMES[addCredential.data.type] ?? addCredential.data.type}.
+        </p>
+      )}
       <ErrorNote error={addPasskey.error} title="The passkey was not added" />
       <ErrorNote error={addCredential.error} title="Could not add the sign-in method" />
       <ErrorNote error={challengeError} title="The demo server did not answer" />
-      <Changed when={[addPasskey.data, addCredential.data, revoke.isSuccess]} then={onChanged} />
     </section>
   );
-}
-
-/** Calls `then` whenever one of `when` changes (after a credential change, the profile reloads). */
-function Changed({ when, then }: { when: unknown[]; then: () => void }) {
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on the watched values only
-  useEffect(() => {
-    if (when.some(Boolean)) then();
-  }, when);
-  return null;
 }

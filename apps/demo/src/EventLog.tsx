@@ -11,7 +11,13 @@ export function EventLog() {
       <div className="log-head">
         <h2 id={`${listId}-title`}>Event log</h2>
         <div className="row">
-          <button type="button" className="link" aria-expanded={open} aria-controls={listId} onClick={() => setOpen(!open)}>
+          <button
+            type="button"
+            className="link"
+            aria-expanded={open}
+            aria-controls={listId}
+            onClick={() => setOpen(!open)}
+          >
             {open ? "Hide" : "Show"}
           </button>
           <button type="button" className="link" onClick={clearLog}>
@@ -19,14 +25,18 @@ export function EventLog() {
           </button>
         </div>
       </div>
-      <p className="muted small">Every HTTP leg, secrets redacted: no bodies, codes, stamps or keys.</p>
+      <p className="muted small">
+        Every HTTP leg, secrets redacted: no bodies, codes, stamps or keys.
+      </p>
       {open && (
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
         <ol id={listId} className="log-list" aria-label="HTTP legs, newest first" tabIndex={0}>
           {entries.length === 0 && <li className="muted">Nothing yet.</li>}
           {entries.map((e) => (
             <li key={e.id} className={`log-${e.tone}`}>
-              <time dateTime={new Date(e.at).toISOString()}>{new Date(e.at).toLocaleTimeString()}</time>{" "}
+              <time dateTime={new Date(e.at).toISOString()}>
+                {new Date(e.at).toLocaleTimeString()}
+              </time>{" "}
               <span className="visually-hidden">{e.tone === "error" ? "failed: " : ""}</span>
               {e.text}
             </li>

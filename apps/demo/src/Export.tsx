@@ -32,12 +32,19 @@ export function Export({ accountId }: { accountId: string }) {
       <h1 id="export-title">Export recovery phrase</h1>
       <div className="note note-warn">
         <strong>Anyone with these words controls the wallet.</strong>
-        <p>Write them down on paper, alone. Never type them into a website or share a screenshot.</p>
+        <p>
+          Write them down on paper, alone. Never type them into a website or share a screenshot.
+        </p>
       </div>
       {!shown ? (
         <div className="stack">
           <div className="check">
-            <input id={confirmId} type="checkbox" checked={confirmed} onChange={(e) => setConfirmed(e.target.checked)} />
+            <input
+              id={confirmId}
+              type="checkbox"
+              checked={confirmed}
+              onChange={(e) => setConfirmed(e.target.checked)}
+            />
             <label htmlFor={confirmId}>I am alone and nobody can see my screen</label>
           </div>
           <button

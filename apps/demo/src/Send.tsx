@@ -14,7 +14,10 @@ export function Send({ customerId, region }: { customerId: string; region: strin
   const [error, setError] = useState<unknown>(null);
   const amountId = useId();
   const transactionId = execute.data?.transactionId;
-  const transaction = useTransaction({ transactionId: transactionId ?? "", enabled: transactionId !== undefined });
+  const transaction = useTransaction({
+    transactionId: transactionId ?? "",
+    enabled: transactionId !== undefined,
+  });
   const quoteLeft = useSecondsLeft(quote?.expiresAt);
   const wallet = accounts.data?.[0];
   const balance = wallet?.balance?.amount;
@@ -41,7 +44,11 @@ export function Send({ customerId, region }: { customerId: string; region: strin
     event.preventDefault();
     const units = Math.round(Number(amount) * unit);
     if (!Number.isFinite(units) || units <= 0) {
-      setError(Object.assign(new Error("Enter an amount above zero, like 25.00."), { code: "INVALID_AMOUNT" }));
+      setError(
+        Object.assign(new Error("Enter an amount above zero, like 25.00."), {
+          code: "INVALID_AMOUNT",
+        }),
+      );
       return;
     }
     execute.reset();
@@ -57,7 +64,10 @@ export function Send({ customerId, region }: { customerId: string; region: strin
     { label: "Quote", state: stageDone(quote !== undefined, busy === "quote") },
     {
       label: "Sign on this device",
-      state: stageDone(execute.stage === "submitting" || execute.stage === "processing" || execute.isSuccess, execute.stage === "challenge" || execute.stage === "signing"),
+      state: stageDone(
+        execute.stage === "submitting" || execute.stage === "processing" || execute.isSuccess,
+        execute.stage === "challenge" || execute.stage === "signing",
+      ),
     },
     { label: "Execute", state: stageDone(execute.isSuccess, execute.isPending || execute.isError) },
     { label: "Settle", state: stageDone(settled, transactionId !== undefined) },
@@ -82,7 +92,9 @@ export function Send({ customerId, region }: { customerId: string; region: strin
       <Steps steps={steps} label="Payment progress" />
 
       <form onSubmit={getQuote} className="stack">
-        <label htmlFor={amountId}>Amount to send to Demo Payee (bank account ••6789), {currency?.code ?? ""}</label>
+        <label htmlFor={amountId}>
+          Amount to send to Demo Payee (bank account ••6789), {currency?.code ?? ""}
+        </label>
         <div className="row">
           <input
             id={amountId}
@@ -92,7 +104,11 @@ export function Send({ customerId, region }: { customerId: string; region: strin
             required
             pattern="[0-9]+(\.[0-9]{1,2})?"
           />
-          <button type="submit" className="secondary" disabled={busy !== undefined || execute.isPending}>
+          <button
+            type="submit"
+            className="secondary"
+            disabled={busy !== undefined || execute.isPending}
+          >
             {busy === "quote" ? "Quoting…" : "Get quote"}
           </button>
         </div>
@@ -100,7 +116,7 @@ export function Send({ customerId, region }: { customerId: string; region: strin
       <ErrorNote error={error} title="Could not prepare the payment" />
 
       {quote && (
-        <div className="quote" aria-label="Quote">
+        <section className="quote" aria-label="Quote">
           <dl>
             <dt>You send</dt>
             <dd>{formatMoney(quote.totalSendingAmount, quote.sendingCurrency)}</dd>
@@ -112,7 +128,9 @@ export function Send({ customerId, region }: { customerId: string; region: strin
             <dd>{quoteLeft !== undefined ? `${quoteLeft} s` : "—"}</dd>
           </dl>
           {region !== "US" && (
-            <p className="hint">EU customer: the service asks for strong customer authentication on payments.</p>
+            <p className="hint">
+              EU customer: the service asks for strong customer authentication on payments.
+            </p>
           )}
           <button
             type="button"
@@ -122,7 +140,7 @@ export function Send({ customerId, region }: { customerId: string; region: strin
           >
             {execute.isPending ? `Sending… (${execute.stage ?? "starting"})` : "Sign and send"}
           </button>
-        </div>
+        </section>
       )}
       <ErrorNote error={execute.error} title="The payment was not sent" />
 
@@ -136,13 +154,15 @@ export function Send({ customerId, region }: { customerId: string; region: strin
           )}
           {settled && (
             <p role="status" className="note note-ok">
-              <span aria-hidden="true">✓ </span>Payment <strong data-testid="tx-status">COMPLETED</strong>. Transaction{" "}
+              <span aria-hidden="true">✓ </span>Payment{" "}
+              <strong data-testid="tx-status">COMPLETED</strong>. Transaction{" "}
               <code>{transactionId}</code>
             </p>
           )}
           {status && !settled && (
             <p role="alert" className="note note-error">
-              The payment ended as <strong data-testid="tx-status">{status}</strong>. No money left the wallet twice; get a new quote to try again.
+              The payment ended as <strong data-testid="tx-status">{status}</strong>. No money left
+              the wallet twice; get a new quote to try again.
             </p>
           )}
           <ErrorNote error={transaction.error} title="Could not follow the payment" />

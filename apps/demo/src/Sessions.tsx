@@ -1,6 +1,12 @@
 // Sessions: this device's session with its expiry countdown, every session of the wallet,
 // refresh, revoke and sign out.
-import { useRefreshSession, useRevokeSession, useSession, useSessions, useSignOut } from "@signet/react";
+import {
+  useRefreshSession,
+  useRevokeSession,
+  useSession,
+  useSessions,
+  useSignOut,
+} from "@signet/react";
 import { ErrorNote, formatSeconds, useSecondsLeft } from "./ui.js";
 
 export function Sessions({ accountId }: { accountId: string }) {
@@ -27,7 +33,10 @@ export function Sessions({ accountId }: { accountId: string }) {
             )}
           </div>
           <div className="muted small">
-            Keys kept in {persistence === "indexeddb" ? "IndexedDB (non-extractable)" : "memory only (lost on reload)"}
+            Keys kept in{" "}
+            {persistence === "indexeddb"
+              ? "IndexedDB (non-extractable)"
+              : "memory only (lost on reload)"}
           </div>
         </div>
         <div className="row wrap">
@@ -39,12 +48,21 @@ export function Sessions({ accountId }: { accountId: string }) {
           >
             {refresh.isPending ? "Refreshing…" : "Refresh session"}
           </button>
-          <button type="button" className="secondary" disabled={signOut.isPending} onClick={() => signOut.mutate({ accountId })}>
+          <button
+            type="button"
+            className="secondary"
+            disabled={signOut.isPending}
+            onClick={() => signOut.mutate({ accountId })}
+          >
             Sign out
           </button>
         </div>
       </div>
-      {refresh.isSuccess && <p role="status" className="note note-ok">Session refreshed: a new key, a new expiry.</p>}
+      {refresh.isSuccess && (
+        <p role="status" className="note note-ok">
+          Session refreshed: a new key, a new expiry.
+        </p>
+      )}
       <ErrorNote error={refresh.error} title="Could not refresh the session" />
       <ErrorNote error={signOut.error} title="Could not sign out" />
 

@@ -1,7 +1,12 @@
 // Sign in: the demo's own login by email (creates or finds the customer and wallet), then a
 // wallet session by email code, passkey (with browser autofill where supported) or OAuth.
 import { browserSupportsPasskeyAutofill } from "@signet/core";
-import { useRequestOtp, useSignInWithOAuth, useSignInWithPasskey, useVerifyOtp } from "@signet/react";
+import {
+  useRequestOtp,
+  useSignInWithOAuth,
+  useSignInWithPasskey,
+  useVerifyOtp,
+} from "@signet/react";
 import { type FormEvent, useEffect, useId, useState } from "react";
 import { type DemoConfig, type DemoProfile, demoApi } from "./demoApi.js";
 import { ErrorNote } from "./ui.js";
@@ -15,7 +20,13 @@ const REGION_NAMES: Record<string, string> = {
   ES: "Spain (EU, payments need SCA)",
 };
 
-export function DemoLogin({ config, onProfile }: { config: DemoConfig; onProfile: (p: DemoProfile) => void }) {
+export function DemoLogin({
+  config,
+  onProfile,
+}: {
+  config: DemoConfig;
+  onProfile: (p: DemoProfile) => void;
+}) {
   const [email, setEmail] = useState("");
   const [region, setRegion] = useState("US");
   const [error, setError] = useState<unknown>(null);
@@ -60,7 +71,9 @@ export function DemoLogin({ config, onProfile }: { config: DemoConfig; onProfile
             </option>
           ))}
         </select>
-        <p className="hint">Used for new wallets only; EU customers confirm payments with a second factor.</p>
+        <p className="hint">
+          Used for new wallets only; EU customers confirm payments with a second factor.
+        </p>
         <button type="submit" className="primary" disabled={busy}>
           {busy ? "Finding your wallet…" : "Continue"}
         </button>
@@ -93,18 +106,19 @@ export function WalletSignIn({
 
   // Browser autofill (conditional UI): the passkey is offered when the account field is focused.
   const [autofill] = useState(() => new AbortController());
+  const passkeyId = firstPasskey?.id;
+  const { mutate: startPasskey } = passkey;
   useEffect(() => {
-    if (!firstPasskey) return;
+    if (!passkeyId) return;
     let live = true;
     void browserSupportsPasskeyAutofill().then((supported) => {
-      if (supported && live)
-        passkey.mutate({ credentialId: firstPasskey.id, autofill: true, signal: autofill.signal });
+      if (supported && live && !autofill.signal.aborted)
+        startPasskey({ credentialId: passkeyId, autofill: true, signal: autofill.signal });
     });
     return () => {
       live = false;
     };
-    // biome-ignore lint/correctness/useExhaustiveDependencies: start once per passkey
-  }, [firstPasskey?.id]);
+  }, [passkeyId, autofill, startPasskey]);
   useEffect(() => () => autofill.abort(), [autofill]);
 
   const verify = (event: FormEvent) => {
@@ -136,7 +150,9 @@ export function WalletSignIn({
         </button>
       </div>
       <p id={`${accountFieldId}-hint`} className="hint">
-        {profile.region === "US" ? "United States customer" : `EU customer (${profile.region}): payments need SCA`}
+        {profile.region === "US"
+          ? "United States customer"
+          : `EU customer (${profile.region}): payments need SCA`}
       </p>
 
       {firstPasskey && (
@@ -185,7 +201,8 @@ export function WalletSignIn({
                 aria-describedby={`${codeId}-hint`}
               />
               <p id={`${codeId}-hint`} className="hint">
-                Sent to {profile.email}. {config.mode === "emulator" ? "The emulator" : "The sandbox"} accepts{" "}
+                Sent to {profile.email}.{" "}
+                {config.mode === "emulator" ? "The emulator" : "The sandbox"} accepts{" "}
                 <code>{config.otpHint}</code>.
               </p>
               <div className="row">

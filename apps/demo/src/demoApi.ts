@@ -46,13 +46,24 @@ async function call<T>(method: "GET" | "POST", path: string, body?: unknown): Pr
     });
   } catch {
     logLine(`${method} /api/demo/${path} → no answer`, "error");
-    throw new DemoApiError(0, "NETWORK", "The demo server did not answer. Is `npm run demo` still running?");
+    throw new DemoApiError(
+      0,
+      "NETWORK",
+      "The demo server did not answer. Is `npm run demo` still running?",
+    );
   }
   const ms = Math.round(performance.now() - started);
-  logLine(`${method} /api/demo/${path} → ${response.status} · ${ms} ms`, response.ok ? "ok" : "error");
+  logLine(
+    `${method} /api/demo/${path} → ${response.status} · ${ms} ms`,
+    response.ok ? "ok" : "error",
+  );
   const data = (await response.json().catch(() => ({}))) as { code?: string; message?: string };
   if (!response.ok)
-    throw new DemoApiError(response.status, data.code ?? "ERROR", data.message ?? `The demo server answered ${response.status}.`);
+    throw new DemoApiError(
+      response.status,
+      data.code ?? "ERROR",
+      data.message ?? `The demo server answered ${response.status}.`,
+    );
   return data as T;
 }
 

@@ -32,7 +32,10 @@ export function onSessionRejected(listener: () => void): () => void {
 export function logSignetEvent(event: SignetEvent): void {
   switch (event.type) {
     case "request": {
-      if (event.status === 401 && !/^\/auth\/credentials\/[^/]+\/(verify|challenge)/.test(event.path))
+      if (
+        event.status === 401 &&
+        !/^\/auth\/credentials\/[^/]+\/(verify|challenge)/.test(event.path)
+      )
         for (const listener of rejectedListeners) listener();
       const outcome = event.status ?? event.code ?? "no answer";
       const ok = event.status !== undefined && event.status < 400;
@@ -43,7 +46,10 @@ export function logSignetEvent(event: SignetEvent): void {
       return;
     }
     case "signedRequest":
-      logLine(`${event.operation ?? event.method} · ${event.stage} (leg ${event.leg})`, event.stage === "failed" ? "error" : "info");
+      logLine(
+        `${event.operation ?? event.method} · ${event.stage} (leg ${event.leg})`,
+        event.stage === "failed" ? "error" : "info",
+      );
       return;
     case "session":
       logLine(`session ${event.action} · ${event.sessionId.slice(0, 16)}…`, "info");

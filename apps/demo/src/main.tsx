@@ -30,7 +30,9 @@ demoApi.config().then(
       <main className="fatal" role="alert">
         <h1>The demo could not start</h1>
         <p>{error.message}</p>
-        <p>Start it with <code>npm run demo</code> and reload this page.</p>
+        <p>
+          Start it with <code>npm run demo</code> and reload this page.
+        </p>
       </main>,
     );
   },

@@ -5,7 +5,8 @@ import { DemoApiError } from "./demoApi.js";
 
 const ADVICE: Record<string, string> = {
   INVALID_INPUT: "Check what you typed and try again.",
-  UNAUTHORIZED: "The code or credential was not accepted. Check it and try again, or ask for a new code.",
+  UNAUTHORIZED:
+    "The code or credential was not accepted. Check it and try again, or ask for a new code.",
   CHALLENGE_EXPIRED: "The code expired. Ask for a new one.",
   CHALLENGE_INVALID: "That code is not valid any more. Ask for a new one.",
   ACCOUNT_LOCKED: "Too many wrong attempts. Wait a few minutes, then ask for a new code.",
@@ -24,7 +25,8 @@ const ADVICE: Record<string, string> = {
   TIMEOUT: "The server took too long. Try again.",
   PROCESSING_TIMEOUT: "The service is still working on it. Wait a moment and try again.",
   RATE_LIMITED: "Too many requests. Wait a minute and try again.",
-  UNEXPECTED_STATUS: "The server answered in a way the app did not expect. Reload the page and try again.",
+  UNEXPECTED_STATUS:
+    "The server answered in a way the app did not expect. Reload the page and try again.",
   SIGNED_OUT: "Enter your email to sign in to the demo again.",
 };
 
@@ -36,7 +38,10 @@ export function explain(error: unknown): { code: string; what: string; todo: str
       : "ERROR";
   const what = error instanceof Error ? error.message : "Something went wrong.";
   const todo =
-    ADVICE[code] ?? (error instanceof DemoApiError ? "Try again; if it repeats, restart the demo." : "Try again. If it keeps failing, reload the page.");
+    ADVICE[code] ??
+    (error instanceof DemoApiError
+      ? "Try again; if it repeats, restart the demo."
+      : "Try again. If it keeps failing, reload the page.");
   return { code, what, todo };
 }
 
@@ -65,9 +70,19 @@ export function Steps({ steps, label }: { steps: Step[]; label: string }) {
   return (
     <ol className="steps" aria-label={label}>
       {steps.map((step) => (
-        <li key={step.label} className={`step step-${step.state}`} aria-current={step.state === "active" ? "step" : undefined}>
+        <li
+          key={step.label}
+          className={`step step-${step.state}`}
+          aria-current={step.state === "active" ? "step" : undefined}
+        >
           <span className="step-mark" aria-hidden="true">
-            {step.state === "done" ? "✓" : step.state === "failed" ? "✕" : step.state === "active" ? "…" : ""}
+            {step.state === "done"
+              ? "✓"
+              : step.state === "failed"
+                ? "✕"
+                : step.state === "active"
+                  ? "…"
+                  : ""}
           </span>
           <span>{step.label}</span>
           <span className="visually-hidden">({words[step.state]})</span>
@@ -94,7 +109,10 @@ export const formatSeconds = (s: number) =>
   `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 
 /** An amount in the currency's smallest unit, shown with its symbol and code: `$25.00 USDB`. */
-export function formatMoney(amount: number | undefined, currency: CurrencyJson | undefined): string {
+export function formatMoney(
+  amount: number | undefined,
+  currency: CurrencyJson | undefined,
+): string {
   if (amount === undefined) return "—";
   const decimals = currency?.decimals ?? 2;
   const value = (amount / 10 ** decimals).toLocaleString("en-US", {
@@ -115,7 +133,11 @@ export class ScreenBoundary extends Component<{ children: ReactNode }, { error: 
       return (
         <div className="card">
           <ErrorNote error={this.state.error} title="This screen stopped working" />
-          <button type="button" className="secondary" onClick={() => this.setState({ error: null })}>
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => this.setState({ error: null })}
+          >
             Try again
           </button>
         </div>
