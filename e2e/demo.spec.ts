@@ -64,13 +64,14 @@ test("US user: email OTP sign-up, fund, quote, sign, execute, settle to COMPLETE
   expect(problems).toEqual([]);
 });
 
+// The SCA step (quote authorization) is not in the demo yet: this proves the EU path up to it.
 test("EU user: payment to COMPLETED", async ({ page }) => {
   await signUp(page, demo.url, freshEmail("eu"), "DE");
   await page.getByRole("button", { name: "Add 500.00 test funds" }).click();
   await expect(page.getByTestId("balance")).toHaveText(/^\$?500\.00/);
   await page.getByRole("button", { name: "Get quote" }).click();
   await expect(
-    page.getByText("EU customer: the service asks for strong customer authentication"),
+    page.getByText(/EU customer: the service asks for strong customer authentication/),
   ).toBeVisible();
   await page.getByRole("button", { name: "Sign and send" }).click();
   await expect(page.getByTestId("tx-status")).toHaveText("COMPLETED", { timeout: 30_000 });
@@ -224,10 +225,17 @@ test("failure: a session revoked from a second tab", async ({ page, context }) =
     .filter({ hasText: "this device" });
   await mine.getByRole("button", { name: /^Revoke/ }).click();
   await expect(second.getByRole("heading", { name: "Unlock your wallet" })).toBeVisible();
-  // The first tab learns it on its next signed call and sends the user back to sign-in.
-  await openScreen(page, "Sessions");
-  await page.getByRole("button", { name: "Refresh session" }).click();
-  await expect(page.getByText("You were signed out of the wallet.")).toBeVisible();
+  // The first tab learns it from the shared key store at once, or else on its next call, which
+  // the service refuses; either way it sends the user back to sign-in.
+  const banner = page.getByText("You were signed out of the wallet.");
+  const refresh = page.getByRole("button", { name: "Refresh session" });
+  await page
+    .getByRole("link", { name: "Sessions" })
+    .click({ timeout: 2_000 })
+    .catch(() => undefined);
+  await expect(banner.or(refresh).first()).toBeVisible();
+  if (!(await banner.isVisible())) await refresh.click({ timeout: 2_000 }).catch(() => undefined);
+  await expect(banner).toBeVisible();
   await expect(page.getByRole("heading", { name: "Unlock your wallet" })).toBeVisible();
 });
 

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import AxeBuilder from "@axe-core/playwright";
 import { type CDPSession, expect, type Page, type TestInfo } from "@playwright/test";
 import { type DemoServer, startDemoServer } from "../../apps/demo/server/server.js";
+import { addVirtualAuthenticator } from "../fixtures/walletServer.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 /** `UPDATE_DEMO_SCREENSHOTS=1` also writes each screen to apps/demo/screenshots for the README. */
@@ -24,21 +25,10 @@ export async function startDemo(): Promise<DemoServer> {
 export const freshEmail = (tag: string) =>
   `${tag}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
 
-/** A CDP virtual authenticator that answers prompts at once (platform, resident keys, UV). */
+/** The shared CDP virtual authenticator, plus a CDP session to change how it answers. */
 export async function addAuthenticator(page: Page): Promise<{ cdp: CDPSession; id: string }> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return { cdp, id: authenticatorId };
+  const id = await addVirtualAuthenticator(page);
+  return { cdp: await page.context().newCDPSession(page), id };
 }
 
 /** Fails on any page error or CSP violation, which the strict policy would report. */
