@@ -2,6 +2,7 @@
 // `WebAuthnProvider` of a Signet client.
 export type { CborValue } from "./cbor.js";
 export { encodeCbor } from "./cbor.js";
+export { createSoftAuthenticator } from "./softAuthenticator.js";
 export type {
   Base64UrlString,
   CeremonyOverrides,
@@ -14,5 +15,4 @@ export type {
   SoftCredential,
   SoftRegistrationResponseJSON,
   SoftWebAuthnProvider,
-} from "./softAuthenticator.js";
-export { createSoftAuthenticator } from "./softAuthenticator.js";
+} from "./softAuthenticatorTypes.js";

@@ -17,20 +17,6 @@ import type {
   SoftRegistrationResponseJSON,
 } from "./softAuthenticatorTypes.js";
 
-export type {
-  Base64UrlString,
-  CeremonyOverrides,
-  CreationOptionsJSON,
-  CredentialDescriptorJSON,
-  RequestOptionsJSON,
-  SoftAuthenticationResponseJSON,
-  SoftAuthenticator,
-  SoftAuthenticatorOptions,
-  SoftCredential,
-  SoftRegistrationResponseJSON,
-  SoftWebAuthnProvider,
-} from "./softAuthenticatorTypes.js";
-
 const ES256 = -7;
 const FLAG_UP = 0x01;
 const FLAG_UV = 0x04;
