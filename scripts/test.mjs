@@ -81,6 +81,9 @@ check("typecheck", runPnpm(["run", "typecheck"]));
 check("lint", runPnpm(["exec", "biome", "check", "."]));
 check("package exports (publint, attw)", runPnpm(["exec", "node", "scripts/check-packages.mjs"]));
 check("size budget", runPnpm(["exec", "node", "scripts/size.mjs"]));
+// The API reference from the TSDoc of every public export (docs/api, not committed): built here so
+// that a broken link or a doc that no longer matches the code fails CI.
+check("API reference (TypeDoc)", runPnpm(["exec", "typedoc"]));
 
 // The README's quick start, run as written (emulator, relay and core in one process).
 check("examples/quickstart.ts runs", run("node", ["--import", "tsx", "examples/quickstart.ts"]));

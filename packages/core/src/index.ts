@@ -3,6 +3,8 @@
  * keys in IndexedDB. Nothing here reads `window`, `navigator` or `globalThis.crypto` at import time.
  * The `react-native` export condition loads `index.native.ts` instead (noble, no WebCrypto). The
  * public API itself is named once, in `exports.ts`; this file adds only the platform wiring.
+ *
+ * @module @signet/core
  */
 import { withAutoRefresh } from "./autoRefresh.js";
 import {

@@ -1,3 +1,8 @@
+/**
+ * A local emulator of the service's Embedded Wallet endpoints with real checks.
+ *
+ * @module @signet/emulator
+ */
 // @signet/emulator: a local emulator of the service's Embedded Wallet endpoints with real checks.
 export type { EmulatorClock } from "./clock.js";
 export {

@@ -1,3 +1,8 @@
+/**
+ * React hooks over @signet/core: a provider, useSession, a mutation hook per flow and query hooks.
+ *
+ * @module @signet/react
+ */
 // @signet/react: a provider and one hook per @signet/core flow, in TanStack Query's and wagmi's
 // shapes. Every module is a client module; nothing browser-only runs at import or render.
 export { SignetProvider, type SignetProviderProps, useClient } from "./context.js";

@@ -1,3 +1,8 @@
+/**
+ * The backend relay for Embedded Wallet clients, as a web-standard fetch handler.
+ *
+ * @module @signet/relay
+ */
 // @signet/relay: the platform backend relay for Embedded Wallet clients.
 export {
   type CreateRelayOptions,

@@ -1,3 +1,8 @@
+/**
+ * One rate limit and one ownership cache in Redis for many relay instances.
+ *
+ * @module @signet/relay/redis
+ */
 // Shared relay state in Redis: one rate limit and one ownership cache for many relay instances
 // behind a load balancer. The client is passed in (ioredis, or an adapter over node-redis), so
 // the relay itself depends on no Redis package.

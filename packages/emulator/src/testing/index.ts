@@ -1,3 +1,8 @@
+/**
+ * A software passkey authenticator for tests in Node.
+ *
+ * @module @signet/emulator/testing
+ */
 // Test helpers for Node: a software passkey authenticator, usable directly or as a
 // `WebAuthnProvider` of a Signet client.
 export type { CborValue } from "./cbor.js";
