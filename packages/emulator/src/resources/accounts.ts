@@ -135,6 +135,7 @@ function fundAccount(ctx: RequestContext): Response {
     createdAt: now,
     settlesAt: now,
     settled: true,
+    pendingAuthorization: false,
     description: "Sandbox funding",
   });
   return json(200, internalAccountJson(account));
