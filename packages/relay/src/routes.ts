@@ -87,6 +87,11 @@ export interface RelayRoute {
     readonly required?: readonly string[];
     /** When set, the only top-level fields allowed, and exactly one of them must be present. */
     readonly exactlyOneOf?: readonly string[];
+    /**
+     * The body's `endUserIpAddress` is the relay's to set when `createRelay`'s
+     * `endUserIpAddress` option is given (docs/protocol.md §9).
+     */
+    readonly endUserIpAddress?: boolean;
   };
   /** What the route is for, shown in the README table. */
   readonly summary: string;
@@ -200,6 +205,17 @@ export const RELAY_ROUTES: readonly RelayRoute[] = [
     path: "/quotes/{Quote}/execute",
     body: {},
     summary: "execute a quote (stamp header, Idempotency-Key)",
+  },
+  {
+    method: "POST",
+    path: "/quotes/{Quote}/authorize",
+    body: { endUserIpAddress: true },
+    summary: "authorize a quote's SCA challenge (SMS code or passkey assertion)",
+  },
+  {
+    method: "POST",
+    path: "/quotes/{Quote}/authorize/resend",
+    summary: "re-send the SMS code of a quote's SCA challenge",
   },
   { method: "GET", path: "/transactions/{Transaction}", summary: "get a transaction" },
 ];
