@@ -88,7 +88,7 @@ describe("less common flows", () => {
     const started = Date.now();
     const error = await waitForTransaction(client, {
       transactionId: executed.transactionId!,
-      backoff: { baseMs: 50, maxMs: 100 },
+      pollingInterval: 50,
       signal: controller.signal,
     }).catch((e) => e);
     expect(error).toBeInstanceOf(SignetError);

@@ -43,7 +43,7 @@ describe("send money: quote → sign → execute → settle", () => {
     expect(executed.status).toBe("PROCESSING");
     const transaction = await waitForTransaction(client, {
       transactionId: executed.transactionId!,
-      backoff: { baseMs: 50, maxMs: 100 },
+      pollingInterval: 50,
     });
     expect(transaction.status).toBe("COMPLETED");
     const [wallet] = await listInternalAccounts(client, { customerId });

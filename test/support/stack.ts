@@ -39,10 +39,15 @@ export type Stack = {
     /** More customer fields (e.g. `phoneNumber`). */
     extra?: Record<string, unknown>,
   ): Promise<{ customerId: string; accountId: string; emailCredentialId: string }>;
-  /** Funds the wallet, adds a USD bank account and creates a quote from the wallet to it. */
+  /**
+   * Funds the wallet, adds a USD bank account and creates a quote from the wallet to it (a
+   * cross-currency send: USDB to USD). `quoteFields` go into the quote request as well
+   * (`scaFactor`, or a `destination` of its own).
+   */
   walletQuote(
     user: { customerId: string; accountId: string },
     amount?: number,
+    quoteFields?: Record<string, unknown>,
   ): Promise<{ quoteId: string; externalAccountId: string }>;
   /** A core client acting for `customerId`, with a software passkey authenticator. */
   client(
@@ -148,7 +153,7 @@ export async function startStack(
       const emailCredentialId = credentials.body.data.find((c) => c.type === "EMAIL_OTP")!.id;
       return { customerId, accountId, emailCredentialId };
     },
-    async walletQuote(user, amount = 1_000_000) {
+    async walletQuote(user, amount = 1_000_000, quoteFields = {}) {
       await platform("POST", `/sandbox/internal-accounts/${user.accountId}/fund`, {
         amount: 5_000_000,
       });
@@ -169,6 +174,7 @@ export async function startStack(
         destination: { destinationType: "ACCOUNT", accountId: external.body.id },
         lockedCurrencySide: "SENDING",
         lockedCurrencyAmount: amount,
+        ...quoteFields,
       });
       if (quote.status !== 201)
         throw new Error(`quote: ${quote.status} ${JSON.stringify(quote.body)}`);

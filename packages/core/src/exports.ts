@@ -16,6 +16,14 @@ export {
   addPasskey,
 } from "./actions/addPasskey.js";
 export {
+  type AuthorizeQuoteErrorType,
+  type AuthorizeQuoteParameters,
+  type AuthorizeQuoteReturnType,
+  authorizeQuote,
+  type ScaChallengeContext,
+  type ScaProof,
+} from "./actions/authorizeQuote.js";
+export {
   type CreateDelegatedKeyErrorType,
   type CreateDelegatedKeyParameters,
   type CreateDelegatedKeyReturnType,
@@ -88,6 +96,12 @@ export {
   type RequestOtpReturnType,
   requestOtp,
 } from "./actions/requestOtp.js";
+export {
+  type ResendQuoteAuthorizationErrorType,
+  type ResendQuoteAuthorizationParameters,
+  type ResendQuoteAuthorizationReturnType,
+  resendQuoteAuthorization,
+} from "./actions/resendQuoteAuthorization.js";
 export {
   type RevokeCredentialErrorType,
   type RevokeCredentialParameters,
@@ -242,9 +256,15 @@ export type {
   CustomerJson,
   DelegatedKeyJson,
   DelegatedKeyStatus,
+  ExecutedQuoteJson,
   InternalAccountJson,
   PasskeyAuthChallengeJson,
   PaymentInstructionJson,
+  PendingAuthorizationQuoteJson,
   QuoteJson,
+  QuoteStatus,
+  ScaChallengeJson,
+  ScaFactor,
   TransactionJson,
+  TransactionStatus,
 } from "./wire.js";
