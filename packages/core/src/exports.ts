@@ -156,6 +156,7 @@ export {
   verifyOtp,
 } from "./actions/verifyOtp.js";
 export {
+  DEFAULT_POLLING_INTERVAL_MS,
   type WaitForTransactionErrorType,
   type WaitForTransactionParameters,
   type WaitForTransactionReturnType,

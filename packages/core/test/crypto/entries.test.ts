@@ -22,6 +22,7 @@ describe("exports", () => {
   it("index.ts", () => {
     expect(Object.keys(browser).sort()).toMatchInlineSnapshot(`
       [
+        "DEFAULT_POLLING_INTERVAL_MS",
         "IDEMPOTENCY_KEY_HEADER",
         "PRODUCTION_SIGNER_SIGN_PUBLIC_KEY",
         "PRODUCTION_TLS_FETCHER_SIGN_PUBLIC_KEY",
@@ -85,6 +86,7 @@ describe("exports", () => {
   it("index.native.ts", () => {
     expect(Object.keys(native).sort()).toMatchInlineSnapshot(`
       [
+        "DEFAULT_POLLING_INTERVAL_MS",
         "IDEMPOTENCY_KEY_HEADER",
         "PRODUCTION_SIGNER_SIGN_PUBLIC_KEY",
         "PRODUCTION_TLS_FETCHER_SIGN_PUBLIC_KEY",
