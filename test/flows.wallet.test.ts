@@ -51,7 +51,8 @@ describe("send money: quote → sign → execute → settle", () => {
     const again = await executeQuote(client, { quote }).catch((e) => e);
     expect(again).toBeInstanceOf(SignetError);
     expect(again.status).toBe(409);
-    expect(again.code).toBe("QUOTE_ALREADY_EXECUTED");
+    expect(again.code).toBe("CONFLICT");
+    expect(again.details.reason).toBe("QUOTE_ALREADY_EXECUTED");
   });
 
   it("retries an execute whose answer was lost with the same Idempotency-Key and pays once", async () => {

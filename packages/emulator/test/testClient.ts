@@ -233,7 +233,10 @@ export function openExport(bundle: string, recipient: TestKey, pinned?: string) 
 
 /** A sandbox-style OIDC token (unchecked signature). */
 export function oidcToken(claims: Record<string, unknown>): string {
-  return `${b64u(JSON.stringify({ alg: "RS256", typ: "JWT" }))}.${b64u(JSON.stringify(claims))}.${b64u(randomBytes(16))}`;
+  // Real id tokens carry exp; a test that wants it missing passes `exp: undefined`.
+  const issued = typeof claims.iat === "number" ? claims.iat : Math.floor(Date.now() / 1000);
+  const payload = JSON.stringify({ exp: issued + 3600, ...claims });
+  return `${b64u(JSON.stringify({ alg: "RS256", typ: "JWT" }))}.${b64u(payload)}.${b64u(randomBytes(16))}`;
 }
 
 export const sha256Hex = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");

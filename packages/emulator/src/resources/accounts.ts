@@ -90,7 +90,8 @@ function listInternalAccounts(ctx: RequestContext): Response {
   const customerId = queryParam(ctx, "customerId", id("Customer"));
   const type = queryParam(ctx, "type", enumOf(["EMBEDDED_WALLET", "INTERNAL_FIAT"]));
   const currency = queryParam(ctx, "currency", string({ minLength: 1, maxLength: 10 }));
-  if (customerId && !ctx.rt.state.customers.has(customerId)) throw notFound("Customer", customerId);
+  if (customerId && !ctx.rt.state.customers.has(customerId))
+    throw notFound("Customer", customerId, "USER_NOT_FOUND");
   const data = [...ctx.rt.state.accounts.values()]
     .filter((a) => (!customerId || a.customerId === customerId) && (!type || a.type === type))
     .filter((a) => !currency || a.currency.code === currency)
@@ -186,7 +187,8 @@ function externalAccountJson(account: ExternalAccountRecord): Record<string, unk
 /** `POST /customers/external-accounts`: 201 ExternalAccount (`ACTIVE` at once in the emulator). */
 function createExternalAccount(ctx: RequestContext): Response {
   const body = readBody(ctx, externalAccountSchema);
-  if (!ctx.rt.state.customers.has(body.customerId)) throw notFound("Customer", body.customerId);
+  if (!ctx.rt.state.customers.has(body.customerId))
+    throw notFound("Customer", body.customerId, "USER_NOT_FOUND");
   const now = ctx.now();
   const account: ExternalAccountRecord = {
     id: ctx.rt.ids.next("ExternalAccount"),

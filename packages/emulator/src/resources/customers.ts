@@ -77,7 +77,7 @@ export function customerJson(customer: CustomerRecord): Record<string, unknown> 
 
 function getCustomerRecord(rt: Runtime, customerId: string): CustomerRecord {
   const customer = rt.state.customers.get(customerId);
-  if (!customer) throw notFound("Customer", customerId);
+  if (!customer) throw notFound("Customer", customerId, "USER_NOT_FOUND");
   return customer;
 }
 

@@ -220,7 +220,8 @@ function getQuote(ctx: RequestContext): Response {
  * the first terminal answer verbatim and never executes twice; the repeat must carry a stamp
  * that verifies over the payload too (by a session of the wallet, or the key that executed),
  * as the identical re-send does. Errors: 401 signature codes;
- * 409 `QUOTE_ALREADY_EXECUTED` (executed under another key or none), 409 `QUOTE_EXPIRED`;
+ * 409 `CONFLICT` with `details.reason` `QUOTE_ALREADY_EXECUTED` (executed under another key or
+ * none) or `QUOTE_EXPIRED`;
  * 400 `INSUFFICIENT_FUNDS`. Success: 200 Quote `PROCESSING` with `transactionId`.
  */
 function executeQuote(ctx: RequestContext): Response {
@@ -244,13 +245,16 @@ function executeQuote(ctx: RequestContext): Response {
     ]);
     return json(replay.status, replay.body);
   }
+  // The service's 409 list has no quote codes: CONFLICT, with the reason in details.
   if (quote.status !== "PENDING") {
-    throw new ServiceError(409, "QUOTE_ALREADY_EXECUTED", "The quote has already been executed.", {
+    throw new ServiceError(409, "CONFLICT", "The quote has already been executed.", {
+      reason: "QUOTE_ALREADY_EXECUTED",
       transactionId: quote.transactionId,
     });
   }
-  if (ctx.now() >= quote.expiresAt)
-    throw new ServiceError(409, "QUOTE_EXPIRED", "The quote has expired.");
+  if (ctx.now() >= quote.expiresAt) {
+    throw new ServiceError(409, "CONFLICT", "The quote has expired.", { reason: "QUOTE_EXPIRED" });
+  }
   if (signature === null) throw signatureMissing();
   const signedBy = checkStamp(
     ctx,
