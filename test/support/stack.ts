@@ -10,8 +10,28 @@ import {
 import { type EmulatorServer, startEmulatorServer } from "@signet/emulator";
 import { createSoftAuthenticator } from "@signet/emulator/testing";
 import { createRelay, toNodeHandler } from "@signet/relay";
+import { afterEach, expect } from "vitest";
+import {
+  formatFindings,
+  judgingFetch,
+  type OpenApiFinding,
+} from "../../packages/test/src/openapi.js";
 
 export const USER_HEADER = "x-test-customer";
+
+/**
+ * Findings not yet reported, of every stack this file started: each test that made an exchange
+ * the OpenAPI disagrees with fails at its end, naming the path and the schema errors.
+ */
+const unreported: (OpenApiFinding & { test?: string })[] = [];
+afterEach(() => {
+  const findings = unreported.splice(0);
+  if (findings.length > 0) {
+    throw new Error(
+      `${findings.length} exchange(s) disagree with the service's OpenAPI:\n${formatFindings(findings)}`,
+    );
+  }
+});
 
 export type LoggedRequest = {
   method: string;
@@ -71,6 +91,12 @@ export type Stack = {
   clearRequests(): Promise<void>;
   /** Stops the relay (cutting open connections) and starts a fresh one on the same port. */
   restartRelay(): Promise<void>;
+  /**
+   * Where the requests the relay forwards, the backend's calls and the answers of the emulator
+   * disagreed with the service's OpenAPI so far, each with the test it happened in. `close()`
+   * fails the suite when there is any.
+   */
+  openApiFindings(): readonly (OpenApiFinding & { test?: string })[];
   close(): Promise<void>;
 };
 
@@ -78,10 +104,28 @@ export async function startStack(
   options: Parameters<typeof startEmulatorServer>[0] & {
     /** Receives the relay's events. */
     onRelayEvent?: (event: unknown) => void;
+    /**
+     * Judge what is sent to the emulator against the OpenAPI too (default true). Suites that
+     * push hostile requests through on purpose turn it off; answers are judged always.
+     */
+    judgeRequests?: boolean;
   } = {},
 ): Promise<Stack> {
-  const { onRelayEvent, ...emulatorOptions } = options;
+  const { onRelayEvent, judgeRequests = true, ...emulatorOptions } = options;
   const emulator = await startEmulatorServer({ port: 0, ...emulatorOptions });
+  // docs/protocol.md: the service's OpenAPI judges every exchange with the emulator.
+  const findings: (OpenApiFinding & { test?: string })[] = [];
+  const judged = (requests = judgeRequests) =>
+    judgingFetch({
+      base: emulator.url,
+      requests,
+      onFinding: (finding) => {
+        const test = expect.getState().currentTestName;
+        const named = { ...finding, ...(test ? { test } : {}) };
+        findings.push(named);
+        if (test) unreported.push(named);
+      },
+    });
   const newRelay = () =>
     createRelay({
       baseUrl: emulator.url,
@@ -92,6 +136,7 @@ export async function startStack(
         return customerId ? { customerId } : null;
       },
       rateLimit: false,
+      fetch: judged(),
       ...(onRelayEvent ? { onEvent: onRelayEvent } : {}),
     });
   const listen = async (port: number): Promise<Server> => {
@@ -113,8 +158,10 @@ export async function startStack(
     signerPublicKey: string;
   };
 
+  // The backend's calls: tests also make deliberately bad ones, so only the answers are judged.
+  const platformFetch = judged(false);
   const platform: Stack["platform"] = async (method, path, body) => {
-    const response = await fetch(`${emulator.url}${path}`, {
+    const response = await platformFetch(`${emulator.url}${path}`, {
       method,
       headers: {
         authorization: auth,
@@ -184,6 +231,7 @@ export async function startStack(
       return stack.client("", {
         relayUrl: emulator.url,
         headers: { authorization: auth },
+        fetch: judged(),
         ...overrides,
       });
     },
@@ -231,9 +279,17 @@ export async function startStack(
       await stop(server);
       server = await listen(relayPort);
     },
+    openApiFindings: () => findings,
     async close() {
       await stop(server);
       await emulator.close();
+      // Exchanges outside any test (suite setup) are reported here.
+      const outside = findings.filter((f) => f.test === undefined);
+      if (outside.length > 0) {
+        throw new Error(
+          `${outside.length} exchange(s) disagree with the service's OpenAPI:\n${formatFindings(outside)}`,
+        );
+      }
     },
   };
   return stack;

@@ -433,6 +433,10 @@ describe("ownership", () => {
         body,
       });
     expect((await patch('{"phoneNumber":"+15555550100"}')).status).toBe(200);
+    // The service's update body is keyed on customerType, which may come along.
+    expect((await patch('{"customerType":"INDIVIDUAL","email":"a@b.c"}')).status).toBe(200);
+    expect((await patch('{"customerType":"BUSINESS","email":"a@b.c"}')).status).toBe(403);
+    expect((await patch('{"customerType":"INDIVIDUAL"}')).status).toBe(400);
     const other = await patch('{"fullName":"Mallory"}');
     expect(other.status).toBe(403);
     expect(await other.json()).toMatchObject({ code: "RELAY_FORBIDDEN" });
@@ -440,7 +444,7 @@ describe("ownership", () => {
     expect((await patch('{"email":"a@b.c","phoneNumber":"+1555"}')).status).toBe(400);
     expect((await patch('{"email":42}')).status).toBe(400);
     expect((await patch("{}")).status).toBe(400);
-    expect(stub.requests.filter((r) => r.method === "PATCH")).toHaveLength(1);
+    expect(stub.requests.filter((r) => r.method === "PATCH")).toHaveLength(2);
   });
 
   it("fails closed with 502 when an ownership lookup fails", async () => {

@@ -58,7 +58,11 @@ export async function updateCustomerContact(
       operation: "updateCustomerContact",
       method: "PATCH",
       path: `/customers/${customerId}`,
-      body: JSON.stringify(email !== undefined ? { email } : { phoneNumber }),
+      body: JSON.stringify({
+        // The service's update body is a oneOf keyed on customerType (docs/protocol.md §3).
+        customerType: "INDIVIDUAL",
+        ...(email !== undefined ? { email } : { phoneNumber }),
+      }),
       expectedStatus: 200,
       sign: signWithSession(client, session),
       parseBody: (answer) => expectShape<CustomerJson>(answer, ["id"], "Customer"),

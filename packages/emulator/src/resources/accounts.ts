@@ -167,6 +167,10 @@ const MASKED = ["accountNumber", "iban", "clabeNumber"];
 
 function externalAccountJson(account: ExternalAccountRecord): Record<string, unknown> {
   const info: Record<string, unknown> = { ...account.accountInfo };
+  // The service states the rails of an account; a USD account created without them gets ACH.
+  if (info.accountType === "USD_ACCOUNT" && info.paymentRails === undefined) {
+    info.paymentRails = ["ACH"];
+  }
   for (const key of MASKED) {
     const value = info[key];
     if (typeof value === "string") info[key] = `****${value.slice(-4)}`;

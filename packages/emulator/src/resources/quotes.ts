@@ -196,7 +196,8 @@ function createQuote(ctx: RequestContext): Response {
     payloadToSign,
     createdAt: now,
     expiresAt: now + rt.options.quoteTtlMs,
-    transactionId: undefined,
+    // The service names the quote's transaction from creation on; it exists once executed.
+    transactionId: rt.ids.next("Transaction"),
     executions: new Map(),
     executedWithKey: undefined,
     scaFactor: body.scaFactor === "PASSKEY" ? "PASSKEY" : "SMS_OTP",
@@ -281,7 +282,7 @@ function executeQuote(ctx: RequestContext): Response {
   const now = ctx.now();
   source.balance -= quote.totalSendingAmount;
   source.updatedAt = now;
-  const txId = rt.ids.next("Transaction");
+  const txId = quote.transactionId ?? rt.ids.next("Transaction");
   rt.state.transactions.set(txId, {
     id: txId,
     type: "OUTGOING",

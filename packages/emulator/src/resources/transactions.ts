@@ -26,8 +26,9 @@ export function settleDueTransactions(rt: Runtime): void {
   }
 }
 
-/** The Transaction JSON. */
-export function transactionJson(tx: TransactionRecord): Record<string, unknown> {
+/** The Transaction JSON (`direction`: the wallet's side of it, DEBIT out and CREDIT in). */
+export function transactionJson(rt: Runtime, tx: TransactionRecord): Record<string, unknown> {
+  const platformCustomerId = rt.state.customers.get(tx.customerId)?.fields.platformCustomerId;
   const body: Record<string, unknown> = {
     id: tx.id,
     status: tx.settled
@@ -36,7 +37,9 @@ export function transactionJson(tx: TransactionRecord): Record<string, unknown> 
         ? "PENDING_AUTHORIZATION"
         : "PROCESSING",
     type: tx.type,
+    direction: tx.type === "OUTGOING" ? "DEBIT" : "CREDIT",
     customerId: tx.customerId,
+    platformCustomerId: typeof platformCustomerId === "string" ? platformCustomerId : tx.customerId,
   };
   if (tx.quoteId) body.quoteId = tx.quoteId;
   if (tx.sourceAccountId) body.source = { sourceType: "ACCOUNT", accountId: tx.sourceAccountId };
@@ -55,7 +58,7 @@ function getTransaction(ctx: RequestContext): Response {
   const tx = ctx.rt.state.transactions.get(txId);
   if (!tx)
     throw new ServiceError(404, "TRANSACTION_NOT_FOUND", "Transaction not found.", { id: txId });
-  return json(200, transactionJson(tx));
+  return json(200, transactionJson(ctx.rt, tx));
 }
 
 /** `GET /transactions`: list envelope, filters `customerId` and `accountId` (source or destination). */
@@ -67,7 +70,7 @@ function listTransactions(ctx: RequestContext): Response {
     .filter(
       (t) => !accountId || t.sourceAccountId === accountId || t.destinationAccountId === accountId,
     )
-    .map(transactionJson);
+    .map((tx) => transactionJson(ctx.rt, tx));
   return json(200, listEnvelope(data));
 }
 
