@@ -208,18 +208,7 @@ function createJudge(document: Record<string, unknown>): OpenApiJudge {
     const op = find(request.method, request.url);
     const path = request.url.split("?")[0] ?? "";
     if (!op) return [];
-    const finding = (errors: string[]): OpenApiFinding[] =>
-      errors.length === 0
-        ? []
-        : [
-            {
-              side: "request",
-              method: op.method,
-              path,
-              operation: `${op.method} ${op.template}`,
-              errors,
-            },
-          ];
+    const finding = (errors: string[]) => findingsOf("request", op, path, errors);
     const errors: string[] = [];
     const query = new URLSearchParams(request.url.split("?")[1] ?? "");
     op.parameters.forEach((parameter) => {
@@ -263,19 +252,7 @@ function createJudge(document: Record<string, unknown>): OpenApiJudge {
     const op = find(request.method, request.url);
     const path = request.url.split("?")[0] ?? "";
     if (!op) return [];
-    const finding = (errors: string[]): OpenApiFinding[] =>
-      errors.length === 0
-        ? []
-        : [
-            {
-              side: "response",
-              method: op.method,
-              path,
-              operation: `${op.method} ${op.template}`,
-              status: response.status,
-              errors,
-            },
-          ];
+    const finding = (errors: string[]) => findingsOf("response", op, path, errors, response.status);
     const key = String(response.status);
     const declared = op.responses[key] ?? op.responses.default;
     if (!declared) {
@@ -303,6 +280,19 @@ function createJudge(document: Record<string, unknown>): OpenApiJudge {
         a.code === code,
     );
     return allowed ? [] : finding(describeErrors(fn.errors));
+  }
+
+  /** No finding for no errors, else one naming the operation. */
+  function findingsOf(
+    side: OpenApiFinding["side"],
+    op: Operation,
+    path: string,
+    errors: string[],
+    status?: number,
+  ): OpenApiFinding[] {
+    if (errors.length === 0) return [];
+    const operation = `${op.method} ${op.template}`;
+    return [{ side, method: op.method, path, operation, ...(status ? { status } : {}), errors }];
   }
 
   /** A judge that cannot judge (a schema that does not compile) reports it, never throws. */

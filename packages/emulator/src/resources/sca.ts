@@ -7,7 +7,7 @@ import { type AssertionResponseJson, verifyScaPasskeyAssertion } from "../auth/p
 import { isoTime } from "../clock.js";
 import { base64urlEncode } from "../crypto/index.js";
 import { expectNoBody, pathId, type RequestContext, readBody } from "../http/context.js";
-import { invalidInput, ServiceError } from "../http/errors.js";
+import { invalidInput, rateLimited, ServiceError } from "../http/errors.js";
 import { json, noContent } from "../http/responses.js";
 import type { Route } from "../http/router.js";
 import type { Runtime } from "../runtime.js";
@@ -170,12 +170,10 @@ function refuse(
     return lockedError(login.failedAttempts, login.lockedUntil);
   }
   if (challenge.failures >= RATE_LIMIT_AFTER) {
-    return new ServiceError(
-      429,
-      "RATE_LIMITED",
+    return rateLimited(
+      RETRY_AFTER_SECONDS * 1000,
       "Too many authorization attempts for this challenge.",
-      { retryAfterSeconds: RETRY_AFTER_SECONDS },
-      { "Retry-After": String(RETRY_AFTER_SECONDS) },
+      "SCA_ATTEMPTS_EXCEEDED",
     );
   }
   return invalidInput(
@@ -271,13 +269,10 @@ function resend(ctx: RequestContext): Response {
   const now = ctx.now();
   challenge.resends = challenge.resends.filter((at) => now - at < 60_000);
   if (challenge.resends.length >= RESENDS_PER_MINUTE) {
-    const seconds = Math.max(1, Math.ceil((challenge.resends[0]! + 60_000 - now) / 1000));
-    throw new ServiceError(
-      429,
-      "RATE_LIMITED",
+    throw rateLimited(
+      challenge.resends[0]! + 60_000 - now,
       "The code was re-sent too often.",
-      { retryAfterSeconds: seconds },
-      { "Retry-After": String(seconds) },
+      "SCA_RESEND_RATE_LIMITED",
     );
   }
   challenge.resends.push(now);
