@@ -15,8 +15,10 @@ const budgets = [
   {
     name: "@signet/core (browser entry)",
     entry: "packages/core/dist/index.js",
-    upFront: 20 * 1024,
-    whole: 32 * 1024,
+    // SCA (authorizeQuote, docs/protocol.md §9) added 0.85 KiB to both at a time when the whole
+    // budget had 21 bytes to spare: an EU customer cannot pay without it.
+    upFront: 21 * 1024,
+    whole: 33 * 1024,
   },
   {
     // The hooks alone: react and @signet/core are the app's own dependencies.

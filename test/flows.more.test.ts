@@ -4,16 +4,20 @@ import {
   addCredential,
   addPasskey,
   executeQuote,
+  exportWallet,
   getQuote,
   getSession,
+  refreshSession,
   requestOtp,
   runSignedRequest,
   SignetError,
+  signInWithOAuth,
   signInWithPasskey,
   verifyOtp,
   waitForTransaction,
 } from "@signet/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sandboxIdToken } from "./support/oidc.js";
 import { passkeyUser, registrationChallenge, signInWithEmail } from "./support/signIn.js";
 import { type Stack, startStack } from "./support/stack.js";
 
@@ -61,6 +65,41 @@ describe("less common flows", () => {
     expect((await getSession(fresh, { accountId }))?.id).toBe(session.id);
   });
 
+  it("signs in with OAuth and refreshes in the legacy flow when asked, as the service's own clients do", async () => {
+    const { customerId, accountId, emailCredentialId } = await stack.signUp();
+    const { client } = stack.client(customerId);
+    await signInWithEmail(client, emailCredentialId);
+    const sub = `legacy-${Date.now()}`;
+    const oauth = await addCredential(client, {
+      accountId,
+      type: "OAUTH",
+      oidcToken: sandboxIdToken({ sub }),
+    });
+    const { client: device } = stack.client(customerId);
+    await stack.clearRequests();
+    // A legacy answer must carry encryptedSessionSigningKey (the emulator seals one only for an
+    // uncompressed clientPublicKey, and checks the token's nonce against that exact string), and
+    // the held key is the one opened from it.
+    const signedIn = await signInWithOAuth(device, {
+      credentialId: oauth.id,
+      legacy: true,
+      getIdToken: async ({ nonce }) => sandboxIdToken({ sub, nonce }),
+    });
+    const refreshed = await refreshSession(device, { accountId, legacy: true });
+    expect(refreshed.id).not.toBe(signedIn.id);
+    // The refreshed key was made by the service and opened here: it stamps an export.
+    expect(await exportWallet(device, { accountId })).toMatch(/^[a-z]+( [a-z]+){11}$/);
+    const held = await device.sessions.list(accountId);
+    expect(held.map((s) => s.id)).toEqual([refreshed.id]);
+    // Without the option, the same credential gives a client-held session.
+    const { client: plain } = stack.client(customerId);
+    const clientHeld = await signInWithOAuth(plain, {
+      credentialId: oauth.id,
+      getIdToken: async ({ nonce }) => sandboxIdToken({ sub, nonce }),
+    });
+    expect(clientHeld.publicKey).toMatch(/^0[23][0-9a-f]{64}$/);
+  });
+
   it("refreshes a held session automatically before it expires", async () => {
     const { customerId, accountId, emailCredentialId } = await stack.signUp();
     const { client, events } = stack.client(customerId, { autoRefresh: { marginMs: 59_500 } });
@@ -88,7 +127,7 @@ describe("less common flows", () => {
     const started = Date.now();
     const error = await waitForTransaction(client, {
       transactionId: executed.transactionId!,
-      backoff: { baseMs: 50, maxMs: 100 },
+      pollingInterval: 50,
       signal: controller.signal,
     }).catch((e) => e);
     expect(error).toBeInstanceOf(SignetError);

@@ -43,7 +43,7 @@ describe("send money: quote → sign → execute → settle", () => {
     expect(executed.status).toBe("PROCESSING");
     const transaction = await waitForTransaction(client, {
       transactionId: executed.transactionId!,
-      backoff: { baseMs: 50, maxMs: 100 },
+      pollingInterval: 50,
     });
     expect(transaction.status).toBe("COMPLETED");
     const [wallet] = await listInternalAccounts(client, { customerId });
@@ -51,7 +51,8 @@ describe("send money: quote → sign → execute → settle", () => {
     const again = await executeQuote(client, { quote }).catch((e) => e);
     expect(again).toBeInstanceOf(SignetError);
     expect(again.status).toBe(409);
-    expect(again.code).toBe("QUOTE_ALREADY_EXECUTED");
+    expect(again.code).toBe("CONFLICT");
+    expect(again.details.reason).toBe("QUOTE_ALREADY_EXECUTED");
   });
 
   it("retries an execute whose answer was lost with the same Idempotency-Key and pays once", async () => {

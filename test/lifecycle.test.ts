@@ -43,7 +43,7 @@ it("sign up → OTP sign-in → add passkey → passkey sign-in → refresh → 
   const executed = await executeQuote(client, { quote: await getQuote(client, { quoteId }) });
   const transaction = await waitForTransaction(client, {
     transactionId: executed.transactionId!,
-    backoff: { baseMs: 50, maxMs: 100 },
+    pollingInterval: 50,
   });
   expect(transaction.status).toBe("COMPLETED");
   const [wallet] = await listInternalAccounts(client, { customerId: user.customerId });

@@ -49,7 +49,7 @@ it("keeps every secret out of events, errors and logs", async () => {
   expect(events.length).toBeGreaterThan(10);
   expect(relayEvents.length).toBeGreaterThan(5);
   expect((errors[0] as SignetError).status).toBe(401);
-  expect((errors[1] as SignetError).code).toBe("QUOTE_ALREADY_EXECUTED");
+  expect((errors[1] as SignetError).status).toBe(409);
   expect(errors.every((e) => e instanceof SignetError)).toBe(true);
   const log = await stack.requests();
   const text = JSON.stringify({

@@ -240,7 +240,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakCounts> {
             await waitForTransaction(client, {
               transactionId: executed.transactionId,
               timeoutMs: 5_000,
-              backoff: { baseMs: 5, maxMs: 20 },
+              pollingInterval: 10,
             });
           break;
         }

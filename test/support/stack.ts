@@ -10,8 +10,31 @@ import {
 import { type EmulatorServer, startEmulatorServer } from "@signet/emulator";
 import { createSoftAuthenticator } from "@signet/emulator/testing";
 import { createRelay, toNodeHandler } from "@signet/relay";
+import { afterEach, expect } from "vitest";
+import {
+  formatFindings,
+  judgingFetch,
+  type OpenApiFinding,
+} from "../../packages/test/src/openapi.js";
 
 export const USER_HEADER = "x-test-customer";
+
+/**
+ * Findings not yet reported, of every stack this file started: each test that made an exchange
+ * the OpenAPI disagrees with fails at its end, naming the path and the schema errors.
+ */
+const unreported: (OpenApiFinding & { test?: string })[] = [];
+// The benchmarks start a stack outside vitest: there, findings surface through close() only.
+const underVitest = process.env.VITEST !== undefined;
+if (underVitest)
+  afterEach(() => {
+    const findings = unreported.splice(0);
+    if (findings.length > 0) {
+      throw new Error(
+        `${findings.length} exchange(s) disagree with the service's OpenAPI:\n${formatFindings(findings)}`,
+      );
+    }
+  });
 
 export type LoggedRequest = {
   method: string;
@@ -39,10 +62,15 @@ export type Stack = {
     /** More customer fields (e.g. `phoneNumber`). */
     extra?: Record<string, unknown>,
   ): Promise<{ customerId: string; accountId: string; emailCredentialId: string }>;
-  /** Funds the wallet, adds a USD bank account and creates a quote from the wallet to it. */
+  /**
+   * Funds the wallet, adds a USD bank account and creates a quote from the wallet to it (a
+   * cross-currency send: USDB to USD). `quoteFields` go into the quote request as well
+   * (`scaFactor`, or a `destination` of its own).
+   */
   walletQuote(
     user: { customerId: string; accountId: string },
     amount?: number,
+    quoteFields?: Record<string, unknown>,
   ): Promise<{ quoteId: string; externalAccountId: string }>;
   /** A core client acting for `customerId`, with a software passkey authenticator. */
   client(
@@ -66,6 +94,12 @@ export type Stack = {
   clearRequests(): Promise<void>;
   /** Stops the relay (cutting open connections) and starts a fresh one on the same port. */
   restartRelay(): Promise<void>;
+  /**
+   * Where the requests the relay forwards, the backend's calls and the answers of the emulator
+   * disagreed with the service's OpenAPI so far, each with the test it happened in. `close()`
+   * fails the suite when there is any.
+   */
+  openApiFindings(): readonly (OpenApiFinding & { test?: string })[];
   close(): Promise<void>;
 };
 
@@ -73,10 +107,28 @@ export async function startStack(
   options: Parameters<typeof startEmulatorServer>[0] & {
     /** Receives the relay's events. */
     onRelayEvent?: (event: unknown) => void;
+    /**
+     * Judge what is sent to the emulator against the OpenAPI too (default true). Suites that
+     * push hostile requests through on purpose turn it off; answers are judged always.
+     */
+    judgeRequests?: boolean;
   } = {},
 ): Promise<Stack> {
-  const { onRelayEvent, ...emulatorOptions } = options;
+  const { onRelayEvent, judgeRequests = true, ...emulatorOptions } = options;
   const emulator = await startEmulatorServer({ port: 0, ...emulatorOptions });
+  // docs/protocol.md: the service's OpenAPI judges every exchange with the emulator.
+  const findings: (OpenApiFinding & { test?: string })[] = [];
+  const judged = (requests = judgeRequests) =>
+    judgingFetch({
+      base: emulator.url,
+      requests,
+      onFinding: (finding) => {
+        const test = underVitest ? expect.getState().currentTestName : undefined;
+        const named = { ...finding, ...(test ? { test } : {}) };
+        findings.push(named);
+        if (test) unreported.push(named);
+      },
+    });
   const newRelay = () =>
     createRelay({
       baseUrl: emulator.url,
@@ -87,6 +139,7 @@ export async function startStack(
         return customerId ? { customerId } : null;
       },
       rateLimit: false,
+      fetch: judged(),
       ...(onRelayEvent ? { onEvent: onRelayEvent } : {}),
     });
   const listen = async (port: number): Promise<Server> => {
@@ -108,8 +161,10 @@ export async function startStack(
     signerPublicKey: string;
   };
 
+  // The backend's calls: tests also make deliberately bad ones, so only the answers are judged.
+  const platformFetch = judged(false);
   const platform: Stack["platform"] = async (method, path, body) => {
-    const response = await fetch(`${emulator.url}${path}`, {
+    const response = await platformFetch(`${emulator.url}${path}`, {
       method,
       headers: {
         authorization: auth,
@@ -148,7 +203,7 @@ export async function startStack(
       const emailCredentialId = credentials.body.data.find((c) => c.type === "EMAIL_OTP")!.id;
       return { customerId, accountId, emailCredentialId };
     },
-    async walletQuote(user, amount = 1_000_000) {
+    async walletQuote(user, amount = 1_000_000, quoteFields = {}) {
       await platform("POST", `/sandbox/internal-accounts/${user.accountId}/fund`, {
         amount: 5_000_000,
       });
@@ -169,6 +224,7 @@ export async function startStack(
         destination: { destinationType: "ACCOUNT", accountId: external.body.id },
         lockedCurrencySide: "SENDING",
         lockedCurrencyAmount: amount,
+        ...quoteFields,
       });
       if (quote.status !== 201)
         throw new Error(`quote: ${quote.status} ${JSON.stringify(quote.body)}`);
@@ -178,6 +234,7 @@ export async function startStack(
       return stack.client("", {
         relayUrl: emulator.url,
         headers: { authorization: auth },
+        fetch: judged(),
         ...overrides,
       });
     },
@@ -225,9 +282,17 @@ export async function startStack(
       await stop(server);
       server = await listen(relayPort);
     },
+    openApiFindings: () => findings,
     async close() {
       await stop(server);
       await emulator.close();
+      // Exchanges outside any test (suite setup, benchmarks) are reported here.
+      const outside = findings.filter((f) => f.test === undefined);
+      if (outside.length > 0) {
+        throw new Error(
+          `${outside.length} exchange(s) disagree with the service's OpenAPI:\n${formatFindings(outside)}`,
+        );
+      }
     },
   };
   return stack;

@@ -6,6 +6,7 @@ import * as core from "./index.js";
 const actions = [
   "addCredential",
   "addPasskey",
+  "authorizeQuote",
   "createDelegatedKey",
   "executeQuote",
   "exportWallet",
@@ -19,6 +20,7 @@ const actions = [
   "preparePasskeySignIn",
   "refreshSession",
   "requestOtp",
+  "resendQuoteAuthorization",
   "revokeCredential",
   "revokeDelegatedKey",
   "revokeSession",

@@ -1,7 +1,7 @@
 // Argument checks shared by the actions. Ids go into relay paths: checked to be `Prefix:<uuid>` so
 // nothing can alter the path.
 import type { SignetClient } from "./client.js";
-import { SignetError } from "./errors.js";
+import { assertArgument, SignetError } from "./errors.js";
 
 const kind = (value: unknown) => (value === null ? "null" : typeof value);
 
@@ -48,4 +48,62 @@ export function assertServiceId(
 export function query(values: Record<string, string | undefined>): string {
   const entries = Object.entries(values).filter((e): e is [string, string] => e[1] !== undefined);
   return entries.length ? `?${new URLSearchParams(entries).toString()}` : "";
+}
+
+// docs/protocol.md §10: the service's field rules, no stricter and no looser.
+
+/** The transports the service accepts (WebAuthn's `AuthenticatorTransport`, without the rest). */
+const SERVICE_TRANSPORTS = ["usb", "nfc", "ble", "internal", "hybrid"];
+
+const shown = (value: unknown) =>
+  typeof value === "string" ? `"${value.slice(0, 40)}"` : kind(value);
+
+/**
+ * Checks a passkey nickname (Unicode letters and numbers, spaces and `. _ - ' ( )`, 1–100 after
+ * trimming) and returns it trimmed: the service ignores surrounding whitespace.
+ * @throws {SignetError} `INVALID_ARGUMENT`.
+ */
+export function passkeyNickname(value: unknown): string {
+  const trimmed = typeof value === "string" ? value.trim() : "";
+  assertArgument(
+    /^[\p{L}\p{N} ._'()-]{1,100}$/u.test(trimmed),
+    "nickname",
+    "1–100 letters, numbers, spaces or . _ - ' ( )",
+    shown(value),
+  );
+  return trimmed;
+}
+
+/**
+ * Checks a delegated key's nickname: 1–256 characters.
+ * @throws {SignetError} `INVALID_ARGUMENT`.
+ */
+export function assertDelegatedKeyNickname(value: unknown): asserts value is string {
+  assertArgument(
+    typeof value === "string" && /^.{1,256}$/su.test(value),
+    "nickname",
+    "1–256 characters",
+    shown(value),
+  );
+}
+
+/**
+ * Checks an E.164 phone number (`+14155550100`).
+ * @throws {SignetError} `INVALID_ARGUMENT`.
+ */
+export function assertPhoneNumber(value: unknown): asserts value is string {
+  assertArgument(
+    typeof value === "string" && /^\+[1-9]\d{1,14}$/.test(value),
+    "phoneNumber",
+    "an E.164 number such as +14155550100",
+    shown(value),
+  );
+}
+
+/**
+ * The authenticator's transports the service accepts. Browsers also report others
+ * (`smart-card`, `cable`), which are dropped, as are duplicates.
+ */
+export function serviceTransports(transports: readonly unknown[] | undefined): string[] {
+  return SERVICE_TRANSPORTS.filter((t) => transports?.includes(t));
 }

@@ -16,6 +16,14 @@ export {
   addPasskey,
 } from "./actions/addPasskey.js";
 export {
+  type AuthorizeQuoteErrorType,
+  type AuthorizeQuoteParameters,
+  type AuthorizeQuoteReturnType,
+  authorizeQuote,
+  type ScaChallengeContext,
+  type ScaProof,
+} from "./actions/authorizeQuote.js";
+export {
   type CreateDelegatedKeyErrorType,
   type CreateDelegatedKeyParameters,
   type CreateDelegatedKeyReturnType,
@@ -89,6 +97,12 @@ export {
   requestOtp,
 } from "./actions/requestOtp.js";
 export {
+  type ResendQuoteAuthorizationErrorType,
+  type ResendQuoteAuthorizationParameters,
+  type ResendQuoteAuthorizationReturnType,
+  resendQuoteAuthorization,
+} from "./actions/resendQuoteAuthorization.js";
+export {
   type RevokeCredentialErrorType,
   type RevokeCredentialParameters,
   type RevokeCredentialReturnType,
@@ -142,6 +156,7 @@ export {
   verifyOtp,
 } from "./actions/verifyOtp.js";
 export {
+  DEFAULT_POLLING_INTERVAL_MS,
   type WaitForTransactionErrorType,
   type WaitForTransactionParameters,
   type WaitForTransactionReturnType,
@@ -242,9 +257,15 @@ export type {
   CustomerJson,
   DelegatedKeyJson,
   DelegatedKeyStatus,
+  ExecutedQuoteJson,
   InternalAccountJson,
   PasskeyAuthChallengeJson,
   PaymentInstructionJson,
+  PendingAuthorizationQuoteJson,
   QuoteJson,
+  QuoteStatus,
+  ScaChallengeJson,
+  ScaFactor,
   TransactionJson,
+  TransactionStatus,
 } from "./wire.js";

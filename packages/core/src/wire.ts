@@ -64,10 +64,55 @@ export type PaymentInstructionJson = {
   accountOrWalletInfo: { accountType: string; payloadToSign?: string; [field: string]: unknown };
 };
 
+/** Quote statuses (docs/protocol.md §9); a newer service may add more. */
+export type QuoteStatus =
+  | "PENDING"
+  | "PENDING_AUTHORIZATION"
+  | "PROCESSING"
+  | "COMPLETED"
+  | "FAILED"
+  | "EXPIRED";
+
+/** Transaction statuses (docs/protocol.md §9); a newer service may add more. */
+export type TransactionStatus =
+  | "CREATED"
+  | "PENDING"
+  | "PENDING_AUTHORIZATION"
+  | "PROCESSING"
+  | "COMPLETED"
+  | "REJECTED"
+  | "FAILED"
+  | "REFUNDED"
+  | "EXPIRED";
+
+/** A Strong Customer Authentication factor. `TOTP` never answers a per-payment challenge. */
+export type ScaFactor = "SMS_OTP" | "TOTP" | "PASSKEY";
+
+/**
+ * The Strong Customer Authentication challenge to satisfy now (docs/protocol.md §9). A payment
+ * can need several in a row; each has its own `id`.
+ */
+export type ScaChallengeJson = {
+  /** `ScaChallenge:<uuid>`, for logs and correlation only. */
+  id: string;
+  expiresAt: string;
+  factor: ScaFactor | (string & {});
+  availableFactors: (ScaFactor | (string & {}))[];
+  /**
+   * What this step authorizes (`CURRENCY_CONVERSION`, `PAYOUT`, `TRANSFER`, more may come): a
+   * label for the screen, never a branch in program logic.
+   */
+  purpose?: string | null;
+  /** PASSKEY only: WebAuthn request options, handed to the authenticator as they are. */
+  passkeyAssertionOptions?: Record<string, unknown> | null;
+  /** The origins a passkey ceremony may run on, when the service names them. */
+  passkeyAllowedOrigins?: string[] | null;
+};
+
 /** A quote, as created and executed. */
 export type QuoteJson = {
   id: string;
-  status: string;
+  status: QuoteStatus | (string & {});
   createdAt?: string;
   expiresAt?: string;
   source?: { sourceType?: string; accountId?: string; customerId?: string };
@@ -79,10 +124,28 @@ export type QuoteJson = {
   feesIncluded?: number;
   transactionId?: string;
   paymentInstructions?: PaymentInstructionJson[];
+  /** Present while the quote is `PENDING_AUTHORIZATION` (docs/protocol.md §9). */
+  scaChallenge?: ScaChallengeJson;
+};
+
+/** A quote that waits for the customer's Strong Customer Authentication (docs/protocol.md §9). */
+export type PendingAuthorizationQuoteJson = QuoteJson & {
+  status: "PENDING_AUTHORIZATION";
+  scaChallenge: ScaChallengeJson;
+};
+
+/** A quote whose transfer has started (or ended): no authorization is pending. */
+export type ExecutedQuoteJson = QuoteJson & {
+  status: Exclude<QuoteStatus, "PENDING_AUTHORIZATION">;
+  scaChallenge?: undefined;
 };
 
 /** A transaction; only the fields Signet reads are named. */
-export type TransactionJson = { id: string; status: string; [field: string]: unknown };
+export type TransactionJson = {
+  id: string;
+  status: TransactionStatus | (string & {});
+  [field: string]: unknown;
+};
 
 /** A customer; only the fields Signet reads or changes are named. */
 export type CustomerJson = {

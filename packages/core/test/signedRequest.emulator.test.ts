@@ -142,7 +142,7 @@ const targets: Target[] = [
         headers: { Authorization: BASIC },
         onEvent: (event) => events.push(event),
       }),
-    goneSession: ["NOT_FOUND", 404],
+    goneSession: ["REFERENCE_NOT_FOUND", 404],
     dropped: { code: "NETWORK" },
   },
   {
@@ -399,7 +399,11 @@ describe.each(targets)("runSignedRequest over real HTTP ($name)", (target) => {
         sign: (payload) => payer.tek.stamp(payload),
       }),
     );
-    expect([again.code, again.status]).toEqual(["QUOTE_ALREADY_EXECUTED", 409]);
+    expect([again.code, again.status, again.details?.reason]).toEqual([
+      "CONFLICT",
+      409,
+      "QUOTE_ALREADY_EXECUTED",
+    ]);
     expect(await walletBalance(payer.customerId)).toBe(before - quote.totalSendingAmount);
   });
 

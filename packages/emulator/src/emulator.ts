@@ -29,6 +29,12 @@ import { validate } from "./validation.js";
 /** The version prefix of the real base URL; paths are served with and without it. */
 export const VERSION_PREFIX = "/grid/2025-10-13";
 
+/**
+ * Set on an answer an injected fault shaped (`processing`, `error`, `rate_limit`…), with the
+ * fault's kind: such an answer is the test's making, not the service's, and schema judges skip it.
+ */
+export const FAULT_HEADER = "X-Emulator-Fault";
+
 /** An emulator instance: a fetch handler and its controls. */
 export interface Emulator {
   /**
@@ -155,7 +161,7 @@ export function createEmulator(options: CreateEmulatorParameters = {}): CreateEm
     settleDueTransactions(rt);
     const match = route(method, path);
     if (match.kind === "not_found")
-      throw new ServiceError(404, "NOT_FOUND", `No route for ${path}.`);
+      throw new ServiceError(404, "REFERENCE_NOT_FOUND", `No route for ${path}.`);
     if (match.kind === "method_not_allowed") {
       throw new ServiceError(
         405,
@@ -254,6 +260,8 @@ export function createEmulator(options: CreateEmulatorParameters = {}): CreateEm
     // The service's clock, as a real service states it: clients judge expiry by this header, so
     // an advanced emulator clock (POST /_emulator/clock) must show in it.
     response.headers.set("Date", new Date(clock.now()).toUTCString());
+    // An answer shaped by an injected fault is not the service's own: say so, for test judges.
+    if (note.fault) response.headers.set(FAULT_HEADER, note.fault);
     return response;
 
     function logRequest(status: number, errorCode: string | undefined) {

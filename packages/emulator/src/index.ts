@@ -10,6 +10,7 @@ export {
   type CreateEmulatorReturnType,
   createEmulator,
   type Emulator,
+  FAULT_HEADER,
   VERSION_PREFIX,
 } from "./emulator.js";
 export {

@@ -7,6 +7,7 @@ import { customerRoutes } from "./resources/customers.js";
 import { delegatedKeyRoutes } from "./resources/delegatedKeys.js";
 import { exportRoutes } from "./resources/export.js";
 import { quoteRoutes } from "./resources/quotes.js";
+import { scaRoutes } from "./resources/sca.js";
 import { sessionRoutes } from "./resources/sessions.js";
 import { signInRoutes } from "./resources/signIn.js";
 import { transactionRoutes } from "./resources/transactions.js";
@@ -21,6 +22,7 @@ export const serviceRoutes: readonly Route[] = [
   ...delegatedKeyRoutes,
   ...exportRoutes,
   ...quoteRoutes,
+  ...scaRoutes,
   ...transactionRoutes,
   ...cardRoutes,
 ];

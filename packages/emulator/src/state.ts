@@ -98,10 +98,38 @@ export interface PasskeyChallengeRecord {
   consumed: boolean;
 }
 
+/** SCA factors (docs/protocol.md §9). */
+export type ScaFactor = "SMS_OTP" | "TOTP" | "PASSKEY";
+
+/** The Strong Customer Authentication challenge a quote waits on now. */
+export interface ScaChallengeRecord {
+  id: string;
+  factor: "SMS_OTP" | "PASSKEY";
+  availableFactors: ScaFactor[];
+  /** Omitted when the payment takes a single authorization. */
+  purpose: string | undefined;
+  expiresAt: number;
+  /** PASSKEY: the WebAuthn challenge (base64url) and the customer's passkeys it allows. */
+  passkey?: { challenge: string; credentialIds: string[] };
+  /** Emulator times of recent resends (rate limited). */
+  resends: number[];
+  /** Refused proofs for this challenge. */
+  failures: number;
+}
+
+/** The authorizations a quote still needs, in order, and the challenge of the current one. */
+export interface ScaProgress {
+  /** Purposes still to authorize after the current challenge. */
+  remaining: string[];
+  challenge: ScaChallengeRecord;
+  /** The `endUserIpAddress` of each accepted authorization, as sent (or `null`). */
+  endUserIpAddresses: (string | null)[];
+}
+
 /** A quote from a wallet source. */
 export interface QuoteRecord {
   id: string;
-  status: "PENDING" | "PROCESSING" | "COMPLETED";
+  status: "PENDING" | "PENDING_AUTHORIZATION" | "PROCESSING" | "COMPLETED";
   customerId: string;
   sourceAccountId: string;
   destination: { destinationType: "ACCOUNT"; accountId: string };
@@ -119,6 +147,10 @@ export interface QuoteRecord {
   executions: Map<string, { status: number; body: unknown; signedBy: string }>;
   /** The key of the execute that succeeded, or `""` when it had none. */
   executedWithKey: string | undefined;
+  /** The factor asked for at creation (`scaFactor`), used when the customer has it. */
+  scaFactor: "SMS_OTP" | "PASSKEY";
+  /** Set while the quote is `PENDING_AUTHORIZATION`; kept (challenge done) afterwards. */
+  sca: ScaProgress | undefined;
 }
 
 /** A money movement. */
@@ -137,6 +169,8 @@ export interface TransactionRecord {
   settlesAt: number;
   /** Whether settlement has been applied (the destination credited). */
   settled: boolean;
+  /** Held until the customer's SCA authorizations release it (`settlesAt` is set then). */
+  pendingAuthorization: boolean;
   description: string | undefined;
 }
 
@@ -184,6 +218,8 @@ export interface EmulatorState {
   challengeIssues: Map<string, number[]>;
   /** Emulator times of recent failed OTP verifies, per credential. */
   otpFailures: Map<string, number[]>;
+  /** Refused SCA proofs per customer, and the lock they lead to. */
+  scaLogins: Map<string, { failedAttempts: number; lockedUntil: number | undefined }>;
 }
 
 /** An empty state. */
@@ -202,5 +238,6 @@ export function createState(): EmulatorState {
     delegatedKeys: new Map(),
     challengeIssues: new Map(),
     otpFailures: new Map(),
+    scaLogins: new Map(),
   };
 }

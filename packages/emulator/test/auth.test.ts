@@ -255,7 +255,11 @@ describe("credentials", () => {
       accountId: user.account.id,
       oidcToken: googleToken(),
     });
-    expect(dup.body.code).toBe("OAUTH_CREDENTIAL_ALREADY_EXISTS");
+    // The service's 400 list names no code for it (docs/protocol.md §10).
+    expect(dup.body).toMatchObject({
+      code: "INVALID_INPUT",
+      details: { reason: "OAUTH_CREDENTIAL_ALREADY_EXISTS" },
+    });
     const badIssuer = await call(t, "POST", "/auth/credentials", {
       type: "OAUTH",
       accountId: user.account.id,

@@ -27,7 +27,7 @@ describe("customers", () => {
       email: "ada@example.com",
       fullName: "Ada Lovelace",
       birthDate: "1815-12-10",
-      address: { line1: "1 St", city: "London", country: "GB" },
+      address: { line1: "1 St", city: "London", postalCode: "EC1A 1BB", country: "GB" },
     });
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({

@@ -5,6 +5,7 @@ it("exports exactly the documented entry points", () => {
   expect(Object.keys(emulator).sort()).toEqual([
     "DEFAULT_OIDC_ISSUERS",
     "EmulatorDropError",
+    "FAULT_HEADER",
     "REQUEST_ID_HEADER",
     "SIGNATURE_HEADER",
     "VERSION_PREFIX",

@@ -579,7 +579,8 @@ describe("quote execute", () => {
     expect(await balance(q.user.account.id, q.user.customer.id)).toBe(4_000_000);
     // Without the key the repeat is a second execute, which the service refuses.
     const keyless = await call(t, "POST", q.path, undefined, { [SIGNATURE]: headers[SIGNATURE] });
-    expectError(keyless, 409, "QUOTE_ALREADY_EXECUTED");
+    expectError(keyless, 409, "CONFLICT");
+    expect(keyless.body.details.reason).toBe("QUOTE_ALREADY_EXECUTED");
   });
 
   it("an error fault at: signed answers after the stamp passed, and executes nothing", async () => {
@@ -781,7 +782,6 @@ describe("input and platform auth", () => {
         `/auth/credentials/${user.credential.id}/verify`,
         { type: "EMAIL_OTP", encryptedOtpBundle: "{}" },
       ],
-      ["POST", `/auth/credentials/${user.credential.id}/challenge`, {}],
       ["PATCH", `/customers/${user.customer.id}`, { fullName: "Ada" }],
       [
         "POST",

@@ -37,7 +37,7 @@ describe("routing and platform auth", () => {
     const { t } = fresh();
     const missing = await call(t, "GET", "/nope");
     expect(missing.status).toBe(404);
-    expect(missing.body.code).toBe("NOT_FOUND");
+    expect(missing.body.code).toBe("REFERENCE_NOT_FOUND");
     const wrong = await call(t, "PUT", "/auth/credentials");
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get("allow")).toBe("GET, POST");
@@ -67,9 +67,13 @@ describe("routing and platform auth", () => {
     expect(array.status).toBe(400);
     const empty = await call(t, "POST", "/customers");
     expect(empty.status).toBe(400);
+    // A read documents no 400: a malformed id is not found; a write names the field.
     const badId = await call(t, "GET", "/customers/Customer:123");
-    expect(badId.status).toBe(400);
-    expect(badId.body.details.errors[0].field).toBe("id");
+    expect(badId.status).toBe(404);
+    expect(badId.body.code).toBe("USER_NOT_FOUND");
+    const badWrite = await call(t, "PATCH", "/customers/Customer:123", { fullName: "Ada" });
+    expect(badWrite.status).toBe(400);
+    expect(badWrite.body.details.errors[0].field).toBe("id");
     const badPercent = await call(t, "GET", "/customers/%E0%A4%A");
     expect([400, 404]).toContain(badPercent.status);
     const binary = await call(

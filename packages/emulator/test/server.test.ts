@@ -62,6 +62,7 @@ describe("startEmulatorServer", () => {
         accountType: "USD_ACCOUNT",
         accountNumber: "000123456789",
         routingNumber: "021000021",
+        beneficiary: { beneficiaryType: "INDIVIDUAL", fullName: "Test User" },
       },
     });
     const quote = await call(t, "POST", "/quotes", {

@@ -15,7 +15,25 @@ import {
   verify,
 } from "node:crypto";
 
+import { afterEach } from "vitest";
+import { formatFindings, judgingFetch, type OpenApiFinding } from "../../test/src/openapi.js";
+
 export const AUTH = `Basic ${Buffer.from("emulator:emulator").toString("base64")}`;
+
+/**
+ * Every answer the emulator gives through `call` is judged against the service's OpenAPI
+ * (requests are not: these suites send malformed ones on purpose). A test whose exchanges the
+ * OpenAPI disagrees with fails at its end, naming the path and the schema errors.
+ */
+const findings: OpenApiFinding[] = [];
+afterEach(() => {
+  const found = findings.splice(0);
+  if (found.length > 0) {
+    throw new Error(
+      `The emulator answered against the service's OpenAPI:\n${formatFindings(found)}`,
+    );
+  }
+});
 export const SIGNATURE = "Grid-Wallet-Signature";
 
 const b64u = (b: Uint8Array | string) => Buffer.from(b).toString("base64url");
@@ -233,7 +251,10 @@ export function openExport(bundle: string, recipient: TestKey, pinned?: string) 
 
 /** A sandbox-style OIDC token (unchecked signature). */
 export function oidcToken(claims: Record<string, unknown>): string {
-  return `${b64u(JSON.stringify({ alg: "RS256", typ: "JWT" }))}.${b64u(JSON.stringify(claims))}.${b64u(randomBytes(16))}`;
+  // Real id tokens carry exp; a test that wants it missing passes `exp: undefined`.
+  const issued = typeof claims.iat === "number" ? claims.iat : Math.floor(Date.now() / 1000);
+  const payload = JSON.stringify({ exp: issued + 3600, ...claims });
+  return `${b64u(JSON.stringify({ alg: "RS256", typ: "JWT" }))}.${b64u(payload)}.${b64u(randomBytes(16))}`;
 }
 
 export const sha256Hex = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
@@ -245,12 +266,23 @@ export type Reply = { status: number; body: any; headers: Headers; text: string 
 /** Something that answers fetch requests: an emulator in process or a URL over HTTP. */
 export type Target = { fetch(request: Request): Promise<Response>; base: string };
 
+/** Wraps a target's fetch so that its answers are judged (see `findings`). */
+function judged(target: Target): Target {
+  const judgeFetch = judgingFetch({
+    base: target.base,
+    requests: false,
+    onFinding: (finding) => findings.push(finding),
+    fetch: (input, init) => target.fetch(new Request(input, init)),
+  });
+  return { base: target.base, fetch: (request) => judgeFetch(request) };
+}
+
 export function httpTarget(url: string): Target {
-  return { base: url, fetch: (r) => fetch(r) };
+  return judged({ base: url, fetch: (r) => fetch(r) });
 }
 
 export function processTarget(emulator: { fetch(request: Request): Promise<Response> }): Target {
-  return { base: "http://emulator.test", fetch: (r) => emulator.fetch(r) };
+  return judged({ base: "http://emulator.test", fetch: (r) => emulator.fetch(r) });
 }
 
 /** Sends one request; `body` strings are sent as-is, objects as JSON. */

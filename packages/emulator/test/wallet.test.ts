@@ -148,7 +148,10 @@ describe("quotes", () => {
       "Idempotency-Key": "k2",
     });
     expect(other.status).toBe(409);
-    expect(other.body.code).toBe("QUOTE_ALREADY_EXECUTED");
+    expect(other.body).toMatchObject({
+      code: "CONFLICT",
+      details: { reason: "QUOTE_ALREADY_EXECUTED" },
+    });
     const none = await call(t, "POST", `/quotes/${quote.id}/execute`, undefined, {
       [SIGNATURE]: headers[SIGNATURE],
     });
@@ -192,7 +195,7 @@ describe("quotes", () => {
       [SIGNATURE]: stamp(payloadOf(fresh), w.sessionKey),
     });
     expect(r.status).toBe(409);
-    expect(r.body.code).toBe("QUOTE_EXPIRED");
+    expect(r.body).toMatchObject({ code: "CONFLICT", details: { reason: "QUOTE_EXPIRED" } });
   });
 
   it("refuses an expired session's stamp", async () => {
@@ -322,18 +325,26 @@ describe("cards and delegated keys", () => {
     expect((await call(t, "GET", `/auth/delegated-keys/${leg3.body.id}`)).body).toEqual(leg3.body);
     const again = await call(t, "POST", "/auth/delegated-keys", body);
     expect(again.status).toBe(409);
-    expect(again.body.code).toBe("DELEGATED_KEY_ALREADY_EXISTS");
+    expect(again.body).toMatchObject({
+      code: "CONFLICT",
+      details: { reason: "DELEGATED_KEY_ALREADY_EXISTS" },
+    });
     expect((await call(t, "GET", "/auth/delegated-keys")).status).toBe(400);
     expect((await call(t, "DELETE", `/auth/delegated-keys/${leg3.body.id}`)).status).toBe(204);
+    // docs/protocol.md §10: revoking a key that is not ACTIVE is a 400.
     const twice = await call(t, "DELETE", `/auth/delegated-keys/${leg3.body.id}`);
-    expect(twice.status).toBe(409);
+    expect(twice.status).toBe(400);
+    expect(twice.body.details).toMatchObject({
+      reason: "DELEGATED_KEY_NOT_ACTIVE",
+      status: "REVOKED",
+    });
     const list = await call(t, "GET", `/auth/delegated-keys?accountId=${c.account.id}`);
     expect(list.body.data[0].status).toBe("REVOKED");
     const { result } = await signedCall(t, "POST", "/auth/delegated-keys", body, c.sessionKey);
     expect(result.status).toBe(202); // a new key may start once the old one is revoked
   });
 
-  it("refuses an account that is not a funding source of the card", async () => {
+  it("answers 404 for an account that is not a funding source of the card", async () => {
     const c = await card();
     const other = await signUp(t);
     const r = await call(t, "POST", "/auth/delegated-keys", {
@@ -341,8 +352,8 @@ describe("cards and delegated keys", () => {
       internalAccountId: other.account.id,
       nickname: "x",
     });
-    expect(r.status).toBe(400);
-    expect(r.body.details.errors[0].field).toBe("internalAccountId");
+    expect(r.status).toBe(404);
+    expect(r.body.code).toBe("REFERENCE_NOT_FOUND");
   });
 });
 

@@ -74,7 +74,21 @@ export function checkBody(
   }
   if (rule.exactlyOneOf !== undefined) {
     const allowed = rule.exactlyOneOf;
-    const extra = Object.keys(body).filter((key) => !allowed.includes(key));
+    const also = rule.alsoAllowed ?? {};
+    for (const [field, values] of Object.entries(also)) {
+      if (Object.hasOwn(body, field) && !values.includes(body[field] as string)) {
+        throw new RelayRefusal(
+          "RELAY_FORBIDDEN",
+          "The relay forwards only a contact change on this route.",
+          {
+            field,
+          },
+        );
+      }
+    }
+    const extra = Object.keys(body).filter(
+      (key) => !allowed.includes(key) && !Object.hasOwn(also, key),
+    );
     if (extra.length > 0) {
       throw new RelayRefusal(
         "RELAY_FORBIDDEN",
@@ -82,7 +96,7 @@ export function checkBody(
         { allowedFields: allowed },
       );
     }
-    const present = Object.keys(body);
+    const present = Object.keys(body).filter((key) => allowed.includes(key));
     if (present.length !== 1 || typeof body[present[0]!] !== "string") {
       throw invalidInput("The body must change exactly one of these fields, to a string.", {
         oneOf: allowed,

@@ -2,6 +2,7 @@
 
 import { checkBody } from "./checkBody.js";
 import { checkQuery, invalidInput } from "./checkQuery.js";
+import { endUserIp, withEndUserIp } from "./endUserIp.js";
 import { RelayErrorCode, RelayRefusal, relayErrorResponse, relayErrorStatus } from "./errors.js";
 import { FORWARDED_RESPONSE_HEADERS, pickForwardedHeaders } from "./forwardedHeaders.js";
 import {
@@ -85,6 +86,14 @@ export interface CreateRelayOptions {
   ownershipCacheTtlMs?: number;
   /** Where ownership facts are remembered (default: in memory, per instance). */
   ownershipCache?: OwnershipCache;
+  /**
+   * Opt-in: the end user's IP address, which the relay writes into the `endUserIpAddress` of an
+   * SCA authorization (`POST /quotes/{id}/authorize`) for the service's risk checks, in place of
+   * whatever the device sent (docs/protocol.md §9). Behind Node's http server,
+   * `nodeRemoteAddress` reads the connection's peer; behind a proxy, read the header it sets.
+   * Returning `undefined` (or anything that is not an IP address) leaves the field out.
+   */
+  endUserIpAddress?: (request: Request) => string | undefined | Promise<string | undefined>;
   /** Receives a {@link RelayEvent} per request and per ownership lookup. Exceptions are ignored. */
   onEvent?: (event: RelayEvent) => void;
 }
@@ -304,6 +313,9 @@ export function createRelay(options: CreateRelayParameters): CreateRelayReturnTy
     if (route.body !== undefined) {
       body = await readBody(request, maxBodyBytes);
       bodyIds = checkBody(route, body, headers.get("Content-Type"));
+      if (route.body.endUserIpAddress && options.endUserIpAddress) {
+        body = withEndUserIp(body, await endUserIp(options.endUserIpAddress, request));
+      }
     }
     const pathIds = match.ids.map((id) => ({ ...id, where: "path" }));
     await assertOwned(ownership, customerId, [...pathIds, ...queryIds, ...bodyIds]);

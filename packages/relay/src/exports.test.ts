@@ -15,6 +15,7 @@ describe("@signet/relay exports", () => {
       "createMemoryOwnershipCache",
       "createMemoryRateLimitStore",
       "createRelay",
+      "nodeRemoteAddress",
       "toNodeHandler",
     ]);
   });

@@ -14,6 +14,7 @@ export {
   type RelayRateLimit,
   type RelayUser,
 } from "./createRelay.js";
+export { nodeRemoteAddress } from "./endUserIp.js";
 export { type RelayErrorBody, RelayErrorCode } from "./errors.js";
 export {
   FORWARDED_REQUEST_HEADERS,

@@ -9,6 +9,7 @@ import {
   startStubService,
 } from "../../test/src/stubService.js";
 import { type CreateRelayOptions, createRelay, type RelayEvent } from "./createRelay.js";
+import { nodeRemoteAddress } from "./endUserIp.js";
 import { RELAY_ROUTES } from "./routes.js";
 
 const TOKEN_ID = "token-7f3a";
@@ -335,6 +336,8 @@ describe("ownership", () => {
     ],
     ["quote", "GET", (x) => `/quotes/${x.quote}`],
     ["quote (execute)", "POST", (x) => `/quotes/${x.quote}/execute`],
+    ["quote (authorize)", "POST", (x) => `/quotes/${x.quote}/authorize`, () => '{"code":"123456"}'],
+    ["quote (resend)", "POST", (x) => `/quotes/${x.quote}/authorize/resend`],
     ["transaction", "GET", (x) => `/transactions/${x.transaction}`],
     ["customer (path)", "PATCH", (x) => `/customers/${x.customerId}`, () => '{"email":"e@x.io"}'],
     ["customer (query)", "GET", (x) => `/customers/internal-accounts?customerId=${x.customerId}`],
@@ -430,6 +433,10 @@ describe("ownership", () => {
         body,
       });
     expect((await patch('{"phoneNumber":"+15555550100"}')).status).toBe(200);
+    // The service's update body is keyed on customerType, which may come along.
+    expect((await patch('{"customerType":"INDIVIDUAL","email":"a@b.c"}')).status).toBe(200);
+    expect((await patch('{"customerType":"BUSINESS","email":"a@b.c"}')).status).toBe(403);
+    expect((await patch('{"customerType":"INDIVIDUAL"}')).status).toBe(400);
     const other = await patch('{"fullName":"Mallory"}');
     expect(other.status).toBe(403);
     expect(await other.json()).toMatchObject({ code: "RELAY_FORBIDDEN" });
@@ -437,7 +444,7 @@ describe("ownership", () => {
     expect((await patch('{"email":"a@b.c","phoneNumber":"+1555"}')).status).toBe(400);
     expect((await patch('{"email":42}')).status).toBe(400);
     expect((await patch("{}")).status).toBe(400);
-    expect(stub.requests.filter((r) => r.method === "PATCH")).toHaveLength(1);
+    expect(stub.requests.filter((r) => r.method === "PATCH")).toHaveLength(2);
   });
 
   it("fails closed with 502 when an ownership lookup fails", async () => {
@@ -455,6 +462,73 @@ describe("ownership", () => {
     expect(response.status).toBe(502);
     expect(await response.json()).toMatchObject({ code: "UPSTREAM_UNAVAILABLE" });
     expect(stub.requests.filter((r) => r.method === "POST")).toHaveLength(0);
+  });
+});
+
+describe("SCA authorization", () => {
+  const authorize = (api: string, body: string) =>
+    fetch(`${api}/quotes/${a.quote}/authorize`, {
+      method: "POST",
+      headers: as(a, { "Content-Type": "application/json" }),
+      body,
+    });
+
+  it("forwards the body as sent when endUserIpAddress is not configured", async () => {
+    const api = await start();
+    const body = '{ "code":"123456", "endUserIpAddress":"198.51.100.9" }';
+    expect((await authorize(api, body)).status).toBe(200);
+    expect(last().body.toString()).toBe(body);
+  });
+
+  it("writes the connection's peer address with nodeRemoteAddress, over the device's claim", async () => {
+    const api = await start({ endUserIpAddress: nodeRemoteAddress });
+    await authorize(api, '{"code":"123456","endUserIpAddress":"198.51.100.9"}');
+    expect(JSON.parse(last().body.toString())).toEqual({
+      code: "123456",
+      endUserIpAddress: "127.0.0.1",
+    });
+  });
+
+  it("takes a proxy header, and leaves the field out when the value is not an IP address", async () => {
+    const fromHeader = (request: Request) => request.headers.get("x-test-ip") ?? undefined;
+    const api = await start({ endUserIpAddress: fromHeader });
+    const send = (ip: string) =>
+      fetch(`${api}/quotes/${a.quote}/authorize`, {
+        method: "POST",
+        headers: as(a, { "Content-Type": "application/json", "x-test-ip": ip }),
+        body: '{"code":"123456","endUserIpAddress":"198.51.100.9"}',
+      });
+    for (const ip of ["2001:db8::7", "203.0.113.42", "::ffff:203.0.113.5"]) {
+      await send(ip);
+      expect(JSON.parse(last().body.toString()).endUserIpAddress).toBe(ip.replace("::ffff:", ""));
+    }
+    for (const bad of ["not-an-ip", "203.0.113.300", "1.2.3.4, 5.6.7.8", ""]) {
+      await send(bad);
+      expect(JSON.parse(last().body.toString())).toEqual({ code: "123456" });
+    }
+  });
+
+  it("answers 500 when the address option throws, and sends nothing", async () => {
+    const api = await start({
+      endUserIpAddress: () => {
+        throw new Error("boom");
+      },
+    });
+    stub.requests.length = 0;
+    const response = await authorize(api, '{"code":"123456"}');
+    expect(response.status).toBe(500);
+    expect(stub.requests.filter((r) => r.method === "POST")).toHaveLength(0);
+  });
+
+  it("never rewrites the body of another route", async () => {
+    const api = await start({ endUserIpAddress: () => "203.0.113.42" });
+    const body = '{ "clientPublicKey":"04ab" }';
+    await fetch(`${api}/internal-accounts/${a.wallet}/export`, {
+      method: "POST",
+      headers: as(a, { "Content-Type": "application/json" }),
+      body,
+    });
+    expect(last().body.toString()).toBe(body);
   });
 });
 

@@ -87,6 +87,13 @@ export interface RelayRoute {
     readonly required?: readonly string[];
     /** When set, the only top-level fields allowed, and exactly one of them must be present. */
     readonly exactlyOneOf?: readonly string[];
+    /** With `exactlyOneOf`: other top-level fields allowed beside it, each with its allowed values. */
+    readonly alsoAllowed?: Readonly<Record<string, readonly string[]>>;
+    /**
+     * The body's `endUserIpAddress` is the relay's to set when `createRelay`'s
+     * `endUserIpAddress` option is given (docs/protocol.md §9).
+     */
+    readonly endUserIpAddress?: boolean;
   };
   /** What the route is for, shown in the README table. */
   readonly summary: string;
@@ -191,7 +198,12 @@ export const RELAY_ROUTES: readonly RelayRoute[] = [
   {
     method: "PATCH",
     path: "/customers/{Customer}",
-    body: { exactlyOneOf: ["email", "phoneNumber"] },
+    // The OpenAPI's update body is a oneOf keyed on customerType (docs/protocol.md §3): the
+    // device names INDIVIDUAL, the customers Embedded Wallets are for, and can change nothing else.
+    body: {
+      exactlyOneOf: ["email", "phoneNumber"],
+      alsoAllowed: { customerType: ["INDIVIDUAL"] },
+    },
     summary: "change the caller's email or phone number (signed retry)",
   },
   { method: "GET", path: "/quotes/{Quote}", summary: "get a quote" },
@@ -200,6 +212,17 @@ export const RELAY_ROUTES: readonly RelayRoute[] = [
     path: "/quotes/{Quote}/execute",
     body: {},
     summary: "execute a quote (stamp header, Idempotency-Key)",
+  },
+  {
+    method: "POST",
+    path: "/quotes/{Quote}/authorize",
+    body: { endUserIpAddress: true },
+    summary: "authorize a quote's SCA challenge (SMS code or passkey assertion)",
+  },
+  {
+    method: "POST",
+    path: "/quotes/{Quote}/authorize/resend",
+    summary: "re-send the SMS code of a quote's SCA challenge",
   },
   { method: "GET", path: "/transactions/{Transaction}", summary: "get a transaction" },
 ];

@@ -1,4 +1,5 @@
 // Mounting a fetch handler in Node's http server (or Express) without touching the body bytes.
+import { rememberRemoteAddress } from "./endUserIp.js";
 import { RelayRefusal, relayErrorResponse } from "./errors.js";
 import { checkRequestTarget } from "./requestPath.js";
 
@@ -10,8 +11,8 @@ export interface NodeRequestLike extends AsyncIterable<Uint8Array | string> {
   originalUrl?: string | undefined;
   rawHeaders: string[];
   headers: { host?: string | undefined };
-  /** A TLS socket (`encrypted: true`) makes the request URL `https:`. */
-  socket?: object | null | undefined;
+  /** A TLS socket (`encrypted: true`) makes the request URL `https:`; `remoteAddress` is the peer. */
+  socket?: { encrypted?: boolean; remoteAddress?: string | undefined } | null | undefined;
   destroy?(error?: Error): unknown;
 }
 
@@ -37,7 +38,7 @@ function toRequest(req: NodeRequestLike, target: string): Request {
   }
   const host =
     req.headers.host !== undefined && HOST.test(req.headers.host) ? req.headers.host : "localhost";
-  const tls = req.socket != null && "encrypted" in req.socket && req.socket.encrypted === true;
+  const tls = req.socket?.encrypted === true;
   const scheme = tls ? "https" : "http";
   const method = req.method ?? "GET";
   const init: RequestInit & { duplex?: "half" } = { method, headers };
@@ -55,7 +56,9 @@ function toRequest(req: NodeRequestLike, target: string): Request {
     });
     init.duplex = "half";
   }
-  return new Request(`${scheme}://${host}${target}`, init);
+  const request = new Request(`${scheme}://${host}${target}`, init);
+  rememberRemoteAddress(request, req.socket?.remoteAddress);
+  return request;
 }
 
 async function send(res: NodeResponseLike, response: Response): Promise<void> {

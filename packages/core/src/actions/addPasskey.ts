@@ -1,6 +1,6 @@
 // docs/protocol.md §5 (registration): the integrator backend issues the challenge; the add is a signed request.
 
-import { assertCall, assertServiceId } from "../arguments.js";
+import { assertCall, assertServiceId, passkeyNickname, serviceTransports } from "../arguments.js";
 import type { SignetClient } from "../client.js";
 import {
   assertArgument,
@@ -15,11 +15,12 @@ import { expectShape } from "../transport/responseShape.js";
 import { toWebAuthnError } from "../webauthn/errors.js";
 import type { AuthMethodJson } from "../wire.js";
 
-const NICKNAME = /^[A-Za-z0-9 ._'()-]{1,100}$/;
-
 export type AddPasskeyParameters = CallOptions & {
   accountId: string;
-  /** 1–100 characters: letters, digits, spaces and `. _ - ' ( )`. */
+  /**
+   * 1–100 characters after trimming: Unicode letters and numbers, spaces and `. _ - ' ( )`
+   * (`"Téléphone de Zoë"` is fine).
+   */
   nickname: string;
   /** The registration challenge your backend issued (random, single use, base64url). */
   challenge: string;
@@ -50,14 +51,9 @@ export async function addPasskey(
   parameters: AddPasskeyParameters,
 ): Promise<AddPasskeyReturnType> {
   assertCall(client, parameters);
-  const { accountId, nickname, challenge, rp, user } = parameters;
+  const { accountId, challenge, rp, user } = parameters;
   assertServiceId("accountId", accountId, "InternalAccount");
-  assertArgument(
-    typeof nickname === "string" && NICKNAME.test(nickname),
-    "nickname",
-    "1–100 letters, digits, spaces or . _ - ' ( )",
-    typeof nickname === "string" ? `"${nickname.slice(0, 40)}"` : typeof nickname,
-  );
+  const nickname = passkeyNickname(parameters.nickname);
   assertArgument(
     typeof challenge === "string" && /^[A-Za-z0-9_-]{16,}$/.test(challenge),
     "challenge",
@@ -86,7 +82,8 @@ export async function addPasskey(
       throw toWebAuthnError(error);
     });
   const session = await requireSession(client, { accountId });
-  const transports = registration.response.transports;
+  // docs/protocol.md §10: only the service's transports go (browsers report `smart-card`, `cable`).
+  const transports = serviceTransports(registration.response.transports);
   const { body: credential } = await client.signed(
     {
       operation: "addPasskey",
@@ -101,7 +98,7 @@ export async function addPasskey(
           credentialId: registration.rawId,
           clientDataJson: registration.response.clientDataJSON,
           attestationObject: registration.response.attestationObject,
-          ...(transports?.length ? { transports } : {}),
+          ...(transports.length ? { transports } : {}),
         },
       }),
       expectedStatus: 201,

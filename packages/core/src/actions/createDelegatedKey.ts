@@ -1,6 +1,6 @@
-import { assertCall, assertServiceId } from "../arguments.js";
+import { assertCall, assertDelegatedKeyNickname, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { assertArgument, type SessionSignedErrorCode, type SignetError } from "../errors.js";
+import type { SessionSignedErrorCode, SignetError } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import { expectShape } from "../transport/responseShape.js";
@@ -34,12 +34,7 @@ export async function createDelegatedKey(
   const { accountId, cardId, nickname } = assertCall(client, parameters);
   assertServiceId("accountId", accountId, "InternalAccount");
   assertServiceId("cardId", cardId, "Card");
-  assertArgument(
-    typeof nickname === "string" && nickname.length > 0 && nickname.length <= 100,
-    "nickname",
-    "1–100 characters",
-    typeof nickname,
-  );
+  assertDelegatedKeyNickname(nickname);
   const session = await requireSession(client, { accountId });
   const { body } = await client.signed(
     {

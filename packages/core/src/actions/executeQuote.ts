@@ -1,5 +1,6 @@
 // docs/protocol.md §2 (quote execute): one signed request, signature header only, with an
-// Idempotency-Key generated once per execute and reused on every retry of it.
+// Idempotency-Key generated once per execute and reused on every retry of it. §9: a 200 whose
+// quote is PENDING_AUTHORIZATION has moved nothing yet; it is returned for authorizeQuote.
 
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
@@ -7,7 +8,7 @@ import { type SessionSignedErrorCode, SignetError } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import { expectShape } from "../transport/responseShape.js";
-import type { QuoteJson } from "../wire.js";
+import type { ExecutedQuoteJson, PendingAuthorizationQuoteJson, QuoteJson } from "../wire.js";
 
 export type ExecuteQuoteParameters = CallOptions & {
   /** The quote as created (it carries the payload to sign). */
@@ -19,7 +20,12 @@ export type ExecuteQuoteParameters = CallOptions & {
    */
   idempotencyKey?: string | undefined;
 };
-export type ExecuteQuoteReturnType = QuoteJson;
+/**
+ * The quote after execute: either its transfer started (`PROCESSING`, with `transactionId`), or
+ * it waits for Strong Customer Authentication (`PENDING_AUTHORIZATION`, with `scaChallenge`:
+ * pass it to `authorizeQuote`). Narrow on `status`.
+ */
+export type ExecuteQuoteReturnType = ExecutedQuoteJson | PendingAuthorizationQuoteJson;
 export type ExecuteQuoteErrorType = SignetError<SessionSignedErrorCode>;
 
 /**
@@ -43,12 +49,20 @@ export function quotePayloadToSign(quote: QuoteJson): string {
 /**
  * Executes a quote from the user's wallet: stamps its `payloadToSign` with a held session of the
  * source wallet and sends it once with an `Idempotency-Key`; network failures and 5xx are retried
- * with the same key and stamp, so it can never pay twice. Follow with `waitForTransaction`.
+ * with the same key and stamp, so it can never pay twice.
  *
- * @throws {SignetError} `NO_SESSION`, `CONFLICT`-class 409s (already executed, expired), `WALLET_SIGNATURE_INVALID`, `NETWORK`.
+ * For a customer in a region that requires Strong Customer Authentication (the EU and EEA), the
+ * answer is the quote in `PENDING_AUTHORIZATION` with an `scaChallenge`: nothing has moved yet.
+ * Hand it to `authorizeQuote` (never execute it again: the service refuses that with 409).
+ * Otherwise the transfer has started: follow it with `waitForTransaction`.
+ *
+ * @throws {SignetError} `NO_SESSION`, `CONFLICT`-class 409s (already executed, expired), `WALLET_SIGNATURE_INVALID`, `NETWORK`, `MALFORMED_RESPONSE` (a pending quote without its challenge).
  * @example
  * ```ts
- * const executed = await executeQuote(client, { quote });
+ * let executed = await executeQuote(client, { quote });
+ * if (executed.status === "PENDING_AUTHORIZATION") {
+ *   executed = await authorizeQuote(client, { quote: executed, onChallenge: askTheCustomer });
+ * }
  * const transaction = await waitForTransaction(client, { transactionId: executed.transactionId! });
  * ```
  */
@@ -72,9 +86,21 @@ export async function executeQuote(
       ...(idempotencyKey ? { idempotencyKey } : {}),
       expectedStatus: 200,
       sign: signWithSession(client, session),
-      parseBody: (answer) => expectShape<QuoteJson>(answer, ["id", "status"], "Quote"),
+      parseBody: parseExecutedQuote,
     },
     parameters,
   );
   return body;
+}
+
+/**
+ * Reads a quote answer of execute or authorize: one that is `PENDING_AUTHORIZATION` must carry
+ * the challenge to satisfy (docs/protocol.md §9), and one that is not must not.
+ * @throws {SignetError} `MALFORMED_RESPONSE`.
+ */
+export function parseExecutedQuote(answer: unknown): ExecuteQuoteReturnType {
+  const quote = expectShape<QuoteJson>(answer, ["id", "status"], "Quote");
+  if (quote.status !== "PENDING_AUTHORIZATION") return quote as ExecutedQuoteJson;
+  expectShape(quote.scaChallenge, ["id", "expiresAt", "factor"], "scaChallenge");
+  return quote as PendingAuthorizationQuoteJson;
 }

@@ -2,7 +2,11 @@ import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
 import { type SessionSignedErrorCode, SignetError } from "../errors.js";
 import type { CallOptions } from "../events.js";
-import { establishSession, parseAuthSession } from "../session/establishSession.js";
+import {
+  establishSession,
+  parseAuthSession,
+  sessionSigningKey,
+} from "../session/establishSession.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import type { Session } from "../session/sessionStore.js";
 
@@ -10,6 +14,11 @@ export type RefreshSessionParameters = CallOptions & {
   accountId: string;
   /** The held session to refresh. Default: the newest one. */
   sessionId?: string | undefined;
+  /**
+   * Use the deprecated legacy flow, as the service's own clients do: an uncompressed key, and a
+   * session key made by the service and returned sealed to it (docs/protocol.md §4). Default false.
+   */
+  legacy?: boolean | undefined;
 };
 export type RefreshSessionReturnType = Session;
 export type RefreshSessionErrorType = SignetError<SessionSignedErrorCode>;
@@ -31,7 +40,7 @@ export async function refreshSession(
   client: SignetClient,
   parameters: RefreshSessionParameters,
 ): Promise<RefreshSessionReturnType> {
-  const { accountId, sessionId } = assertCall(client, parameters);
+  const { accountId, sessionId, legacy = false } = assertCall(client, parameters);
   assertServiceId("accountId", accountId, "InternalAccount");
   if (sessionId !== undefined) assertServiceId("sessionId", sessionId, "Session");
   const current = await requireSession(client, { accountId, sessionId });
@@ -47,19 +56,23 @@ export async function refreshSession(
         return session;
       }
     }
-    const key = await client.crypto.generateSigningKey();
+    const sent = legacy
+      ? { legacy: await client.crypto.generateDecryptionKey() }
+      : await client.crypto.generateSigningKey();
+    const clientPublicKey = "legacy" in sent ? sent.legacy.publicKeyUncompressed : sent.publicKey;
     const { body } = await client.signed(
       {
         operation: "refreshSession",
         method: "POST",
         path: `/auth/sessions/${current.id}/refresh`,
-        body: JSON.stringify({ clientPublicKey: key.publicKey }),
+        body: JSON.stringify({ clientPublicKey }),
         expectedStatus: 201,
         sign: signWithSession(client, current),
         parseBody: parseAuthSession,
       },
       parameters,
     );
+    const key = await sessionSigningKey(client, body, sent);
     if (!client.sessions.getSnapshot()[accountId]?.length) {
       // A sign-out (or the revoke of the last held session) ran meanwhile: holding the new session
       // would sign the device back in. A concurrent refresh of the same session is not this case:

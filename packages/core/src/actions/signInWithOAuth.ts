@@ -18,6 +18,11 @@ export type SignInWithOAuthParameters = CallOptions & {
    * given value: the SHA-256 of the session key's public key, binding the token to this device.
    */
   getIdToken: (parameters: { nonce: string }) => Promise<string>;
+  /**
+   * Use the deprecated legacy flow, as the service's own clients do: an uncompressed key, and a
+   * session key made by the service and returned sealed to it (docs/protocol.md §4). Default false.
+   */
+  legacy?: boolean | undefined;
 };
 
 export type SignInWithOAuthReturnType = Session;
@@ -42,11 +47,15 @@ export async function signInWithOAuth(
   client: SignetClient,
   parameters: SignInWithOAuthParameters,
 ): Promise<SignInWithOAuthReturnType> {
-  const { credentialId, getIdToken } = assertCall(client, parameters);
+  const { credentialId, getIdToken, legacy = false } = assertCall(client, parameters);
   assertServiceId("credentialId", credentialId, "AuthMethod");
   assertArgument(typeof getIdToken === "function", "getIdToken", "a function", typeof getIdToken);
-  const key = await client.crypto.generateSigningKey();
-  const nonce = await client.crypto.oauthNonce(key.publicKey);
+  const key = legacy
+    ? { legacy: await client.crypto.generateDecryptionKey() }
+    : await client.crypto.generateSigningKey();
+  // The nonce binds the token to the exact clientPublicKey string sent (docs/protocol.md §6).
+  const clientPublicKey = "legacy" in key ? key.legacy.publicKeyUncompressed : key.publicKey;
+  const nonce = await client.crypto.oauthNonce(clientPublicKey);
   const oidcToken = await getIdToken({ nonce });
   assertArgument(
     typeof oidcToken === "string" && oidcToken.length > 0,
@@ -58,7 +67,7 @@ export async function signInWithOAuth(
     {
       method: "POST",
       path: `/auth/credentials/${credentialId}/verify`,
-      body: JSON.stringify({ type: "OAUTH", oidcToken, clientPublicKey: key.publicKey }),
+      body: JSON.stringify({ type: "OAUTH", oidcToken, clientPublicKey }),
       expectedStatus: 200,
     },
     parameters,

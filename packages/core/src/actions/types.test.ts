@@ -8,6 +8,9 @@ import type {
   AddPasskeyErrorType,
   AddPasskeyParameters,
   AddPasskeyReturnType,
+  AuthorizeQuoteErrorType,
+  AuthorizeQuoteParameters,
+  AuthorizeQuoteReturnType,
   BundleErrorCode,
   CreateDelegatedKeyErrorType,
   CreateDelegatedKeyParameters,
@@ -51,6 +54,9 @@ import type {
   RequestOtpErrorType,
   RequestOtpParameters,
   RequestOtpReturnType,
+  ResendQuoteAuthorizationErrorType,
+  ResendQuoteAuthorizationParameters,
+  ResendQuoteAuthorizationReturnType,
   RevokeCredentialErrorType,
   RevokeCredentialParameters,
   RevokeCredentialReturnType,
@@ -88,6 +94,7 @@ import * as core from "../index.js";
 type Declared = {
   addCredential: [AddCredentialParameters, AddCredentialReturnType, AddCredentialErrorType];
   addPasskey: [AddPasskeyParameters, AddPasskeyReturnType, AddPasskeyErrorType];
+  authorizeQuote: [AuthorizeQuoteParameters, AuthorizeQuoteReturnType, AuthorizeQuoteErrorType];
   createDelegatedKey: [
     CreateDelegatedKeyParameters,
     CreateDelegatedKeyReturnType,
@@ -117,6 +124,11 @@ type Declared = {
   ];
   refreshSession: [RefreshSessionParameters, RefreshSessionReturnType, RefreshSessionErrorType];
   requestOtp: [RequestOtpParameters, RequestOtpReturnType, RequestOtpErrorType];
+  resendQuoteAuthorization: [
+    ResendQuoteAuthorizationParameters,
+    ResendQuoteAuthorizationReturnType,
+    ResendQuoteAuthorizationErrorType,
+  ];
   revokeCredential: [
     RevokeCredentialParameters,
     RevokeCredentialReturnType,
@@ -196,6 +208,23 @@ describe("action types", () => {
       return error.code === "NO_SESSION" ? "sign in" : "retry";
     };
     expectTypeOf(narrow).returns.toEqualTypeOf<"never" | "sign in" | "retry">();
+  });
+
+  it("an executed quote narrows on status to one that waits for authorization", () => {
+    const next = (executed: ExecuteQuoteReturnType) => {
+      if (executed.status === "PENDING_AUTHORIZATION") {
+        expectTypeOf(executed.scaChallenge.purpose).toEqualTypeOf<string | null | undefined>();
+        return executed.scaChallenge.factor;
+      }
+      expectTypeOf(executed.scaChallenge).toEqualTypeOf<undefined>();
+      return executed.transactionId;
+    };
+    expectTypeOf(next).returns.toEqualTypeOf<string | undefined>();
+    expectTypeOf<AuthorizeQuoteReturnType["status"]>().not.toExtend<"PENDING_AUTHORIZATION">();
+    expectTypeOf<"SCA_SESSION_REQUIRED">().toExtend<AuthorizeQuoteErrorType["code"]>();
+    expectTypeOf<"ACCOUNT_LOCKED">().toExtend<AuthorizeQuoteErrorType["code"]>();
+    expectTypeOf<"RATE_LIMITED">().toExtend<AuthorizeQuoteErrorType["code"]>();
+    expectTypeOf<"INVALID_INPUT">().toExtend<AuthorizeQuoteErrorType["code"]>();
   });
 
   it("every action exports XParameters, XReturnType and XErrorType, agreeing with the function", () => {

@@ -1,4 +1,4 @@
-import { assertCall, assertServiceId } from "../arguments.js";
+import { assertCall, assertPhoneNumber, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
 import { assertArgument, type SessionSignedErrorCode, type SignetError } from "../errors.js";
 import type { CallOptions } from "../events.js";
@@ -50,12 +50,7 @@ export async function updateCustomerContact(
       typeof email,
     );
   } else {
-    assertArgument(
-      typeof phoneNumber === "string" && /^\+[1-9]\d{6,14}$/.test(phoneNumber),
-      "phoneNumber",
-      "an E.164 number",
-      typeof phoneNumber,
-    );
+    assertPhoneNumber(phoneNumber);
   }
   const session = await requireSession(client, { accountId });
   const { body } = await client.signed(
@@ -63,7 +58,11 @@ export async function updateCustomerContact(
       operation: "updateCustomerContact",
       method: "PATCH",
       path: `/customers/${customerId}`,
-      body: JSON.stringify(email !== undefined ? { email } : { phoneNumber }),
+      body: JSON.stringify({
+        // The service's update body is a oneOf keyed on customerType (docs/protocol.md §3).
+        customerType: "INDIVIDUAL",
+        ...(email !== undefined ? { email } : { phoneNumber }),
+      }),
       expectedStatus: 200,
       sign: signWithSession(client, session),
       parseBody: (answer) => expectShape<CustomerJson>(answer, ["id"], "Customer"),

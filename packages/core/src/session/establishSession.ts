@@ -20,6 +20,34 @@ export function parseAuthSession(body: unknown): AuthSessionJson {
 }
 
 /**
+ * The session's signing key: the client-held one, or in the legacy flow the one opened from
+ * `encryptedSessionSigningKey` with the decryption key sent as `clientPublicKey`.
+ * @throws {SignetError} `MALFORMED_RESPONSE` (no sealed key in a legacy answer), bundle errors.
+ */
+export async function sessionSigningKey(
+  client: SignetClient,
+  session: AuthSessionJson,
+  key: SigningKey | { legacy: DecryptionKey },
+): Promise<SigningKey> {
+  if (!("legacy" in key)) return key;
+  if (!session.encryptedSessionSigningKey) {
+    throw new SignetError(
+      "MALFORMED_RESPONSE",
+      "Legacy flow answer lacks encryptedSessionSigningKey",
+    );
+  }
+  const scalar = await client.crypto.openSessionKeyBundle({
+    bundle: session.encryptedSessionSigningKey,
+    key: key.legacy,
+  });
+  try {
+    return await client.crypto.importSigningKey(scalar);
+  } finally {
+    scalar.fill(0);
+  }
+}
+
+/**
  * Holds the session: the client-held key, or in the legacy flow the key opened from
  * `encryptedSessionSigningKey` with `legacyKey`.
  */
@@ -35,26 +63,7 @@ export async function establishSession(
   },
 ): Promise<ActiveSession> {
   const { session } = parameters;
-  let key: SigningKey;
-  if ("legacy" in parameters.key) {
-    if (!session.encryptedSessionSigningKey) {
-      throw new SignetError(
-        "MALFORMED_RESPONSE",
-        "Legacy flow answer lacks encryptedSessionSigningKey",
-      );
-    }
-    const scalar = await client.crypto.openSessionKeyBundle({
-      bundle: session.encryptedSessionSigningKey,
-      key: parameters.key.legacy,
-    });
-    try {
-      key = await client.crypto.importSigningKey(scalar);
-    } finally {
-      scalar.fill(0);
-    }
-  } else {
-    key = parameters.key;
-  }
+  const key = await sessionSigningKey(client, session, parameters.key);
   const held = {
     id: session.id,
     accountId: session.accountId,

@@ -22,6 +22,7 @@ describe("exports", () => {
   it("index.ts", () => {
     expect(Object.keys(browser).sort()).toMatchInlineSnapshot(`
       [
+        "DEFAULT_POLLING_INTERVAL_MS",
         "IDEMPOTENCY_KEY_HEADER",
         "PRODUCTION_SIGNER_SIGN_PUBLIC_KEY",
         "PRODUCTION_TLS_FETCHER_SIGN_PUBLIC_KEY",
@@ -31,6 +32,7 @@ describe("exports", () => {
         "WALLET_SIGNATURE_HEADER",
         "addCredential",
         "addPasskey",
+        "authorizeQuote",
         "browserSupportsPasskeyAutofill",
         "createBrowserWebAuthn",
         "createClient",
@@ -61,6 +63,7 @@ describe("exports", () => {
         "quotePayloadToSign",
         "refreshSession",
         "requestOtp",
+        "resendQuoteAuthorization",
         "restoreSigningKey",
         "revokeCredential",
         "revokeDelegatedKey",
@@ -83,6 +86,7 @@ describe("exports", () => {
   it("index.native.ts", () => {
     expect(Object.keys(native).sort()).toMatchInlineSnapshot(`
       [
+        "DEFAULT_POLLING_INTERVAL_MS",
         "IDEMPOTENCY_KEY_HEADER",
         "PRODUCTION_SIGNER_SIGN_PUBLIC_KEY",
         "PRODUCTION_TLS_FETCHER_SIGN_PUBLIC_KEY",
@@ -92,6 +96,7 @@ describe("exports", () => {
         "WALLET_SIGNATURE_HEADER",
         "addCredential",
         "addPasskey",
+        "authorizeQuote",
         "createClient",
         "createCryptoApi",
         "createDelegatedKey",
@@ -119,6 +124,7 @@ describe("exports", () => {
         "quotePayloadToSign",
         "refreshSession",
         "requestOtp",
+        "resendQuoteAuthorization",
         "restoreSigningKey",
         "revokeCredential",
         "revokeDelegatedKey",

@@ -48,6 +48,18 @@ export function registrationIdentity(
   if (!aud) errors.push({ field: "oidcToken", message: "audience is missing or not accepted" });
   const sub = typeof c.sub === "string" && c.sub !== "" ? c.sub : "";
   if (!sub) errors.push({ field: "oidcToken", message: "subject (sub) is missing" });
+  // docs/protocol.md §10: numeric iat and exp, iat less than 60 s old.
+  if (typeof c.exp !== "number" || !Number.isFinite(c.exp)) {
+    errors.push({ field: "oidcToken", message: "exp must be a number" });
+  }
+  if (typeof c.iat !== "number" || !Number.isFinite(c.iat)) {
+    errors.push({ field: "oidcToken", message: "iat must be a number" });
+  } else {
+    const age = rt.clock.now() - c.iat * 1000;
+    if (age >= OIDC_MAX_AGE_MS || age < -OIDC_MAX_AGE_MS) {
+      errors.push({ field: "oidcToken", message: "iat must be less than 60 seconds old" });
+    }
+  }
   if (errors.length > 0 || !aud) throw invalidInput(errors);
   return { iss, aud, sub, email: typeof c.email === "string" ? c.email : undefined };
 }

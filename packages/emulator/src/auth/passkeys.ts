@@ -137,3 +137,70 @@ export async function verifyPasskeyAssertion(
   if (!result.verified) throw refuse("signature did not verify");
   return result.authenticationInfo.newCounter;
 }
+
+/** A WebAuthn assertion in its standard JSON form (WebAuthn Level 3 `toJSON()`), as SCA sends it. */
+export type AssertionResponseJson = {
+  id: string;
+  rawId: string;
+  type: "public-key";
+  response: {
+    clientDataJSON: string;
+    authenticatorData: string;
+    signature: string;
+    userHandle?: string | null;
+  };
+  clientExtensionResults?: Record<string, unknown>;
+  authenticatorAttachment?: string | null;
+};
+
+/**
+ * Verifies an SCA passkey assertion (docs/protocol.md §9): over the challenge's base64url
+ * `challenge`, made by one of `credentialIds` (the customer's passkeys), on `origin`, which must be
+ * one of the emulator's origins. Updates the passkey's counter when it verifies.
+ * @returns `undefined` when it verifies, else why not (for a 400).
+ */
+export async function verifyScaPasskeyAssertion(
+  rt: Runtime,
+  parameters: {
+    assertion: AssertionResponseJson;
+    challenge: string;
+    origin: string;
+    credentialIds: readonly string[];
+  },
+): Promise<string | undefined> {
+  const { assertion, origin } = parameters;
+  if (!rt.options.origins.includes(origin)) return "origin is not an origin of this relying party";
+  const id = typeof assertion?.id === "string" ? assertion.id : undefined;
+  const credential =
+    id !== undefined && parameters.credentialIds.includes(id)
+      ? [...rt.state.credentials.values()].find((c) => c.passkey?.credentialId === id)
+      : undefined;
+  const stored = credential?.passkey;
+  if (!stored) return "the passkey is not one this challenge allows";
+  try {
+    const result = await verifyAuthenticationResponse({
+      response: {
+        ...assertion,
+        clientExtensionResults: assertion.clientExtensionResults ?? {},
+        response: {
+          ...assertion.response,
+          userHandle: assertion.response?.userHandle ?? undefined,
+        },
+      } as Parameters<typeof verifyAuthenticationResponse>[0]["response"],
+      expectedChallenge: parameters.challenge,
+      expectedOrigin: origin,
+      expectedRPID: rt.options.rpId,
+      credential: {
+        id: stored.credentialId,
+        publicKey: Uint8Array.from(stored.publicKey),
+        counter: stored.counter,
+      },
+      requireUserVerification: true,
+    });
+    if (!result.verified) return "the signature did not verify";
+    stored.counter = result.authenticationInfo.newCounter;
+    return undefined;
+  } catch (error) {
+    return reason(error);
+  }
+}

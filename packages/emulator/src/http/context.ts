@@ -3,7 +3,7 @@ import type { ArmedFaultJson } from "../faults.js";
 import type { Runtime } from "../runtime.js";
 import { idPattern, type Schema, validate } from "../validation.js";
 import { parseJsonBody } from "./body.js";
-import { invalidInput } from "./errors.js";
+import { invalidInput, ServiceError } from "./errors.js";
 
 /** One service request, as handlers see it. */
 export interface RequestContext {
@@ -46,9 +46,30 @@ export function expectNoBody(ctx: RequestContext): void {
   throw invalidInput([{ field: "body", message: "this endpoint takes no body" }]);
 }
 
-/** A path parameter that must be an id `<prefix>:<uuid>`; 400 otherwise. */
+/** The 404 code of a resource kind (docs/protocol.md §10). */
+const NOT_FOUND_CODES: Readonly<Record<string, string>> = {
+  Customer: "USER_NOT_FOUND",
+  Quote: "QUOTE_NOT_FOUND",
+  Transaction: "TRANSACTION_NOT_FOUND",
+};
+
+/**
+ * A path parameter that must be an id `<prefix>:<uuid>`. A malformed one is 400 where the service
+ * documents one (writes), and on reads, whose only documented refusals are 401 and 404, it is
+ * not found.
+ */
 export function pathId(ctx: RequestContext, name: string, prefix: string): string {
   const value = ctx.params[name] ?? "";
+  if (!idPattern(prefix).test(value) && ctx.method === "GET") {
+    throw new ServiceError(
+      404,
+      NOT_FOUND_CODES[prefix] ?? "REFERENCE_NOT_FOUND",
+      `${prefix} not found.`,
+      {
+        id: value.slice(0, 100),
+      },
+    );
+  }
   if (!idPattern(prefix).test(value)) {
     throw invalidInput([
       {

@@ -43,9 +43,14 @@ export function invalidField(field: string, message: string): ServiceError {
   return invalidInput([{ field, message }], `${field} ${message}`);
 }
 
-/** 404 `NOT_FOUND` for a resource id. */
-export function notFound(what: string, id?: string): ServiceError {
-  return new ServiceError(404, "NOT_FOUND", `${what} not found.`, id ? { id } : undefined);
+/**
+ * 404 for a resource id. The service's codes are specific (docs/protocol.md §10): `USER_NOT_FOUND`
+ * for customers, `QUOTE_NOT_FOUND`, `TRANSACTION_NOT_FOUND`; for resources its list names no code
+ * for (credentials, sessions, internal accounts, delegated keys, cards) the emulator answers
+ * `REFERENCE_NOT_FOUND`, the one general code of that list.
+ */
+export function notFound(what: string, id?: string, code = "REFERENCE_NOT_FOUND"): ServiceError {
+  return new ServiceError(404, code, `${what} not found.`, id ? { id } : undefined);
 }
 
 /**

@@ -90,7 +90,8 @@ function listInternalAccounts(ctx: RequestContext): Response {
   const customerId = queryParam(ctx, "customerId", id("Customer"));
   const type = queryParam(ctx, "type", enumOf(["EMBEDDED_WALLET", "INTERNAL_FIAT"]));
   const currency = queryParam(ctx, "currency", string({ minLength: 1, maxLength: 10 }));
-  if (customerId && !ctx.rt.state.customers.has(customerId)) throw notFound("Customer", customerId);
+  if (customerId && !ctx.rt.state.customers.has(customerId))
+    throw notFound("Customer", customerId, "USER_NOT_FOUND");
   const data = [...ctx.rt.state.accounts.values()]
     .filter((a) => (!customerId || a.customerId === customerId) && (!type || a.type === type))
     .filter((a) => !currency || a.currency.code === currency)
@@ -135,6 +136,7 @@ function fundAccount(ctx: RequestContext): Response {
     createdAt: now,
     settlesAt: now,
     settled: true,
+    pendingAuthorization: false,
     description: "Sandbox funding",
   });
   return json(200, internalAccountJson(account));
@@ -165,6 +167,10 @@ const MASKED = ["accountNumber", "iban", "clabeNumber"];
 
 function externalAccountJson(account: ExternalAccountRecord): Record<string, unknown> {
   const info: Record<string, unknown> = { ...account.accountInfo };
+  // The service states the rails of an account; a USD account created without them gets ACH.
+  if (info.accountType === "USD_ACCOUNT" && info.paymentRails === undefined) {
+    info.paymentRails = ["ACH"];
+  }
   for (const key of MASKED) {
     const value = info[key];
     if (typeof value === "string") info[key] = `****${value.slice(-4)}`;
@@ -185,7 +191,8 @@ function externalAccountJson(account: ExternalAccountRecord): Record<string, unk
 /** `POST /customers/external-accounts`: 201 ExternalAccount (`ACTIVE` at once in the emulator). */
 function createExternalAccount(ctx: RequestContext): Response {
   const body = readBody(ctx, externalAccountSchema);
-  if (!ctx.rt.state.customers.has(body.customerId)) throw notFound("Customer", body.customerId);
+  if (!ctx.rt.state.customers.has(body.customerId))
+    throw notFound("Customer", body.customerId, "USER_NOT_FOUND");
   const now = ctx.now();
   const account: ExternalAccountRecord = {
     id: ctx.rt.ids.next("ExternalAccount"),

@@ -51,7 +51,8 @@ export function getCardRecord(rt: Runtime, cardId: string): CardRecord {
 function createCard(ctx: RequestContext): Response {
   const { rt } = ctx;
   const body = readBody(ctx, cardSchema);
-  if (!rt.state.customers.has(body.cardholderId)) throw notFound("Customer", body.cardholderId);
+  if (!rt.state.customers.has(body.cardholderId))
+    throw notFound("Customer", body.cardholderId, "USER_NOT_FOUND");
   const errors: { field: string; message: string }[] = [];
   const accounts = body.fundingSources.map((accountId, i) => {
     const account = rt.state.accounts.get(accountId);

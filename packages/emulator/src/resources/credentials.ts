@@ -76,8 +76,12 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
 const b64 = (minLength = 1) =>
   string({ minLength, pattern: BASE64URL, patternMessage: "must be base64url without padding" });
 
-/** The PASSKEY nickname rule: 1–100 letters, digits, spaces and `. _ - ' ( )`. */
-export const PASSKEY_NICKNAME = /^[\p{L}\p{N} ._'()-]{1,100}$/u;
+/**
+ * The PASSKEY nickname rule (docs/protocol.md §10): Unicode letters and numbers, spaces and
+ * `. _ - ' ( )`, 1–100 characters once surrounding whitespace is trimmed.
+ */
+export const PASSKEY_NICKNAME =
+  /^\s*[\p{L}\p{N}._'()-](?:[\p{L}\p{N} ._'()-]{0,98}[\p{L}\p{N}._'()-])?\s*$/u;
 
 const addSchemas = {
   EMAIL_OTP: object({ type: literal("EMAIL_OTP"), accountId }),
@@ -92,7 +96,6 @@ const addSchemas = {
     accountId,
     nickname: string({
       minLength: 1,
-      maxLength: 100,
       pattern: PASSKEY_NICKNAME,
       patternMessage: "may hold letters, digits, spaces and . _ - ' ( )",
     }),
@@ -102,7 +105,7 @@ const addSchemas = {
       clientDataJson: b64(),
       attestationObject: b64(),
       transports: optional(
-        array(enumOf(["usb", "nfc", "ble", "internal", "hybrid", "smart-card", "cable"]), {
+        array(enumOf(["usb", "nfc", "ble", "internal", "hybrid"]), {
           maxItems: 10,
         }),
       ),
@@ -149,23 +152,26 @@ function assertNoDuplicate(
       );
     }
   }
+  // docs/protocol.md §10: a passkey is refused again on the same account, not on another one.
   if (candidate.passkey) {
     const wanted = candidate.passkey.credentialId;
-    if ([...rt.state.credentials.values()].some((c) => c.passkey?.credentialId === wanted)) {
+    if (existing.some((c) => c.passkey?.credentialId === wanted)) {
       throw new ServiceError(
         400,
         "PASSKEY_CREDENTIAL_ALREADY_EXISTS",
-        "This passkey is already registered.",
+        "This passkey is already attached to the internal account.",
       );
     }
   }
   if (candidate.oauth) {
     const { iss, sub } = candidate.oauth;
     if (existing.some((c) => c.oauth?.iss === iss && c.oauth.sub === sub)) {
+      // The service lists no code of its own for this one.
       throw new ServiceError(
         400,
-        "OAUTH_CREDENTIAL_ALREADY_EXISTS",
+        "INVALID_INPUT",
         "The account already has an OAUTH credential for this identity.",
+        { reason: "OAUTH_CREDENTIAL_ALREADY_EXISTS" },
       );
     }
   }
@@ -226,7 +232,7 @@ async function addCredential(ctx: RequestContext): Promise<Response> {
       candidate = {
         accountId: account.id,
         type: "PASSKEY",
-        nickname: body.value.nickname,
+        nickname: body.value.nickname.trim(),
         passkey,
       };
       break;
@@ -250,8 +256,8 @@ async function addCredential(ctx: RequestContext): Promise<Response> {
 }
 
 function listCredentials(ctx: RequestContext): Response {
+  // docs/protocol.md §10: an accountId that matches nothing lists nothing (200), it is no 404.
   const id = queryParam(ctx, "accountId", accountId, true)!;
-  getAccount(ctx.rt, id);
   return json(200, { data: credentialsOf(ctx.rt, id).map(authMethodJson) });
 }
 

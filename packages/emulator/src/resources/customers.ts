@@ -45,12 +45,13 @@ const fields = {
   businessLegalName: optional(string({ minLength: 1, maxLength: 255 })),
   address: optional(
     object({
-      line1: optional(string()),
+      // The service's Address: line1, postalCode and country required.
+      line1: string({ minLength: 1 }),
       line2: optional(string()),
       city: optional(string()),
       state: optional(string()),
-      postalCode: optional(string()),
-      country: optional(string({ pattern: COUNTRY, format: "iso3166-1-alpha-2" })),
+      postalCode: string({ minLength: 1 }),
+      country: string({ pattern: COUNTRY, format: "iso3166-1-alpha-2" }),
     }),
   ),
   endUserTermsConsent: optional(object({}, { open: true })),
@@ -64,10 +65,16 @@ const patchSchema = object({
   ...fields,
 });
 
-/** The Customer JSON. */
+/**
+ * The Customer JSON. The service always states `platformCustomerId` and `umaAddress`: when the
+ * platform gave none, the emulator derives them from the id.
+ */
 export function customerJson(customer: CustomerRecord): Record<string, unknown> {
+  const short = customer.id.slice(customer.id.indexOf(":") + 1, customer.id.indexOf(":") + 9);
   return {
     id: customer.id,
+    platformCustomerId: customer.id,
+    umaAddress: `$customer-${short}@emulator.signet.test`,
     ...customer.fields,
     kycStatus: "APPROVED",
     createdAt: isoTime(customer.createdAt),
@@ -77,7 +84,7 @@ export function customerJson(customer: CustomerRecord): Record<string, unknown> 
 
 function getCustomerRecord(rt: Runtime, customerId: string): CustomerRecord {
   const customer = rt.state.customers.get(customerId);
-  if (!customer) throw notFound("Customer", customerId);
+  if (!customer) throw notFound("Customer", customerId, "USER_NOT_FOUND");
   return customer;
 }
 

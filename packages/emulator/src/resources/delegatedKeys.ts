@@ -22,7 +22,7 @@ import { sessionKeys } from "./sessions.js";
 const createSchema = object({
   cardId: id("Card"),
   internalAccountId: id("InternalAccount"),
-  nickname: string({ minLength: 1, maxLength: 100 }),
+  nickname: string({ minLength: 1, maxLength: 256 }),
 });
 
 /** The DelegatedKey JSON (the private key never leaves the emulator). */
@@ -45,7 +45,8 @@ type Leg = { leg: 1 } | { leg: 2; keyId: string };
 /**
  * `POST /auth/delegated-keys` `{ cardId, internalAccountId, nickname }`, the same body on all legs:
  * 202 → (stamped) 202 with a new payload and request id, the key now `PENDING` → (stamped) 201
- * `ACTIVE`. 409 `DELEGATED_KEY_ALREADY_EXISTS` while an ACTIVE key exists for the funding source.
+ * `ACTIVE`. 409 `CONFLICT` (`details.reason: "DELEGATED_KEY_ALREADY_EXISTS"`) while an ACTIVE
+ * key exists for the funding source; 404 when the card has no funding source of that account.
  */
 async function createDelegatedKey(ctx: RequestContext): Promise<Response> {
   const { rt } = ctx;
@@ -53,10 +54,9 @@ async function createDelegatedKey(ctx: RequestContext): Promise<Response> {
   const card = getCardRecord(rt, body.cardId);
   const account = getAccount(rt, body.internalAccountId);
   const source = card.fundingSources.find((f) => f.internalAccountId === account.id);
+  // docs/protocol.md §10: a card and account that do not belong together are not found (404).
   if (!source) {
-    throw invalidInput([
-      { field: "internalAccountId", message: "is not a funding source of the card" },
-    ]);
+    throw notFound("Card funding source for this internal account", body.internalAccountId);
   }
   const assertNoActive = () => {
     const active = [...rt.state.delegatedKeys.values()].find(
@@ -65,11 +65,9 @@ async function createDelegatedKey(ctx: RequestContext): Promise<Response> {
     if (active) {
       throw new ServiceError(
         409,
-        "DELEGATED_KEY_ALREADY_EXISTS",
+        "CONFLICT",
         "An ACTIVE delegated key exists for this funding source.",
-        {
-          delegatedKeyId: active.id,
-        },
+        { reason: "DELEGATED_KEY_ALREADY_EXISTS", delegatedKeyId: active.id },
       );
     }
   };
@@ -103,11 +101,9 @@ async function createDelegatedKey(ctx: RequestContext): Promise<Response> {
       }
       const key = rt.state.delegatedKeys.get(leg.keyId);
       if (key?.status !== "PENDING") {
-        throw new ServiceError(
-          409,
-          "INVALID_STATE_TRANSITION",
-          "The delegated key is no longer pending.",
-        );
+        throw new ServiceError(409, "CONFLICT", "The delegated key is no longer pending.", {
+          reason: "DELEGATED_KEY_NOT_PENDING",
+        });
       }
       key.status = "ACTIVE";
       key.updatedAt = now;
@@ -147,15 +143,16 @@ function getDelegatedKey(ctx: RequestContext): Response {
   return json(200, delegatedKeyJson(getKey(ctx)));
 }
 
-/** `DELETE /auth/delegated-keys/{id}`: 204 for an ACTIVE key; 409 `INVALID_STATE_TRANSITION` otherwise. */
+/** `DELETE /auth/delegated-keys/{id}`: 204 for an ACTIVE key; 400 `INVALID_INPUT` otherwise (docs/protocol.md §10). */
 function revokeDelegatedKey(ctx: RequestContext): Response {
   const key = getKey(ctx);
   expectNoBody(ctx);
   if (key.status !== "ACTIVE") {
     throw new ServiceError(
-      409,
-      "INVALID_STATE_TRANSITION",
+      400,
+      "INVALID_INPUT",
       `Only an ACTIVE key can be revoked; this one is ${key.status}.`,
+      { reason: "DELEGATED_KEY_NOT_ACTIVE", status: key.status },
     );
   }
   key.status = "REVOKED";

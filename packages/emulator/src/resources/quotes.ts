@@ -11,8 +11,19 @@ import type { Route } from "../http/router.js";
 import type { Runtime } from "../runtime.js";
 import { checkStamp, encodePayload, SIGNATURE_HEADER } from "../signedRetry.js";
 import type { QuoteRecord } from "../state.js";
-import { boolean, enumOf, id, integer, literal, object, optional, string } from "../validation.js";
+import {
+  anyJson,
+  boolean,
+  enumOf,
+  id,
+  integer,
+  literal,
+  object,
+  optional,
+  string,
+} from "../validation.js";
 import { CURRENCIES, currencyJson, getAccount } from "./accounts.js";
+import { holdForAuthorization, requiresSca, scaChallengeJson } from "./sca.js";
 import { sessionKeys } from "./sessions.js";
 import { settleDueTransactions } from "./transactions.js";
 
@@ -27,16 +38,34 @@ const quoteSchema = object({
       patternMessage: "must be an ExternalAccount or InternalAccount id",
     }),
     paymentRail: optional(string({ minLength: 1, maxLength: 50 })),
+    currency: optional(string({ minLength: 3, maxLength: 10 })),
   }),
   lockedCurrencySide: enumOf(["SENDING", "RECEIVING"]),
   lockedCurrencyAmount: integer({ min: 1, max: 1e15 }),
   description: optional(string({ maxLength: 500 })),
   immediatelyExecute: optional(boolean()),
   purposeOfPayment: optional(string({ maxLength: 100 })),
+  // Optional fields of the service's QuoteRequest (docs/protocol.md §10): accepted; only
+  // `scaFactor` changes what the emulator does.
+  lookupId: optional(string({ minLength: 1, maxLength: 255 })),
+  remittanceInformation: optional(string({ maxLength: 80 })),
+  platformFeeOverride: optional(
+    object({
+      platformFixedFee: object({ amount: integer({ min: 0, max: 1e15 }), currency: string() }),
+      platformVariableFeeBps: integer({ min: 0, max: 10_000 }),
+    }),
+  ),
+  scaFactor: optional(enumOf(["SMS_OTP", "TOTP", "PASSKEY"])),
+  senderCustomerInfo: optional(anyJson()),
 });
 
+/** 404 `QUOTE_NOT_FOUND`. */
+export function quoteNotFound(quoteId: string): ServiceError {
+  return new ServiceError(404, "QUOTE_NOT_FOUND", "Quote not found.", { id: quoteId });
+}
+
 /** The Quote JSON; the EMBEDDED_WALLET instruction is deliberately not the first one. */
-export function quoteJson(quote: QuoteRecord): Record<string, unknown> {
+export function quoteJson(rt: Runtime, quote: QuoteRecord): Record<string, unknown> {
   const body: Record<string, unknown> = {
     id: quote.id,
     status: quote.status,
@@ -54,6 +83,9 @@ export function quoteJson(quote: QuoteRecord): Record<string, unknown> {
   };
   if (quote.description !== undefined) body.description = quote.description;
   if (quote.transactionId) body.transactionId = quote.transactionId;
+  if (quote.status === "PENDING_AUTHORIZATION" && quote.sca) {
+    body.scaChallenge = scaChallengeJson(rt, quote.sca.challenge);
+  }
   body.paymentInstructions = [
     {
       instructionsNotes: "Emulated Spark settlement of the wallet transfer.",
@@ -90,6 +122,11 @@ function destinationCurrency(rt: Runtime, accountId: string): string {
 function createQuote(ctx: RequestContext): Response {
   const { rt } = ctx;
   const body = readBody(ctx, quoteSchema);
+  if (body.scaFactor === "TOTP") {
+    throw invalidInput([
+      { field: "scaFactor", message: "TOTP cannot authorize a payment; use SMS_OTP or PASSKEY" },
+    ]);
+  }
   if (body.immediatelyExecute) {
     throw invalidInput([
       {
@@ -159,20 +196,23 @@ function createQuote(ctx: RequestContext): Response {
     payloadToSign,
     createdAt: now,
     expiresAt: now + rt.options.quoteTtlMs,
-    transactionId: undefined,
+    // The service names the quote's transaction from creation on; it exists once executed.
+    transactionId: rt.ids.next("Transaction"),
     executions: new Map(),
     executedWithKey: undefined,
+    scaFactor: body.scaFactor === "PASSKEY" ? "PASSKEY" : "SMS_OTP",
+    sca: undefined,
   };
   rt.state.quotes.set(quote.id, quote);
-  return json(201, quoteJson(quote));
+  return json(201, quoteJson(rt, quote));
 }
 
 function getQuote(ctx: RequestContext): Response {
   const quoteId = pathId(ctx, "id", "Quote");
   settleDueTransactions(ctx.rt);
   const quote = ctx.rt.state.quotes.get(quoteId);
-  if (!quote) throw notFound("Quote", quoteId);
-  return json(200, quoteJson(quote));
+  if (!quote) throw quoteNotFound(quoteId);
+  return json(200, quoteJson(ctx.rt, quote));
 }
 
 /**
@@ -181,7 +221,8 @@ function getQuote(ctx: RequestContext): Response {
  * the first terminal answer verbatim and never executes twice; the repeat must carry a stamp
  * that verifies over the payload too (by a session of the wallet, or the key that executed),
  * as the identical re-send does. Errors: 401 signature codes;
- * 409 `QUOTE_ALREADY_EXECUTED` (executed under another key or none), 409 `QUOTE_EXPIRED`;
+ * 409 `CONFLICT` with `details.reason` `QUOTE_ALREADY_EXECUTED` (executed under another key or
+ * none) or `QUOTE_EXPIRED`;
  * 400 `INSUFFICIENT_FUNDS`. Success: 200 Quote `PROCESSING` with `transactionId`.
  */
 function executeQuote(ctx: RequestContext): Response {
@@ -193,7 +234,7 @@ function executeQuote(ctx: RequestContext): Response {
     throw invalidInput([{ field: "Idempotency-Key", message: "must be 1–255 characters" }]);
   }
   const quote = rt.state.quotes.get(quoteId);
-  if (!quote) throw notFound("Quote", quoteId);
+  if (!quote) throw quoteNotFound(quoteId);
   const signature = ctx.headers.get(SIGNATURE_HEADER);
   const replay = key !== null ? quote.executions.get(key) : undefined;
   if (replay) {
@@ -205,13 +246,16 @@ function executeQuote(ctx: RequestContext): Response {
     ]);
     return json(replay.status, replay.body);
   }
+  // The service's 409 list has no quote codes: CONFLICT, with the reason in details.
   if (quote.status !== "PENDING") {
-    throw new ServiceError(409, "QUOTE_ALREADY_EXECUTED", "The quote has already been executed.", {
+    throw new ServiceError(409, "CONFLICT", "The quote has already been executed.", {
+      reason: "QUOTE_ALREADY_EXECUTED",
       transactionId: quote.transactionId,
     });
   }
-  if (ctx.now() >= quote.expiresAt)
-    throw new ServiceError(409, "QUOTE_EXPIRED", "The quote has expired.");
+  if (ctx.now() >= quote.expiresAt) {
+    throw new ServiceError(409, "CONFLICT", "The quote has expired.", { reason: "QUOTE_EXPIRED" });
+  }
   if (signature === null) throw signatureMissing();
   const signedBy = checkStamp(
     ctx,
@@ -238,7 +282,7 @@ function executeQuote(ctx: RequestContext): Response {
   const now = ctx.now();
   source.balance -= quote.totalSendingAmount;
   source.updatedAt = now;
-  const txId = rt.ids.next("Transaction");
+  const txId = quote.transactionId ?? rt.ids.next("Transaction");
   rt.state.transactions.set(txId, {
     id: txId,
     type: "OUTGOING",
@@ -253,12 +297,19 @@ function executeQuote(ctx: RequestContext): Response {
     createdAt: now,
     settlesAt: now + rt.options.settlementDelayMs,
     settled: false,
+    pendingAuthorization: false,
     description: quote.description,
   });
-  quote.status = "PROCESSING";
   quote.transactionId = txId;
   quote.executedWithKey = key ?? "";
-  return remember(200, quoteJson(quote));
+  // docs/protocol.md §9: an SCA customer's transfer waits for their authorization.
+  if (requiresSca(rt, quote.customerId)) {
+    rt.state.transactions.get(txId)!.pendingAuthorization = true;
+    holdForAuthorization(rt, quote);
+  } else {
+    quote.status = "PROCESSING";
+  }
+  return remember(200, quoteJson(rt, quote));
 }
 
 function signatureMissing(): ServiceError {

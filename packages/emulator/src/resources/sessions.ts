@@ -110,8 +110,8 @@ export function endSessionsOf(rt: Runtime, credentialId: string): void {
 }
 
 function listSessions(ctx: RequestContext): Response {
+  // docs/protocol.md §10: an accountId that matches nothing lists nothing (200), it is no 404.
   const accountId = queryParam(ctx, "accountId", id("InternalAccount"), true)!;
-  if (!ctx.rt.state.accounts.has(accountId)) throw notFound("Internal account", accountId);
   return json(200, { data: activeSessions(ctx.rt, accountId).map((s) => sessionJson(s)) });
 }
 

@@ -38,7 +38,7 @@ function assertChallengeRate(ctx: RequestContext, credential: CredentialRecord):
 }
 
 /**
- * `POST /auth/credentials/{id}/challenge`. OTP types (empty body or `{}`): a new target key, the
+ * `POST /auth/credentials/{id}/challenge`. OTP types (any body, ignored): a new target key, the
  * previous dies; 200 AuthMethod + `otpEncryptionTargetBundle`. PASSKEY `{ clientPublicKey }`:
  * 200 `{ …AuthMethod, credentialId, challenge, requestId, expiresAt }`. OAUTH: 400. More than
  * `challengeRateLimit.max` issues per credential in the window: 429 `RATE_LIMITED` + `Retry-After`.
@@ -85,7 +85,7 @@ function challenge(ctx: RequestContext): Response {
       expiresAt: isoTime(expiresAt),
     });
   }
-  readBody(ctx, object({}), {});
+  // docs/protocol.md §10: an OTP challenge's body is ignored, whatever it holds.
   assertChallengeRate(ctx, credential);
   if (ctx.takeProcessingFault()) return processing();
   recordEvent(rt.state.challengeIssues, credential.id, ctx.now());

@@ -2,7 +2,7 @@
 // one settles `settlementDelayMs` of emulator time after execution.
 import { isoTime } from "../clock.js";
 import { pathId, queryParam, type RequestContext } from "../http/context.js";
-import { notFound } from "../http/errors.js";
+import { ServiceError } from "../http/errors.js";
 import { json } from "../http/responses.js";
 import type { Route } from "../http/router.js";
 import type { Runtime } from "../runtime.js";
@@ -14,7 +14,7 @@ import { listEnvelope } from "./accounts.js";
 export function settleDueTransactions(rt: Runtime): void {
   const now = rt.clock.now();
   for (const tx of rt.state.transactions.values()) {
-    if (tx.settled || now < tx.settlesAt) continue;
+    if (tx.settled || tx.pendingAuthorization || now < tx.settlesAt) continue;
     tx.settled = true;
     const destination = rt.state.accounts.get(tx.destinationAccountId);
     if (destination && tx.type === "OUTGOING") {
@@ -26,13 +26,20 @@ export function settleDueTransactions(rt: Runtime): void {
   }
 }
 
-/** The Transaction JSON. */
-export function transactionJson(tx: TransactionRecord): Record<string, unknown> {
+/** The Transaction JSON (`direction`: the wallet's side of it, DEBIT out and CREDIT in). */
+export function transactionJson(rt: Runtime, tx: TransactionRecord): Record<string, unknown> {
+  const platformCustomerId = rt.state.customers.get(tx.customerId)?.fields.platformCustomerId;
   const body: Record<string, unknown> = {
     id: tx.id,
-    status: tx.settled ? "COMPLETED" : "PROCESSING",
+    status: tx.settled
+      ? "COMPLETED"
+      : tx.pendingAuthorization
+        ? "PENDING_AUTHORIZATION"
+        : "PROCESSING",
     type: tx.type,
+    direction: tx.type === "OUTGOING" ? "DEBIT" : "CREDIT",
     customerId: tx.customerId,
+    platformCustomerId: typeof platformCustomerId === "string" ? platformCustomerId : tx.customerId,
   };
   if (tx.quoteId) body.quoteId = tx.quoteId;
   if (tx.sourceAccountId) body.source = { sourceType: "ACCOUNT", accountId: tx.sourceAccountId };
@@ -49,8 +56,9 @@ export function transactionJson(tx: TransactionRecord): Record<string, unknown> 
 function getTransaction(ctx: RequestContext): Response {
   const txId = pathId(ctx, "id", "Transaction");
   const tx = ctx.rt.state.transactions.get(txId);
-  if (!tx) throw notFound("Transaction", txId);
-  return json(200, transactionJson(tx));
+  if (!tx)
+    throw new ServiceError(404, "TRANSACTION_NOT_FOUND", "Transaction not found.", { id: txId });
+  return json(200, transactionJson(ctx.rt, tx));
 }
 
 /** `GET /transactions`: list envelope, filters `customerId` and `accountId` (source or destination). */
@@ -62,7 +70,7 @@ function listTransactions(ctx: RequestContext): Response {
     .filter(
       (t) => !accountId || t.sourceAccountId === accountId || t.destinationAccountId === accountId,
     )
-    .map(transactionJson);
+    .map((tx) => transactionJson(ctx.rt, tx));
   return json(200, listEnvelope(data));
 }
 

@@ -1,0 +1,37 @@
+// docs/protocol.md §9: a lapsed SMS code of a quote's challenge is sent again; the challenge and
+// its expiry stay the same.
+
+import { assertCall, assertServiceId } from "../arguments.js";
+import type { SignetClient } from "../client.js";
+import type { RequestErrorCode, SignetError } from "../errors.js";
+import type { CallOptions } from "../events.js";
+
+export type ResendQuoteAuthorizationParameters = CallOptions & {
+  /** The quote in `PENDING_AUTHORIZATION` whose challenge is an `SMS_OTP` one. */
+  quoteId: string;
+};
+export type ResendQuoteAuthorizationReturnType = undefined;
+export type ResendQuoteAuthorizationErrorType = SignetError<RequestErrorCode>;
+
+/**
+ * Sends the SMS code of a quote's Strong Customer Authentication challenge again
+ * (`POST /quotes/{id}/authorize/resend`). The challenge's `expiresAt` is not extended. Inside
+ * `authorizeQuote`, `onChallenge`'s `context.resend` does the same.
+ *
+ * @throws {SignetError} `CONFLICT` (409: nothing pending, a PASSKEY challenge, or not an SCA region), `RATE_LIMITED` (429, `details.retryAfterMs`), `QUOTE_NOT_FOUND`, `NETWORK`.
+ * @example
+ * ```ts
+ * resendButton.onclick = () => resendQuoteAuthorization(client, { quoteId: quote.id });
+ * ```
+ */
+export async function resendQuoteAuthorization(
+  client: SignetClient,
+  parameters: ResendQuoteAuthorizationParameters,
+): Promise<ResendQuoteAuthorizationReturnType> {
+  const { quoteId } = assertCall(client, parameters);
+  assertServiceId("quoteId", quoteId, "Quote");
+  await client.request<unknown>(
+    { method: "POST", path: `/quotes/${quoteId}/authorize/resend`, expectedStatus: 204 },
+    parameters,
+  );
+}
