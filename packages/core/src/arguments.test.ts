@@ -1,6 +1,8 @@
 // Every action refuses bad arguments with a typed error before any request: never a TypeError
 // from destructuring, never a request with a half-formed path.
 import { describe, expect, it, vi } from "vitest";
+import { query } from "./arguments.js";
+import { SignetError } from "./errors.js";
 import * as core from "./index.js";
 
 const actions = [
@@ -74,4 +76,18 @@ describe("actions: bad arguments", () => {
       expect(fetch).not.toHaveBeenCalled();
     },
   );
+});
+
+describe("query", () => {
+  it("serialises like URLSearchParams, without it (React Native's takes no list of pairs)", () => {
+    const values = ["InternalAccount:0b1c", "a b+c&d=e", "!'()*~-._", "ü€😀", "", "%41"];
+    for (const value of values) {
+      expect(query({ accountId: value, skipped: undefined })).toBe(
+        `?${new URLSearchParams([["accountId", value]]).toString()}`,
+      );
+    }
+    expect(query({ a: "1", b: "2" })).toBe("?a=1&b=2");
+    expect(query({ a: undefined })).toBe("");
+    expect(() => query({ a: "\ud800" })).toThrow(SignetError);
+  });
 });

@@ -12,7 +12,7 @@ import {
   createClientFactory,
 } from "./client.js";
 import { type CryptoApi, createCryptoApi } from "./crypto/api.js";
-import { createNobleBackend } from "./crypto/noble.js";
+import { assertRandomSource, createNobleBackend } from "./crypto/noble.js";
 import { createMemoryKeyStore } from "./keys/key-store.js";
 
 export { createNobleBackend, type NobleBackendOptions } from "./crypto/noble.js";
@@ -50,24 +50,33 @@ export const openExportBundle: CryptoApi["openExportBundle"] = api.openExportBun
 /** {@inheritDoc CryptoApi.oauthNonce} */
 export const oauthNonce: CryptoApi["oauthNonce"] = api.oauthNonce;
 
+const createNativeClient = /* @__PURE__ */ withAutoRefresh(
+  createClientFactory({
+    crypto: () => api,
+    keyStore: async () => ({ store: createMemoryKeyStore(), persistence: "memory" }),
+    webauthn: () => undefined,
+  }),
+);
+
 /**
- * Creates a Signet client for React Native: noble crypto (no WebCrypto needed; install a
- * `crypto.getRandomValues` polyfill such as react-native-get-random-values), keys in the
- * `keyStore` you pass (`createStringKeyStore` over expo-secure-store or react-native-keychain;
- * default: memory only), passkeys through the `webauthn` adapter you pass.
+ * Creates a Signet client for React Native: noble crypto (no WebCrypto needed), keys in the
+ * `keyStore` you pass (`@signet/core/expo-secure-store` or `@signet/core/react-native-keychain`;
+ * default: memory only), passkeys through the `webauthn` adapter you pass
+ * (`@signet/core/react-native-passkeys`). The one host capability it needs is a secure random
+ * source: `crypto.getRandomValues` (import `react-native-get-random-values` first), or `crypto`
+ * over your own (`createCryptoApi(createNobleBackend({ randomBytes }))`, e.g. expo-crypto's).
  *
- * @throws {SignetError} `INVALID_ARGUMENT` without `relayUrl`, or with an `autoRefresh.marginMs`
- * that would loop.
+ * @throws {SignetError} `CRYPTO_UNAVAILABLE` when there is no secure random source (the message
+ * says what to install); `INVALID_ARGUMENT` without `relayUrl`, or with an
+ * `autoRefresh.marginMs` that would loop.
  * @example
  * ```ts
  * const client = createClient({ relayUrl: "https://app.example/api/grid", keyStore, webauthn });
  * ```
  */
-export const createClient: (parameters: CreateClientParameters) => CreateClientReturnType =
-  /* @__PURE__ */ withAutoRefresh(
-    createClientFactory({
-      crypto: () => api,
-      keyStore: async () => ({ store: createMemoryKeyStore(), persistence: "memory" }),
-      webauthn: () => undefined,
-    }),
-  );
+export const createClient: (parameters: CreateClientParameters) => CreateClientReturnType = (
+  parameters,
+) => {
+  assertRandomSource((parameters?.crypto ?? api).backend);
+  return createNativeClient(parameters);
+};

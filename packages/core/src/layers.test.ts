@@ -23,6 +23,8 @@ const RANKS: [prefix: string, rank: number][] = [
   ["exports.ts", 8],
   ["index.ts", 9],
   ["index.native.ts", 9],
+  // Entry points of the React Native adapters (each imports its optional native module).
+  ["react-native/", 9],
   // The `node` condition wraps the default entry.
   ["index.node.ts", 10],
 ];

@@ -2,7 +2,6 @@
 // for engines without WebCrypto (React Native / Hermes), on @noble/curves, hashes and ciphers.
 import { gcm } from "@noble/ciphers/aes.js";
 import { type ECDSA, ecdsa, weierstrass } from "@noble/curves/abstract/weierstrass.js";
-import { p256 } from "@noble/curves/nist.js";
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { SignetError } from "../errors.js";
@@ -18,11 +17,52 @@ import type {
 import { p1363ToDer } from "./der.js";
 import { bytesToHex } from "./encoding.js";
 import { type HpkePrimitives, hpkeOpenWith, hpkeSealWith } from "./hpke.js";
-import { decodePoint, normalizePublicKey, parseScalar } from "./p256.js";
+import { B, decodePoint, GX, GY, N, normalizePublicKey, P, parseScalar } from "./p256.js";
 import { defaultRandomBytes, type RandomBytes } from "./random.js";
 
-/** HPKE primitives on a noble P-256 instance (default: noble's `p256`), for tests and {@link createNobleBackend}. */
-export const createNobleHpkePrimitives = (curve: ECDSA = p256): HpkePrimitives => ({
+/**
+ * Checks at client creation that `backend` has a working secure random source: React Native has
+ * none until the app installs one, and the first key generation is too late to say so.
+ * @throws {SignetError} `CRYPTO_UNAVAILABLE` naming what to install (`details.missing`).
+ */
+export function assertRandomSource(backend: Pick<CryptoBackend, "randomBytes">): void {
+  let bytes: unknown;
+  try {
+    bytes = backend.randomBytes(16);
+  } catch (cause) {
+    throw new SignetError(
+      "CRYPTO_UNAVAILABLE",
+      "No secure random source: crypto.getRandomValues is missing. Import " +
+        '"react-native-get-random-values" first in your app\'s entry file, or pass ' +
+        "crypto: createCryptoApi(createNobleBackend({ randomBytes: getRandomBytes })) with expo-crypto",
+      { cause, details: { missing: "crypto.getRandomValues" } },
+    );
+  }
+  if (!(bytes instanceof Uint8Array) || bytes.length !== 16) {
+    throw new SignetError(
+      "CRYPTO_UNAVAILABLE",
+      "The random source returned no bytes: randomBytes(length) must return a Uint8Array of that length",
+      { details: { missing: "randomBytes" } },
+    );
+  }
+}
+
+/**
+ * P-256's domain parameters (SP 800-186 §3.2.1.3), for noble's `weierstrass`. Not noble's `p256`
+ * export: `@noble/curves/nist.js` builds more at import (FROST contexts) and needs `TextEncoder`
+ * for it, which React Native's Hermes may lack.
+ */
+const P256_CURVE = { p: P, n: N, h: 1n, a: P - 3n, b: B, Gx: GX, Gy: GY } as const;
+
+/** A noble ECDSA P-256/SHA-256 instance whose scalar blinding draws on `randomBytes`. */
+export function createNobleP256(randomBytes?: RandomBytes): ECDSA {
+  const source = randomBytes && ((length?: number) => new Uint8Array(randomBytes(length ?? 32)));
+  const Point = weierstrass(P256_CURVE, source ? { randomBytes: source } : {});
+  return ecdsa(Point, sha256, source ? { randomBytes: source } : {});
+}
+
+/** HPKE primitives on a noble P-256 instance, for tests and {@link createNobleBackend}. */
+export const createNobleHpkePrimitives = (curve: ECDSA = createNobleP256()): HpkePrimitives => ({
   dh(scalar, publicKey) {
     // A typed POINT_INVALID before noble sees the point; HPKE's enc is always uncompressed.
     if (publicKey?.length !== 65)
@@ -93,9 +133,7 @@ export function createNobleBackend(options: NobleBackendOptions = {}): CryptoBac
   let built: { curve: ECDSA; primitives: HpkePrimitives } | undefined;
   const get = () => {
     if (!built) {
-      const source = (length?: number) => new Uint8Array(randomBytes(length ?? 32));
-      const Point = weierstrass(p256.Point.CURVE(), { randomBytes: source });
-      const curve = ecdsa(Point, sha256, { randomBytes: source });
+      const curve = createNobleP256(randomBytes);
       built = { curve, primitives: createNobleHpkePrimitives(curve) };
     }
     return built;

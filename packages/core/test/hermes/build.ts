@@ -115,10 +115,13 @@ export type HermesRun = {
   ms: number;
 };
 
-/** Writes `script` to a temporary file and runs it in the `hermes` CLI; kills it after `timeoutMs`. */
+/**
+ * Writes `script` to a temporary file and runs it in the `hermes` CLI (with `flags`, such as
+ * `-Xmicrotask-queue` for React Native's promise scheduling); kills it after `timeoutMs`.
+ */
 export async function runHermes(
   script: string,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; flags?: string[] } = {},
 ): Promise<HermesRun> {
   const dir = mkdtempSync(join(tmpdir(), "signet-hermes-"));
   const file = join(dir, "signet-hermes.js");
@@ -126,7 +129,9 @@ export async function runHermes(
   const t0 = performance.now();
   try {
     return await new Promise<HermesRun>((resolve, reject) => {
-      const child = spawn(hermesBinary(), [file], { stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(hermesBinary(), [...(options.flags ?? []), file], {
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       let stdout = "";
       let stderr = "";
       child.stdout.setEncoding("utf8").on("data", (chunk: string) => {

@@ -1,0 +1,217 @@
+// Every flow of the `react-native` build in Hermes against the emulator: app-side code bundled
+// by Metro from the built package (./hermes/metro.ts), run in hermes-engine-cli with no network,
+// a Node driver carrying its I/O to the relay and emulator over real HTTP (./hermes/flows.ts).
+// The emulator accepting the keys, OTP bundle, stamps and passkey results made in Hermes is the
+// proof. The steps run as one app would over time: a fresh install, then restarts that find
+// what the keychain kept.
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createSoftAuthenticator } from "@signet/emulator/testing";
+import { build } from "esbuild";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { passkeyUser, registrationChallenge } from "../../../test/support/signIn.js";
+import { type Stack, startStack } from "../../../test/support/stack.js";
+import type { FlowInput } from "./hermes/app/input.js";
+import { type FlowRun, runFlow } from "./hermes/flows.js";
+import { bundleWithMetro, type MetroBundle, modulesOf } from "./hermes/metro.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const CORE = join(here, "..");
+
+let stack: Stack;
+let bundle: MetroBundle;
+let params: FlowInput["params"];
+let user: { customerId: string; accountId: string; emailCredentialId: string };
+const authenticator = createSoftAuthenticator({
+  rpId: "localhost",
+  origin: "http://localhost:5173",
+});
+const runs: Partial<Record<FlowInput["scenario"], FlowRun>> = {};
+
+beforeAll(async () => {
+  if (!existsSync(join(CORE, "dist/index.native.js")))
+    throw new Error("packages/core/dist is missing: run `pnpm --filter @signet/core build` first");
+  [stack, bundle] = await Promise.all([
+    startStack(),
+    bundleWithMetro("packages/core/test/hermes/app/app.ts"),
+  ]);
+  user = await stack.signUp();
+  const keys = (await (await fetch(`${stack.emulator.url}/_emulator/keys`)).json()) as {
+    attestationPublicKey: string;
+    signerPublicKey: string;
+  };
+  params = {
+    relayUrl: stack.relayUrl,
+    ...user,
+    trustedKeys: {
+      otpTargetBundle: [keys.attestationPublicKey],
+      exportBundle: [keys.signerPublicKey],
+    },
+    rpId: "localhost",
+  };
+  console.info(
+    `hermes flows: Metro bundle ${(bundle.code.length / 1024).toFixed(0)} KiB, ${bundle.modules.size} modules, built in ${bundle.ms.toFixed(0)} ms`,
+  );
+}, 120_000);
+afterAll(() => stack?.close());
+
+/** Runs a scenario and keeps it for the checks every run must pass. */
+async function flow(
+  scenario: FlowInput["scenario"],
+  options: Omit<Parameters<typeof runFlow>[1], "scenario" | "params"> = {},
+  extra: Partial<FlowInput["params"]> = {},
+) {
+  const t0 = performance.now();
+  const run = await runFlow(bundle.code, {
+    scenario,
+    params: { ...params, ...extra },
+    authenticator,
+    ...options,
+  });
+  console.info(
+    `hermes flows: ${scenario}: ${run.io.length} I/O calls, ${run.runs} Hermes runs, ${(performance.now() - t0).toFixed(0)} ms`,
+  );
+  runs[scenario] = run;
+  return run;
+}
+
+const deviceOnly = (items: FlowRun["keychain"]) => items.map(([, item]) => item.accessibility);
+
+describe("hermes flows: the Metro bundle", () => {
+  it("holds core's react-native build from dist and the adapter entries, and no web or Node code", () => {
+    const paths = [...bundle.modules.values()];
+    expect(paths).toContain("packages/core/dist/index.native.js");
+    for (const entry of ["expo-secure-store", "react-native-keychain", "react-native-passkeys"])
+      expect(paths).toContain(`packages/core/dist/react-native/${entry}.js`);
+    expect(paths.some((p) => p.startsWith("packages/core/src/"))).toBe(false);
+    for (const web of [
+      "@hpke",
+      "@simplewebauthn",
+      "idb-keyval",
+      "packages/core/dist/index.js",
+      "packages/core/dist/crypto/webcrypto.js",
+    ])
+      expect(
+        paths.filter((p) => p.includes(web)),
+        web,
+      ).toEqual([]);
+  });
+
+  it("no module of core uses Buffer, atob, btoa, TextEncoder/TextDecoder or a Node built-in", () => {
+    const offenders: string[] = [];
+    for (const [path, source] of modulesOf(bundle)) {
+      if (!path.startsWith("packages/core/dist/")) continue;
+      const code = source.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, "");
+      for (const name of ["Buffer", "atob", "btoa", "TextEncoder", "TextDecoder", "process"])
+        if (new RegExp(`\\b${name}\\b`).test(code)) offenders.push(`${path}: ${name}`);
+      if (/["']node:/.test(code)) offenders.push(`${path}: a node: import`);
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it("the browser build never sees the native modules", async () => {
+    const web = await build({
+      entryPoints: [join(CORE, "dist/index.js")],
+      bundle: true,
+      write: false,
+      platform: "browser",
+      format: "esm",
+      logLevel: "silent",
+    });
+    const text = web.outputFiles.map((f) => f.text).join("\n");
+    for (const name of ["expo-secure-store", "react-native-keychain", "react-native-passkeys"])
+      expect(text.includes(name), name).toBe(false);
+  });
+});
+
+describe("hermes flows: against the emulator", () => {
+  it("without a random source, createClient fails with CRYPTO_UNAVAILABLE naming the fix, before any request", async () => {
+    const run = await flow("noRandom", { withRandom: false });
+    expect(run.result).toMatchObject({
+      created: false,
+      code: "CRYPTO_UNAVAILABLE",
+      isSignetError: true,
+    });
+    expect(String(run.result.message)).toContain("react-native-get-random-values");
+    expect(String(run.result.message)).toContain("crypto.getRandomValues");
+    expect(run.io).toEqual([]);
+  });
+
+  it("an OTP sign-in: the emulator accepts the OTP bundle and stamps made in Hermes; the key stays on the device", async () => {
+    const run = await flow("otp");
+    const session = run.result.session as { id: string; accountId: string };
+    expect(session.id).toMatch(/^Session:/);
+    expect(run.result.held).toMatchObject({ id: session.id });
+    expect(run.result.persistence).toBe("secure-store");
+    expect(run.io.every((c) => c.kind === "fetch")).toBe(true);
+    const log = await stack.requests();
+    const verify = log.filter((r) => r.path.includes("/verify"));
+    expect(verify.length).toBeGreaterThan(0);
+    expect(verify.at(-1)?.status).toBe(200);
+    // The session key record and the index, both readable only on this device while unlocked.
+    expect(run.keychain.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(deviceOnly(run.keychain))).toEqual(new Set(["whenUnlockedThisDeviceOnly"]));
+  });
+
+  it("a passkey sign-in: after a restart, the passkey added and used through react-native-passkeys", async () => {
+    const keychain = runs.otp?.keychain ?? [];
+    const run = await flow(
+      "passkey",
+      { keychain },
+      {
+        passkey: {
+          challenge: registrationChallenge(),
+          rp: { id: "localhost", name: "Signet Hermes" },
+          user: passkeyUser("hermes"),
+        },
+      },
+    );
+    expect(run.result.restored).toMatchObject({
+      id: (runs.otp?.result.session as { id: string } | undefined)?.id,
+    });
+    expect(authenticator.credentials).toHaveLength(1);
+    expect(run.result.passkeyId).toMatch(/\S/);
+    expect(run.result.session).toMatchObject({ credentialId: run.result.passkeyId });
+    expect(run.io.map((c) => c.kind)).toEqual(
+      expect.arrayContaining(["passkey.create", "passkey.get"]),
+    );
+    expect(run.secureStore.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(deviceOnly(run.secureStore))).toEqual(new Set(["whenUnlockedThisDeviceOnly"]));
+  });
+
+  it("a quote execute, stamped in Hermes with the restored passkey session and expo-crypto's randomness", async () => {
+    const { quoteId } = await stack.walletQuote(user);
+    const run = await flow("quote", { secureStore: runs.passkey?.secureStore ?? [] }, { quoteId });
+    expect(run.result.quoteId).toBe(quoteId);
+    const quote = await stack.platform<{ status: string }>("GET", `/quotes/${quoteId}`);
+    expect(quote.status).toBe(200);
+    expect(quote.body.status).not.toBe("PENDING");
+    expect(run.result.status).toBe("PROCESSING");
+    // One execute, signed in Hermes, with its idempotency key (SCA is not in this flow: see README).
+    const executes = (await stack.requests()).filter((r) => r.path.endsWith(`${quoteId}/execute`));
+    expect(executes).toHaveLength(1);
+    expect(executes[0]).toMatchObject({ status: 200, hasSignature: true, hasIdempotencyKey: true });
+  });
+
+  it("a session refresh: a new key made in Hermes, stamped by the old session, then used", async () => {
+    const run = await flow("refresh", {
+      secureStore: runs.quote?.secureStore ?? runs.passkey?.secureStore ?? [],
+    });
+    const before = run.result.before as { id: string };
+    const refreshed = run.result.refreshed as { id: string };
+    expect(before.id).toMatch(/^Session:/);
+    expect(refreshed.id).not.toBe(before.id);
+    expect(run.result.listed).toContain(refreshed.id);
+  });
+
+  it("every run: Hermes, quiet, and no Buffer, atob, btoa, TextEncoder or TextDecoder touched", () => {
+    expect(Object.keys(runs).sort()).toEqual(["noRandom", "otp", "passkey", "quote", "refresh"]);
+    for (const [scenario, run] of Object.entries(runs)) {
+      expect(run?.engine.hermes, scenario).toBe(true);
+      expect(run?.console, scenario).toEqual([]);
+      for (const [name, count] of Object.entries(run?.globalsTouched ?? {}))
+        expect(count, `${scenario}: ${name}`).toBe(0);
+    }
+  });
+});
