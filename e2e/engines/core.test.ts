@@ -1,0 +1,348 @@
+// The browser build of @signet/core in Firefox and WebKit, as e2e/core-crypto.spec.ts proves it in
+// Chromium: WebCrypto keys that script cannot export, kept in IndexedDB across a reload, stamps
+// checked by OpenSSL in Node, the OTP / export / legacy bundles on the interop vectors, and the key
+// store's probe falling back to memory where IndexedDB cannot hold keys.
+import { createHash } from "node:crypto";
+import type { Server } from "node:http";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { openOtpBundleNode } from "../../packages/test/src/nodeHpke.js";
+import { compressNode, parseStamp, verifyStampNode } from "../../packages/test/src/nodeStamp.js";
+import { interopSamples, legacySessionKeyBundle } from "../../packages/test/src/vectors.js";
+import { type CoreServer, startCoreServer } from "../fixtures/coreBundle.js";
+import { ENGINES, type Engine, type EnginePage, launchEngine, waitUntil } from "./engines.js";
+
+const samples = interopSamples();
+const legacy = legacySessionKeyBundle();
+
+const PAYLOADS = [
+  ...samples.stamps.samples.map((s) => s.payload),
+  '{"type":"EMBEDDED_WALLET_PAYMENT","memo":"Grüße — 東京 🚀"}',
+  "",
+];
+const SESSION_ID = "Session:e2e-engines";
+
+let server: Server;
+let core: CoreServer;
+beforeAll(async () => {
+  ({ server, info: core } = await startCoreServer());
+});
+afterAll(async () => {
+  server?.closeAllConnections();
+  await new Promise<void>((resolve) => server?.close(() => resolve()));
+});
+
+async function openCorePage(engine: Engine): Promise<EnginePage> {
+  const page = await engine.open();
+  await page.goto(`${core.origin}/`);
+  await waitUntil(
+    () => page.evaluate(() => window.signetCore !== undefined, null),
+    "@signet/core to load in the page",
+  );
+  return page;
+}
+
+function expectStampsVerify(
+  stamps: string[],
+  key: { publicKey: string; publicKeyUncompressed: string },
+) {
+  expect(stamps).toHaveLength(PAYLOADS.length);
+  for (const [i, payload] of PAYLOADS.entries()) {
+    const stamp = stamps[i]!;
+    expect(parseStamp(stamp)).toMatchObject({
+      publicKey: key.publicKey,
+      scheme: "SIGNATURE_SCHEME_TK_API_P256",
+      signature: expect.stringMatching(/^30([0-9a-f]{2})+$/),
+    });
+    expect(verifyStampNode(stamp, payload, key.publicKeyUncompressed), `stamp ${i}`).toBe(true);
+    expect(verifyStampNode(stamp, `${payload} `, key.publicKeyUncompressed)).toBe(false);
+  }
+}
+
+// In the page: a key from the default store, its CryptoKey's properties, export attempts, stamps.
+async function generateAndStore({
+  payloads,
+  sessionId,
+}: {
+  payloads: string[];
+  sessionId: string;
+}) {
+  const core = window.signetCore!;
+  const { store, persistence } = await core.createDefaultKeyStore();
+  const key = await core.generateSigningKey();
+  const record = key.toRecord();
+  if (record.type !== "webcrypto")
+    throw new Error(`expected a webcrypto record, got ${record.type}`);
+  const privateKey = record.privateKey;
+  const exportAttempts: Record<string, string> = {};
+  for (const format of ["pkcs8", "jwk"] as const) {
+    exportAttempts[format] = await crypto.subtle.exportKey(format, privateKey).then(
+      () => "exported",
+      (error: unknown) => (error as DOMException).name,
+    );
+  }
+  await store.set(sessionId, record);
+  const stamps: string[] = [];
+  for (const payload of payloads) stamps.push(await core.stampPayload(payload, key));
+  const algorithm = privateKey.algorithm as EcKeyAlgorithm;
+  return {
+    persistence,
+    storePersistence: store.persistence,
+    storedIds: await store.list(),
+    publicKey: key.publicKey,
+    publicKeyUncompressed: key.publicKeyUncompressed,
+    extractable: key.extractable,
+    privateKey: {
+      isCryptoKey: privateKey instanceof CryptoKey,
+      type: privateKey.type,
+      extractable: privateKey.extractable,
+      algorithm: { name: algorithm.name, namedCurve: algorithm.namedCurve },
+      usages: [...privateKey.usages],
+    },
+    exportAttempts,
+    stamps,
+  };
+}
+
+// In the page after a reload: the raw IndexedDB record, then the key restored through the store.
+async function restoreStored({ payloads, sessionId }: { payloads: string[]; sessionId: string }) {
+  const core = window.signetCore!;
+  const raw = await new Promise<unknown>((resolve, reject) => {
+    const open = indexedDB.open("signet");
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const db = open.result;
+      const get = db.transaction("keys", "readonly").objectStore("keys").get(sessionId);
+      get.onerror = () => reject(get.error);
+      get.onsuccess = () => {
+        db.close();
+        resolve(get.result);
+      };
+    };
+  });
+  const rawRecord = raw as
+    | { type?: unknown; publicKey?: unknown; privateKey?: unknown }
+    | undefined;
+  const rawKey = rawRecord?.privateKey;
+  const store = core.createIndexedDbKeyStore();
+  const record = await store.get(sessionId);
+  if (record === undefined) throw new Error("the key store lost the record");
+  const key = await core.restoreSigningKey(record);
+  const exported =
+    record.type === "webcrypto"
+      ? await crypto.subtle.exportKey("pkcs8", record.privateKey).then(
+          () => "exported",
+          (error: unknown) => (error as DOMException).name,
+        )
+      : "not a CryptoKey";
+  const stamps: string[] = [];
+  for (const payload of payloads) stamps.push(await core.stampPayload(payload, key));
+  return {
+    raw: {
+      type: rawRecord?.type,
+      publicKey: rawRecord?.publicKey,
+      isCryptoKey: rawKey instanceof CryptoKey,
+      extractable: rawKey instanceof CryptoKey ? rawKey.extractable : null,
+    },
+    publicKey: key.publicKey,
+    publicKeyUncompressed: key.publicKeyUncompressed,
+    exported,
+    stamps,
+  };
+}
+
+describe.each(ENGINES)("@signet/core in %s", (name) => {
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await launchEngine(name);
+  });
+  afterAll(async () => {
+    await engine?.close();
+  });
+
+  test("a generated key is non-extractable, kept in IndexedDB across a reload, and its stamps verify in Node", async () => {
+    const page = await openCorePage(engine);
+    try {
+      const args = { payloads: PAYLOADS, sessionId: SESSION_ID };
+      const first = await page.evaluate(generateAndStore, args);
+      expect(first.persistence).toBe("indexeddb");
+      expect(first.storePersistence).toBe("indexeddb");
+      expect(first.storedIds).toEqual([SESSION_ID]);
+      expect(first.extractable).toBe(false);
+      expect(first.privateKey).toEqual({
+        isCryptoKey: true,
+        type: "private",
+        extractable: false,
+        algorithm: { name: "ECDSA", namedCurve: "P-256" },
+        usages: ["sign"],
+      });
+      expect(first.exportAttempts).toEqual({
+        pkcs8: "InvalidAccessError",
+        jwk: "InvalidAccessError",
+      });
+      expect(first.publicKey).toMatch(/^0[23][0-9a-f]{64}$/);
+      expect(compressNode(first.publicKeyUncompressed)).toBe(first.publicKey);
+      expectStampsVerify(first.stamps, first);
+
+      await page.reload();
+      await waitUntil(
+        () => page.evaluate(() => window.signetCore !== undefined, null),
+        "@signet/core after the reload",
+      );
+      const second = await page.evaluate(restoreStored, args);
+      expect(second.raw).toEqual({
+        type: "webcrypto",
+        publicKey: first.publicKey,
+        isCryptoKey: true,
+        extractable: false,
+      });
+      expect(second.publicKey).toBe(first.publicKey);
+      expect(second.publicKeyUncompressed).toBe(first.publicKeyUncompressed);
+      expect(second.exported).toBe("InvalidAccessError");
+      expectStampsVerify(second.stamps, first);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test("the start-up probe falls back to memory without IndexedDB", async () => {
+    const page = await openCorePage(engine);
+    try {
+      const out = await page.evaluate(async () => {
+        Object.defineProperty(window, "indexedDB", { value: undefined, configurable: true });
+        const { store, persistence } = await window.signetCore!.createDefaultKeyStore();
+        const key = await window.signetCore!.generateSigningKey();
+        await store.set("Session:memory", key.toRecord());
+        return { persistence, reported: store.persistence, ids: await store.list() };
+      }, null);
+      expect(out).toEqual({ persistence: "memory", reported: "memory", ids: ["Session:memory"] });
+    } finally {
+      await page.close();
+    }
+  });
+
+  test("the start-up probe falls back to memory when IndexedDB refuses CryptoKeys (DataCloneError)", async () => {
+    const page = await openCorePage(engine);
+    try {
+      const out = await page.evaluate(async () => {
+        // What Safari's private browsing and Lockdown Mode do with a CryptoKey.
+        const put = IDBObjectStore.prototype.put;
+        IDBObjectStore.prototype.put = function (value: unknown, key?: IDBValidKey) {
+          const holdsKey =
+            typeof value === "object" &&
+            value !== null &&
+            Object.values(value).some((v) => v instanceof CryptoKey);
+          if (holdsKey) throw new DOMException("CryptoKey cannot be cloned", "DataCloneError");
+          return put.call(this, value, key);
+        };
+        const { store, persistence } = await window.signetCore!.createDefaultKeyStore();
+        const key = await window.signetCore!.generateSigningKey();
+        await store.set("Session:refused", key.toRecord());
+        const restored = await window.signetCore!.restoreSigningKey(
+          (await store.get("Session:refused"))!,
+        );
+        return {
+          persistence,
+          ids: await store.list(),
+          samePublicKey: restored.publicKey === key.publicKey,
+        };
+      }, null);
+      expect(out).toEqual({ persistence: "memory", ids: ["Session:refused"], samePublicKey: true });
+    } finally {
+      await page.close();
+    }
+  });
+
+  test("sealOtpBundle, openExportBundle and openSessionKeyBundle work on the interop vectors", async () => {
+    const page = await openCorePage(engine);
+    try {
+      const out = await page.evaluate(
+        async (v) => {
+          const core = window.signetCore!;
+          const code = (promise: Promise<unknown>) =>
+            promise.then(
+              () => "RESOLVED",
+              (error: unknown) => String((error as { code?: unknown }).code),
+            );
+          const tek = await core.generateSigningKey();
+          const warnings: unknown[] = [];
+          const sealed = await core.sealOtpBundle({
+            targetBundle: v.targetBundle,
+            otpCode: "000000",
+            publicKey: tek.publicKeyUncompressed,
+            trustedKeys: [v.attestationPublicKey],
+            onWarning: (warning) => warnings.push(warning),
+          });
+          const unpinned = await code(
+            core.sealOtpBundle({
+              targetBundle: v.targetBundle,
+              otpCode: "000000",
+              publicKey: tek.publicKey,
+            }),
+          );
+          const exportKey = await core.importDecryptionKey(v.exportRecipientPrivateKey);
+          const mnemonic = await core.openExportBundle({
+            bundle: v.exportBundle,
+            key: exportKey,
+            organizationId: v.organizationId,
+          });
+          const wrongOrganization = await code(
+            core.openExportBundle({
+              bundle: v.exportBundle,
+              key: exportKey,
+              organizationId: "another",
+            }),
+          );
+          const wrongKey = await code(
+            core.openExportBundle({
+              bundle: v.exportBundle,
+              key: await core.generateDecryptionKey(),
+            }),
+          );
+          const legacyKey = await core.importDecryptionKey(v.legacyRecipientPrivateKey);
+          const scalar = await core.openSessionKeyBundle({
+            bundle: v.legacyBundle,
+            key: legacyKey,
+          });
+          return {
+            tek: tek.publicKeyUncompressed,
+            sealed,
+            warnings,
+            unpinned,
+            mnemonic,
+            wrongOrganization,
+            wrongKey,
+            scalarHex: Array.from(scalar, (b) => b.toString(16).padStart(2, "0")).join(""),
+            nonce: await core.oauthNonce(tek.publicKey),
+            tekCompressed: tek.publicKey,
+          };
+        },
+        {
+          targetBundle: samples.targetBundle.otpEncryptionTargetBundle,
+          attestationPublicKey: samples.targetBundle.attestationPublicKey,
+          exportBundle: samples.exportBundleProduction.bundle,
+          exportRecipientPrivateKey: samples.exportBundleProduction.recipientPrivateKey,
+          organizationId: samples.exportBundleProduction.organizationId,
+          legacyBundle: legacy.bundle,
+          legacyRecipientPrivateKey: legacy.recipientPrivateKey,
+        },
+      );
+
+      expect(out.warnings).toEqual([]);
+      expect(Object.keys(JSON.parse(out.sealed) as object)).toEqual([
+        "encappedPublic",
+        "ciphertext",
+      ]);
+      expect(openOtpBundleNode(out.sealed, samples.otpBundle.targetPrivateKey)).toBe(
+        `{"otp_code":"000000","public_key":"${out.tek}"}`,
+      );
+      expect(out.unpinned).toBe("BUNDLE_SIGNER_UNTRUSTED");
+      expect(out.mnemonic).toBe(samples.exportBundleProduction.expectedMnemonic);
+      expect(out.wrongOrganization).toMatch(/^BUNDLE_/);
+      expect(out.wrongKey).toBe("DECRYPTION_FAILED");
+      expect(out.scalarHex).toBe(legacy.expectedPlaintextHex);
+      expect(out.nonce).toBe(createHash("sha256").update(out.tekCompressed).digest("hex"));
+    } finally {
+      await page.close();
+    }
+  });
+});
