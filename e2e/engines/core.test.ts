@@ -346,3 +346,52 @@ describe.each(ENGINES)("@signet/core in %s", (name) => {
     }
   });
 });
+
+// Private browsing as each engine's automation offers it: Firefox with every window private
+// (browser.privatebrowsing.autostart), MiniBrowser with --private (an ephemeral session). Both keep
+// IndexedDB in memory for the private session and store CryptoKeys there, so the probe rightly
+// picks IndexedDB: keys last across reloads until the private session ends.
+describe.each(ENGINES)("@signet/core in %s, private browsing", (name) => {
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await launchEngine(name, { private: true });
+  });
+  afterAll(async () => {
+    await engine?.close();
+  });
+
+  test("the probe picks IndexedDB, which holds a non-extractable key across a reload", async () => {
+    const page = await openCorePage(engine);
+    try {
+      const args = { payloads: PAYLOADS.slice(0, 1), sessionId: SESSION_ID };
+      const first = await page.evaluate(generateAndStore, args);
+      expect(first.persistence).toBe("indexeddb");
+      expect(first.exportAttempts).toEqual({
+        pkcs8: "InvalidAccessError",
+        jwk: "InvalidAccessError",
+      });
+      await page.reload();
+      await waitUntil(
+        () => page.evaluate(() => window.signetCore !== undefined, null),
+        "@signet/core after the reload",
+      );
+      const second = await page.evaluate(restoreStored, args);
+      expect(second.raw).toMatchObject({ isCryptoKey: true, extractable: false });
+      expect(second.publicKey).toBe(first.publicKey);
+      expect(
+        verifyStampNode(second.stamps[0]!, args.payloads[0]!, first.publicKeyUncompressed),
+      ).toBe(true);
+    } finally {
+      await page.close();
+    }
+    // A new private session starts empty.
+    const fresh = await openCorePage(engine);
+    try {
+      expect(
+        await fresh.evaluate(() => window.signetCore!.createIndexedDbKeyStore().list(), null),
+      ).toEqual([]);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
