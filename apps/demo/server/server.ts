@@ -228,7 +228,8 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
       customerType: "INDIVIDUAL",
       email,
       fullName: email.split("@")[0],
-      address: { country: region },
+      // The service's Address needs line1 and postalCode with the country: a sandbox placeholder.
+      address: { line1: "1 Demo Street", postalCode: "00000", country: region },
     });
     const accounts = await platform<{ data: Array<{ id: string }> }>(
       "GET",
