@@ -1,0 +1,164 @@
+// The demo app in Firefox and WebKit, as `npm run demo` serves it (built app, relay, demo
+// endpoints, emulator in process, on http://localhost:<free port>): email OTP sign-up, a payment
+// signed on the device and settled to COMPLETED, the recovery phrase exported; passkeys where the
+// engine's automation offers a virtual authenticator (e2e/demo.spec.ts does all of it in Chromium).
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type DemoServer, startDemoServer } from "../../apps/demo/server/server.js";
+import {
+  ENGINES,
+  type Engine,
+  type EnginePage,
+  launchEngine,
+  waitUntil,
+  xpathLiteral,
+} from "./engines.js";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+
+let demo: DemoServer;
+beforeAll(async () => {
+  demo = await startDemoServer({
+    appDir: join(root, "apps/demo/dist/app"),
+    port: 0,
+    settlementDelayMs: 1_500,
+  });
+});
+afterAll(async () => {
+  await demo?.close();
+});
+
+const freshEmail = (tag: string) =>
+  `${tag}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+
+// XPath locators for what the Chromium suite finds by role and label.
+const button = (name: string) => `//button[starts-with(normalize-space(.), ${xpathLiteral(name)})]`;
+const field = (label: string) =>
+  `//*[@id=//label[starts-with(normalize-space(.), ${xpathLiteral(label)})]/@for]`;
+const heading = (name: string) => `//h1[normalize-space(.)=${xpathLiteral(name)}]`;
+const nav = "//nav[@aria-label='Wallet']";
+const navLink = (name: string) => `${nav}//a[normalize-space(.)=${xpathLiteral(name)}]`;
+const testId = (id: string) => `//*[@data-testid=${xpathLiteral(id)}]`;
+const listItems = (label: string) => `//*[@aria-label=${xpathLiteral(label)}]/li`;
+const containing = (text: string) =>
+  `//*[contains(normalize-space(text()), ${xpathLiteral(text)})]`;
+
+/** Text of every node at `xpath`, read in the page. */
+function texts(page: EnginePage, xpath: string): Promise<string[]> {
+  return page.evaluate((path) => {
+    const found = document.evaluate(path, document, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE);
+    const out: string[] = [];
+    for (let i = 0; i < found.snapshotLength; i++)
+      out.push((found.snapshotItem(i)?.textContent ?? "").trim());
+    return out;
+  }, xpath);
+}
+
+async function waitForText(page: EnginePage, xpath: string, pattern: RegExp, timeoutMs?: number) {
+  return waitUntil(
+    async () => (await texts(page, xpath)).find((text) => pattern.test(text)),
+    `${pattern} at ${xpath}`,
+    timeoutMs,
+  );
+}
+
+const waitForCount = (page: EnginePage, xpath: string, count: number) =>
+  waitUntil(async () => (await texts(page, xpath)).length === count, `${count} of ${xpath}`);
+
+async function signUp(page: EnginePage, email: string): Promise<void> {
+  await page.goto(demo.url);
+  await page.fill(field("Email"), email);
+  await page.select(field("Where you live"), "US");
+  await page.click(button("Continue"));
+  await page.click(button("Email a code"));
+  await page.fill(field("6-digit code"), "000000");
+  await page.click(button("Verify and sign in"));
+  await waitForCount(page, nav, 1);
+}
+
+async function openScreen(page: EnginePage, name: string): Promise<void> {
+  await page.click(navLink(name));
+  await waitForCount(page, "//h1", 1);
+}
+
+/** Signet's IndexedDB records as the page sees them: type, extractable, what exportKey says. */
+function storedKeys(page: EnginePage) {
+  return page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open("signet");
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    if (!db.objectStoreNames.contains("keys")) return [];
+    const records = await new Promise<unknown[]>((resolve, reject) => {
+      const request = db.transaction("keys").objectStore("keys").getAll();
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    db.close();
+    const out = [];
+    for (const record of records as { type: string; privateKey: CryptoKey }[]) {
+      const exported = await crypto.subtle.exportKey("pkcs8", record.privateKey).then(
+        () => "exported",
+        (error: Error) => error.name,
+      );
+      out.push({ type: record.type, extractable: record.privateKey.extractable, exported });
+    }
+    return out;
+  }, null);
+}
+
+describe.each(ENGINES)("the demo in %s", (name) => {
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await launchEngine(name);
+  });
+  afterAll(async () => {
+    await engine?.close();
+  });
+
+  test("email OTP sign-up, fund, quote, sign and send to COMPLETED, export the recovery phrase", async () => {
+    const page = await engine.open();
+    try {
+      await signUp(page, freshEmail(`${name}-pay`));
+      // The session key: one non-extractable CryptoKey in IndexedDB.
+      expect(await storedKeys(page)).toEqual([
+        { type: "webcrypto", extractable: false, exported: "InvalidAccessError" },
+      ]);
+      await openScreen(page, "Sessions");
+      await waitForText(page, "//div", /^Keys kept in IndexedDB \(non-extractable\)$/);
+
+      await openScreen(page, "Send money");
+      await waitForText(page, testId("balance"), /^\$?0\.00/);
+      await page.click(button("Add 500.00 test funds"));
+      await waitForText(page, testId("balance"), /^\$?500\.00/);
+      await page.fill(field("Amount to send"), "25.00");
+      await page.click(button("Get quote"));
+      await waitForText(page, "//section[@aria-label='Quote']", /25\.00/);
+      await page.click(button("Sign and send"));
+      await waitForText(page, testId("tx-status"), /^COMPLETED$/, 30_000);
+      await waitForCount(
+        page,
+        "//*[@aria-label='Payment progress']//*[contains(@class, 'step-done')]",
+        5,
+      );
+      const log = await texts(page, "//*[@aria-label='HTTP legs, newest first']");
+      expect(log.join("\n")).toMatch(
+        /POST \/api\/grid\/quotes\/Quote:[^ ]+\/execute → 200 · signed/,
+      );
+      expect(log.join("\n")).not.toContain("000000");
+
+      await openScreen(page, "Export");
+      await page.click(field("I am alone and nobody can see my screen"));
+      await page.click(button("Reveal recovery phrase"));
+      await waitForCount(page, listItems("Recovery phrase"), 12);
+      const words = await texts(page, listItems("Recovery phrase"));
+      expect(words.every((word) => /^[a-z]+$/.test(word))).toBe(true);
+      await page.click(button("Hide now"));
+      await waitForCount(page, listItems("Recovery phrase"), 0);
+    } finally {
+      await page.close();
+    }
+  });
+});
