@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Runs every suite of the repository and prints one closing line: "N passed, N failed".
-// Works on a machine with only Node 20 and npm: it installs pnpm and Chromium when missing.
+// Works on a machine with only Node 20 and npm: it installs pnpm and the browsers (Chromium, Firefox
+// ESR, WebKitGTK's driver with Xvfb) when missing.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -10,6 +11,12 @@ import { ensurePnpm } from "./pnpm.mjs";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const results = join(root, ".test-results");
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+// Debian's packages for the Firefox and WebKit suites (e2e/engines), and what each provides.
+const ENGINE_PACKAGES = [
+  ["firefox-esr", process.env.FIREFOX_PATH ?? "/usr/bin/firefox-esr"],
+  ["webkit2gtk-driver", process.env.WEBKIT_DRIVER_PATH ?? "/usr/bin/WebKitWebDriver"],
+  ["xvfb", "/usr/bin/Xvfb"],
+];
 
 let passed = 0;
 let failed = 0;
@@ -59,6 +66,42 @@ function ensureChromium() {
   return existsSync(CHROMIUM);
 }
 
+function ensureEngines() {
+  const missing = ENGINE_PACKAGES.filter(([, path]) => !existsSync(path));
+  if (missing.length === 0) return true;
+  if (process.getuid?.() !== 0) {
+    console.error(
+      `Not found: ${missing.map(([, path]) => path).join(", ")}; install Debian's ${missing
+        .map(([name]) => name)
+        .join(", ")} (the Firefox and WebKit suites need them).`,
+    );
+    return false;
+  }
+  run("apt-get", ["update", "-qq"]);
+  run("apt-get", ["install", "-y", "-qq", ...missing.map(([name]) => name)], {
+    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+  });
+  return ENGINE_PACKAGES.every(([, path]) => existsSync(path));
+}
+
+/** Adds a vitest JSON report's counts; false when the report is missing. */
+function countVitest(label, file, ok) {
+  const report = readJson(file);
+  if (!report) return false;
+  passed += report.numPassedTests ?? 0;
+  failed += report.numFailedTests ?? 0;
+  if ((report.numFailedTests ?? 0) > 0) failures.push(`${label}: ${report.numFailedTests} failed`);
+  // A suite that failed to load counts as a failure even when it has no tests.
+  const broken = (report.testResults ?? []).filter(
+    (s) => s.status === "failed" && s.assertionResults.length === 0,
+  );
+  if (broken.length)
+    check(`${label} suites that failed to load: ${broken.map((s) => s.name).join(", ")}`, false);
+  if (!ok && (report.numFailedTests ?? 0) === 0 && broken.length === 0)
+    check(`${label} exit status`, false);
+  return true;
+}
+
 function readJson(file) {
   try {
     return JSON.parse(readFileSync(file, "utf8"));
@@ -99,20 +142,7 @@ const vitestOk = runPnpm([
   "--reporter=json",
   `--outputFile.json=${vitestOut}`,
 ]);
-const vitest = readJson(vitestOut);
-if (vitest) {
-  passed += vitest.numPassedTests ?? 0;
-  failed += vitest.numFailedTests ?? 0;
-  if ((vitest.numFailedTests ?? 0) > 0) failures.push(`vitest: ${vitest.numFailedTests} failed`);
-  // A suite that failed to load counts as a failure even when it has no tests.
-  const broken = (vitest.testResults ?? []).filter(
-    (s) => s.status === "failed" && s.assertionResults.length === 0,
-  );
-  if (broken.length)
-    check(`vitest suites that failed to load: ${broken.map((s) => s.name).join(", ")}`, false);
-  if (!vitestOk && (vitest.numFailedTests ?? 0) === 0 && broken.length === 0)
-    check("vitest exit status", false);
-} else check("vitest (no report)", false);
+if (!countVitest("vitest", vitestOut, vitestOk)) check("vitest (no report)", false);
 
 // Browser tests (Playwright in Debian's Chromium).
 if (ensureChromium()) {
@@ -132,6 +162,22 @@ if (ensureChromium()) {
       check("playwright exit status", false);
   } else check("playwright (no report)", false);
 } else check("chromium available", false);
+
+// Browser tests in Firefox ESR (WebDriver BiDi) and WebKitGTK (WebKitWebDriver under Xvfb).
+if (ensureEngines()) {
+  const enginesOut = join(results, "engines.json");
+  const enginesOk = runPnpm([
+    "exec",
+    "vitest",
+    "run",
+    "-c",
+    "e2e/engines/vitest.config.ts",
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${enginesOut}`,
+  ]);
+  if (!countVitest("engines", enginesOut, enginesOk)) check("engines (no report)", false);
+} else check("firefox-esr, webkit2gtk-driver and xvfb available", false);
 
 // Benchmarks: a quick smoke run so they cannot rot (numbers are not published from it; the
 // published table comes from `pnpm bench`). It needs Chromium too.
