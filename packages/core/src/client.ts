@@ -217,13 +217,8 @@ export function createClientFactory(defaults: ClientDefaults) {
       crypto,
       now: () => clock.now(),
       onChange: () => tabs.announce(),
-      onExpired: (session) =>
-        emit({
-          type: "session",
-          action: "expired",
-          accountId: session.accountId,
-          sessionId: session.id,
-        }),
+      onGone: (session, action) =>
+        emit({ type: "session", action, accountId: session.accountId, sessionId: session.id }),
     });
 
     const sleep = parameters.sleep ?? abortableSleep;
