@@ -128,7 +128,16 @@ export function resolveFetch(fetchFunction: FetchFunction | undefined): FetchFun
     );
   }
   // Called through globalThis: some browsers throw "Illegal invocation" on a detached fetch.
-  return (input, init) => (globalThis as unknown as { fetch: FetchFunction }).fetch(input, init);
+  return (input, init) => {
+    // A path resolves against the page; elsewhere it is a configuration mistake, not a network
+    // failure to retry.
+    if (input[0] === "/" && !(globalThis as { location?: { origin?: string } }).location?.origin)
+      throw new SignetError(
+        "INVALID_ARGUMENT",
+        `"relayUrl" is a path, and there is no page origin here: pass an absolute http(s) URL`,
+      );
+    return (globalThis as unknown as { fetch: FetchFunction }).fetch(input, init);
+  };
 }
 
 /**
