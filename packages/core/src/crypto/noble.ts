@@ -18,7 +18,7 @@ import { p1363ToDer } from "./der.js";
 import { bytesToHex } from "./encoding.js";
 import { type HpkePrimitives, hpkeOpenWith, hpkeSealWith } from "./hpke.js";
 import { B, decodePoint, GX, GY, N, normalizePublicKey, P, parseScalar } from "./p256.js";
-import { buildCombTables, canBlind, combMultiply } from "./p256-comb.js";
+import { buildComb, type Comb, canBlind, combMultiply } from "./p256-comb.js";
 import { defaultRandomBytes, type RandomBytes } from "./random.js";
 
 /**
@@ -65,20 +65,26 @@ export function createNobleP256(randomBytes: RandomBytes = defaultRandomBytes): 
   const source = (length?: number) => new Uint8Array(randomBytes(length ?? 32));
   const Point = weierstrass(P256_CURVE, { randomBytes: source });
   type Point = InstanceType<typeof Point>;
-  let tables: Point[][] | undefined;
-  const blinding = canBlind(randomBytes) ? randomBytes : null;
+  let comb: Comb | undefined;
+  // Probed once, on the same wrapped source noble probes.
+  const blinding = canBlind(source) ? source : null;
   // G with noble's methods but for `multiply`; noble's own table for G is then never built.
   class CombBase extends Point {
     override multiply(scalar: bigint): Point {
-      tables ??= buildCombTables(Point.BASE, Point.ZERO);
-      return combMultiply(tables, Point.ZERO, scalar, blinding);
+      comb ??= buildComb(Point.BASE, Point.ZERO);
+      // Normalized once, as noble's own multiply returns it.
+      return Point.fromAffine(combMultiply(comb, scalar, blinding).toAffine());
     }
   }
   const G = new CombBase(Point.BASE.X, Point.BASE.Y, Point.BASE.Z);
-  // ecdsa() reads `BASE` from the constructor it is given.
-  class CombPoint extends Point {
-    static override readonly BASE = G;
-  }
+  Object.freeze(CombBase.prototype);
+  // ecdsa() reads `BASE` from the constructor it is given. Defined, not assigned: noble's Point
+  // is frozen, and a class field lowered to an assignment (React Native's Babel preset does that)
+  // would be silently dropped, leaving noble's G in place.
+  class CombPoint extends Point {}
+  Object.defineProperty(CombPoint, "BASE", { value: G, enumerable: true });
+  Object.freeze(CombPoint);
+  if (CombPoint.BASE !== G) throw new Error("the comb's G is not in place");
   return ecdsa(CombPoint, sha256, { randomBytes: source });
 }
 

@@ -19,12 +19,17 @@ const BLIND_BYTES = 16;
 const BITS = 256 + 8 * BLIND_BYTES; // blinded scalars are below 2^384
 const COLUMNS = BITS / TEETH; // 48
 const SPAN = COLUMNS / COMBS; // 16 doubling steps (one is skipped)
+/** The precomputed comb for G. */
+export type Comb = {
+  /** `tables[k][m]` = Q + Σ over the set bits r of m of 2^(r·COLUMNS + k·SPAN)·G. */
+  tables: Point[][];
+  /** −(2^SPAN − 1)·COMBS·Q: what the offsets add up to over one multiplication, negated. */
+  correction: Point;
+  ZERO: Point;
+};
 
-/**
- * The comb tables: `tables[k][m]` = Σ over the set bits r of m of 2^(r·COLUMNS + k·SPAN)·G,
- * `tables[k][0]` the identity.
- */
-export function buildCombTables(G: Point, ZERO: Point): Point[][] {
+/** Builds the comb tables for G (768 points, one addition each). */
+export function buildComb(G: Point, ZERO: Point): Comb {
   // bases[i] = 2^(i·SPAN)·G; tooth r of comb k is bases[r·COMBS + k].
   const bases: Point[] = [G];
   for (let i = 1; i < TEETH * COMBS; i++) {
@@ -32,16 +37,26 @@ export function buildCombTables(G: Point, ZERO: Point): Point[][] {
     for (let j = 0; j < SPAN; j++) p = p.double();
     bases.push(p);
   }
+  // The offset of every entry, so that none is the identity (an all-zero column would otherwise
+  // add the identity, which costs less than a real addition and would show in the timing). Any
+  // fixed point does whose negation no comb entry reaches: −2G would need 2^256 − … − 2 as a sum
+  // of at most 8 of the comb's powers of two. 2G costs one doubling (multiplying G here would
+  // build noble's own table for it, which the comb exists to avoid).
+  const Q = G.double();
   const tables: Point[][] = [];
   for (let k = 0; k < COMBS; k++) {
-    const table: Point[] = [ZERO];
+    const table: Point[] = [Q];
     for (let m = 1; m < 1 << TEETH; m++) {
       const top = 31 - Math.clz32(m);
-      table.push((table[m ^ (1 << top)] as Point).add(bases[top * COMBS + k] as Point));
+      const entry = (table[m ^ (1 << top)] as Point).add(bases[top * COMBS + k] as Point);
+      if (entry.is0()) throw new Error("comb offset collides with a table entry");
+      table.push(entry);
     }
     tables.push(table);
   }
-  return tables;
+  // Public values only: a variable-time multiplication of a point without a table is fine here.
+  const correction = Q.multiplyUnsafe(BigInt(COMBS * (2 ** SPAN - 1))).negate();
+  return { tables, correction, ZERO };
 }
 
 /** The bits of `n` (< 2^BITS), least significant first. */
@@ -71,18 +86,13 @@ export function canBlind(randomBytes: RandomBytes): boolean {
 }
 
 /**
- * k·G for a secret 1 ≤ k < n. The scalar is blinded with a fresh random factor (when
- * `randomBytes` is given: see {@link canBlind}); every step adds
- * one table entry (the identity for a zero column, by the same complete formula) and reads the
- * whole table to pick it, so the sequence of point operations does not depend on k.
+ * k·G for a secret 1 ≤ k < n, not yet normalized. The scalar is blinded with a fresh random factor
+ * (when `randomBytes` is given: see {@link canBlind}); every step adds one table entry, never
+ * the identity, and reads the whole table to pick it, so the sequence and the kind of point
+ * operations do not depend on k.
  * @throws {RangeError} when k is out of range, as noble's `multiply` does.
  */
-export function combMultiply(
-  tables: Point[][],
-  ZERO: Point,
-  k: bigint,
-  randomBytes: RandomBytes | null,
-): Point {
+export function combMultiply(comb: Comb, k: bigint, randomBytes: RandomBytes | null): Point {
   if (typeof k !== "bigint" || k <= 0n || k >= N)
     throw new RangeError("invalid scalar: out of range");
   let b = 0n;
@@ -92,22 +102,23 @@ export function combMultiply(
     if (!(blind instanceof Uint8Array) || blind.length !== BLIND_BYTES)
       throw new Error("randomBytes returned invalid byte array");
     // Top bits 10: the blind is a full 128-bit factor, and k + b·n stays below 2^384.
-    blind[0] = ((blind[0] as number) & 0x3f) | 0x80;
-    for (const byte of blind) b = (b << 8n) | BigInt(byte);
+    b = BigInt(((blind[0] as number) & 0x3f) | 0x80);
+    for (let i = 1; i < BLIND_BYTES; i++) b = (b << 8n) | BigInt(blind[i] as number);
   }
   const bits = bitsOf(k + b * N);
   const size = 1 << TEETH;
-  let acc = ZERO;
+  let acc = comb.ZERO;
   for (let p = SPAN - 1; p >= 0; p--) {
     if (p !== SPAN - 1) acc = acc.double();
     for (let c = 0; c < COMBS; c++) {
       let m = 0;
       for (let r = 0; r < TEETH; r++) m |= (bits[r * COLUMNS + c * SPAN + p] as number) << r;
-      const table = tables[c] as Point[];
+      const table = comb.tables[c] as Point[];
       let selected = table[0] as Point;
       for (let i = 1; i < size; i++) selected = i === m ? (table[i] as Point) : selected;
       acc = acc.add(selected);
     }
   }
-  return acc;
+  bits.fill(0);
+  return acc.add(comb.correction);
 }

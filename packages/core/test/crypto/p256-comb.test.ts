@@ -6,19 +6,30 @@ import { p256 } from "@noble/curves/nist.js";
 import { describe, expect, it } from "vitest";
 import { createNobleP256 } from "../../src/crypto/noble.js";
 import { N } from "../../src/crypto/p256.js";
-import { buildCombTables, canBlind, combMultiply } from "../../src/crypto/p256-comb.js";
+import { buildComb, canBlind, combMultiply } from "../../src/crypto/p256-comb.js";
 
 const random = (length: number) => new Uint8Array(randomBytes(length));
 const scalarOf = (bytes: Uint8Array) =>
   (BigInt(`0x${Buffer.from(bytes).toString("hex")}`) % (N - 1n)) + 1n;
 
 describe("P-256 comb", () => {
-  const tables = buildCombTables(p256.Point.BASE, p256.Point.ZERO);
+  const comb = buildComb(p256.Point.BASE, p256.Point.ZERO);
+  const { tables } = comb;
 
-  it("holds 3 tables of 256 points, the identity first", () => {
+  it("holds 3 tables of 256 points, all offset by one Q, so none is the identity", () => {
     expect(tables.map((t) => t.length)).toEqual([256, 256, 256]);
-    for (const table of tables) expect(table[0]?.is0()).toBe(true);
-    expect(tables[0]?.[1]?.equals(p256.Point.BASE)).toBe(true);
+    const Q = tables[0]![0]!;
+    for (const table of tables) {
+      expect(table[0]?.equals(Q)).toBe(true);
+      for (const entry of table) expect(entry.is0()).toBe(false);
+    }
+    expect(tables[0]?.[1]?.subtract(Q).equals(p256.Point.BASE)).toBe(true);
+    // The correction takes back what 16 steps of 3 offsets add.
+    expect(
+      Q.multiply(3n * 65_535n)
+        .add(comb.correction)
+        .is0(),
+    ).toBe(true);
   });
 
   it("k·G equals noble's for edge and random scalars, whatever the blind", () => {
@@ -32,9 +43,7 @@ describe("P-256 comb", () => {
         () => new Uint8Array(16).fill(0xff),
         null,
       ])
-        expect(combMultiply(tables, p256.Point.ZERO, k, blind).equals(expected), `k=${k}`).toBe(
-          true,
-        );
+        expect(combMultiply(comb, k, blind).equals(expected), `k=${k}`).toBe(true);
     }
   });
 
@@ -50,8 +59,17 @@ describe("P-256 comb", () => {
 
   it("refuses 0, n and non-bigints like noble, and a random source that returns garbage", () => {
     for (const k of [0n, N, N + 1n, -1n, 1 as unknown as bigint])
-      expect(() => combMultiply(tables, p256.Point.ZERO, k, random)).toThrow(RangeError);
-    expect(() => combMultiply(tables, p256.Point.ZERO, 5n, () => new Uint8Array(3))).toThrow();
+      expect(() => combMultiply(comb, k, random)).toThrow(RangeError);
+    expect(() => combMultiply(comb, 5n, () => new Uint8Array(3))).toThrow();
+  });
+
+  it("the backend's curve multiplies G on the comb, and leaves the caller's random bytes alone", () => {
+    const curve = createNobleP256(random);
+    expect(curve.Point.BASE.multiply).not.toBe(p256.Point.BASE.multiply);
+    expect(Object.isFrozen(curve.Point)).toBe(true);
+    const given = new Uint8Array(16).fill(0xff);
+    createNobleP256(() => given).getPublicKey(p256.utils.randomSecretKey());
+    expect(given).toEqual(new Uint8Array(16).fill(0xff));
   });
 
   it("the backend's curve signs and derives keys exactly as noble's p256 (RFC 6979)", () => {
