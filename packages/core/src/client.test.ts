@@ -64,9 +64,9 @@ describe("createClient", () => {
 
   it("a path as relayUrl where there is no page origin fails the first request as INVALID_ARGUMENT, not NETWORK", async () => {
     const client = createClient({ relayUrl: "/api/grid" });
-    const error: SignetError = await listCredentials(client, {
+    const error = (await listCredentials(client, {
       accountId: "InternalAccount:6f0c1a52-8f0e-4cb8-9f4f-8d1c2b1e5a10",
-    }).catch((e: SignetError) => e);
+    }).catch((e: unknown) => e)) as SignetError;
     expect(error).toMatchObject({ code: "INVALID_ARGUMENT", retryable: false });
     expect(error.message).toMatch(/absolute http\(s\) URL/);
   });
