@@ -15,6 +15,7 @@ import {
 import type { CallOptions } from "../events.js";
 import { establishSession, parseAuthSession } from "../session/establishSession.js";
 import type { Session } from "../session/sessionStore.js";
+import { backoffDelay } from "../transport/backoff.js";
 import { REQUEST_ID_HEADER } from "../transport/headers.js";
 import { isProcessingBody } from "../transport/nextStep.js";
 import { pollUntil, requestUntilSettled } from "../transport/pollUntil.js";
@@ -170,9 +171,10 @@ export async function signInWithPasskey(
     },
   });
   const session = await pollUntil(client, {
-    operation: "signInWithPasskey",
+    what: "signInWithPasskey",
     timeoutMs: Math.max(0, Date.parse(challenge.expiresAt) - client.clock.now()),
     signal: parameters.signal,
+    interval: (attempt) => backoffDelay({ attempt, random: client.random }),
     attempt: async () => {
       const answer = await client.request<unknown>(
         {
