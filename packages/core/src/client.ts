@@ -165,7 +165,7 @@ function checkOptions(parameters: CreateClientParameters): void {
   assertArgument(
     typeof relayUrl === "string" && /^(https?:\/\/[^/?#]|\/(?!\/))/i.test(relayUrl),
     "relayUrl",
-    'an http(s) URL, or a path such as "/api/grid" in a page',
+    "an http(s) URL, or a path in a page",
     JSON.stringify(relayUrl) ?? "undefined",
   );
   // An array, a string or a misspelt kind would otherwise fail later as BUNDLE_SIGNER_UNTRUSTED.

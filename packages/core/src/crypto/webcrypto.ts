@@ -131,6 +131,13 @@ function webCryptoDecryptionKey(keyPair: CryptoKeyPair, publicKeyRaw: Uint8Array
   };
 }
 
+/** `key` if a restored record's public key is its private key's. */
+function matched<T>(ok: boolean, key: T): T {
+  if (!ok)
+    throw new SignetError("KEY_INVALID", `"record" public key does not match its private key`);
+  return key;
+}
+
 /**
  * Creates the WebCrypto backend (browsers, Node ≥ 20, Deno, Bun, workers): ECDSA and ECDH through
  * `crypto.subtle`, HPKE through `@hpke/core` (on `crypto.subtle` too). `crypto.subtle` is looked up on every call, so
@@ -176,13 +183,7 @@ export function createWebCryptoBackend(): CryptoBackend {
     async restoreSigningKey(record) {
       if (record?.type === "scalar") {
         const key = await importSigningKey(parseScalar(record.privateKey, "record.privateKey"));
-        if (key.publicKey !== record.publicKey) {
-          throw new SignetError(
-            "KEY_INVALID",
-            `"record" public key does not match its private key`,
-          );
-        }
-        return key;
+        return matched(key.publicKey === record.publicKey, key);
       }
       const privateKey = (record as { privateKey?: unknown } | undefined)?.privateKey;
       if (
@@ -207,10 +208,7 @@ export function createWebCryptoBackend(): CryptoBackend {
       const signature = await attempt("KEY_INVALID", "signing failed", () =>
         getSubtle().sign(SIGN, privateKey, probe),
       );
-      const ok = await verifyP1363(publicKeyRaw, probe, bytes(signature));
-      if (!ok)
-        throw new SignetError("KEY_INVALID", `"record" public key does not match its private key`);
-      return key;
+      return matched(await verifyP1363(publicKeyRaw, probe, bytes(signature)), key);
     },
     generateDecryptionKey: () =>
       attempt("CRYPTO_UNAVAILABLE", "decryption key generation failed", async () => {

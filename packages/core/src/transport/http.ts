@@ -124,7 +124,7 @@ export function resolveFetch(fetchFunction: FetchFunction | undefined): FetchFun
   if (typeof globalFetch !== "function") {
     throw new SignetError(
       "INVALID_ARGUMENT",
-      `"fetch" expected a function (pass one to createTransport), got ${typeof globalFetch}`,
+      `"fetch" expected a function (pass one), got ${typeof globalFetch}`,
     );
   }
   // Called through globalThis: some browsers throw "Illegal invocation" on a detached fetch.
@@ -134,7 +134,7 @@ export function resolveFetch(fetchFunction: FetchFunction | undefined): FetchFun
     if (input[0] === "/" && !(globalThis as { location?: { origin?: string } }).location?.origin)
       throw new SignetError(
         "INVALID_ARGUMENT",
-        `"relayUrl" is a path, and there is no page origin here: pass an absolute http(s) URL`,
+        `"relayUrl" is a path, but no page origin exists here: pass an absolute http(s) URL`,
       );
     return (globalThis as unknown as { fetch: FetchFunction }).fetch(input, init);
   };
