@@ -2,7 +2,7 @@
 // legacy bundles build on these in ./export-bundle.ts and ./legacy-session-key.ts) over RFC 9180 base mode with info "turnkey_hpke" and
 // AAD = enc (65) ‖ recipient public key (65).
 import { SignetError } from "../errors.js";
-import type { CryptoBackend, DecryptionKey } from "./backend.js";
+import type { CryptoBackend } from "./backend.js";
 import { bytesToHex, concatBytes, hexToBytes, utf8Decode, utf8Encode } from "./encoding.js";
 import { decodePoint, normalizePublicKey } from "./p256.js";
 import { PRODUCTION_TLS_FETCHER_SIGN_PUBLIC_KEY } from "./pinned-keys.js";
