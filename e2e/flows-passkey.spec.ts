@@ -1,7 +1,11 @@
 // Passkey flows in real Chromium with the CDP virtual authenticator: a user signs in by email OTP,
 // adds a passkey, signs in with it, and the session key survives a reload in IndexedDB.
 import { expect, test } from "@playwright/test";
-import { startWalletServer, type WalletServer } from "./fixtures/walletServer.js";
+import {
+  addVirtualAuthenticator,
+  startWalletServer,
+  type WalletServer,
+} from "./fixtures/walletServer.js";
 
 let server: WalletServer;
 test.beforeAll(async () => {
@@ -143,18 +147,8 @@ test("a dismissed passkey prompt is WEBAUTHN_CANCELLED, and nothing is half-appl
 test("WebAuthn Signal API: a revoked passkey leaves the device's passkey manager, and a credential list hides passkeys the service no longer has", async ({
   page,
 }) => {
+  const authenticatorId = await addVirtualAuthenticator(page);
   const cdp = await page.context().newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
   const onDevice = async () =>
     (await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials.length;
   await page.goto(server.origin);

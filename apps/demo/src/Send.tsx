@@ -11,6 +11,12 @@ import { Authorize } from "./Authorize.js";
 import { demoApi } from "./demoApi.js";
 import { ErrorNote, formatMoney, type Step, Steps, useSecondsLeft } from "./ui.js";
 
+/** How an EU customer can confirm a payment, as the quote asks for it. */
+const FACTORS = [
+  ["SMS_OTP", "SMS code"],
+  ["PASSKEY", "Passkey (add one under Sign-in methods first)"],
+] as const;
+
 export function Send({ customerId, region }: { customerId: string; region: string }) {
   const accounts = useInternalAccounts({ customerId });
   const execute = useExecuteQuote();
@@ -144,24 +150,17 @@ export function Send({ customerId, region }: { customerId: string; region: strin
         {needsSca && (
           <fieldset>
             <legend>Confirm EU payments with</legend>
-            <label className="radio">
-              <input
-                type="radio"
-                name="sca-factor"
-                checked={factor === "SMS_OTP"}
-                onChange={() => setFactor("SMS_OTP")}
-              />
-              SMS code
-            </label>
-            <label className="radio">
-              <input
-                type="radio"
-                name="sca-factor"
-                checked={factor === "PASSKEY"}
-                onChange={() => setFactor("PASSKEY")}
-              />
-              Passkey (add one under Sign-in methods first)
-            </label>
+            {FACTORS.map(([value, label]) => (
+              <label className="radio" key={value}>
+                <input
+                  type="radio"
+                  name="sca-factor"
+                  checked={factor === value}
+                  onChange={() => setFactor(value)}
+                />
+                {label}
+              </label>
+            ))}
           </fieldset>
         )}
       </form>

@@ -41,6 +41,15 @@ const wrapperFor =
     <SignetProvider client={client}>{children}</SignetProvider>
   );
 
+/** A signed-in customer of an EU `region` with a funded wallet and a quote to pay. */
+async function euPayer(region: string) {
+  const user = await stack.signUp(undefined, { region });
+  const { quoteId } = await stack.walletQuote(user, 250_000);
+  const { client } = stack.client(user.customerId);
+  await signInWithEmail(client, user.emailCredentialId);
+  return { client, quoteId };
+}
+
 function Status({ accountId }: { accountId: string }) {
   const { status } = useSession({ accountId });
   return <p>{status}</p>;
@@ -161,10 +170,7 @@ describe("@signet/react over the real stack", () => {
   });
 
   it("SCA: an EU payment's challenges show as state, a wrong code comes back with its error, the right ones release it", async () => {
-    const user = await stack.signUp(undefined, { region: "DE" });
-    const { quoteId } = await stack.walletQuote(user, 250_000);
-    const { client } = stack.client(user.customerId);
-    await signInWithEmail(client, user.emailCredentialId);
+    const { client, quoteId } = await euPayer("DE");
     const { result } = renderHook(
       () => {
         const execute = useExecuteQuote();
@@ -216,10 +222,7 @@ describe("@signet/react over the real stack", () => {
   });
 
   it("SCA: reset while a challenge waits ends the call as ABORTED and clears the challenge", async () => {
-    const user = await stack.signUp(undefined, { region: "FR" });
-    const { quoteId } = await stack.walletQuote(user, 100_000);
-    const { client } = stack.client(user.customerId);
-    await signInWithEmail(client, user.emailCredentialId);
+    const { client, quoteId } = await euPayer("FR");
     const { result } = renderHook(
       () => ({ quote: useQuote({ quoteId }), sca: useAuthorizeQuote() }),
       {
