@@ -64,16 +64,58 @@ test("US user: email OTP sign-up, fund, quote, sign, execute, settle to COMPLETE
   expect(problems).toEqual([]);
 });
 
-// The SCA step (quote authorization) is not in the demo yet: this proves the EU path up to it.
-test("EU user: payment to COMPLETED", async ({ page }) => {
+test("EU user: SMS confirmation (SCA) of the conversion and the payout, a wrong code first, to COMPLETED", async ({
+  page,
+}, testInfo) => {
+  const problems = watchConsole(page);
   await signUp(page, demo.url, freshEmail("eu"), "DE");
   await page.getByRole("button", { name: "Add 500.00 test funds" }).click();
   await expect(page.getByTestId("balance")).toHaveText(/^\$?500\.00/);
   await page.getByRole("button", { name: "Get quote" }).click();
-  await expect(
-    page.getByText(/EU customer: the service asks for strong customer authentication/),
-  ).toBeVisible();
+  await expect(page.getByText(/confirm the payment with a code sent by SMS/)).toBeVisible();
   await page.getByRole("button", { name: "Sign and send" }).click();
+
+  // Nothing settles before the confirmation.
+  await expect(
+    page.getByRole("heading", { name: "Step 1: Confirm the currency conversion" }),
+  ).toBeVisible();
+  await expect(page.getByTestId("tx-status")).toHaveCount(0);
+  const code = page.getByLabel("Code sent by SMS (sandbox: 123456)");
+  await code.fill("000000");
+  await page.getByRole("button", { name: "Confirm", exact: true }).click();
+  await expect(page.getByText("That confirmation was not accepted")).toBeVisible();
+  await page.getByRole("button", { name: "Send a new code" }).click();
+  await expect(page.getByText("A new code is on its way.")).toBeVisible();
+  await checkScreen(page, testInfo, "03-sca");
+  await code.fill("123456");
+  await page.getByRole("button", { name: "Confirm", exact: true }).click();
+
+  await expect(page.getByRole("heading", { name: "Step 2: Confirm the payout" })).toBeVisible();
+  await page.getByLabel("Code sent by SMS (sandbox: 123456)").fill("123456");
+  await page.getByRole("button", { name: "Confirm", exact: true }).click();
+  await expect(page.getByTestId("tx-status")).toHaveText("COMPLETED", { timeout: 30_000 });
+  const log = page.getByRole("list", { name: "HTTP legs, newest first" });
+  await expect(log).toContainText(/POST \/api\/grid\/quotes\/Quote:[^ ]+\/authorize → 200/);
+  await expect(log).not.toContainText("123456");
+  expect(problems).toEqual([]);
+});
+
+test("EU user: passkey confirmation (SCA) of a payment", async ({ page }) => {
+  await addAuthenticator(page);
+  await signUp(page, demo.url, freshEmail("eu-passkey"), "FR");
+  await openScreen(page, "Sign-in methods");
+  await page.getByRole("button", { name: "Add a passkey" }).click();
+  await expect(page.getByText("Passkey added.")).toBeVisible();
+  await openScreen(page, "Send");
+  await page.getByRole("button", { name: "Add 500.00 test funds" }).click();
+  await expect(page.getByTestId("balance")).toHaveText(/^\$?500\.00/);
+  await page.getByRole("radio", { name: /Passkey/ }).check();
+  await page.getByRole("button", { name: "Get quote" }).click();
+  await page.getByRole("button", { name: "Sign and send" }).click();
+  for (const step of ["Step 1: Confirm the currency conversion", "Step 2: Confirm the payout"]) {
+    await expect(page.getByRole("heading", { name: step })).toBeVisible();
+    await page.getByRole("button", { name: "Confirm with your passkey" }).click();
+  }
   await expect(page.getByTestId("tx-status")).toHaveText("COMPLETED", { timeout: 30_000 });
 });
 

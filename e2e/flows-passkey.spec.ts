@@ -1,7 +1,11 @@
 // Passkey flows in real Chromium with the CDP virtual authenticator: a user signs in by email OTP,
 // adds a passkey, signs in with it, and the session key survives a reload in IndexedDB.
 import { expect, test } from "@playwright/test";
-import { startWalletServer, type WalletServer } from "./fixtures/walletServer.js";
+import {
+  addVirtualAuthenticator,
+  startWalletServer,
+  type WalletServer,
+} from "./fixtures/walletServer.js";
 
 let server: WalletServer;
 test.beforeAll(async () => {
@@ -138,4 +142,81 @@ test("a dismissed passkey prompt is WEBAUTHN_CANCELLED, and nothing is half-appl
   expect(result.name).toBe("SignetError");
   expect(result.code).toBe("WEBAUTHN_CANCELLED");
   expect(result.count).toBe(1);
+});
+
+test("WebAuthn Signal API: a revoked passkey leaves the device's passkey manager, and a credential list hides passkeys the service no longer has", async ({
+  page,
+}) => {
+  const authenticatorId = await addVirtualAuthenticator(page);
+  const cdp = await page.context().newCDPSession(page);
+  const onDevice = async () =>
+    (await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials.length;
+  await page.goto(server.origin);
+  await page.waitForFunction(() => window.e2e !== undefined);
+  // The WebAuthn user ids the platform gave the passkeys: one per passkey here, since an
+  // authenticator keeps one discoverable passkey per user id and site.
+  const userIds = ["c2lnbmFsLTE", "c2lnbmFsLTI"];
+
+  // Two passkeys on the device and on the account.
+  const added = await page.evaluate(async (userIds) => {
+    const core = window.signetCore!;
+    const user = await window.e2e!.signUp("signal");
+    const client = window.e2e!.client(user);
+    const otp = await core.requestOtp(client, { credentialId: user.ids.emailCredentialId });
+    await core.verifyOtp(client, { ...otp, otpCode: "000000" });
+    const passkeys = [];
+    for (const [i, nickname] of ["First", "Second"].entries()) {
+      const challenge = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))
+        .replaceAll("+", "-")
+        .replaceAll("/", "_")
+        .replaceAll("=", "");
+      passkeys.push(
+        await core.addPasskey(client, {
+          accountId: user.ids.accountId,
+          nickname,
+          challenge,
+          rp: { id: "localhost", name: "Signet e2e" },
+          user: { id: userIds[i]!, name: `signal-${i}`, displayName: "Signal" },
+        }),
+      );
+    }
+    localStorage.setItem("signal", JSON.stringify({ user, passkeys }));
+    return passkeys.map((p) => ({ id: p.id, credentialId: p.credentialId }));
+  }, userIds);
+  expect(added.every((p) => typeof p.credentialId === "string")).toBe(true);
+  await expect.poll(onDevice).toBe(2);
+
+  // Revoking the first with its WebAuthn id tells the browser, which drops it from the device.
+  await page.evaluate(async (first) => {
+    const core = window.signetCore!;
+    const { user } = JSON.parse(localStorage.getItem("signal")!);
+    const client = window.e2e!.client(user);
+    await core.revokeCredential(client, {
+      accountId: user.ids.accountId,
+      credentialId: first.id,
+      passkeyCredentialId: first.credentialId,
+    });
+  }, added[0]!);
+  await expect.poll(onDevice).toBe(1);
+
+  // The second is revoked elsewhere (no signal from this page); a list with the user's id
+  // brings the device in line with the service.
+  await page.evaluate(
+    async ({ second, userId }) => {
+      const core = window.signetCore!;
+      const { user } = JSON.parse(localStorage.getItem("signal")!);
+      const client = window.e2e!.client(user);
+      await core.revokeCredential(client, {
+        accountId: user.ids.accountId,
+        credentialId: second.id,
+      });
+      const listed = await core.listCredentials(client, {
+        accountId: user.ids.accountId,
+        passkeyUserId: userId,
+      });
+      if (listed.some((c) => c.type === "PASSKEY")) throw new Error("a revoked passkey is listed");
+    },
+    { second: added[1]!, userId: userIds[1]! },
+  );
+  await expect.poll(onDevice).toBe(0);
 });

@@ -1,11 +1,13 @@
 // Session lifecycle under concurrency over the real chain: a refresh racing a sign-out or a
 // revoke, and a held session the service no longer knows.
 import {
+  exportWallet,
   type FetchFunction,
   getSession,
   refreshSession,
   revokeSession,
   type SignetError,
+  type SignetEvent,
   signOut,
 } from "@signet/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -105,5 +107,32 @@ describe("sessions under concurrency", () => {
     await revokeSession(client, { accountId, sessionId: mine.id });
     expect(await getSession(client, { accountId })).toBeUndefined();
     expect(await (await client.keyStore()).list()).toEqual([]);
+  });
+
+  it("a held session whose stored key can no longer be read is reported as lost once, removed, and the next signed call is NO_SESSION", async () => {
+    const { customerId, accountId, emailCredentialId } = await stack.signUp();
+    const { client } = stack.client(customerId);
+    const session = await signInWithEmail(client, emailCredentialId);
+    // The key store survives a reload, but the browser evicted or corrupted the key inside it.
+    const store = await client.keyStore();
+    const [id] = await store.list();
+    const record = (await store.get(id!))!;
+    await store.set(id!, { ...record, privateKey: "not a key" } as never);
+
+    const events: SignetEvent[] = [];
+    const { client: reloaded } = stack.client(customerId, {
+      keyStore: store,
+      onEvent: (event) => events.push(event),
+    });
+    expect(await getSession(reloaded, { accountId })).toBeUndefined();
+    expect(events.filter((e) => e.type === "session")).toEqual([
+      { type: "session", action: "lost", accountId, sessionId: session.id },
+    ]);
+    expect(await store.list()).toEqual([]);
+    const error = (await exportWallet(reloaded, { accountId }).catch((e) => e)) as SignetError;
+    expect(error.code).toBe("NO_SESSION");
+    expect(events.filter((e) => e.type === "session")).toHaveLength(1);
+    // Nothing of the key in the event.
+    expect(JSON.stringify(events)).not.toContain(record.publicKey.slice(2, 20));
   });
 });

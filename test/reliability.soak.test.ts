@@ -48,6 +48,9 @@ it(
     // The faults did bite: some flows failed (typed), most completed.
     const outcomes = Object.values(counts.outcomes);
     expect(outcomes.reduce((n, o) => n + o.completed, 0)).toBeGreaterThan(FLOWS / 2);
+    // Every kind of flow ran to the end at least once, EU payments through SCA included.
+    for (const [kind, outcome] of Object.entries(counts.outcomes))
+      expect(outcome.completed, kind).toBeGreaterThan(0);
   },
   Math.max(600_000, FLOWS * 250),
 );

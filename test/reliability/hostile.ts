@@ -2,6 +2,7 @@
 // client has and every answer it reads, and into the relay and the emulator. Each property never
 // throws; it records what it saw, so a run reports counts instead of stopping at the first case.
 import {
+  authorizeQuote,
   createClient,
   createMemoryKeyStore,
   getQuote,
@@ -11,6 +12,7 @@ import {
   openExportBundle,
   openSessionKeyBundle,
   requestOtp,
+  SignetError,
   sealOtpBundle,
   verifyOtp,
 } from "@signet/core";
@@ -182,6 +184,20 @@ export async function bundles(numRuns: number): Promise<HostileCounts[]> {
 const ACCOUNT = "InternalAccount:6f0c1a52-8f0e-4cb8-9f4f-8d1c2b1e5a10";
 const CREDENTIAL = "AuthMethod:6f0c1a52-8f0e-4cb8-9f4f-8d1c2b1e5a11";
 const QUOTE = "Quote:6f0c1a52-8f0e-4cb8-9f4f-8d1c2b1e5a12";
+const TRANSACTION = "Transaction:6f0c1a52-8f0e-4cb8-9f4f-8d1c2b1e5a14";
+/** A quote held for SCA, as a well-behaved execute would have returned it. */
+const HELD_QUOTE = {
+  id: QUOTE,
+  status: "PENDING_AUTHORIZATION" as const,
+  transactionId: TRANSACTION,
+  scaChallenge: {
+    id: "ScaChallenge:6f0c1a52-8f0e-4cb8-9f4f-8d1c2b1e5a15",
+    factor: "SMS_OTP",
+    availableFactors: ["SMS_OTP"],
+    expiresAt: new Date(Date.now() + 10 * 60_000).toISOString(),
+    purpose: "PAYOUT",
+  },
+};
 
 /** Service answers the client reads: every step's body replaced by hostile JSON, any status. */
 export async function serviceAnswers(numRuns: number): Promise<HostileCounts[]> {
@@ -193,12 +209,30 @@ export async function serviceAnswers(numRuns: number): Promise<HostileCounts[]> 
       payloadToSign: fc.oneof(fc.string(), fc.integer()),
       requestId: fc.oneof(fc.constant("Request:6f0c1a52-8f0e-4cb8-9f4f-8d1c2b1e5a13"), fc.string()),
       expiresAt: fc.oneof(fc.constant(new Date(Date.now() + 60_000).toISOString()), fc.string()),
-      status: fc.constantFrom("PROCESSING", "PENDING", 401, "x"),
+      status: fc.constantFrom("PROCESSING", "PENDING", "PENDING_AUTHORIZATION", 401, "x"),
       code: fc.oneof(fc.constant("UNAUTHORIZED"), fc.string()),
       message: fc.string(),
       data: fc.oneof(fc.array(fc.jsonValue(), { maxLength: 3 }), fc.jsonValue()),
       otpEncryptionTargetBundle: fc.string(),
       paymentInstructions: fc.jsonValue(),
+      transactionId: fc.oneof(fc.constant(TRANSACTION), fc.string()),
+      scaChallenge: fc.oneof(
+        fc.jsonValue(),
+        fc.record(
+          {
+            id: fc.oneof(fc.constant("ScaChallenge:1"), fc.string()),
+            factor: fc.constantFrom("SMS_OTP", "PASSKEY", "TOTP", "X", 7),
+            availableFactors: fc.array(fc.constantFrom("SMS_OTP", "PASSKEY", 1)),
+            expiresAt: fc.oneof(
+              fc.constant(new Date(Date.now() + 60_000).toISOString()),
+              fc.string(),
+            ),
+            purpose: fc.oneof(fc.constant("PAYOUT"), fc.jsonValue()),
+            passkeyAssertionOptions: fc.jsonValue(),
+          },
+          { requiredKeys: [] },
+        ),
+      ),
     },
     { requiredKeys: [] },
   );
@@ -246,6 +280,20 @@ export async function serviceAnswers(numRuns: number): Promise<HostileCounts[]> 
     ],
     ["session list (listSessions)", (c) => listSessions(c, { accountId: ACCOUNT })],
     ["quote (getQuote)", (c) => getQuote(c, { quoteId: QUOTE })],
+    [
+      "SCA authorization answers (authorizeQuote)",
+      (c) => {
+        // The customer answers three times at most, then gives up (as a person would).
+        let asked = 0;
+        return authorizeQuote(c, {
+          quote: HELD_QUOTE,
+          onChallenge: () => {
+            if (++asked > 3) throw new SignetError("ABORTED", "The customer gave up");
+            return { code: "123456" };
+          },
+        });
+      },
+    ],
   ];
   const out: HostileCounts[] = [];
   for (const [name, run] of flows) {

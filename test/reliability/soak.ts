@@ -3,6 +3,7 @@
 // asserts every count is 0 (the CI seed) or writes them to RELIABILITY.md (the full run).
 import {
   addPasskey,
+  authorizeQuote,
   executeQuote,
   exportWallet,
   getQuote,
@@ -17,7 +18,16 @@ import { passkeyUser, registrationChallenge } from "../support/signIn.js";
 import type { Stack } from "../support/stack.js";
 import { type Random, seeded } from "./random.js";
 
-export const FLOW_KINDS = ["sign-in", "add passkey", "refresh", "export", "execute"] as const;
+export const FLOW_KINDS = [
+  "sign-in",
+  "add passkey",
+  "refresh",
+  "export",
+  "execute",
+  // An EU customer's payment: execute, then Strong Customer Authentication by SMS code (a wrong
+  // code first, now and then), then settlement.
+  "execute with SCA",
+] as const;
 export type FlowKind = (typeof FLOW_KINDS)[number];
 
 export const FAULT_KINDS = [
@@ -146,7 +156,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakCounts> {
 
   async function armFault(kind: FaultKind, flow: FlowKind): Promise<void> {
     const path =
-      flow === "execute"
+      flow === "execute" || flow === "execute with SCA"
         ? "/quotes"
         : flow === "export"
           ? "/internal-accounts"
@@ -191,13 +201,17 @@ export async function runSoak(options: SoakOptions): Promise<SoakCounts> {
     const flow = random.pick(FLOW_KINDS);
     const fault = random.next() < 0.3 ? "none" : random.pick(FAULT_KINDS.slice(1));
     counts.faults[fault]++;
-    const user = await stack.signUp(`soak-${seed}-${i}@example.com`);
+    const sca = flow === "execute with SCA";
+    const user = await stack.signUp(
+      `soak-${seed}-${i}@example.com`,
+      sca ? { region: random.pick(["DE", "FR", "NL", "IE"]) } : {},
+    );
     const { client } = stack.client(user.customerId, {
       fetch: watcher.fetch,
       signedRequests: { backoff: { baseMs: 2, maxMs: 10 } },
     });
     let quoteId: string | undefined;
-    if (flow === "execute") {
+    if (flow === "execute" || sca) {
       quoteId = (await stack.walletQuote(user, random.int(1, 50) * 10_000)).quoteId;
       ledger.push({ customerId: user.customerId, accountId: user.accountId, quoteId });
     }
@@ -233,9 +247,20 @@ export async function runSoak(options: SoakOptions): Promise<SoakCounts> {
           if (mnemonic.split(" ").length < 12) throw new Error("export returned no mnemonic");
           break;
         }
-        case "execute": {
+        case "execute":
+        case "execute with SCA": {
           const q = await getQuote(client, { quoteId: quoteId! });
-          const executed = await executeQuote(client, { quote: q });
+          let executed = await executeQuote(client, { quote: q });
+          if (sca && executed.status !== "PENDING_AUTHORIZATION")
+            throw new Error(`an EU payment was not held for SCA (${executed.status})`);
+          if (executed.status === "PENDING_AUTHORIZATION") {
+            const wrongFirst = random.next() < 0.3;
+            executed = await authorizeQuote(client, {
+              quote: executed,
+              onChallenge: (_challenge, { error }) =>
+                wrongFirst && !error ? { code: "000000" } : { code: "123456" },
+            });
+          }
           if (executed.transactionId)
             await waitForTransaction(client, {
               transactionId: executed.transactionId,

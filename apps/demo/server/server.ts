@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { extname, join, normalize } from "node:path";
 import { type EmulatorServer, startEmulatorServer } from "@signet/emulator";
-import { createRelay, toNodeHandler } from "@signet/relay";
+import { createRelay, nodeRemoteAddress, toNodeHandler } from "@signet/relay";
 import { type DemoUser, readUserCookie, userCookie } from "./cookie.js";
 
 /** Where the demo's service calls go. */
@@ -163,6 +163,8 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
         return user ? { customerId: user.customerId } : null;
       },
       rateLimit: { limit: 600 },
+      // SCA authorizations carry the end user's address, read from the connection here.
+      endUserIpAddress: nodeRemoteAddress,
     }),
   );
 
@@ -228,8 +230,8 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
       customerType: "INDIVIDUAL",
       email,
       fullName: email.split("@")[0],
-      // The service's Address needs line1 and postalCode with the country: a sandbox placeholder.
-      address: { line1: "1 Demo Street", postalCode: "00000", country: region },
+      // The customer's region decides whether payments need SCA (EU/EEA).
+      region,
     });
     const accounts = await platform<{ data: Array<{ id: string }> }>(
       "GET",
@@ -291,9 +293,11 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
         return reply(200, { funded: amount });
       }
       case "POST /api/demo/quote": {
-        const { amount } = await readJson(request);
+        const { amount, scaFactor } = await readJson(request);
         if (!Number.isSafeInteger(amount) || (amount as number) <= 0 || (amount as number) > 1e12)
           throw new DemoError(400, "INVALID_AMOUNT", "Enter an amount above zero.");
+        if (scaFactor !== undefined && scaFactor !== "SMS_OTP" && scaFactor !== "PASSKEY")
+          throw new DemoError(400, "INVALID_SCA_FACTOR", "Pick SMS_OTP or PASSKEY.");
         let externalId = externalAccounts.get(user.accountId);
         if (!externalId) {
           const external = await platform<{ id: string }>("POST", "/customers/external-accounts", {
@@ -315,6 +319,8 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
           destination: { destinationType: "ACCOUNT", accountId: externalId },
           lockedCurrencySide: "SENDING",
           lockedCurrencyAmount: amount,
+          // How an EU customer prefers to confirm the payment (SCA); others are not asked.
+          ...(scaFactor ? { scaFactor } : {}),
         });
         return reply(200, quote);
       }

@@ -70,7 +70,14 @@ export function Credentials({
               className="danger"
               disabled={revoke.isPending || list.length < 2 || c.id === inUse}
               aria-label={`Remove ${TYPE_NAMES[c.type] ?? c.type} ${c.nickname}`}
-              onClick={() => revoke.mutate({ accountId, credentialId: c.id })}
+              onClick={() =>
+                // A passkey's WebAuthn id lets the browser drop it from its passkey manager too.
+                revoke.mutate({
+                  accountId,
+                  credentialId: c.id,
+                  passkeyCredentialId: c.credentialId,
+                })
+              }
             >
               Remove
             </button>

@@ -1,19 +1,42 @@
 // Send money: add test funds, get a quote, sign and execute it once, follow settlement to the end.
 import type { QuoteJson } from "@signet/core";
-import { useExecuteQuote, useInternalAccounts, useTransaction } from "@signet/react";
-import { type FormEvent, useId, useState } from "react";
+import {
+  useAuthorizeQuote,
+  useExecuteQuote,
+  useInternalAccounts,
+  useTransaction,
+} from "@signet/react";
+import { type FormEvent, useEffect, useId, useState } from "react";
+import { Authorize } from "./Authorize.js";
 import { demoApi } from "./demoApi.js";
 import { ErrorNote, formatMoney, type Step, Steps, useSecondsLeft } from "./ui.js";
+
+/** How an EU customer can confirm a payment, as the quote asks for it. */
+const FACTORS = [
+  ["SMS_OTP", "SMS code"],
+  ["PASSKEY", "Passkey (add one under Sign-in methods first)"],
+] as const;
 
 export function Send({ customerId, region }: { customerId: string; region: string }) {
   const accounts = useInternalAccounts({ customerId });
   const execute = useExecuteQuote();
+  const sca = useAuthorizeQuote();
+  const needsSca = region !== "US";
+  const [factor, setFactor] = useState<"SMS_OTP" | "PASSKEY">("SMS_OTP");
   const [amount, setAmount] = useState("25.00");
   const [quote, setQuote] = useState<QuoteJson>();
   const [busy, setBusy] = useState<"fund" | "quote">();
   const [error, setError] = useState<unknown>(null);
   const amountId = useId();
-  const transactionId = execute.data?.transactionId;
+  const executed = execute.data;
+  // An EU payment waits for its confirmation (SCA) after execute: start it as soon as it does.
+  const { mutate: authorize, reset: resetSca } = sca;
+  useEffect(() => {
+    if (executed?.status === "PENDING_AUTHORIZATION") authorize({ quote: executed });
+  }, [executed, authorize]);
+  // The transfer starts once no confirmation is pending: follow it from then on.
+  const released = executed?.status === "PENDING_AUTHORIZATION" ? sca.data : executed;
+  const transactionId = released?.transactionId;
   const transaction = useTransaction({
     transactionId: transactionId ?? "",
     enabled: transactionId !== undefined,
@@ -52,11 +75,15 @@ export function Send({ customerId, region }: { customerId: string; region: strin
       return;
     }
     execute.reset();
-    void run("quote", async () => setQuote(await demoApi.quote(units)));
+    resetSca();
+    void run("quote", async () =>
+      setQuote(await demoApi.quote(units, needsSca ? factor : undefined)),
+    );
   };
   const status = transaction.data?.status;
   const settled = status === "COMPLETED";
-  const failed = execute.isError || transaction.isError || (status !== undefined && !settled);
+  const failed =
+    execute.isError || sca.isError || transaction.isError || (status !== undefined && !settled);
   const stageDone = (done: boolean, active: boolean): Step["state"] =>
     done ? "done" : active ? (failed ? "failed" : "active") : "todo";
   const steps: Step[] = [
@@ -70,6 +97,14 @@ export function Send({ customerId, region }: { customerId: string; region: strin
       ),
     },
     { label: "Execute", state: stageDone(execute.isSuccess, execute.isPending || execute.isError) },
+    ...(needsSca
+      ? [
+          {
+            label: "Confirm (SCA)",
+            state: stageDone(released !== undefined, sca.isPending || sca.isError),
+          },
+        ]
+      : []),
     { label: "Settle", state: stageDone(settled, transactionId !== undefined) },
   ];
 
@@ -112,6 +147,22 @@ export function Send({ customerId, region }: { customerId: string; region: strin
             {busy === "quote" ? "Quoting…" : "Get quote"}
           </button>
         </div>
+        {needsSca && (
+          <fieldset>
+            <legend>Confirm EU payments with</legend>
+            {FACTORS.map(([value, label]) => (
+              <label className="radio" key={value}>
+                <input
+                  type="radio"
+                  name="sca-factor"
+                  checked={factor === value}
+                  onChange={() => setFactor(value)}
+                />
+                {label}
+              </label>
+            ))}
+          </fieldset>
+        )}
       </form>
       <ErrorNote error={error} title="Could not prepare the payment" />
 
@@ -127,9 +178,11 @@ export function Send({ customerId, region }: { customerId: string; region: strin
             <dt>Quote valid for</dt>
             <dd>{quoteLeft !== undefined ? `${quoteLeft} s` : "—"}</dd>
           </dl>
-          {region !== "US" && (
+          {needsSca && (
             <p className="hint">
-              EU customer: the service asks for strong customer authentication on payments.
+              EU customer: after you send, confirm the payment with{" "}
+              {factor === "PASSKEY" ? "your passkey" : "a code sent by SMS"} (strong customer
+              authentication).
             </p>
           )}
           <button
@@ -143,6 +196,8 @@ export function Send({ customerId, region }: { customerId: string; region: strin
         </section>
       )}
       <ErrorNote error={execute.error} title="The payment was not sent" />
+      <Authorize sca={sca} />
+      <ErrorNote error={sca.error} title="The payment was not confirmed" />
 
       {transactionId && (
         <div className="settle" aria-live="polite">

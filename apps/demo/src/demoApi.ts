@@ -73,7 +73,9 @@ export const demoApi = {
   signIn: (email: string, region: string) => call<DemoProfile>("POST", "signin", { email, region }),
   signOut: () => call<object>("POST", "signout"),
   fund: (amount: number) => call<{ funded: number }>("POST", "fund", { amount }),
-  quote: (amount: number) => call<QuoteJson>("POST", "quote", { amount }),
+  /** A quote to the demo payee; `scaFactor` is how an EU customer will confirm it. */
+  quote: (amount: number, scaFactor?: "SMS_OTP" | "PASSKEY") =>
+    call<QuoteJson>("POST", "quote", { amount, ...(scaFactor ? { scaFactor } : {}) }),
   passkeyChallenge: () =>
     call<{
       challenge: string;

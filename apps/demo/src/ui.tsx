@@ -10,6 +10,9 @@ const ADVICE: Record<string, string> = {
   CHALLENGE_EXPIRED: "The code expired. Ask for a new one.",
   CHALLENGE_INVALID: "That code is not valid any more. Ask for a new one.",
   ACCOUNT_LOCKED: "Too many wrong attempts. Wait a few minutes, then ask for a new code.",
+  SCA_SESSION_REQUIRED:
+    "Your confirmation login lapsed. Sign out and in again, then confirm the payment again.",
+  BAD_REQUEST: "That confirmation was not accepted. Check the code and try again.",
   NO_SESSION: "This device holds no session for the wallet. Sign in again.",
   SESSION_EXPIRED: "Your session ended. Sign in again to continue.",
   NOT_FOUND: "The service no longer knows this session or item. Sign in again, or reload the page.",

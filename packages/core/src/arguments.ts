@@ -45,27 +45,19 @@ export function assertServiceId(
 }
 
 /**
- * application/x-www-form-urlencoded, as URLSearchParams serialises it (WHATWG URL §5.2), without
- * URLSearchParams: React Native's takes no list of pairs, and Hermes alone has none.
+ * A query string from defined values, percent-encoded (RFC 3986) without URLSearchParams: React
+ * Native's takes no list of pairs, and Hermes alone has none.
+ * @throws {SignetError} `INVALID_ARGUMENT` for a value with a lone surrogate.
  */
-function formEncode(text: string): string {
-  let encoded: string;
+export function query(values: Record<string, string | undefined>): string {
   try {
-    encoded = encodeURIComponent(text);
+    const pairs = Object.entries(values).flatMap(([k, v]) =>
+      v === undefined ? [] : `${encodeURIComponent(k)}=${encodeURIComponent(v)}`,
+    );
+    return pairs.length ? `?${pairs.join("&")}` : "";
   } catch {
     throw new SignetError("INVALID_ARGUMENT", "a query value holds a lone surrogate");
   }
-  return encoded
-    .replace(/[!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
-    .replace(/%20/g, "+");
-}
-
-/** A query string from defined values. */
-export function query(values: Record<string, string | undefined>): string {
-  const entries = Object.entries(values).filter((e): e is [string, string] => e[1] !== undefined);
-  return entries.length
-    ? `?${entries.map(([k, v]) => `${formEncode(k)}=${formEncode(v)}`).join("&")}`
-    : "";
 }
 
 // docs/protocol.md §10: the service's field rules, no stricter and no looser.

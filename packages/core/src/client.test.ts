@@ -26,6 +26,51 @@ describe("createClient", () => {
     expect(() => createClient({} as never)).toThrow(SignetError);
   });
 
+  it("configuration mistakes are INVALID_ARGUMENT at creation, never retryable, and name the option", () => {
+    const mistake = (parameters: object) => {
+      try {
+        createClient(parameters as never);
+      } catch (error) {
+        return error as SignetError;
+      }
+      throw new Error("expected createClient to throw");
+    };
+    for (const relayUrl of [
+      "htps://relay.example",
+      "ftp://relay.example",
+      "api/grid",
+      "//cdn",
+      "",
+    ]) {
+      const error = mistake({ relayUrl });
+      expect(error).toMatchObject({ code: "INVALID_ARGUMENT", retryable: false });
+      expect(error.message).toContain('"relayUrl"');
+    }
+    for (const trustedKeys of [
+      ["04ab"],
+      { otp: ["04ab"] },
+      { otpTargetBundle: "04ab" },
+      { exportBundle: ["04ab"], extra: [] },
+    ]) {
+      const error = mistake({ relayUrl: "https://relay.example", trustedKeys });
+      expect(error).toMatchObject({ code: "INVALID_ARGUMENT", retryable: false });
+      expect(error.message).toContain("otpTargetBundle");
+    }
+    for (const relayUrl of ["https://relay.example/api/grid", "http://localhost:8080", "/api/grid"])
+      expect(() =>
+        createClient({ relayUrl, trustedKeys: { otpTargetBundle: [], exportBundle: [] } }),
+      ).not.toThrow();
+  });
+
+  it("a path as relayUrl where there is no page origin fails the first request as INVALID_ARGUMENT, not NETWORK", async () => {
+    const client = createClient({ relayUrl: "/api/grid" });
+    const error = (await listCredentials(client, {
+      accountId: "InternalAccount:6f0c1a52-8f0e-4cb8-9f4f-8d1c2b1e5a10",
+    }).catch((e: unknown) => e)) as SignetError;
+    expect(error).toMatchObject({ code: "INVALID_ARGUMENT", retryable: false });
+    expect(error.message).toMatch(/absolute http\(s\) URL/);
+  });
+
   it("a 404 that is not the relay's answer says to check relayUrl", async () => {
     const client = createClient({
       relayUrl: "https://app.example/wrong",

@@ -4,7 +4,7 @@
 import type { CryptoApi } from "./crypto/api.js";
 import type { SigningKey } from "./crypto/backend.js";
 import type { BundleTrustOptions } from "./crypto/bundles.js";
-import { SignetError } from "./errors.js";
+import { assertArgument, SignetError } from "./errors.js";
 import { type CallOptions, deliver, type EventSink, type SignetEvent } from "./events.js";
 import type { KeyPersistence, KeyStore } from "./keys/key-store.js";
 import { createCrossTab } from "./session/crossTab.js";
@@ -154,12 +154,36 @@ export type SignetClient = {
 /** Clock differences below this are latency and the `Date` header's one-second resolution. */
 const SKEW_TOLERANCE_MS = 30_000;
 
+/**
+ * Configuration mistakes fail at creation, never as a retryable `NETWORK` error later: a
+ * `relayUrl` that is neither an http(s) URL nor a path, `trustedKeys` of another shape. (A path
+ * where no page origin exists fails on the first request instead, so that creating a client
+ * during server-side rendering still works.)
+ */
+function checkOptions(parameters: CreateClientParameters): void {
+  const { relayUrl, trustedKeys } = parameters ?? {};
+  assertArgument(
+    typeof relayUrl === "string" && /^(https?:\/\/[^/?#]|\/(?!\/))/i.test(relayUrl),
+    "relayUrl",
+    "an http(s) URL, or a path in a page",
+    JSON.stringify(relayUrl) ?? "undefined",
+  );
+  // An array, a string or a misspelt kind would otherwise fail later as BUNDLE_SIGNER_UNTRUSTED.
+  for (const [kind, keys] of Object.entries(trustedKeys ?? {}))
+    assertArgument(
+      !Array.isArray(trustedKeys) &&
+        /^(otpTargetBundle|exportBundle)$/.test(kind) &&
+        Array.isArray(keys),
+      "trustedKeys",
+      "{ otpTargetBundle?, exportBundle? }, arrays of hex public keys",
+      kind,
+    );
+}
+
 /** Builds `createClient` for an entry point's defaults. */
 export function createClientFactory(defaults: ClientDefaults) {
   return function createClient(parameters: CreateClientParameters): CreateClientReturnType {
-    if (typeof parameters?.relayUrl !== "string" || parameters.relayUrl.length === 0) {
-      throw new SignetError("INVALID_ARGUMENT", `"relayUrl" expected a non-empty string`);
-    }
+    checkOptions(parameters);
     // Expiry times come from the service's clock. A device clock that is minutes off would make
     // every challenge look expired (or a dead session look alive), so the client's clock follows
     // the `Date` header of relay answers whenever the two differ by more than SKEW_TOLERANCE_MS.
@@ -217,13 +241,8 @@ export function createClientFactory(defaults: ClientDefaults) {
       crypto,
       now: () => clock.now(),
       onChange: () => tabs.announce(),
-      onExpired: (session) =>
-        emit({
-          type: "session",
-          action: "expired",
-          accountId: session.accountId,
-          sessionId: session.id,
-        }),
+      onGone: (session, action) =>
+        emit({ type: "session", action, accountId: session.accountId, sessionId: session.id }),
     });
 
     const sleep = parameters.sleep ?? abortableSleep;

@@ -4,10 +4,14 @@ import type { BundleWarning } from "./crypto/bundles.js";
 import type { RequestEvent } from "./transport/http.js";
 import type { SignedRequestEvent } from "./transport/signedRequest.js";
 
-/** A session was stored, removed, refreshed or found expired. */
+/**
+ * A session was stored, removed, refreshed or found expired; `lost` when its key could not be read
+ * back at start (the browser evicted or corrupted the key store: sign in again). The session is
+ * already removed; the next signed call for its account fails with `NO_SESSION`, not a crash.
+ */
 export type SessionEvent = {
   type: "session";
-  action: "created" | "refreshed" | "revoked" | "expired" | "signedOut";
+  action: "created" | "refreshed" | "revoked" | "expired" | "lost" | "signedOut";
   accountId: string;
   sessionId: string;
   expiresAt?: string;

@@ -36,7 +36,8 @@ beforeAll(async () => {
     startStack(),
     bundleWithMetro("packages/core/test/hermes/app/app.ts"),
   ]);
-  user = await stack.signUp();
+  // A customer in Germany: payments need Strong Customer Authentication (docs/protocol.md §9).
+  user = await stack.signUp(undefined, { region: "DE" });
   const keys = (await (await fetch(`${stack.emulator.url}/_emulator/keys`)).json()) as {
     attestationPublicKey: string;
     signerPublicKey: string;
@@ -180,18 +181,31 @@ describe("hermes flows: against the emulator", () => {
     expect(new Set(deviceOnly(run.secureStore))).toEqual(new Set(["whenUnlockedThisDeviceOnly"]));
   });
 
-  it("a quote execute, stamped in Hermes with the restored passkey session and expo-crypto's randomness", async () => {
-    const { quoteId } = await stack.walletQuote(user);
+  it("a quote execute with SCA: stamped in Hermes with the restored passkey session, then both challenges authorized with the passkey through react-native-passkeys", async () => {
+    // A cross-currency send (USDB to USD): the conversion, then the payout, each by passkey.
+    const { quoteId } = await stack.walletQuote(user, 1_000_000, { scaFactor: "PASSKEY" });
     const run = await flow("quote", { secureStore: runs.passkey?.secureStore ?? [] }, { quoteId });
-    expect(run.result.quoteId).toBe(quoteId);
+    expect(run.result).toMatchObject({
+      quoteId,
+      executedStatus: "PENDING_AUTHORIZATION",
+      challenges: [
+        { factor: "PASSKEY", purpose: "CURRENCY_CONVERSION", step: 1 },
+        { factor: "PASSKEY", purpose: "PAYOUT", step: 2 },
+      ],
+      status: "PROCESSING",
+    });
     const quote = await stack.platform<{ status: string }>("GET", `/quotes/${quoteId}`);
     expect(quote.status).toBe(200);
-    expect(quote.body.status).not.toBe("PENDING");
-    expect(run.result.status).toBe("PROCESSING");
-    // One execute, signed in Hermes, with its idempotency key (SCA is not in this flow: see README).
-    const executes = (await stack.requests()).filter((r) => r.path.endsWith(`${quoteId}/execute`));
+    expect(quote.body.status).not.toBe("PENDING_AUTHORIZATION");
+    // One execute, signed in Hermes, with its idempotency key; two authorizations, each with an
+    // assertion the native module made over the service's options.
+    const requests = await stack.requests();
+    const executes = requests.filter((r) => r.path.endsWith(`${quoteId}/execute`));
     expect(executes).toHaveLength(1);
     expect(executes[0]).toMatchObject({ status: 200, hasSignature: true, hasIdempotencyKey: true });
+    const authorizations = requests.filter((r) => r.path.endsWith(`${quoteId}/authorize`));
+    expect(authorizations.map((r) => r.status)).toEqual([200, 200]);
+    expect(run.io.filter((c) => c.kind === "passkey.get")).toHaveLength(2);
   });
 
   it("a session refresh: a new key made in Hermes, stamped by the old session, then used", async () => {

@@ -5,6 +5,12 @@
  */
 // @signet/react: a provider and one hook per @signet/core flow, in TanStack Query's and wagmi's
 // shapes. Every module is a client module; nothing browser-only runs at import or render.
+export {
+  type PendingScaChallenge,
+  type UseAuthorizeQuoteReturnType,
+  type UseAuthorizeQuoteVariables,
+  useAuthorizeQuote,
+} from "./authorize.js";
 export { SignetProvider, type SignetProviderProps, useClient } from "./context.js";
 export {
   useAddCredential,

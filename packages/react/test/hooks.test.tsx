@@ -3,6 +3,8 @@
 // The hooks over the real core, relay and emulator on 127.0.0.1 (no mocked fetch): status
 // transitions and stages, typed errors, refetch after mutations, unmount, and two providers of
 // one origin in step.
+
+import { executeQuote } from "@signet/core";
 import { act, cleanup, render, renderHook, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -10,6 +12,7 @@ import { signInWithEmail } from "../../../test/support/signIn.js";
 import { type Stack, startStack } from "../../../test/support/stack.js";
 import {
   SignetProvider,
+  useAuthorizeQuote,
   useClient,
   useCredentials,
   useExecuteQuote,
@@ -37,6 +40,15 @@ const wrapperFor =
   ({ children }: { children: ReactNode }) => (
     <SignetProvider client={client}>{children}</SignetProvider>
   );
+
+/** A signed-in customer of an EU `region` with a funded wallet and a quote to pay. */
+async function euPayer(region: string) {
+  const user = await stack.signUp(undefined, { region });
+  const { quoteId } = await stack.walletQuote(user, 250_000);
+  const { client } = stack.client(user.customerId);
+  await signInWithEmail(client, user.emailCredentialId);
+  return { client, quoteId };
+}
 
 function Status({ accountId }: { accountId: string }) {
   const { status } = useSession({ accountId });
@@ -155,6 +167,85 @@ describe("@signet/react over the real stack", () => {
       expect(result.current.accounts.data?.[0]?.balance?.amount).toBeLessThan(before!),
     );
     await waitFor(() => expect(result.current.quote.data?.status).not.toBe("PENDING"));
+  });
+
+  it("SCA: an EU payment's challenges show as state, a wrong code comes back with its error, the right ones release it", async () => {
+    const { client, quoteId } = await euPayer("DE");
+    const { result } = renderHook(
+      () => {
+        const execute = useExecuteQuote();
+        const sca = useAuthorizeQuote();
+        const transactionId = sca.data?.transactionId;
+        return {
+          quote: useQuote({ quoteId }),
+          execute,
+          sca,
+          transaction: useTransaction({
+            transactionId: transactionId ?? "",
+            enabled: transactionId !== undefined,
+          }),
+        };
+      },
+      { wrapper: wrapperFor(client) },
+    );
+    await waitFor(() => expect(result.current.quote.status).toBe("success"));
+    const executed = await act(() =>
+      result.current.execute.mutateAsync({ quote: result.current.quote.data! }),
+    );
+    expect(executed.status).toBe("PENDING_AUTHORIZATION");
+    if (executed.status !== "PENDING_AUTHORIZATION") return;
+    expect(result.current.sca.pendingChallenge).toBeUndefined();
+    act(() => result.current.sca.mutate({ quote: executed }));
+    await waitFor(() => expect(result.current.sca.pendingChallenge?.step).toBe(1));
+    expect(result.current.sca.status).toBe("pending");
+    const first = result.current.sca.pendingChallenge!;
+    expect(first.challenge).toMatchObject({ factor: "SMS_OTP", purpose: "CURRENCY_CONVERSION" });
+    expect(first.error).toBeUndefined();
+    await act(() => result.current.sca.resend());
+
+    act(() => result.current.sca.answer({ code: "000000" }));
+    await waitFor(() => expect(result.current.sca.pendingChallenge?.error).toBeDefined());
+    expect(result.current.sca.pendingChallenge?.step).toBe(1);
+    expect(result.current.sca.pendingChallenge?.error?.status).toBe(400);
+    expect(result.current.sca.pendingChallenge?.error?.message).not.toContain("000000");
+
+    act(() => result.current.sca.answer({ code: "123456" }));
+    await waitFor(() => expect(result.current.sca.pendingChallenge?.step).toBe(2));
+    expect(result.current.sca.pendingChallenge?.challenge.purpose).toBe("PAYOUT");
+    act(() => result.current.sca.answer({ code: "123456" }));
+    await waitFor(() => expect(result.current.sca.status).toBe("success"));
+    expect(result.current.sca.pendingChallenge).toBeUndefined();
+    expect(result.current.sca.data?.transactionId).toBe(executed.transactionId);
+    await waitFor(() => expect(result.current.transaction.data?.status).toBe("COMPLETED"), {
+      timeout: 10_000,
+    });
+  });
+
+  it("SCA: reset while a challenge waits ends the call as ABORTED and clears the challenge", async () => {
+    const { client, quoteId } = await euPayer("FR");
+    const { result } = renderHook(
+      () => ({ quote: useQuote({ quoteId }), sca: useAuthorizeQuote() }),
+      {
+        wrapper: wrapperFor(client),
+      },
+    );
+    await waitFor(() => expect(result.current.quote.status).toBe("success"));
+    const executed = await executeQuote(client, { quote: result.current.quote.data! });
+    if (executed.status !== "PENDING_AUTHORIZATION") throw new Error(executed.status);
+    let outcome: unknown;
+    act(() => {
+      result.current.sca.mutateAsync({ quote: executed }).catch((e) => {
+        outcome = e;
+      });
+    });
+    await waitFor(() => expect(result.current.sca.pendingChallenge).toBeDefined());
+    act(() => result.current.sca.reset());
+    await waitFor(() => expect(outcome).toMatchObject({ code: "ABORTED" }));
+    expect(result.current.sca.status).toBe("idle");
+    expect(result.current.sca.pendingChallenge).toBeUndefined();
+    // Answering now does nothing, and resend says no challenge waits.
+    act(() => result.current.sca.answer({ code: "123456" }));
+    await expect(result.current.sca.resend()).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
   });
 
   it("an unmount stops waiting (the call is aborted) and drops the result", async () => {

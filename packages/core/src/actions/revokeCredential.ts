@@ -3,11 +3,20 @@ import type { SignetClient } from "../client.js";
 import type { SessionSignedErrorCode, SignetError } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
+import { signalPasskeys } from "../webauthn/signal.js";
 
 export type RevokeCredentialParameters = CallOptions & {
   accountId: string;
   /** The credential to revoke (`AuthMethod:…`). */
   credentialId: string;
+  /**
+   * For a passkey: its WebAuthn credential id (the `credentialId` of its `listCredentials`
+   * entry). Once revoked, the device's passkey manager is told it is gone (WebAuthn Signal API,
+   * where the browser has it), so it stops offering a passkey that can no longer sign in.
+   */
+  passkeyCredentialId?: string | undefined;
+  /** The passkey's relying party id, when it is not the page's host. */
+  rpId?: string | undefined;
 };
 export type RevokeCredentialReturnType = undefined;
 export type RevokeCredentialErrorType = SignetError<SessionSignedErrorCode>;
@@ -40,6 +49,9 @@ export async function revokeCredential(
     },
     parameters,
   );
+  const { passkeyCredentialId, rpId } = parameters;
+  if (passkeyCredentialId)
+    signalPasskeys("UnknownCredential", { rpId, credentialId: passkeyCredentialId });
   for (const held of await client.sessions.list(accountId)) {
     if (held.credentialId !== credentialId) continue;
     await client.sessions.remove(accountId, held.id);

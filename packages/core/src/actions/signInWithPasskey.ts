@@ -16,8 +16,7 @@ import type { CallOptions } from "../events.js";
 import { establishSession, parseAuthSession } from "../session/establishSession.js";
 import type { Session } from "../session/sessionStore.js";
 import { REQUEST_ID_HEADER } from "../transport/headers.js";
-import { isProcessingBody } from "../transport/nextStep.js";
-import { pollUntil, requestUntilSettled } from "../transport/pollUntil.js";
+import { requestUntilSettled } from "../transport/pollUntil.js";
 import { expectShape } from "../transport/responseShape.js";
 import { toWebAuthnError } from "../webauthn/errors.js";
 import type { PasskeyAuthChallengeJson } from "../wire.js";
@@ -78,7 +77,7 @@ export async function preparePasskeySignIn(
   if (!/^[0-9a-f]{64}$/.test(challenge.challenge) || !challenge.requestId.startsWith("Request:")) {
     throw new SignetError(
       "CHALLENGE_INVALID",
-      "The passkey challenge is not 64 lowercase hex with a Request id",
+      "The passkey challenge is not 64 hex digits and a Request id",
     );
   }
   return { credentialId, challenge, key };
@@ -155,7 +154,7 @@ export async function signInWithPasskey(
   if (assertion.rawId !== challenge.credentialId) {
     throw new SignetError(
       "WEBAUTHN_WRONG_CREDENTIAL",
-      "That passkey is not the one this sign-in was prepared for: pick the passkey of this account",
+      "That passkey is another account's: pick this account's passkey",
       { details: { expected: challenge.credentialId, used: assertion.rawId } },
     );
   }
@@ -169,24 +168,22 @@ export async function signInWithPasskey(
       ...(assertion.response.userHandle ? { userHandle: assertion.response.userHandle } : {}),
     },
   });
-  const session = await pollUntil(client, {
-    operation: "signInWithPasskey",
-    timeoutMs: Math.max(0, Date.parse(challenge.expiresAt) - client.clock.now()),
-    signal: parameters.signal,
-    attempt: async () => {
-      const answer = await client.request<unknown>(
-        {
-          method: "POST",
-          path: `/auth/credentials/${credentialId}/verify`,
-          body,
-          headers: { [REQUEST_ID_HEADER]: challenge.requestId },
-          expectedStatus: 200,
-        },
-        parameters,
-      );
-      return isProcessingBody(answer) ? undefined : parseAuthSession(answer);
-    },
-  });
+  const session = parseAuthSession(
+    await requestUntilSettled(
+      client,
+      {
+        method: "POST",
+        path: `/auth/credentials/${credentialId}/verify`,
+        body,
+        headers: { [REQUEST_ID_HEADER]: challenge.requestId },
+        expectedStatus: 200,
+      },
+      parameters,
+      "signInWithPasskey",
+      // PROCESSING answers are re-sent until the challenge lapses.
+      Math.max(0, Date.parse(challenge.expiresAt) - client.clock.now()),
+    ),
+  );
   const { key: _key, ...held } = await establishSession(client, {
     onEvent: parameters.onEvent,
     session,

@@ -3,8 +3,9 @@
 
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { assertArgument, type RequestErrorCode, SignetError } from "../errors.js";
+import { assertArgument, type RequestErrorCode, type SignetError } from "../errors.js";
 import type { CallOptions } from "../events.js";
+import { pollUntil } from "../transport/pollUntil.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { TransactionJson, TransactionStatus } from "../wire.js";
 
@@ -68,7 +69,7 @@ export async function waitForTransaction(
     "a number of milliseconds, 0 or more",
     String(timeoutMs),
   );
-  const intervalAfter = (polls: number): number => {
+  const interval = (polls: number): number => {
     const ms = typeof pollingInterval === "function" ? pollingInterval(polls) : pollingInterval;
     assertArgument(
       Number.isFinite(ms) && ms >= 0,
@@ -78,23 +79,24 @@ export async function waitForTransaction(
     );
     return ms;
   };
-  intervalAfter(1);
-  // Measured on the local timer: learning the service's clock mid-poll must not end the wait.
-  const deadline = client.timer.now() + timeoutMs;
-  for (let polls = 1; ; polls++) {
-    const body = await client.request<unknown>(
-      { method: "GET", path: `/transactions/${transactionId}` },
-      parameters,
-    );
-    const transaction = expectShape<TransactionJson>(body, ["id", "status"], "Transaction");
-    if (!PENDING.has(transaction.status)) return transaction;
-    const delay = intervalAfter(polls);
-    if (client.timer.now() + delay > deadline) {
-      throw new SignetError("PROCESSING_TIMEOUT", "The transaction did not settle in time", {
-        retryable: true,
-        details: { polls, status: transaction.status },
-      });
-    }
-    await client.sleep(delay, signal);
-  }
+  interval(1);
+  let last: TransactionJson | undefined;
+  return pollUntil(client, {
+    what: "The transaction",
+    timeoutMs,
+    signal,
+    interval,
+    details: () => ({ status: last?.status }),
+    attempt: async () => {
+      last = expectShape<TransactionJson>(
+        await client.request<unknown>(
+          { method: "GET", path: `/transactions/${transactionId}` },
+          parameters,
+        ),
+        ["id", "status"],
+        "Transaction",
+      );
+      return PENDING.has(last.status) ? undefined : last;
+    },
+  });
 }

@@ -233,18 +233,13 @@ export function createCryptoApi(backend: CryptoBackend): CryptoApi {
     stampPayload,
     verifyStamp: async (parameters) => {
       assertParameters(parameters);
-      return (await loadChunk(() => import("./verify-stamp.js"))).verifyStamp(backend, parameters);
+      return (await loadChunk(() => import("./rare.js"))).verifyStamp(backend, parameters);
     },
     generateDecryptionKey: () => {
       // A decryption key means an export or a legacy session bundle is coming: fetch that code
       // now, before the request, so a chunk that fails to load cannot strand a result the
       // service has already produced. A failure here is retried by the real import later.
-      for (const chunk of [
-        import("./export-bundle.js"),
-        import("./legacy-session-key.js"),
-        import("./p256-multiply.js"),
-      ])
-        chunk.catch(() => undefined);
+      import("./rare.js").catch(() => undefined);
       return backend.generateDecryptionKey();
     },
     importDecryptionKey: async (privateKey) => backend.importDecryptionKey(parseScalar(privateKey)),
@@ -254,17 +249,11 @@ export function createCryptoApi(backend: CryptoBackend): CryptoApi {
     },
     openSessionKeyBundle: async (parameters) => {
       assertParameters(parameters);
-      return (await loadChunk(() => import("./legacy-session-key.js"))).openSessionKeyBundle(
-        backend,
-        parameters,
-      );
+      return (await loadChunk(() => import("./rare.js"))).openSessionKeyBundle(backend, parameters);
     },
     openExportBundle: async (parameters) => {
       assertParameters(parameters);
-      return (await loadChunk(() => import("./export-bundle.js"))).openExportBundle(
-        backend,
-        parameters,
-      );
+      return (await loadChunk(() => import("./rare.js"))).openExportBundle(backend, parameters);
     },
     oauthNonce: (clientPublicKey) => oauthNonce(backend, clientPublicKey),
   };

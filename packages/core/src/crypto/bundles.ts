@@ -2,13 +2,13 @@
 // legacy bundles build on these in ./export-bundle.ts and ./legacy-session-key.ts) over RFC 9180 base mode with info "turnkey_hpke" and
 // AAD = enc (65) ‖ recipient public key (65).
 import { SignetError } from "../errors.js";
-import type { CryptoBackend, DecryptionKey } from "./backend.js";
+import type { CryptoBackend } from "./backend.js";
 import { bytesToHex, concatBytes, hexToBytes, utf8Decode, utf8Encode } from "./encoding.js";
 import { decodePoint, normalizePublicKey } from "./p256.js";
 import { PRODUCTION_TLS_FETCHER_SIGN_PUBLIC_KEY } from "./pinned-keys.js";
 import { verifySignature } from "./signature.js";
 
-const INFO = utf8Encode("turnkey_hpke");
+export const INFO = utf8Encode("turnkey_hpke");
 
 /** Which bundle a warning is about. */
 export type BundleKind = "otpEncryptionTargetBundle" | "encryptedWalletCredentials";
@@ -54,7 +54,7 @@ export function malformed(kind: string, why: string, cause?: unknown): SignetErr
   );
 }
 
-function parseJsonObject(text: string, kind: string): Record<string, unknown> {
+export function parseJsonObject(text: string, kind: string): Record<string, unknown> {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -166,25 +166,6 @@ async function checkEnvelope(
   }
 }
 
-export function assertDecryptionKey(key: unknown): asserts key is DecryptionKey {
-  const candidate = key as Partial<DecryptionKey> | null | undefined;
-  if (
-    typeof candidate?.hpkeOpen !== "function" ||
-    typeof candidate.publicKeyUncompressed !== "string"
-  ) {
-    throw new SignetError("KEY_INVALID", `"key" expected a DecryptionKey`);
-  }
-}
-
-export function openTurnkeyHpke(
-  key: DecryptionKey,
-  enc: Uint8Array,
-  ciphertext: Uint8Array,
-): Promise<Uint8Array> {
-  const recipient = hexToBytes(key.publicKeyUncompressed, "key.publicKeyUncompressed");
-  return key.hpkeOpen({ enc, ciphertext, info: INFO, aad: concatBytes(enc, recipient) });
-}
-
 /**
  * Parses a signed envelope, checks its signer and signature, and returns its data as a JSON object.
  * @throws {SignetError} `BUNDLE_MALFORMED`, `BUNDLE_SIGNATURE_INVALID`, `BUNDLE_SIGNER_UNTRUSTED`.
@@ -261,36 +242,4 @@ export async function sealOtpBundle(
     aad: (enc) => concatBytes(enc, targetPublic),
   });
   return JSON.stringify({ encappedPublic: bytesToHex(enc), ciphertext: bytesToHex(ciphertext) });
-}
-
-/** Parameters of {@link openOtpBundle}. */
-export type OpenOtpBundleParameters = {
-  /** The `encryptedOtpBundle` JSON text. */
-  encryptedOtpBundle: string;
-  /** The enclave's target key. */
-  key: DecryptionKey;
-};
-
-/**
- * The enclave's side of {@link sealOtpBundle}: opens an `encryptedOtpBundle`. For tests and emulators.
- * @throws {SignetError} `BUNDLE_MALFORMED`, `POINT_INVALID`, `DECRYPTION_FAILED`, `KEY_INVALID`.
- */
-export async function openOtpBundle({
-  encryptedOtpBundle,
-  key,
-}: OpenOtpBundleParameters): Promise<{ otpCode: string; publicKey: string }> {
-  assertDecryptionKey(key);
-  const kind = "encryptedOtpBundle";
-  if (typeof encryptedOtpBundle !== "string") throw malformed(kind, "expected a string");
-  const object = parseJsonObject(encryptedOtpBundle, kind);
-  const enc = hexField(object, "encappedPublic", kind);
-  const ciphertext = hexField(object, "ciphertext", kind);
-  const plaintext = parseJsonObject(
-    utf8Decode(await openTurnkeyHpke(key, enc, ciphertext), kind),
-    `${kind} plaintext`,
-  );
-  const { otp_code: otpCode, public_key: publicKey } = plaintext;
-  if (typeof otpCode !== "string" || typeof publicKey !== "string")
-    throw malformed(kind, "plaintext lacks otp_code or public_key");
-  return { otpCode, publicKey };
 }

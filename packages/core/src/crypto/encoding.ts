@@ -100,101 +100,10 @@ export function base64UrlDecode(text: string, name = "base64url"): Uint8Array {
   return out;
 }
 
-/**
- * Encodes a string as UTF-8, refusing lone surrogates instead of replacing them with U+FFFD
- * (a replaced character would make a signature over different bytes than the caller meant).
- * @throws {SignetError} `ENCODING_INVALID` for a non-string or a lone surrogate.
- */
-export function utf8Encode(text: string, name = "text"): Uint8Array {
-  if (typeof text !== "string") {
-    throw new SignetError("ENCODING_INVALID", `"${name}" expected a string, got ${typeof text}`);
-  }
-  const out = new Uint8Array(text.length * 3);
-  let o = 0;
-  for (let i = 0; i < text.length; i++) {
-    let c = text.charCodeAt(i);
-    if (c < 0x80) {
-      out[o++] = c;
-    } else if (c < 0x800) {
-      out[o++] = 0xc0 | (c >> 6);
-      out[o++] = 0x80 | (c & 63);
-    } else if (c >= 0xd800 && c <= 0xdfff) {
-      const next = i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
-      if (c > 0xdbff || next < 0xdc00 || next > 0xdfff) {
-        throw new SignetError(
-          "ENCODING_INVALID",
-          `"${name}" contains a lone surrogate at index ${i}`,
-        );
-      }
-      i++;
-      c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
-      out[o++] = 0xf0 | (c >> 18);
-      out[o++] = 0x80 | ((c >> 12) & 63);
-      out[o++] = 0x80 | ((c >> 6) & 63);
-      out[o++] = 0x80 | (c & 63);
-    } else {
-      out[o++] = 0xe0 | (c >> 12);
-      out[o++] = 0x80 | ((c >> 6) & 63);
-      out[o++] = 0x80 | (c & 63);
-    }
-  }
-  return out.slice(0, o);
-}
-
-/**
- * Decodes strict UTF-8: overlong forms, surrogates, code points above U+10FFFF and truncated
- * sequences are refused (no U+FFFD replacement). Own code because Hermes has no `TextDecoder`.
- * @throws {SignetError} `ENCODING_INVALID`.
- */
-export function utf8Decode(bytes: Uint8Array, name = "bytes"): string {
-  const fail = (): never => {
-    throw new SignetError("ENCODING_INVALID", `"${name}" is not valid UTF-8`);
-  };
-  const units: number[] = [];
-  let out = "";
-  for (let i = 0; i < bytes.length; ) {
-    const b0 = bytes[i]!;
-    let cp: number;
-    let need: number;
-    let min: number;
-    if (b0 < 0x80) {
-      cp = b0;
-      need = 0;
-      min = 0;
-    } else if (b0 >= 0xc2 && b0 <= 0xdf) {
-      cp = b0 & 31;
-      need = 1;
-      min = 0x80;
-    } else if (b0 >= 0xe0 && b0 <= 0xef) {
-      cp = b0 & 15;
-      need = 2;
-      min = 0x800;
-    } else if (b0 >= 0xf0 && b0 <= 0xf4) {
-      cp = b0 & 7;
-      need = 3;
-      min = 0x10000;
-    } else {
-      return fail();
-    }
-    for (let k = 1; k <= need; k++) {
-      const b = bytes[i + k];
-      if (b === undefined || (b & 0xc0) !== 0x80) return fail();
-      cp = (cp << 6) | (b & 63);
-    }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return fail();
-    i += need + 1;
-    if (cp >= 0x10000) {
-      units.push(0xd800 + ((cp - 0x10000) >> 10), 0xdc00 + ((cp - 0x10000) & 1023));
-    } else {
-      units.push(cp);
-    }
-    if (units.length >= 4096) {
-      out += String.fromCharCode(...units);
-      units.length = 0;
-    }
-  }
-  return out + String.fromCharCode(...units);
-}
+// UTF-8 (RFC 3629) comes from "#utf8": TextEncoder and TextDecoder where they exist (browsers,
+// Node), the portable codec of ./utf8.ts in the React Native build, whose Hermes has neither.
+// The package's `imports` field picks one by export condition.
+export { utf8Decode, utf8Encode } from "#utf8";
 
 /** Concatenates byte arrays. */
 export function concatBytes(...parts: Uint8Array[]): Uint8Array {

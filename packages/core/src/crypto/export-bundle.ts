@@ -3,15 +3,9 @@
 // first use.
 import { SignetError } from "../errors.js";
 import type { CryptoBackend, DecryptionKey } from "./backend.js";
-import {
-  assertDecryptionKey,
-  type BundleTrustOptions,
-  hexField,
-  malformed,
-  openSignedEnvelope,
-  openTurnkeyHpke,
-} from "./bundles.js";
+import { type BundleTrustOptions, hexField, malformed, openSignedEnvelope } from "./bundles.js";
 import { utf8Decode } from "./encoding.js";
+import { assertDecryptionKey, openTurnkeyHpke } from "./open-bundle.js";
 import { PRODUCTION_SIGNER_SIGN_PUBLIC_KEY } from "./pinned-keys.js";
 
 /** Parameters of {@link openExportBundle}. */

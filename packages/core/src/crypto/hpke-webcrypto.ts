@@ -9,7 +9,6 @@ import {
   HkdfSha256,
   OpenError,
 } from "@hpke/core";
-import { SignetError } from "../errors.js";
 import type { HpkeOpenParameters, HpkeSealParameters } from "./backend.js";
 
 const suite = new CipherSuite({
@@ -22,13 +21,12 @@ const suite = new CipherSuite({
 const buffer = (data: Uint8Array): ArrayBuffer => data.slice().buffer as ArrayBuffer;
 
 // Keys and `enc` are validated as P-256 points before they get here (webcrypto.ts), so what
-// @hpke/core can still throw is a failed open (wrong key, altered data) or a failed seal.
-function mapped(error: unknown, fallback: SignetError): SignetError {
-  if (error instanceof SignetError) return error;
-  const code =
-    error instanceof OpenError || error instanceof DecapError ? "DECRYPTION_FAILED" : fallback.code;
-  return new SignetError(code, fallback.message, { cause: error });
-}
+// @hpke/core can still throw is a failed open (wrong key, altered data) or a failed seal;
+// webcrypto.ts turns both into SignetErrors, so that this chunk shares nothing but the library.
+
+/** Whether `error` is @hpke/core saying the ciphertext or `enc` does not open with the key. */
+export const isOpenFailure = (error: unknown): boolean =>
+  error instanceof OpenError || error instanceof DecapError;
 
 /**
  * Seals to `recipientPublicKey` with a fresh ephemeral key. The AAD may depend on `enc` (the
@@ -40,18 +38,14 @@ export async function hpkeSeal({
   info,
   aad,
 }: HpkeSealParameters): Promise<{ enc: Uint8Array; ciphertext: Uint8Array }> {
-  try {
-    const sender = await suite.createSenderContext({
-      recipientPublicKey: await suite.kem.deserializePublicKey(buffer(recipientPublicKey)),
-      info: buffer(info),
-    });
-    const enc = new Uint8Array(sender.enc);
-    const additional = typeof aad === "function" ? aad(enc) : aad;
-    const ciphertext = new Uint8Array(await sender.seal(buffer(plaintext), buffer(additional)));
-    return { enc, ciphertext };
-  } catch (error) {
-    throw mapped(error, new SignetError("CRYPTO_UNAVAILABLE", "HPKE seal failed"));
-  }
+  const sender = await suite.createSenderContext({
+    recipientPublicKey: await suite.kem.deserializePublicKey(buffer(recipientPublicKey)),
+    info: buffer(info),
+  });
+  const enc = new Uint8Array(sender.enc);
+  const additional = typeof aad === "function" ? aad(enc) : aad;
+  const ciphertext = new Uint8Array(await sender.seal(buffer(plaintext), buffer(additional)));
+  return { enc, ciphertext };
 }
 
 /** Opens with a (non-extractable) ECDH key pair: WebCrypto derives the shared secret in place. */
@@ -59,17 +53,10 @@ export async function hpkeOpen(
   recipientKey: CryptoKeyPair,
   { enc, ciphertext, info, aad }: HpkeOpenParameters,
 ): Promise<Uint8Array> {
-  try {
-    const recipient = await suite.createRecipientContext({
-      recipientKey,
-      enc: buffer(enc),
-      info: buffer(info),
-    });
-    return new Uint8Array(await recipient.open(buffer(ciphertext), buffer(aad)));
-  } catch (error) {
-    throw mapped(
-      error,
-      new SignetError("DECRYPTION_FAILED", "HPKE open failed (wrong key or altered data)"),
-    );
-  }
+  const recipient = await suite.createRecipientContext({
+    recipientKey,
+    enc: buffer(enc),
+    info: buffer(info),
+  });
+  return new Uint8Array(await recipient.open(buffer(ciphertext), buffer(aad)));
 }

@@ -3,7 +3,8 @@
 import { SignetError } from "../errors.js";
 import type { CryptoBackend, DecryptionKey } from "./backend.js";
 import { base58CheckDecode } from "./base58.js";
-import { assertDecryptionKey, malformed, openTurnkeyHpke } from "./bundles.js";
+import { malformed } from "./bundles.js";
+import { assertDecryptionKey, openTurnkeyHpke } from "./open-bundle.js";
 import { bytesToBigInt, decodePoint, encodePoint, N } from "./p256.js";
 
 /** Parameters of {@link openSessionKeyBundle}. */

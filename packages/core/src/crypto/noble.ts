@@ -18,6 +18,7 @@ import { p1363ToDer } from "./der.js";
 import { bytesToHex } from "./encoding.js";
 import { type HpkePrimitives, hpkeOpenWith, hpkeSealWith } from "./hpke.js";
 import { B, decodePoint, GX, GY, N, normalizePublicKey, P, parseScalar } from "./p256.js";
+import { buildComb, type Comb, canBlind, combMultiply } from "./p256-comb.js";
 import { defaultRandomBytes, type RandomBytes } from "./random.js";
 
 /**
@@ -54,11 +55,37 @@ export function assertRandomSource(backend: Pick<CryptoBackend, "randomBytes">):
  */
 const P256_CURVE = { p: P, n: N, h: 1n, a: P - 3n, b: B, Gx: GX, Gy: GY } as const;
 
-/** A noble ECDSA P-256/SHA-256 instance whose scalar blinding draws on `randomBytes`. */
-export function createNobleP256(randomBytes?: RandomBytes): ECDSA {
-  const source = randomBytes && ((length?: number) => new Uint8Array(randomBytes(length ?? 32)));
-  const Point = weierstrass(P256_CURVE, source ? { randomBytes: source } : {});
-  return ecdsa(Point, sha256, source ? { randomBytes: source } : {});
+/**
+ * A noble ECDSA P-256/SHA-256 instance whose secret multiplications of G (key generation,
+ * signing) run on the comb of ./p256-comb.ts, and whose scalar blinding, nonce-inversion blinding
+ * and other multiplications (ECDH) are noble's, all drawing on `randomBytes` (default:
+ * `crypto.getRandomValues`, looked up per call).
+ */
+export function createNobleP256(randomBytes: RandomBytes = defaultRandomBytes): ECDSA {
+  const source = (length?: number) => new Uint8Array(randomBytes(length ?? 32));
+  const Point = weierstrass(P256_CURVE, { randomBytes: source });
+  type Point = InstanceType<typeof Point>;
+  let comb: Comb | undefined;
+  // Probed once, on the same wrapped source noble probes.
+  const blinding = canBlind(source) ? source : null;
+  // G with noble's methods but for `multiply`; noble's own table for G is then never built.
+  class CombBase extends Point {
+    override multiply(scalar: bigint): Point {
+      comb ??= buildComb(Point.BASE, Point.ZERO);
+      // Normalized once, as noble's own multiply returns it.
+      return Point.fromAffine(combMultiply(comb, scalar, blinding).toAffine());
+    }
+  }
+  const G = new CombBase(Point.BASE.X, Point.BASE.Y, Point.BASE.Z);
+  Object.freeze(CombBase.prototype);
+  // ecdsa() reads `BASE` from the constructor it is given. Defined, not assigned: noble's Point
+  // is frozen, and a class field lowered to an assignment (React Native's Babel preset does that)
+  // would be silently dropped, leaving noble's G in place.
+  class CombPoint extends Point {}
+  Object.defineProperty(CombPoint, "BASE", { value: G, enumerable: true });
+  Object.freeze(CombPoint);
+  if (CombPoint.BASE !== G) throw new Error("the comb's G is not in place");
+  return ecdsa(CombPoint, sha256, { randomBytes: source });
 }
 
 /** HPKE primitives on a noble P-256 instance, for tests and {@link createNobleBackend}. */

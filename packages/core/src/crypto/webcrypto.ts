@@ -60,7 +60,7 @@ async function jwkFromScalar(
   scalar: Uint8Array,
 ): Promise<{ jwk: JsonWebKey; publicKeyRaw: Uint8Array }> {
   // A chunk that fails to load says nothing about the key: NETWORK, not KEY_INVALID.
-  const { publicKeyFromScalar } = await loadChunk(() => import("./p256-multiply.js"));
+  const { publicKeyFromScalar } = await loadChunk(() => import("./rare.js"));
   const point = publicKeyFromScalar(scalar);
   const jwk = {
     kty: "EC",
@@ -97,6 +97,23 @@ type HpkeModule = typeof import("./hpke-webcrypto.js");
 /** The HPKE chunk, a retryable `NETWORK` error when it cannot be fetched. */
 const loadHpke = (): Promise<HpkeModule> => loadChunk(() => import("./hpke-webcrypto.js"));
 
+/** Runs an HPKE operation of the chunk; its failures become `code` (`DECRYPTION_FAILED` when the data does not open). */
+async function hpke<T>(
+  run: (module: HpkeModule) => Promise<T>,
+  code: "DECRYPTION_FAILED" | "CRYPTO_UNAVAILABLE",
+  message: string,
+): Promise<T> {
+  const module = await loadHpke();
+  try {
+    return await run(module);
+  } catch (cause) {
+    if (cause instanceof SignetError) throw cause;
+    throw new SignetError(module.isOpenFailure(cause) ? "DECRYPTION_FAILED" : code, message, {
+      cause,
+    });
+  }
+}
+
 function webCryptoDecryptionKey(keyPair: CryptoKeyPair, publicKeyRaw: Uint8Array): DecryptionKey {
   return {
     publicKeyUncompressed: bytesToHex(publicKeyRaw),
@@ -105,9 +122,20 @@ function webCryptoDecryptionKey(keyPair: CryptoKeyPair, publicKeyRaw: Uint8Array
       if (enc?.length !== 65)
         throw new SignetError("POINT_INVALID", `"enc" expected 65 bytes, got ${enc?.length}`);
       decodePoint(enc, "enc");
-      return (await loadHpke()).hpkeOpen(keyPair, parameters);
+      return hpke(
+        (m) => m.hpkeOpen(keyPair, parameters),
+        "DECRYPTION_FAILED",
+        "HPKE open failed (wrong key or altered data)",
+      );
     },
   };
+}
+
+/** `key` if a restored record's public key is its private key's. */
+function matched<T>(ok: boolean, key: T): T {
+  if (!ok)
+    throw new SignetError("KEY_INVALID", `"record" public key does not match its private key`);
+  return key;
 }
 
 /**
@@ -155,13 +183,7 @@ export function createWebCryptoBackend(): CryptoBackend {
     async restoreSigningKey(record) {
       if (record?.type === "scalar") {
         const key = await importSigningKey(parseScalar(record.privateKey, "record.privateKey"));
-        if (key.publicKey !== record.publicKey) {
-          throw new SignetError(
-            "KEY_INVALID",
-            `"record" public key does not match its private key`,
-          );
-        }
-        return key;
+        return matched(key.publicKey === record.publicKey, key);
       }
       const privateKey = (record as { privateKey?: unknown } | undefined)?.privateKey;
       if (
@@ -186,10 +208,7 @@ export function createWebCryptoBackend(): CryptoBackend {
       const signature = await attempt("KEY_INVALID", "signing failed", () =>
         getSubtle().sign(SIGN, privateKey, probe),
       );
-      const ok = await verifyP1363(publicKeyRaw, probe, bytes(signature));
-      if (!ok)
-        throw new SignetError("KEY_INVALID", `"record" public key does not match its private key`);
-      return key;
+      return matched(await verifyP1363(publicKeyRaw, probe, bytes(signature)), key);
     },
     generateDecryptionKey: () =>
       attempt("CRYPTO_UNAVAILABLE", "decryption key generation failed", async () => {
@@ -215,7 +234,7 @@ export function createWebCryptoBackend(): CryptoBackend {
         );
       }
       decodePoint(recipientPublicKey, "recipientPublicKey");
-      return (await loadHpke()).hpkeSeal(parameters);
+      return hpke((m) => m.hpkeSeal(parameters), "CRYPTO_UNAVAILABLE", "HPKE seal failed");
     },
     preload() {
       loadHpke().catch(() => undefined);

@@ -1,7 +1,7 @@
 // docs/architecture.md layer 2: browser persistence of non-extractable WebCrypto keys in IndexedDB through
 // idb-keyval, in Signet's own database; a probe decides whether this browser can hold them.
-import { del, get, keys, promisifyRequest, set, type UseStore } from "idb-keyval";
 import type { CryptoBackend } from "../crypto/backend.js";
+import { loadChunk } from "../crypto/chunk.js";
 import { createWebCryptoBackend } from "../crypto/webcrypto.js";
 import { SignetError } from "../errors.js";
 import {
@@ -22,48 +22,6 @@ export type IndexedDbKeyStoreOptions = {
   indexedDB?: IDBFactory | undefined;
 };
 
-// idb-keyval's createStore, with the factory injectable and looked up lazily.
-function createUseStore(
-  dbName: string,
-  storeName: string,
-  factory: IDBFactory | undefined,
-): UseStore {
-  let database: Promise<IDBDatabase> | undefined;
-  const open = (): Promise<IDBDatabase> => {
-    if (database) return database;
-    const indexedDB = factory ?? (globalThis as { indexedDB?: IDBFactory }).indexedDB;
-    if (!indexedDB)
-      throw new SignetError("KEY_STORAGE_UNAVAILABLE", "IndexedDB is not available here");
-    const request = indexedDB.open(dbName);
-    request.onupgradeneeded = () => request.result.createObjectStore(storeName);
-    const opened = promisifyRequest(request);
-    database = opened;
-    opened.then(
-      (db) => {
-        // Safari sometimes closes the connection; reopen on next use.
-        db.onclose = () => {
-          database = undefined;
-        };
-      },
-      () => {
-        database = undefined;
-      },
-    );
-    return opened;
-  };
-  return (mode, callback) =>
-    open().then((db) => callback(db.transaction(storeName, mode).objectStore(storeName)));
-}
-
-async function storage<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (cause) {
-    if (cause instanceof SignetError) throw cause;
-    throw new SignetError("KEY_STORAGE_UNAVAILABLE", "IndexedDB key storage failed", { cause });
-  }
-}
-
 /**
  * A key store in IndexedDB (through idb-keyval) that keeps WebCrypto `CryptoKey` objects by
  * structured clone, so non-extractable keys survive reloads without ever being exportable.
@@ -78,16 +36,30 @@ async function storage<T>(run: () => Promise<T>): Promise<T> {
  * ```
  */
 export function createIndexedDbKeyStore(options: IndexedDbKeyStoreOptions = {}): KeyStore {
-  const useStore = createUseStore(
-    options.dbName ?? "signet",
-    options.storeName ?? "keys",
-    options.indexedDB,
-  );
+  type Idb = ReturnType<typeof import("./idb.js").openIdbStore>;
+  // IndexedDB's code loads with the first call (a failed load is retried on the next one).
+  let opened: Promise<Idb> | undefined;
+  const idb = async <T>(run: (store: Idb) => Promise<T>): Promise<T> => {
+    opened ??= loadChunk(() => import("./idb.js")).then(
+      (m) =>
+        m.openIdbStore(options.dbName ?? "signet", options.storeName ?? "keys", options.indexedDB),
+      (error) => {
+        opened = undefined;
+        throw error;
+      },
+    );
+    const store = await opened;
+    try {
+      return await run(store);
+    } catch (cause) {
+      throw new SignetError("KEY_STORAGE_UNAVAILABLE", "IndexedDB key storage failed", { cause });
+    }
+  };
   return {
     persistence: "indexeddb",
     get: async (id) => {
       assertId(id);
-      const record = await storage(() => get(id, useStore));
+      const record = await idb((store) => store.get(id));
       if (record === undefined) return undefined;
       assertRecord(record);
       return record;
@@ -95,14 +67,14 @@ export function createIndexedDbKeyStore(options: IndexedDbKeyStoreOptions = {}):
     set: async (id, record) => {
       assertId(id);
       assertRecord(record);
-      await storage(() => set(id, record, useStore));
+      await idb((store) => store.set(id, record));
     },
     delete: async (id) => {
       assertId(id);
-      await storage(() => del(id, useStore));
+      await idb((store) => store.delete(id));
     },
     list: async () =>
-      (await storage(() => keys(useStore))).filter((id): id is string => typeof id === "string"),
+      (await idb((store) => store.keys())).filter((id): id is string => typeof id === "string"),
   };
 }
 

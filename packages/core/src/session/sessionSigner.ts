@@ -32,7 +32,7 @@ export async function requireSession(
   throw new SignetError(
     "NO_SESSION",
     excludeCredentialId === undefined
-      ? "No active session on this device for this account: sign in first"
+      ? "No session on this device for this account: sign in first"
       : "This needs a session from another credential of the account: sign in with it first",
     { details: { accountId, ...(sessionId ? { sessionId } : {}) } },
   );

@@ -81,7 +81,11 @@ export function createSessionStore(parameters: {
   keyStore: () => Promise<KeyStore>;
   crypto: CryptoApi;
   now: () => number;
-  onExpired?: (session: Session) => void;
+  /**
+   * A held session ended on this device without a call: `expired`, or `lost` when its stored key
+   * could no longer be read (storage evicted or corrupted); either way it is already removed.
+   */
+  onGone?: (session: Session, why: "expired" | "lost") => void;
   /** Called after this store added or removed a session (to tell other tabs). */
   onChange?: () => void;
 }): SessionStore {
@@ -115,7 +119,9 @@ export function createSessionStore(parameters: {
         try {
           held.set(session.id, { ...session, key: await crypto.restoreSigningKey(record) });
         } catch {
-          await store.delete(id); // unreadable record: never usable again
+          // Unreadable (an evicted or corrupted key): never usable again. Say so, once.
+          await store.delete(id);
+          parameters.onGone?.(session, "lost");
         }
       }
       if (held.size) publish();
@@ -154,7 +160,7 @@ export function createSessionStore(parameters: {
         if (isExpired(session, now())) {
           await remove(accountId, session.id);
           const { key: _key, ...expired } = session;
-          parameters.onExpired?.(expired);
+          parameters.onGone?.(expired, "expired");
           continue;
         }
         result.push(session);

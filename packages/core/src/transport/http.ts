@@ -124,11 +124,20 @@ export function resolveFetch(fetchFunction: FetchFunction | undefined): FetchFun
   if (typeof globalFetch !== "function") {
     throw new SignetError(
       "INVALID_ARGUMENT",
-      `"fetch" expected a function (pass one to createTransport), got ${typeof globalFetch}`,
+      `"fetch" expected a function (pass one), got ${typeof globalFetch}`,
     );
   }
   // Called through globalThis: some browsers throw "Illegal invocation" on a detached fetch.
-  return (input, init) => (globalThis as unknown as { fetch: FetchFunction }).fetch(input, init);
+  return (input, init) => {
+    // A path resolves against the page; elsewhere it is a configuration mistake, not a network
+    // failure to retry.
+    if (input[0] === "/" && !(globalThis as { location?: { origin?: string } }).location?.origin)
+      throw new SignetError(
+        "INVALID_ARGUMENT",
+        `"relayUrl" is a path, but no page origin exists here: pass an absolute http(s) URL`,
+      );
+    return (globalThis as unknown as { fetch: FetchFunction }).fetch(input, init);
+  };
 }
 
 /**

@@ -119,7 +119,7 @@ export function nextStep(answer: Answer, state: StepState): Step {
       (!isExpectedStatus(state.expectedStatus, 200) || answer.processing === true);
     return processing ? { type: "resend", reason: "processing" } : { type: "succeed" };
   }
-  if (error === undefined) throw new TypeError("nextStep: an error answer needs its error");
+  if (error === undefined) throw new TypeError("nextStep: no error");
   if (
     status === 429 &&
     state.rateLimitRetries < state.maxRateLimitRetries &&

@@ -7,9 +7,10 @@ import { backoffDelay } from "./backoff.js";
 import { isProcessingBody } from "./nextStep.js";
 
 /**
- * Calls `attempt` until it returns a value other than `undefined`, waiting with exponential
- * backoff and jitter between calls, up to `timeoutMs`.
- * @throws {SignetError} `PROCESSING_TIMEOUT`, `ABORTED`, or what `attempt` throws.
+ * Calls `attempt` until it returns a value other than `undefined`, waiting `interval(n)` ms after
+ * the n-th call, up to `timeoutMs` on the device's own timer.
+ * @throws {SignetError} `PROCESSING_TIMEOUT` (retryable, with `details.polls` and what `details()`
+ * adds), `ABORTED`, or what `attempt` and `interval` throw.
  */
 export async function pollUntil<T>(
   client: SignetClient,
@@ -17,25 +18,23 @@ export async function pollUntil<T>(
     attempt: () => Promise<T | undefined>;
     timeoutMs: number;
     signal?: AbortSignal | undefined;
-    backoff?: { baseMs?: number; maxMs?: number } | undefined;
-    operation: string;
+    interval: (polls: number) => number;
+    /** Says what did not finish, in the timeout's message. */
+    what: string;
+    details?: () => Record<string, unknown>;
   },
 ): Promise<T> {
   // Measured on the local timer: learning the service's clock mid-poll must not end the wait.
   const deadline = client.timer.now() + parameters.timeoutMs;
-  for (let attempt = 1; ; attempt++) {
+  for (let polls = 1; ; polls++) {
     const result = await parameters.attempt();
     if (result !== undefined) return result;
-    const delay = backoffDelay({ attempt, random: client.random, ...parameters.backoff });
+    const delay = parameters.interval(polls);
     if (client.timer.now() + delay > deadline) {
-      throw new SignetError(
-        "PROCESSING_TIMEOUT",
-        `${parameters.operation} did not finish in time`,
-        {
-          retryable: true,
-          details: { attempts: attempt },
-        },
-      );
+      throw new SignetError("PROCESSING_TIMEOUT", `${parameters.what} did not finish in time`, {
+        retryable: true,
+        details: { polls, ...parameters.details?.() },
+      });
     }
     await client.sleep(delay, parameters.signal);
   }
@@ -54,9 +53,10 @@ export function requestUntilSettled(
   timeoutMs = 60_000,
 ): Promise<unknown> {
   return pollUntil(client, {
-    operation,
+    what: operation,
     timeoutMs,
     signal: call.signal,
+    interval: (attempt) => backoffDelay({ attempt, random: client.random }),
     attempt: async () => {
       const answer = await client.request<unknown>(request, call);
       return isProcessingBody(answer) ? undefined : answer;

@@ -99,7 +99,7 @@ export async function runSignedRequest<TBody = unknown>(
   if (body !== undefined && typeof body !== "string") {
     throw new SignetError(
       "INVALID_ARGUMENT",
-      `"body" expected a string serialised once by the caller, got ${typeof body}`,
+      `"body" expected a string (serialised once), got ${typeof body}`,
     );
   }
   const clock = parameters.clock ?? systemClock;

@@ -10,8 +10,8 @@ import { type InteropSamples, loadVector } from "../../../test/src/vectors.js";
 import { createCryptoApi } from "../../src/crypto/api.js";
 import type { CryptoBackend } from "../../src/crypto/backend.js";
 import { base58CheckEncode } from "../../src/crypto/base58.js";
-import { openOtpBundle } from "../../src/crypto/bundles.js";
 import { createNobleBackend } from "../../src/crypto/noble.js";
+import { openOtpBundle } from "../../src/crypto/open-bundle.js";
 import { createWebCryptoBackend } from "../../src/crypto/webcrypto.js";
 
 const samples = loadVector<InteropSamples>("interop-samples.json");

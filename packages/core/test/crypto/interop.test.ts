@@ -7,9 +7,9 @@ import {
   loadVector,
 } from "../../../test/src/vectors.js";
 import { createCryptoApi } from "../../src/crypto/api.js";
-import { openOtpBundle } from "../../src/crypto/bundles.js";
 import { bytesToHex, hexToBytes } from "../../src/crypto/encoding.js";
 import { createNobleBackend } from "../../src/crypto/noble.js";
+import { openOtpBundle } from "../../src/crypto/open-bundle.js";
 import {
   PRODUCTION_SIGNER_SIGN_PUBLIC_KEY,
   PRODUCTION_TLS_FETCHER_SIGN_PUBLIC_KEY,

@@ -16,12 +16,12 @@ import {
   base64UrlEncode,
   bytesToHex,
   hexToBytes,
-  utf8Decode,
-  utf8Encode,
 } from "../../src/crypto/encoding.js";
 import { createNobleBackend } from "../../src/crypto/noble.js";
 import { decodePoint, encodePoint, N } from "../../src/crypto/p256.js";
 import { verifySignature } from "../../src/crypto/signature.js";
+import * as portableUtf8 from "../../src/crypto/utf8.js";
+import * as webUtf8 from "../../src/crypto/utf8-web.js";
 import { createWebCryptoBackend } from "../../src/crypto/webcrypto.js";
 import { isSignetError } from "../../src/errors.js";
 
@@ -59,35 +59,53 @@ describe("encoding round trips", () => {
     expect(base64UrlDecode("AA")).toEqual(Uint8Array.of(0));
   });
 
-  it("UTF-8: matches TextEncoder/TextDecoder for well-formed strings", () => {
-    fc.assert(
-      fc.property(fc.string({ unit: "binary" }), (s) => {
-        const encoded = utf8Encode(s);
-        expect(encoded).toEqual(new TextEncoder().encode(s));
-        expect(utf8Decode(encoded)).toBe(s);
-      }),
-    );
-  });
+  // Both codecs behind "#utf8": the React Native build's own and the browser/Node one.
+  for (const [codec, { utf8Encode, utf8Decode }] of [
+    ["portable", portableUtf8],
+    ["TextEncoder", webUtf8],
+  ] as const) {
+    it(`UTF-8 (${codec}): matches TextEncoder/TextDecoder for well-formed strings`, () => {
+      fc.assert(
+        fc.property(fc.string({ unit: "binary" }), (s) => {
+          const encoded = utf8Encode(s);
+          expect(encoded).toEqual(new TextEncoder().encode(s));
+          expect(utf8Decode(encoded)).toBe(s);
+        }),
+      );
+    });
 
-  it("UTF-8: decoding refuses whatever a fatal TextDecoder refuses", () => {
-    const fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-    fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 12 }), (b) => {
-        let expected: string | undefined;
-        try {
-          expected = fatal.decode(b);
-        } catch {
-          expected = undefined;
-        }
-        if (expected === undefined)
-          expect(() => utf8Decode(b)).toThrow(
-            expect.objectContaining({ code: "ENCODING_INVALID" }),
-          );
-        else expect(utf8Decode(b)).toBe(expected);
-      }),
-      { numRuns: 5000 },
-    );
-  });
+    it(`UTF-8 (${codec}): decoding refuses whatever a fatal TextDecoder refuses`, () => {
+      const fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+      fc.assert(
+        fc.property(fc.uint8Array({ maxLength: 12 }), (b) => {
+          let expected: string | undefined;
+          try {
+            expected = fatal.decode(b);
+          } catch {
+            expected = undefined;
+          }
+          if (expected === undefined)
+            expect(() => utf8Decode(b)).toThrow(
+              expect.objectContaining({ code: "ENCODING_INVALID" }),
+            );
+          else expect(utf8Decode(b)).toBe(expected);
+        }),
+        { numRuns: 5000 },
+      );
+    });
+
+    it(`UTF-8 (${codec}): a lone surrogate is refused, a pair is encoded, a BOM is kept`, () => {
+      for (const lone of ["\uD800", "a\uDC00", "\uDBFFx", "\uDE00\uD83D"])
+        expect(() => utf8Encode(lone)).toThrow(
+          expect.objectContaining({ code: "ENCODING_INVALID" }),
+        );
+      expect(utf8Encode("\uD83D\uDE00")).toEqual(new Uint8Array([0xf0, 0x9f, 0x98, 0x80]));
+      expect(utf8Decode(new Uint8Array([0xef, 0xbb, 0xbf, 0x61]))).toBe("\uFEFFa");
+      expect(() => utf8Encode(1 as unknown as string)).toThrow(
+        expect.objectContaining({ code: "ENCODING_INVALID" }),
+      );
+    });
+  }
 
   it("base58 and base58check round trip (leading zeros kept)", async () => {
     await fc.assert(

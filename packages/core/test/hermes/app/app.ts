@@ -6,6 +6,7 @@
 import "react-native-get-random-values";
 import {
   addPasskey,
+  authorizeQuote,
   createClient,
   createCryptoApi,
   createNobleBackend,
@@ -112,7 +113,23 @@ async function run(flow: FlowInput): Promise<unknown> {
       });
       const quote = await getQuote(app, { quoteId: params.quoteId as string });
       const executed = await executeQuote(app, { quote });
-      return { quoteId: executed.id, status: executed.status };
+      if (executed.status !== "PENDING_AUTHORIZATION")
+        return { quoteId: executed.id, executedStatus: executed.status, status: executed.status };
+      // Strong Customer Authentication: each challenge answered as the service asks for it.
+      const challenges: { factor: string; purpose: unknown; step: number }[] = [];
+      const released = await authorizeQuote(app, {
+        quote: executed,
+        onChallenge: (challenge, { step }) => {
+          challenges.push({ factor: challenge.factor, purpose: challenge.purpose, step });
+          return challenge.factor === "PASSKEY" ? { passkey: true } : { code: "123456" };
+        },
+      });
+      return {
+        quoteId: released.id,
+        executedStatus: executed.status,
+        challenges,
+        status: released.status,
+      };
     }
     case "refresh": {
       // The session is refreshed under a new key, and the new session signs a request.
