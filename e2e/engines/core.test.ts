@@ -345,6 +345,48 @@ describe.each(ENGINES)("@signet/core in %s", (name) => {
       await page.close();
     }
   });
+
+  test("passkey support as core sees it: autofill and the ceremonies' answer", async () => {
+    const page = await openCorePage(engine);
+    try {
+      const out = await page.evaluate(async () => {
+        const core = window.signetCore!;
+        const webauthn = core.createBrowserWebAuthn();
+        // Options the browser refuses at once (an empty challenge) or, without WebAuthn, never sees.
+        const register = await webauthn
+          .register({
+            rp: { id: "localhost", name: "e2e" },
+            user: { id: "AA", name: "e2e", displayName: "e2e" },
+            challenge: "",
+            pubKeyCredParams: [{ type: "public-key", alg: -7 }],
+          } as never)
+          .then(
+            () => "RESOLVED",
+            (error: { code?: string }) => error.code,
+          );
+        return {
+          api: typeof window.PublicKeyCredential,
+          autofill: await core.browserSupportsPasskeyAutofill(),
+          register,
+        };
+      }, null);
+      if (name === "firefox") {
+        expect(out.api).toBe("function");
+        expect(out.autofill).toBe(true);
+        expect(out.register).toMatch(/^WEBAUTHN_/);
+        expect(out.register).not.toBe("WEBAUTHN_UNSUPPORTED");
+      } else {
+        // WebKitGTK is built without Web Authentication.
+        expect(out).toEqual({
+          api: "undefined",
+          autofill: false,
+          register: "WEBAUTHN_UNSUPPORTED",
+        });
+      }
+    } finally {
+      await page.close();
+    }
+  });
 });
 
 // Private browsing as each engine's automation offers it: Firefox with every window private
