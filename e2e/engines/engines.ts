@@ -242,7 +242,14 @@ async function launchWebKit(options: LaunchOptions): Promise<Engine> {
     stdio: "ignore",
   });
   const server = `http://127.0.0.1:${port}`;
+  // Should the test process end without close(), the driver and Xvfb end with it.
+  const killAll = () => {
+    driverProcess.kill("SIGKILL");
+    xvfb.process.kill("SIGKILL");
+  };
+  process.once("exit", killAll);
   const stopAll = async () => {
+    process.off("exit", killAll);
     await stop(driverProcess);
     await stop(xvfb.process);
   };
