@@ -152,7 +152,24 @@ async function launchFirefox(options: LaunchOptions): Promise<Engine> {
     },
     async close() {
       marionette?.close();
+      // Firefox may still run (and write to its profile) after the BiDi close answers, and after
+      // a passkey test its shutdown can hang: it gets 5 s to exit, then SIGKILL.
+      const firefox = browser.process();
+      const running = () =>
+        firefox !== null && firefox.exitCode === null && firefox.signalCode === null;
+      const exited = running()
+        ? new Promise<boolean>((resolve) => firefox?.once("exit", () => resolve(true)))
+        : Promise.resolve(true);
       await browser.close();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const grace = new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), 5_000);
+      });
+      if (!(await Promise.race([exited, grace]))) {
+        firefox?.kill("SIGKILL");
+        await exited;
+      }
+      clearTimeout(timer);
       rmSync(profile, { recursive: true, force: true });
     },
   };
