@@ -4,6 +4,8 @@
  * mnemonics, stamps or platform secrets.
  */
 
+import { defined } from "./defined.js";
+
 /** Codes the service returns (docs/protocol.md, docs/protocol.md §2–§3). */
 export type ServiceErrorCode =
   | "INVALID_INPUT"
@@ -205,14 +207,14 @@ export class SignetError<TCode extends SignetErrorCode = SignetErrorCode> extend
     retryable: boolean;
     details?: Record<string, unknown>;
   } {
-    return {
+    return defined({
       name: this.name,
-      code: this.code,
+      code: this.code as string,
       message: this.message,
-      ...(this.status === undefined ? {} : { status: this.status }),
+      status: this.status,
       retryable: this.retryable,
-      ...(this.details === undefined ? {} : { details: this.details }),
-    };
+      details: this.details,
+    });
   }
 }
 

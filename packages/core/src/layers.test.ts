@@ -28,7 +28,8 @@ const RANKS: [prefix: string, rank: number][] = [
   // The `node` condition wraps the default entry.
   ["index.node.ts", 10],
 ];
-const SHARED = new Set(["errors.ts", "events.ts", "wire.ts"]);
+// Plus `defined.ts`, a helper without imports that every layer (errors.ts too) may use.
+const SHARED = new Set(["errors.ts", "events.ts", "wire.ts", "defined.ts"]);
 
 const rankOf = (file: string): number | undefined =>
   RANKS.find(([prefix]) => file === prefix || file.startsWith(prefix))?.[1];

@@ -47,11 +47,7 @@ export type BundleTrustOptions = {
 type Envelope = { data: Uint8Array; dataSignature: string; enclaveQuorumPublic: string };
 
 export function malformed(kind: string, why: string, cause?: unknown): SignetError {
-  return new SignetError(
-    "BUNDLE_MALFORMED",
-    `"${kind}" ${why}`,
-    cause === undefined ? {} : { cause },
-  );
+  return new SignetError("BUNDLE_MALFORMED", `"${kind}" ${why}`, { cause });
 }
 
 export function parseJsonObject(text: string, kind: string): Record<string, unknown> {

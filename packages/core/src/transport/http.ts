@@ -4,6 +4,7 @@
  * `fetch`, per-attempt timeouts, abort handling and the redacted `request` event.
  */
 
+import { defined } from "../defined.js";
 import { isSignetError, SignetError } from "../errors.js";
 import { deliver } from "../events.js";
 import { REQUEST_ID_HEADER, WALLET_SIGNATURE_HEADER } from "./headers.js";
@@ -244,7 +245,7 @@ export function createTransport(parameters: CreateTransportParameters): Transpor
       method: request.method,
       path: request.path,
       signed,
-      ...(requestId === undefined ? {} : { requestId }),
+      ...defined({ requestId }),
     };
 
     const timeoutMs = Math.min(request.timeoutMs ?? defaultTimeoutMs, defaultTimeoutMs);
@@ -255,8 +256,7 @@ export function createTransport(parameters: CreateTransportParameters): Transpor
         method: request.method,
         headers,
         signal: abort.signal,
-        ...(request.body === undefined ? {} : { body: request.body }),
-        ...(parameters.credentials === undefined ? {} : { credentials: parameters.credentials }),
+        ...defined({ body: request.body, credentials: parameters.credentials }),
       };
       const response = await settleOrAbort(fetchFunction(url, init), abort.signal);
       const text = await settleOrAbort(response.text(), abort.signal);

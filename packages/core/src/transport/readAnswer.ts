@@ -1,5 +1,6 @@
 // What one send of a signed request brought back, as the `Answer` that `nextStep` decides on:
 // a success body parsed where it is needed, an error answer mapped once, a 429's wait read.
+import { defined } from "../defined.js";
 import { SignetError } from "../errors.js";
 import { RETRY_AFTER_HEADER } from "./headers.js";
 import { parseJsonBody, type TransportResponse } from "./http.js";
@@ -39,7 +40,7 @@ export function readAnswer(parameters: ReadAnswerParameters): { answer: Answer; 
       ? errorFromResponse({ response, now: parameters.now, details })
       : new SignetError("UNEXPECTED_STATUS", `Unexpected HTTP ${status}`, {
           status,
-          details: { ...(details.operation === undefined ? {} : { operation: details.operation }) },
+          details: defined({ operation: details.operation }),
         });
   const delayMs =
     status === 429 && parameters.rateLimitDelay !== undefined
@@ -47,7 +48,7 @@ export function readAnswer(parameters: ReadAnswerParameters): { answer: Answer; 
         parameters.rateLimitDelay())
       : undefined;
   return {
-    answer: { status, error, ...(delayMs === undefined ? {} : { delayMs }) },
+    answer: { status, error, ...defined({ delayMs }) },
     parsed: undefined,
   };
 }

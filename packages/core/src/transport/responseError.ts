@@ -4,6 +4,7 @@
  * service's own message (secret-free by contract) and never a request body, stamp, OTP or key.
  */
 
+import { defined } from "../defined.js";
 import { SignetError, type SignetErrorCode } from "../errors.js";
 import { RETRY_AFTER_HEADER } from "./headers.js";
 
@@ -123,7 +124,7 @@ export function parseServiceError(text: string): ServiceErrorJson | undefined {
   return {
     code,
     message,
-    ...(status === undefined ? {} : { status }),
+    ...defined({ status }),
     ...(isPlainObject(details) ? { details } : {}),
   };
 }
@@ -156,7 +157,7 @@ export function errorFromResponse(parameters: ErrorFromResponseParameters): Sign
   const retryAfterMs = parseRetryAfter(response.headers.get(RETRY_AFTER_HEADER), parameters.now);
   const extra = {
     ...parameters.details,
-    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    ...defined({ retryAfterMs }),
   };
 
   // A 404 that is not the relay's own JSON refusal: nothing is mounted at that URL.

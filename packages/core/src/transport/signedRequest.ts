@@ -12,6 +12,7 @@
  * - events are built field by field from non-secret values: no body, payload, stamp or key.
  */
 
+import { defined, type Loose } from "../defined.js";
 import { isSignetError, SignetError } from "../errors.js";
 import { deliver } from "../events.js";
 import { defaultSleep, unlessAborted } from "./abort.js";
@@ -124,26 +125,24 @@ export async function runSignedRequest<TBody = unknown>(
   // Until a challenge is held; then, unless `timeoutMs` was given, its `expiresAt` bounds the run.
   let deadline = Math.min(startedAt + (parameters.timeoutMs ?? DEFAULT_TIMEOUT_MS), givenDeadline);
 
+  // Optional fields may be passed as `undefined`: the event leaves them out.
   const emit = (
-    event: Omit<SignedRequestEvent, "type" | "mode" | "method" | "path" | "operation">,
+    event: Loose<Omit<SignedRequestEvent, "type" | "mode" | "method" | "path" | "operation">>,
   ) => {
     deliver(
-      {
+      defined({
         type: "signedRequest",
-        ...(operation === undefined ? {} : { operation }),
+        operation,
         mode: direct ? "direct" : "challenge",
         method,
         path,
         ...event,
-      },
+      }) as SignedRequestEvent,
       parameters.onEvent,
     );
   };
 
-  const withContext = (details: Record<string, unknown>) => ({
-    ...(operation === undefined ? {} : { operation }),
-    ...details,
-  });
+  const withContext = (details: Record<string, unknown>) => defined({ operation, ...details });
 
   let attempts = 0;
   let restarts = 0;
@@ -201,11 +200,7 @@ export async function runSignedRequest<TBody = unknown>(
       idempotencyKey =
         parameters.idempotencyKey ?? (parameters.generateId ?? generateIdempotencyKey)();
       emit({ stage: "signing", leg, attempt: 0 });
-      const value = await stamp(parameters.payloadToSign, {
-        leg,
-        ...(operation === undefined ? {} : { operation }),
-        ...(signal === undefined ? {} : { signal }),
-      });
+      const value = await stamp(parameters.payloadToSign, defined({ leg, operation, signal }));
       headers = { [WALLET_SIGNATURE_HEADER]: value, [IDEMPOTENCY_KEY_HEADER]: idempotencyKey };
     }
 
@@ -226,9 +221,9 @@ export async function runSignedRequest<TBody = unknown>(
         stage: leg === 1 && !direct ? "challenge" : "submitting",
         leg,
         attempt: legAttempt,
-        ...(challenge === undefined ? {} : { requestId: challenge.requestId }),
-        ...(retryReason === undefined ? {} : { retryReason }),
-        ...(retryDelayMs === undefined ? {} : { delayMs: retryDelayMs }),
+        requestId: challenge?.requestId,
+        retryReason,
+        delayMs: retryDelayMs,
       });
       retryReason = undefined;
       retryDelayMs = undefined;
@@ -259,7 +254,7 @@ export async function runSignedRequest<TBody = unknown>(
           isProcessing,
           now: clock.now(),
           details: withContext({
-            ...(challenge === undefined ? {} : { requestId: challenge.requestId }),
+            requestId: challenge?.requestId,
             // A failure before this answer may have reached the service: after such a re-send,
             // a 401 for a used request id can mean the first send took effect.
             ...(transientRetries > 0 && (leg > 1 || direct) ? { ambiguousResend: true } : {}),
@@ -314,13 +309,10 @@ export async function runSignedRequest<TBody = unknown>(
         position.attempt = 0;
         position.requestId = next.requestId;
         emit({ stage: "signing", leg, attempt: 0, status, requestId: next.requestId });
-        const value = await stamp(next.payloadToSign, {
-          leg,
-          requestId: next.requestId,
-          ...(next.type === undefined ? {} : { type: next.type }),
-          ...(operation === undefined ? {} : { operation }),
-          ...(signal === undefined ? {} : { signal }),
-        });
+        const value = await stamp(
+          next.payloadToSign,
+          defined({ leg, requestId: next.requestId, type: next.type, operation, signal }),
+        );
         headers = { [WALLET_SIGNATURE_HEADER]: value, [REQUEST_ID_HEADER]: next.requestId };
         continue;
       }
@@ -343,13 +335,12 @@ export async function runSignedRequest<TBody = unknown>(
           leg,
           attempt: legAttempt,
           status,
-          ...(challenge === undefined ? {} : { requestId: challenge.requestId }),
+          requestId: challenge?.requestId,
         });
         return {
           status,
           body: result,
-          ...(challenge === undefined ? {} : { requestId: challenge.requestId }),
-          ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+          ...defined({ requestId: challenge?.requestId, idempotencyKey }),
           legs: leg,
           attempts,
           restarts,
@@ -365,9 +356,9 @@ export async function runSignedRequest<TBody = unknown>(
             stage: "processing",
             leg,
             attempt: processingCount,
-            ...(status === undefined ? {} : { status }),
+            status,
             delayMs,
-            ...(challenge === undefined ? {} : { requestId: challenge.requestId }),
+            requestId: challenge?.requestId,
           });
           await wait(delayMs, challenge, { deadline: () => timeoutError(), expiry: lapse });
         } else {
@@ -405,13 +396,8 @@ export async function runSignedRequest<TBody = unknown>(
         stage: "failed",
         leg: position.leg,
         attempt: position.attempt,
-        ...(position.requestId === undefined ? {} : { requestId: position.requestId }),
-        ...(isSignetError(error)
-          ? {
-              code: String(error.code),
-              ...(error.status === undefined ? {} : { status: error.status }),
-            }
-          : {}),
+        requestId: position.requestId,
+        ...(isSignetError(error) ? { code: String(error.code), status: error.status } : {}),
       });
       throw error;
     }
