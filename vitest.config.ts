@@ -11,8 +11,8 @@ export default defineConfig({
         find: /^@signet\/emulator\/testing$/,
         replacement: here("./packages/emulator/src/testing/index.ts"),
       },
-      // Core's "#utf8" import: the TextEncoder codec, as the default export condition picks.
-      { find: /^#utf8$/, replacement: here("./packages/core/src/crypto/utf8-web.ts") },
+      // Core's "#codec" import: the platform codec, as the default export condition picks.
+      { find: /^#codec$/, replacement: here("./packages/core/src/crypto/codec-web.ts") },
       {
         find: /^@signet\/(core|emulator|relay|react)$/,
         replacement: here("./packages/$1/src/index.ts"),

@@ -44,26 +44,8 @@ export function bytesToHex(bytes: Uint8Array): string {
   return out;
 }
 
-const B64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
 /** Encodes bytes as base64url without padding (RFC 4648 §5). */
-export function base64UrlEncode(bytes: Uint8Array): string {
-  let out = "";
-  let i = 0;
-  for (; i + 2 < bytes.length; i += 3) {
-    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
-    out += B64URL[n >> 18]! + B64URL[(n >> 12) & 63]! + B64URL[(n >> 6) & 63]! + B64URL[n & 63]!;
-  }
-  const rest = bytes.length - i;
-  if (rest === 1) {
-    const n = bytes[i]! << 16;
-    out += B64URL[n >> 18]! + B64URL[(n >> 12) & 63]!;
-  } else if (rest === 2) {
-    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8);
-    out += B64URL[n >> 18]! + B64URL[(n >> 12) & 63]! + B64URL[(n >> 6) & 63]!;
-  }
-  return out;
-}
+export const base64UrlEncode: (bytes: Uint8Array) => string = encodeBase64Url;
 
 /**
  * Decodes base64url without padding; rejects padding, the standard alphabet's `+`/`/`,
@@ -80,30 +62,22 @@ export function base64UrlDecode(text: string, name = "base64url"): Uint8Array {
   if (text.length % 4 === 1) {
     throw new SignetError("ENCODING_INVALID", `"${name}" has an impossible length ${text.length}`);
   }
-  const out = new Uint8Array(Math.floor((text.length * 3) / 4));
-  let acc = 0;
-  let bits = 0;
-  let o = 0;
-  for (let i = 0; i < text.length; i++) {
-    const v = B64URL.indexOf(text[i]!);
-    if (v < 0)
-      throw new SignetError("ENCODING_INVALID", `"${name}" expected base64url characters only`);
-    acc = (acc << 6) | v;
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out[o++] = (acc >> bits) & 255;
-    }
-    acc &= (1 << bits) - 1;
-  }
-  if (acc !== 0) throw new SignetError("ENCODING_INVALID", `"${name}" has non-zero trailing bits`);
-  return out;
+  if (!/^[\w-]*$/.test(text))
+    throw new SignetError("ENCODING_INVALID", `"${name}" expected base64url characters only`);
+  const bytes = decodeBase64Url(text);
+  // One encoding per byte string: a last character with bits that no byte holds is refused.
+  if (encodeBase64Url(bytes) !== text)
+    throw new SignetError("ENCODING_INVALID", `"${name}" has non-zero trailing bits`);
+  return bytes;
 }
 
-// UTF-8 (RFC 3629) comes from "#utf8": TextEncoder and TextDecoder where they exist (browsers,
-// Node), the portable codec of ./utf8.ts in the React Native build, whose Hermes has neither.
-// The package's `imports` field picks one by export condition.
-export { utf8Decode, utf8Encode } from "#utf8";
+// UTF-8 (RFC 3629) and the bytes of base64url come from "#codec": the platform's TextEncoder,
+// TextDecoder, btoa and atob where they exist (browsers, Node), the portable codec of ./codec.ts
+// in the React Native build, whose Hermes has none of them. The package's `imports` field picks
+// one by export condition.
+import { decodeBase64Url, encodeBase64Url } from "#codec";
+
+export { utf8Decode, utf8Encode } from "#codec";
 
 /** Concatenates byte arrays. */
 export function concatBytes(...parts: Uint8Array[]): Uint8Array {

@@ -10,6 +10,8 @@ import {
   base58Decode,
   base58Encode,
 } from "../../src/crypto/base58.js";
+import * as portableUtf8 from "../../src/crypto/codec.js";
+import * as webUtf8 from "../../src/crypto/codec-web.js";
 import { derToP1363, p1363ToDer } from "../../src/crypto/der.js";
 import {
   base64UrlDecode,
@@ -20,8 +22,6 @@ import {
 import { createNobleBackend } from "../../src/crypto/noble.js";
 import { decodePoint, encodePoint, N } from "../../src/crypto/p256.js";
 import { verifySignature } from "../../src/crypto/signature.js";
-import * as portableUtf8 from "../../src/crypto/utf8.js";
-import * as webUtf8 from "../../src/crypto/utf8-web.js";
 import { createWebCryptoBackend } from "../../src/crypto/webcrypto.js";
 import { isSignetError } from "../../src/errors.js";
 
@@ -59,7 +59,7 @@ describe("encoding round trips", () => {
     expect(base64UrlDecode("AA")).toEqual(Uint8Array.of(0));
   });
 
-  // Both codecs behind "#utf8": the React Native build's own and the browser/Node one.
+  // Both codecs behind "#codec": the React Native build's own and the browser/Node one.
   for (const [codec, { utf8Encode, utf8Decode }] of [
     ["portable", portableUtf8],
     ["TextEncoder", webUtf8],
@@ -91,6 +91,17 @@ describe("encoding round trips", () => {
           else expect(utf8Decode(b)).toBe(expected);
         }),
         { numRuns: 5000 },
+      );
+    });
+
+    it(`base64url (${codec}): the raw codec agrees with Node's for any bytes`, () => {
+      const { encodeBase64Url, decodeBase64Url } = codec === "portable" ? portableUtf8 : webUtf8;
+      fc.assert(
+        fc.property(bytes, (b) => {
+          const text = encodeBase64Url(b);
+          expect(text).toBe(Buffer.from(b).toString("base64url"));
+          expect(decodeBase64Url(text)).toEqual(b);
+        }),
       );
     });
 

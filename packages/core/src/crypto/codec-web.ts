@@ -1,6 +1,7 @@
-// UTF-8 (RFC 3629) on the platform's TextEncoder and TextDecoder, for browsers and Node. The
-// React Native build uses ./utf8.ts (the package's "#utf8" import picks one); both refuse what a
-// fatal decoder refuses and strings with lone surrogates, with ENCODING_INVALID.
+// UTF-8 (RFC 3629) and base64url (RFC 4648 §5) on the platform's TextEncoder, TextDecoder, btoa
+// and atob, for browsers and Node. The React Native build uses ./codec.ts (the package's "#codec"
+// import picks one); both refuse what a fatal decoder refuses and strings with lone surrogates,
+// with ENCODING_INVALID.
 import { SignetError } from "../errors.js";
 
 /**
@@ -28,4 +29,16 @@ export function utf8Decode(bytes: Uint8Array, name = "bytes"): string {
   } catch (cause) {
     throw new SignetError("ENCODING_INVALID", `"${name}" is not valid UTF-8`, { cause });
   }
+}
+
+/** base64url without padding. */
+export function encodeBase64Url(bytes: Uint8Array): string {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** Decodes base64url that ./encoding.ts checked (alphabet and length); trailing bits are dropped. */
+export function decodeBase64Url(text: string): Uint8Array {
+  return Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
 }

@@ -1,6 +1,7 @@
-// UTF-8 (RFC 3629) without TextEncoder or TextDecoder, for the React Native build (Hermes has
-// neither): strict in both directions, as a fatal TextDecoder is. The browser and Node build use
-// ./utf8-web.ts instead; properties.test.ts holds both to the same behaviour.
+// UTF-8 (RFC 3629) and base64url (RFC 4648 §5) without TextEncoder, TextDecoder, btoa or atob,
+// for the React Native build (Hermes has none of them): UTF-8 strict in both directions, as a
+// fatal TextDecoder is. The browser and Node build use ./codec-web.ts instead; properties.test.ts
+// holds both to the same behaviour, and ./encoding.ts checks base64url input before decoding.
 import { SignetError } from "../errors.js";
 
 /**
@@ -97,4 +98,42 @@ export function utf8Decode(bytes: Uint8Array, name = "bytes"): string {
     }
   }
   return out + String.fromCharCode(...units);
+}
+
+const B64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/** base64url without padding. */
+export function encodeBase64Url(bytes: Uint8Array): string {
+  let out = "";
+  let i = 0;
+  for (; i + 2 < bytes.length; i += 3) {
+    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
+    out += B64URL[n >> 18]! + B64URL[(n >> 12) & 63]! + B64URL[(n >> 6) & 63]! + B64URL[n & 63]!;
+  }
+  const rest = bytes.length - i;
+  if (rest === 1) {
+    const n = bytes[i]! << 16;
+    out += B64URL[n >> 18]! + B64URL[(n >> 12) & 63]!;
+  } else if (rest === 2) {
+    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8);
+    out += B64URL[n >> 18]! + B64URL[(n >> 12) & 63]! + B64URL[(n >> 6) & 63]!;
+  }
+  return out;
+}
+
+/** Decodes base64url that ./encoding.ts checked (alphabet and length); trailing bits are dropped. */
+export function decodeBase64Url(text: string): Uint8Array {
+  const out = new Uint8Array(Math.floor((text.length * 3) / 4));
+  let acc = 0;
+  let bits = 0;
+  let o = 0;
+  for (let i = 0; i < text.length; i++) {
+    acc = ((acc << 6) | B64URL.indexOf(text[i]!)) & 0xffff;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[o++] = (acc >> bits) & 255;
+    }
+  }
+  return out;
 }
