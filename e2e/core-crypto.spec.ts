@@ -1,15 +1,18 @@
 // The browser build of @signet/core in real Chromium: WebCrypto keys that script cannot export,
 // kept in IndexedDB across a reload, stamps checked by OpenSSL in Node, and the OTP / export /
 // legacy bundles on the interop vectors. The page runs on http://localhost:<port> (a real origin).
-import { createHash } from "node:crypto";
 import type { Page } from "@playwright/test";
-import { openOtpBundleNode } from "../packages/test/src/nodeHpke.js";
 import { compressNode, parseStamp, verifyStampNode } from "../packages/test/src/nodeStamp.js";
-import { interopSamples, legacySessionKeyBundle } from "../packages/test/src/vectors.js";
+import { interopSamples } from "../packages/test/src/vectors.js";
 import { expect, test } from "./fixtures/coreServer.js";
+import {
+  interopExpected,
+  interopInPage,
+  interopOutcome,
+  interopVectors,
+} from "./fixtures/interopInPage.js";
 
 const samples = interopSamples();
-const legacy = legacySessionKeyBundle();
 
 const PAYLOADS = [
   ...samples.stamps.samples.map((s) => s.payload),
@@ -204,85 +207,7 @@ test.describe("@signet/core in Chromium", () => {
     coreServer,
   }) => {
     await openCorePage(page, coreServer.origin);
-    const out = await page.evaluate(
-      async (v) => {
-        const core = window.signetCore!;
-        const code = (promise: Promise<unknown>) =>
-          promise.then(
-            () => "RESOLVED",
-            (error: unknown) => String((error as { code?: unknown }).code),
-          );
-        const tek = await core.generateSigningKey();
-        const warnings: unknown[] = [];
-        const sealed = await core.sealOtpBundle({
-          targetBundle: v.targetBundle,
-          otpCode: "000000",
-          publicKey: tek.publicKeyUncompressed,
-          trustedKeys: [v.attestationPublicKey],
-          onWarning: (warning) => warnings.push(warning),
-        });
-        const unpinned = await code(
-          core.sealOtpBundle({
-            targetBundle: v.targetBundle,
-            otpCode: "000000",
-            publicKey: tek.publicKey,
-          }),
-        );
-        const exportKey = await core.importDecryptionKey(v.exportRecipientPrivateKey);
-        const mnemonic = await core.openExportBundle({
-          bundle: v.exportBundle,
-          key: exportKey,
-          organizationId: v.organizationId,
-        });
-        const wrongOrganization = await code(
-          core.openExportBundle({
-            bundle: v.exportBundle,
-            key: exportKey,
-            organizationId: "another",
-          }),
-        );
-        const wrongKey = await code(
-          core.openExportBundle({
-            bundle: v.exportBundle,
-            key: await core.generateDecryptionKey(),
-          }),
-        );
-        const legacyKey = await core.importDecryptionKey(v.legacyRecipientPrivateKey);
-        const scalar = await core.openSessionKeyBundle({ bundle: v.legacyBundle, key: legacyKey });
-        return {
-          tek: tek.publicKeyUncompressed,
-          sealed,
-          warnings,
-          unpinned,
-          mnemonic,
-          wrongOrganization,
-          wrongKey,
-          scalarHex: Array.from(scalar, (b) => b.toString(16).padStart(2, "0")).join(""),
-          nonce: await core.oauthNonce(tek.publicKey),
-          tekCompressed: tek.publicKey,
-        };
-      },
-      {
-        targetBundle: samples.targetBundle.otpEncryptionTargetBundle,
-        attestationPublicKey: samples.targetBundle.attestationPublicKey,
-        exportBundle: samples.exportBundleProduction.bundle,
-        exportRecipientPrivateKey: samples.exportBundleProduction.recipientPrivateKey,
-        organizationId: samples.exportBundleProduction.organizationId,
-        legacyBundle: legacy.bundle,
-        legacyRecipientPrivateKey: legacy.recipientPrivateKey,
-      },
-    );
-
-    expect(out.warnings).toEqual([]);
-    expect(Object.keys(JSON.parse(out.sealed) as object)).toEqual(["encappedPublic", "ciphertext"]);
-    expect(openOtpBundleNode(out.sealed, samples.otpBundle.targetPrivateKey)).toBe(
-      `{"otp_code":"000000","public_key":"${out.tek}"}`,
-    );
-    expect(out.unpinned).toBe("BUNDLE_SIGNER_UNTRUSTED");
-    expect(out.mnemonic).toBe(samples.exportBundleProduction.expectedMnemonic);
-    expect(out.wrongOrganization).toMatch(/^BUNDLE_/);
-    expect(out.wrongKey).toBe("DECRYPTION_FAILED");
-    expect(out.scalarHex).toBe(legacy.expectedPlaintextHex);
-    expect(out.nonce).toBe(createHash("sha256").update(out.tekCompressed).digest("hex"));
+    const out = await page.evaluate(interopInPage, interopVectors);
+    expect(interopOutcome(out)).toEqual(interopExpected(out));
   });
 });
