@@ -4,13 +4,15 @@
 import type { Page } from "@playwright/test";
 import { compressNode, parseStamp, verifyStampNode } from "../packages/test/src/nodeStamp.js";
 import { interopSamples } from "../packages/test/src/vectors.js";
-import { expect, test } from "./fixtures/coreServer.js";
 import {
+  generateAndStore,
   interopExpected,
   interopInPage,
   interopOutcome,
   interopVectors,
-} from "./fixtures/interopInPage.js";
+  restoreStored,
+} from "./fixtures/corePage.js";
+import { expect, test } from "./fixtures/coreServer.js";
 
 const samples = interopSamples();
 
@@ -65,44 +67,10 @@ test.describe("@signet/core in Chromium", () => {
     });
     await openCorePage(page, coreServer.origin);
 
-    const first = await page.evaluate(
-      async ({ payloads, sessionId }) => {
-        const core = window.signetCore!;
-        const { store, persistence } = await core.createDefaultKeyStore();
-        const key = await core.generateSigningKey();
-        const record = key.toRecord();
-        if (record.type !== "webcrypto")
-          throw new Error(`expected a webcrypto record, got ${record.type}`);
-        const privateKey = record.privateKey;
-        const exportAttempts: Record<string, string> = {};
-        for (const format of ["pkcs8", "jwk"] as const) {
-          exportAttempts[format] = await crypto.subtle.exportKey(format, privateKey).then(
-            () => "exported",
-            (error: unknown) => (error as DOMException).name,
-          );
-        }
-        await store.set(sessionId, record);
-        const stamps: string[] = [];
-        for (const payload of payloads) stamps.push(await core.stampPayload(payload, key));
-        return {
-          persistence,
-          storedIds: await store.list(),
-          publicKey: key.publicKey,
-          publicKeyUncompressed: key.publicKeyUncompressed,
-          extractable: key.extractable,
-          privateKey: {
-            isCryptoKey: privateKey instanceof CryptoKey,
-            type: privateKey.type,
-            extractable: privateKey.extractable,
-            algorithm: privateKey.algorithm as EcKeyAlgorithm,
-            usages: privateKey.usages,
-          },
-          exportAttempts,
-          stamps,
-        };
-      },
-      { payloads: PAYLOADS, sessionId: SESSION_ID },
-    );
+    const first = await page.evaluate(generateAndStore, {
+      payloads: PAYLOADS,
+      sessionId: SESSION_ID,
+    });
 
     expect(first.persistence).toBe("indexeddb");
     expect(first.storedIds).toEqual([SESSION_ID]);
@@ -125,55 +93,10 @@ test.describe("@signet/core in Chromium", () => {
     await page.reload();
     await page.waitForFunction(() => window.signetCore !== undefined);
 
-    const second = await page.evaluate(
-      async ({ payloads, sessionId }) => {
-        const core = window.signetCore!;
-        // Read the database directly first: the record must hold the CryptoKey object itself.
-        const raw = await new Promise<unknown>((resolve, reject) => {
-          const open = indexedDB.open("signet");
-          open.onerror = () => reject(open.error);
-          open.onsuccess = () => {
-            const db = open.result;
-            const get = db.transaction("keys", "readonly").objectStore("keys").get(sessionId);
-            get.onerror = () => reject(get.error);
-            get.onsuccess = () => {
-              db.close();
-              resolve(get.result);
-            };
-          };
-        });
-        const rawRecord = raw as
-          | { type?: unknown; publicKey?: unknown; privateKey?: unknown }
-          | undefined;
-        const rawKey = rawRecord?.privateKey;
-        const store = core.createIndexedDbKeyStore();
-        const record = await store.get(sessionId);
-        if (record === undefined) throw new Error("the key store lost the record");
-        const key = await core.restoreSigningKey(record);
-        const exported =
-          record.type === "webcrypto"
-            ? await crypto.subtle.exportKey("pkcs8", record.privateKey).then(
-                () => "exported",
-                (error: unknown) => (error as DOMException).name,
-              )
-            : "not a CryptoKey";
-        const stamps: string[] = [];
-        for (const payload of payloads) stamps.push(await core.stampPayload(payload, key));
-        return {
-          raw: {
-            type: rawRecord?.type,
-            publicKey: rawRecord?.publicKey,
-            isCryptoKey: rawKey instanceof CryptoKey,
-            extractable: rawKey instanceof CryptoKey ? rawKey.extractable : null,
-          },
-          publicKey: key.publicKey,
-          publicKeyUncompressed: key.publicKeyUncompressed,
-          exported,
-          stamps,
-        };
-      },
-      { payloads: PAYLOADS, sessionId: SESSION_ID },
-    );
+    const second = await page.evaluate(restoreStored, {
+      payloads: PAYLOADS,
+      sessionId: SESSION_ID,
+    });
 
     expect(second.raw).toEqual({
       type: "webcrypto",

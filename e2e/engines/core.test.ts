@@ -8,11 +8,13 @@ import { compressNode, parseStamp, verifyStampNode } from "../../packages/test/s
 import { interopSamples } from "../../packages/test/src/vectors.js";
 import { type CoreServer, startCoreServer } from "../fixtures/coreBundle.js";
 import {
+  generateAndStore,
   interopExpected,
   interopInPage,
   interopOutcome,
   interopVectors,
-} from "../fixtures/interopInPage.js";
+  restoreStored,
+} from "../fixtures/corePage.js";
 import { ENGINES, type Engine, type EnginePage, launchEngine, waitUntil } from "./engines.js";
 
 const samples = interopSamples();
@@ -59,98 +61,6 @@ function expectStampsVerify(
     expect(verifyStampNode(stamp, payload, key.publicKeyUncompressed), `stamp ${i}`).toBe(true);
     expect(verifyStampNode(stamp, `${payload} `, key.publicKeyUncompressed)).toBe(false);
   }
-}
-
-// In the page: a key from the default store, its CryptoKey's properties, export attempts, stamps.
-async function generateAndStore({
-  payloads,
-  sessionId,
-}: {
-  payloads: string[];
-  sessionId: string;
-}) {
-  const core = window.signetCore!;
-  const { store, persistence } = await core.createDefaultKeyStore();
-  const key = await core.generateSigningKey();
-  const record = key.toRecord();
-  if (record.type !== "webcrypto")
-    throw new Error(`expected a webcrypto record, got ${record.type}`);
-  const privateKey = record.privateKey;
-  const exportAttempts: Record<string, string> = {};
-  for (const format of ["pkcs8", "jwk"] as const) {
-    exportAttempts[format] = await crypto.subtle.exportKey(format, privateKey).then(
-      () => "exported",
-      (error: unknown) => (error as DOMException).name,
-    );
-  }
-  await store.set(sessionId, record);
-  const stamps: string[] = [];
-  for (const payload of payloads) stamps.push(await core.stampPayload(payload, key));
-  const algorithm = privateKey.algorithm as EcKeyAlgorithm;
-  return {
-    persistence,
-    storePersistence: store.persistence,
-    storedIds: await store.list(),
-    publicKey: key.publicKey,
-    publicKeyUncompressed: key.publicKeyUncompressed,
-    extractable: key.extractable,
-    privateKey: {
-      isCryptoKey: privateKey instanceof CryptoKey,
-      type: privateKey.type,
-      extractable: privateKey.extractable,
-      algorithm: { name: algorithm.name, namedCurve: algorithm.namedCurve },
-      usages: [...privateKey.usages],
-    },
-    exportAttempts,
-    stamps,
-  };
-}
-
-// In the page after a reload: the raw IndexedDB record, then the key restored through the store.
-async function restoreStored({ payloads, sessionId }: { payloads: string[]; sessionId: string }) {
-  const core = window.signetCore!;
-  const raw = await new Promise<unknown>((resolve, reject) => {
-    const open = indexedDB.open("signet");
-    open.onerror = () => reject(open.error);
-    open.onsuccess = () => {
-      const db = open.result;
-      const get = db.transaction("keys", "readonly").objectStore("keys").get(sessionId);
-      get.onerror = () => reject(get.error);
-      get.onsuccess = () => {
-        db.close();
-        resolve(get.result);
-      };
-    };
-  });
-  const rawRecord = raw as
-    | { type?: unknown; publicKey?: unknown; privateKey?: unknown }
-    | undefined;
-  const rawKey = rawRecord?.privateKey;
-  const store = core.createIndexedDbKeyStore();
-  const record = await store.get(sessionId);
-  if (record === undefined) throw new Error("the key store lost the record");
-  const key = await core.restoreSigningKey(record);
-  const exported =
-    record.type === "webcrypto"
-      ? await crypto.subtle.exportKey("pkcs8", record.privateKey).then(
-          () => "exported",
-          (error: unknown) => (error as DOMException).name,
-        )
-      : "not a CryptoKey";
-  const stamps: string[] = [];
-  for (const payload of payloads) stamps.push(await core.stampPayload(payload, key));
-  return {
-    raw: {
-      type: rawRecord?.type,
-      publicKey: rawRecord?.publicKey,
-      isCryptoKey: rawKey instanceof CryptoKey,
-      extractable: rawKey instanceof CryptoKey ? rawKey.extractable : null,
-    },
-    publicKey: key.publicKey,
-    publicKeyUncompressed: key.publicKeyUncompressed,
-    exported,
-    stamps,
-  };
 }
 
 describe.each(ENGINES)("@signet/core in %s", (name) => {
