@@ -8,7 +8,8 @@ import { decodePoint, normalizePublicKey } from "./p256.js";
 import { PRODUCTION_TLS_FETCHER_SIGN_PUBLIC_KEY } from "./pinned-keys.js";
 import { verifySignature } from "./signature.js";
 
-export const INFO = utf8Encode("turnkey_hpke");
+// ASCII, so its bytes are its char codes: nothing runs a codec (TextEncoder) at import time.
+export const INFO = Uint8Array.from("turnkey_hpke", (c) => c.charCodeAt(0));
 
 /** Which bundle a warning is about. */
 export type BundleKind = "otpEncryptionTargetBundle" | "encryptedWalletCredentials";
