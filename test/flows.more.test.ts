@@ -17,6 +17,7 @@ import {
   waitForTransaction,
 } from "@signet/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { revokeCredentialPayload } from "../packages/core/src/actions/revokeCredential.js";
 import { sandboxIdToken } from "./support/oidc.js";
 import { passkeyUser, registrationChallenge, signInWithEmail } from "./support/signIn.js";
 import { type Stack, startStack } from "./support/stack.js";
@@ -148,6 +149,7 @@ describe("less common flows", () => {
       path: `/auth/credentials/${emailCredentialId}`,
       expectedStatus: 204,
       sign: (payload) => client.crypto.stampPayload(payload, session!.key),
+      checkPayload: revokeCredentialPayload(client, { accountId }),
     }).catch((e) => e);
     expect(error).toBeInstanceOf(SignetError);
     expect(error.status).toBe(400);

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { refreshPayloadFor } from "../../test/src/payloads.js";
 import {
   addPasskey,
   createClient,
@@ -159,7 +160,7 @@ describe("session timers and snapshots", () => {
       if (!signed) {
         return Response.json(
           {
-            payloadToSign: "payload",
+            payloadToSign: refreshPayloadFor(init.body),
             requestId: `Request:44444444-4444-4444-8444-${String(refreshed.length).padStart(12, "0")}`,
             expiresAt: new Date(Date.now() + 300_000).toISOString(),
           },
@@ -275,7 +276,7 @@ describe("refresh: one at a time, cancelled by destroy, margins that would loop 
       if (!new Headers(init.headers).has("Grid-Wallet-Signature")) {
         return Response.json(
           {
-            payloadToSign: "payload",
+            payloadToSign: refreshPayloadFor(init.body),
             requestId: `Request:44444444-4444-4444-8444-${String(refreshed.length).padStart(12, "0")}`,
             expiresAt: new Date(Date.now() + 300_000).toISOString(),
           },

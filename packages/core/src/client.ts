@@ -64,6 +64,13 @@ export type CreateClientParameters = {
   trustedKeys?:
     | { otpTargetBundle?: readonly string[]; exportBundle?: readonly string[] }
     | undefined;
+  /**
+   * Sign a `payloadToSign` whose activity type this version of core does not know (a newer
+   * service), reporting each one as a `payload` event (`action: "signedUnknown"`). Default false:
+   * such payloads are refused with `PAYLOAD_MISMATCH`, like any payload that does not bind the
+   * device's own request (a payload core knows is always checked, whatever this says).
+   */
+  allowUnknownPayloads?: boolean | undefined;
   /** Accept unsigned bundles (sandbox, emulator); each acceptance emits a `bundleWarning`. Default false. */
   allowUnsignedBundles?: boolean | undefined;
   /**
@@ -279,6 +286,7 @@ export function createClientFactory(defaults: ClientDefaults) {
         runSignedRequest({
           ...parameters.signedRequests,
           ...signedParameters,
+          allowUnknownPayloads: parameters.allowUnknownPayloads === true,
           signal,
           // The call's sink sees its HTTP legs too.
           transport: onEvent

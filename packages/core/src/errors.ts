@@ -60,6 +60,7 @@ export type ClientErrorCode =
   | "NO_SESSION"
   | "CHALLENGE_EXPIRED"
   | "CHALLENGE_INVALID"
+  | "PAYLOAD_MISMATCH"
   | "PROCESSING_TIMEOUT"
   | "ABORTED"
   | "NETWORK"
@@ -121,6 +122,8 @@ export type SignedRequestErrorCode =
   | RequestErrorCode
   | "CHALLENGE_EXPIRED"
   | "CHALLENGE_INVALID"
+  /** A payload to sign that does not bind this device's own request: nothing was signed. */
+  | "PAYLOAD_MISMATCH"
   | "PROCESSING_TIMEOUT";
 
 /** What finding, restoring and stamping with a held session can end in. */

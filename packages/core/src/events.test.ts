@@ -1,7 +1,17 @@
 // Per-call `onEvent`: each action call sees its own events (and only those), the client-wide sink
 // sees all of them, and neither ever holds a payload, stamp or key.
 import { describe, expect, it } from "vitest";
+import { activityPayload } from "../../test/src/payloads.js";
 import { challengeJson, fakeClock, scriptedFetch } from "../../test/src/scriptedFetch.js";
+
+/** What ending a session signs (docs/protocol.md §11). */
+const revokePayload = (timestampMs: number) =>
+  activityPayload(
+    "ACTIVITY_TYPE_DELETE_API_KEYS",
+    { apiKeyIds: ["apikey_1"], userId: "user_1" },
+    { timestampMs },
+  );
+
 import {
   createClient,
   createMemoryKeyStore,
@@ -42,7 +52,7 @@ const summary = (event: SignetEvent) =>
 describe("per-call onEvent", () => {
   it("a signed action reports challenge → signing → submitting → processing(n) → done to its own sink", async () => {
     const time = fakeClock();
-    const challenge = challengeJson(time.now);
+    const challenge = challengeJson(time.now, { payloadToSign: revokePayload(time.now) });
     const script = scriptedFetch([
       { status: 202, json: challenge },
       { status: 200, json: { status: "PROCESSING" } },
@@ -90,7 +100,10 @@ describe("per-call onEvent", () => {
 
   it("a failed call ends with `failed` and its code; a sink that throws breaks nothing", async () => {
     const script = scriptedFetch([
-      { status: 202, json: challengeJson(Date.now()) },
+      {
+        status: 202,
+        json: challengeJson(Date.now(), { payloadToSign: revokePayload(Date.now()) }),
+      },
       { status: 404, json: { status: 404, code: "NOT_FOUND", message: "no such session" } },
     ]);
     const client = createClient({

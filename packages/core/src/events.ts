@@ -2,6 +2,7 @@
 // construction: no body, payload, stamp, key, OTP, mnemonic or header value but a request id.
 import type { BundleWarning } from "./crypto/bundles.js";
 import type { RequestEvent } from "./transport/http.js";
+import type { PayloadEvent } from "./transport/payloadCheck.js";
 import type { SignedRequestEvent } from "./transport/signedRequest.js";
 
 /**
@@ -21,7 +22,12 @@ export type SessionEvent = {
 export type BundleWarningEvent = { type: "bundleWarning" } & BundleWarning;
 
 /** Everything a client's `onEvent` receives. */
-export type SignetEvent = RequestEvent | SignedRequestEvent | SessionEvent | BundleWarningEvent;
+export type SignetEvent =
+  | RequestEvent
+  | SignedRequestEvent
+  | PayloadEvent
+  | SessionEvent
+  | BundleWarningEvent;
 
 /** Receives events; whatever it throws is ignored, so a broken sink never breaks a flow. */
 export type EventSink = (event: SignetEvent) => void;

@@ -15,6 +15,7 @@ import {
   requestJson,
   type Transport,
 } from "../src/transport/http.js";
+import { expectActivity, expectVerificationToken } from "../src/transport/payloadCheck.js";
 import { runSignedRequest, type SignedRequestEvent } from "../src/transport/signedRequest.js";
 
 const BASIC = `Basic ${Buffer.from("emulator:emulator").toString("base64")}`;
@@ -192,6 +193,7 @@ describe.each(targets)("runSignedRequest over real HTTP ($name)", (target) => {
       path: `/auth/credentials/${account.credentialId}/verify`,
       body: JSON.stringify({ type: "EMAIL_OTP", encryptedOtpBundle }),
       expectedStatus: 200,
+      checkPayload: expectVerificationToken([tek.uncompressed]),
       sign: (payload, context) => {
         signContexts.push({
           leg: context.leg,
@@ -244,6 +246,9 @@ describe.each(targets)("runSignedRequest over real HTTP ($name)", (target) => {
       method: "DELETE",
       path: `/auth/sessions/${signedIn.session.body.id}`,
       expectedStatus: 204,
+      checkPayload: expectActivity({}, "any", [
+        { types: ["ACTIVITY_TYPE_DELETE_API_KEYS"], counts: { apiKeyIds: 1 } },
+      ]),
       sign: (payload) => signedIn.tek.stamp(payload),
       onEvent: (event) => events.push(event),
     });
@@ -268,6 +273,9 @@ describe.each(targets)("runSignedRequest over real HTTP ($name)", (target) => {
         method: "DELETE",
         path: `/auth/sessions/${signedIn.session.body.id}`,
         expectedStatus: 204,
+        checkPayload: expectActivity({}, "any", [
+          { types: ["ACTIVITY_TYPE_DELETE_API_KEYS"], counts: { apiKeyIds: 1 } },
+        ]),
         sign: (payload) => signedIn.tek.stamp(payload),
       }),
     );
@@ -348,6 +356,12 @@ describe.each(targets)("runSignedRequest over real HTTP ($name)", (target) => {
       path,
       payloadToSign,
       expectedStatus: 200,
+      checkPayload: expectActivity({}, "any", [
+        {
+          types: ["ACTIVITY_TYPE_SIGN_TRANSACTION_V2"],
+          window: { from: 0, to: Number.MAX_SAFE_INTEGER },
+        },
+      ]),
       attemptTimeoutMs: 150,
       backoff: { baseMs: 1_000, maxMs: 1_000 },
       random: () => 0.9,
@@ -396,6 +410,12 @@ describe.each(targets)("runSignedRequest over real HTTP ($name)", (target) => {
         path,
         payloadToSign,
         expectedStatus: 200,
+        checkPayload: expectActivity({}, "any", [
+          {
+            types: ["ACTIVITY_TYPE_SIGN_TRANSACTION_V2"],
+            window: { from: 0, to: Number.MAX_SAFE_INTEGER },
+          },
+        ]),
         sign: (payload) => payer.tek.stamp(payload),
       }),
     );
@@ -419,6 +439,9 @@ describe.each(targets)("runSignedRequest over real HTTP ($name)", (target) => {
       method: "DELETE",
       path,
       expectedStatus: 204,
+      checkPayload: expectActivity({}, "any", [
+        { types: ["ACTIVITY_TYPE_DELETE_API_KEYS"], counts: { apiKeyIds: 1 } },
+      ]),
       backoff: { baseMs: 20 },
       sign: (payload) => {
         // Between leg 1 and leg 2: the next request to this path loses its connection.
@@ -456,6 +479,9 @@ describe.each(targets)("runSignedRequest over real HTTP ($name)", (target) => {
         method: "DELETE",
         path: `/auth/sessions/${signedIn.session.body.id}`,
         expectedStatus: 204,
+        checkPayload: expectActivity({}, "any", [
+          { types: ["ACTIVITY_TYPE_DELETE_API_KEYS"], counts: { apiKeyIds: 1 } },
+        ]),
         sign: (payload) => stranger.stamp(payload),
       }),
     );
@@ -480,6 +506,12 @@ describe.each(targets)("runSignedRequest over real HTTP ($name)", (target) => {
         path: `/auth/sessions/${signedIn.session.body.id}/refresh`,
         body: JSON.stringify({ clientPublicKey: next.compressed }),
         expectedStatus: 201,
+        checkPayload: expectActivity({}, "any", [
+          {
+            types: ["ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2"],
+            equals: { targetPublicKey: next.compressed },
+          },
+        ]),
         restartOnExpiry,
         sign: (payload) => {
           signed += 1;

@@ -2,7 +2,7 @@
 // Leg 1 (no headers) stores a pending request bound to method, path and the exact body bytes and
 // answers 202; the retry carries `Grid-Wallet-Signature` and `Request-Id` and is verified here.
 import { isoTime } from "./clock.js";
-import { sha256Hex, verifyStamp } from "./crypto/index.js";
+import { verifyStamp } from "./crypto/index.js";
 import { faultError } from "./faults.js";
 import { sameBytes } from "./http/body.js";
 import type { RequestContext } from "./http/context.js";
@@ -22,8 +22,8 @@ export type ChallengeSpec = {
   operation: string;
   /** Credential type echoed on the 202 (credential add/revoke, session revoke, OTP verify). */
   type?: CredentialType;
-  /** Builds `payloadToSign`; default is JSON naming the request id, operation and body hash. */
-  payload?: (p: { requestId: string; expiresAt: number }) => string;
+  /** Builds `payloadToSign`, in the service's shapes (./payloads.ts, docs/protocol.md §11). */
+  payload: (p: { requestId: string; expiresAt: number }) => string;
   /** State to carry to the retry. */
   data?: unknown;
 };
@@ -54,36 +54,13 @@ export function encodePayload(value: unknown): string {
 }
 
 /**
- * The default `payloadToSign`: JSON whose key order is deliberately not alphabetical, which holds
- * non-ASCII text (one character in decomposed form, which NFC normalisation would change) and Go
- * escapes (see {@link encodePayload}), so a client that sorts, re-serialises, trims, normalises or
- * re-encodes it fails loudly.
- */
-function defaultPayload(ctx: RequestContext, operation: string, requestId: string): string {
-  return encodePayload({
-    type: `ACTIVITY_TYPE_${operation}`,
-    timestampMs: String(ctx.now()),
-    organizationId: ctx.rt.keys.organizationId,
-    requestId,
-    parameters: {
-      method: ctx.method,
-      path: ctx.path,
-      bodySha256: sha256Hex(ctx.rawBody),
-    },
-    note: "Signet emulator — stamp <these bytes> exactly as received & never re-serialise: cafe\u0301",
-  });
-}
-
-/**
  * Stores a pending request for this exact request and answers 202
  * `{ type?, payloadToSign, requestId, expiresAt }`.
  */
 export function issueChallenge(ctx: RequestContext, spec: ChallengeSpec): Response {
   const requestId = ctx.rt.ids.next("Request");
   const expiresAt = ctx.now() + ctx.rt.options.challengeTtlMs;
-  const payloadToSign = spec.payload
-    ? spec.payload({ requestId, expiresAt })
-    : defaultPayload(ctx, spec.operation, requestId);
+  const payloadToSign = spec.payload({ requestId, expiresAt });
   ctx.rt.state.pending.set(requestId, {
     id: requestId,
     method: ctx.method,

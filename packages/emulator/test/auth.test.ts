@@ -472,10 +472,12 @@ describe("signed-retry rules", () => {
     expect(leg1.status).toBe(202);
     expect(leg1.body.requestId).toMatch(/^Request:[0-9a-f-]{36}$/);
     expect(Date.parse(leg1.body.expiresAt) - emulator.clock.now()).toBeLessThanOrEqual(5 * 60_000);
+    // docs/protocol.md §11: the export activity names the key the device sent.
     const payload = JSON.parse(leg1.body.payloadToSign);
-    expect(Object.keys(payload)).not.toEqual(Object.keys(payload).sort());
-    expect(payload.requestId).toBe(leg1.body.requestId);
-    expect(payload.parameters.bodySha256).toBe(sha256Hex(body));
+    expect(payload).toMatchObject({
+      type: "ACTIVITY_TYPE_EXPORT_WALLET",
+      parameters: { targetPublicKey: JSON.parse(body).clientPublicKey },
+    });
     const signedHeaders = {
       [SIGNATURE]: stamp(leg1.body.payloadToSign, user.sessionKey),
       "Request-Id": leg1.body.requestId,

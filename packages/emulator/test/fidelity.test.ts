@@ -102,31 +102,36 @@ const retryHeaders = (leg1: Reply, key: TestKey) => ({
 });
 
 describe("payloadToSign is stamped byte for byte", () => {
-  it("is JSON that changes under re-serialisation, key sorting, trimming and NFC", async () => {
+  it("is JSON that changes under re-serialisation, key sorting and trimming", async () => {
     const user = await signUp(t);
-    const { path, body, leg1 } = await pendingExport(user);
+    // A contact change binds the address as typed, here with a character Go's encoder escapes
+    // (`&` as \u0026), and the service ends its JSON with a newline.
+    const path = `/customers/${user.customer.id}`;
+    const body = JSON.stringify({
+      customerType: "INDIVIDUAL",
+      email: "ada+wallet&co@example.com",
+    });
+    const leg1 = await call(t, "PATCH", path, body);
+    expect(leg1.status).toBe(202);
     const payload: string = leg1.body.payloadToSign;
     const parsed = JSON.parse(payload);
-    expect(Object.keys(parsed)).not.toEqual(Object.keys(parsed).sort());
+    expect(parsed.parameters.userEmail).toBe("ada+wallet&co@example.com");
+    expect(payload).toContain("wallet\\u0026co");
+    expect(payload.endsWith("\n")).toBe(true);
     const variants = {
       reserialised: JSON.stringify(parsed),
       sorted: JSON.stringify(parsed, Object.keys(parsed).sort()),
       trimmed: payload.trim(),
-      nfc: payload.normalize("NFC"),
-      ascii: JSON.stringify(parsed).replace(
-        /[^\x20-\x7e]/g,
-        (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-      ),
     };
     for (const [name, variant] of Object.entries(variants)) {
       expect(variant, name).not.toBe(payload);
-      const r = await call(t, "POST", path, body, {
+      const r = await call(t, "PATCH", path, body, {
         [SIGNATURE]: stamp(variant, user.sessionKey),
         "Request-Id": leg1.body.requestId,
       });
       expectError(r, 401, "WALLET_SIGNATURE_INVALID");
     }
-    const ok = await call(t, "POST", path, body, retryHeaders(leg1, user.sessionKey));
+    const ok = await call(t, "PATCH", path, body, retryHeaders(leg1, user.sessionKey));
     expect(ok.status).toBe(200);
   });
 
@@ -905,9 +910,9 @@ describe("over HTTP, the byte-exact payload survives the wire", () => {
     const user = await signUp(h);
     const { challenge, result } = await signedCall(
       h,
-      "POST",
-      `/internal-accounts/${user.account.id}/export`,
-      { clientPublicKey: newKey().publicKeyUncompressed },
+      "PATCH",
+      `/customers/${user.customer.id}`,
+      { customerType: "INDIVIDUAL", email: "ada+wallet&co@example.com" },
       user.sessionKey,
     );
     expect(challenge.body.payloadToSign).toContain("\\u0026");

@@ -11,6 +11,7 @@ import {
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import { isExpired } from "../session/sessionStore.js";
+import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
 import { expectShape } from "../transport/responseShape.js";
 import { toWebAuthnError } from "../webauthn/errors.js";
 import type { AuthMethodJson } from "../wire.js";
@@ -103,10 +104,42 @@ export async function addPasskey(
       }),
       expectedStatus: 201,
       sign: signWithSession(client, session),
+      checkPayload: addPasskeyPayload(client, {
+        accountId,
+        credentialId: registration.rawId,
+        clientDataJson: registration.response.clientDataJSON,
+        attestationObject: registration.response.attestationObject,
+      }),
       parseBody: (answer) =>
         expectShape<AuthMethodJson>(answer, ["id", "accountId", "type"], "AuthMethod"),
     },
     parameters,
   );
   return credential;
+}
+
+/**
+ * What adding a passkey signs (docs/protocol.md §11): one authenticator whose attestation is the
+ * one this device's ceremony just made. Another would let its holder sign in as the user.
+ */
+export function addPasskeyPayload(
+  client: SignetClient,
+  request: {
+    accountId: string;
+    credentialId: string;
+    clientDataJson: string;
+    attestationObject: string;
+  },
+): CheckPayload {
+  return expectActivity(client, request.accountId, [
+    {
+      types: ["ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2"],
+      equals: {
+        "authenticators.0.attestation.credentialId": request.credentialId,
+        "authenticators.0.attestation.clientDataJson": request.clientDataJson,
+        "authenticators.0.attestation.attestationObject": request.attestationObject,
+      },
+      counts: { authenticators: 1 },
+    },
+  ]);
 }

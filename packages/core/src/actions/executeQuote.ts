@@ -4,9 +4,17 @@
 
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { type SessionSignedErrorCode, SignetError } from "../errors.js";
+import { hexToBytes, utf8Decode } from "../crypto/encoding.js";
+import { assertArgument, type SessionSignedErrorCode, SignetError } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
+import {
+  type CheckPayload,
+  expectActivity,
+  MAX_PAYLOAD_AGE_MS,
+  payloadMismatch,
+  readActivity,
+} from "../transport/payloadCheck.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { ExecutedQuoteJson, PendingAuthorizationQuoteJson, QuoteJson } from "../wire.js";
 
@@ -75,6 +83,19 @@ export async function executeQuote(
   const accountId = quote.source?.accountId;
   assertServiceId("quote.source.accountId", accountId, "InternalAccount");
   const payloadToSign = quotePayloadToSign(quote);
+  const expiresAt = Date.parse(quote.expiresAt ?? "");
+  assertArgument(
+    Number.isFinite(expiresAt),
+    "quote.expiresAt",
+    "an RFC 3339 date-time",
+    String(quote.expiresAt),
+  );
+  // docs/protocol.md §11: a quote past its expiry is never signed, whatever the service would say.
+  if (expiresAt <= client.clock.now()) {
+    throw new SignetError("QUOTE_EXPIRED", "The quote expired: get a new one", {
+      details: { quoteId: quote.id },
+    });
+  }
   const session = await requireSession(client, { accountId });
   const { body } = await client.signed(
     {
@@ -86,7 +107,16 @@ export async function executeQuote(
       ...(idempotencyKey ? { idempotencyKey } : {}),
       expectedStatus: 200,
       sign: signWithSession(client, session),
-      parseBody: parseExecutedQuote,
+      checkPayload: executeQuotePayload(client, quote),
+      parseBody: (answer) => {
+        const executed = parseExecutedQuote(answer);
+        if (executed.id !== quote.id) {
+          throw new SignetError("MALFORMED_RESPONSE", "The answer is about another quote", {
+            details: { quoteId: quote.id },
+          });
+        }
+        return executed;
+      },
     },
     parameters,
   );
@@ -103,4 +133,62 @@ export function parseExecutedQuote(answer: unknown): ExecuteQuoteReturnType {
   if (quote.status !== "PENDING_AUTHORIZATION") return quote as ExecutedQuoteJson;
   expectShape(quote.scaChallenge, ["id", "expiresAt", "factor"], "scaChallenge");
   return quote as PendingAuthorizationQuoteJson;
+}
+
+/**
+ * What executing a quote signs (docs/protocol.md §11): a transaction signature
+ * (`ACTIVITY_TYPE_SIGN_TRANSACTION_V2` or `_SIGN_RAW_PAYLOAD_V2`) made while the quote was alive, for
+ * the wallet this account signed with before. Where the transaction is readable (the emulator's
+ * `unsignedTransaction` is hex of UTF-8 JSON naming the quote, amount, currency and destination),
+ * each field it names must be the quote the app passed and showed; an opaque transaction (the
+ * service's hashes) binds only as far as the rest does.
+ */
+export function executeQuotePayload(client: SignetClient, quote: QuoteJson): CheckPayload {
+  const expiresAt = Date.parse(quote.expiresAt ?? "");
+  const createdAt = Date.parse(quote.createdAt ?? "");
+  const check = expectActivity(client, quote.source?.accountId ?? "", [
+    {
+      types: ["ACTIVITY_TYPE_SIGN_TRANSACTION_V2", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2"],
+      window: {
+        from: Number.isFinite(createdAt) ? createdAt : expiresAt - MAX_PAYLOAD_AGE_MS,
+        to: expiresAt,
+      },
+    },
+  ]);
+  const shown: Record<string, string | undefined> = {
+    quoteId: quote.id,
+    amount: quote.totalSendingAmount === undefined ? undefined : String(quote.totalSendingAmount),
+    currency: quote.sendingCurrency?.code,
+    destination: quote.destination?.accountId,
+  };
+  return (payloadToSign, context) => {
+    const verdict = check(payloadToSign, context);
+    if (!verdict.known) return verdict;
+    const transaction = readTransaction(readActivity(payloadToSign)?.parameters);
+    for (const [name, value] of Object.entries(shown)) {
+      if (transaction?.[name] === undefined) continue;
+      if (transaction[name] !== value) {
+        throw payloadMismatch(
+          context,
+          `parameters.unsignedTransaction.${name}`,
+          "is not the quote this device was given",
+        );
+      }
+    }
+    return verdict;
+  };
+}
+
+/** The fields a readable `unsignedTransaction` names, or `undefined` when it is opaque. */
+function readTransaction(parameters: unknown): Record<string, unknown> | undefined {
+  const hex = (parameters as { unsignedTransaction?: unknown } | undefined)?.unsignedTransaction;
+  if (typeof hex !== "string" || hex.length % 2 !== 0 || hex.length > 8192) return undefined;
+  try {
+    const json: unknown = JSON.parse(utf8Decode(hexToBytes(hex)));
+    return json !== null && typeof json === "object" && !Array.isArray(json)
+      ? (json as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -8,6 +8,7 @@ import {
 } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
+import { type CheckPayload, expectActivity, hexValue } from "../transport/payloadCheck.js";
 import { expectShape } from "../transport/responseShape.js";
 
 export type ExportWalletParameters = CallOptions & {
@@ -52,6 +53,10 @@ export async function exportWallet(
         expectedStatus: 200,
         restartOnExpiry: true,
         sign: signWithSession(client, session),
+        checkPayload: exportWalletPayload(client, {
+          accountId,
+          clientPublicKey: key.publicKeyUncompressed,
+        }),
         parseBody: (answer) =>
           expectShape<{ id: string; encryptedWalletCredentials: string }>(
             answer,
@@ -73,4 +78,20 @@ export async function exportWallet(
     ...(organizationId ? { organizationId } : {}),
     ...client.bundleTrust("exportBundle", parameters.onEvent),
   });
+}
+
+/**
+ * What an export signs (docs/protocol.md §11): the wallet's export to the decrypt-only key made
+ * for this call. Any other target key would let its holder open the recovery phrase.
+ */
+export function exportWalletPayload(
+  client: SignetClient,
+  request: { accountId: string; clientPublicKey: string },
+): CheckPayload {
+  return expectActivity(client, request.accountId, [
+    {
+      types: ["ACTIVITY_TYPE_EXPORT_WALLET"],
+      equals: { targetPublicKey: hexValue(request.clientPublicKey) },
+    },
+  ]);
 }

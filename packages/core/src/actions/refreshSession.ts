@@ -9,6 +9,8 @@ import {
 } from "../session/establishSession.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import type { Session } from "../session/sessionStore.js";
+import { type CheckPayload, expectActivity, hexValue } from "../transport/payloadCheck.js";
+import { revokeSessionPayload } from "./revokeSession.js";
 
 export type RefreshSessionParameters = CallOptions & {
   accountId: string;
@@ -68,6 +70,7 @@ export async function refreshSession(
         body: JSON.stringify({ clientPublicKey }),
         expectedStatus: 201,
         sign: signWithSession(client, current),
+        checkPayload: refreshSessionPayload(client, { accountId, clientPublicKey }),
         parseBody: parseAuthSession,
       },
       parameters,
@@ -85,6 +88,7 @@ export async function refreshSession(
             path: `/auth/sessions/${body.id}`,
             expectedStatus: 204,
             sign: (payload) => client.crypto.stampPayload(payload, key),
+            checkPayload: revokeSessionPayload(client, { accountId }),
             // No signal: the cleanup must run even when the call was cancelled.
           },
           { onEvent: parameters.onEvent },
@@ -104,4 +108,21 @@ export async function refreshSession(
     await client.sessions.remove(accountId, current.id);
     return session;
   });
+}
+
+/**
+ * What a refresh signs (docs/protocol.md §11): a read-write session for the key this device just
+ * made, exactly as sent (compressed, or uncompressed in the legacy flow). Any other target key
+ * would hand the new session to whoever holds that key.
+ */
+export function refreshSessionPayload(
+  client: SignetClient,
+  request: { accountId: string; clientPublicKey: string },
+): CheckPayload {
+  return expectActivity(client, request.accountId, [
+    {
+      types: ["ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2"],
+      equals: { targetPublicKey: hexValue(request.clientPublicKey) },
+    },
+  ]);
 }

@@ -3,6 +3,11 @@ import type { SignetClient } from "../client.js";
 import type { SessionSignedErrorCode, SignetError } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
+import {
+  type ActivityExpectation,
+  type CheckPayload,
+  expectActivity,
+} from "../transport/payloadCheck.js";
 import { signalPasskeys } from "../webauthn/signal.js";
 
 export type RevokeCredentialParameters = CallOptions & {
@@ -46,6 +51,7 @@ export async function revokeCredential(
       path: `/auth/credentials/${credentialId}`,
       expectedStatus: 204,
       sign: signWithSession(client, session),
+      checkPayload: revokeCredentialPayload(client, { accountId }),
     },
     parameters,
   );
@@ -60,4 +66,35 @@ export async function revokeCredential(
       parameters.onEvent,
     );
   }
+}
+
+/** The deletion each credential type signs; the 202 names the type (docs/protocol.md §11). */
+const REVOCATIONS: Record<string, ActivityExpectation> = {
+  PASSKEY: { types: ["ACTIVITY_TYPE_DELETE_AUTHENTICATORS"], counts: { authenticatorIds: 1 } },
+  OAUTH: { types: ["ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS"], counts: { providerIds: 1 } },
+  // Removing an OTP credential clears the contact; never sets one.
+  EMAIL_OTP: { types: ["ACTIVITY_TYPE_UPDATE_USER_EMAIL"], equals: { userEmail: "" } },
+  SMS_OTP: { types: ["ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER"], equals: { userPhoneNumber: "" } },
+};
+
+/**
+ * What revoking a credential signs: the deletion of one authenticator or provider, or the
+ * clearing of the contact of an OTP credential, as the challenge's credential `type` says. The
+ * ids inside are the enclave's own, so the type and the count bind.
+ */
+export function revokeCredentialPayload(
+  client: SignetClient,
+  request: { accountId: string },
+): CheckPayload {
+  return expectActivity(client, request.accountId, (context) => {
+    const expectation = context.type === undefined ? undefined : REVOCATIONS[context.type];
+    return expectation
+      ? [expectation]
+      : [
+          {
+            types: ["ACTIVITY_TYPE_DELETE_AUTHENTICATORS", "ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS"],
+            counts: {},
+          },
+        ];
+  });
 }

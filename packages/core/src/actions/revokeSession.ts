@@ -3,6 +3,7 @@ import type { SignetClient } from "../client.js";
 import { isSignetError, type SessionSignedErrorCode, type SignetError } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
+import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
 
 export type RevokeSessionParameters = CallOptions & {
   accountId: string;
@@ -49,6 +50,7 @@ export async function revokeSession(
         path: `/auth/sessions/${sessionId}`,
         expectedStatus: 204,
         sign: signWithSession(client, signer),
+        checkPayload: revokeSessionPayload(client, { accountId }),
       },
       parameters,
     )
@@ -61,4 +63,17 @@ export async function revokeSession(
     await client.sessions.remove(accountId, sessionId);
     client.emit({ type: "session", action: "revoked", accountId, sessionId }, parameters.onEvent);
   }
+}
+
+/**
+ * What ending a session signs (docs/protocol.md §11): the deletion of one API key. The ids in it
+ * are the enclave's own, not the service's `Session:` ids, so only the type and the count bind.
+ */
+export function revokeSessionPayload(
+  client: SignetClient,
+  request: { accountId: string },
+): CheckPayload {
+  return expectActivity(client, request.accountId, [
+    { types: ["ACTIVITY_TYPE_DELETE_API_KEYS"], counts: { apiKeyIds: 1 } },
+  ]);
 }

@@ -3,7 +3,7 @@ import type { SignetClient } from "../client.js";
 import type { SessionSignedErrorCode, SignetError } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { signWithSession } from "../session/sessionSigner.js";
-import { isSessionGone } from "./revokeSession.js";
+import { isSessionGone, revokeSessionPayload } from "./revokeSession.js";
 
 export type SignOutParameters = CallOptions & { accountId: string };
 export type SignOutReturnType = undefined;
@@ -36,6 +36,7 @@ export async function signOut(
           path: `/auth/sessions/${session.id}`,
           expectedStatus: 204,
           sign: signWithSession(client, session),
+          checkPayload: revokeSessionPayload(client, { accountId }),
         },
         parameters,
       );

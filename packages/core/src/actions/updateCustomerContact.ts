@@ -3,6 +3,7 @@ import type { SignetClient } from "../client.js";
 import { assertArgument, type SessionSignedErrorCode, type SignetError } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
+import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { CustomerJson } from "../wire.js";
 
@@ -65,9 +66,31 @@ export async function updateCustomerContact(
       }),
       expectedStatus: 200,
       sign: signWithSession(client, session),
+      checkPayload: updateCustomerContactPayload(client, {
+        accountId,
+        ...(email !== undefined ? { email } : { phoneNumber: phoneNumber as string }),
+      }),
       parseBody: (answer) => expectShape<CustomerJson>(answer, ["id"], "Customer"),
     },
     parameters,
   );
   return body;
+}
+
+/**
+ * What a contact change signs (docs/protocol.md §11): the update of the email or phone number to
+ * exactly the value the caller passed. Another value would send the account's codes elsewhere.
+ */
+export function updateCustomerContactPayload(
+  client: SignetClient,
+  request: { accountId: string } & ({ email: string } | { phoneNumber: string }),
+): CheckPayload {
+  return expectActivity(client, request.accountId, [
+    "email" in request
+      ? { types: ["ACTIVITY_TYPE_UPDATE_USER_EMAIL"], equals: { userEmail: request.email } }
+      : {
+          types: ["ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER"],
+          equals: { userPhoneNumber: request.phoneNumber },
+        },
+  ]);
 }

@@ -9,6 +9,7 @@ import {
 import type { CallOptions } from "../events.js";
 import { establishSession, parseAuthSession } from "../session/establishSession.js";
 import type { Session } from "../session/sessionStore.js";
+import { expectVerificationToken } from "../transport/payloadCheck.js";
 import type { AuthMethodJson } from "../wire.js";
 
 export type VerifyOtpParameters = CallOptions & {
@@ -70,6 +71,9 @@ export async function verifyOtp(
       body: JSON.stringify({ type: credential.type, encryptedOtpBundle }),
       expectedStatus: 200,
       sign: (payload) => client.crypto.stampPayload(payload, tek),
+      // The TEK travels sealed in the bundle, which no backend can open or re-seal; the payload
+      // must still be the verification token (never an activity) for this TEK, and alive.
+      checkPayload: expectVerificationToken([tek.publicKeyUncompressed, tek.publicKey]),
       parseBody: parseAuthSession,
     },
     parameters,

@@ -54,6 +54,8 @@ function setup(replies: (time: ReturnType<typeof fakeClock>) => ScriptedReply[])
   const base = {
     transport,
     sign,
+    // The engine's own behaviour is tested here; the checks have their table (payloadCheck.test.ts).
+    checkPayload: () => ({ known: true as const }),
     clock: time.clock,
     sleep: time.sleep,
     random: () => 0.5,
@@ -246,6 +248,7 @@ describe("runSignedRequest, challenge mode", () => {
       method: "POST",
       path: "/auth/delegated-keys",
       body,
+      maxLegs: 3,
       expectedStatus: 201,
     });
     expect(result).toMatchObject({
@@ -686,6 +689,7 @@ describe("runSignedRequest, challenge mode", () => {
       const pending = runSignedRequest({
         transport,
         sign: () => "STAMP",
+        checkPayload: () => ({ known: true }),
         backoff: { baseMs: 60_000 },
         random: () => 0.9,
         signal: controller.signal,

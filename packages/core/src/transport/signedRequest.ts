@@ -18,6 +18,7 @@ import { deliver } from "../events.js";
 import { defaultSleep, unlessAborted } from "./abort.js";
 import { backoffDelay } from "./backoff.js";
 import { parseSignedRequestChallenge, type SignedRequestChallenge } from "./challenge.js";
+import { checkedSigner } from "./checkedSigner.js";
 import { IDEMPOTENCY_KEY_HEADER, REQUEST_ID_HEADER, WALLET_SIGNATURE_HEADER } from "./headers.js";
 import { abortedError, systemClock, type TransportResponse } from "./http.js";
 import { generateIdempotencyKey } from "./idempotencyKey.js";
@@ -25,7 +26,6 @@ import { type Answer, isProcessingBody, nextStep } from "./nextStep.js";
 import { readAnswer } from "./readAnswer.js";
 import {
   ChallengeLapse,
-  callSigner,
   challengeExpiredError,
   processingTimeoutError,
 } from "./signedRequestErrors.js";
@@ -52,7 +52,7 @@ export type {
 } from "./signedRequestParameters.js";
 
 const DEFAULT_TIMEOUT_MS = 120_000;
-const DEFAULT_MAX_LEGS = 3;
+const DEFAULT_MAX_LEGS = 2;
 const DEFAULT_TRANSIENT_RETRIES = 2;
 const DEFAULT_RATE_LIMIT_RETRIES = 2;
 const DEFAULT_MAX_RETRY_AFTER_MS = 30_000;
@@ -154,8 +154,17 @@ export async function runSignedRequest<TBody = unknown>(
     requestId: undefined,
   };
 
-  const stamp = (payloadToSign: string, context: SignContext) =>
-    callSigner(sign, payloadToSign, context, signal);
+  // Every payload is checked before `sign` sees it (docs/protocol.md §11).
+  const signer = checkedSigner({
+    sign,
+    checkPayload: parameters.checkPayload,
+    allowUnknownPayloads: parameters.allowUnknownPayloads === true,
+    operation: operation ?? "signedRequest",
+    now: () => clock.now(),
+    signal,
+    onEvent: parameters.onEvent,
+  });
+  const stamp = signer.stamp;
 
   /**
    * Sleeps `ms` unless waking would be past the deadline or the challenge's expiry, in which
@@ -187,6 +196,8 @@ export async function runSignedRequest<TBody = unknown>(
   };
 
   async function runOnce(): Promise<RunSignedRequestReturnType<TBody>> {
+    // A restart signs its payloads afresh: the first is the first again.
+    signer.restart();
     let leg = 1;
     let legAttempt = 0;
     let processingCount = 0;
@@ -312,6 +323,7 @@ export async function runSignedRequest<TBody = unknown>(
         const value = await stamp(
           next.payloadToSign,
           defined({ leg, requestId: next.requestId, type: next.type, operation, signal }),
+          next.expiresAtMs,
         );
         headers = { [WALLET_SIGNATURE_HEADER]: value, [REQUEST_ID_HEADER]: next.requestId };
         continue;

@@ -2,6 +2,7 @@
 import type { SignedRequestErrorCode, SignetError } from "../errors.js";
 import type { BackoffOptions } from "./backoff.js";
 import type { Clock, Transport } from "./http.js";
+import type { CheckPayload, PayloadEvent } from "./payloadCheck.js";
 import type { SignedRequestEvent } from "./signedRequestEvent.js";
 
 /** What the signer is told besides the payload. */
@@ -33,6 +34,16 @@ type CommonParameters<TBody> = {
    */
   body?: string | undefined;
   sign: SignPayload;
+  /**
+   * Reads a copy of each payload before `sign` sees it and throws `PAYLOAD_MISMATCH` unless it
+   * binds this request (docs/protocol.md §11). Required: nothing is signed unchecked.
+   */
+  checkPayload: CheckPayload;
+  /**
+   * Sign payloads of an activity type core does not know (a newer service), reporting each as a
+   * `payload` event with `action: "signedUnknown"`. Default false: they are refused.
+   */
+  allowUnknownPayloads?: boolean | undefined;
   /**
    * The terminal success status(es): 200 (verify, export, contact update, quote execute),
    * 201 (credential add, refresh, delegated key) or 204 (revocations).
@@ -74,13 +85,16 @@ type CommonParameters<TBody> = {
   sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
   /** Uniform source in [0, 1) for jitter. Default `Math.random`. */
   random?: (() => number) | undefined;
-  onEvent?: ((event: SignedRequestEvent) => void) | undefined;
+  onEvent?: ((event: SignedRequestEvent | PayloadEvent) => void) | undefined;
 };
 
 /** The 202 → stamp → re-send protocol of every signed endpoint but quote execute. */
 export type ChallengeModeParameters = {
   mode?: "challenge" | undefined;
-  /** Legs allowed, the unsigned one included. Default 3 (delegated keys). */
+  /**
+   * Legs allowed, the unsigned one included. Default 2; delegated keys need 3. A further 202 is
+   * refused: nothing the backend answers makes the device sign more than its operation signs.
+   */
   maxLegs?: number | undefined;
   /**
    * Start over from leg 1, once, when the challenge lapses (locally, or a 401 for an expired

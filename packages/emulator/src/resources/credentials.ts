@@ -8,6 +8,12 @@ import { expectNoBody, pathId, queryParam, type RequestContext } from "../http/c
 import { invalidInput, notFound, ServiceError } from "../http/errors.js";
 import { json, noContent } from "../http/responses.js";
 import type { Route } from "../http/router.js";
+import {
+  addOAuthPayload,
+  addPasskeyPayload,
+  contactPayload,
+  revokeCredentialPayload,
+} from "../payloads.js";
 import type { Runtime } from "../runtime.js";
 import { runSignedRetry } from "../signedRetry.js";
 import type { CredentialRecord, CredentialType, InternalAccountRecord } from "../state.js";
@@ -241,6 +247,7 @@ async function addCredential(ctx: RequestContext): Promise<Response> {
   assertNoDuplicate(rt, candidate);
   return runSignedRetry(ctx, {
     operation: "ADD_CREDENTIAL",
+    payload: () => addPayload(ctx, account.id, body, candidate),
     type: body.type as CredentialType,
     allowedKeys: () => sessionKeys(rt, account.id),
     complete: () => {
@@ -288,6 +295,7 @@ async function revokeCredential(ctx: RequestContext): Promise<Response> {
   const credential = check();
   return runSignedRetry(ctx, {
     operation: "REVOKE_CREDENTIAL",
+    payload: () => revokeCredentialPayload(ctx, credential),
     type: credential.type,
     allowedKeys: () =>
       sessionKeys(rt, credential.accountId, (s) => s.credentialId !== credential.id),
@@ -301,6 +309,30 @@ async function revokeCredential(ctx: RequestContext): Promise<Response> {
       return noContent();
     },
   });
+}
+
+/** The payload an add signs (docs/protocol.md §11), from the request and the credential it makes. */
+function addPayload(
+  ctx: RequestContext,
+  accountId: string,
+  body: ReturnType<typeof readTypedBody<typeof addSchemas>>,
+  candidate: Omit<CredentialRecord, "id" | "createdAt" | "updatedAt">,
+): string {
+  switch (body.type) {
+    case "EMAIL_OTP":
+      return contactPayload(ctx, accountId, { email: candidate.nickname });
+    case "SMS_OTP":
+      return contactPayload(ctx, accountId, { phoneNumber: candidate.nickname });
+    case "OAUTH":
+      return addOAuthPayload(ctx, accountId, body.value.oidcToken, candidate.oauth?.iss ?? "");
+    case "PASSKEY":
+      return addPasskeyPayload(ctx, accountId, {
+        nickname: candidate.nickname,
+        challenge: body.value.challenge,
+        attestation: body.value.attestation,
+        transports: body.value.attestation.transports,
+      });
+  }
 }
 
 /** Credential add, list and revoke routes. */

@@ -5,6 +5,7 @@ import { pathId, queryParam, type RequestContext, readBody } from "../http/conte
 import { invalidInput, notFound, ServiceError } from "../http/errors.js";
 import { json } from "../http/responses.js";
 import type { Route } from "../http/router.js";
+import { contactPayload } from "../payloads.js";
 import type { Runtime } from "../runtime.js";
 import { runSignedRetry, signedHeaders } from "../signedRetry.js";
 import type { CredentialRecord, CustomerRecord } from "../state.js";
@@ -231,6 +232,13 @@ async function patchCustomer(ctx: RequestContext): Promise<Response> {
   };
   return runSignedRetry(ctx, {
     operation: "UPDATE_CUSTOMER_CONTACT",
+    // One payload per contact change; it names the first tied wallet's enclave user.
+    payload: () =>
+      contactPayload(
+        ctx,
+        change.accountIds[0] ?? customerId,
+        emailChanges ? { email: body.email! } : { phoneNumber: body.phoneNumber! },
+      ),
     data: change,
     allowedKeys: (pending) =>
       (pending.data as ContactChange).accountIds.flatMap((a) => sessionKeys(rt, a)),

@@ -12,7 +12,8 @@ import {
 import { invalidInput, notFound, ServiceError } from "../http/errors.js";
 import { json, noContent } from "../http/responses.js";
 import type { Route } from "../http/router.js";
-import { issueChallenge, runSignedRetry } from "../signedRetry.js";
+import { delegatedKeyPayload } from "../payloads.js";
+import { issueChallenge, runSignedRetry, signedHeaders } from "../signedRetry.js";
 import type { DelegatedKeyRecord } from "../state.js";
 import { id, object, string } from "../validation.js";
 import { getAccount } from "./accounts.js";
@@ -40,7 +41,7 @@ export function delegatedKeyJson(key: DelegatedKeyRecord): Record<string, unknow
   };
 }
 
-type Leg = { leg: 1 } | { leg: 2; keyId: string };
+type Leg = { leg: 1; publicKey: string } | { leg: 2; keyId: string; publicKey: string };
 
 /**
  * `POST /auth/delegated-keys` `{ cardId, internalAccountId, nickname }`, the same body on all legs:
@@ -72,22 +73,31 @@ async function createDelegatedKey(ctx: RequestContext): Promise<Response> {
     }
   };
   assertNoActive();
+  // The key is made with the first challenge, whose payload approves it (docs/protocol.md §11);
+  // a signed retry finds it in its pending request.
+  const fresh = signedHeaders(ctx).signature === null ? rt.ids.keyPair("delegated-key") : undefined;
+  const request = {
+    accountId: account.id,
+    cardId: card.id,
+    nickname: body.nickname,
+    publicKey: fresh ? toHex(fresh.publicKeyCompressed) : "",
+  };
   return runSignedRetry(ctx, {
     operation: "CREATE_DELEGATED_KEY",
-    data: { leg: 1 } satisfies Leg,
+    data: { leg: 1, publicKey: request.publicKey } satisfies Leg,
+    payload: () => delegatedKeyPayload(ctx, 1, request),
     allowedKeys: () => sessionKeys(rt, account.id),
     complete: ({ pending }) => {
       assertNoActive();
       const leg = pending.data as Leg;
       const now = ctx.now();
       if (leg.leg === 1) {
-        const keyPair = rt.ids.keyPair("delegated-key");
         const key: DelegatedKeyRecord = {
           id: rt.ids.next("DelegatedKey"),
           cardId: card.id,
           fundingSourceId: source.id,
           accountId: account.id,
-          publicKey: toHex(keyPair.publicKeyCompressed),
+          publicKey: leg.publicKey,
           nickname: body.nickname,
           status: "PENDING",
           createdAt: now,
@@ -96,7 +106,8 @@ async function createDelegatedKey(ctx: RequestContext): Promise<Response> {
         rt.state.delegatedKeys.set(key.id, key);
         return issueChallenge(ctx, {
           operation: "ACTIVATE_DELEGATED_KEY",
-          data: { leg: 2, keyId: key.id } satisfies Leg,
+          payload: () => delegatedKeyPayload(ctx, 2, { ...request, publicKey: leg.publicKey }),
+          data: { leg: 2, keyId: key.id, publicKey: leg.publicKey } satisfies Leg,
         });
       }
       const key = rt.state.delegatedKeys.get(leg.keyId);

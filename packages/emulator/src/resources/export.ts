@@ -5,6 +5,7 @@ import { pathId, type RequestContext, readBody } from "../http/context.js";
 import { invalidInput } from "../http/errors.js";
 import { json } from "../http/responses.js";
 import type { Route } from "../http/router.js";
+import { exportWalletPayload } from "../payloads.js";
 import { runSignedRetry } from "../signedRetry.js";
 import { object, string, UNCOMPRESSED_PUBLIC_KEY } from "../validation.js";
 import { getAccount } from "./accounts.js";
@@ -31,6 +32,7 @@ async function exportWallet(ctx: RequestContext): Promise<Response> {
   const account = getAccount(rt, accountId);
   return runSignedRetry(ctx, {
     operation: "EXPORT_WALLET",
+    payload: () => exportWalletPayload(ctx, account.id, body.clientPublicKey),
     allowedKeys: () => sessionKeys(rt, account.id),
     complete: () =>
       json(200, {

@@ -8,8 +8,9 @@ import { expectNoBody, pathId, type RequestContext, readBody } from "../http/con
 import { invalidInput, notFound, ServiceError } from "../http/errors.js";
 import { json, processing } from "../http/responses.js";
 import type { Route } from "../http/router.js";
+import { quotePayload } from "../payloads.js";
 import type { Runtime } from "../runtime.js";
-import { checkStamp, encodePayload, SIGNATURE_HEADER } from "../signedRetry.js";
+import { checkStamp, SIGNATURE_HEADER } from "../signedRetry.js";
 import type { QuoteRecord } from "../state.js";
 import {
   anyJson,
@@ -167,19 +168,12 @@ function createQuote(ctx: RequestContext): Response {
   }
   const now = ctx.now();
   const quoteId = rt.ids.next("Quote");
-  const payloadToSign = encodePayload({
-    type: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
-    timestampMs: String(now),
-    organizationId: rt.keys.organizationId,
-    parameters: {
-      signWith: source.id,
-      quoteId,
-      unsignedTransaction: sha256Hex(
-        `${quoteId}:${source.id}:${body.destination.accountId}:${sendAmount}`,
-      ),
-      amount: String(sendAmount),
-      currency: source.currency.code,
-    },
+  const payloadToSign = quotePayload(rt, now, {
+    id: quoteId,
+    sourceAccountId: source.id,
+    destination: body.destination.accountId,
+    amount: sendAmount,
+    currency: source.currency.code,
   });
   const quote: QuoteRecord = {
     id: quoteId,

@@ -11,6 +11,7 @@ import {
 import { notFound, ServiceError } from "../http/errors.js";
 import { json, noContent } from "../http/responses.js";
 import type { Route } from "../http/router.js";
+import { refreshSessionPayload, revokeSessionPayload } from "../payloads.js";
 import type { Runtime } from "../runtime.js";
 import { runSignedRetry } from "../signedRetry.js";
 import type { CredentialRecord, SessionRecord } from "../state.js";
@@ -158,6 +159,7 @@ async function refreshSession(ctx: RequestContext): Promise<Response> {
   }
   return runSignedRetry(ctx, {
     operation: "REFRESH_SESSION",
+    payload: () => refreshSessionPayload(ctx, body.clientPublicKey),
     allowedKeys: () => (isActive(ctx.rt, session) ? [session.publicKey] : []),
     complete: () => {
       assertActive();
@@ -180,6 +182,7 @@ async function revokeSession(ctx: RequestContext): Promise<Response> {
   const target = assertActive();
   return runSignedRetry(ctx, {
     operation: "REVOKE_SESSION",
+    payload: () => revokeSessionPayload(ctx, target),
     type: target.type,
     allowedKeys: () => sessionKeys(ctx.rt, target.accountId),
     complete: () => {

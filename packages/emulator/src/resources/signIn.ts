@@ -64,10 +64,10 @@ function challenge(ctx: RequestContext): Response {
     const expiresAt = ctx.now() + rt.options.challengeTtlMs;
     // The challenge is the hash of a session-creation body the client never sees.
     const sessionBody = JSON.stringify({
-      type: "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION",
-      timestampMs: String(ctx.now()),
       organizationId: rt.keys.organizationId,
-      parameters: { credentialId: credential.id, publicKey: body.clientPublicKey, requestId },
+      parameters: { targetPublicKey: body.clientPublicKey, credentialId: credential.id, requestId },
+      timestampMs: String(ctx.now()),
+      type: "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2",
     });
     const challengeHex = sha256Hex(sessionBody);
     rt.state.passkeyChallenges.set(requestId, {
