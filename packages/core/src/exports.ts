@@ -34,7 +34,6 @@ export {
   type ExecuteQuoteParameters,
   type ExecuteQuoteReturnType,
   executeQuote,
-  quotePayloadToSign,
 } from "./actions/executeQuote.js";
 export {
   type ExportWalletErrorType,
@@ -84,6 +83,11 @@ export {
   type ListSessionsReturnType,
   listSessions,
 } from "./actions/listSessions.js";
+export {
+  type QuotePayloadSummary,
+  quotePayloadToSign,
+  readQuotePayload,
+} from "./actions/quotePayload.js";
 export {
   type RefreshSessionErrorType,
   type RefreshSessionParameters,
@@ -231,6 +235,17 @@ export {
   WALLET_SIGNATURE_HEADER,
 } from "./transport/headers.js";
 export type { Clock, FetchFunction, RequestEvent } from "./transport/http.js";
+export {
+  type ActivityExpectation,
+  type CheckPayload,
+  type Expected,
+  expectActivity,
+  expectVerificationToken,
+  hexValue,
+  type PayloadCheckContext,
+  type PayloadEvent,
+  type PayloadVerdict,
+} from "./transport/payloadCheck.js";
 export {
   type RunSignedRequestErrorType,
   type RunSignedRequestParameters,

@@ -4,19 +4,12 @@
 
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { hexToBytes, utf8Decode } from "../crypto/encoding.js";
 import { assertArgument, type SessionSignedErrorCode, SignetError } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
-import {
-  type CheckPayload,
-  expectActivity,
-  MAX_PAYLOAD_AGE_MS,
-  payloadMismatch,
-  readActivity,
-} from "../transport/payloadCheck.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { ExecutedQuoteJson, PendingAuthorizationQuoteJson, QuoteJson } from "../wire.js";
+import { executeQuotePayload, quotePayloadToSign } from "./quotePayload.js";
 
 export type ExecuteQuoteParameters = CallOptions & {
   /** The quote as created (it carries the payload to sign). */
@@ -35,24 +28,6 @@ export type ExecuteQuoteParameters = CallOptions & {
  */
 export type ExecuteQuoteReturnType = ExecutedQuoteJson | PendingAuthorizationQuoteJson;
 export type ExecuteQuoteErrorType = SignetError<SessionSignedErrorCode>;
-
-/**
- * The payload to sign of a quote funded by an Embedded Wallet, found by account type (never by index).
- * @throws {SignetError} `INVALID_ARGUMENT` when the quote has no `EMBEDDED_WALLET` instruction.
- */
-export function quotePayloadToSign(quote: QuoteJson): string {
-  const instruction = quote.paymentInstructions?.find(
-    (entry) => entry?.accountOrWalletInfo?.accountType === "EMBEDDED_WALLET",
-  );
-  const payload = instruction?.accountOrWalletInfo.payloadToSign;
-  if (typeof payload !== "string" || payload.length === 0) {
-    throw new SignetError(
-      "INVALID_ARGUMENT",
-      `"quote" expected an EMBEDDED_WALLET payment instruction with payloadToSign`,
-    );
-  }
-  return payload;
-}
 
 /**
  * Executes a quote from the user's wallet: stamps its `payloadToSign` with a held session of the
@@ -133,62 +108,4 @@ export function parseExecutedQuote(answer: unknown): ExecuteQuoteReturnType {
   if (quote.status !== "PENDING_AUTHORIZATION") return quote as ExecutedQuoteJson;
   expectShape(quote.scaChallenge, ["id", "expiresAt", "factor"], "scaChallenge");
   return quote as PendingAuthorizationQuoteJson;
-}
-
-/**
- * What executing a quote signs (docs/protocol.md §11): a transaction signature
- * (`ACTIVITY_TYPE_SIGN_TRANSACTION_V2` or `_SIGN_RAW_PAYLOAD_V2`) made while the quote was alive, for
- * the wallet this account signed with before. Where the transaction is readable (the emulator's
- * `unsignedTransaction` is hex of UTF-8 JSON naming the quote, amount, currency and destination),
- * each field it names must be the quote the app passed and showed; an opaque transaction (the
- * service's hashes) binds only as far as the rest does.
- */
-export function executeQuotePayload(client: SignetClient, quote: QuoteJson): CheckPayload {
-  const expiresAt = Date.parse(quote.expiresAt ?? "");
-  const createdAt = Date.parse(quote.createdAt ?? "");
-  const check = expectActivity(client, quote.source?.accountId ?? "", [
-    {
-      types: ["ACTIVITY_TYPE_SIGN_TRANSACTION_V2", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2"],
-      window: {
-        from: Number.isFinite(createdAt) ? createdAt : expiresAt - MAX_PAYLOAD_AGE_MS,
-        to: expiresAt,
-      },
-    },
-  ]);
-  const shown: Record<string, string | undefined> = {
-    quoteId: quote.id,
-    amount: quote.totalSendingAmount === undefined ? undefined : String(quote.totalSendingAmount),
-    currency: quote.sendingCurrency?.code,
-    destination: quote.destination?.accountId,
-  };
-  return (payloadToSign, context) => {
-    const verdict = check(payloadToSign, context);
-    if (!verdict.known) return verdict;
-    const transaction = readTransaction(readActivity(payloadToSign)?.parameters);
-    for (const [name, value] of Object.entries(shown)) {
-      if (transaction?.[name] === undefined) continue;
-      if (transaction[name] !== value) {
-        throw payloadMismatch(
-          context,
-          `parameters.unsignedTransaction.${name}`,
-          "is not the quote this device was given",
-        );
-      }
-    }
-    return verdict;
-  };
-}
-
-/** The fields a readable `unsignedTransaction` names, or `undefined` when it is opaque. */
-function readTransaction(parameters: unknown): Record<string, unknown> | undefined {
-  const hex = (parameters as { unsignedTransaction?: unknown } | undefined)?.unsignedTransaction;
-  if (typeof hex !== "string" || hex.length % 2 !== 0 || hex.length > 8192) return undefined;
-  try {
-    const json: unknown = JSON.parse(utf8Decode(hexToBytes(hex)));
-    return json !== null && typeof json === "object" && !Array.isArray(json)
-      ? (json as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
 }
