@@ -112,9 +112,14 @@ export async function startStack(
      * push hostile requests through on purpose turn it off; answers are judged always.
      */
     judgeRequests?: boolean;
+    /**
+     * Wraps the relay's upstream `fetch`: a compromised backend (or anything between the relay
+     * and the service) that rewrites what the device sent or what the service answered.
+     */
+    relayUpstream?: (upstream: typeof fetch) => typeof fetch;
   } = {},
 ): Promise<Stack> {
-  const { onRelayEvent, judgeRequests = true, ...emulatorOptions } = options;
+  const { onRelayEvent, judgeRequests = true, relayUpstream, ...emulatorOptions } = options;
   const emulator = await startEmulatorServer({ port: 0, ...emulatorOptions });
   // docs/protocol.md: the service's OpenAPI judges every exchange with the emulator.
   const findings: (OpenApiFinding & { test?: string })[] = [];
@@ -139,7 +144,7 @@ export async function startStack(
         return customerId ? { customerId } : null;
       },
       rateLimit: false,
-      fetch: judged(),
+      fetch: relayUpstream ? relayUpstream(judged()) : judged(),
       ...(onRelayEvent ? { onEvent: onRelayEvent } : {}),
     });
   const listen = async (port: number): Promise<Server> => {

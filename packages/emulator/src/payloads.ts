@@ -148,17 +148,22 @@ export function revokeCredentialPayload(
 }
 
 /**
- * Delegated keys (no example from the service; this project's decision): first the API key, named
- * as the client named it, then the policy that lets it spend from exactly that card.
+ * Delegated keys (no example from the service; this project's decision): first the policy that
+ * lets exactly this key spend from exactly this card, then the API key itself, named as the
+ * client named it. The card is bound before anything is signed for the key.
  */
 export function delegatedKeyPayload(
   ctx: RequestContext,
   step: 1 | 2,
   request: { accountId: string; cardId: string; nickname: string; publicKey: string },
 ): string {
-  const userId = enclaveId("user", request.accountId);
   return step === 1
-    ? activity(ctx.rt, ctx.now(), "CREATE_API_KEYS_V2", {
+    ? activity(ctx.rt, ctx.now(), "CREATE_POLICY_V3", {
+        condition: `card.id == '${request.cardId}' && key.publicKey == '${request.publicKey}'`,
+        effect: "EFFECT_ALLOW",
+        policyName: request.nickname,
+      })
+    : activity(ctx.rt, ctx.now(), "CREATE_API_KEYS_V2", {
         apiKeys: [
           {
             apiKeyName: request.nickname,
@@ -166,12 +171,7 @@ export function delegatedKeyPayload(
             publicKey: request.publicKey,
           },
         ],
-        userId,
-      })
-    : activity(ctx.rt, ctx.now(), "CREATE_POLICY_V3", {
-        condition: `card.id == '${request.cardId}'`,
-        effect: "EFFECT_ALLOW",
-        policyName: request.nickname,
+        userId: enclaveId("user", request.accountId),
       });
 }
 

@@ -3,12 +3,7 @@ import type { SignetClient } from "../client.js";
 import { type SessionSignedErrorCode, SignetError } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
-import {
-  type CheckPayload,
-  expectActivity,
-  payloadMismatch,
-  readActivity,
-} from "../transport/payloadCheck.js";
+import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { DelegatedKeyJson } from "../wire.js";
 
@@ -73,40 +68,40 @@ export async function createDelegatedKey(
 
 /**
  * What creating a delegated key signs (the service shows no example; docs/protocol.md §11 records
- * this project's decision): first the API key itself, named as the caller named it, then the
- * policy that lets it spend from exactly the caller's card. The key approved on the first payload
- * must be the key the service then returns.
+ * this project's decision): first the policy that lets one key spend from exactly the caller's
+ * card, under the caller's name, then that same key as an API key of the same name. The key the
+ * policy names must be the key the service then returns.
  */
 export function createDelegatedKeyPayload(
   client: SignetClient,
   request: { accountId: string; cardId: string; nickname: string },
 ): CheckPayload & { delegatedPublicKey(): string | undefined } {
   let approved: string | undefined;
-  const check = expectActivity(client, request.accountId, [
-    {
-      types: ["ACTIVITY_TYPE_CREATE_API_KEYS_V2"],
-      equals: { "apiKeys.0.apiKeyName": request.nickname },
-      counts: { apiKeys: 1 },
-    },
+  const condition = new RegExp(
+    `^card\\.id == '${request.cardId.replace(/[^\w:-]/g, "")}' && key\\.publicKey == '(0[23][0-9a-fA-F]{64})'$`,
+  );
+  const check = expectActivity(client, request.accountId, (context) => [
     {
       types: ["ACTIVITY_TYPE_CREATE_POLICY_V3"],
-      equals: { policyName: request.nickname, condition: `card.id == '${request.cardId}'` },
+      equals: {
+        policyName: request.nickname,
+        condition: {
+          test: (value) => {
+            const match = typeof value === "string" ? condition.exec(value) : null;
+            if (match && context.signature === 1) approved = match[1];
+            return match !== null;
+          },
+        },
+      },
+    },
+    {
+      types: ["ACTIVITY_TYPE_CREATE_API_KEYS_V2"],
+      equals: {
+        "apiKeys.0.apiKeyName": request.nickname,
+        "apiKeys.0.publicKey": { test: (value) => value === approved && approved !== undefined },
+      },
+      counts: { apiKeys: 1 },
     },
   ]);
-  return Object.assign<CheckPayload, { delegatedPublicKey(): string | undefined }>(
-    (payloadToSign, context) => {
-      const verdict = check(payloadToSign, context);
-      if (context.signature === 1 && verdict.known) {
-        const apiKeys = (readActivity(payloadToSign)?.parameters as { apiKeys?: unknown[] })
-          ?.apiKeys;
-        const publicKey = (apiKeys?.[0] as { publicKey?: unknown } | undefined)?.publicKey;
-        if (typeof publicKey !== "string" || !/^0[23][0-9a-fA-F]{64}$/.test(publicKey)) {
-          throw payloadMismatch(context, "parameters.apiKeys.0.publicKey", "is not a P-256 key");
-        }
-        approved = publicKey;
-      }
-      return verdict;
-    },
-    { delegatedPublicKey: () => approved },
-  );
+  return Object.assign(check, { delegatedPublicKey: () => approved });
 }

@@ -1,0 +1,503 @@
+// docs/protocol.md §11, README "Security notes": a compromised backend. The relay's upstream `fetch`
+// is the attacker: it rewrites what the device sent (a key, an email, a card, the quote's path) or
+// answers with a challenge of its own (an export it started), and the emulator stays honest. For
+// every signed operation the device must refuse before any key touches the payload: no signature
+// over a payload the attacker arranged ever reaches the relay. The same operation without the
+// attack then completes. `pnpm reliability` writes these rows to RELIABILITY.md.
+import {
+  addCredential,
+  addPasskey,
+  createDelegatedKey,
+  executeQuote,
+  exportWallet,
+  getQuote,
+  listCredentials,
+  type QuoteJson,
+  refreshSession,
+  requestOtp,
+  revokeCredential,
+  revokeSession,
+  SignetError,
+  signOut,
+  updateCustomerContact,
+  verifyOtp,
+} from "@signet/core";
+import { createSoftAuthenticator } from "@signet/emulator/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { saveCounts } from "./reliability/output.js";
+import { sandboxIdToken } from "./support/oidc.js";
+import { passkeyUser, registrationChallenge, signInWithEmail } from "./support/signIn.js";
+import { type Stack, startStack } from "./support/stack.js";
+
+type Outgoing = { url: URL; method: string; headers: Headers; body: string | undefined };
+/** What the attacker does with one request: send it changed, or answer it itself. */
+type Plan = (
+  request: Outgoing,
+) => Promise<{ url?: URL; body?: string; answer?: Response } | undefined>;
+
+/** The compromised backend: the relay's upstream fetch, with a plan armed per attack. */
+function createAttacker() {
+  const tainted = new Set<string>();
+  const state = { plan: undefined as Plan | undefined, signed: 0, taintedExecute: false };
+  const wrap =
+    (upstream: typeof fetch): typeof fetch =>
+    async (input, init = {}) => {
+      const url = new URL(String(input));
+      const headers = new Headers(init.headers);
+      const raw = init.body as Uint8Array | undefined;
+      const body = raw === undefined ? undefined : new TextDecoder().decode(raw);
+      // A signature over a payload the attacker arranged: the attack would have worked.
+      const requestId = headers.get("request-id");
+      if (headers.has("grid-wallet-signature") && requestId && tainted.has(requestId))
+        state.signed++;
+      const change = state.plan
+        ? await state.plan({ url, method: init.method ?? "GET", headers, body })
+        : undefined;
+      if (change?.answer) return remember(change.answer);
+      if (!change) return upstream(input, init);
+      if (url.pathname.endsWith("/execute") && headers.has("grid-wallet-signature")) state.signed++;
+      headers.delete("content-length");
+      const response = await upstream(change.url ?? url, {
+        ...init,
+        headers,
+        ...(change.body === undefined ? {} : { body: new TextEncoder().encode(change.body) }),
+      });
+      return remember(response);
+    };
+  /** A 202 of a request the attacker changed carries a payload it arranged. */
+  async function remember(response: Response): Promise<Response> {
+    if (response.status !== 202) return response;
+    const text = await response.text();
+    const requestId = (JSON.parse(text) as { requestId?: string }).requestId;
+    if (requestId) tainted.add(requestId);
+    return new Response(text, { status: 202, headers: response.headers });
+  }
+  return {
+    wrap,
+    state,
+    arm(plan: Plan) {
+      state.plan = plan;
+    },
+    disarm() {
+      state.plan = undefined;
+    },
+  };
+}
+
+const attacker = createAttacker();
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack({ settlementDelayMs: 100, relayUpstream: attacker.wrap });
+});
+afterAll(() => stack?.close());
+
+const rp = { id: "localhost", name: "Signet test" };
+const ATTACKER_EMAIL = "attacker@example.net";
+
+/** Rewrites the JSON body of matching requests (every leg alike, so the service's pending request matches). */
+const rewriteBody =
+  (
+    method: string,
+    path: RegExp,
+    change: (
+      body: Record<string, unknown>,
+    ) => Promise<Record<string, unknown>> | Record<string, unknown>,
+  ): Plan =>
+  async ({ url, method: m, body }) => {
+    if (m !== method || !path.test(url.pathname) || body === undefined) return undefined;
+    return { body: JSON.stringify(await change(JSON.parse(body))) };
+  };
+
+/** Answers the device's first leg with the challenge of an export the attacker started itself. */
+const substituteExport =
+  (method: string, path: RegExp, accountId: () => string): Plan =>
+  async ({ url, method: m, headers }) => {
+    if (m !== method || !path.test(url.pathname) || headers.has("grid-wallet-signature"))
+      return undefined;
+    const key = await stack.directClient().client.crypto.generateDecryptionKey();
+    const started = await stack.platform<Record<string, unknown>>(
+      "POST",
+      `/internal-accounts/${accountId()}/export`,
+      { clientPublicKey: key.publicKeyUncompressed },
+    );
+    return { answer: Response.json(started.body, { status: started.status }) };
+  };
+
+type Row = {
+  operation: string;
+  swap: string;
+  tried: number;
+  signed: number;
+  refused: Record<string, number>;
+};
+const rows: Row[] = [];
+
+/**
+ * Runs one attack: the device's action under the armed plan must fail with `code` and sign
+ * nothing the attacker arranged; disarmed, the same action completes.
+ */
+async function attack(
+  row: { operation: string; swap: string; code?: string },
+  plan: Plan,
+  action: () => Promise<unknown>,
+  honest: () => Promise<unknown>,
+) {
+  const signedBefore = attacker.state.signed;
+  attacker.arm(plan);
+  let error: unknown;
+  try {
+    await action();
+  } catch (thrown) {
+    error = thrown;
+  } finally {
+    attacker.disarm();
+  }
+  const signed = attacker.state.signed - signedBefore;
+  const code =
+    error instanceof SignetError
+      ? String(error.code)
+      : error === undefined
+        ? "none (completed)"
+        : "not a SignetError";
+  rows.push({ operation: row.operation, swap: row.swap, tried: 1, signed, refused: { [code]: 1 } });
+  expect(signed, `${row.operation}: ${row.swap}`).toBe(0);
+  expect(code).toBe(row.code ?? "PAYLOAD_MISMATCH");
+  if (error instanceof SignetError && error.code === "PAYLOAD_MISMATCH") {
+    expect(error.retryable).toBe(false);
+    // The field is named, never the value.
+    expect(JSON.stringify(error)).not.toContain(ATTACKER_EMAIL);
+  }
+  await honest();
+}
+
+async function signedInUser(extra: Record<string, unknown> = {}) {
+  const user = await stack.signUp(undefined, extra);
+  const { client, events, authenticator } = stack.client(user.customerId);
+  await signInWithEmail(client, user.emailCredentialId);
+  return { ...user, client, events, authenticator };
+}
+
+const newKeyHex = async (compressed: boolean) => {
+  const key = await stack.directClient().client.crypto.generateSigningKey();
+  return compressed ? key.publicKey : key.publicKeyUncompressed;
+};
+
+describe("a compromised backend gets nothing signed away", () => {
+  it("export: the backend swaps the export key for its own", async () => {
+    const user = await signedInUser();
+    const attackerKey = await newKeyHex(false);
+    await attack(
+      { operation: "exportWallet", swap: "clientPublicKey → the backend's key" },
+      rewriteBody("POST", /\/export$/, (b) => ({ ...b, clientPublicKey: attackerKey })),
+      () => exportWallet(user.client, { accountId: user.accountId }),
+      async () =>
+        expect(
+          (await exportWallet(user.client, { accountId: user.accountId })).split(" "),
+        ).toHaveLength(24),
+    );
+  });
+
+  it("refresh: the backend swaps the new session key for its own, or answers with its own export", async () => {
+    const user = await signedInUser();
+    const attackerKey = await newKeyHex(true);
+    const [before] = await user.client.sessions.list(user.accountId);
+    await attack(
+      { operation: "refreshSession", swap: "clientPublicKey → the backend's key" },
+      rewriteBody("POST", /\/refresh$/, (b) => ({ ...b, clientPublicKey: attackerKey })),
+      () => refreshSession(user.client, { accountId: user.accountId }),
+      async () => {
+        // Nothing was stored or removed by the refusal: the old session still signs.
+        expect((await user.client.sessions.list(user.accountId)).map((s) => s.id)).toEqual([
+          before!.id,
+        ]);
+      },
+    );
+    await attack(
+      { operation: "refreshSession", swap: "answered with the backend's export challenge" },
+      substituteExport("POST", /\/refresh$/, () => user.accountId),
+      () => refreshSession(user.client, { accountId: user.accountId }),
+      async () =>
+        expect((await refreshSession(user.client, { accountId: user.accountId })).id).not.toBe(
+          before!.id,
+        ),
+    );
+  });
+
+  it("refresh: a third leg the operation does not have is refused", async () => {
+    const user = await signedInUser();
+    let firstSigned = false;
+    await attack(
+      {
+        operation: "refreshSession",
+        swap: "a further 202 after the signed leg",
+        code: "CHALLENGE_INVALID",
+      },
+      async (request) => {
+        if (!request.url.pathname.endsWith("/refresh")) return undefined;
+        if (!request.headers.has("grid-wallet-signature")) return undefined;
+        if (firstSigned) return undefined;
+        firstSigned = true;
+        return substituteExport(
+          "POST",
+          /\/refresh$/,
+          () => user.accountId,
+        )({
+          ...request,
+          headers: new Headers(),
+        });
+      },
+      () => refreshSession(user.client, { accountId: user.accountId }),
+      () => refreshSession(user.client, { accountId: user.accountId }),
+    );
+  });
+
+  it("contact update: the backend swaps the new email for its own", async () => {
+    const user = await signedInUser();
+    await attack(
+      { operation: "updateCustomerContact", swap: "email → the backend's address" },
+      rewriteBody("PATCH", /^\/customers\//, (b) => ({ ...b, email: ATTACKER_EMAIL })),
+      () =>
+        updateCustomerContact(user.client, {
+          customerId: user.customerId,
+          accountId: user.accountId,
+          email: `new-${Date.now()}@example.com`,
+        }),
+      () =>
+        updateCustomerContact(user.client, {
+          customerId: user.customerId,
+          accountId: user.accountId,
+          email: `honest-${Date.now()}@example.com`,
+        }),
+    );
+  });
+
+  it("OTP sign-in: the verify challenge is swapped for the backend's export", async () => {
+    const user = await stack.signUp();
+    const { client } = stack.client(user.customerId);
+    await attack(
+      { operation: "verifyOtp", swap: "answered with the backend's export challenge" },
+      substituteExport("POST", /\/verify$/, () => user.accountId),
+      async () =>
+        verifyOtp(client, {
+          ...(await requestOtp(client, { credentialId: user.emailCredentialId })),
+          otpCode: "000000",
+        }),
+      () => signInWithEmail(client, user.emailCredentialId),
+    );
+  });
+
+  it("add passkey: the backend swaps the attestation for its own passkey", async () => {
+    const user = await signedInUser();
+    const thief = createSoftAuthenticator({ rpId: "localhost", origin: "http://localhost:5173" });
+    await attack(
+      { operation: "addPasskey", swap: "attestation → the backend's authenticator" },
+      rewriteBody("POST", /^\/auth\/credentials$/, async (b) => {
+        if (b.type !== "PASSKEY") return b;
+        const made = await thief.provider.register({
+          rp,
+          user: passkeyUser("thief"),
+          challenge: String(b.challenge),
+          pubKeyCredParams: [{ type: "public-key", alg: -7 }],
+          authenticatorSelection: { residentKey: "preferred", userVerification: "required" },
+          attestation: "none",
+        });
+        return {
+          ...b,
+          attestation: {
+            credentialId: made.rawId,
+            clientDataJson: made.response.clientDataJSON,
+            attestationObject: made.response.attestationObject,
+          },
+        };
+      }),
+      () =>
+        addPasskey(user.client, {
+          accountId: user.accountId,
+          nickname: "Phone",
+          challenge: registrationChallenge(),
+          rp,
+          user: passkeyUser("ada"),
+        }),
+      () =>
+        addPasskey(user.client, {
+          accountId: user.accountId,
+          nickname: "Phone",
+          challenge: registrationChallenge(),
+          rp,
+          user: passkeyUser("ada"),
+        }),
+    );
+  });
+
+  it("add OAuth credential: the backend swaps the token for its own identity", async () => {
+    const user = await signedInUser();
+    const token = (sub: string) => sandboxIdToken({ sub, iat: Math.floor(Date.now() / 1000) });
+    await attack(
+      { operation: "addCredential (OAUTH)", swap: "oidcToken → the backend's identity" },
+      rewriteBody("POST", /^\/auth\/credentials$/, (b) => ({ ...b, oidcToken: token("thief") })),
+      () =>
+        addCredential(user.client, {
+          accountId: user.accountId,
+          type: "OAUTH",
+          oidcToken: token("ada"),
+        }),
+      () =>
+        addCredential(user.client, {
+          accountId: user.accountId,
+          type: "OAUTH",
+          oidcToken: token("ada"),
+        }),
+    );
+  });
+
+  it("add SMS credential: the challenge is swapped for the backend's export", async () => {
+    const user = await signedInUser({ phoneNumber: "+14155550123" });
+    await attack(
+      {
+        operation: "addCredential (SMS_OTP)",
+        swap: "answered with the backend's export challenge",
+      },
+      substituteExport("POST", /^\/auth\/credentials$/, () => user.accountId),
+      () => addCredential(user.client, { accountId: user.accountId, type: "SMS_OTP" }),
+      () => addCredential(user.client, { accountId: user.accountId, type: "SMS_OTP" }),
+    );
+  });
+
+  it("revoke credential, revoke session, sign out: each answered with the backend's export", async () => {
+    const user = await signedInUser();
+    const token = sandboxIdToken({ sub: "ada-revoke", iat: Math.floor(Date.now() / 1000) });
+    const oauth = await addCredential(user.client, {
+      accountId: user.accountId,
+      type: "OAUTH",
+      oidcToken: token,
+    });
+    await attack(
+      { operation: "revokeCredential", swap: "answered with the backend's export challenge" },
+      substituteExport("DELETE", /^\/auth\/credentials\//, () => user.accountId),
+      () => revokeCredential(user.client, { accountId: user.accountId, credentialId: oauth.id }),
+      async () => {
+        await revokeCredential(user.client, { accountId: user.accountId, credentialId: oauth.id });
+        expect(
+          (await listCredentials(user.client, { accountId: user.accountId })).map((c) => c.id),
+        ).not.toContain(oauth.id);
+      },
+    );
+    // A second session to revoke.
+    await signInWithEmail(user.client, user.emailCredentialId);
+    const [, older] = await user.client.sessions.list(user.accountId);
+    await attack(
+      { operation: "revokeSession", swap: "answered with the backend's export challenge" },
+      substituteExport("DELETE", /^\/auth\/sessions\//, () => user.accountId),
+      () => revokeSession(user.client, { accountId: user.accountId, sessionId: older!.id }),
+      () => revokeSession(user.client, { accountId: user.accountId, sessionId: older!.id }),
+    );
+    await attack(
+      { operation: "signOut", swap: "answered with the backend's export challenge" },
+      substituteExport("DELETE", /^\/auth\/sessions\//, () => user.accountId),
+      () => signOut(user.client, { accountId: user.accountId }),
+      async () => {
+        await signInWithEmail(user.client, user.emailCredentialId);
+        await signOut(user.client, { accountId: user.accountId });
+      },
+    );
+  });
+
+  it("delegated key: the backend swaps the card for its own", async () => {
+    const user = await signedInUser();
+    const card = async () =>
+      (
+        await stack.platform<{ id: string }>("POST", "/cards", {
+          cardholderId: user.customerId,
+          fundingSources: [user.accountId],
+        })
+      ).body.id;
+    const mine = await card();
+    const theirs = await card();
+    await attack(
+      { operation: "createDelegatedKey", swap: "cardId → the backend's card" },
+      rewriteBody("POST", /^\/auth\/delegated-keys$/, (b) => ({ ...b, cardId: theirs })),
+      () =>
+        createDelegatedKey(user.client, {
+          accountId: user.accountId,
+          cardId: mine,
+          nickname: "Card key",
+        }),
+      async () =>
+        expect(
+          (
+            await createDelegatedKey(user.client, {
+              accountId: user.accountId,
+              cardId: mine,
+              nickname: "Card key",
+            })
+          ).status,
+        ).toBe("ACTIVE"),
+    );
+  });
+
+  for (const region of ["US", "NL"]) {
+    it(`quote execute (${region === "NL" ? "EU, SCA" : "US"}): another quote of the same wallet is passed off as the one shown`, async () => {
+      const user = await signedInUser({ region });
+      const shown = await stack.walletQuote(user, 100_000);
+      const other = await stack.walletQuote(user, 3_000_000);
+      const otherQuote = await getQuote(user.client, { quoteId: other.quoteId });
+      const shownQuote = await getQuote(user.client, { quoteId: shown.quoteId });
+      const otherPayload = otherQuote.paymentInstructions!.find(
+        (p) => p.accountOrWalletInfo.accountType === "EMBEDDED_WALLET",
+      )!;
+      // The backend hands the app the shown quote with the other quote's payload, and sends the
+      // signed execute to the other quote.
+      const forged: QuoteJson = {
+        ...shownQuote,
+        paymentInstructions: [otherPayload],
+      };
+      await attack(
+        {
+          operation: `executeQuote (${region === "NL" ? "EU, SCA" : "US"})`,
+          swap: "payload of another quote; path rewritten to it",
+        },
+        async ({ url }) =>
+          url.pathname.endsWith(`/quotes/${shown.quoteId}/execute`)
+            ? { url: new URL(url.href.replace(shown.quoteId, other.quoteId)) }
+            : undefined,
+        () => executeQuote(user.client, { quote: forged }),
+        async () => {
+          const executed = await executeQuote(user.client, { quote: shownQuote });
+          expect(["PROCESSING", "PENDING_AUTHORIZATION"]).toContain(executed.status);
+          expect(executed.id).toBe(shown.quoteId);
+        },
+      );
+      expect((await getQuote(user.client, { quoteId: other.quoteId })).status).toBe("PENDING");
+    });
+  }
+
+  it("quote execute: a quote past its expiresAt is never signed", async () => {
+    const user = await signedInUser();
+    const { quoteId } = await stack.walletQuote(user, 100_000);
+    const quote = await getQuote(user.client, { quoteId });
+    const expired: QuoteJson = { ...quote, expiresAt: new Date(Date.now() - 1_000).toISOString() };
+    await attack(
+      { operation: "executeQuote", swap: "a quote past its expiresAt", code: "QUOTE_EXPIRED" },
+      async () => undefined,
+      () => executeQuote(user.client, { quote: expired }),
+      () => executeQuote(user.client, { quote }),
+    );
+  });
+});
+
+afterAll(() => {
+  // One row per operation and swap, as RELIABILITY.md shows them.
+  const merged = new Map<string, Row>();
+  for (const row of rows) {
+    const key = `${row.operation}|${row.swap}`;
+    const seen = merged.get(key);
+    if (!seen) merged.set(key, { ...row, refused: { ...row.refused } });
+    else {
+      seen.tried += row.tried;
+      seen.signed += row.signed;
+      for (const [code, count] of Object.entries(row.refused))
+        seen.refused[code] = (seen.refused[code] ?? 0) + count;
+    }
+  }
+  saveCounts("compromised", [...merged.values()]);
+});
