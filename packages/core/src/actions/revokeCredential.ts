@@ -7,6 +7,7 @@ import {
   type ActivityExpectation,
   type CheckPayload,
   expectActivity,
+  payloadMismatch,
 } from "../transport/payloadCheck.js";
 import { signalPasskeys } from "../webauthn/signal.js";
 
@@ -86,15 +87,21 @@ export function revokeCredentialPayload(
   client: SignetClient,
   request: { accountId: string },
 ): CheckPayload {
-  return expectActivity(client, request.accountId, (context) => {
-    const expectation = context.type === undefined ? undefined : REVOCATIONS[context.type];
-    return expectation
-      ? [expectation]
-      : [
-          {
-            types: ["ACTIVITY_TYPE_DELETE_AUTHENTICATORS", "ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS"],
-            counts: {},
-          },
-        ];
-  });
+  const checks = Object.fromEntries(
+    Object.entries(REVOCATIONS).map(([type, expectation]) => [
+      type,
+      expectActivity(client, request.accountId, [expectation]),
+    ]),
+  );
+  return (payloadToSign, context) => {
+    const check = context.type === undefined ? undefined : checks[context.type];
+    if (!check) {
+      throw payloadMismatch(
+        context,
+        "type",
+        "cannot be checked: the challenge names no credential type",
+      );
+    }
+    return check(payloadToSign, context);
+  };
 }
