@@ -31,9 +31,16 @@ import { type Stack, startStack } from "./support/stack.js";
 
 type Outgoing = { url: URL; method: string; headers: Headers; body: string | undefined };
 /** What the attacker does with one request: send it changed, or answer it itself. */
-type Plan = (
-  request: Outgoing,
-) => Promise<{ url?: URL; body?: string; answer?: Response } | undefined>;
+type Plan = (request: Outgoing) => Promise<
+  | {
+      url?: URL;
+      body?: string;
+      answer?: Response;
+      /** Changes the service's answer on its way back (its `Date`, say). */
+      respond?: (response: Response) => Response;
+    }
+  | undefined
+>;
 
 /** The compromised backend: the relay's upstream fetch, with a plan armed per attack. */
 function createAttacker() {
@@ -55,6 +62,7 @@ function createAttacker() {
         : undefined;
       if (change?.answer) return remember(change.answer);
       if (!change) return upstream(input, init);
+      if (change.respond) return change.respond(await upstream(input, init));
       if (url.pathname.endsWith("/execute") && headers.has("grid-wallet-signature")) state.signed++;
       headers.delete("content-length");
       const response = await upstream(change.url ?? url, {
@@ -468,6 +476,46 @@ describe("a compromised backend gets nothing signed away", () => {
         },
       );
       expect((await getQuote(user.client, { quoteId: other.quoteId })).status).toBe("PENDING");
+    });
+  }
+
+  for (const [ahead, label] of [
+    [24 * 60 * 60_000, "a day"],
+    [20 * 60_000, "20 minutes"],
+  ] as const) {
+    it(`clock: answers whose Date is ${label} ahead never delete the live session key`, async () => {
+      const user = await signedInUser();
+      const [held] = await user.client.sessions.list(user.accountId);
+      const skewed: Plan = async () => ({
+        respond: (response) => {
+          const headers = new Headers(response.headers);
+          headers.set("date", new Date(Date.now() + ahead).toUTCString());
+          return new Response(response.body, { status: response.status, headers });
+        },
+      });
+      attacker.arm(skewed);
+      try {
+        // Every answer now says the session (15 minutes) has expired, or that it is tomorrow.
+        await listCredentials(user.client, { accountId: user.accountId });
+        const listed = await user.client.sessions.list(user.accountId);
+        // Within the bound the service is asked, and it still lists the session: kept.
+        expect(listed.map((s) => s.id)).toEqual([held!.id]);
+      } finally {
+        attacker.disarm();
+      }
+      rows.push({
+        operation: "session key",
+        swap: `every answer's Date ${label} ahead`,
+        tried: 1,
+        signed: 0,
+        refused: { "kept (not deleted)": 1 },
+      });
+      // The key was not deleted: the session still signs once the clock is honest again.
+      await listCredentials(user.client, { accountId: user.accountId });
+      await exportWallet(user.client, { accountId: user.accountId });
+      expect((await user.client.sessions.list(user.accountId)).map((s) => s.id)).toEqual([
+        held!.id,
+      ]);
     });
   }
 

@@ -160,6 +160,11 @@ export type SignetClient = {
 
 /** Clock differences below this are latency and the `Date` header's one-second resolution. */
 const SKEW_TOLERANCE_MS = 30_000;
+/**
+ * A `Date` further than this from the device clock is not believed (docs/protocol.md §11): one
+ * answer must not be able to move the client's time by days. The device clock stays in use.
+ */
+export const MAX_CLOCK_OFFSET_MS = 6 * 60 * 60_000;
 
 /**
  * Configuration mistakes fail at creation, never as a retryable `NETWORK` error later: a
@@ -201,6 +206,7 @@ export function createClientFactory(defaults: ClientDefaults) {
       const served = Date.parse(response.headers?.get?.("date") ?? "");
       if (Number.isNaN(served)) return;
       const offset = served - deviceClock.now();
+      if (Math.abs(offset) > MAX_CLOCK_OFFSET_MS) return;
       skewMs = Math.abs(offset) > SKEW_TOLERANCE_MS ? offset : 0;
     };
     const emit = (event: SignetEvent, onEvent?: EventSink) =>
@@ -247,6 +253,16 @@ export function createClientFactory(defaults: ClientDefaults) {
       keyStore,
       crypto,
       now: () => clock.now(),
+      deviceNow: () => deviceClock.now(),
+      // Asked only when the service's clock and the device's disagree about an expiry.
+      confirmGone: async (session) => {
+        const { body } = await requestJson<{ data?: { id?: unknown }[] }>({
+          transport,
+          method: "GET",
+          path: `/auth/sessions?accountId=${encodeURIComponent(session.accountId)}`,
+        });
+        return !body?.data?.some((listed) => listed?.id === session.id);
+      },
       onChange: () => tabs.announce(),
       onGone: (session, action) =>
         emit({ type: "session", action, accountId: session.accountId, sessionId: session.id }),

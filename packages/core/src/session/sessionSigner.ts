@@ -41,7 +41,8 @@ export async function requireSession(
 /** A `SignPayload` that stamps with `session`'s key, checking expiry at the moment of signing. */
 export function signWithSession(client: SignetClient, session: ActiveSession): SignPayload {
   return (payload) => {
-    if (isExpired(session, client.clock.now())) {
+    // Expired by both clocks (the service's and the device's), or `list` would have asked.
+    if (isExpired(session, Math.min(client.clock.now(), client.timer.now()))) {
       throw new SignetError("SESSION_EXPIRED", "The session expired: sign in again", {
         details: { accountId: session.accountId, sessionId: session.id },
       });

@@ -80,7 +80,16 @@ export const isExpired = (session: Session, now: number): boolean =>
 export function createSessionStore(parameters: {
   keyStore: () => Promise<KeyStore>;
   crypto: CryptoApi;
+  /** The service's time (the device clock, corrected by the relay's `Date`). */
   now: () => number;
+  /**
+   * The device's own clock. A session is removed as expired when both clocks say so; when only
+   * one does, `confirmGone` asks the service first (docs/protocol.md §11: a `Date` header alone
+   * never deletes a key).
+   */
+  deviceNow?: () => number;
+  /** Whether the service no longer lists the session as active; an error keeps the session. */
+  confirmGone?: (session: Session) => Promise<boolean>;
   /**
    * A held session ended on this device without a call: `expired`, or `lost` when its stored key
    * could no longer be read (storage evicted or corrupted); either way it is already removed.
@@ -90,6 +99,21 @@ export function createSessionStore(parameters: {
   onChange?: () => void;
 }): SessionStore {
   const { keyStore, crypto, now } = parameters;
+  const deviceNow = parameters.deviceNow ?? now;
+  /** Expired by both clocks, by one of them (ask the service), or by neither. */
+  const expiry = (session: Session): "expired" | "disputed" | "alive" => {
+    const byService = isExpired(session, now());
+    const byDevice = isExpired(session, deviceNow());
+    return byService && byDevice ? "expired" : byService || byDevice ? "disputed" : "alive";
+  };
+  const gone = async (session: Session) => {
+    try {
+      return (await parameters.confirmGone?.(session)) ?? true;
+    } catch {
+      // The service could not be asked: keep the key; a stamp the service refuses costs nothing.
+      return false;
+    }
+  };
   const held = new Map<string, ActiveSession>(); // by session id
   const listeners = new Set<() => void>();
   let snapshot: SessionSnapshot = Object.freeze({});
@@ -157,7 +181,8 @@ export function createSessionStore(parameters: {
       const result: ActiveSession[] = [];
       for (const session of [...held.values()]) {
         if (session.accountId !== accountId) continue;
-        if (isExpired(session, now())) {
+        const state = expiry(session);
+        if (state === "expired" || (state === "disputed" && (await gone(session)))) {
           await remove(accountId, session.id);
           const { key: _key, ...expired } = session;
           parameters.onGone?.(expired, "expired");
