@@ -183,3 +183,50 @@ describe("parseServiceError", () => {
     });
   });
 });
+
+describe("service text is redacted of what looks like a secret (docs/protocol.md §11)", () => {
+  const stamp = Buffer.from(
+    JSON.stringify({
+      publicKey: `02${"ab".repeat(32)}`,
+      scheme: "SIGNATURE_SCHEME_TK_API_P256",
+      signature: "30".repeat(35),
+    }),
+  ).toString("base64url");
+  const answer = (message: string, details?: object) => ({
+    status: 401,
+    headers: new Headers(),
+    text: JSON.stringify({ status: 401, code: "WALLET_SIGNATURE_INVALID", message, details }),
+  });
+
+  it.each([
+    ["a stamp the service echoes", `signature ${stamp} does not verify`],
+    ["a public key", `key 04${"cd".repeat(64)} is not allowed`],
+    ["a JWT", "token eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJhYmMifQ.c2lnbmF0dXJlMTIz expired"],
+    ["an OTP code", "code 000000 is not correct"],
+  ])("%s", (_name, message) => {
+    const error = errorFromResponse({ response: answer(message) });
+    expect(error.message).toContain("[redacted]");
+    for (const secret of [stamp, `04${"cd".repeat(64)}`, "000000", "eyJzdWIiOiJhYmMifQ"]) {
+      expect(JSON.stringify(error)).not.toContain(secret);
+    }
+  });
+
+  it("keeps codes, ids, field names and counts readable; details are redacted too", () => {
+    const error = errorFromResponse({
+      response: answer(
+        "Request:7c0b7b4e-0000-4000-8000-000000000001 failed ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2 after 3 attempts",
+        {
+          reason: "REQUEST_ID_UNKNOWN",
+          errors: [{ field: "clientPublicKey", message: `got 02${"ef".repeat(32)}` }],
+        },
+      ),
+    });
+    expect(error.message).toBe(
+      "Request:7c0b7b4e-0000-4000-8000-000000000001 failed ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2 after 3 attempts",
+    );
+    expect(error.details).toMatchObject({
+      reason: "REQUEST_ID_UNKNOWN",
+      errors: [{ field: "clientPublicKey", message: "got [redacted]" }],
+    });
+  });
+});

@@ -129,8 +129,34 @@ export function parseServiceError(text: string): ServiceErrorJson | undefined {
   };
 }
 
+/**
+ * What in service text looks like a secret (docs/protocol.md §11): a JWT or a long base64url run
+ * (a stamp, a token), a long hex run (a key, a signature), a code of 6–8 digits standing alone (an
+ * OTP). A service that echoes what it was sent must not put it into an error, a log or an event.
+ */
+const SECRET_LIKE =
+  /[\w-]{8,}\.[\w-]{8,}\.[\w-]*|\b(?:0x)?[0-9a-fA-F]{32,}\b|(?=[\w-]*[a-z])(?=[\w-]*\d)[\w-]{40,}|(?<![\w.,:])\d{6,8}(?![\w.,])/g;
+
+/** Service text with anything that looks like a stamp, key, token or code replaced. */
+export function redactServiceText(text: string): string {
+  return text.replace(SECRET_LIKE, "[redacted]");
+}
+
+/** A service's `details`, its strings redacted at any depth (ids and field names survive). */
+function redactDetails(value: unknown, depth = 0): unknown {
+  if (typeof value === "string") return redactServiceText(value);
+  if (depth > 4) return undefined;
+  if (Array.isArray(value)) return value.map((item) => redactDetails(item, depth + 1));
+  if (isPlainObject(value)) {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, redactDetails(item, depth + 1)]),
+    );
+  }
+  return value;
+}
+
 function shorten(message: string): string {
-  const singleLine = message.replace(/\s+/g, " ").trim();
+  const singleLine = redactServiceText(message.replace(/\s+/g, " ").trim());
   return singleLine.length > MAX_MESSAGE_LENGTH
     ? `${singleLine.slice(0, MAX_MESSAGE_LENGTH - 1)}…`
     : singleLine;
@@ -184,6 +210,6 @@ export function errorFromResponse(parameters: ErrorFromResponseParameters): Sign
   return new SignetError(body.code, message === "" ? `HTTP ${status} ${body.code}` : message, {
     status,
     retryable: isRetryableStatus(status, body.code),
-    details: { ...body.details, ...extra },
+    details: { ...(redactDetails(body.details) as Record<string, unknown> | undefined), ...extra },
   });
 }
