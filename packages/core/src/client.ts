@@ -21,6 +21,7 @@ import {
   type Transport,
 } from "./transport/http.js";
 import { generateIdempotencyKey } from "./transport/idempotencyKey.js";
+import { preloadPayloadChecks } from "./transport/payloadCheck.js";
 import {
   type RunSignedRequestParameters,
   type RunSignedRequestReturnType,
@@ -228,6 +229,7 @@ export function createClientFactory(defaults: ClientDefaults) {
     const webauthn = parameters.webauthn ?? defaults.webauthn();
     webauthn?.preload?.();
     crypto.backend.preload?.();
+    preloadPayloadChecks();
     let resolved: Promise<{ store: KeyStore; persistence: KeyPersistence }> | undefined;
     const resolveStore = () => {
       const given = parameters.keyStore;

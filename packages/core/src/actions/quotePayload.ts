@@ -1,14 +1,13 @@
 // docs/protocol.md §11 (quote execute): the payload a wallet-funded quote carries, what the device
 // checks in it before signing, and what it can show the user about it beforehand.
 import type { SignetClient } from "../client.js";
-import { hexToBytes, utf8Decode } from "../crypto/encoding.js";
 import { SignetError } from "../errors.js";
 import {
   type CheckPayload,
   expectActivity,
   MAX_PAYLOAD_AGE_MS,
-  payloadMismatch,
   readActivity,
+  readTransaction,
 } from "../transport/payloadCheck.js";
 import type { QuoteJson } from "../wire.js";
 
@@ -41,51 +40,22 @@ export function quotePayloadToSign(quote: QuoteJson): string {
 export function executeQuotePayload(client: SignetClient, quote: QuoteJson): CheckPayload {
   const expiresAt = Date.parse(quote.expiresAt ?? "");
   const createdAt = Date.parse(quote.createdAt ?? "");
-  const check = expectActivity(client, quote.source?.accountId ?? "", [
+  return expectActivity(client, quote.source?.accountId ?? "", [
     {
       types: ["ACTIVITY_TYPE_SIGN_TRANSACTION_V2", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2"],
       window: {
         from: Number.isFinite(createdAt) ? createdAt : expiresAt - MAX_PAYLOAD_AGE_MS,
         to: expiresAt,
       },
+      transaction: {
+        quoteId: quote.id,
+        amount:
+          quote.totalSendingAmount === undefined ? undefined : String(quote.totalSendingAmount),
+        currency: quote.sendingCurrency?.code,
+        destination: quote.destination?.accountId,
+      },
     },
   ]);
-  const shown: Record<string, string | undefined> = {
-    quoteId: quote.id,
-    amount: quote.totalSendingAmount === undefined ? undefined : String(quote.totalSendingAmount),
-    currency: quote.sendingCurrency?.code,
-    destination: quote.destination?.accountId,
-  };
-  return (payloadToSign, context) => {
-    const verdict = check(payloadToSign, context);
-    if (!verdict.known) return verdict;
-    const transaction = readTransaction(readActivity(payloadToSign)?.parameters);
-    for (const [name, value] of Object.entries(shown)) {
-      if (transaction?.[name] === undefined) continue;
-      if (transaction[name] !== value) {
-        throw payloadMismatch(
-          context,
-          `parameters.unsignedTransaction.${name}`,
-          "is not the quote this device was given",
-        );
-      }
-    }
-    return verdict;
-  };
-}
-
-/** The fields a readable `unsignedTransaction` names, or `undefined` when it is opaque. */
-function readTransaction(parameters: unknown): Record<string, unknown> | undefined {
-  const hex = (parameters as { unsignedTransaction?: unknown } | undefined)?.unsignedTransaction;
-  if (typeof hex !== "string" || hex.length % 2 !== 0 || hex.length > 8192) return undefined;
-  try {
-    const json: unknown = JSON.parse(utf8Decode(hexToBytes(hex)));
-    return json !== null && typeof json === "object" && !Array.isArray(json)
-      ? (json as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** What a quote's payload says it signs, for a confirmation screen. */

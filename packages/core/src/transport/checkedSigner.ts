@@ -43,7 +43,7 @@ export function checkedSigner(parameters: CheckedSignerParameters) {
       signatures = 0;
     },
     /** Checks `payloadToSign` against the operation, then stamps it. */
-    stamp(payloadToSign: string, context: SignContext, expiresAtMs?: number) {
+    async stamp(payloadToSign: string, context: SignContext, expiresAtMs?: number) {
       signatures += 1;
       const checkContext = {
         operation,
@@ -53,7 +53,7 @@ export function checkedSigner(parameters: CheckedSignerParameters) {
         type: context.type,
       };
       try {
-        const verdict = checkPayload(payloadToSign, checkContext);
+        const verdict = await checkPayload(payloadToSign, checkContext);
         if (!verdict.known) {
           if (!parameters.allowUnknownPayloads) {
             throw payloadMismatch(

@@ -46,9 +46,9 @@ const activity = (type: string, parameters: Record<string, unknown>, timestampMs
   activityPayload(`ACTIVITY_TYPE_${type}`, parameters, { timestampMs });
 
 /** The field a check refuses, or "signed" when it passes. */
-function verdict(check: CheckPayload, payload: string, at = context()): string {
+async function verdict(check: CheckPayload, payload: string, at = context()): Promise<string> {
   try {
-    const result = check(payload, at);
+    const result = await check(payload, at);
     return result.known ? "signed" : "unknown";
   } catch (error) {
     if (isSignetError(error, "PAYLOAD_MISMATCH")) return String(error.details?.field);
@@ -276,26 +276,28 @@ describe("each operation's check, good and swapped payloads", () => {
       "type",
     ],
   ];
-  it.each(cases)("%s", (name, check, payload, expected) => {
+  it.each(cases)("%s", async (name, check, payload, expected) => {
     // A credential revoke's challenge names the credential type (docs/protocol.md §2).
     const type = name.startsWith("passkey revoke") ? "PASSKEY" : undefined;
-    expect(verdict(check(), payload, context({ type }))).toBe(expected);
+    expect(await verdict(check(), payload, context({ type }))).toBe(expected);
   });
 
-  it("a credential revoke is read by the type its challenge names", () => {
+  it("a credential revoke is read by the type its challenge names", async () => {
     const check = () => revokeCredentialPayload(owner(), { accountId: ACCOUNT });
     const clearEmail = activity("UPDATE_USER_EMAIL", { userEmail: "", userId: "user_1" });
     const setEmail = activity("UPDATE_USER_EMAIL", {
       userEmail: "thief@example.net",
       userId: "user_1",
     });
-    expect(verdict(check(), clearEmail, context({ type: "EMAIL_OTP" }))).toBe("signed");
-    expect(verdict(check(), setEmail, context({ type: "EMAIL_OTP" }))).toBe("parameters.userEmail");
-    expect(verdict(check(), clearEmail, context({ type: "PASSKEY" }))).toBe("type");
-    expect(verdict(check(), clearEmail)).toBe("type");
+    expect(await verdict(check(), clearEmail, context({ type: "EMAIL_OTP" }))).toBe("signed");
+    expect(await verdict(check(), setEmail, context({ type: "EMAIL_OTP" }))).toBe(
+      "parameters.userEmail",
+    );
+    expect(await verdict(check(), clearEmail, context({ type: "PASSKEY" }))).toBe("type");
+    expect(await verdict(check(), clearEmail)).toBe("type");
   });
 
-  it("pins the organization, the enclave user and the wallet of an account once seen", () => {
+  it("pins the organization, the enclave user and the wallet of an account once seen", async () => {
     const client = owner();
     const check = () => revokeSessionPayload(client, { accountId: ACCOUNT });
     const revoke = (organizationId: string, userId: string) =>
@@ -305,13 +307,15 @@ describe("each operation's check, good and swapped payloads", () => {
         { organizationId, timestampMs: NOW },
       );
     // A refused payload pins nothing.
-    expect(verdict(check(), activity("EXPORT_WALLET", { targetPublicKey: KEY }))).toBe("type");
-    expect(verdict(check(), revoke("org_A", "user_A"))).toBe("signed");
-    expect(verdict(check(), revoke("org_B", "user_A"))).toBe("organizationId");
-    expect(verdict(check(), revoke("org_A", "user_B"))).toBe("parameters.userId");
+    expect(await verdict(check(), activity("EXPORT_WALLET", { targetPublicKey: KEY }))).toBe(
+      "type",
+    );
+    expect(await verdict(check(), revoke("org_A", "user_A"))).toBe("signed");
+    expect(await verdict(check(), revoke("org_B", "user_A"))).toBe("organizationId");
+    expect(await verdict(check(), revoke("org_A", "user_B"))).toBe("parameters.userId");
     // Another account of the same client has its own pins.
     expect(
-      verdict(
+      await verdict(
         revokeSessionPayload(client, { accountId: "InternalAccount:other" }),
         revoke("org_B", "user_B"),
       ),
@@ -336,7 +340,7 @@ describe("each operation's check, good and swapped payloads", () => {
         { organizationId: "org_A", timestampMs: NOW },
       );
     expect(
-      verdict(
+      await verdict(
         exporting,
         activityPayload(
           "ACTIVITY_TYPE_EXPORT_WALLET",
@@ -347,14 +351,14 @@ describe("each operation's check, good and swapped payloads", () => {
     ).toBe("signed");
     // The wallet exported is the wallet a transaction must be signed with.
     expect(
-      verdict(
+      await verdict(
         executeQuotePayload(client, quote),
         sign("wallet_B"),
         context({ expiresAtMs: undefined }),
       ),
     ).toBe("wallet");
     expect(
-      verdict(
+      await verdict(
         executeQuotePayload(client, quote),
         sign("wallet_A"),
         context({ expiresAtMs: undefined }),
@@ -362,7 +366,7 @@ describe("each operation's check, good and swapped payloads", () => {
     ).toBe("signed");
   });
 
-  it("delegated keys: the card and the key of the policy, then the same key", () => {
+  it("delegated keys: the card and the key of the policy, then the same key", async () => {
     const request = { accountId: ACCOUNT, cardId: CARD, nickname: "Card key" };
     const policy = (card: string, key: string, name = "Card key") =>
       activity("CREATE_POLICY_V3", {
@@ -375,27 +379,28 @@ describe("each operation's check, good and swapped payloads", () => {
         apiKeys: [{ apiKeyName: name, curveType: "API_KEY_CURVE_P256", publicKey: key }],
         userId: "user_1",
       });
-    const run = (first: string, second?: string) => {
+    const run = async (first: string, second?: string) => {
       const check = createDelegatedKeyPayload(owner(), request);
-      const one = verdict(check, first, context({ signature: 1 }));
+      const one = await verdict(check, first, context({ signature: 1 }));
       if (one !== "signed" || second === undefined) return [one, check.delegatedPublicKey()];
-      return [one, verdict(check, second, context({ signature: 2 })), check.delegatedPublicKey()];
+      const two = await verdict(check, second, context({ signature: 2 }));
+      return [one, two, check.delegatedPublicKey()];
     };
-    expect(run(policy(CARD, KEY), apiKey(KEY))).toEqual(["signed", "signed", KEY]);
-    expect(run(policy(OTHER_CARD, KEY))).toEqual(["parameters.condition", undefined]);
-    expect(run(policy(CARD, KEY, "Other"))).toEqual(["parameters.policyName", undefined]);
-    expect(run(policy(CARD, KEY), apiKey(OTHER_KEY))).toEqual([
+    expect(await run(policy(CARD, KEY), apiKey(KEY))).toEqual(["signed", "signed", KEY]);
+    expect(await run(policy(OTHER_CARD, KEY))).toEqual(["parameters.condition", undefined]);
+    expect(await run(policy(CARD, KEY, "Other"))).toEqual(["parameters.policyName", undefined]);
+    expect(await run(policy(CARD, KEY), apiKey(OTHER_KEY))).toEqual([
       "signed",
       "parameters.apiKeys.0.publicKey",
       KEY,
     ]);
-    expect(run(apiKey(KEY))).toEqual(["type", undefined]);
+    expect(await run(apiKey(KEY))).toEqual(["type", undefined]);
     // A third payload is one more than the operation signs.
     const check = createDelegatedKeyPayload(owner(), request);
-    expect(verdict(check, apiKey(KEY), context({ signature: 3 }))).toBe("type");
+    expect(await verdict(check, apiKey(KEY), context({ signature: 3 }))).toBe("type");
   });
 
-  it("OTP verify: a live verification token, never an activity", () => {
+  it("OTP verify: a live verification token, never an activity", async () => {
     const jwt = (header: object, claims: object) =>
       [header, claims]
         .map((part) => Buffer.from(JSON.stringify(part)).toString("base64url"))
@@ -403,15 +408,17 @@ describe("each operation's check, good and swapped payloads", () => {
         .join(".");
     const check = expectVerificationToken([UNCOMPRESSED, KEY]);
     const exp = Math.floor(NOW / 1000) + 300;
-    expect(verdict(check, jwt({ alg: "ES256" }, { sub: "x", exp }))).toBe("signed");
-    expect(verdict(check, jwt({ alg: "ES256" }, { public_key: UNCOMPRESSED, exp }))).toBe("signed");
-    expect(verdict(check, jwt({ alg: "ES256" }, { public_key: OTHER_UNCOMPRESSED, exp }))).toBe(
-      "token.public_key",
+    expect(await verdict(check, jwt({ alg: "ES256" }, { sub: "x", exp }))).toBe("signed");
+    expect(await verdict(check, jwt({ alg: "ES256" }, { public_key: UNCOMPRESSED, exp }))).toBe(
+      "signed",
     );
-    expect(verdict(check, jwt({ alg: "none" }, { exp }))).toBe("token");
-    expect(verdict(check, jwt({ alg: "ES256" }, { exp: exp - 3_600 }))).toBe("token.exp");
-    expect(verdict(check, activity("EXPORT_WALLET", { targetPublicKey: KEY }))).toBe("type");
-    expect(verdict(check, "not a token")).toBe("unknown");
+    expect(
+      await verdict(check, jwt({ alg: "ES256" }, { public_key: OTHER_UNCOMPRESSED, exp })),
+    ).toBe("token.public_key");
+    expect(await verdict(check, jwt({ alg: "none" }, { exp }))).toBe("token");
+    expect(await verdict(check, jwt({ alg: "ES256" }, { exp: exp - 3_600 }))).toBe("token.exp");
+    expect(await verdict(check, activity("EXPORT_WALLET", { targetPublicKey: KEY }))).toBe("type");
+    expect(await verdict(check, "not a token")).toBe("unknown");
   });
 });
 
@@ -469,22 +476,30 @@ describe("quote execute: the quote passed, while it lives", () => {
       transfer({ destination: "ExternalAccount:thief" }),
       "parameters.unsignedTransaction.destination",
     ],
-  ])("%s", (_name, unsignedTransaction, expected) => {
-    expect(verdict(executeQuotePayload(owner(), quote), payload(unsignedTransaction), direct)).toBe(
-      expected,
-    );
+  ])("%s", async (_name, unsignedTransaction, expected) => {
+    expect(
+      await verdict(executeQuotePayload(owner(), quote), payload(unsignedTransaction), direct),
+    ).toBe(expected);
   });
 
-  it("a payload made before the quote, or after it expired, is refused", () => {
+  it("a payload made before the quote, or after it expired, is refused", async () => {
     expect(
-      verdict(executeQuotePayload(owner(), quote), payload(transfer({}), NOW - 3_600_000), direct),
+      await verdict(
+        executeQuotePayload(owner(), quote),
+        payload(transfer({}), NOW - 3_600_000),
+        direct,
+      ),
     ).toBe("timestampMs");
     expect(
-      verdict(executeQuotePayload(owner(), quote), payload(transfer({}), NOW + 3_600_000), direct),
+      await verdict(
+        executeQuotePayload(owner(), quote),
+        payload(transfer({}), NOW + 3_600_000),
+        direct,
+      ),
     ).toBe("timestampMs");
   });
 
-  it("readQuotePayload shows what would be signed", () => {
+  it("readQuotePayload shows what would be signed", async () => {
     const shown = {
       ...quote,
       paymentInstructions: [

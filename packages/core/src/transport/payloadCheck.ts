@@ -1,9 +1,10 @@
 // docs/protocol.md §11 and README "Security notes": before a session key, a TEK or a passkey signs a
 // `payloadToSign`, the operation's check reads it and finds the device's own request in it. The check
 // reads a parsed copy only; the stamp covers the string exactly as received (never re-serialised).
-// What each operation expects is written next to its action; this file holds the reading, the
-// pinning and the one error.
-import { base64UrlDecode, utf8Decode } from "../crypto/encoding.js";
+// What each operation expects is written next to its action, as data; this file holds the one
+// error and the builders, and ./payloadRead.ts (a chunk) the reading and the pinning.
+import { loadChunk } from "../crypto/chunk.js";
+import { hexToBytes, utf8Decode } from "../crypto/encoding.js";
 import { SignetError } from "../errors.js";
 import { isPlainObject } from "./responseError.js";
 
@@ -29,7 +30,10 @@ export type PayloadVerdict = { known: true } | { known: false; activityType?: st
  * request; answers `{ known: false }` for a payload of a type core does not know (refused unless the
  * client allows unknown payloads).
  */
-export type CheckPayload = (payloadToSign: string, context: PayloadCheckContext) => PayloadVerdict;
+export type CheckPayload = (
+  payloadToSign: string,
+  context: PayloadCheckContext,
+) => PayloadVerdict | Promise<PayloadVerdict>;
 
 /**
  * Reported when a payload is refused, or signed although core did not know its type
@@ -44,27 +48,8 @@ export type PayloadEvent = {
   activityType?: string;
 };
 
-/** Every activity type core knows (docs/protocol.md §11); others are "unknown". */
-export const KNOWN_ACTIVITY_TYPES: ReadonlySet<string> = new Set([
-  "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2",
-  "ACTIVITY_TYPE_UPDATE_USER_EMAIL",
-  "ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER",
-  "ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2",
-  "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS",
-  "ACTIVITY_TYPE_EXPORT_WALLET",
-  "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
-  "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
-  "ACTIVITY_TYPE_DELETE_API_KEYS",
-  "ACTIVITY_TYPE_DELETE_AUTHENTICATORS",
-  "ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS",
-  "ACTIVITY_TYPE_CREATE_API_KEYS_V2",
-  "ACTIVITY_TYPE_CREATE_POLICY_V3",
-]);
-
 /** How long before its challenge's expiry a payload may have been made (challenges live ~5 min). */
 export const MAX_PAYLOAD_AGE_MS = 15 * 60_000;
-/** Clock slack between the payload's `timestampMs` and the expiry it is judged against. */
-const TIMESTAMP_SLACK_MS = 60_000;
 
 /**
  * The typed refusal: non-retryable, naming the operation and the field, never the value.
@@ -111,39 +96,12 @@ export type ActivityExpectation = {
   counts?: Readonly<Record<string, number>> | undefined;
   /** The window `timestampMs` must fall in (epoch ms); default: the challenge's lifetime. */
   window?: { from: number; to: number } | undefined;
+  /**
+   * Where `parameters.unsignedTransaction` is readable (hex of UTF-8 JSON, as the emulator writes
+   * it), the fields it must name as given; an opaque transaction (chain bytes) binds nothing here.
+   */
+  transaction?: Readonly<Record<string, string | undefined>> | undefined;
 };
-
-/** Values first seen for an account (organization, enclave user, wallet), shared per client. */
-export type PayloadPins = Map<string, string>;
-
-const pinsByOwner = new WeakMap<object, PayloadPins>();
-/** The pins of one client (kept outside the client, so they are no API of it). */
-export function payloadPins(owner: object): PayloadPins {
-  let pins = pinsByOwner.get(owner);
-  if (!pins) {
-    pins = new Map();
-    pinsByOwner.set(owner, pins);
-  }
-  return pins;
-}
-
-/** Pinned per account: once seen, another value for the same account is refused. */
-const PINNED: readonly [name: string, read: (activity: Record<string, unknown>) => unknown][] = [
-  ["organizationId", (a) => a.organizationId],
-  ["parameters.userId", (a) => field(a.parameters, "userId")],
-  // The enclave wallet: export names it `walletId`, a transaction signs `signWith` it.
-  ["wallet", (a) => field(a.parameters, "walletId") ?? field(a.parameters, "signWith")],
-];
-
-function field(value: unknown, path: string): unknown {
-  let current = value;
-  for (const part of path.split(".")) {
-    if (Array.isArray(current) && /^\d+$/.test(part)) current = current[Number(part)];
-    else if (isPlainObject(current)) current = current[part];
-    else return undefined;
-  }
-  return current;
-}
 
 /** The activity JSON of a payload, or `undefined` when it is not one. */
 export function readActivity(payloadToSign: string): Record<string, unknown> | undefined {
@@ -156,10 +114,34 @@ export function readActivity(payloadToSign: string): Record<string, unknown> | u
   return isPlainObject(json) && typeof json.type === "string" ? json : undefined;
 }
 
+/** The fields a readable `unsignedTransaction` names, or `undefined` when it is opaque. */
+export function readTransaction(parameters: unknown): Record<string, unknown> | undefined {
+  const hex = isPlainObject(parameters) ? parameters.unsignedTransaction : undefined;
+  if (typeof hex !== "string" || hex.length % 2 !== 0 || hex.length > 8192) return undefined;
+  try {
+    const json: unknown = JSON.parse(utf8Decode(hexToBytes(hex)));
+    return isPlainObject(json) ? json : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Loads the reading; `preloadPayloadChecks` starts it early. */
+const reader = () => loadChunk(() => import("./payloadRead.js"));
+
+/** Starts loading the checks' chunk, so no payload waits for it (a failure is retried on use). */
+export function preloadPayloadChecks(): void {
+  import("./payloadRead.js").catch(() => undefined);
+}
+
 /**
  * A check for Turnkey-style activity JSON `{ organizationId, parameters, timestampMs, type }`: one
- * expectation per signed payload of the call (delegated keys sign two), the account whose
- * organization, enclave user and wallet are pinned, and the client the pins belong to.
+ * expectation per signed payload of the call (delegated keys sign two), or a function of the
+ * context choosing them. It refuses a known activity of another type, a payload made outside the
+ * challenge's lifetime, a field that is not what the device asked for, an array of another
+ * length, and an organization, enclave user or wallet other than the one this client saw for the
+ * account before (pinned once a payload passes, per client). It answers "unknown" for a payload
+ * that is no activity core knows.
  *
  * @example
  * ```ts
@@ -175,91 +157,14 @@ export function expectActivity(
     | readonly ActivityExpectation[]
     | ((context: PayloadCheckContext) => readonly ActivityExpectation[]),
 ): CheckPayload {
-  return (payloadToSign, context) => {
-    const expectations = typeof expected === "function" ? expected(context) : expected;
-    const activity = readActivity(payloadToSign);
-    if (activity === undefined) {
-      if (looksLikeJwt(payloadToSign)) {
-        throw payloadMismatch(context, "type", "is a verification token, not an activity");
-      }
-      return { known: false };
-    }
-    const activityType = activity.type as string;
-    if (!KNOWN_ACTIVITY_TYPES.has(activityType)) return { known: false, activityType };
-    const expectation = expectations[context.signature - 1];
-    if (expectation === undefined) {
-      throw payloadMismatch(context, "type", "is one payload more than this operation signs", {
-        activityType,
-      });
-    }
-    if (!expectation.types.includes(activityType)) {
-      throw payloadMismatch(context, "type", `is not ${expectation.types.join(" or ")}`, {
-        activityType,
-        expectedType: expectation.types[0],
-      });
-    }
-    if (typeof activity.organizationId !== "string" || activity.organizationId === "") {
-      throw payloadMismatch(context, "organizationId", "is missing");
-    }
-    if (!isPlainObject(activity.parameters)) {
-      throw payloadMismatch(context, "parameters", "is missing");
-    }
-    const timestamp =
-      typeof activity.timestampMs === "string" && /^\d{1,16}$/.test(activity.timestampMs)
-        ? Number(activity.timestampMs)
-        : Number.NaN;
-    const window =
-      expectation.window ??
-      (context.expiresAtMs === undefined
-        ? { from: context.now - MAX_PAYLOAD_AGE_MS, to: context.now }
-        : { from: context.expiresAtMs - MAX_PAYLOAD_AGE_MS, to: context.expiresAtMs });
-    if (
-      !(
-        timestamp >= window.from - TIMESTAMP_SLACK_MS && timestamp <= window.to + TIMESTAMP_SLACK_MS
-      )
-    ) {
-      throw payloadMismatch(context, "timestampMs", "is outside the challenge's lifetime");
-    }
-    for (const [path, expected] of Object.entries(expectation.equals ?? {})) {
-      const value = field(activity.parameters, path);
-      const ok = typeof expected === "string" ? value === expected : expected.test(value);
-      if (!ok) {
-        throw payloadMismatch(context, `parameters.${path}`, "is not what this device asked for");
-      }
-    }
-    for (const [path, count] of Object.entries(expectation.counts ?? {})) {
-      const value = field(activity.parameters, path);
-      if (!Array.isArray(value) || value.length !== count) {
-        throw payloadMismatch(context, `parameters.${path}`, `does not hold exactly ${count}`);
-      }
-    }
-    const pins = payloadPins(owner);
-    const seen: [string, string][] = [];
-    for (const [name, read] of PINNED) {
-      const value = read(activity);
-      if (value === undefined) continue;
-      const pinned = pins.get(`${accountId}|${name}`);
-      if (typeof value !== "string" || (pinned !== undefined && pinned !== value)) {
-        throw payloadMismatch(context, name, "differs from the one this wallet used before");
-      }
-      seen.push([`${accountId}|${name}`, value]);
-    }
-    // Pinned only once the whole payload passed: a refused payload leaves nothing behind.
-    for (const [key, value] of seen) pins.set(key, value);
-    return { known: true };
-  };
-}
-
-function looksLikeJwt(text: string): boolean {
-  return /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(text);
-}
-
-function decodeJwtPart(part: string): unknown {
-  try {
-    return JSON.parse(utf8Decode(base64UrlDecode(part)));
-  } catch {
-    return undefined;
-  }
+  return async (payloadToSign, context) =>
+    (await reader()).checkActivity(
+      owner,
+      accountId,
+      typeof expected === "function" ? expected(context) : expected,
+      payloadToSign,
+      context,
+    );
 }
 
 /**
@@ -269,28 +174,6 @@ function decodeJwtPart(part: string): unknown {
  * activity, that the token is alive, and, where the token names a public key, that it is the TEK.
  */
 export function expectVerificationToken(tekPublicKeys: readonly string[]): CheckPayload {
-  const tek = anyHexValue(tekPublicKeys);
-  return (payloadToSign, context) => {
-    if (!looksLikeJwt(payloadToSign)) {
-      if (readActivity(payloadToSign) !== undefined) {
-        throw payloadMismatch(context, "type", "is an activity, not a verification token", {
-          activityType: readActivity(payloadToSign)?.type,
-        });
-      }
-      return { known: false };
-    }
-    const [head = "", body = ""] = payloadToSign.split(".");
-    const header = decodeJwtPart(head);
-    const claims = decodeJwtPart(body);
-    if (!isPlainObject(header) || header.alg !== "ES256" || !isPlainObject(claims)) {
-      throw payloadMismatch(context, "token", "is not an ES256 verification token");
-    }
-    if (claims.public_key !== undefined && !tek.test(claims.public_key)) {
-      throw payloadMismatch(context, "token.public_key", "is not the key this device sealed");
-    }
-    if (typeof claims.exp === "number" && claims.exp * 1000 + TIMESTAMP_SLACK_MS < context.now) {
-      throw payloadMismatch(context, "token.exp", "has passed");
-    }
-    return { known: true };
-  };
+  return async (payloadToSign, context) =>
+    (await reader()).checkVerificationToken(tekPublicKeys, payloadToSign, context);
 }
