@@ -29,11 +29,28 @@ const authenticator = createSoftAuthenticator({
 });
 const runs: Partial<Record<FlowInput["scenario"], FlowRun>> = {};
 
+/** A compromised backend, when armed: the relay's upstream swaps a refresh's new key for its own. */
+let attackerKey: string | undefined;
+const swappingRefresh =
+  (upstream: typeof fetch): typeof fetch =>
+  (input, init = {}) => {
+    if (!attackerKey || !String(input).endsWith("/refresh") || !init.body)
+      return upstream(input, init);
+    const body = JSON.parse(new TextDecoder().decode(init.body as Uint8Array));
+    const headers = new Headers(init.headers);
+    headers.delete("content-length");
+    return upstream(input, {
+      ...init,
+      headers,
+      body: new TextEncoder().encode(JSON.stringify({ ...body, clientPublicKey: attackerKey })),
+    });
+  };
+
 beforeAll(async () => {
   if (!existsSync(join(CORE, "dist/index.native.js")))
     throw new Error("packages/core/dist is missing: run `pnpm --filter @signet/core build` first");
   [stack, bundle] = await Promise.all([
-    startStack(),
+    startStack({ relayUpstream: swappingRefresh }),
     bundleWithMetro("packages/core/test/hermes/app/app.ts"),
   ]);
   // A customer in Germany: payments need Strong Customer Authentication (docs/protocol.md §9).
@@ -208,6 +225,32 @@ describe("hermes flows: against the emulator", () => {
     expect(run.io.filter((c) => c.kind === "passkey.get")).toHaveLength(2);
   });
 
+  it("a refresh whose key the backend swapped: refused in Hermes with PAYLOAD_MISMATCH, the session kept", async () => {
+    const { generateKeyPairSync } = await import("node:crypto");
+    const jwk = generateKeyPairSync("ec", { namedCurve: "prime256v1" }).publicKey.export({
+      format: "jwk",
+    });
+    const y = Buffer.from(jwk.y ?? "", "base64url");
+    attackerKey = `0${2 + ((y.at(-1) ?? 0) & 1)}${Buffer.from(jwk.x ?? "", "base64url").toString("hex")}`;
+    try {
+      const run = await flow("refreshSwapped", {
+        secureStore: runs.quote?.secureStore ?? runs.passkey?.secureStore ?? [],
+      });
+      expect(run.result).toEqual({
+        refused: true,
+        code: "PAYLOAD_MISMATCH",
+        field: "parameters.targetPublicKey",
+        retryable: false,
+        kept: true,
+      });
+      // The challenge was fetched; no signed leg followed it.
+      const refreshes = (await stack.requests()).filter((r) => r.path.endsWith("/refresh"));
+      expect(refreshes.at(-1)).toMatchObject({ status: 202, hasSignature: false });
+    } finally {
+      attackerKey = undefined;
+    }
+  });
+
   it("a session refresh: a new key made in Hermes, stamped by the old session, then used", async () => {
     const run = await flow("refresh", {
       secureStore: runs.quote?.secureStore ?? runs.passkey?.secureStore ?? [],
@@ -220,7 +263,14 @@ describe("hermes flows: against the emulator", () => {
   });
 
   it("every run: Hermes, quiet, and no Buffer, atob, btoa, TextEncoder or TextDecoder touched", () => {
-    expect(Object.keys(runs).sort()).toEqual(["noRandom", "otp", "passkey", "quote", "refresh"]);
+    expect(Object.keys(runs).sort()).toEqual([
+      "noRandom",
+      "otp",
+      "passkey",
+      "quote",
+      "refresh",
+      "refreshSwapped",
+    ]);
     for (const [scenario, run] of Object.entries(runs)) {
       expect(run?.engine.hermes, scenario).toBe(true);
       expect(run?.console, scenario).toEqual([]);

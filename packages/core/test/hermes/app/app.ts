@@ -131,6 +131,25 @@ async function run(flow: FlowInput): Promise<unknown> {
         status: released.status,
       };
     }
+    case "refreshSwapped": {
+      // The backend swaps the new key of a refresh for its own: the device refuses to sign.
+      const app = client(params, { keyStore: createSecureStoreKeyStore() });
+      const before = await getSession(app, { accountId: params.accountId });
+      try {
+        await refreshSession(app, { accountId: params.accountId });
+        return { refused: false };
+      } catch (error) {
+        const e = error as SignetError;
+        const after = await getSession(app, { accountId: params.accountId });
+        return {
+          refused: true,
+          code: e.code,
+          field: e.details?.field,
+          retryable: e.retryable,
+          kept: after?.id === before?.id,
+        };
+      }
+    }
     case "refresh": {
       // The session is refreshed under a new key, and the new session signs a request.
       const app = client(params, { keyStore: createSecureStoreKeyStore() });

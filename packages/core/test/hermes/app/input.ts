@@ -12,7 +12,7 @@ export type IoAnswer = {
 /** What a keychain held across app restarts: `[id, item]` pairs of the fakes' keychain. */
 export type PersistedItems = [string, { value: string; accessibility: string; synced: boolean }][];
 
-export type FlowScenario = "otp" | "passkey" | "quote" | "refresh" | "noRandom";
+export type FlowScenario = "otp" | "passkey" | "quote" | "refreshSwapped" | "refresh" | "noRandom";
 
 export type FlowInput = {
   scenario: FlowScenario;
