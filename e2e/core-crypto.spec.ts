@@ -10,6 +10,8 @@ import {
   interopInPage,
   interopOutcome,
   interopVectors,
+  payloadChecksExpected,
+  payloadChecksInPage,
   restoreStored,
 } from "./fixtures/corePage.js";
 import { expect, test } from "./fixtures/coreServer.js";
@@ -132,5 +134,13 @@ test.describe("@signet/core in Chromium", () => {
     await openCorePage(page, coreServer.origin);
     const out = await page.evaluate(interopInPage, interopVectors);
     expect(interopOutcome(out)).toEqual(interopExpected(out));
+  });
+
+  test("the payload checks refuse a swapped payload before the signer is called", async ({
+    page,
+    coreServer,
+  }) => {
+    await openCorePage(page, coreServer.origin);
+    expect(await page.evaluate(payloadChecksInPage, Date.now())).toEqual(payloadChecksExpected);
   });
 });

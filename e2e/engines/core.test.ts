@@ -13,6 +13,8 @@ import {
   interopInPage,
   interopOutcome,
   interopVectors,
+  payloadChecksExpected,
+  payloadChecksInPage,
   restoreStored,
 } from "../fixtures/corePage.js";
 import { ENGINES, type Engine, type EnginePage, launchEngine, waitUntil } from "./engines.js";
@@ -170,6 +172,15 @@ describe.each(ENGINES)("@signet/core in %s", (name) => {
     try {
       const out = await page.evaluate(interopInPage, interopVectors);
       expect(interopOutcome(out)).toEqual(interopExpected(out));
+    } finally {
+      await page.close();
+    }
+  });
+
+  test("the payload checks refuse a swapped payload before the signer is called", async () => {
+    const page = await openCorePage(engine);
+    try {
+      expect(await page.evaluate(payloadChecksInPage, Date.now())).toEqual(payloadChecksExpected);
     } finally {
       await page.close();
     }
