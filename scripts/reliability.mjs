@@ -129,7 +129,9 @@ const lines = [
   "|---|---|---|---|---|",
   ...compromised.map(
     (r) =>
-      `| ${r.operation} | ${r.swap} | ${n(r.tried)} | ${zero(r.signed)} | ${Object.entries(r.refused)
+      `| ${r.operation} | ${r.swap} | ${n(r.tried)} | ${zero(r.signed)} | ${Object.entries(
+        r.refused,
+      )
         .map(([code, count]) => `\`${code}\` ${n(count)}`)
         .join(", ")} |`,
   ),

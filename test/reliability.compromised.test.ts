@@ -307,7 +307,6 @@ describe("a compromised backend gets nothing signed away", () => {
           challenge: String(b.challenge),
           pubKeyCredParams: [{ type: "public-key", alg: -7 }],
           authenticatorSelection: { residentKey: "preferred", userVerification: "required" },
-          attestation: "none",
         });
         return {
           ...b,

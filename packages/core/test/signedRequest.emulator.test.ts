@@ -202,7 +202,7 @@ describe.each(targets)("runSignedRequest over real HTTP ($name)", (target) => {
         return tek.stamp(payload);
       },
       backoff: { baseMs: 20, maxMs: 100 },
-      onEvent: (event) => options.events.push(event),
+      onEvent: (event) => event.type === "signedRequest" && options.events.push(event),
     });
     return { ...account, tek, session, signContexts, encryptedOtpBundle };
   }
@@ -250,7 +250,7 @@ describe.each(targets)("runSignedRequest over real HTTP ($name)", (target) => {
         { types: ["ACTIVITY_TYPE_DELETE_API_KEYS"], counts: { apiKeyIds: 1 } },
       ]),
       sign: (payload) => signedIn.tek.stamp(payload),
-      onEvent: (event) => events.push(event),
+      onEvent: (event) => event.type === "signedRequest" && events.push(event),
     });
     expect(revoked).toMatchObject({ status: 204, legs: 2, attempts: 3 });
     expect(revoked.body).toBeUndefined();

@@ -129,8 +129,8 @@ export function checkActivity(
       );
     }
   }
-  let pins = pinsByOwner.get(owner);
-  if (!pins) pinsByOwner.set(owner, (pins = new Map()));
+  const pins = pinsByOwner.get(owner) ?? new Map<string, string>();
+  pinsByOwner.set(owner, pins);
   const seen: [string, string][] = [];
   for (const [name, read] of PINNED) {
     const value = read(activity);

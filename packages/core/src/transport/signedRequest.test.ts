@@ -11,6 +11,7 @@ import { WALLET_SIGNATURE_HEADER } from "./headers.js";
 import { createTransport, type RequestEvent } from "./http.js";
 import { generateIdempotencyKey } from "./idempotencyKey.js";
 import { isProcessingBody } from "./nextStep.js";
+import type { PayloadEvent } from "./payloadCheck.js";
 import {
   type RunSignedRequestParameters,
   runSignedRequest,
@@ -59,7 +60,10 @@ function setup(replies: (time: ReturnType<typeof fakeClock>) => ScriptedReply[])
     clock: time.clock,
     sleep: time.sleep,
     random: () => 0.5,
-    onEvent: (event: SignedRequestEvent) => events.push(event),
+    // Only the engine's stages: the payload events have their own tests (payloadCheck.test.ts).
+    onEvent: (event: SignedRequestEvent | PayloadEvent) => {
+      if (event.type === "signedRequest") events.push(event);
+    },
   };
   return { time, relay, events, stamps, sign, base };
 }

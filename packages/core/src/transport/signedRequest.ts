@@ -33,7 +33,6 @@ import type { SignedRequestEvent, SignedRequestRetryReason } from "./signedReque
 import type {
   RunSignedRequestParameters,
   RunSignedRequestReturnType,
-  SignContext,
 } from "./signedRequestParameters.js";
 
 export type {
