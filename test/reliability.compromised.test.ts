@@ -7,6 +7,7 @@
 import {
   addCredential,
   addPasskey,
+  authorizeQuote,
   createDelegatedKey,
   executeQuote,
   exportWallet,
@@ -517,6 +518,59 @@ describe("a compromised backend gets nothing signed away", () => {
       ]);
     });
   }
+
+  it("SCA by passkey: the backend passes off a wallet sign-in challenge as the payment's", async () => {
+    const user = await signedInUser({ region: "NL" });
+    await addPasskey(user.client, {
+      accountId: user.accountId,
+      nickname: "Phone",
+      challenge: registrationChallenge(),
+      rp,
+      user: passkeyUser("sca"),
+    });
+    const [credential] = (await listCredentials(user.client, { accountId: user.accountId })).filter(
+      (c) => c.type === "PASSKEY",
+    );
+    const { quoteId } = await stack.walletQuote(user, 100_000, { scaFactor: "PASSKEY" });
+    const executed = await executeQuote(user.client, {
+      quote: await getQuote(user.client, { quoteId }),
+    });
+    if (executed.status !== "PENDING_AUTHORIZATION") throw new Error("expected SCA");
+    // The backend asks for a session on the customer's passkey, for its own key.
+    const stolen = await stack.platform<{ challenge: string }>(
+      "POST",
+      `/auth/credentials/${credential!.id}/challenge`,
+      { clientPublicKey: await newKeyHex(true) },
+    );
+    const forged = {
+      ...executed,
+      scaChallenge: {
+        ...executed.scaChallenge,
+        passkeyAssertionOptions: {
+          ...executed.scaChallenge.passkeyAssertionOptions,
+          challenge: Buffer.from(stolen.body.challenge, "utf8").toString("base64url"),
+        },
+      },
+    };
+    const assertions = user.authenticator.credentials[0]!.signCount;
+    await attack(
+      {
+        operation: "authorizeQuote (PASSKEY)",
+        swap: "a wallet sign-in challenge as the SCA challenge",
+      },
+      async () => undefined,
+      () => authorizeQuote(user.client, { quote: forged, onChallenge: () => ({ passkey: true }) }),
+      async () => {
+        // The tap never happened over the forged challenge; the real one goes through.
+        expect(user.authenticator.credentials[0]!.signCount).toBe(assertions);
+        const released = await authorizeQuote(user.client, {
+          quote: executed,
+          onChallenge: () => ({ passkey: true }),
+        });
+        expect(released.status).toBe("PROCESSING");
+      },
+    );
+  });
 
   it("quote execute: a quote past its expiresAt is never signed", async () => {
     const user = await signedInUser();

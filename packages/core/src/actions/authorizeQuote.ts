@@ -13,6 +13,7 @@ import {
 } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { abortedError } from "../transport/http.js";
+import { payloadMismatch } from "../transport/payloadCheck.js";
 import { toWebAuthnError } from "../webauthn/errors.js";
 import type { AuthenticationOptionsJSON } from "../webauthn/types.js";
 import type {
@@ -75,6 +76,7 @@ export type AuthorizeQuoteErrorType = SignetError<
   | "SCA_SESSION_REQUIRED"
   | "ACCOUNT_LOCKED"
   | "CHALLENGE_EXPIRED"
+  | "PAYLOAD_MISMATCH"
 >;
 
 /**
@@ -128,7 +130,7 @@ export async function authorizeQuote(
     for (;;) {
       if (parameters.signal?.aborted) throw abortedError(parameters.signal);
       const proof = await parameters.onChallenge(challenge, { step, error, resend });
-      const body = await proofBody(client, parameters, challenge, proof);
+      const body = await proofBody(client, parameters, challenge, proof, step);
       if (Date.parse(challenge.expiresAt) <= client.clock.now()) {
         throw new SignetError("CHALLENGE_EXPIRED", "The SCA challenge expired");
       }
@@ -165,6 +167,7 @@ async function proofBody(
   parameters: AuthorizeQuoteParameters,
   challenge: ScaChallengeJson,
   proof: ScaProof,
+  step: number,
 ): Promise<Record<string, unknown>> {
   const { endUserIpAddress } = parameters;
   const body: Record<string, unknown> = endUserIpAddress ? { endUserIpAddress } : {};
@@ -174,6 +177,27 @@ async function proofBody(
     const options = challenge.passkeyAssertionOptions;
     if (typeof options?.challenge !== "string") {
       throw new SignetError("MALFORMED_RESPONSE", "The PASSKEY challenge has no options");
+    }
+    // docs/protocol.md §11: the customer's passkey signs nothing shaped like a wallet sign-in
+    // challenge (the UTF-8 bytes of 64 hex digits, §5): a backend could otherwise pass off the
+    // challenge of a session for its own key as a payment's, and have the tap authorise it.
+    if (isWalletSessionChallenge(options.challenge)) {
+      const refusal = payloadMismatch(
+        { operation: "authorizeQuote", signature: step },
+        "passkeyAssertionOptions.challenge",
+        "has the shape of a wallet sign-in challenge",
+      );
+      client.emit(
+        {
+          type: "payload",
+          action: "refused",
+          operation: "authorizeQuote",
+          signature: step,
+          field: "passkeyAssertionOptions.challenge",
+        },
+        parameters.onEvent,
+      );
+      throw refusal;
     }
     // The service's options go to the authenticator as they are; only a missing timeout is added.
     const assertion = await client
@@ -201,6 +225,15 @@ async function proofBody(
     body.code = code.trim();
   }
   return body;
+}
+
+/** Whether a WebAuthn challenge is the UTF-8 bytes of 64 hex digits (a wallet session's, §5). */
+function isWalletSessionChallenge(challenge: string): boolean {
+  try {
+    return /^[0-9a-f]{64}$/i.test(utf8Decode(base64UrlDecode(challenge)));
+  } catch {
+    return false;
+  }
 }
 
 /** The origin the authenticator signed over (WebAuthn §5.8.1 `CollectedClientData.origin`). */
