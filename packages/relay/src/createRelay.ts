@@ -272,7 +272,15 @@ export function createRelay(options: CreateRelayParameters): CreateRelayReturnTy
     }
     const route = match.route;
     state.route = route.path;
+    // Before the cookie is read, a cross-site "simple" request is refused: a form or text type
+    // by the header check (400), no type at all here (415).
     const headers = pickForwardedHeaders(request);
+    if (route.method !== "GET" && !headers.has("Content-Type")) {
+      throw new RelayRefusal(
+        "UNSUPPORTED_MEDIA_TYPE",
+        "A request that changes state needs Content-Type: application/json, body or not.",
+      );
+    }
 
     const customerId = await identify(request);
     state.customerId = customerId;

@@ -18,6 +18,14 @@ export const RelayErrorCode = {
   METHOD_NOT_ALLOWED: "METHOD_NOT_ALLOWED",
   /** The request body is larger than `maxBodyBytes` (413). */
   PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",
+  /**
+   * A state-changing request (any method but `GET` and `HEAD`) without
+   * `Content-Type: application/json` (415). A page on another origin can send a "simple" request
+   * (no body, or a form content type) with the user's cookies and no CORS preflight; requiring
+   * the JSON type forces a preflight the relay's origin never grants, so no cross-site request
+   * reaches `resolveUser` or the service.
+   */
+  UNSUPPORTED_MEDIA_TYPE: "UNSUPPORTED_MEDIA_TYPE",
   /** The caller's rate limit is spent; the response carries `Retry-After` in seconds (429). */
   RATE_LIMITED: "RATE_LIMITED",
   /** The service could not be reached, answered with a redirect, or an ownership lookup failed (502). */
@@ -63,6 +71,7 @@ const STATUS: Record<RelayErrorCode, number> = {
   RELAY_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   UPSTREAM_UNAVAILABLE: 502,
   RELAY_STORE_UNAVAILABLE: 503,

@@ -63,6 +63,11 @@ function as(customer: Customer, headers: Record<string, string> = {}): Record<st
   return { Cookie: `user=${encodeURIComponent(customer.customerId)}`, ...headers };
 }
 
+/** {@link as} for a call that changes state: the relay wants the JSON type on every one. */
+function json(customer: Customer, headers: Record<string, string> = {}): Record<string, string> {
+  return as(customer, { "Content-Type": "application/json", ...headers });
+}
+
 const last = () => stub.requests.at(-1)!;
 
 describe("forwarding", () => {
@@ -72,7 +77,7 @@ describe("forwarding", () => {
     const body = `{ "type":"PASSKEY" ,"accountId" : "${a.wallet}", "nickname":"caf\\u00e9 ☕",\n"n":1.50}`;
     const response = await fetch(`${api}/auth/credentials`, {
       method: "POST",
-      headers: as(a, {
+      headers: json(a, {
         "Content-Type": "application/json",
         "Grid-Wallet-Signature": STAMP,
         "Request-Id": REQUEST_ID,
@@ -117,7 +122,7 @@ describe("forwarding", () => {
     };
     const response = await fetch(`${api}/auth/credentials/${a.credential}/challenge`, {
       method: "POST",
-      headers: as(a),
+      headers: json(a),
     });
     expect(response.status).toBe(429);
     expect(await response.text()).toBe(payload);
@@ -165,7 +170,7 @@ describe("forwarding", () => {
     };
     const response = await fetch(`${api}/auth/sessions/${a.session}`, {
       method: "DELETE",
-      headers: as(a),
+      headers: json(a),
     });
     expect(response.status).toBe(204);
     expect(await response.text()).toBe("");
@@ -225,7 +230,7 @@ describe("the route table", () => {
       const { url, body } = sample(route);
       const response = await fetch(`${api}${url}`, {
         method,
-        headers: as(a, body !== undefined ? { "Content-Type": "application/json" } : {}),
+        headers: as(a, method !== "GET" ? { "Content-Type": "application/json" } : {}),
         ...(body !== undefined ? { body } : {}),
       });
       expect(response.status).toBe(200);
@@ -387,7 +392,7 @@ describe("ownership", () => {
     const api = await start();
     const ok = await fetch(`${api}/auth/credentials/${a.credential}/challenge`, {
       method: "POST",
-      headers: as(a),
+      headers: json(a),
     });
     expect(ok.status).toBe(200);
     const lookups = stub.requests.filter((r) => r.method === "GET").length;
@@ -395,7 +400,7 @@ describe("ownership", () => {
     stub.requests.length = 0;
     await fetch(`${api}/auth/credentials/${a.credential}/challenge`, {
       method: "POST",
-      headers: as(a),
+      headers: json(a),
     });
     expect(stub.requests.map((r) => r.method)).toEqual(["POST"]);
     // A credential added after the cache was filled is found by a fresh lookup.
@@ -403,7 +408,7 @@ describe("ownership", () => {
     stub.extraCredentials.set(a.wallet, [fresh]);
     const created = await fetch(`${api}/auth/credentials/${fresh}/verify`, {
       method: "POST",
-      headers: as(a),
+      headers: json(a),
     });
     expect(created.status).toBe(200);
   });
@@ -457,7 +462,7 @@ describe("ownership", () => {
     };
     const response = await fetch(`${api}/auth/sessions/${a.session}/refresh`, {
       method: "POST",
-      headers: as(a),
+      headers: json(a),
     });
     expect(response.status).toBe(502);
     expect(await response.json()).toMatchObject({ code: "UPSTREAM_UNAVAILABLE" });
@@ -599,13 +604,17 @@ describe("input checks", () => {
 
   it("refuses a body without a JSON Content-Type", async () => {
     const api = await start();
-    for (const headers of [{}, { "Content-Type": "text/plain" }]) {
+    // fetch gives a string body without a type `text/plain;charset=UTF-8`, as a browser does.
+    for (const [headers, status] of [
+      [{}, 400],
+      [{ "Content-Type": "text/plain" }, 400],
+    ] as const) {
       const response = await fetch(`${api}/internal-accounts/${a.wallet}/export`, {
         method: "POST",
         headers: as(a, headers),
         body: "{}",
       });
-      expect(response.status).toBe(400);
+      expect(response.status).toBe(status);
     }
   });
 
@@ -787,7 +796,7 @@ describe("upstream failures", () => {
     const started = Date.now();
     const response = await fetch(`${api}/quotes/${a.quote}/execute`, {
       method: "POST",
-      headers: as(a, { "Grid-Wallet-Signature": STAMP, "Idempotency-Key": "k1" }),
+      headers: json(a, { "Grid-Wallet-Signature": STAMP, "Idempotency-Key": "k1" }),
     });
     expect(response.status).toBe(504);
     expect(await response.json()).toMatchObject({ status: 504, code: "UPSTREAM_TIMEOUT" });
@@ -813,7 +822,7 @@ describe("upstream failures", () => {
     stub.requests.length = 0;
     const post = await fetch(`${api}/auth/credentials/${a.credential}/challenge`, {
       method: "POST",
-      headers: as(a),
+      headers: json(a),
     });
     expect(post.status).toBe(502);
     expect(stub.requests.filter((r) => r.method === "POST")).toHaveLength(1);
@@ -829,7 +838,7 @@ describe("upstream failures", () => {
     };
     const response = await fetch(`${api}/auth/credentials/${a.credential}/challenge`, {
       method: "POST",
-      headers: as(a),
+      headers: json(a),
     });
     expect(response.status).toBe(502);
     expect(response.headers.get("location")).toBeNull();
@@ -841,10 +850,10 @@ describe("secrets and events", () => {
     const api = await start({ baseUrl: "http://127.0.0.1:1" });
     const bodies: string[] = [];
     for (const init of [
-      { headers: as(a, { "Grid-Wallet-Signature": STAMP, "Request-Id": REQUEST_ID }) },
-      { headers: as(a, { "Grid-Wallet-Signature": `${STAMP},x` }) },
-      { headers: as(b) },
-      {},
+      { headers: json(a, { "Grid-Wallet-Signature": STAMP, "Request-Id": REQUEST_ID }) },
+      { headers: json(a, { "Grid-Wallet-Signature": `${STAMP},x` }) },
+      { headers: json(b) },
+      { headers: { "Content-Type": "application/json" } },
     ]) {
       const response = await fetch(`${api}/auth/sessions/${a.session}/refresh`, {
         method: "POST",
@@ -890,5 +899,65 @@ describe("secrets and events", () => {
         durationMs: expect.any(Number),
       },
     ]);
+  });
+});
+
+describe("cross-site requests", () => {
+  const writes = RELAY_ROUTES.filter((route) => route.method !== "GET");
+  const samplePath = (path: string) =>
+    path.replace(/\{([A-Za-z]+)\}/g, (_, kind) => `${kind}:00000000-0000-4000-8000-000000000001`);
+
+  it.each(
+    writes.flatMap((route) =>
+      [
+        ["no Content-Type", undefined],
+        ["a form", "application/x-www-form-urlencoded"],
+        ["plain text", "text/plain"],
+        ["a multipart form", "multipart/form-data; boundary=x"],
+      ].map(([label, type]) => [route.method, route.path, label, type] as const),
+    ),
+  )("refuses %s %s with %s before the user is resolved", async (method, path, _label, type) => {
+    let resolved = 0;
+    const api = await start({
+      resolveUser: () => {
+        resolved++;
+        return { customerId: a.customerId };
+      },
+    });
+    const response = await fetch(`${api}${samplePath(path)}`, {
+      method,
+      headers: as(a, type !== undefined ? { "Content-Type": type } : {}),
+      ...(type !== undefined ? { body: "{}" } : {}),
+    });
+    // No type: 415; a form or text type: the header check's 400. Either way before the cookie.
+    const [status, code] =
+      type === undefined ? [415, "UNSUPPORTED_MEDIA_TYPE"] : [400, "INVALID_INPUT"];
+    expect(response.status).toBe(status);
+    expect(await response.json()).toMatchObject({ status, code });
+    expect(resolved).toBe(0);
+    expect(stub.requests).toHaveLength(0);
+    expect(events.at(-1)).toMatchObject({ type: "response", status, code });
+  });
+
+  it("takes the JSON type with parameters and in any case", async () => {
+    const api = await start();
+    for (const type of ["application/json; charset=utf-8", "Application/JSON"]) {
+      const response = await fetch(
+        `${api}${samplePath("/auth/credentials/{AuthMethod}/challenge")}`,
+        {
+          method: "POST",
+          headers: as(a, { "Content-Type": type }),
+        },
+      );
+      // Past the type check: the next refusal is the ownership check's.
+      expect(response.status, type).toBe(403);
+      expect(events.at(-1)).toMatchObject({ code: "RELAY_FORBIDDEN" });
+    }
+  });
+
+  it("leaves reads alone: a GET needs no Content-Type", async () => {
+    const api = await start();
+    const response = await fetch(`${api}/customers/internal-accounts`, { headers: as(a) });
+    expect(response.status).toBe(200);
   });
 });

@@ -14,7 +14,7 @@ import {
   type RelayHandler,
 } from "../src/createRelay.js";
 import { createMemoryOwnershipCache } from "../src/ownership.js";
-import { as, newKey, stamp, type Wallet } from "./nodeWallet.js";
+import { as, json, newKey, stamp, type Wallet } from "./nodeWallet.js";
 
 type Json = Record<string, unknown>;
 
@@ -104,7 +104,7 @@ async function signUp(email: string): Promise<Wallet> {
   const credential = credentials.data.find((c) => c.type === "EMAIL_OTP")!.id as string;
   const challenged = await fetch(`${api}/auth/credentials/${credential}/challenge`, {
     method: "POST",
-    headers: as(user),
+    headers: json(user),
   });
   const { otpEncryptionTargetBundle } = (await challenged.json()) as Json;
   const tek = newKey();
@@ -592,7 +592,7 @@ describe("header tricks", () => {
   it("forwards only the four headers and the relay's Basic auth, whatever the caller sends", async () => {
     const response = await fetch(`${api}/internal-accounts/${bob.wallet}/export`, {
       method: "POST",
-      headers: as(bob, {
+      headers: json(bob, {
         "Content-Type": "application/json",
         Authorization: `Basic ${Buffer.from("other:creds").toString("base64")}`,
         "X-HTTP-Method-Override": "DELETE",
@@ -845,7 +845,7 @@ describe("Bob acting on Alice's resources", () => {
       const text = typeof body === "function" ? body() : body;
       const response = await fetch(`${api}${path()}`, {
         method,
-        headers: as(bob, text !== null ? { "Content-Type": "application/json" } : {}),
+        headers: json(bob),
         ...(text !== null ? { body: text } : {}),
       });
       expect(response.status).toBe(403);
@@ -859,7 +859,7 @@ describe("ownership cache across customers", () => {
     const url = await serve();
     const bobFirst = await fetch(`${url}/auth/sessions/${alice.session}`, {
       method: "DELETE",
-      headers: as(bob),
+      headers: json(bob),
     });
     expect(bobFirst.status).toBe(403);
     const aliceThen = await fetch(`${url}/auth/sessions?accountId=${alice.wallet}`, {
@@ -868,14 +868,14 @@ describe("ownership cache across customers", () => {
     expect(aliceThen.status).toBe(200);
     const credentialOk = await fetch(`${url}/auth/credentials/${alice.credential}/challenge`, {
       method: "POST",
-      headers: as(alice),
+      headers: json(alice),
     });
     expect(credentialOk.status).toBe(200);
     calls = [];
     events = [];
     const bobAgain = await fetch(`${url}/auth/credentials/${alice.credential}/challenge`, {
       method: "POST",
-      headers: as(bob),
+      headers: json(bob),
     });
     expect(bobAgain.status).toBe(403);
     expect(calls).toEqual([]); // answered from Alice's cached fact, refused without a lookup
@@ -888,13 +888,13 @@ describe("ownership cache across customers", () => {
     await fetch(`${url}/auth/sessions?accountId=${bob.wallet}`, { headers: as(bob) });
     await fetch(`${url}/auth/credentials/${bob.credential}/challenge`, {
       method: "POST",
-      headers: as(bob),
+      headers: json(bob),
     });
     expect(await cache.get(`owner:${alice.wallet}`)).toBeUndefined();
     expect(await cache.get(`owner:${alice.credential}`)).toBeUndefined();
     const refused = await fetch(`${url}/auth/credentials/${alice.credential}/challenge`, {
       method: "POST",
-      headers: as(bob),
+      headers: json(bob),
     });
     expect(refused.status).toBe(403);
   });
@@ -919,7 +919,7 @@ describe("ownership cache across customers", () => {
     expect(bobQuote.status).toBe(403);
     const executed = await fetch(`${url}/quotes/${quote.id as string}/execute`, {
       method: "POST",
-      headers: as(alice, {
+      headers: json(alice, {
         "Grid-Wallet-Signature": stamp(payload, alice.sessionKey),
         "Idempotency-Key": crypto.randomUUID(),
       }),

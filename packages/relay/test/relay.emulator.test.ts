@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { rawHttp, rawRequest } from "../../test/src/rawHttp.js";
 import { type RunningRelay, serveRelay } from "../../test/src/stubService.js";
 import { type CreateRelayOptions, createRelay } from "../src/createRelay.js";
-import { as, newKey, stamp, type TestKey, type Wallet } from "./nodeWallet.js";
+import { as, json, newKey, stamp, type TestKey, type Wallet } from "./nodeWallet.js";
 
 const BASIC = `Basic ${Buffer.from("emulator:emulator").toString("base64")}`;
 
@@ -56,7 +56,7 @@ async function signedRetry(
   body: string | undefined,
   key: TestKey,
 ): Promise<{ first: Response; challenge: Json; final: Response }> {
-  const headers = as(user, body !== undefined ? { "Content-Type": "application/json" } : {});
+  const headers = method === "GET" ? as(user) : json(user);
   const first = await fetch(`${api}${path}`, {
     method,
     headers,
@@ -91,7 +91,7 @@ async function signUp(email: string): Promise<Wallet> {
   const credential = credentials.data.find((c) => c.type === "EMAIL_OTP")!.id as string;
   const challenged = await fetch(`${api}/auth/credentials/${credential}/challenge`, {
     method: "POST",
-    headers: as(user),
+    headers: json(user),
   });
   expect(challenged.status).toBe(200);
   const { otpEncryptionTargetBundle } = (await challenged.json()) as Json;
@@ -242,7 +242,7 @@ describe("signed flows pass through byte for byte (stamps verify at the emulator
     const challenge = (await first.json()) as Json;
     const response = await fetch(`${api}${path}`, {
       method: "POST",
-      headers: as(alice, {
+      headers: json(alice, {
         "Content-Type": "application/json",
         "Grid-Wallet-Signature": stamp(`${challenge.payloadToSign as string} `, alice.sessionKey),
         "Request-Id": challenge.requestId as string,
@@ -288,7 +288,7 @@ describe("refusals", () => {
     await clearLog();
     const response = await fetch(`${api}${path(bob)}`, {
       method,
-      headers: as(alice, body !== null ? { "Content-Type": "application/json" } : {}),
+      headers: method === "GET" ? as(alice) : json(alice),
       ...(body !== null ? { body: body.replace("{}", '{"clientPublicKey":"04ab"}') } : {}),
     });
     expect(response.status).toBe(403);
@@ -411,7 +411,7 @@ describe("the service's answers and failures", () => {
     });
     const response = await fetch(`${api}/auth/credentials/${alice.credential}/challenge`, {
       method: "POST",
-      headers: as(alice),
+      headers: json(alice),
     });
     expect(response.status).toBe(429);
     expect(response.headers.get("Retry-After")).toBe("7");
@@ -462,7 +462,7 @@ describe("the service's answers and failures", () => {
     await fault({ kind: "delay", ms: 2000, match: { method: "POST", path: "/auth/credentials" } });
     const response = await fetch(`${impatient}/auth/credentials/${alice.credential}/challenge`, {
       method: "POST",
-      headers: as(alice),
+      headers: json(alice),
     });
     expect(response.status).toBe(504);
     expect(await response.json()).toMatchObject({ status: 504, code: "UPSTREAM_TIMEOUT" });
@@ -481,7 +481,7 @@ describe("the service's answers and failures", () => {
     await fault({ kind: "drop", count: 1, match: { method: "POST", path: "/auth/credentials" } });
     const response = await fetch(`${api}/auth/credentials/${alice.credential}/challenge`, {
       method: "POST",
-      headers: as(alice),
+      headers: json(alice),
     });
     expect(response.status).toBe(502);
     expect(await response.json()).toMatchObject({ status: 502, code: "UPSTREAM_UNAVAILABLE" });

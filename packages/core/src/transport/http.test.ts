@@ -55,7 +55,7 @@ describe("createTransport", () => {
     expect(calls[0]?.headers.get("authorization")).toBe("Bearer app-token");
   });
 
-  it("sends no Content-Type without a body, and calls a headers function on every request", async () => {
+  it("says JSON on every call but GET, body or not (no cross-site simple request), and calls a headers function on every request", async () => {
     const { fetch, calls } = scriptedFetch([{ status: 204 }, { status: 204 }]);
     let token = 0;
     const transport = createTransport({
@@ -64,9 +64,10 @@ describe("createTransport", () => {
       headers: () => ({ Authorization: `Bearer ${++token}` }),
     });
     await transport.request({ method: "DELETE", path: "/auth/sessions/Session:1" });
-    await transport.request({ method: "DELETE", path: "/auth/sessions/Session:1" });
-    expect(calls[0]?.headers.get("content-type")).toBeNull();
+    await transport.request({ method: "GET", path: "/auth/sessions/Session:1" });
+    expect(calls[0]?.headers.get("content-type")).toBe("application/json");
     expect(calls[0]?.body).toBeUndefined();
+    expect(calls[1]?.headers.get("content-type")).toBeNull();
     expect(calls.map((call) => call.headers.get("authorization"))).toEqual([
       "Bearer 1",
       "Bearer 2",

@@ -202,8 +202,8 @@ export function abortedError(signal?: AbortSignal): SignetError {
 /**
  * Creates the transport every Signet request goes through.
  *
- * Relative paths are joined to `relayUrl`; bodies are sent as the exact string given, with
- * `Content-Type: application/json`; `fetch` is resolved on each call, so importing Signet on a
+ * Relative paths are joined to `relayUrl`; bodies are sent as the exact string given, and every
+ * call but `GET` and `HEAD` carries `Content-Type: application/json`; `fetch` is resolved on each call, so importing Signet on a
  * server touches no browser global. The answer is read completely before resolving, and any
  * status resolves: mapping statuses to errors is `errorFromResponse`'s job.
  *
@@ -235,7 +235,11 @@ export function createTransport(parameters: CreateTransportParameters): Transpor
     const baseHeaders =
       typeof parameters.headers === "function" ? await parameters.headers() : parameters.headers;
     const headers: Record<string, string> = { Accept: "application/json", ...baseHeaders };
-    if (request.body !== undefined) headers["Content-Type"] = "application/json";
+    // Every state-changing call says JSON, body or not: the relay refuses one that does not
+    // (a cross-site "simple" request could otherwise ride the user's cookies).
+    if (request.body !== undefined || (request.method !== "GET" && request.method !== "HEAD")) {
+      headers["Content-Type"] = "application/json";
+    }
     Object.assign(headers, request.headers);
 
     const signed = request.headers?.[WALLET_SIGNATURE_HEADER] !== undefined;

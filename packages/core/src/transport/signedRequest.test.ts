@@ -151,7 +151,7 @@ describe("runSignedRequest, challenge mode", () => {
       ["DELETE", undefined],
       ["DELETE", undefined],
     ]);
-    expect(relay.calls[0]?.headers.get("content-type")).toBeNull();
+    expect(relay.calls[0]?.headers.get("content-type")).toBe("application/json");
   });
 
   it("re-sends the identical request on PROCESSING with the backoff schedule, then succeeds", async () => {
