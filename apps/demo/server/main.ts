@@ -1,9 +1,22 @@
 // `npm run demo` ends here: starts the demo on http://localhost:5173 and prints the address.
+// Environment (apps/demo/README.md): GRID_* for the real sandbox, PORT, HOST (default localhost:
+// loopback only), DEMO_HTTPS=1 behind a TLS proxy, DEMO_TRUST_PROXY=1 to believe its
+// X-Forwarded-* headers, DEMO_ATTACK to play a compromised backend.
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseDemoAttack } from "./attack.js";
 import { type DemoUpstream, startDemoServer } from "./server.js";
 
-const { GRID_BASE_URL, GRID_CLIENT_ID, GRID_CLIENT_SECRET, PORT } = process.env;
+const {
+  GRID_BASE_URL,
+  GRID_CLIENT_ID,
+  GRID_CLIENT_SECRET,
+  PORT,
+  HOST,
+  DEMO_HTTPS,
+  DEMO_TRUST_PROXY,
+  DEMO_ATTACK,
+} = process.env;
 const sandbox = [GRID_BASE_URL, GRID_CLIENT_ID, GRID_CLIENT_SECRET];
 if (sandbox.some(Boolean) && !sandbox.every(Boolean)) {
   console.error("Set all of GRID_BASE_URL, GRID_CLIENT_ID and GRID_CLIENT_SECRET, or none.");
@@ -19,11 +32,33 @@ const upstream: DemoUpstream =
       }
     : { kind: "emulator" };
 
+const flag = (value: string | undefined) => value === "1" || value === "true";
+let attack: ReturnType<typeof parseDemoAttack>;
+try {
+  attack = parseDemoAttack(DEMO_ATTACK);
+} catch (error) {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+}
+
+const host = HOST || "localhost";
 const appDir = join(dirname(fileURLToPath(import.meta.url)), "..", "app");
-const demo = await startDemoServer({ appDir, upstream, port: PORT ? Number(PORT) : 5173 });
+const demo = await startDemoServer({
+  appDir,
+  upstream,
+  port: PORT ? Number(PORT) : 5173,
+  host,
+  https: flag(DEMO_HTTPS),
+  trustProxy: flag(DEMO_TRUST_PROXY),
+  ...(attack ? { attack } : {}),
+});
 console.log(
   `Signet demo on ${demo.url} (${upstream.kind === "emulator" ? "local emulator in process" : `sandbox ${GRID_BASE_URL}`}). Ctrl-C stops it.`,
 );
+if (host !== "localhost" && host !== "127.0.0.1" && host !== "::1")
+  console.warn(
+    `Listening on ${host}: the demo is reachable from the network. It is a sandbox whose email sign-in proves nothing; never let it guard real money.`,
+  );
 const stop = () => void demo.close().then(() => process.exit(0));
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);

@@ -7,7 +7,13 @@ import type { AddressInfo } from "node:net";
 import { extname, join, normalize } from "node:path";
 import { type EmulatorServer, startEmulatorServer } from "@signet/emulator";
 import { createRelay, nodeRemoteAddress, toNodeHandler } from "@signet/relay";
-import { type DemoUser, readUserCookie, userCookie } from "./cookie.js";
+import { attackFetch, attackWarning, type DemoAttack } from "./attack.js";
+import { readSessionId, sessionCookie } from "./cookie.js";
+import { createWindowLimiter } from "./rateLimit.js";
+import { createSessionStore, type DemoUser, type SessionStoreOptions } from "./sessions.js";
+
+export type { DemoAttack } from "./attack.js";
+export type { DemoUser } from "./sessions.js";
 
 /** Where the demo's service calls go. */
 export type DemoUpstream =
@@ -17,8 +23,36 @@ export type DemoUpstream =
 export type DemoServerOptions = {
   /** Default 5173; 0 picks a free port. */
   port?: number;
-  /** Default `localhost` (WebAuthn needs a domain, not an IP address). */
+  /**
+   * The address to listen on. Default `localhost`: loopback only (WebAuthn needs a domain, not an
+   * IP address). Anything else (`0.0.0.0`, a LAN address) exposes the demo to the network.
+   */
   host?: string;
+  /**
+   * The browser reaches the demo over https (a TLS proxy in front of it): the sign-in cookie
+   * gets `Secure`. Default false.
+   */
+  https?: boolean;
+  /**
+   * A reverse proxy in front of the demo is trusted (default false): its `X-Forwarded-Proto:
+   * https` makes the cookie `Secure` for that request, and the last `X-Forwarded-For` address is
+   * the client's for sign-in rate limits. Without it both headers are ignored (any client can
+   * send them) and the connection's address counts.
+   */
+  trustProxy?: boolean;
+  /** Sign-in sessions: lifetime (default 24 h) and how many are kept (default 10 000). */
+  sessions?: Pick<SessionStoreOptions, "ttlMs" | "maxSessions">;
+  /**
+   * Sign-in attempts allowed per client address and per email within `windowMs` (defaults 30 and
+   * 10 per 60 s); beyond them `POST /api/demo/signin` answers 429 `RATE_LIMITED` with
+   * `Retry-After`. `false` turns the limit off.
+   */
+  signInRateLimit?: { perIp?: number; perEmail?: number; windowMs?: number } | false;
+  /**
+   * Plays a compromised backend (see attack.ts; `DEMO_ATTACK` in main.ts): the relay rewrites
+   * the named requests before they reach the service. Default off. Never for real money.
+   */
+  attack?: DemoAttack;
   /** Default: the emulator in process. */
   upstream?: DemoUpstream;
   /** The built app (index.html and assets). */
@@ -29,6 +63,10 @@ export type DemoServerOptions = {
 
 export type DemoServer = {
   url: string;
+  /** The address and port the server listens on (`127.0.0.1` or `::1` by default). */
+  address: { host: string; port: number };
+  /** The attack the server plays, when the switch is on. */
+  attack: DemoAttack | undefined;
   /** The in-process emulator, when there is one. */
   emulator: EmulatorServer | undefined;
   close(): Promise<void>;
@@ -75,9 +113,17 @@ class DemoError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }
+}
+
+/** The last value of a comma-separated header a trusted proxy appends to. */
+function lastOf(header: string | string[] | undefined): string | undefined {
+  const value = Array.isArray(header) ? header.join(",") : header;
+  const last = value?.split(",").pop()?.trim();
+  return last ? last : undefined;
 }
 
 async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
@@ -116,13 +162,23 @@ function sandboxIdToken(sub: string, email: string, nonce: string | undefined): 
 
 /** Starts the demo server; stops with `close()`. */
 export async function startDemoServer(options: DemoServerOptions): Promise<DemoServer> {
-  const { port = 5173, host = "localhost", upstream = { kind: "emulator" }, appDir } = options;
+  const {
+    port = 5173,
+    host = "localhost",
+    upstream = { kind: "emulator" },
+    appDir,
+    https = false,
+    trustProxy = false,
+    attack,
+  } = options;
   const server: Server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => resolve());
   });
-  const origin = `http://localhost:${(server.address() as AddressInfo).port}`;
+  const bound = server.address() as AddressInfo;
+  const origin = `http://localhost:${bound.port}`;
+  if (attack) console.warn(attackWarning(attack));
 
   let emulator: EmulatorServer | undefined;
   let baseUrl: string;
@@ -147,11 +203,29 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
       })
     : undefined;
 
-  // A fresh secret per run: restarting the server signs everyone out of the demo.
-  const cookieSecret = randomBytes(32);
-  const secureCookie = origin.startsWith("https:");
+  // Sessions live in this process: restarting the server signs everyone out of the demo.
+  const sessions = createSessionStore(options.sessions);
   const userOf = (request: { headers: { get(name: string): string | null } }) =>
-    readUserCookie(cookieSecret, request.headers.get("cookie"));
+    sessions.get(readSessionId(request.headers.get("cookie")));
+  const cookieFlags = (request: IncomingMessage) => ({
+    secure:
+      https ||
+      (trustProxy && lastOf(request.headers["x-forwarded-proto"])?.toLowerCase() === "https"),
+    maxAgeSeconds: sessions.maxAgeSeconds,
+  });
+  const clientAddress = (request: IncomingMessage) =>
+    (trustProxy ? lastOf(request.headers["x-forwarded-for"]) : undefined) ??
+    request.socket.remoteAddress ??
+    "unknown";
+
+  const limits = options.signInRateLimit === false ? undefined : (options.signInRateLimit ?? {});
+  const windowMs = limits?.windowMs ?? 60_000;
+  const perIp = limits && createWindowLimiter({ limit: limits.perIp ?? 30, windowMs });
+  const perEmail = limits && createWindowLimiter({ limit: limits.perEmail ?? 10, windowMs });
+  const tooMany = (retryAfter: number) =>
+    new DemoError(429, "RATE_LIMITED", `Too many sign-in attempts. Try again in ${retryAfter} s.`, {
+      "retry-after": String(retryAfter),
+    });
 
   const relay = toNodeHandler(
     createRelay({
@@ -163,6 +237,9 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
         return user ? { customerId: user.customerId } : null;
       },
       rateLimit: { limit: 600 },
+      ...(attack
+        ? { fetch: attackFetch(attack, (input, init) => globalThis.fetch(input, init)) }
+        : {}),
       // SCA authorizations carry the end user's address, read from the connection here.
       endUserIpAddress: nodeRemoteAddress,
     }),
@@ -217,10 +294,16 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
     })),
   });
 
-  async function signIn(body: Record<string, unknown>): Promise<DemoUser> {
+  async function signIn(request: IncomingMessage): Promise<DemoUser> {
+    // Every attempt counts against the client's address, before anything else is read.
+    const ipWait = perIp?.hit(clientAddress(request)) ?? 0;
+    if (ipWait > 0) throw tooMany(ipWait);
+    const body = await readJson(request);
     const email = typeof body.email === "string" ? body.email.trim().toLowerCase() : "";
     if (!EMAIL.test(email))
       throw new DemoError(400, "INVALID_EMAIL", "Enter an email address like ada@example.com.");
+    const emailWait = perEmail?.hit(email) ?? 0;
+    if (emailWait > 0) throw tooMany(emailWait);
     const known = customers.get(email);
     if (known) return known;
     const region = typeof body.region === "string" ? body.region : "US";
@@ -267,16 +350,22 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
         regions: REGIONS,
       });
     }
+    const sessionId = readSessionId(request.headers.cookie);
     if (route === "POST /api/demo/signin") {
-      const user = await signIn(await readJson(request));
-      return reply(200, await profile(user), {
-        "set-cookie": userCookie(cookieSecret, user, secureCookie),
+      const user = await signIn(request);
+      const body = await profile(user);
+      // Always a new id (the one the browser brought, if any, ends): no session fixation.
+      sessions.delete(sessionId);
+      return reply(200, body, {
+        "set-cookie": sessionCookie(sessions.create(user), cookieFlags(request)),
       });
     }
     if (route === "POST /api/demo/signout") {
-      return reply(200, {}, { "set-cookie": userCookie(cookieSecret, null, secureCookie) });
+      // The record goes: a copy of the cookie taken before is refused from now on.
+      sessions.delete(sessionId);
+      return reply(200, {}, { "set-cookie": sessionCookie(null, cookieFlags(request)) });
     }
-    const user = readUserCookie(cookieSecret, request.headers.cookie ?? null);
+    const user = sessions.get(sessionId);
     if (!user) throw new DemoError(401, "SIGNED_OUT", "Sign in to the demo with your email first.");
     switch (route) {
       case "GET /api/demo/me":
@@ -400,7 +489,7 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
     } catch (error) {
       if (response.headersSent) return void response.destroy();
       if (error instanceof DemoError)
-        return reply(error.status, { code: error.code, message: error.message });
+        return reply(error.status, { code: error.code, message: error.message }, error.headers);
       const id = randomUUID();
       console.error(`demo server error ${id}:`, error instanceof Error ? error.message : "unknown");
       reply(500, { code: "INTERNAL", message: `Something broke on the demo server (${id}).` });
@@ -409,6 +498,8 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
 
   return {
     url: origin,
+    address: { host: bound.address, port: bound.port },
+    attack,
     emulator,
     async close() {
       server.closeAllConnections();
