@@ -31,6 +31,44 @@ function parseFaults(value: unknown): FaultSpec[] {
   return specs;
 }
 
+const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * The controls answer scripts and tools, never another site: a page on any other origin (another
+ * port of `localhost` included) could otherwise reset the ledger, add faults or read the request
+ * log with one simple request. A call is refused when the browser says it crosses sites
+ * (`Sec-Fetch-Site` other than `same-origin` or `none`), or names an `Origin` that is not this
+ * emulator's own on a loopback name (a DNS-rebound page has the emulator's port but not its name).
+ * Tools such as Node's `fetch` send neither header and pass.
+ *
+ * @throws {ServiceError} 403 `CROSS_ORIGIN_FORBIDDEN`.
+ */
+export function assertControlCaller(url: URL, headers: Headers): void {
+  const site = headers.get("sec-fetch-site");
+  const origin = headers.get("origin");
+  let reason: string | undefined;
+  if (site !== null && site !== "same-origin" && site !== "none")
+    reason = `Sec-Fetch-Site: ${site}`;
+  else if (origin !== null) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed === undefined || parsed.origin !== url.origin) reason = "another origin";
+    else if (!LOOPBACK_NAMES.has(parsed.hostname)) reason = "not a loopback name";
+  }
+  if (reason !== undefined) {
+    throw new ServiceError(
+      403,
+      "CROSS_ORIGIN_FORBIDDEN",
+      "The emulator's controls take no calls from another site; call them from a script or tool.",
+      { reason },
+    );
+  }
+}
+
 /** Handles one control request (`path` starts with `/_emulator`). */
 export function handleControl(
   rt: Runtime,

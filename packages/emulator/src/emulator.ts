@@ -1,6 +1,6 @@
 // createEmulator: the service's wallet endpoints as a web-standard fetch handler, plus controls.
 import { createClock, type EmulatorClock } from "./clock.js";
-import { CONTROL_PREFIX, handleControl } from "./controls.js";
+import { assertControlCaller, CONTROL_PREFIX, handleControl } from "./controls.js";
 import {
   type ArmedFaultJson,
   createFaultQueue,
@@ -207,6 +207,7 @@ export function createEmulator(options: CreateEmulatorParameters = {}): CreateEm
     const rawPath = url.pathname;
     if (rawPath === CONTROL_PREFIX || rawPath.startsWith(`${CONTROL_PREFIX}/`)) {
       try {
+        assertControlCaller(url, request.headers);
         const raw = await readRawBody(request);
         return handleControl(
           rt,

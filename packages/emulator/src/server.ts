@@ -51,7 +51,22 @@ function toRequest(req: IncomingMessage, body: Buffer, base: string): Request {
   const method = (req.method ?? "GET").toUpperCase();
   const init: RequestInit = { method, headers };
   if (method !== "GET" && method !== "HEAD" && body.length > 0) init.body = Uint8Array.from(body);
-  return new Request(new URL(req.url ?? "/", base), init);
+  return new Request(new URL(req.url ?? "/", origin(req.headers.host, base)), init);
+}
+
+/** The origin the caller addressed (its `Host`), so the controls can tell their own origin. */
+function origin(host: string | undefined, base: string): string {
+  if (
+    host === undefined ||
+    !/^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host)
+  ) {
+    return base;
+  }
+  try {
+    return new URL(`http://${host}`).origin;
+  } catch {
+    return base;
+  }
 }
 
 async function writeResponse(res: ServerResponse, response: Response): Promise<void> {

@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rawHttp, rawRequest } from "../../test/src/rawHttp.js";
 import { type EmulatorServer, startEmulatorServer } from "../src/index.js";
 import {
   AUTH,
@@ -234,5 +235,52 @@ describe("signet-emulator CLI", () => {
     expect(out).toContain("--port");
     const bad = spawn(process.execPath, [...command, "--bogus"], { cwd: root, stdio: "ignore" });
     expect(await exited(bad)).toBe(2);
+  });
+});
+
+describe("controls over HTTP refuse other sites", () => {
+  const reset = (headers: string[], host = `127.0.0.1:${server.port}`) =>
+    rawHttp(
+      server.url,
+      rawRequest("POST", "/_emulator/reset", [...headers], "").replace(
+        "Host: 127.0.0.1",
+        `Host: ${host}`,
+      ),
+    );
+
+  it.each([
+    ["a page on another port", [`Origin: http://localhost:1`]],
+    ["a page on another site", ["Origin: https://evil.example"]],
+    ["an opaque origin", ["Origin: null"]],
+    ["Sec-Fetch-Site: cross-site", ["Sec-Fetch-Site: cross-site"]],
+    ["Sec-Fetch-Site: same-site", ["Sec-Fetch-Site: same-site"]],
+  ])("refuses %s with 403 CROSS_ORIGIN_FORBIDDEN and changes nothing", async (_name, headers) => {
+    const user = await signUp(t);
+    const answer = await reset(headers);
+    expect(answer.status).toBe(403);
+    expect(JSON.parse(answer.body)).toMatchObject({ status: 403, code: "CROSS_ORIGIN_FORBIDDEN" });
+    // Not reset: the customer is still there.
+    const still = await call(t, "GET", `/customers/${user.customer.id}`);
+    expect(still.status).toBe(200);
+  });
+
+  it("refuses a DNS-rebound page: its origin matches the Host, but the name is not loopback", async () => {
+    const host = `rebound.example:${server.port}`;
+    const answer = await reset([`Origin: http://${host}`], host);
+    expect(answer.status).toBe(403);
+    expect(JSON.parse(answer.body)).toMatchObject({ details: { reason: "not a loopback name" } });
+  });
+
+  it("takes tools (no Origin) and pages of its own origin", async () => {
+    const keys = await rawHttp(
+      server.url,
+      rawRequest("GET", "/_emulator/keys", [
+        `Origin: http://127.0.0.1:${server.port}`,
+        "Sec-Fetch-Site: same-origin",
+      ]).replace("Host: 127.0.0.1", `Host: 127.0.0.1:${server.port}`),
+    );
+    expect(keys.status).toBe(200);
+    const clock = await fetch(`${server.url}/_emulator/clock`);
+    expect(clock.status).toBe(200);
   });
 });
