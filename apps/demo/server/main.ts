@@ -53,7 +53,7 @@ const demo = await startDemoServer({
   ...(attack ? { attack } : {}),
 });
 console.log(
-  `Signet demo on ${demo.url} (${upstream.kind === "emulator" ? "local emulator in process" : `sandbox ${GRID_BASE_URL}`}). Ctrl-C stops it.`,
+  `Signet demo on ${demo.url} (${upstream.kind === "emulator" ? "local emulator in process" : `sandbox ${GRID_BASE_URL}`})${attack ? `, PLAYING A COMPROMISED BACKEND (DEMO_ATTACK=${attack})` : ""}. Ctrl-C stops it.`,
 );
 if (host !== "localhost" && host !== "127.0.0.1" && host !== "::1")
   console.warn(

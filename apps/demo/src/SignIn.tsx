@@ -52,6 +52,10 @@ export function DemoLogin({
         New here? Enter any email: the demo creates a customer and an Embedded Wallet for it
         {config.mode === "emulator" ? " on the local emulator." : " in the sandbox."}
       </p>
+      <p className="note note-warn" data-testid="sandbox-notice">
+        <strong>Sandbox only.</strong> Any email signs in here and the sandbox code is public, so
+        this sign-in proves nothing: never let this demo guard real money.
+      </p>
       <form onSubmit={submit} className="stack">
         <label htmlFor={emailId}>Email</label>
         <input
