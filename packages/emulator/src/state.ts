@@ -28,12 +28,34 @@ export interface InternalAccountRecord {
   updatedAt: number;
 }
 
-/** An external account. */
+/**
+ * One of the platform's own internal accounts (`GET /platform/internal-accounts`): one per
+ * currency, no customer, no wallet; kept apart from the wallets so that no wallet endpoint
+ * ever sees one.
+ */
+export interface PlatformAccountRecord {
+  id: string;
+  customerId: undefined;
+  type: "INTERNAL_FIAT" | "INTERNAL_CRYPTO";
+  status: "ACTIVE";
+  currency: Currency;
+  /** Balance in the currency's smallest unit. */
+  balance: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** Any account that holds a balance. */
+export type BalanceAccount = InternalAccountRecord | PlatformAccountRecord;
+
+/** An external account (the platform's own when `customerId` is `undefined`). */
 export interface ExternalAccountRecord {
   id: string;
-  customerId: string;
+  customerId: string | undefined;
   currency: string;
   platformAccountId: string | undefined;
+  ownershipType: string | undefined;
+  defaultUmaDepositAccount: boolean | undefined;
   accountInfo: Record<string, unknown>;
   status: "ACTIVE";
   createdAt: number;
@@ -126,11 +148,24 @@ export interface ScaProgress {
   endUserIpAddresses: (string | null)[];
 }
 
-/** A quote from a wallet source. */
+/**
+ * How a quote is funded (docs/protocol.md §12): `WALLET` executes with a wallet stamp,
+ * `PLATFORM` (a platform internal account) executes without one, `INSTRUCTIONS` (an external
+ * account or real-time funding) waits `PENDING` for the funds its payment instructions ask for
+ * (`POST /sandbox/send` in the sandbox).
+ */
+export type QuoteFunding = "WALLET" | "PLATFORM" | "INSTRUCTIONS";
+
+/** A quote. */
 export interface QuoteRecord {
   id: string;
   status: "PENDING" | "PENDING_AUTHORIZATION" | "PROCESSING" | "COMPLETED";
+  /** The customer it is for (for a platform-only movement, the platform's organization id). */
   customerId: string;
+  funding: QuoteFunding;
+  /** The source as the Quote states it (`ACCOUNT` with `accountId`, or `REALTIME_FUNDING`). */
+  source: Record<string, unknown>;
+  /** The account debited at execute or funded by instructions (an InternalAccount or ExternalAccount id), or `""` for real-time funding. */
   sourceAccountId: string;
   destination: { destinationType: "ACCOUNT"; accountId: string };
   sendingCurrency: Currency;
@@ -139,6 +174,7 @@ export interface QuoteRecord {
   totalReceivingAmount: number;
   exchangeRate: number;
   description: string | undefined;
+  /** `""` unless the source is a wallet. */
   payloadToSign: string;
   createdAt: number;
   expiresAt: number;
@@ -160,6 +196,8 @@ export interface TransactionRecord {
   customerId: string;
   quoteId: string | undefined;
   sourceAccountId: string | undefined;
+  /** The Transaction's `source` when it is not `{ sourceType: "ACCOUNT", accountId: sourceAccountId }`. */
+  source?: Record<string, unknown>;
   destinationAccountId: string;
   currency: Currency;
   amount: number;
@@ -205,6 +243,8 @@ export interface DelegatedKeyRecord {
 export interface EmulatorState {
   customers: Map<string, CustomerRecord>;
   accounts: Map<string, InternalAccountRecord>;
+  /** The platform's accounts, made on first use (their ids derive from the organization id). */
+  platformAccounts: Map<string, PlatformAccountRecord>;
   externalAccounts: Map<string, ExternalAccountRecord>;
   credentials: Map<string, CredentialRecord>;
   sessions: Map<string, SessionRecord>;
@@ -227,6 +267,7 @@ export function createState(): EmulatorState {
   return {
     customers: new Map(),
     accounts: new Map(),
+    platformAccounts: new Map(),
     externalAccounts: new Map(),
     credentials: new Map(),
     sessions: new Map(),

@@ -13,9 +13,22 @@ export type FieldConstraint = {
 /** One invalid field: a dot-notation path, a message and the constraint when there is one. */
 export type FieldError = { field: string; message: string; constraint?: FieldConstraint };
 
+/**
+ * What a schema is, for the check that compares the emulator's request schemas with the
+ * service's OpenAPI (test/specCheck.test.ts): objects name their fields, unions their variants.
+ */
+export type SchemaMeta =
+  | { kind: "object"; fields: Readonly<Record<string, Schema<unknown>>>; open: boolean }
+  | { kind: "union"; discriminator: string; variants: Readonly<Record<string, Schema<unknown>>> }
+  | { kind: "array"; item: Schema<unknown> }
+  | { kind: "enum"; values: readonly string[] }
+  | { kind: "any" };
+
 /** A schema checks an unknown value and returns it typed, pushing errors for every bad field. */
 export interface Schema<T> {
   readonly optional: boolean;
+  /** Its structure, where it has one (scalars have none). */
+  readonly meta?: SchemaMeta;
   check(value: unknown, field: string, errors: FieldError[]): T | undefined;
 }
 
@@ -45,13 +58,18 @@ function describe(value: unknown): string {
 
 /** Marks a field as optional: absent is fine, but `null` is still checked by the inner schema. */
 export function optional<T>(inner: Schema<T>): OptionalSchema<T> {
-  return { optional: true, check: (v, f, e) => inner.check(v, f, e) };
+  return {
+    optional: true,
+    ...(inner.meta ? { meta: inner.meta } : {}),
+    check: (v, f, e) => inner.check(v, f, e),
+  };
 }
 
 /** Accepts `null` as well as the inner schema's values. */
 export function nullable<T>(inner: Schema<T>): Schema<T | null> {
   return {
     optional: inner.optional,
+    ...(inner.meta ? { meta: inner.meta } : {}),
     check: (v, f, e) => (v === null ? null : inner.check(v, f, e)),
   };
 }
@@ -110,6 +128,7 @@ export function string(rules: StringRules = {}): Schema<string> {
 export function enumOf<const V extends string>(values: readonly V[]): Schema<V> {
   return {
     optional: false,
+    meta: { kind: "enum", values },
     check(value, field, errors) {
       if (typeof value !== "string" || !(values as readonly string[]).includes(value)) {
         errors.push({
@@ -172,6 +191,7 @@ export function array<T>(
 ): Schema<T[]> {
   return {
     optional: false,
+    meta: { kind: "array", item },
     check(value, field, errors) {
       if (!Array.isArray(value)) {
         errors.push({ field, message: `expected an array, got ${describe(value)}` });
@@ -202,6 +222,7 @@ export function object<S extends Shape>(
 ): Schema<ObjectOf<S>> {
   return {
     optional: false,
+    meta: { kind: "object", fields: shape, open: options.open === true },
     check(value, field, errors) {
       if (typeof value !== "object" || value === null || Array.isArray(value)) {
         errors.push({
@@ -235,7 +256,61 @@ export function object<S extends Shape>(
 
 /** Any JSON value (free-form fields the emulator stores without interpreting). */
 export function anyJson(): Schema<unknown> {
-  return { optional: false, check: (v) => v };
+  return { optional: false, meta: { kind: "any" }, check: (v) => v };
+}
+
+/**
+ * An object whose `discriminator` field picks the schema it is checked by (the service's
+ * `oneOf` with a `discriminator`). An unknown discriminator value is one error on that field.
+ */
+export function union<V extends Record<string, Schema<unknown>>>(
+  discriminator: string,
+  variants: V,
+): Schema<Infer<V[keyof V]>> {
+  const values = Object.keys(variants);
+  return {
+    optional: false,
+    meta: { kind: "union", discriminator, variants },
+    check(value, field, errors) {
+      if (typeof value !== "object" || value === null || Array.isArray(value)) {
+        errors.push({
+          field: field || "body",
+          message: `expected an object, got ${describe(value)}`,
+        });
+        return undefined;
+      }
+      const tag = (value as Record<string, unknown>)[discriminator];
+      const variant =
+        typeof tag === "string" && Object.hasOwn(variants, tag) ? variants[tag] : undefined;
+      if (!variant) {
+        errors.push({
+          field: field ? `${field}.${discriminator}` : discriminator,
+          message: `must be one of ${values.join(", ")}`,
+          constraint: { enum: values },
+        });
+        return undefined;
+      }
+      return variant.check(value, field, errors) as Infer<V[keyof V]> | undefined;
+    },
+  };
+}
+
+/** A string the `test` function accepts (checks a regular expression cannot say, e.g. checksums). */
+export function checkedString(test: (value: string) => boolean, message: string): Schema<string> {
+  return {
+    optional: false,
+    check(value, field, errors) {
+      if (typeof value !== "string") {
+        errors.push({ field, message: `expected a string, got ${describe(value)}` });
+        return undefined;
+      }
+      if (!test(value)) {
+        errors.push({ field, message });
+        return undefined;
+      }
+      return value;
+    },
+  };
 }
 
 /** Runs a schema; returns the value or the list of field errors. */

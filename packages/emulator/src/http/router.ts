@@ -1,12 +1,16 @@
 // Route table: method + path pattern (`/auth/credentials/:id/verify`) to handler, with 404 for
 // unknown paths and 405 (with `Allow`) for a known path and the wrong method.
+import type { Schema } from "../validation.js";
 import type { RequestContext } from "./context.js";
 
 /** A route handler. */
 export type Handler = (ctx: RequestContext) => Response | Promise<Response>;
 
-/** One route. */
-export type Route = { method: string; pattern: string; handler: Handler };
+/**
+ * One route. `body` is the schema its handler reads the JSON body with, declared here so the
+ * check against the service's OpenAPI (test/specCheck.test.ts) can compare the two.
+ */
+export type Route = { method: string; pattern: string; handler: Handler; body?: Schema<unknown> };
 
 /** The outcome of matching a request. */
 export type RouteMatch =

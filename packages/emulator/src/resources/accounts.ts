@@ -1,4 +1,6 @@
 // Internal accounts (wallets), external accounts and sandbox funding (docs/protocol.md §3, platform endpoints).
+
+import { isEvmAddress, isSolanaAddress, isSparkAddress, isTronAddress } from "../addresses.js";
 import { isoTime } from "../clock.js";
 import { generateMnemonic, sha256Hex } from "../crypto/index.js";
 import { pathId, queryParam, type RequestContext, readBody } from "../http/context.js";
@@ -6,8 +8,25 @@ import { invalidInput, notFound } from "../http/errors.js";
 import { json } from "../http/responses.js";
 import type { Route } from "../http/router.js";
 import type { Runtime } from "../runtime.js";
-import type { Currency, ExternalAccountRecord, InternalAccountRecord } from "../state.js";
-import { enumOf, id, integer, object, optional, string } from "../validation.js";
+import type {
+  BalanceAccount,
+  Currency,
+  ExternalAccountRecord,
+  InternalAccountRecord,
+  PlatformAccountRecord,
+} from "../state.js";
+import {
+  boolean,
+  checkedString,
+  enumOf,
+  id,
+  integer,
+  object,
+  optional,
+  type Schema,
+  string,
+  union,
+} from "../validation.js";
 
 /** The currencies the emulator knows, with a USD value per major unit (for quotes). */
 export const CURRENCIES: Readonly<Record<string, Currency & { usdPerUnit: number }>> = {
@@ -31,29 +50,129 @@ export function currencyJson(code: string): Currency {
   };
 }
 
-/** The InternalAccount JSON. */
-export function internalAccountJson(account: InternalAccountRecord): Record<string, unknown> {
+/** The emulator's Spark address for an account or a quote (nothing watches it). */
+export function sparkAddress(of: string): string {
+  return `sprt1emu${sha256Hex(of).slice(0, 52)}`;
+}
+
+/**
+ * Where to send `currency` to fund `of` (an account or a quote), as the service's
+ * PaymentInstructions: a USD bank account (ACH or wire, with the reference to quote), or a
+ * Spark address for the stablecoins. `undefined` for a currency the emulator has no rail for.
+ */
+export function fundingInstruction(
+  of: string,
+  currency: string,
+  isPlatformAccount: boolean,
+): Record<string, unknown> | undefined {
+  const digest = sha256Hex(of);
+  if (currency === "USD") {
+    const reference = `EMU-${digest.slice(0, 10).toUpperCase()}`;
+    return {
+      instructionsNotes: `Include reference ${reference} in the memo (emulated; POST /sandbox/send stands for the transfer).`,
+      isPlatformAccount,
+      accountOrWalletInfo: {
+        accountType: "USD_ACCOUNT",
+        paymentRails: ["ACH", "WIRE"],
+        accountNumber: String(BigInt(`0x${digest.slice(0, 12)}`) % 10_000_000_000n).padStart(
+          10,
+          "0",
+        ),
+        routingNumber: "021000021",
+        bankName: "Emulated Bank",
+        reference,
+      },
+    };
+  }
+  if (currency === "USDB" || currency === "USDC") {
+    return {
+      instructionsNotes: `Send ${currency} on Spark to this address (emulated; nothing is watched).`,
+      isPlatformAccount,
+      accountOrWalletInfo: {
+        accountType: "SPARK_WALLET",
+        assetType: currency,
+        address: sparkAddress(of),
+      },
+    };
+  }
+  return undefined;
+}
+
+/** The InternalAccount JSON (a platform account has no `customerId`). */
+export function internalAccountJson(account: BalanceAccount): Record<string, unknown> {
   const balance = { amount: account.balance, currency: account.currency };
+  const body: Record<string, unknown> = { id: account.id };
+  if (account.customerId !== undefined) body.customerId = account.customerId;
+  const platform = account.customerId === undefined;
+  const instruction =
+    account.type === "EMBEDDED_WALLET"
+      ? {
+          instructionsNotes: "Send USDB on Spark to this address (emulated; nothing is watched).",
+          accountOrWalletInfo: {
+            accountType: "SPARK_WALLET",
+            assetType: "USDB",
+            address: sparkAddress(account.id),
+          },
+        }
+      : fundingInstruction(account.id, account.currency.code, platform);
   return {
-    id: account.id,
-    customerId: account.customerId,
+    ...body,
     type: account.type,
     status: account.status,
     balance,
     totalBalance: balance,
-    fundingPaymentInstructions: [
-      {
-        instructionsNotes: "Send USDB on Spark to this address (emulated; nothing is watched).",
-        accountOrWalletInfo: {
-          accountType: "SPARK_WALLET",
-          assetType: "USDB",
-          address: `sprt1emu${sha256Hex(account.id).slice(0, 52)}`,
-        },
-      },
-    ],
+    fundingPaymentInstructions: instruction ? [instruction] : [],
     createdAt: isoTime(account.createdAt),
     updatedAt: isoTime(account.updatedAt),
   };
+}
+
+/** The platform's accounts: one per currency, fiat or crypto (docs/protocol.md §12). */
+const PLATFORM_CURRENCIES: readonly [string, PlatformAccountRecord["type"]][] = [
+  ["USD", "INTERNAL_FIAT"],
+  ["EUR", "INTERNAL_FIAT"],
+  ["MXN", "INTERNAL_FIAT"],
+  ["BRL", "INTERNAL_FIAT"],
+  ["USDC", "INTERNAL_CRYPTO"],
+  ["USDB", "INTERNAL_CRYPTO"],
+];
+
+function uuidOf(text: string): string {
+  const h = sha256Hex(text);
+  const variant = ((Number.parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/**
+ * The platform's accounts, made on first use with a zero balance. Their ids derive from the
+ * organization id, not the id sequence, so a seeded run's other ids do not move.
+ */
+export function platformAccounts(rt: Runtime): PlatformAccountRecord[] {
+  const map = rt.state.platformAccounts;
+  if (map.size === 0) {
+    const now = rt.clock.now();
+    for (const [code, type] of PLATFORM_CURRENCIES) {
+      const id = `InternalAccount:${uuidOf(`signet-emulator:platform:${rt.keys.organizationId}:${code}`)}`;
+      map.set(id, {
+        id,
+        customerId: undefined,
+        type,
+        status: "ACTIVE",
+        currency: currencyJson(code),
+        balance: 0,
+        createdAt: now,
+        updatedAt: now,
+      });
+    }
+  }
+  return [...map.values()];
+}
+
+/** A wallet or platform account by id (`undefined` when neither). */
+export function findBalanceAccount(rt: Runtime, accountId: string): BalanceAccount | undefined {
+  if (rt.state.accounts.has(accountId)) return rt.state.accounts.get(accountId);
+  platformAccounts(rt);
+  return rt.state.platformAccounts.get(accountId);
 }
 
 /** Provisions an `EMBEDDED_WALLET` account in USDB with a stable mnemonic. */
@@ -99,17 +218,32 @@ function listInternalAccounts(ctx: RequestContext): Response {
   return json(200, listEnvelope(data));
 }
 
+/** `GET /platform/internal-accounts`: `{ data }` of the platform's accounts; `currency`, `type`. */
+function listPlatformAccounts(ctx: RequestContext): Response {
+  const type = queryParam(
+    ctx,
+    "type",
+    enumOf(["EMBEDDED_WALLET", "INTERNAL_FIAT", "INTERNAL_CRYPTO"]),
+  );
+  const currency = queryParam(ctx, "currency", string({ minLength: 1, maxLength: 10 }));
+  const data = platformAccounts(ctx.rt)
+    .filter((a) => (!type || a.type === type) && (!currency || a.currency.code === currency))
+    .map(internalAccountJson);
+  return json(200, { data });
+}
+
+const fundSchema = object({ amount: integer({ min: 1, max: 1e15 }), currency: optional(string()) });
+
 /**
  * `POST /sandbox/internal-accounts/{id}/fund` `{ amount }`: credits the balance (smallest unit)
- * and records a completed INCOMING transaction. 200 InternalAccount.
+ * of a wallet or a platform account and records a completed INCOMING transaction. 200
+ * InternalAccount.
  */
 function fundAccount(ctx: RequestContext): Response {
   const accountId = pathId(ctx, "id", "InternalAccount");
-  const body = readBody(
-    ctx,
-    object({ amount: integer({ min: 1, max: 1e15 }), currency: optional(string()) }),
-  );
-  const account = getAccount(ctx.rt, accountId);
+  const body = readBody(ctx, fundSchema);
+  const account = findBalanceAccount(ctx.rt, accountId);
+  if (!account) throw notFound("Internal account", accountId);
   if (body.currency !== undefined && body.currency !== account.currency.code) {
     throw invalidInput([
       { field: "currency", message: `must be ${account.currency.code}, the account's currency` },
@@ -125,7 +259,7 @@ function fundAccount(ctx: RequestContext): Response {
   ctx.rt.state.transactions.set(txId, {
     id: txId,
     type: "INCOMING",
-    customerId: account.customerId,
+    customerId: account.customerId ?? ctx.rt.keys.organizationId,
     quoteId: undefined,
     sourceAccountId: undefined,
     destinationAccountId: account.id,
@@ -142,25 +276,96 @@ function fundAccount(ctx: RequestContext): Response {
   return json(200, internalAccountJson(account));
 }
 
-const ACCOUNT_TYPES = [
-  "USD_ACCOUNT",
-  "EUR_ACCOUNT",
+/** Every external account type of the service's ExternalAccountCreateInfoOneOf. */
+export const BANK_ACCOUNT_TYPES = [
+  "AED_ACCOUNT",
+  "BDT_ACCOUNT",
   "BRL_ACCOUNT",
-  "MXN_ACCOUNT",
-  "INR_ACCOUNT",
-  "NGN_ACCOUNT",
+  "BWP_ACCOUNT",
   "CAD_ACCOUNT",
-  "SPARK_WALLET",
+  "CNY_ACCOUNT",
+  "COP_ACCOUNT",
+  "DKK_ACCOUNT",
+  "EGP_ACCOUNT",
+  "EUR_ACCOUNT",
+  "GBP_ACCOUNT",
+  "GHS_ACCOUNT",
+  "GTQ_ACCOUNT",
+  "HKD_ACCOUNT",
+  "HTG_ACCOUNT",
+  "IDR_ACCOUNT",
+  "INR_ACCOUNT",
+  "JMD_ACCOUNT",
+  "KES_ACCOUNT",
+  "MWK_ACCOUNT",
+  "MXN_ACCOUNT",
+  "MYR_ACCOUNT",
+  "NGN_ACCOUNT",
+  "PHP_ACCOUNT",
+  "PKR_ACCOUNT",
+  "RWF_ACCOUNT",
+  "SGD_ACCOUNT",
+  "SLV_ACCOUNT",
+  "THB_ACCOUNT",
+  "TZS_ACCOUNT",
+  "UGX_ACCOUNT",
+  "USD_ACCOUNT",
+  "VND_ACCOUNT",
+  "XAF_ACCOUNT",
+  "XOF_ACCOUNT",
+  "ZAR_ACCOUNT",
+  "ZMW_ACCOUNT",
+  "SWIFT_ACCOUNT",
 ] as const;
 
+const address = (test: (a: string) => boolean, what: string) =>
+  checkedString(test, `must be ${what}`);
+
+/** The crypto wallets, each with the address check of its chain. */
+const WALLET_ADDRESSES: Readonly<Record<string, Schema<string>>> = {
+  BASE_WALLET: address(isEvmAddress, "a Base address: 0x and 40 hex digits"),
+  ETHEREUM_WALLET: address(isEvmAddress, "an Ethereum address: 0x and 40 hex digits"),
+  POLYGON_WALLET: address(isEvmAddress, "a Polygon address: 0x and 40 hex digits"),
+  PLASMA_WALLET: address(isEvmAddress, "a Plasma address: 0x and 40 hex digits"),
+  SOLANA_WALLET: address(isSolanaAddress, "a Solana address: base58 of 32 bytes"),
+  TRON_WALLET: address(isTronAddress, "a Tron address: base58check T… of 21 bytes"),
+  SPARK_WALLET: address(isSparkAddress, "a Spark address such as spark1…"),
+};
+
+// Bank details and a wallet's beneficiary and custody fields are stored as sent (open objects);
+// the type, a wallet's address and a Lightning destination are checked.
+const accountInfoSchema = union("accountType", {
+  ...Object.fromEntries(
+    BANK_ACCOUNT_TYPES.map((t) => [t, object({ accountType: enumOf([t]) }, { open: true })]),
+  ),
+  ...Object.fromEntries(
+    Object.entries(WALLET_ADDRESSES).map(([t, check]) => [
+      t,
+      object({ accountType: enumOf([t]), address: check }, { open: true }),
+    ]),
+  ),
+  LIGHTNING: object(
+    {
+      accountType: enumOf(["LIGHTNING"]),
+      invoice: optional(string({ minLength: 1 })),
+      bolt12: optional(string({ minLength: 1 })),
+      lightningAddress: optional(string({ minLength: 3, pattern: /^[^@\s]+@[^@\s]+$/ })),
+    },
+    { open: true },
+  ),
+}) as Schema<{ accountType: string } & Record<string, unknown>>;
+
 const externalAccountSchema = object({
-  customerId: id("Customer"),
+  // Absent: the platform's own external account (the service's ExternalAccountCreateRequest).
+  customerId: optional(id("Customer")),
   currency: string({
     pattern: /^[A-Z]{3,5}$/,
     patternMessage: "must be a currency code such as USD",
   }),
   platformAccountId: optional(string({ minLength: 1, maxLength: 255 })),
-  accountInfo: object({ accountType: enumOf(ACCOUNT_TYPES) }, { open: true }),
+  ownershipType: optional(enumOf(["FIRST_PARTY", "THIRD_PARTY"])),
+  defaultUmaDepositAccount: optional(boolean()),
+  accountInfo: accountInfoSchema,
 });
 
 const MASKED = ["accountNumber", "iban", "clabeNumber"];
@@ -175,23 +380,41 @@ function externalAccountJson(account: ExternalAccountRecord): Record<string, unk
     const value = info[key];
     if (typeof value === "string") info[key] = `****${value.slice(-4)}`;
   }
-  const body: Record<string, unknown> = {
-    id: account.id,
-    customerId: account.customerId,
-    currency: account.currency,
-    status: account.status,
-    accountInfo: info,
-  };
+  const body: Record<string, unknown> = { id: account.id };
+  if (account.customerId !== undefined) body.customerId = account.customerId;
+  body.currency = account.currency;
+  body.status = account.status;
+  body.accountInfo = info;
   if (account.platformAccountId !== undefined) body.platformAccountId = account.platformAccountId;
+  if (account.ownershipType !== undefined) body.ownershipType = account.ownershipType;
+  if (account.defaultUmaDepositAccount !== undefined)
+    body.defaultUmaDepositAccount = account.defaultUmaDepositAccount;
   body.createdAt = isoTime(account.createdAt);
   body.updatedAt = isoTime(account.updatedAt);
   return body;
 }
 
-/** `POST /customers/external-accounts`: 201 ExternalAccount (`ACTIVE` at once in the emulator). */
+/**
+ * `POST /customers/external-accounts`: 201 ExternalAccount (`ACTIVE` at once in the emulator).
+ * Without `customerId` the account is the platform's own. A Lightning destination names exactly
+ * one of `invoice`, `bolt12`, `lightningAddress`.
+ */
 function createExternalAccount(ctx: RequestContext): Response {
   const body = readBody(ctx, externalAccountSchema);
-  if (!ctx.rt.state.customers.has(body.customerId))
+  if (body.accountInfo.accountType === "LIGHTNING") {
+    const named = ["invoice", "bolt12", "lightningAddress"].filter(
+      (k) => body.accountInfo[k] !== undefined,
+    );
+    if (named.length !== 1) {
+      throw invalidInput([
+        {
+          field: "accountInfo",
+          message: "must name exactly one of invoice, bolt12, lightningAddress",
+        },
+      ]);
+    }
+  }
+  if (body.customerId !== undefined && !ctx.rt.state.customers.has(body.customerId))
     throw notFound("Customer", body.customerId, "USER_NOT_FOUND");
   const now = ctx.now();
   const account: ExternalAccountRecord = {
@@ -199,6 +422,8 @@ function createExternalAccount(ctx: RequestContext): Response {
     customerId: body.customerId,
     currency: body.currency,
     platformAccountId: body.platformAccountId,
+    ownershipType: body.ownershipType,
+    defaultUmaDepositAccount: body.defaultUmaDepositAccount,
     accountInfo: body.accountInfo,
     status: "ACTIVE",
     createdAt: now,
@@ -220,7 +445,18 @@ function listExternalAccounts(ctx: RequestContext): Response {
 export const accountRoutes: Route[] = [
   { method: "GET", pattern: "/customers/internal-accounts", handler: listInternalAccounts },
   { method: "GET", pattern: "/internal-accounts", handler: listInternalAccounts },
-  { method: "POST", pattern: "/sandbox/internal-accounts/:id/fund", handler: fundAccount },
-  { method: "POST", pattern: "/customers/external-accounts", handler: createExternalAccount },
+  { method: "GET", pattern: "/platform/internal-accounts", handler: listPlatformAccounts },
+  {
+    method: "POST",
+    pattern: "/sandbox/internal-accounts/:id/fund",
+    handler: fundAccount,
+    body: fundSchema,
+  },
+  {
+    method: "POST",
+    pattern: "/customers/external-accounts",
+    handler: createExternalAccount,
+    body: externalAccountSchema,
+  },
   { method: "GET", pattern: "/customers/external-accounts", handler: listExternalAccounts },
 ];

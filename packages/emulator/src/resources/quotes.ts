@@ -1,8 +1,10 @@
-// Quotes from an EMBEDDED_WALLET source (docs/protocol.md §2–§3): create with a `payloadToSign` in
-// the EMBEDDED_WALLET payment instruction, and execute with a stamp header only (no 202, no
-// Request-Id), idempotent by `Idempotency-Key`.
+// Quotes (docs/protocol.md §2–§3, §12). From an EMBEDDED_WALLET source: create with a
+// `payloadToSign` in the EMBEDDED_WALLET payment instruction, and execute with a stamp header only
+// (no 202, no Request-Id), idempotent by `Idempotency-Key`. From a platform internal account:
+// execute without a stamp (or `immediatelyExecute`). From an external account or real-time
+// funding: the quote waits PENDING for the funds its payment instructions ask for, which
+// `POST /sandbox/send` delivers in the sandbox.
 import { isoTime } from "../clock.js";
-import { sha256Hex } from "../crypto/index.js";
 import { faultError } from "../faults.js";
 import { expectNoBody, pathId, type RequestContext, readBody } from "../http/context.js";
 import { invalidInput, notFound, ServiceError } from "../http/errors.js";
@@ -11,35 +13,63 @@ import type { Route } from "../http/router.js";
 import { quotePayload } from "../payloads.js";
 import type { Runtime } from "../runtime.js";
 import { checkStamp, SIGNATURE_HEADER } from "../signedRetry.js";
-import type { QuoteRecord } from "../state.js";
+import type { BalanceAccount, QuoteFunding, QuoteRecord, TransactionRecord } from "../state.js";
 import {
   anyJson,
   boolean,
   enumOf,
   id,
   integer,
-  literal,
   object,
   optional,
   string,
+  union,
 } from "../validation.js";
-import { CURRENCIES, currencyJson, getAccount } from "./accounts.js";
+import {
+  CURRENCIES,
+  currencyJson,
+  findBalanceAccount,
+  fundingInstruction,
+  getAccount,
+  sparkAddress,
+} from "./accounts.js";
 import { holdForAuthorization, requiresSca, scaChallengeJson } from "./sca.js";
 import { sessionKeys } from "./sessions.js";
-import { settleDueTransactions } from "./transactions.js";
+import { settleDueTransactions, transactionJson } from "./transactions.js";
 
 const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
 
+const CURRENCY_CODE = /^[A-Z]{3,5}$/;
+
 const quoteSchema = object({
-  source: object({ sourceType: literal("ACCOUNT"), accountId: id("InternalAccount") }),
-  destination: object({
-    destinationType: literal("ACCOUNT"),
-    accountId: string({
-      pattern: new RegExp(`^(ExternalAccount|InternalAccount):${UUID}$`),
-      patternMessage: "must be an ExternalAccount or InternalAccount id",
+  source: union("sourceType", {
+    ACCOUNT: object({
+      sourceType: enumOf(["ACCOUNT"]),
+      accountId: string({
+        pattern: new RegExp(`^(InternalAccount|ExternalAccount):${UUID}$`),
+        patternMessage: "must be an InternalAccount or ExternalAccount id",
+      }),
+      // The customer on whose behalf a platform or external account is drawn on; for a wallet
+      // it must be the wallet's owner.
+      customerId: optional(id("Customer")),
     }),
-    paymentRail: optional(string({ minLength: 1, maxLength: 50 })),
-    currency: optional(string({ minLength: 3, maxLength: 10 })),
+    REALTIME_FUNDING: object({
+      sourceType: enumOf(["REALTIME_FUNDING"]),
+      customerId: optional(id("Customer")),
+      currency: string({ pattern: CURRENCY_CODE, patternMessage: "must be a currency code" }),
+      cryptoNetwork: optional(string({ minLength: 1, maxLength: 20 })),
+    }),
+  }),
+  destination: union("destinationType", {
+    ACCOUNT: object({
+      destinationType: enumOf(["ACCOUNT"]),
+      accountId: string({
+        pattern: new RegExp(`^(ExternalAccount|InternalAccount):${UUID}$`),
+        patternMessage: "must be an ExternalAccount or InternalAccount id",
+      }),
+      paymentRail: optional(string({ minLength: 1, maxLength: 50 })),
+      currency: optional(string({ minLength: 3, maxLength: 10 })),
+    }),
   }),
   lockedCurrencySide: enumOf(["SENDING", "RECEIVING"]),
   lockedCurrencyAmount: integer({ min: 1, max: 1e15 }),
@@ -72,7 +102,7 @@ export function quoteJson(rt: Runtime, quote: QuoteRecord): Record<string, unkno
     status: quote.status,
     createdAt: isoTime(quote.createdAt),
     expiresAt: isoTime(quote.expiresAt),
-    source: { sourceType: "ACCOUNT", accountId: quote.sourceAccountId },
+    source: quote.source,
     destination: quote.destination,
     sendingCurrency: quote.sendingCurrency,
     receivingCurrency: quote.receivingCurrency,
@@ -87,26 +117,109 @@ export function quoteJson(rt: Runtime, quote: QuoteRecord): Record<string, unkno
   if (quote.status === "PENDING_AUTHORIZATION" && quote.sca) {
     body.scaChallenge = scaChallengeJson(rt, quote.sca.challenge);
   }
-  body.paymentInstructions = [
-    {
-      instructionsNotes: "Emulated Spark settlement of the wallet transfer.",
-      accountOrWalletInfo: {
-        accountType: "SPARK_WALLET",
-        assetType: quote.sendingCurrency.code,
-        address: `sprt1emu${sha256Hex(quote.sourceAccountId).slice(0, 52)}`,
+  if (quote.funding === "WALLET") {
+    body.paymentInstructions = [
+      {
+        instructionsNotes: "Emulated Spark settlement of the wallet transfer.",
+        accountOrWalletInfo: {
+          accountType: "SPARK_WALLET",
+          assetType: quote.sendingCurrency.code,
+          address: sparkAddress(quote.sourceAccountId),
+        },
       },
-    },
-    {
-      instructionsNotes: "Stamp payloadToSign with a wallet session key and execute the quote.",
-      accountOrWalletInfo: { accountType: "EMBEDDED_WALLET", payloadToSign: quote.payloadToSign },
-    },
-  ];
+      {
+        instructionsNotes: "Stamp payloadToSign with a wallet session key and execute the quote.",
+        accountOrWalletInfo: { accountType: "EMBEDDED_WALLET", payloadToSign: quote.payloadToSign },
+      },
+    ];
+  } else if (quote.funding === "INSTRUCTIONS") {
+    const instruction = fundingInstruction(quote.id, quote.sendingCurrency.code, false);
+    body.paymentInstructions = instruction ? [instruction] : [];
+  }
   return body;
+}
+
+/** The owner of an internal destination, if it has one. */
+function destinationOwner(rt: Runtime, accountId: string): string | undefined {
+  if (accountId.startsWith("InternalAccount:")) return rt.state.accounts.get(accountId)?.customerId;
+  return rt.state.externalAccounts.get(accountId)?.customerId;
+}
+
+type ResolvedSource = {
+  funding: QuoteFunding;
+  sourceAccountId: string;
+  sendingCode: string;
+  /** The customer named by the request or the account, if any. */
+  customerId: string | undefined;
+  source: Record<string, unknown>;
+};
+
+/** What a quote's source is, and who it is for; 404 for an unknown account or customer. */
+function resolveSource(
+  rt: Runtime,
+  requested: {
+    sourceType: "ACCOUNT" | "REALTIME_FUNDING";
+    accountId?: string;
+    customerId?: string;
+    currency?: string;
+    cryptoNetwork?: string;
+  },
+): ResolvedSource {
+  const named = requested.customerId;
+  if (named !== undefined && !rt.state.customers.has(named)) {
+    throw notFound("Customer", named, "USER_NOT_FOUND");
+  }
+  const mismatch = (owner: string) =>
+    invalidInput([
+      { field: "source.customerId", message: `must be ${owner}, the account's owner` },
+    ]);
+  if (requested.sourceType === "REALTIME_FUNDING") {
+    const source: Record<string, unknown> = { sourceType: "REALTIME_FUNDING" };
+    if (named !== undefined) source.customerId = named;
+    source.currency = requested.currency;
+    if (requested.cryptoNetwork !== undefined) source.cryptoNetwork = requested.cryptoNetwork;
+    return {
+      funding: "INSTRUCTIONS",
+      sourceAccountId: "",
+      sendingCode: requested.currency!,
+      customerId: named,
+      source,
+    };
+  }
+  const accountId = requested.accountId!;
+  const source: Record<string, unknown> = { sourceType: "ACCOUNT", accountId };
+  if (named !== undefined) source.customerId = named;
+  if (accountId.startsWith("ExternalAccount:")) {
+    const external = rt.state.externalAccounts.get(accountId);
+    if (!external) throw notFound("Source account", accountId);
+    if (named !== undefined && external.customerId !== undefined && named !== external.customerId) {
+      throw mismatch(external.customerId);
+    }
+    return {
+      funding: "INSTRUCTIONS",
+      sourceAccountId: accountId,
+      sendingCode: external.currency,
+      customerId: named ?? external.customerId,
+      source,
+    };
+  }
+  const account = findBalanceAccount(rt, accountId);
+  if (!account) throw notFound("Internal account", accountId);
+  if (account.customerId !== undefined && named !== undefined && named !== account.customerId) {
+    throw mismatch(account.customerId);
+  }
+  return {
+    funding: account.type === "EMBEDDED_WALLET" ? "WALLET" : "PLATFORM",
+    sourceAccountId: accountId,
+    sendingCode: account.currency.code,
+    customerId: named ?? account.customerId,
+    source,
+  };
 }
 
 function destinationCurrency(rt: Runtime, accountId: string): string {
   if (accountId.startsWith("InternalAccount:")) {
-    const account = rt.state.accounts.get(accountId);
+    const account = findBalanceAccount(rt, accountId);
     if (!account) throw notFound("Destination account", accountId);
     return account.currency.code;
   }
@@ -116,9 +229,10 @@ function destinationCurrency(rt: Runtime, accountId: string): string {
 }
 
 /**
- * `POST /quotes` from an `EMBEDDED_WALLET` source: 201 Quote (`PENDING`). `immediatelyExecute`
- * is refused for wallet sources (400); a destination equal to the source gives 400 `SELF_PAYMENT`;
- * an unknown currency 400 `INVALID_CURRENCY`; an amount that converts to 0 400 `AMOUNT_OUT_OF_RANGE`.
+ * `POST /quotes`: 201 Quote (`PENDING`). `immediatelyExecute` is refused for wallet sources (they
+ * execute with a wallet stamp) and instruction-funded ones (400), and executes a platform
+ * account's quote at once; a destination equal to the source gives 400 `SELF_PAYMENT`; an
+ * unknown currency 400 `INVALID_CURRENCY`; an amount that converts to 0 400 `AMOUNT_OUT_OF_RANGE`.
  */
 function createQuote(ctx: RequestContext): Response {
   const { rt } = ctx;
@@ -128,26 +242,36 @@ function createQuote(ctx: RequestContext): Response {
       { field: "scaFactor", message: "TOTP cannot authorize a payment; use SMS_OTP or PASSKEY" },
     ]);
   }
-  if (body.immediatelyExecute) {
+  const resolved = resolveSource(rt, body.source);
+  if (body.immediatelyExecute && resolved.funding !== "PLATFORM") {
     throw invalidInput([
       {
         field: "immediatelyExecute",
-        message: "is not supported for an EMBEDDED_WALLET source; execute with a wallet signature",
+        message:
+          resolved.funding === "WALLET"
+            ? "is not supported for an EMBEDDED_WALLET source; execute with a wallet signature"
+            : "is not supported for a source funded by its paymentInstructions",
       },
     ]);
   }
-  const source = getAccount(rt, body.source.accountId);
-  if (body.destination.accountId === source.id) {
+  if (body.destination.accountId === resolved.sourceAccountId) {
     throw new ServiceError(400, "SELF_PAYMENT", "The destination is the source account.");
   }
   const receivingCode = destinationCurrency(rt, body.destination.accountId);
-  const sending = CURRENCIES[source.currency.code];
+  const sending = CURRENCIES[resolved.sendingCode];
   const receiving = CURRENCIES[receivingCode];
   if (!sending || !receiving) {
     throw new ServiceError(
       400,
       "INVALID_CURRENCY",
-      `Currency ${receivingCode} is not supported by the emulator.`,
+      `Currency ${sending ? receivingCode : resolved.sendingCode} is not supported by the emulator.`,
+    );
+  }
+  if (resolved.funding === "INSTRUCTIONS" && !fundingInstruction("", sending.code, false)) {
+    throw new ServiceError(
+      400,
+      "INVALID_CURRENCY",
+      `The emulator has no funding instructions in ${sending.code} (USD, USDB and USDC only).`,
     );
   }
   const rate = sending.usdPerUnit / receiving.usdPerUnit;
@@ -168,20 +292,28 @@ function createQuote(ctx: RequestContext): Response {
   }
   const now = ctx.now();
   const quoteId = rt.ids.next("Quote");
-  const payloadToSign = quotePayload(rt, now, {
-    id: quoteId,
-    sourceAccountId: source.id,
-    destination: body.destination.accountId,
-    amount: sendAmount,
-    currency: source.currency.code,
-  });
+  const payloadToSign =
+    resolved.funding === "WALLET"
+      ? quotePayload(rt, now, {
+          id: quoteId,
+          sourceAccountId: resolved.sourceAccountId,
+          destination: body.destination.accountId,
+          amount: sendAmount,
+          currency: sending.code,
+        })
+      : "";
   const quote: QuoteRecord = {
     id: quoteId,
     status: "PENDING",
-    customerId: source.customerId,
-    sourceAccountId: source.id,
+    customerId:
+      resolved.customerId ??
+      destinationOwner(rt, body.destination.accountId) ??
+      rt.keys.organizationId,
+    funding: resolved.funding,
+    source: resolved.source,
+    sourceAccountId: resolved.sourceAccountId,
     destination: { destinationType: "ACCOUNT", accountId: body.destination.accountId },
-    sendingCurrency: source.currency,
+    sendingCurrency: currencyJson(sending.code),
     receivingCurrency: currencyJson(receivingCode),
     totalSendingAmount: sendAmount,
     totalReceivingAmount: receiveAmount,
@@ -198,7 +330,58 @@ function createQuote(ctx: RequestContext): Response {
     sca: undefined,
   };
   rt.state.quotes.set(quote.id, quote);
+  if (body.immediatelyExecute) {
+    // A platform source: executed within this request; a refusal leaves the quote PENDING.
+    const source = findBalanceAccount(rt, quote.sourceAccountId)!;
+    if (source.balance < quote.totalSendingAmount) throw insufficientFunds(source, quote);
+    startTransfer(rt, quote, source, "", now);
+  }
   return json(201, quoteJson(rt, quote));
+}
+
+function insufficientFunds(source: BalanceAccount, quote: QuoteRecord): ServiceError {
+  return new ServiceError(
+    400,
+    "INSUFFICIENT_FUNDS",
+    "The account balance does not cover the quote.",
+    {
+      balance: source.balance,
+      required: quote.totalSendingAmount,
+    },
+  );
+}
+
+/** Debits the source and records the quote's OUTGOING transaction (settled later). */
+function startTransfer(
+  rt: Runtime,
+  quote: QuoteRecord,
+  source: BalanceAccount,
+  key: string,
+  now: number,
+): void {
+  source.balance -= quote.totalSendingAmount;
+  source.updatedAt = now;
+  const txId = quote.transactionId ?? rt.ids.next("Transaction");
+  rt.state.transactions.set(txId, {
+    id: txId,
+    type: "OUTGOING",
+    customerId: quote.customerId,
+    quoteId: quote.id,
+    sourceAccountId: quote.sourceAccountId,
+    destinationAccountId: quote.destination.accountId,
+    currency: quote.sendingCurrency,
+    amount: quote.totalSendingAmount,
+    receivedCurrency: quote.receivingCurrency,
+    receivedAmount: quote.totalReceivingAmount,
+    createdAt: now,
+    settlesAt: now + rt.options.settlementDelayMs,
+    settled: false,
+    pendingAuthorization: false,
+    description: quote.description,
+  });
+  quote.transactionId = txId;
+  quote.executedWithKey = key;
+  quote.status = "PROCESSING";
 }
 
 function getQuote(ctx: RequestContext): Response {
@@ -229,6 +412,7 @@ function executeQuote(ctx: RequestContext): Response {
   }
   const quote = rt.state.quotes.get(quoteId);
   if (!quote) throw quoteNotFound(quoteId);
+  if (quote.funding !== "WALLET") return executeWithoutStamp(ctx, quote, key);
   const signature = ctx.headers.get(SIGNATURE_HEADER);
   const replay = key !== null ? quote.executions.get(key) : undefined;
   if (replay) {
@@ -274,15 +458,125 @@ function executeQuote(ctx: RequestContext): Response {
     });
   }
   const now = ctx.now();
-  source.balance -= quote.totalSendingAmount;
-  source.updatedAt = now;
+  startTransfer(rt, quote, source, key ?? "", now);
+  const txId = quote.transactionId!;
+  // docs/protocol.md §9: an SCA customer's transfer waits for their authorization.
+  if (requiresSca(rt, quote.customerId)) {
+    rt.state.transactions.get(txId)!.pendingAuthorization = true;
+    holdForAuthorization(rt, quote);
+  }
+  return remember(200, quoteJson(rt, quote));
+}
+
+/**
+ * Execute of a quote that is not a wallet's (docs/protocol.md §12): a platform account's quote
+ * executes without a stamp (a `Grid-Wallet-Signature` sent along is not looked at), idempotent by
+ * `Idempotency-Key` as a wallet's; an instruction-funded one is never executed (409 `CONFLICT`,
+ * `reason: "QUOTE_FUNDED_BY_INSTRUCTIONS"`): its funds arriving start it.
+ */
+function executeWithoutStamp(
+  ctx: RequestContext,
+  quote: QuoteRecord,
+  key: string | null,
+): Response {
+  const { rt } = ctx;
+  const replay = key !== null ? quote.executions.get(key) : undefined;
+  if (replay) return json(replay.status, replay.body);
+  if (quote.funding === "INSTRUCTIONS") {
+    throw new ServiceError(
+      409,
+      "CONFLICT",
+      "This quote is funded by its paymentInstructions (POST /sandbox/send in the sandbox), not executed.",
+      { reason: "QUOTE_FUNDED_BY_INSTRUCTIONS" },
+    );
+  }
+  if (quote.status !== "PENDING") {
+    throw new ServiceError(409, "CONFLICT", "The quote has already been executed.", {
+      reason: "QUOTE_ALREADY_EXECUTED",
+      transactionId: quote.transactionId,
+    });
+  }
+  if (ctx.now() >= quote.expiresAt) {
+    throw new ServiceError(409, "CONFLICT", "The quote has expired.", { reason: "QUOTE_EXPIRED" });
+  }
+  const fault = ctx.takeSignedFault();
+  if (fault?.kind === "processing") return processing();
+  if (fault) throw faultError(fault);
+  const remember = (status: number, body: unknown) => {
+    if (key !== null) quote.executions.set(key, { status, body, signedBy: "" });
+    return json(status, body);
+  };
+  const source = findBalanceAccount(rt, quote.sourceAccountId)!;
+  if (source.balance < quote.totalSendingAmount) {
+    const error = insufficientFunds(source, quote);
+    return remember(400, {
+      status: 400,
+      code: error.code,
+      message: error.message,
+      details: error.details,
+    });
+  }
+  startTransfer(rt, quote, source, key ?? "", ctx.now());
+  return remember(200, quoteJson(rt, quote));
+}
+
+const sandboxSendSchema = object({
+  quoteId: id("Quote"),
+  currencyCode: string({ pattern: CURRENCY_CODE, patternMessage: "must be a currency code" }),
+  currencyAmount: optional(integer({ min: 1, max: 9e15 })),
+});
+
+/**
+ * `POST /sandbox/send` `{ quoteId, currencyCode, currencyAmount? }`: the funds an
+ * instruction-funded quote asks for arrive (docs/protocol.md §12). 200 Transaction
+ * (`PROCESSING`; INCOMING when the destination is an internal account, else OUTGOING), the quote
+ * `PROCESSING`; the destination is credited at settlement. The currency must be the quote's
+ * sending currency and the amount, when given, its `totalSendingAmount`. A quote that is not
+ * instruction-funded, already funded or expired: 400.
+ */
+function sandboxSend(ctx: RequestContext): Response {
+  const { rt } = ctx;
+  const body = readBody(ctx, sandboxSendSchema);
+  const quote = rt.state.quotes.get(body.quoteId);
+  if (!quote) throw quoteNotFound(body.quoteId);
+  const refuse = (field: string, message: string, reason?: string) =>
+    new ServiceError(400, "INVALID_INPUT", `${field} ${message}`, {
+      errors: [{ field, message }],
+      ...(reason ? { reason } : {}),
+    });
+  if (quote.funding !== "INSTRUCTIONS") {
+    throw refuse(
+      "quoteId",
+      "is funded from an internal account: execute it instead",
+      "QUOTE_NOT_INSTRUCTION_FUNDED",
+    );
+  }
+  if (quote.status !== "PENDING") {
+    throw refuse("quoteId", "has already been funded", "QUOTE_ALREADY_EXECUTED");
+  }
+  if (ctx.now() >= quote.expiresAt) throw refuse("quoteId", "has expired", "QUOTE_EXPIRED");
+  if (body.currencyCode !== quote.sendingCurrency.code) {
+    throw refuse(
+      "currencyCode",
+      `must be ${quote.sendingCurrency.code}, the quote's sending currency`,
+    );
+  }
+  if (body.currencyAmount !== undefined && body.currencyAmount !== quote.totalSendingAmount) {
+    throw refuse(
+      "currencyAmount",
+      `must be ${quote.totalSendingAmount}, the quote's totalSendingAmount (partial or excess funding is not emulated)`,
+    );
+  }
+  const now = ctx.now();
+  const internal = findBalanceAccount(rt, quote.destination.accountId) !== undefined;
   const txId = quote.transactionId ?? rt.ids.next("Transaction");
-  rt.state.transactions.set(txId, {
+  const tx: TransactionRecord = {
     id: txId,
-    type: "OUTGOING",
+    type: internal ? "INCOMING" : "OUTGOING",
     customerId: quote.customerId,
     quoteId: quote.id,
-    sourceAccountId: quote.sourceAccountId,
+    sourceAccountId: quote.sourceAccountId || undefined,
+    ...(quote.sourceAccountId ? {} : { source: quote.source }),
     destinationAccountId: quote.destination.accountId,
     currency: quote.sendingCurrency,
     amount: quote.totalSendingAmount,
@@ -293,17 +587,12 @@ function executeQuote(ctx: RequestContext): Response {
     settled: false,
     pendingAuthorization: false,
     description: quote.description,
-  });
+  };
+  rt.state.transactions.set(txId, tx);
   quote.transactionId = txId;
-  quote.executedWithKey = key ?? "";
-  // docs/protocol.md §9: an SCA customer's transfer waits for their authorization.
-  if (requiresSca(rt, quote.customerId)) {
-    rt.state.transactions.get(txId)!.pendingAuthorization = true;
-    holdForAuthorization(rt, quote);
-  } else {
-    quote.status = "PROCESSING";
-  }
-  return remember(200, quoteJson(rt, quote));
+  quote.executedWithKey = "";
+  quote.status = "PROCESSING";
+  return json(200, transactionJson(rt, tx));
 }
 
 function signatureMissing(): ServiceError {
@@ -316,7 +605,8 @@ function signatureMissing(): ServiceError {
 
 /** Quote routes. */
 export const quoteRoutes: Route[] = [
-  { method: "POST", pattern: "/quotes", handler: createQuote },
+  { method: "POST", pattern: "/quotes", handler: createQuote, body: quoteSchema },
+  { method: "POST", pattern: "/sandbox/send", handler: sandboxSend, body: sandboxSendSchema },
   { method: "GET", pattern: "/quotes/:id", handler: getQuote },
   { method: "POST", pattern: "/quotes/:id/execute", handler: executeQuote },
 ];

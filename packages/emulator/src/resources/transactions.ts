@@ -1,5 +1,7 @@
-// Transactions: created by quote execute (OUTGOING) and sandbox funding (INCOMING); an outgoing
-// one settles `settlementDelayMs` of emulator time after execution.
+// Transactions: created by quote execute (OUTGOING), sandbox funding (INCOMING, settled at once)
+// and `POST /sandbox/send` (the funds an instruction-funded quote asked for); one that is not
+// settled yet settles `settlementDelayMs` of emulator time later, crediting an internal
+// destination then.
 import { isoTime } from "../clock.js";
 import { pathId, queryParam, type RequestContext } from "../http/context.js";
 import { ServiceError } from "../http/errors.js";
@@ -8,7 +10,7 @@ import type { Route } from "../http/router.js";
 import type { Runtime } from "../runtime.js";
 import type { TransactionRecord } from "../state.js";
 import { id } from "../validation.js";
-import { listEnvelope } from "./accounts.js";
+import { findBalanceAccount, listEnvelope } from "./accounts.js";
 
 /** Applies every settlement that is due by emulator time (credits internal destinations). */
 export function settleDueTransactions(rt: Runtime): void {
@@ -16,8 +18,9 @@ export function settleDueTransactions(rt: Runtime): void {
   for (const tx of rt.state.transactions.values()) {
     if (tx.settled || tx.pendingAuthorization || now < tx.settlesAt) continue;
     tx.settled = true;
-    const destination = rt.state.accounts.get(tx.destinationAccountId);
-    if (destination && tx.type === "OUTGOING") {
+    // A wallet or platform destination is credited (an external one is outside the ledger).
+    const destination = findBalanceAccount(rt, tx.destinationAccountId);
+    if (destination) {
       destination.balance += tx.receivedAmount;
       destination.updatedAt = tx.settlesAt;
     }
@@ -42,7 +45,9 @@ export function transactionJson(rt: Runtime, tx: TransactionRecord): Record<stri
     platformCustomerId: typeof platformCustomerId === "string" ? platformCustomerId : tx.customerId,
   };
   if (tx.quoteId) body.quoteId = tx.quoteId;
-  if (tx.sourceAccountId) body.source = { sourceType: "ACCOUNT", accountId: tx.sourceAccountId };
+  if (tx.source) body.source = tx.source;
+  else if (tx.sourceAccountId)
+    body.source = { sourceType: "ACCOUNT", accountId: tx.sourceAccountId };
   body.destination = { destinationType: "ACCOUNT", accountId: tx.destinationAccountId };
   body.sentAmount = { amount: tx.amount, currency: tx.currency };
   body.receivedAmount = { amount: tx.receivedAmount, currency: tx.receivedCurrency };
