@@ -53,6 +53,9 @@ type Waiting = {
   resend: () => Promise<void>;
 };
 
+const aborted = (reason: unknown) =>
+  new SignetError("ABORTED", "The authorization was stopped", { cause: reason });
+
 /**
  * Releases a quote that `executeQuote` left in `PENDING_AUTHORIZATION` (customers in the EU and
  * EEA), through `authorizeQuote`. Start it with `mutate({ quote })`; each challenge then shows in
@@ -61,19 +64,26 @@ type Waiting = {
  * (`SCA_SESSION_REQUIRED`, `ACCOUNT_LOCKED` with `details.lockedUntil`, `RATE_LIMITED`, …).
  * Unmounting or `reset` stops the wait; the quote is never executed again.
  *
+ * Each call owns its wait: a new `mutate` (Strict Mode's second effect, say) ends the previous
+ * call's wait as `ABORTED`, and a call that is no longer the latest never shows a challenge nor
+ * clears the latest call's.
+ *
  * @example
  * ```tsx
  * const execute = useExecuteQuote();
  * const sca = useAuthorizeQuote();
+ * const { mutate } = sca;
  * const executed = execute.data;
  * useEffect(() => {
- *   if (executed?.status === "PENDING_AUTHORIZATION") sca.mutate({ quote: executed });
- * }, [executed]);
+ *   if (executed?.status === "PENDING_AUTHORIZATION") mutate({ quote: executed });
+ * }, [executed, mutate]);
  * // render sca.pendingChallenge?.challenge.purpose and a code field that calls sca.answer({ code })
  * ```
  */
 export function useAuthorizeQuote(): UseAuthorizeQuoteReturnType {
   const [pendingChallenge, setPendingChallenge] = useState<PendingScaChallenge>();
+  // The latest call's number and its waiting challenge: only the latest call touches them.
+  const latest = useRef(0);
   const waiting = useRef<Waiting | undefined>(undefined);
 
   const action = useCallback(
@@ -81,33 +91,44 @@ export function useAuthorizeQuote(): UseAuthorizeQuoteReturnType {
       client: Parameters<typeof authorizeQuote>[0],
       variables: UseAuthorizeQuoteVariables,
     ): Promise<AuthorizeQuoteReturnType> => {
+      // A new call: the previous one's wait ends (`answer` only ever reaches the latest call).
+      waiting.current?.cancel();
+      const call = ++latest.current;
+      const isLatest = () => latest.current === call;
       const { signal } = variables;
       const onChallenge: AuthorizeQuoteParameters["onChallenge"] =
         variables.onChallenge ??
         ((challenge, { step, error, resend }) =>
           new Promise<ScaProof>((resolve, reject) => {
-            const stop = () => {
-              if (waiting.current?.resolve !== settle) return;
-              waiting.current = undefined;
-              setPendingChallenge(undefined);
-              reject(
-                new SignetError("ABORTED", "The authorization was stopped", {
-                  cause: signal?.reason,
-                }),
-              );
-            };
-            const settle = (proof: ScaProof) => {
+            let mine: Waiting | undefined;
+            const release = () => {
               signal?.removeEventListener("abort", stop);
-              waiting.current = undefined;
-              setPendingChallenge(undefined);
-              resolve(proof);
+              if (mine && waiting.current === mine) {
+                waiting.current = undefined;
+                setPendingChallenge(undefined);
+              }
             };
-            if (signal?.aborted) return stop();
+            const stop = () => {
+              release();
+              reject(aborted(signal?.reason));
+            };
+            // A call that is stopped, or no longer the latest, never shows its challenge.
+            if (signal?.aborted || !isLatest()) return stop();
+            mine = {
+              resolve: (proof) => {
+                release();
+                resolve(proof);
+              },
+              cancel: stop,
+              resend,
+            };
             signal?.addEventListener("abort", stop, { once: true });
-            waiting.current = { resolve: settle, cancel: stop, resend };
+            waiting.current = mine;
             setPendingChallenge({ challenge, step, error });
           }));
       return authorizeQuote(client, { ...variables, onChallenge }).finally(() => {
+        // A stale call's settlement never touches the latest call's state.
+        if (!isLatest()) return;
         waiting.current = undefined;
         setPendingChallenge(undefined);
       });
@@ -118,7 +139,7 @@ export function useAuthorizeQuote(): UseAuthorizeQuoteReturnType {
     UseAuthorizeQuoteVariables,
     AuthorizeQuoteReturnType,
     AuthorizeQuoteErrorType
-  >("useAuthorizeQuote", action, ["getQuote", "listInternalAccounts", "waitForTransaction"]);
+  >("useAuthorizeQuote", action, "authorizeQuote");
 
   const answer = useCallback((proof: ScaProof) => waiting.current?.resolve(proof), []);
   const resend = useCallback(async () => {
@@ -128,7 +149,9 @@ export function useAuthorizeQuote(): UseAuthorizeQuoteReturnType {
   }, []);
   const { reset: resetMutation } = mutation;
   const reset = useCallback(() => {
-    // A challenge left unanswered would keep the call waiting for ever: end it first.
+    // A challenge left unanswered would keep the call waiting for ever: end it first. The call
+    // is no longer the latest: a challenge it meets after this is refused, never shown.
+    latest.current++;
     waiting.current?.cancel();
     resetMutation();
   }, [resetMutation]);

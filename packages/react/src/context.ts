@@ -3,6 +3,7 @@
 import { type SignetClient, SignetError } from "@signet/core";
 import { createContext, createElement, type ReactNode, useContext, useMemo } from "react";
 import { createQueryCache, type QueryCache } from "./queryCache.js";
+import type { QueryKey } from "./queryKey.js";
 
 type SignetContextValue = { client: SignetClient; cache: QueryCache };
 
@@ -49,4 +50,22 @@ export function useSignetContext(hook: string): SignetContextValue {
  */
 export function useClient(): SignetClient {
   return useSignetContext("useClient").client;
+}
+
+/**
+ * A function that refetches the provider's queries whose key starts with `queryKey` (those on
+ * screen; the others are fetched anew when next shown), like TanStack Query's
+ * `invalidateQueries`. Build the key with a `…QueryKey` function: `credentialsQueryKey({
+ * accountId })` for one list, `["listCredentials"]` for every credential list, `[]` for all.
+ *
+ * @example
+ * ```ts
+ * const invalidate = useInvalidateQueries();
+ * await changeSomethingOnYourBackend();
+ * invalidate(credentialsQueryKey({ accountId }));
+ * ```
+ */
+export function useInvalidateQueries(): (queryKey: QueryKey) => void {
+  const { cache } = useSignetContext("useInvalidateQueries");
+  return cache.invalidate;
 }

@@ -28,8 +28,6 @@ import {
   type GetQuoteErrorType,
   type GetQuoteParameters,
   type GetQuoteReturnType,
-  getDelegatedKey,
-  getQuote,
   type ListCredentialsErrorType,
   type ListCredentialsParameters,
   type ListCredentialsReturnType,
@@ -42,10 +40,6 @@ import {
   type ListSessionsErrorType,
   type ListSessionsParameters,
   type ListSessionsReturnType,
-  listCredentials,
-  listDelegatedKeys,
-  listInternalAccounts,
-  listSessions,
   type PreparePasskeySignInErrorType,
   type PreparePasskeySignInParameters,
   type PreparePasskeySignInReturnType,
@@ -93,13 +87,25 @@ import {
   type WaitForTransactionErrorType,
   type WaitForTransactionParameters,
   type WaitForTransactionReturnType,
-  waitForTransaction,
 } from "@signet/core";
 import { type UseMutationReturnType, useSignetMutation } from "./mutation.js";
-import { type QueryOptions, type UseQueryReturnType, useSignetQuery } from "./query.js";
+import {
+  credentialsQueryOptions,
+  delegatedKeyQueryOptions,
+  delegatedKeysQueryOptions,
+  internalAccountsQueryOptions,
+  quoteQueryOptions,
+  sessionsQueryOptions,
+  transactionQueryOptions,
+} from "./queries.js";
+import {
+  type QueryOptions,
+  type QueryParameters,
+  type UseQueryReturnType,
+  useSignetQuery,
+} from "./query.js";
 
-const NONE: readonly string[] = [];
-// The queries each mutation changes are named by the core action that reads them.
+// Each mutation refetches the queries that read what its action changes: one table, in queries.ts.
 /**
  * Sends a one-time code to an email or SMS credential (`requestOtp`).
  *
@@ -109,7 +115,7 @@ export const useRequestOtp = (): UseMutationReturnType<
   RequestOtpParameters,
   RequestOtpReturnType,
   RequestOtpErrorType
-> => useSignetMutation("useRequestOtp", requestOtp, NONE);
+> => useSignetMutation("useRequestOtp", requestOtp, "requestOtp");
 
 /**
  * Signs in with the code the user typed (`verifyOtp`).
@@ -120,7 +126,7 @@ export const useVerifyOtp = (): UseMutationReturnType<
   VerifyOtpParameters,
   VerifyOtpReturnType,
   VerifyOtpErrorType
-> => useSignetMutation("useVerifyOtp", verifyOtp, ["listSessions", "listCredentials"]);
+> => useSignetMutation("useVerifyOtp", verifyOtp, "verifyOtp");
 
 /**
  * Fetches a passkey challenge ahead of the tap (`preparePasskeySignIn`).
@@ -131,7 +137,7 @@ export const usePreparePasskeySignIn = (): UseMutationReturnType<
   PreparePasskeySignInParameters,
   PreparePasskeySignInReturnType,
   PreparePasskeySignInErrorType
-> => useSignetMutation("usePreparePasskeySignIn", preparePasskeySignIn, NONE);
+> => useSignetMutation("usePreparePasskeySignIn", preparePasskeySignIn, "preparePasskeySignIn");
 
 /**
  * Signs in with a passkey (`signInWithPasskey`), with `autofill: true` for browser autofill. Call `mutate` directly in the tap's event handler: the prompt opens in the same task (iOS Safari drops it otherwise).
@@ -142,7 +148,7 @@ export const useSignInWithPasskey = (): UseMutationReturnType<
   SignInWithPasskeyParameters,
   SignInWithPasskeyReturnType,
   SignInWithPasskeyErrorType
-> => useSignetMutation("useSignInWithPasskey", signInWithPasskey, ["listSessions"]);
+> => useSignetMutation("useSignInWithPasskey", signInWithPasskey, "signInWithPasskey");
 
 /**
  * Signs in with an OIDC token bound to a fresh key (`signInWithOAuth`).
@@ -153,7 +159,7 @@ export const useSignInWithOAuth = (): UseMutationReturnType<
   SignInWithOAuthParameters,
   SignInWithOAuthReturnType,
   SignInWithOAuthErrorType
-> => useSignetMutation("useSignInWithOAuth", signInWithOAuth, ["listSessions"]);
+> => useSignetMutation("useSignInWithOAuth", signInWithOAuth, "signInWithOAuth");
 
 /**
  * Registers a passkey on the account (`addPasskey`). Call `mutate` directly in the tap's event handler.
@@ -164,7 +170,7 @@ export const useAddPasskey = (): UseMutationReturnType<
   AddPasskeyParameters,
   AddPasskeyReturnType,
   AddPasskeyErrorType
-> => useSignetMutation("useAddPasskey", addPasskey, ["listCredentials"]);
+> => useSignetMutation("useAddPasskey", addPasskey, "addPasskey");
 
 /**
  * Adds an EMAIL_OTP, SMS_OTP or OAUTH credential (`addCredential`).
@@ -175,7 +181,7 @@ export const useAddCredential = (): UseMutationReturnType<
   AddCredentialParameters,
   AddCredentialReturnType,
   AddCredentialErrorType
-> => useSignetMutation("useAddCredential", addCredential, ["listCredentials"]);
+> => useSignetMutation("useAddCredential", addCredential, "addCredential");
 
 /**
  * Revokes a credential, signed by a session of another one (`revokeCredential`).
@@ -186,8 +192,7 @@ export const useRevokeCredential = (): UseMutationReturnType<
   RevokeCredentialParameters,
   RevokeCredentialReturnType,
   RevokeCredentialErrorType
-> =>
-  useSignetMutation("useRevokeCredential", revokeCredential, ["listCredentials", "listSessions"]);
+> => useSignetMutation("useRevokeCredential", revokeCredential, "revokeCredential");
 
 /**
  * Replaces the session with a new one before it expires (`refreshSession`).
@@ -198,7 +203,7 @@ export const useRefreshSession = (): UseMutationReturnType<
   RefreshSessionParameters,
   RefreshSessionReturnType,
   RefreshSessionErrorType
-> => useSignetMutation("useRefreshSession", refreshSession, ["listSessions"]);
+> => useSignetMutation("useRefreshSession", refreshSession, "refreshSession");
 
 /**
  * Ends a session of the account (`revokeSession`).
@@ -209,7 +214,7 @@ export const useRevokeSession = (): UseMutationReturnType<
   RevokeSessionParameters,
   RevokeSessionReturnType,
   RevokeSessionErrorType
-> => useSignetMutation("useRevokeSession", revokeSession, ["listSessions"]);
+> => useSignetMutation("useRevokeSession", revokeSession, "revokeSession");
 
 /**
  * Ends this device's sessions of the account and deletes their keys (`signOut`).
@@ -220,7 +225,7 @@ export const useSignOut = (): UseMutationReturnType<
   SignOutParameters,
   SignOutReturnType,
   SignOutErrorType
-> => useSignetMutation("useSignOut", signOut, ["listSessions"]);
+> => useSignetMutation("useSignOut", signOut, "signOut");
 
 /**
  * Exports the wallet's mnemonic (`exportWallet`). Show it only behind an explicit confirmation; never store or log it.
@@ -231,7 +236,7 @@ export const useExportWallet = (): UseMutationReturnType<
   ExportWalletParameters,
   ExportWalletReturnType,
   ExportWalletErrorType
-> => useSignetMutation("useExportWallet", exportWallet, NONE);
+> => useSignetMutation("useExportWallet", exportWallet, "exportWallet");
 
 /**
  * Executes a quote from the wallet, once (`executeQuote`).
@@ -242,15 +247,11 @@ export const useExecuteQuote = (): UseMutationReturnType<
   ExecuteQuoteParameters,
   ExecuteQuoteReturnType,
   ExecuteQuoteErrorType
-> =>
-  useSignetMutation("useExecuteQuote", executeQuote, [
-    "getQuote",
-    "listInternalAccounts",
-    "waitForTransaction",
-  ]);
+> => useSignetMutation("useExecuteQuote", executeQuote, "executeQuote");
 
 /**
- * Changes the customer's email or phone number (`updateCustomerContact`).
+ * Changes the customer's email or phone number (`updateCustomerContact`). The service renames
+ * the tied EMAIL_OTP or SMS_OTP credential to the new contact, so `useCredentials` refetches.
  *
  * @returns `{ mutate, mutateAsync, status, data, error, stage, variables, reset }`.
  */
@@ -258,7 +259,7 @@ export const useUpdateCustomerContact = (): UseMutationReturnType<
   UpdateCustomerContactParameters,
   UpdateCustomerContactReturnType,
   UpdateCustomerContactErrorType
-> => useSignetMutation("useUpdateCustomerContact", updateCustomerContact, NONE);
+> => useSignetMutation("useUpdateCustomerContact", updateCustomerContact, "updateCustomerContact");
 
 /**
  * Creates a card's delegated signing key (`createDelegatedKey`).
@@ -269,7 +270,7 @@ export const useCreateDelegatedKey = (): UseMutationReturnType<
   CreateDelegatedKeyParameters,
   CreateDelegatedKeyReturnType,
   CreateDelegatedKeyErrorType
-> => useSignetMutation("useCreateDelegatedKey", createDelegatedKey, ["listDelegatedKeys"]);
+> => useSignetMutation("useCreateDelegatedKey", createDelegatedKey, "createDelegatedKey");
 
 /**
  * Revokes a delegated key (`revokeDelegatedKey`).
@@ -280,50 +281,111 @@ export const useRevokeDelegatedKey = (): UseMutationReturnType<
   RevokeDelegatedKeyParameters,
   RevokeDelegatedKeyReturnType,
   RevokeDelegatedKeyErrorType
-> =>
-  useSignetMutation("useRevokeDelegatedKey", revokeDelegatedKey, [
-    "listDelegatedKeys",
-    "getDelegatedKey",
-  ]);
+> => useSignetMutation("useRevokeDelegatedKey", revokeDelegatedKey, "revokeDelegatedKey");
 
-/** The account's credentials (`listCredentials`); refetched after credential changes. */
-export const useCredentials = (
-  parameters: ListCredentialsParameters & QueryOptions,
-): UseQueryReturnType<ListCredentialsReturnType, ListCredentialsErrorType> =>
-  useSignetQuery("listCredentials", listCredentials, parameters);
+/**
+ * The account's credentials (`listCredentials`); refetched after credential changes and a contact update.
+ * Pass `skipToken` instead of the parameters to wait; options (`enabled`, `select`, `staleTime`,
+ * `retry`) go with the parameters or in the second argument.
+ */
+export const useCredentials = <TSelected = ListCredentialsReturnType>(
+  parameters: QueryParameters<
+    ListCredentialsParameters,
+    ListCredentialsReturnType,
+    ListCredentialsErrorType,
+    TSelected
+  >,
+  options?: QueryOptions<ListCredentialsReturnType, ListCredentialsErrorType, TSelected>,
+): UseQueryReturnType<TSelected, ListCredentialsErrorType> =>
+  useSignetQuery("useCredentials", credentialsQueryOptions, parameters, options);
 
-/** The account's active sessions (`listSessions`); refetched after sign-in, refresh, revoke and sign-out. */
-export const useSessions = (
-  parameters: ListSessionsParameters & QueryOptions,
-): UseQueryReturnType<ListSessionsReturnType, ListSessionsErrorType> =>
-  useSignetQuery("listSessions", listSessions, parameters);
+/**
+ * The account's active sessions (`listSessions`); refetched after sign-in, refresh, revoke and sign-out.
+ * Pass `skipToken` instead of the parameters to wait; options (`enabled`, `select`, `staleTime`,
+ * `retry`) go with the parameters or in the second argument.
+ */
+export const useSessions = <TSelected = ListSessionsReturnType>(
+  parameters: QueryParameters<
+    ListSessionsParameters,
+    ListSessionsReturnType,
+    ListSessionsErrorType,
+    TSelected
+  >,
+  options?: QueryOptions<ListSessionsReturnType, ListSessionsErrorType, TSelected>,
+): UseQueryReturnType<TSelected, ListSessionsErrorType> =>
+  useSignetQuery("useSessions", sessionsQueryOptions, parameters, options);
 
-/** The account's delegated keys (`listDelegatedKeys`). */
-export const useDelegatedKeys = (
-  parameters: ListDelegatedKeysParameters & QueryOptions,
-): UseQueryReturnType<ListDelegatedKeysReturnType, ListDelegatedKeysErrorType> =>
-  useSignetQuery("listDelegatedKeys", listDelegatedKeys, parameters);
+/**
+ * The account's delegated keys (`listDelegatedKeys`).
+ * Pass `skipToken` instead of the parameters to wait; options (`enabled`, `select`, `staleTime`,
+ * `retry`) go with the parameters or in the second argument.
+ */
+export const useDelegatedKeys = <TSelected = ListDelegatedKeysReturnType>(
+  parameters: QueryParameters<
+    ListDelegatedKeysParameters,
+    ListDelegatedKeysReturnType,
+    ListDelegatedKeysErrorType,
+    TSelected
+  >,
+  options?: QueryOptions<ListDelegatedKeysReturnType, ListDelegatedKeysErrorType, TSelected>,
+): UseQueryReturnType<TSelected, ListDelegatedKeysErrorType> =>
+  useSignetQuery("useDelegatedKeys", delegatedKeysQueryOptions, parameters, options);
 
-/** One delegated key (`getDelegatedKey`). */
-export const useDelegatedKey = (
-  parameters: GetDelegatedKeyParameters & QueryOptions,
-): UseQueryReturnType<GetDelegatedKeyReturnType, GetDelegatedKeyErrorType> =>
-  useSignetQuery("getDelegatedKey", getDelegatedKey, parameters);
+/**
+ * One delegated key (`getDelegatedKey`).
+ * Pass `skipToken` instead of the parameters to wait; options (`enabled`, `select`, `staleTime`,
+ * `retry`) go with the parameters or in the second argument.
+ */
+export const useDelegatedKey = <TSelected = GetDelegatedKeyReturnType>(
+  parameters: QueryParameters<
+    GetDelegatedKeyParameters,
+    GetDelegatedKeyReturnType,
+    GetDelegatedKeyErrorType,
+    TSelected
+  >,
+  options?: QueryOptions<GetDelegatedKeyReturnType, GetDelegatedKeyErrorType, TSelected>,
+): UseQueryReturnType<TSelected, GetDelegatedKeyErrorType> =>
+  useSignetQuery("useDelegatedKey", delegatedKeyQueryOptions, parameters, options);
 
-/** The customer's internal accounts with balances (`listInternalAccounts`); refetched after an execute. */
-export const useInternalAccounts = (
-  parameters: ListInternalAccountsParameters & QueryOptions,
-): UseQueryReturnType<ListInternalAccountsReturnType, ListInternalAccountsErrorType> =>
-  useSignetQuery("listInternalAccounts", listInternalAccounts, parameters);
+/**
+ * The customer's internal accounts with balances (`listInternalAccounts`); refetched after an execute.
+ * Pass `skipToken` instead of the parameters to wait; options (`enabled`, `select`, `staleTime`,
+ * `retry`) go with the parameters or in the second argument.
+ */
+export const useInternalAccounts = <TSelected = ListInternalAccountsReturnType>(
+  parameters: QueryParameters<
+    ListInternalAccountsParameters,
+    ListInternalAccountsReturnType,
+    ListInternalAccountsErrorType,
+    TSelected
+  >,
+  options?: QueryOptions<ListInternalAccountsReturnType, ListInternalAccountsErrorType, TSelected>,
+): UseQueryReturnType<TSelected, ListInternalAccountsErrorType> =>
+  useSignetQuery("useInternalAccounts", internalAccountsQueryOptions, parameters, options);
 
-/** A quote (`getQuote`); refetched after it is executed. */
-export const useQuote = (
-  parameters: GetQuoteParameters & QueryOptions,
-): UseQueryReturnType<GetQuoteReturnType, GetQuoteErrorType> =>
-  useSignetQuery("getQuote", getQuote, parameters);
+/**
+ * A quote (`getQuote`); refetched after it is executed.
+ * Pass `skipToken` instead of the parameters to wait; options (`enabled`, `select`, `staleTime`,
+ * `retry`) go with the parameters or in the second argument.
+ */
+export const useQuote = <TSelected = GetQuoteReturnType>(
+  parameters: QueryParameters<GetQuoteParameters, GetQuoteReturnType, GetQuoteErrorType, TSelected>,
+  options?: QueryOptions<GetQuoteReturnType, GetQuoteErrorType, TSelected>,
+): UseQueryReturnType<TSelected, GetQuoteErrorType> =>
+  useSignetQuery("useQuote", quoteQueryOptions, parameters, options);
 
-/** A transaction, followed until it settles (`waitForTransaction`): `isFetching` while it is under way, `data` once terminal. */
-export const useTransaction = (
-  parameters: WaitForTransactionParameters & QueryOptions,
-): UseQueryReturnType<WaitForTransactionReturnType, WaitForTransactionErrorType> =>
-  useSignetQuery("waitForTransaction", waitForTransaction, parameters);
+/**
+ * A transaction, followed until it settles (`waitForTransaction`): `isFetching` while it is under way, `data` once terminal.
+ * Pass `skipToken` instead of the parameters to wait; options (`enabled`, `select`, `staleTime`,
+ * `retry`) go with the parameters or in the second argument.
+ */
+export const useTransaction = <TSelected = WaitForTransactionReturnType>(
+  parameters: QueryParameters<
+    WaitForTransactionParameters,
+    WaitForTransactionReturnType,
+    WaitForTransactionErrorType,
+    TSelected
+  >,
+  options?: QueryOptions<WaitForTransactionReturnType, WaitForTransactionErrorType, TSelected>,
+): UseQueryReturnType<TSelected, WaitForTransactionErrorType> =>
+  useSignetQuery("useTransaction", transactionQueryOptions, parameters, options);

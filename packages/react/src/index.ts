@@ -11,7 +11,12 @@ export {
   type UseAuthorizeQuoteVariables,
   useAuthorizeQuote,
 } from "./authorize.js";
-export { SignetProvider, type SignetProviderProps, useClient } from "./context.js";
+export {
+  SignetProvider,
+  type SignetProviderProps,
+  useClient,
+  useInvalidateQueries,
+} from "./context.js";
 export {
   useAddCredential,
   useAddPasskey,
@@ -37,6 +42,53 @@ export {
   useUpdateCustomerContact,
   useVerifyOtp,
 } from "./hooks.js";
-export type { UseMutationReturnType } from "./mutation.js";
-export type { QueryOptions, UseQueryReturnType } from "./query.js";
-export { type UseSessionParameters, type UseSessionReturnType, useSession } from "./session.js";
+export type {
+  MutationErrorResult,
+  MutationIdleResult,
+  MutationPendingResult,
+  MutationSuccessResult,
+  UseMutationReturnType,
+} from "./mutation.js";
+export {
+  credentialsQueryKey,
+  credentialsQueryOptions,
+  delegatedKeyQueryKey,
+  delegatedKeyQueryOptions,
+  delegatedKeysQueryKey,
+  delegatedKeysQueryOptions,
+  type InvalidatedBy,
+  internalAccountsQueryKey,
+  internalAccountsQueryOptions,
+  invalidatedBy,
+  mutationChanges,
+  type QueryKeyParameters,
+  queryReads,
+  quoteQueryKey,
+  quoteQueryOptions,
+  type SignetMutationName,
+  type SignetQueryKey,
+  type SignetQueryName,
+  type SignetQueryOptions,
+  type SignetResource,
+  sessionsQueryKey,
+  sessionsQueryOptions,
+  transactionQueryKey,
+  transactionQueryOptions,
+} from "./queries.js";
+export type {
+  QueryErrorResult,
+  QueryOptions,
+  QueryParameters,
+  QueryPendingResult,
+  QuerySuccessResult,
+  UseQueryReturnType,
+} from "./query.js";
+export { hashKey, type QueryKey, type SkipToken, skipToken } from "./queryKey.js";
+export {
+  type SessionLoadingResult,
+  type SessionSignedInResult,
+  type SessionSignedOutResult,
+  type UseSessionParameters,
+  type UseSessionReturnType,
+  useSession,
+} from "./session.js";

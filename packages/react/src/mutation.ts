@@ -4,28 +4,78 @@
 import type { CallOptions, SignedRequestStage, SignetClient, SignetError } from "@signet/core";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useSignetContext } from "./context.js";
+import { invalidatedBy, type SignetMutationName } from "./queries.js";
 import { asSignetError } from "./queryCache.js";
 
-/** What a mutation hook returns (TanStack Query's and wagmi's shape, plus `stage`). */
-export type UseMutationReturnType<TVariables, TData, TError extends SignetError = SignetError> = {
+type MutationResultBase<TVariables, TData> = {
   /** Starts the call; the outcome lands in `status`, `data` and `error` (never thrown). */
   mutate: (variables: TVariables) => void;
   /** Starts the call and returns its promise (rejects with the typed error). */
   mutateAsync: (variables: TVariables) => Promise<TData>;
-  status: "idle" | "pending" | "success" | "error";
-  isIdle: boolean;
-  isPending: boolean;
-  isSuccess: boolean;
-  isError: boolean;
-  data: TData | undefined;
-  error: TError | null;
-  /** The variables of the latest call. */
-  variables: TVariables | undefined;
   /** The latest call's signed-request progress: `challenge` → `signing` → `submitting` → `processing` → `done`/`failed`. */
   stage: SignedRequestStage | undefined;
   /** Back to `idle` (a call under way still finishes, and its outcome is dropped). */
   reset: () => void;
 };
+
+/** No call yet (or after `reset`). */
+export type MutationIdleResult<TVariables, TData> = MutationResultBase<TVariables, TData> & {
+  status: "idle";
+  isIdle: true;
+  isPending: false;
+  isSuccess: false;
+  isError: false;
+  data: undefined;
+  error: null;
+  variables: undefined;
+};
+/** A call under way. */
+export type MutationPendingResult<TVariables, TData> = MutationResultBase<TVariables, TData> & {
+  status: "pending";
+  isIdle: false;
+  isPending: true;
+  isSuccess: false;
+  isError: false;
+  data: undefined;
+  error: null;
+  /** The variables of the latest call. */
+  variables: TVariables;
+};
+/** The latest call succeeded. */
+export type MutationSuccessResult<TVariables, TData> = MutationResultBase<TVariables, TData> & {
+  status: "success";
+  isIdle: false;
+  isPending: false;
+  isSuccess: true;
+  isError: false;
+  data: TData;
+  error: null;
+  variables: TVariables;
+};
+/** The latest call failed with the action's typed error. */
+export type MutationErrorResult<TVariables, TData, TError> = MutationResultBase<
+  TVariables,
+  TData
+> & {
+  status: "error";
+  isIdle: false;
+  isPending: false;
+  isSuccess: false;
+  isError: true;
+  data: undefined;
+  error: TError;
+  variables: TVariables;
+};
+
+/**
+ * What a mutation hook returns (TanStack Query's and wagmi's shape, plus `stage`): a union that
+ * narrows on `status` and each `is…` flag (`if (m.isError) m.error.code`, `m.isSuccess && m.data`).
+ */
+export type UseMutationReturnType<TVariables, TData, TError extends SignetError = SignetError> =
+  | MutationIdleResult<TVariables, TData>
+  | MutationPendingResult<TVariables, TData>
+  | MutationSuccessResult<TVariables, TData>
+  | MutationErrorResult<TVariables, TData, TError>;
 
 type State<TVariables, TData, TError> = {
   status: "idle" | "pending" | "success" | "error";
@@ -54,14 +104,14 @@ export function useSignetMutation<
 >(
   hook: string,
   action: (client: SignetClient, variables: TVariables) => Promise<TData>,
-  invalidates: readonly string[] = [],
+  mutation: SignetMutationName,
 ): UseMutationReturnType<TVariables, TData, TError> {
   const { client, cache } = useSignetContext(hook);
   const [state, setState] = useState<State<TVariables, TData, TError>>(IDLE);
   const latest = useRef(0);
-  // The latest action and invalidation list, without making `mutate` a new function each render.
-  const config = useRef({ action, invalidates });
-  config.current = { action, invalidates };
+  // The latest action and mutation name, without making `mutate` a new function each render.
+  const config = useRef({ action, mutation });
+  config.current = { action, mutation };
   const live = useRef(new Set<AbortController>());
   useEffect(() => {
     const controllers = live.current;
@@ -91,7 +141,8 @@ export function useSignetMutation<
               setState((s) => ({ ...s, stage: event.stage }));
           },
         });
-        if (config.current.invalidates.length) cache.invalidate(config.current.invalidates);
+        // The queries that read what the action changed (queries.ts, `mutationChanges`).
+        for (const name of invalidatedBy(config.current.mutation)) cache.invalidate([name]);
         if (current()) setState((s) => ({ ...s, status: "success", data, error: null }));
         return data;
       } catch (thrown) {
@@ -123,5 +174,5 @@ export function useSignetMutation<
     isPending: state.status === "pending",
     isSuccess: state.status === "success",
     isError: state.status === "error",
-  };
+  } as UseMutationReturnType<TVariables, TData, TError>;
 }

@@ -1,66 +1,231 @@
 "use client";
-// Queries: shared per provider by name and parameters, fetched on mount, refetched after the
-// mutations that change them; nothing runs during server rendering.
-import type { CallOptions, SignetClient, SignetError } from "@signet/core";
-import { useCallback, useEffect, useSyncExternalStore } from "react";
+// Queries: shared per provider by key, fetched on mount, refetched after the mutations that change
+// them; nothing runs during server rendering. The result narrows like TanStack Query v5's.
+import type { SignetError } from "@signet/core";
+import { useCallback, useEffect, useRef, useSyncExternalStore } from "react";
 import { useSignetContext } from "./context.js";
+import type { SignetQueryOptions } from "./queries.js";
+import { asSignetError } from "./queryCache.js";
+import { hashKey, type SkipToken, skipToken } from "./queryKey.js";
 
-/** What a query hook returns. */
-export type UseQueryReturnType<TData, TError extends SignetError = SignetError> = {
-  data: TData | undefined;
-  /** `pending` until the first answer (and during server rendering). */
-  status: "pending" | "success" | "error";
-  isPending: boolean;
-  isSuccess: boolean;
-  isError: boolean;
-  error: TError | null;
+type QueryResultBase = {
   /** A request for it is under way (the first one, a refetch, or one after a mutation). */
   isFetching: boolean;
+  /** Fetches it again (joins a fetch under way). */
   refetch: () => Promise<void>;
 };
 
-/** Options every query hook takes besides its parameters. */
-export type QueryOptions = {
-  /** `false` waits (for example until an id is known). Default `true`. */
-  enabled?: boolean | undefined;
+/** Before the first answer (and during server rendering, and while disabled). */
+export type QueryPendingResult = QueryResultBase & {
+  status: "pending";
+  data: undefined;
+  error: null;
+  isPending: true;
+  /** The first fetch is under way (`isPending && isFetching`). */
+  isLoading: boolean;
+  isSuccess: false;
+  isError: false;
+};
+/** The last fetch failed; `data` is the previous answer's, if there was one. */
+export type QueryErrorResult<TData, TError> = QueryResultBase & {
+  status: "error";
+  data: TData | undefined;
+  error: TError;
+  isPending: false;
+  isLoading: false;
+  isSuccess: false;
+  isError: true;
+};
+/** The last fetch answered. */
+export type QuerySuccessResult<TData> = QueryResultBase & {
+  status: "success";
+  data: TData;
+  error: null;
+  isPending: false;
+  isLoading: false;
+  isSuccess: true;
+  isError: false;
 };
 
-// Keys are the query name and its parameters, in a stable order.
-const keyOf = (name: string, parameters: object) =>
-  `${name}:${JSON.stringify(parameters, Object.keys(parameters).sort())}`;
+/**
+ * What a query hook returns: a union that narrows on `status`, `isPending`, `isSuccess` and
+ * `isError`, as TanStack Query v5's does (`if (q.isError) q.error.code`, `q.isSuccess && q.data`).
+ */
+export type UseQueryReturnType<TData, TError extends SignetError = SignetError> =
+  | QueryPendingResult
+  | QueryErrorResult<TData, TError>
+  | QuerySuccessResult<TData>;
+
+/** Options every query hook takes, with its parameters or as its second argument. */
+export type QueryOptions<
+  TData = unknown,
+  TError extends SignetError = SignetError,
+  TSelected = TData,
+> = {
+  /** `false` waits (for example until an id is known). Default `true`. See also `skipToken`. */
+  enabled?: boolean | undefined;
+  /** Derives `data` from the answer (during render; the cache keeps the answer itself). */
+  select?: ((data: TData) => TSelected) | undefined;
+  /**
+   * How long, in ms, an answer stays fresh: a component that mounts with an older one fetches
+   * it again. Default `Infinity` (fresh until a mutation changes it or `refetch`).
+   */
+  staleTime?: number | undefined;
+  /**
+   * Whether a failed fetch is tried again: a number of times, `true` for ever, or a function of
+   * the failures so far and the error. Default `false`: core already retries what may succeed
+   * on a second try (network failures, 429 and 5xx answers) before it fails.
+   */
+  retry?: boolean | number | ((failureCount: number, error: TError) => boolean) | undefined;
+  /** The wait before retry number `failureCount`, in ms. Default `min(1000 · 2^n, 30 000)`. */
+  retryDelay?: number | ((failureCount: number, error: TError) => number) | undefined;
+};
+
+/** A query hook's first argument: the action's parameters (with options), or `skipToken`. */
+export type QueryParameters<
+  TParameters,
+  TData,
+  TError extends SignetError = SignetError,
+  TSelected = TData,
+> = (TParameters & QueryOptions<TData, TError, TSelected>) | SkipToken;
+
+const OPTION_NAMES = ["enabled", "select", "staleTime", "retry", "retryDelay"] as const;
+
+/** Splits a hook's argument into the action's parameters and the query options. */
+const split = (
+  parameters: object | SkipToken,
+  options: object | undefined,
+): [object | undefined, Record<string, unknown>] => {
+  if (parameters === skipToken) return [undefined, { ...options, enabled: false }];
+  const rest: Record<string, unknown> = { ...parameters };
+  const own: Record<string, unknown> = {};
+  for (const name of OPTION_NAMES) {
+    if (name in rest) own[name] = rest[name];
+    delete rest[name];
+  }
+  return [rest, { ...own, ...options }];
+};
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+
+const DISABLED_KEY = ["@signet/react:skip"] as const;
 
 /** @internal The query hook behind every `useX` read. */
-export function useSignetQuery<TParameters extends CallOptions, TData, TError extends SignetError>(
-  name: string,
-  action: (client: SignetClient, parameters: TParameters) => Promise<TData>,
-  parameters: TParameters & QueryOptions,
-): UseQueryReturnType<TData, TError> {
-  const { client, cache } = useSignetContext(name);
-  const { enabled = true, ...rest } = parameters;
-  const key = keyOf(name, rest);
+export function useSignetQuery<
+  TParameters extends object,
+  TData,
+  TError extends SignetError,
+  TSelected,
+>(
+  hook: string,
+  queryOptions: (
+    client: ReturnType<typeof useSignetContext>["client"],
+    parameters: TParameters,
+  ) => SignetQueryOptions<string, TParameters, TData>,
+  parameters: (TParameters & QueryOptions<TData, TError, TSelected>) | SkipToken,
+  options?: QueryOptions<TData, TError, TSelected>,
+): UseQueryReturnType<TSelected, TError> {
+  const { client, cache } = useSignetContext(hook);
+  const [actionParameters, given] = split(parameters, options);
+  const own = given as QueryOptions<TData, TError, TSelected>;
+  const { enabled = true, staleTime = Number.POSITIVE_INFINITY, select } = own;
+  const query = actionParameters
+    ? queryOptions(client, actionParameters as TParameters)
+    : undefined;
+  const queryKey = query?.queryKey ?? DISABLED_KEY;
+  const hash = hashKey(queryKey);
+  // The latest options and fetch, without making a new `run` on every render.
+  const latest = useRef({ query, own });
+  latest.current = { query, own };
+
   const snapshot = useSyncExternalStore(
-    useCallback((listener) => cache.subscribe(key, listener), [cache, key]),
-    () => cache.snapshot(key),
-    () => cache.snapshot(key),
+    // biome-ignore lint/correctness/useExhaustiveDependencies: `hash` stands for the key
+    useCallback((listener) => cache.subscribe(queryKey, listener), [cache, hash]),
+    () => cache.snapshot(hash),
+    () => cache.snapshot(hash),
   );
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` stands for the parameters
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `hash` stands for the parameters
   const run = useCallback(
-    (signal: AbortSignal) => action(client, { ...(rest as TParameters), signal }),
-    [client, action, key],
+    async (signal: AbortSignal): Promise<unknown> => {
+      const { query: current, own: o } = latest.current;
+      if (!current) throw new Error("disabled");
+      for (let failures = 0; ; ) {
+        try {
+          return await current.queryFn({ signal });
+        } catch (thrown) {
+          // As TanStack Query counts: 0 at the first failure.
+          const error = asSignetError(thrown) as TError;
+          const { retry = false, retryDelay } = o;
+          const again =
+            typeof retry === "function"
+              ? retry(failures, error)
+              : typeof retry === "number"
+                ? failures < retry
+                : retry;
+          if (!again || signal.aborted) throw error;
+          await sleep(
+            typeof retryDelay === "function"
+              ? retryDelay(failures, error)
+              : (retryDelay ?? Math.min(1000 * 2 ** failures, 30_000)),
+            signal,
+          );
+          if (signal.aborted) throw error;
+          failures++;
+        }
+      }
+    },
+    [hash],
   );
+  const active = enabled && query !== undefined;
+  const needsFirstFetch = snapshot.status === "pending" && !snapshot.isFetching;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `hash` stands for the key; `needsFirstFetch` runs it again when a query is left without an answer or a fetch
   useEffect(() => {
-    if (enabled && snapshot.status === "pending" && !snapshot.isFetching)
-      void cache.fetch(key, run);
-  }, [enabled, cache, key, run, snapshot.status, snapshot.isFetching]);
-  const refetch = useCallback(() => cache.fetch(key, run), [cache, key, run]);
+    if (!active) return;
+    // On mount, on a new key, and whenever the query is left without an answer or a fetch.
+    const current = cache.snapshot(hash);
+    if (current.isFetching) return;
+    if (current.status === "pending" || Date.now() - current.updatedAt >= staleTime)
+      void cache.fetch(queryKey, run);
+  }, [active, cache, hash, run, staleTime, needsFirstFetch]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `hash` stands for the key
+  const refetch = useCallback(
+    () => (active ? cache.fetch(queryKey, run) : Promise.resolve()),
+    [active, cache, hash, run],
+  );
+
+  // `select` runs again only when the answer or the function changes.
+  const selected = useRef<{ data: unknown; select: unknown; result: unknown }>(undefined);
+  let data: unknown = snapshot.data;
+  if (select && data !== undefined) {
+    const memo = selected.current;
+    if (memo && memo.data === data && memo.select === select) data = memo.result;
+    else {
+      const result = select(data as TData);
+      selected.current = { data, select, result };
+      data = result;
+    }
+  }
+  const { status } = snapshot;
   return {
-    data: snapshot.data as TData | undefined,
-    status: snapshot.status,
-    isPending: snapshot.status === "pending",
-    isSuccess: snapshot.status === "success",
-    isError: snapshot.status === "error",
-    error: snapshot.error as TError | null,
+    status,
+    data,
+    error: snapshot.error,
+    isPending: status === "pending",
+    isLoading: status === "pending" && snapshot.isFetching,
+    isSuccess: status === "success",
+    isError: status === "error",
     isFetching: snapshot.isFetching,
     refetch,
-  };
+  } as UseQueryReturnType<TSelected, TError>;
 }

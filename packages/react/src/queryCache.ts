@@ -1,6 +1,7 @@
 // A small cache of query results shared by a provider's components: one request per key at a
-// time, observers told of every change, and invalidation by query name after mutations.
+// time, observers told of every change, and invalidation by key prefix after mutations.
 import { isSignetError, SignetError } from "@signet/core";
+import { hashKey, matchesKey, type QueryKey } from "./queryKey.js";
 
 /** A query's state, as a hook reads it. A new object on every change (for useSyncExternalStore). */
 export type QuerySnapshot = {
@@ -8,6 +9,8 @@ export type QuerySnapshot = {
   readonly data: unknown;
   readonly error: SignetError | null;
   readonly isFetching: boolean;
+  /** When the last fetch settled (`Date.now()`), 0 before: what `staleTime` is measured from. */
+  readonly updatedAt: number;
 };
 
 const INITIAL: QuerySnapshot = Object.freeze({
@@ -15,22 +18,29 @@ const INITIAL: QuerySnapshot = Object.freeze({
   data: undefined,
   error: null,
   isFetching: false,
+  updatedAt: 0,
 });
 
+type Run = (signal: AbortSignal) => Promise<unknown>;
+
 type Entry = {
+  queryKey: QueryKey;
   snapshot: QuerySnapshot;
   listeners: Set<() => void>;
-  run?: ((signal: AbortSignal) => Promise<unknown>) | undefined;
+  run?: Run | undefined;
   controller?: AbortController | undefined;
 };
 
 export type QueryCache = {
-  snapshot(key: string): QuerySnapshot;
-  subscribe(key: string, listener: () => void): () => void;
-  /** Fetches `key` with `run` unless a fetch of it is under way. */
-  fetch(key: string, run: (signal: AbortSignal) => Promise<unknown>): Promise<void>;
-  /** Refetches the observed queries whose key starts with one of `names`; forgets the rest. */
-  invalidate(names: readonly string[]): void;
+  snapshot(hash: string): QuerySnapshot;
+  subscribe(queryKey: QueryKey, listener: () => void): () => void;
+  /** Fetches `queryKey` with `run` unless a fetch of it is under way. */
+  fetch(queryKey: QueryKey, run: Run): Promise<void>;
+  /**
+   * Refetches the observed queries whose key starts with `filter` (a prefix, `[]` for all) and
+   * forgets the unobserved ones, so that they are fetched anew when next shown.
+   */
+  invalidate(filter: QueryKey): void;
 };
 
 /** Anything thrown becomes a SignetError, so `error.code` is always there. */
@@ -41,11 +51,12 @@ export const asSignetError = (error: unknown): SignetError =>
 
 export function createQueryCache(): QueryCache {
   const entries = new Map<string, Entry>();
-  const entry = (key: string): Entry => {
-    let found = entries.get(key);
+  const entry = (queryKey: QueryKey): Entry => {
+    const hash = hashKey(queryKey);
+    let found = entries.get(hash);
     if (!found) {
-      found = { snapshot: INITIAL, listeners: new Set() };
-      entries.set(key, found);
+      found = { queryKey, snapshot: INITIAL, listeners: new Set() };
+      entries.set(hash, found);
     }
     return found;
   };
@@ -53,8 +64,7 @@ export function createQueryCache(): QueryCache {
     e.snapshot = Object.freeze({ ...e.snapshot, ...patch });
     for (const listener of e.listeners) listener();
   };
-  const fetch = async (key: string, run: (signal: AbortSignal) => Promise<unknown>) => {
-    const e = entry(key);
+  const fetch = async (e: Entry, run: Run) => {
     e.run = run;
     if (e.controller) return;
     const controller = new AbortController();
@@ -62,10 +72,11 @@ export function createQueryCache(): QueryCache {
     set(e, { isFetching: true });
     try {
       const data = await run(controller.signal);
-      if (e.controller === controller) set(e, { status: "success", data, error: null });
+      if (e.controller === controller)
+        set(e, { status: "success", data, error: null, updatedAt: Date.now() });
     } catch (error) {
       if (e.controller === controller && !controller.signal.aborted)
-        set(e, { status: "error", error: asSignetError(error) });
+        set(e, { status: "error", error: asSignetError(error), updatedAt: Date.now() });
     } finally {
       if (e.controller === controller) {
         e.controller = undefined;
@@ -74,29 +85,32 @@ export function createQueryCache(): QueryCache {
     }
   };
   return {
-    snapshot: (key) => entries.get(key)?.snapshot ?? INITIAL,
-    subscribe(key, listener) {
-      const e = entry(key);
+    snapshot: (hash) => entries.get(hash)?.snapshot ?? INITIAL,
+    subscribe(queryKey, listener) {
+      const e = entry(queryKey);
       e.listeners.add(listener);
       return () => {
         e.listeners.delete(listener);
-        // Nobody is watching any more: stop waiting for an answer nobody will read.
-        if (e.listeners.size === 0 && e.controller) {
+        // Nobody is watching any more: stop waiting for an answer nobody will read. Not at once:
+        // a component that comes straight back (Strict Mode's second mount, a moved subtree)
+        // keeps the request under way instead of starting it again.
+        setTimeout(() => {
+          if (e.listeners.size > 0 || !e.controller) return;
           e.controller.abort();
           e.controller = undefined;
           e.snapshot = Object.freeze({ ...e.snapshot, isFetching: false });
-        }
+        }, 0);
       };
     },
-    fetch,
-    invalidate(names) {
-      for (const [key, e] of entries) {
-        if (!names.some((name) => key.startsWith(`${name}:`))) continue;
+    fetch: (queryKey, run) => fetch(entry(queryKey), run),
+    invalidate(filter) {
+      for (const [hash, e] of entries) {
+        if (!matchesKey(e.queryKey, filter)) continue;
         if (e.listeners.size > 0 && e.run) {
           e.controller?.abort();
           e.controller = undefined;
-          void fetch(key, e.run);
-        } else entries.delete(key);
+          void fetch(e, e.run);
+        } else entries.delete(hash);
       }
     },
   };

@@ -11,20 +11,43 @@ export type UseSessionParameters = {
   accountId?: string | undefined;
 };
 
-/** What {@link useSession} returns. */
-export type UseSessionReturnType = {
-  /** `loading` until the key store has been read (always during server rendering). */
-  status: "loading" | "signedIn" | "signedOut";
-  /** The newest unexpired session held on this device, if any. */
-  session: Session | undefined;
+type SessionResultBase = {
   /** Every unexpired session held on this device for the account (newest first). */
   sessions: readonly Session[];
-  accountId: string | undefined;
-  /** RFC 3339, the service's clock. */
-  expiresAt: string | undefined;
   /** Where session keys live: `indexeddb`, or `memory` where the browser cannot keep keys. */
   persistence: KeyPersistence | undefined;
 };
+
+/** Until the key store has been read (always during server rendering). */
+export type SessionLoadingResult = SessionResultBase & {
+  status: "loading";
+  /** What another component has read already, if anything. */
+  session: Session | undefined;
+  accountId: string | undefined;
+  expiresAt: string | undefined;
+};
+/** A session is held on this device: `session` and `expiresAt` are there. */
+export type SessionSignedInResult = SessionResultBase & {
+  status: "signedIn";
+  /** The newest unexpired session held on this device. */
+  session: Session;
+  accountId: string;
+  /** RFC 3339, the service's clock. */
+  expiresAt: string;
+};
+/** No unexpired session is held on this device (for the account). */
+export type SessionSignedOutResult = SessionResultBase & {
+  status: "signedOut";
+  session: undefined;
+  accountId: string | undefined;
+  expiresAt: undefined;
+};
+
+/** What {@link useSession} returns: a union that narrows on `status` (`"signedIn"` has `session`). */
+export type UseSessionReturnType =
+  | SessionLoadingResult
+  | SessionSignedInResult
+  | SessionSignedOutResult;
 
 const EMPTY: SessionSnapshot = Object.freeze({});
 
@@ -82,5 +105,5 @@ export function useSession(parameters: UseSessionParameters = {}): UseSessionRet
     accountId: session?.accountId ?? accountId,
     expiresAt: session?.expiresAt,
     persistence,
-  };
+  } as UseSessionReturnType;
 }

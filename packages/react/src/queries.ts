@@ -1,0 +1,218 @@
+// Every query's key and options in one place (wagmi's `…QueryOptions` shape), and the one table
+// of what each mutation's action changes, from which the queries it refetches are derived.
+import {
+  type CallOptions,
+  type GetDelegatedKeyParameters,
+  type GetDelegatedKeyReturnType,
+  type GetQuoteParameters,
+  type GetQuoteReturnType,
+  getDelegatedKey,
+  getQuote,
+  type ListCredentialsParameters,
+  type ListCredentialsReturnType,
+  type ListDelegatedKeysParameters,
+  type ListDelegatedKeysReturnType,
+  type ListInternalAccountsParameters,
+  type ListInternalAccountsReturnType,
+  type ListSessionsParameters,
+  type ListSessionsReturnType,
+  listCredentials,
+  listDelegatedKeys,
+  listInternalAccounts,
+  listSessions,
+  type SignetClient,
+  type WaitForTransactionParameters,
+  type WaitForTransactionReturnType,
+  waitForTransaction,
+} from "@signet/core";
+
+/** A query's parameters as its key holds them: the action's, without `signal` and `onEvent`. */
+export type QueryKeyParameters<TParameters> = Omit<TParameters, keyof CallOptions>;
+
+/** A query's key: the core action's name, then its parameters. */
+export type SignetQueryKey<TName extends string, TParameters> = readonly [
+  TName,
+  QueryKeyParameters<TParameters>,
+];
+
+/**
+ * What a `…QueryOptions` function returns: the key and the function that fetches it, in the shape
+ * TanStack Query's `useQuery`, `prefetchQuery` and `invalidateQueries` take.
+ */
+export type SignetQueryOptions<TName extends string, TParameters, TData> = {
+  queryKey: SignetQueryKey<TName, TParameters>;
+  queryFn: (context: { signal: AbortSignal }) => Promise<TData>;
+};
+
+const keyOf = <TName extends string, TParameters extends CallOptions>(
+  name: TName,
+  parameters: TParameters,
+): SignetQueryKey<TName, TParameters> => {
+  const { signal: _signal, onEvent: _onEvent, ...rest } = parameters;
+  return [name, rest] as const;
+};
+
+const optionsOf =
+  <TName extends string, TParameters extends CallOptions, TData>(
+    name: TName,
+    action: (client: SignetClient, parameters: TParameters) => Promise<TData>,
+  ) =>
+  (
+    client: SignetClient,
+    parameters: TParameters,
+  ): SignetQueryOptions<TName, TParameters, TData> => ({
+    queryKey: keyOf(name, parameters),
+    queryFn: ({ signal }) => action(client, { ...parameters, signal }),
+  });
+
+/** `["listCredentials", parameters]`: the key of `useCredentials`. */
+export const credentialsQueryKey = (
+  parameters: ListCredentialsParameters,
+): SignetQueryKey<"listCredentials", ListCredentialsParameters> =>
+  keyOf("listCredentials", parameters);
+/** Key and fetch of `useCredentials` (`listCredentials`). */
+export const credentialsQueryOptions: (
+  client: SignetClient,
+  parameters: ListCredentialsParameters,
+) => SignetQueryOptions<"listCredentials", ListCredentialsParameters, ListCredentialsReturnType> =
+  /* @__PURE__ */ optionsOf("listCredentials", listCredentials);
+
+/** `["listSessions", parameters]`: the key of `useSessions`. */
+export const sessionsQueryKey = (
+  parameters: ListSessionsParameters,
+): SignetQueryKey<"listSessions", ListSessionsParameters> => keyOf("listSessions", parameters);
+/** Key and fetch of `useSessions` (`listSessions`). */
+export const sessionsQueryOptions: (
+  client: SignetClient,
+  parameters: ListSessionsParameters,
+) => SignetQueryOptions<"listSessions", ListSessionsParameters, ListSessionsReturnType> =
+  /* @__PURE__ */ optionsOf("listSessions", listSessions);
+
+/** `["listDelegatedKeys", parameters]`: the key of `useDelegatedKeys`. */
+export const delegatedKeysQueryKey = (
+  parameters: ListDelegatedKeysParameters,
+): SignetQueryKey<"listDelegatedKeys", ListDelegatedKeysParameters> =>
+  keyOf("listDelegatedKeys", parameters);
+/** Key and fetch of `useDelegatedKeys` (`listDelegatedKeys`). */
+export const delegatedKeysQueryOptions: (
+  client: SignetClient,
+  parameters: ListDelegatedKeysParameters,
+) => SignetQueryOptions<
+  "listDelegatedKeys",
+  ListDelegatedKeysParameters,
+  ListDelegatedKeysReturnType
+> = /* @__PURE__ */ optionsOf("listDelegatedKeys", listDelegatedKeys);
+
+/** `["getDelegatedKey", parameters]`: the key of `useDelegatedKey`. */
+export const delegatedKeyQueryKey = (
+  parameters: GetDelegatedKeyParameters,
+): SignetQueryKey<"getDelegatedKey", GetDelegatedKeyParameters> =>
+  keyOf("getDelegatedKey", parameters);
+/** Key and fetch of `useDelegatedKey` (`getDelegatedKey`). */
+export const delegatedKeyQueryOptions: (
+  client: SignetClient,
+  parameters: GetDelegatedKeyParameters,
+) => SignetQueryOptions<"getDelegatedKey", GetDelegatedKeyParameters, GetDelegatedKeyReturnType> =
+  /* @__PURE__ */ optionsOf("getDelegatedKey", getDelegatedKey);
+
+/** `["listInternalAccounts", parameters]`: the key of `useInternalAccounts`. */
+export const internalAccountsQueryKey = (
+  parameters: ListInternalAccountsParameters,
+): SignetQueryKey<"listInternalAccounts", ListInternalAccountsParameters> =>
+  keyOf("listInternalAccounts", parameters);
+/** Key and fetch of `useInternalAccounts` (`listInternalAccounts`). */
+export const internalAccountsQueryOptions: (
+  client: SignetClient,
+  parameters: ListInternalAccountsParameters,
+) => SignetQueryOptions<
+  "listInternalAccounts",
+  ListInternalAccountsParameters,
+  ListInternalAccountsReturnType
+> = /* @__PURE__ */ optionsOf("listInternalAccounts", listInternalAccounts);
+
+/** `["getQuote", parameters]`: the key of `useQuote`. */
+export const quoteQueryKey = (
+  parameters: GetQuoteParameters,
+): SignetQueryKey<"getQuote", GetQuoteParameters> => keyOf("getQuote", parameters);
+/** Key and fetch of `useQuote` (`getQuote`). */
+export const quoteQueryOptions: (
+  client: SignetClient,
+  parameters: GetQuoteParameters,
+) => SignetQueryOptions<"getQuote", GetQuoteParameters, GetQuoteReturnType> =
+  /* @__PURE__ */ optionsOf("getQuote", getQuote);
+
+/** `["waitForTransaction", parameters]`: the key of `useTransaction`. */
+export const transactionQueryKey = (
+  parameters: WaitForTransactionParameters,
+): SignetQueryKey<"waitForTransaction", WaitForTransactionParameters> =>
+  keyOf("waitForTransaction", parameters);
+/** Key and fetch of `useTransaction` (`waitForTransaction`). */
+export const transactionQueryOptions: (
+  client: SignetClient,
+  parameters: WaitForTransactionParameters,
+) => SignetQueryOptions<
+  "waitForTransaction",
+  WaitForTransactionParameters,
+  WaitForTransactionReturnType
+> = /* @__PURE__ */ optionsOf("waitForTransaction", waitForTransaction);
+
+/** What each query reads from the service. */
+export const queryReads = {
+  listCredentials: "credentials",
+  listSessions: "sessions",
+  listDelegatedKeys: "delegatedKeys",
+  getDelegatedKey: "delegatedKeys",
+  listInternalAccounts: "balances",
+  getQuote: "quotes",
+  waitForTransaction: "transactions",
+} as const;
+
+/** The name of a query: its core action's, the first element of its key. */
+export type SignetQueryName = keyof typeof queryReads;
+/** What the service keeps that a query reads and a mutation changes. */
+export type SignetResource = (typeof queryReads)[SignetQueryName];
+
+/**
+ * The one table of what each mutation's core action changes on the service. The queries a
+ * successful call refetches follow from it ({@link InvalidatedBy}, {@link invalidatedBy}).
+ */
+export const mutationChanges = {
+  requestOtp: [],
+  // A sign-in adds a session and marks the credential used.
+  verifyOtp: ["sessions", "credentials"],
+  preparePasskeySignIn: [],
+  signInWithPasskey: ["sessions"],
+  signInWithOAuth: ["sessions"],
+  addPasskey: ["credentials"],
+  addCredential: ["credentials"],
+  // The credential goes, and the sessions it signed in end with it.
+  revokeCredential: ["credentials", "sessions"],
+  refreshSession: ["sessions"],
+  revokeSession: ["sessions"],
+  signOut: ["sessions"],
+  exportWallet: [],
+  executeQuote: ["quotes", "balances", "transactions"],
+  authorizeQuote: ["quotes", "balances", "transactions"],
+  // The service renames the tied EMAIL_OTP or SMS_OTP credential to the new contact.
+  updateCustomerContact: ["credentials"],
+  createDelegatedKey: ["delegatedKeys"],
+  revokeDelegatedKey: ["delegatedKeys"],
+} as const satisfies Record<string, readonly SignetResource[]>;
+
+/** The name of a mutation: its core action's. */
+export type SignetMutationName = keyof typeof mutationChanges;
+
+/** The queries a successful `TMutation` refetches: those that read what it changes. */
+export type InvalidatedBy<TMutation extends SignetMutationName> = {
+  [TQuery in SignetQueryName]: (typeof queryReads)[TQuery] extends (typeof mutationChanges)[TMutation][number]
+    ? TQuery
+    : never;
+}[SignetQueryName];
+
+/** The queries a successful `mutation` refetches, from {@link mutationChanges}. */
+export const invalidatedBy = <TMutation extends SignetMutationName>(
+  mutation: TMutation,
+): InvalidatedBy<TMutation>[] =>
+  (Object.keys(queryReads) as SignetQueryName[]).filter((query) =>
+    (mutationChanges[mutation] as readonly SignetResource[]).includes(queryReads[query]),
+  ) as InvalidatedBy<TMutation>[];
