@@ -203,6 +203,25 @@ test("export: the phrase only after confirmation, hidden again on demand", async
   await expect(page.getByLabel("I am alone and nobody can see my screen")).not.toBeChecked();
 });
 
+test("DEMO_ATTACK=export-key: the device refuses the swapped export key and shows no phrase", async ({
+  page,
+}) => {
+  const attacked = await startDemo({ attack: "export-key" });
+  try {
+    await signUp(page, attacked.url, freshEmail("attacked"));
+    await openScreen(page, "Export");
+    await page.getByLabel("I am alone and nobody can see my screen").check();
+    await page.getByRole("button", { name: "Reveal recovery phrase" }).click();
+    const refusal = page.getByRole("alert").filter({ hasText: "Could not export the wallet" });
+    await expect(refusal.getByText("PAYLOAD_MISMATCH", { exact: true })).toBeVisible();
+    await expect(
+      page.getByRole("list", { name: "Recovery phrase" }).getByRole("listitem"),
+    ).toHaveCount(0);
+  } finally {
+    await attacked.close();
+  }
+});
+
 test("contact change: a new email", async ({ page }, testInfo) => {
   await signUp(page, demo.url, freshEmail("contact"));
   await openScreen(page, "Contact");

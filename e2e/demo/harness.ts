@@ -5,7 +5,11 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import AxeBuilder from "@axe-core/playwright";
 import { type CDPSession, expect, type Page, type TestInfo } from "@playwright/test";
-import { type DemoServer, startDemoServer } from "../../apps/demo/server/server.js";
+import {
+  type DemoServer,
+  type DemoServerOptions,
+  startDemoServer,
+} from "../../apps/demo/server/server.js";
 import { addVirtualAuthenticator } from "../fixtures/walletServer.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -14,11 +18,15 @@ const README_SHOTS = process.env.UPDATE_DEMO_SCREENSHOTS
   ? join(root, "apps/demo/screenshots")
   : undefined;
 
-export async function startDemo(): Promise<DemoServer> {
+/** `options`: more server options (the attack switch, say). */
+export async function startDemo(
+  options: Partial<Omit<DemoServerOptions, "appDir">> = {},
+): Promise<DemoServer> {
   return startDemoServer({
     appDir: join(root, "apps/demo/dist/app"),
     port: 0,
     settlementDelayMs: 1_500,
+    ...options,
   });
 }
 
