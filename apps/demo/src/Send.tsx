@@ -1,5 +1,5 @@
 // Send money: add test funds, get a quote, sign and execute it once, follow settlement to the end.
-import type { QuoteJson } from "@signet/core";
+import { type QuoteJson, type QuotePayloadSummary, readQuotePayload } from "@signet/core";
 import {
   useAuthorizeQuote,
   useExecuteQuote,
@@ -25,6 +25,8 @@ export function Send({ customerId, region }: { customerId: string; region: strin
   const [factor, setFactor] = useState<"SMS_OTP" | "PASSKEY">("SMS_OTP");
   const [amount, setAmount] = useState("25.00");
   const [quote, setQuote] = useState<QuoteJson>();
+  // What the quote was asked for: a quote that no longer matches the inputs is never signed.
+  const [quotedFor, setQuotedFor] = useState<{ units: number; factor: string | undefined }>();
   const [busy, setBusy] = useState<"fund" | "quote">();
   const [error, setError] = useState<unknown>(null);
   const amountId = useId();
@@ -63,9 +65,17 @@ export function Send({ customerId, region }: { customerId: string; region: strin
       await demoApi.fund(500 * unit);
       await accounts.refetch();
     });
-  const getQuote = (event: FormEvent) => {
-    event.preventDefault();
-    const units = Math.round(Number(amount) * unit);
+  const typedUnits = Math.round(Number(amount) * unit);
+  // Changing what the quote was for discards it (unless it is already on its way).
+  const discardQuote = () => {
+    if (quote !== undefined && !execute.isPending && execute.data === undefined) {
+      setQuote(undefined);
+      setQuotedFor(undefined);
+      execute.reset();
+    }
+  };
+  const requestQuote = () => {
+    const units = typedUnits;
     if (!Number.isFinite(units) || units <= 0) {
       setError(
         Object.assign(new Error("Enter an amount above zero, like 25.00."), {
@@ -76,10 +86,30 @@ export function Send({ customerId, region }: { customerId: string; region: strin
     }
     execute.reset();
     resetSca();
-    void run("quote", async () =>
-      setQuote(await demoApi.quote(units, needsSca ? factor : undefined)),
-    );
+    setQuote(undefined);
+    void run("quote", async () => {
+      const scaFactor = needsSca ? factor : undefined;
+      setQuote(await demoApi.quote(units, scaFactor));
+      setQuotedFor({ units, factor: scaFactor });
+    });
   };
+  const getQuote = (event: FormEvent) => {
+    event.preventDefault();
+    requestQuote();
+  };
+  const signing = quote ? summarise(quote) : undefined;
+  const stale =
+    quote !== undefined &&
+    (quotedFor?.units !== typedUnits || quotedFor?.factor !== (needsSca ? factor : undefined));
+  const expired = quoteLeft === 0;
+  // The screen's own rule, beside the one core runs before it signs: the payload must carry the
+  // amount shown, and the quote must still be the one the inputs asked for.
+  // An opaque transaction (the service's chain bytes) is left to core's check of the quote.
+  const payloadMatches =
+    signing !== undefined &&
+    (!signing.readable ||
+      ((signing.amount === undefined || signing.amount === String(quote?.totalSendingAmount)) &&
+        (signing.quoteId === undefined || signing.quoteId === quote?.id)));
   const status = transaction.data?.status;
   const settled = status === "COMPLETED";
   const failed =
@@ -135,7 +165,10 @@ export function Send({ customerId, region }: { customerId: string; region: strin
             id={amountId}
             inputMode="decimal"
             value={amount}
-            onChange={(e) => setAmount(e.target.value)}
+            onChange={(e) => {
+              setAmount(e.target.value);
+              discardQuote();
+            }}
             required
             pattern="[0-9]+(\.[0-9]{1,2})?"
           />
@@ -156,7 +189,10 @@ export function Send({ customerId, region }: { customerId: string; region: strin
                   type="radio"
                   name="sca-factor"
                   checked={factor === value}
-                  onChange={() => setFactor(value)}
+                  onChange={() => {
+                    setFactor(value);
+                    discardQuote();
+                  }}
                 />
                 {label}
               </label>
@@ -176,8 +212,20 @@ export function Send({ customerId, region }: { customerId: string; region: strin
             <dt>They receive</dt>
             <dd>{formatMoney(quote.totalReceivingAmount, quote.receivingCurrency)}</dd>
             <dt>Quote valid for</dt>
-            <dd>{quoteLeft !== undefined ? `${quoteLeft} s` : "—"}</dd>
+            <dd>{quoteLeft !== undefined ? (expired ? "expired" : `${quoteLeft} s`) : "—"}</dd>
           </dl>
+          <SigningSummary summary={signing} quote={quote} />
+          {signing !== undefined && !payloadMatches && (
+            <p className="note note-error" role="alert" data-testid="payload-differs">
+              What this device would sign does not match the quote shown, so it will not sign it.
+              Get a new quote.
+            </p>
+          )}
+          {stale && !execute.isPending && execute.data === undefined && (
+            <p className="note note-error" role="alert">
+              This quote is for a different amount than you typed. Get a new quote.
+            </p>
+          )}
           {needsSca && (
             <p className="hint">
               EU customer: after you send, confirm the payment with{" "}
@@ -185,14 +233,32 @@ export function Send({ customerId, region }: { customerId: string; region: strin
               authentication).
             </p>
           )}
-          <button
-            type="button"
-            className="primary"
-            disabled={execute.isPending || execute.isSuccess || quoteLeft === 0}
-            onClick={() => execute.mutate({ quote })}
-          >
-            {execute.isPending ? `Sending… (${execute.stage ?? "starting"})` : "Sign and send"}
-          </button>
+          {expired && !execute.isPending && !execute.isSuccess ? (
+            <>
+              <p className="note" role="status">
+                This quote expired before it was sent. Nothing was signed.
+              </p>
+              <button
+                type="button"
+                className="primary"
+                disabled={busy !== undefined}
+                onClick={requestQuote}
+              >
+                Get a new quote
+              </button>
+            </>
+          ) : (
+            <button
+              type="button"
+              className="primary"
+              disabled={
+                execute.isPending || execute.isSuccess || expired || stale || !payloadMatches
+              }
+              onClick={() => execute.mutate({ quote })}
+            >
+              {execute.isPending ? `Sending… (${execute.stage ?? "starting"})` : "Sign and send"}
+            </button>
+          )}
         </section>
       )}
       <ErrorNote error={execute.error} title="The payment was not sent" />
@@ -223,6 +289,72 @@ export function Send({ customerId, region }: { customerId: string; region: strin
           <ErrorNote error={transaction.error} title="Could not follow the payment" />
         </div>
       )}
+    </section>
+  );
+}
+
+/** What the quote's payload would have the device sign; undefined when it names no wallet step. */
+function summarise(quote: QuoteJson): QuotePayloadSummary | undefined {
+  try {
+    return readQuotePayload(quote);
+  } catch {
+    return undefined;
+  }
+}
+
+const ACTIVITY_NAMES: Record<string, string> = {
+  ACTIVITY_TYPE_SIGN_TRANSACTION_V2: "Sign a transfer",
+  ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2: "Sign a transfer (raw payload)",
+};
+
+/** "About to sign": read from the payload itself, not from the quote beside it. */
+function SigningSummary({
+  summary,
+  quote,
+}: {
+  summary: QuotePayloadSummary | undefined;
+  quote: QuoteJson;
+}) {
+  if (summary === undefined) return null;
+  const amount = summary.amount !== undefined ? Number(summary.amount) : undefined;
+  const currency =
+    summary.currency === quote.sendingCurrency?.code
+      ? quote.sendingCurrency
+      : { code: summary.currency ?? "", decimals: quote.sendingCurrency?.decimals ?? 2 };
+  return (
+    <section className="signing" aria-label="What this device will sign" data-testid="signing">
+      <h2 className="small">This device will sign</h2>
+      <dl>
+        <dt>Action</dt>
+        <dd>{ACTIVITY_NAMES[summary.activityType ?? ""] ?? summary.activityType ?? "unknown"}</dd>
+        <dt>From wallet</dt>
+        <dd>
+          <code>{summary.wallet ?? "—"}</code>
+        </dd>
+        {summary.readable ? (
+          <>
+            <dt>Amount</dt>
+            <dd data-testid="signing-amount">
+              {amount !== undefined && Number.isSafeInteger(amount)
+                ? formatMoney(amount, currency)
+                : "—"}
+            </dd>
+            <dt>To</dt>
+            <dd>
+              <code>{summary.destination ?? "—"}</code>
+            </dd>
+            <dt>Quote</dt>
+            <dd>
+              <code>{summary.quoteId ?? "—"}</code>
+            </dd>
+          </>
+        ) : (
+          <>
+            <dt>Details</dt>
+            <dd>Not readable on this device; the quote above is what the service will execute.</dd>
+          </>
+        )}
+      </dl>
     </section>
   );
 }

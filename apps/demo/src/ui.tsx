@@ -22,7 +22,9 @@ const ADVICE: Record<string, string> = {
   WEBAUTHN_WRONG_CREDENTIAL: "That passkey belongs to another wallet. Pick this wallet's passkey.",
   PASSKEY_CREDENTIAL_ALREADY_EXISTS: "This passkey is already on the wallet.",
   INSUFFICIENT_FUNDS: "The wallet has too little money. Add test funds, then get a new quote.",
-  QUOTE_EXPIRED: "The quote expired. Get a new quote.",
+  QUOTE_EXPIRED: "The quote expired before it was signed; nothing was sent. Get a new quote.",
+  PAYLOAD_MISMATCH:
+    "This device refused to sign: what the server asked it to sign is not what you asked for. Nothing was signed or sent. If it repeats, the app's server may be compromised; stop and tell its operator.",
   QUOTE_ALREADY_EXECUTED: "This quote was already sent. Check the transfer below.",
   NETWORK: "The server did not answer. Check that the demo is still running, then try again.",
   TIMEOUT: "The server took too long. Try again.",
