@@ -110,6 +110,14 @@ export type OpenApiJudge = {
     request: Pick<WireRequest, "method" | "url">,
     response: WireResponse,
   ): OpenApiFinding[];
+  /**
+   * Checks a value against one of the document's component schemas (`InternalAccount`,
+   * `TransactionOneOf`…): the schema errors, none when it conforms. For answers of operations
+   * outside the subset whose schemas the subset holds.
+   */
+  checkComponent(name: string, value: unknown): string[];
+  /** The parsed document (read-only by convention), for checks that walk it. */
+  readonly document: Readonly<Record<string, unknown>>;
 };
 
 let cached: OpenApiJudge | undefined;
@@ -202,6 +210,13 @@ function createJudge(document: Record<string, unknown>): OpenApiJudge {
     checkResponse(request, response) {
       return guarded("response", request, () => checkResponse(request, response));
     },
+
+    checkComponent(name, value) {
+      const fn = validator(`/components/schemas/${escapePointer(name)}`);
+      return fn(value) ? [] : describeErrors(fn.errors);
+    },
+
+    document,
   };
 
   function checkRequest(request: WireRequest): OpenApiFinding[] {
