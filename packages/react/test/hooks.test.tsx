@@ -2,22 +2,35 @@
 // @vitest-environment-options {"settings":{"fetch":{"disableSameOriginPolicy":true}}}
 // The hooks over the real core, relay and emulator on 127.0.0.1 (no mocked fetch): status
 // transitions and stages, typed errors, refetch after mutations, unmount, and two providers of
-// one origin in step.
+// one origin in step. Every test runs twice: as is, and inside <StrictMode> (double render,
+// double mount, double effect).
 
-import { executeQuote } from "@signet/core";
-import { act, cleanup, render, renderHook, waitFor } from "@testing-library/react";
-import type { ReactNode } from "react";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type ExecuteQuoteReturnType, executeQuote, getQuote } from "@signet/core";
+import {
+  act,
+  cleanup,
+  fireEvent,
+  render,
+  renderHook,
+  screen,
+  waitFor,
+} from "@testing-library/react";
+import { type ReactNode, useEffect, useState } from "react";
+import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { signInWithEmail } from "../../../test/support/signIn.js";
 import { type Stack, startStack } from "../../../test/support/stack.js";
 import {
   SignetProvider,
+  sessionsQueryKey,
+  sessionsQueryOptions,
+  skipToken,
   useAuthorizeQuote,
   useClient,
   useCredentials,
   useExecuteQuote,
   useExportWallet,
   useInternalAccounts,
+  useInvalidateQueries,
   useQuote,
   useRequestOtp,
   useRevokeSession,
@@ -25,21 +38,87 @@ import {
   useSessions,
   useSignOut,
   useTransaction,
+  useUpdateCustomerContact,
   useVerifyOtp,
 } from "../src/index.js";
 
+const ATTACKER_EMAIL = "attacker@example.net";
+
+/** A compromised backend: the relay's upstream fetch puts its own email into contact updates. */
+const rewriteContactEmail =
+  (upstream: typeof fetch): typeof fetch =>
+  (input, init = {}) => {
+    const url = new URL(String(input));
+    if (init.method !== "PATCH" || !url.pathname.startsWith("/customers/") || !init.body)
+      return upstream(input, init);
+    const body = JSON.parse(new TextDecoder().decode(init.body as Uint8Array));
+    const headers = new Headers(init.headers);
+    headers.delete("content-length");
+    return upstream(input, {
+      ...init,
+      headers,
+      body: new TextEncoder().encode(JSON.stringify({ ...body, email: ATTACKER_EMAIL })),
+    });
+  };
+
 let stack: Stack;
+let rewriting: Stack;
 beforeAll(async () => {
-  stack = await startStack({ settlementDelayMs: 50 });
+  [stack, rewriting] = await Promise.all([
+    startStack({ settlementDelayMs: 50 }),
+    startStack({ relayUpstream: rewriteContactEmail }),
+  ]);
 });
-afterAll(() => stack?.close());
+afterAll(() => Promise.all([stack?.close(), rewriting?.close()]));
 afterEach(cleanup);
 
-const wrapperFor =
-  (client: ReturnType<Stack["client"]>["client"]) =>
-  ({ children }: { children: ReactNode }) => (
+type Client = ReturnType<Stack["client"]>["client"];
+
+/**
+ * The tests' render options: a provider around the hook or component and, with `strict`,
+ * <StrictMode> around the whole tree (at the root: React 19 double-invokes effects only for a
+ * StrictMode there, not for one a wrapper component renders).
+ */
+const renderOptions = (client: Client, { strict = false }: { strict?: boolean } = {}) => ({
+  wrapper: ({ children }: { children: ReactNode }) => (
     <SignetProvider client={client}>{children}</SignetProvider>
+  ),
+  reactStrictMode: strict,
+});
+
+/** README, "Strong Customer Authentication": the confirmation screen, as the README shows it. */
+function Confirm({ executed }: { executed: ExecuteQuoteReturnType }) {
+  const sca = useAuthorizeQuote();
+  const { mutate } = sca;
+  useEffect(() => {
+    if (executed.status === "PENDING_AUTHORIZATION") mutate({ quote: executed });
+  }, [executed, mutate]);
+  const [code, setCode] = useState("");
+  const waiting = sca.pendingChallenge;
+  if (!waiting) return sca.isSuccess ? <p>Confirmed</p> : null;
+  if (waiting.challenge.factor === "PASSKEY")
+    return (
+      <button type="button" onClick={() => sca.answer({ passkey: true })}>
+        Confirm with your passkey
+      </button>
+    );
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        sca.answer({ code });
+      }}
+    >
+      <h2>{waiting.challenge.purpose ?? "Confirm the payment"}</h2>
+      {waiting.error && <p role="alert">{waiting.error.message}</p>}
+      <input value={code} onChange={(e) => setCode(e.target.value)} autoComplete="one-time-code" />
+      <button type="submit">Confirm</button>
+      <button type="button" onClick={() => void sca.resend()}>
+        Send a new code
+      </button>
+    </form>
   );
+}
 
 /** A signed-in customer of an EU `region` with a funded wallet and a quote to pay. */
 async function euPayer(region: string) {
@@ -55,11 +134,16 @@ function Status({ accountId }: { accountId: string }) {
   return <p>{status}</p>;
 }
 
-describe("@signet/react over the real stack", () => {
+describe.each([
+  ["", false],
+  [" (StrictMode)", true],
+])("@signet/react over the real stack%s", (_mode, strict) => {
+  const wrap = (client: Client) => renderOptions(client, { strict });
+
   it("a hook outside the provider throws a typed error that says what to do", () => {
     const error = (() => {
       try {
-        renderHook(() => useClient());
+        renderHook(() => useClient(), { reactStrictMode: strict });
       } catch (e) {
         return e as { code?: string; message: string };
       }
@@ -71,7 +155,7 @@ describe("@signet/react over the real stack", () => {
   it("OTP sign-in: idle → pending → success with the signed request's stages; session and lists follow", async () => {
     const user = await stack.signUp();
     const { client } = stack.client(user.customerId);
-    const wrapper = wrapperFor(client);
+    const options = wrap(client);
     const { result } = renderHook(
       () => ({
         request: useRequestOtp(),
@@ -80,7 +164,7 @@ describe("@signet/react over the real stack", () => {
         sessions: useSessions({ accountId: user.accountId }),
         credentials: useCredentials({ accountId: user.accountId }),
       }),
-      { wrapper },
+      options,
     );
     expect(result.current.verify.status).toBe("idle");
     await waitFor(() => expect(result.current.session.status).toBe("signedOut"));
@@ -115,7 +199,7 @@ describe("@signet/react over the real stack", () => {
     const user = await stack.signUp();
     const { client } = stack.client(user.customerId);
     const { result } = renderHook(() => ({ request: useRequestOtp(), verify: useVerifyOtp() }), {
-      wrapper: wrapperFor(client),
+      ...wrap(client),
     });
     const otp = await act(() =>
       result.current.request.mutateAsync({ credentialId: user.emailCredentialId }),
@@ -134,22 +218,19 @@ describe("@signet/react over the real stack", () => {
     const { quoteId } = await stack.walletQuote(user, 250_000);
     const { client } = stack.client(user.customerId);
     await signInWithEmail(client, user.emailCredentialId);
-    const { result } = renderHook(
-      () => {
-        const execute = useExecuteQuote();
-        return {
-          exported: useExportWallet(),
-          quote: useQuote({ quoteId }),
-          accounts: useInternalAccounts({ customerId: user.customerId }),
-          execute,
-          transaction: useTransaction({
-            transactionId: execute.data?.transactionId ?? "",
-            enabled: execute.data?.transactionId !== undefined,
-          }),
-        };
-      },
-      { wrapper: wrapperFor(client) },
-    );
+    const { result } = renderHook(() => {
+      const execute = useExecuteQuote();
+      return {
+        exported: useExportWallet(),
+        quote: useQuote({ quoteId }),
+        accounts: useInternalAccounts({ customerId: user.customerId }),
+        execute,
+        transaction: useTransaction({
+          transactionId: execute.data?.transactionId ?? "",
+          enabled: execute.data?.transactionId !== undefined,
+        }),
+      };
+    }, wrap(client));
     const mnemonic = await act(() =>
       result.current.exported.mutateAsync({ accountId: user.accountId }),
     );
@@ -171,23 +252,20 @@ describe("@signet/react over the real stack", () => {
 
   it("SCA: an EU payment's challenges show as state, a wrong code comes back with its error, the right ones release it", async () => {
     const { client, quoteId } = await euPayer("DE");
-    const { result } = renderHook(
-      () => {
-        const execute = useExecuteQuote();
-        const sca = useAuthorizeQuote();
-        const transactionId = sca.data?.transactionId;
-        return {
-          quote: useQuote({ quoteId }),
-          execute,
-          sca,
-          transaction: useTransaction({
-            transactionId: transactionId ?? "",
-            enabled: transactionId !== undefined,
-          }),
-        };
-      },
-      { wrapper: wrapperFor(client) },
-    );
+    const { result } = renderHook(() => {
+      const execute = useExecuteQuote();
+      const sca = useAuthorizeQuote();
+      const transactionId = sca.data?.transactionId;
+      return {
+        quote: useQuote({ quoteId }),
+        execute,
+        sca,
+        transaction: useTransaction({
+          transactionId: transactionId ?? "",
+          enabled: transactionId !== undefined,
+        }),
+      };
+    }, wrap(client));
     await waitFor(() => expect(result.current.quote.status).toBe("success"));
     const executed = await act(() =>
       result.current.execute.mutateAsync({ quote: result.current.quote.data! }),
@@ -226,7 +304,7 @@ describe("@signet/react over the real stack", () => {
     const { result } = renderHook(
       () => ({ quote: useQuote({ quoteId }), sca: useAuthorizeQuote() }),
       {
-        wrapper: wrapperFor(client),
+        ...wrap(client),
       },
     );
     await waitFor(() => expect(result.current.quote.status).toBe("success"));
@@ -258,7 +336,7 @@ describe("@signet/react over the real stack", () => {
       count: 50,
     });
     const { result, unmount } = renderHook(() => useExportWallet(), {
-      wrapper: wrapperFor(client),
+      ...wrap(client),
     });
     let outcome: unknown;
     act(() => {
@@ -277,9 +355,9 @@ describe("@signet/react over the real stack", () => {
     const user = await stack.signUp();
     const { client } = stack.client(user.customerId);
     await signInWithEmail(client, user.emailCredentialId);
-    const wrapper = wrapperFor(client);
-    const first = renderHook(() => ({ session: useSession(), signOut: useSignOut() }), { wrapper });
-    const second = renderHook(() => useSession({ accountId: user.accountId }), { wrapper });
+    const options = wrap(client);
+    const first = renderHook(() => ({ session: useSession(), signOut: useSignOut() }), options);
+    const second = renderHook(() => useSession({ accountId: user.accountId }), options);
     await waitFor(() => expect(second.result.current.status).toBe("signedIn"));
     await act(() => first.result.current.signOut.mutateAsync({ accountId: user.accountId }));
     await waitFor(() => expect(second.result.current.status).toBe("signedOut"));
@@ -293,7 +371,7 @@ describe("@signet/react over the real stack", () => {
     await signInWithEmail(client, user.emailCredentialId);
     const { result } = renderHook(
       () => ({ sessions: useSessions({ accountId: user.accountId }), revoke: useRevokeSession() }),
-      { wrapper: wrapperFor(client) },
+      wrap(client),
     );
     await waitFor(() => expect(result.current.sessions.data).toHaveLength(2));
     await act(() =>
@@ -305,13 +383,233 @@ describe("@signet/react over the real stack", () => {
   it("components render from the shared state", async () => {
     const user = await stack.signUp();
     const { client } = stack.client(user.customerId);
-    const view = render(
-      <SignetProvider client={client}>
-        <Status accountId={user.accountId} />
-      </SignetProvider>,
-    );
+    const view = render(<Status accountId={user.accountId} />, wrap(client));
     await waitFor(() => expect(view.container.textContent).toBe("signedOut"));
     await act(() => signInWithEmail(client, user.emailCredentialId));
     await waitFor(() => expect(view.container.textContent).toBe("signedIn"));
+  });
+
+  it("SCA as the README shows it (mutate in an effect) reaches the customer and releases the payment", async () => {
+    const { client, quoteId } = await euPayer("IT");
+    const executed = await executeQuote(client, { quote: await getQuote(client, { quoteId }) });
+    expect(executed.status).toBe("PENDING_AUTHORIZATION");
+    render(<Confirm executed={executed} />, wrap(client));
+    // Under Strict Mode the first call is aborted by the simulated unmount; the second one's
+    // challenge must stay on screen (the first call's end must not clear it).
+    await screen.findByRole("heading", { name: "CURRENCY_CONVERSION" });
+    const answer = async (code: string) => {
+      fireEvent.change(screen.getByRole("textbox"), { target: { value: code } });
+      fireEvent.click(screen.getByRole("button", { name: "Confirm" }));
+    };
+    await answer("000000");
+    await screen.findByRole("alert");
+    await answer("123456");
+    await screen.findByRole("heading", { name: "PAYOUT" });
+    await answer("123456");
+    await screen.findByText("Confirmed", undefined, { timeout: 10_000 });
+  });
+
+  it("SCA: a second mutate ends the first call's wait, whose end then leaves the second call's challenge alone", async () => {
+    const { client, quoteId } = await euPayer("ES");
+    const executed = await executeQuote(client, { quote: await getQuote(client, { quoteId }) });
+    if (executed.status !== "PENDING_AUTHORIZATION") throw new Error(executed.status);
+    const { result } = renderHook(() => useAuthorizeQuote(), wrap(client));
+    const outcomes: unknown[] = [];
+    act(() => {
+      result.current.mutateAsync({ quote: executed }).catch((e) => outcomes.push(e));
+    });
+    await waitFor(() => expect(result.current.pendingChallenge?.step).toBe(1));
+    act(() => result.current.mutate({ quote: executed }));
+    await waitFor(() => expect(outcomes).toMatchObject([{ code: "ABORTED" }]));
+    // The first call has ended; the second one's challenge is still there, and answers it.
+    expect(result.current.pendingChallenge?.step).toBe(1);
+    expect(result.current.status).toBe("pending");
+    act(() => result.current.answer({ code: "123456" }));
+    await waitFor(() => expect(result.current.pendingChallenge?.step).toBe(2));
+    act(() => result.current.answer({ code: "123456" }));
+    await waitFor(() => expect(result.current.status).toBe("success"));
+    expect(result.current.isSuccess && result.current.data.transactionId).toBe(
+      executed.transactionId,
+    );
+  });
+
+  it("a contact update refetches the credential list: the service renamed the tied OTP credential", async () => {
+    const user = await stack.signUp();
+    const { client } = stack.client(user.customerId);
+    await signInWithEmail(client, user.emailCredentialId);
+    const { result } = renderHook(
+      () => ({
+        credentials: useCredentials({ accountId: user.accountId }),
+        update: useUpdateCustomerContact(),
+      }),
+      wrap(client),
+    );
+    await waitFor(() => expect(result.current.credentials.status).toBe("success"));
+    const email = `moved-${Date.now()}@example.com`;
+    await act(() =>
+      result.current.update.mutateAsync({
+        customerId: user.customerId,
+        accountId: user.accountId,
+        email,
+      }),
+    );
+    await waitFor(() =>
+      expect(result.current.credentials.data?.find((c) => c.type === "EMAIL_OTP")?.nickname).toBe(
+        email,
+      ),
+    );
+  });
+
+  it("PAYLOAD_MISMATCH: a relay that rewrites the contact update gets nothing signed; the hook ends in its typed error", async () => {
+    const user = await rewriting.signUp();
+    const { client } = rewriting.client(user.customerId);
+    await signInWithEmail(client, user.emailCredentialId);
+    const { result } = renderHook(() => useUpdateCustomerContact(), wrap(client));
+    act(() =>
+      result.current.mutate({
+        customerId: user.customerId,
+        accountId: user.accountId,
+        email: `mine-${Date.now()}@example.com`,
+      }),
+    );
+    await waitFor(() => expect(result.current.status).toBe("error"));
+    const update = result.current;
+    if (!update.isError) throw new Error(update.status);
+    // Narrowed: `error` is the action's union, which names PAYLOAD_MISMATCH.
+    expectTypeOf(update.error.code).toExtend<string>();
+    expectTypeOf<"PAYLOAD_MISMATCH">().toExtend<typeof update.error.code>();
+    expect(update.error.code).toBe("PAYLOAD_MISMATCH");
+    expect(update.error.retryable).toBe(false);
+    expect(update.stage).toBe("failed");
+    expect(JSON.stringify(update.error)).not.toContain(ATTACKER_EMAIL);
+    // Nothing changed on the service: the credential keeps the old address.
+    const credentials = await rewriting.platform<{ data: { type: string; nickname: string }[] }>(
+      "GET",
+      `/auth/credentials?accountId=${encodeURIComponent(user.accountId)}`,
+    );
+    expect(JSON.stringify(credentials.body)).not.toContain(ATTACKER_EMAIL);
+  });
+
+  it("skipToken waits without a request, and the query runs once its parameters are given", async () => {
+    const user = await stack.signUp();
+    const { client } = stack.client(user.customerId);
+    const { result, rerender } = renderHook(
+      ({ accountId }: { accountId: string | undefined }) =>
+        useCredentials(accountId ? { accountId } : skipToken),
+      { ...wrap(client), initialProps: { accountId: undefined as string | undefined } },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(result.current.status).toBe("pending");
+    expect(result.current.isFetching).toBe(false);
+    rerender({ accountId: user.accountId });
+    await waitFor(() => expect(result.current.status).toBe("success"));
+    expect(result.current.data?.map((c) => c.id)).toEqual([user.emailCredentialId]);
+  });
+
+  it("select derives `data`; two selects over one key share one request", async () => {
+    const user = await stack.signUp();
+    const { client, events } = stack.client(user.customerId);
+    const { result } = renderHook(
+      () => ({
+        types: useCredentials({
+          accountId: user.accountId,
+          select: (list) => list.map((c) => c.type),
+        }),
+        count: useCredentials({ accountId: user.accountId }, { select: (list) => list.length }),
+      }),
+      wrap(client),
+    );
+    await waitFor(() => expect(result.current.types.status).toBe("success"));
+    await waitFor(() => expect(result.current.count.status).toBe("success"));
+    expect(result.current.types.data).toEqual(["EMAIL_OTP"]);
+    expect(result.current.count.data).toBe(1);
+    const lists = events.filter(
+      (e) => e.type === "request" && e.path.startsWith("/auth/credentials"),
+    );
+    expect(lists).toHaveLength(1);
+  });
+
+  it("retry tries a failed fetch again; without it the typed error shows at once", async () => {
+    const user = await stack.signUp();
+    const { client } = stack.client(user.customerId);
+    const fail = (count: number) =>
+      stack.fault({
+        match: { method: "GET", path: "/auth/sessions" },
+        kind: "error",
+        status: 404,
+        code: "NOT_FOUND",
+        count,
+      });
+    await fail(1);
+    const first = renderHook(() => useSessions({ accountId: user.accountId }), {
+      ...wrap(client),
+    });
+    await waitFor(() => expect(first.result.current.status).toBe("error"));
+    const failed = first.result.current;
+    if (!failed.isError) throw new Error(failed.status);
+    expect(failed.error.code).toBe("NOT_FOUND");
+    first.unmount();
+    await fail(2);
+    const failures: number[] = [];
+    const { result } = renderHook(
+      () =>
+        useSessions({
+          accountId: user.accountId,
+          staleTime: 0,
+          retry: (failureCount, error) => {
+            failures.push(failureCount);
+            return error.code === "NOT_FOUND" && failureCount < 2;
+          },
+          retryDelay: 10,
+        }),
+      wrap(client),
+    );
+    await waitFor(() => expect(result.current.status).toBe("success"));
+    expect(result.current.data).toEqual([]);
+    expect(failures).toEqual([0, 1]);
+  });
+
+  it("staleTime: a component that mounts with an older answer fetches it again; by default it does not", async () => {
+    const user = await stack.signUp();
+    const { client } = stack.client(user.customerId);
+    const parameters = { accountId: user.accountId };
+    const { result } = renderHook(() => {
+      const [mounted, setMounted] = useState(false);
+      return {
+        list: useSessions(parameters),
+        show: () => setMounted(true),
+        late: useSessions(mounted ? parameters : skipToken, { staleTime: 0 }),
+        lateDefault: useSessions(mounted ? parameters : skipToken),
+      };
+    }, wrap(client));
+    await waitFor(() => expect(result.current.list.data).toEqual([]));
+    await signInWithEmail(client, user.emailCredentialId); // not through a hook: nothing refetches
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(result.current.list.data).toEqual([]);
+    act(() => result.current.show());
+    await waitFor(() => expect(result.current.late.data).toHaveLength(1));
+    // One cache entry: every observer of the key sees the new answer.
+    expect(result.current.lateDefault.data).toHaveLength(1);
+    expect(result.current.list.data).toHaveLength(1);
+  });
+
+  it("query options per action: the app invalidates a list itself with its key", async () => {
+    const user = await stack.signUp();
+    const { client } = stack.client(user.customerId);
+    const { result } = renderHook(
+      () => ({
+        sessions: useSessions({ accountId: user.accountId }),
+        invalidate: useInvalidateQueries(),
+      }),
+      wrap(client),
+    );
+    await waitFor(() => expect(result.current.sessions.data).toEqual([]));
+    // A sign-in the hooks did not see (core called directly, or another device).
+    await signInWithEmail(client, user.emailCredentialId);
+    const options = sessionsQueryOptions(client, { accountId: user.accountId });
+    expect(options.queryKey).toEqual(["listSessions", { accountId: user.accountId }]);
+    expect(await options.queryFn({ signal: new AbortController().signal })).toHaveLength(1);
+    act(() => result.current.invalidate(sessionsQueryKey({ accountId: user.accountId })));
+    await waitFor(() => expect(result.current.sessions.data).toHaveLength(1));
   });
 });
