@@ -207,7 +207,12 @@ export function listEnvelope(data: unknown[]): Record<string, unknown> {
 
 function listInternalAccounts(ctx: RequestContext): Response {
   const customerId = queryParam(ctx, "customerId", id("Customer"));
-  const type = queryParam(ctx, "type", enumOf(["EMBEDDED_WALLET", "INTERNAL_FIAT"]));
+  // Every InternalAccountType: a customer's accounts are all EMBEDDED_WALLET here.
+  const type = queryParam(
+    ctx,
+    "type",
+    enumOf(["EMBEDDED_WALLET", "INTERNAL_FIAT", "INTERNAL_CRYPTO"]),
+  );
   const currency = queryParam(ctx, "currency", string({ minLength: 1, maxLength: 10 }));
   if (customerId && !ctx.rt.state.customers.has(customerId))
     throw notFound("Customer", customerId, "USER_NOT_FOUND");

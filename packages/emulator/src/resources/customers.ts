@@ -58,6 +58,31 @@ const fields = {
   endUserTermsConsent: optional(object({}, { open: true })),
   // Enhanced due diligence fields are stored as sent.
   enhancedDueDiligence: optional(anyJson()),
+  // The rest of the service's CustomerCreateRequest / CustomerUpdateRequest (both customer
+  // types): accepted and stored as sent; none changes what the emulator does (KYC stays
+  // APPROVED whatever `kycStatus`/`kybStatus` say).
+  ...Object.fromEntries(
+    [
+      "currencies",
+      "kycStatus",
+      "kybStatus",
+      "idType",
+      "identifier",
+      "countryOfIssuance",
+      "sourceOfFundsCategories",
+      "sourceOfFundsOtherDescription",
+      "sourceOfWealthCategories",
+      "sourceOfWealthOtherDescription",
+      "purposeOfAccount",
+      "purposeOfAccountOtherDescription",
+      "expectedMonthlyTransactionCount",
+      "expectedMonthlyTransactionVolume",
+      "annualIncomeRange",
+      "netWorthRange",
+      "pepStatus",
+      "businessInfo",
+    ].map((name) => [name, optional(anyJson())]),
+  ),
 };
 
 const createSchema = object({ customerType: enumOf(["INDIVIDUAL", "BUSINESS"]), ...fields });
@@ -262,8 +287,8 @@ async function patchCustomer(ctx: RequestContext): Promise<Response> {
 
 /** Customer routes. */
 export const customerRoutes: Route[] = [
-  { method: "POST", pattern: "/customers", handler: createCustomer },
+  { method: "POST", pattern: "/customers", handler: createCustomer, body: createSchema },
   { method: "GET", pattern: "/customers", handler: listCustomers },
   { method: "GET", pattern: "/customers/:id", handler: getCustomer },
-  { method: "PATCH", pattern: "/customers/:id", handler: patchCustomer },
+  { method: "PATCH", pattern: "/customers/:id", handler: patchCustomer, body: patchSchema },
 ];

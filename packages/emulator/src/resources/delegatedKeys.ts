@@ -173,7 +173,12 @@ function revokeDelegatedKey(ctx: RequestContext): Response {
 
 /** Delegated key routes. */
 export const delegatedKeyRoutes: Route[] = [
-  { method: "POST", pattern: "/auth/delegated-keys", handler: createDelegatedKey },
+  {
+    method: "POST",
+    pattern: "/auth/delegated-keys",
+    handler: createDelegatedKey,
+    body: createSchema,
+  },
   { method: "GET", pattern: "/auth/delegated-keys", handler: listDelegatedKeys },
   { method: "GET", pattern: "/auth/delegated-keys/:id", handler: getDelegatedKey },
   { method: "DELETE", pattern: "/auth/delegated-keys/:id", handler: revokeDelegatedKey },

@@ -49,5 +49,10 @@ async function exportWallet(ctx: RequestContext): Promise<Response> {
 
 /** Export route. */
 export const exportRoutes: Route[] = [
-  { method: "POST", pattern: "/internal-accounts/:id/export", handler: exportWallet },
+  {
+    method: "POST",
+    pattern: "/internal-accounts/:id/export",
+    handler: exportWallet,
+    body: exportSchema,
+  },
 ];

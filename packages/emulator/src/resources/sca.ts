@@ -281,6 +281,11 @@ function resend(ctx: RequestContext): Response {
 
 /** SCA routes. */
 export const scaRoutes: Route[] = [
-  { method: "POST", pattern: "/quotes/:quoteId/authorize", handler: authorize },
+  {
+    method: "POST",
+    pattern: "/quotes/:quoteId/authorize",
+    handler: authorize,
+    body: authorizationSchema,
+  },
   { method: "POST", pattern: "/quotes/:quoteId/authorize/resend", handler: resend },
 ];

@@ -195,6 +195,11 @@ async function revokeSession(ctx: RequestContext): Promise<Response> {
 /** Session routes. */
 export const sessionRoutes: Route[] = [
   { method: "GET", pattern: "/auth/sessions", handler: listSessions },
-  { method: "POST", pattern: "/auth/sessions/:id/refresh", handler: refreshSession },
+  {
+    method: "POST",
+    pattern: "/auth/sessions/:id/refresh",
+    handler: refreshSession,
+    body: refreshSchema,
+  },
   { method: "DELETE", pattern: "/auth/sessions/:id", handler: revokeSession },
 ];

@@ -17,7 +17,7 @@ import type { Route } from "../http/router.js";
 import { assertUnderLimit, recordEvent } from "../rateLimit.js";
 import { REQUEST_ID_HEADER, runSignedRetry } from "../signedRetry.js";
 import type { CredentialRecord } from "../state.js";
-import { CLIENT_PUBLIC_KEY, literal, object, optional, string } from "../validation.js";
+import { CLIENT_PUBLIC_KEY, literal, object, optional, string, union } from "../validation.js";
 import { authMethodJson, getCredential, readTypedBody } from "./credentials.js";
 import { issueSession } from "./sessions.js";
 
@@ -215,6 +215,18 @@ async function verify(ctx: RequestContext): Promise<Response> {
 
 /** Challenge and verify routes. */
 export const signInRoutes: Route[] = [
-  { method: "POST", pattern: "/auth/credentials/:id/challenge", handler: challenge },
-  { method: "POST", pattern: "/auth/credentials/:id/verify", handler: verify },
+  {
+    method: "POST",
+    pattern: "/auth/credentials/:id/challenge",
+    handler: challenge,
+    // A PASSKEY credential's body needs clientPublicKey; an OTP one's is ignored.
+    body: object({ clientPublicKey: optional(clientPublicKey) }),
+  },
+  {
+    method: "POST",
+    pattern: "/auth/credentials/:id/verify",
+    handler: verify,
+    // What readTypedBody checks, as one union (for the OpenAPI check).
+    body: union("type", verifySchemas),
+  },
 ];
