@@ -283,6 +283,12 @@ export const useRevokeDelegatedKey = (): UseMutationReturnType<
   RevokeDelegatedKeyErrorType
 > => useSignetMutation("useRevokeDelegatedKey", revokeDelegatedKey, "revokeDelegatedKey");
 
+/** What `useCredentials` returns (`data` is `select`'s result when given). */
+export type UseCredentialsReturnType<TSelected = ListCredentialsReturnType> = UseQueryReturnType<
+  TSelected,
+  ListCredentialsErrorType
+>;
+
 /**
  * The account's credentials (`listCredentials`); refetched after credential changes and a contact update.
  * Pass `skipToken` instead of the parameters to wait; options (`enabled`, `select`, `staleTime`,
@@ -296,8 +302,14 @@ export const useCredentials = <TSelected = ListCredentialsReturnType>(
     TSelected
   >,
   options?: QueryOptions<ListCredentialsReturnType, ListCredentialsErrorType, TSelected>,
-): UseQueryReturnType<TSelected, ListCredentialsErrorType> =>
+): UseCredentialsReturnType<TSelected> =>
   useSignetQuery("useCredentials", credentialsQueryOptions, parameters, options);
+
+/** What `useSessions` returns (`data` is `select`'s result when given). */
+export type UseSessionsReturnType<TSelected = ListSessionsReturnType> = UseQueryReturnType<
+  TSelected,
+  ListSessionsErrorType
+>;
 
 /**
  * The account's active sessions (`listSessions`); refetched after sign-in, refresh, revoke and sign-out.
@@ -312,8 +324,12 @@ export const useSessions = <TSelected = ListSessionsReturnType>(
     TSelected
   >,
   options?: QueryOptions<ListSessionsReturnType, ListSessionsErrorType, TSelected>,
-): UseQueryReturnType<TSelected, ListSessionsErrorType> =>
+): UseSessionsReturnType<TSelected> =>
   useSignetQuery("useSessions", sessionsQueryOptions, parameters, options);
+
+/** What `useDelegatedKeys` returns (`data` is `select`'s result when given). */
+export type UseDelegatedKeysReturnType<TSelected = ListDelegatedKeysReturnType> =
+  UseQueryReturnType<TSelected, ListDelegatedKeysErrorType>;
 
 /**
  * The account's delegated keys (`listDelegatedKeys`).
@@ -328,8 +344,14 @@ export const useDelegatedKeys = <TSelected = ListDelegatedKeysReturnType>(
     TSelected
   >,
   options?: QueryOptions<ListDelegatedKeysReturnType, ListDelegatedKeysErrorType, TSelected>,
-): UseQueryReturnType<TSelected, ListDelegatedKeysErrorType> =>
+): UseDelegatedKeysReturnType<TSelected> =>
   useSignetQuery("useDelegatedKeys", delegatedKeysQueryOptions, parameters, options);
+
+/** What `useDelegatedKey` returns (`data` is `select`'s result when given). */
+export type UseDelegatedKeyReturnType<TSelected = GetDelegatedKeyReturnType> = UseQueryReturnType<
+  TSelected,
+  GetDelegatedKeyErrorType
+>;
 
 /**
  * One delegated key (`getDelegatedKey`).
@@ -344,8 +366,12 @@ export const useDelegatedKey = <TSelected = GetDelegatedKeyReturnType>(
     TSelected
   >,
   options?: QueryOptions<GetDelegatedKeyReturnType, GetDelegatedKeyErrorType, TSelected>,
-): UseQueryReturnType<TSelected, GetDelegatedKeyErrorType> =>
+): UseDelegatedKeyReturnType<TSelected> =>
   useSignetQuery("useDelegatedKey", delegatedKeyQueryOptions, parameters, options);
+
+/** What `useInternalAccounts` returns (`data` is `select`'s result when given). */
+export type UseInternalAccountsReturnType<TSelected = ListInternalAccountsReturnType> =
+  UseQueryReturnType<TSelected, ListInternalAccountsErrorType>;
 
 /**
  * The customer's internal accounts with balances (`listInternalAccounts`); refetched after an execute.
@@ -360,8 +386,14 @@ export const useInternalAccounts = <TSelected = ListInternalAccountsReturnType>(
     TSelected
   >,
   options?: QueryOptions<ListInternalAccountsReturnType, ListInternalAccountsErrorType, TSelected>,
-): UseQueryReturnType<TSelected, ListInternalAccountsErrorType> =>
+): UseInternalAccountsReturnType<TSelected> =>
   useSignetQuery("useInternalAccounts", internalAccountsQueryOptions, parameters, options);
+
+/** What `useQuote` returns (`data` is `select`'s result when given). */
+export type UseQuoteReturnType<TSelected = GetQuoteReturnType> = UseQueryReturnType<
+  TSelected,
+  GetQuoteErrorType
+>;
 
 /**
  * A quote (`getQuote`); refetched after it is executed.
@@ -371,8 +403,14 @@ export const useInternalAccounts = <TSelected = ListInternalAccountsReturnType>(
 export const useQuote = <TSelected = GetQuoteReturnType>(
   parameters: QueryParameters<GetQuoteParameters, GetQuoteReturnType, GetQuoteErrorType, TSelected>,
   options?: QueryOptions<GetQuoteReturnType, GetQuoteErrorType, TSelected>,
-): UseQueryReturnType<TSelected, GetQuoteErrorType> =>
+): UseQuoteReturnType<TSelected> =>
   useSignetQuery("useQuote", quoteQueryOptions, parameters, options);
+
+/** What `useTransaction` returns (`data` is `select`'s result when given). */
+export type UseTransactionReturnType<TSelected = WaitForTransactionReturnType> = UseQueryReturnType<
+  TSelected,
+  WaitForTransactionErrorType
+>;
 
 /**
  * A transaction, followed until it settles (`waitForTransaction`): `isFetching` while it is under way, `data` once terminal.
@@ -387,5 +425,5 @@ export const useTransaction = <TSelected = WaitForTransactionReturnType>(
     TSelected
   >,
   options?: QueryOptions<WaitForTransactionReturnType, WaitForTransactionErrorType, TSelected>,
-): UseQueryReturnType<TSelected, WaitForTransactionErrorType> =>
+): UseTransactionReturnType<TSelected> =>
   useSignetQuery("useTransaction", transactionQueryOptions, parameters, options);

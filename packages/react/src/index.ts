@@ -18,6 +18,13 @@ export {
   useInvalidateQueries,
 } from "./context.js";
 export {
+  type UseCredentialsReturnType,
+  type UseDelegatedKeyReturnType,
+  type UseDelegatedKeysReturnType,
+  type UseInternalAccountsReturnType,
+  type UseQuoteReturnType,
+  type UseSessionsReturnType,
+  type UseTransactionReturnType,
   useAddCredential,
   useAddPasskey,
   useCreateDelegatedKey,
