@@ -12,11 +12,35 @@ export type StringStorage = {
   removeItem(key: string): Promise<void> | void;
 };
 
+/**
+ * A marker kept somewhere the operating system deletes together with the app (its document
+ * directory, its preferences), unlike the iOS Keychain, which keeps an app's items after the app
+ * is deleted. A missing marker means the first launch after an install.
+ */
+export type InstallMarkerStore = {
+  /** Whether this install of the app has written the marker. */
+  exists(): Promise<boolean> | boolean;
+  /** Writes the marker (idempotent). */
+  create(): Promise<void> | void;
+};
+
 /** Options of {@link createStringKeyStore}. */
 export type StringKeyStoreOptions = StringStorage & {
   /** Prefix of every storage key. Default `"signet."`; letters, digits, `.`, `-`, `_` only. */
   prefix?: string | undefined;
+  /**
+   * Detects the first launch after a reinstall and clears what an earlier install of the app left
+   * under `prefix`: session keys are replaced by tombstones that read back as unrestorable
+   * records (the client then removes each and emits a session `lost` event), other ids are
+   * removed. Entries outside `prefix` are never touched. Without it, nothing is checked.
+   */
+  installMarker?: InstallMarkerStore | undefined;
 };
+
+/** Session key ids (see session/sessionStore.ts): these are reported `lost` after a reinstall. */
+const SESSION_ID_PREFIX = "signet.session|";
+/** What a session key left by an earlier install is overwritten with. */
+const TOMBSTONE = JSON.stringify({ v: 1, type: "removed" });
 
 type StoredRecord = { v: 1; type: "scalar"; privateKey: string; publicKey: string };
 
@@ -30,6 +54,9 @@ async function guarded<T>(run: () => Promise<T> | T): Promise<T> {
 }
 
 function parseStored(text: string): SigningKeyRecord {
+  // A key of an earlier install (see `installMarker`): a record no backend restores, so the
+  // session store removes it and reports the session `lost`, as for a key the platform evicted.
+  if (text === TOMBSTONE) return { type: "scalar", privateKey: "", publicKey: "" };
   let value: Partial<StoredRecord> | null;
   try {
     value = JSON.parse(text) as Partial<StoredRecord> | null;
@@ -53,7 +80,12 @@ function parseStored(text: string): SigningKeyRecord {
  * into storage keys (expo-secure-store allows only `[A-Za-z0-9._-]`), and an index entry lists them.
  * WebCrypto `CryptoKey` records cannot be written as strings and are refused.
  *
- * @param options - `getItem`, `setItem`, `removeItem`, optional `prefix`.
+ * With `installMarker`, every method first checks (once per store) whether this is the first
+ * launch after an install: when the marker is missing but this store says an earlier install
+ * wrote one, the earlier install's keys are cleared (see `installMarker`). A store that never had
+ * a marker (a first install, or an update from a version without one) keeps its keys.
+ *
+ * @param options - `getItem`, `setItem`, `removeItem`, optional `prefix` and `installMarker`.
  * @returns A {@link KeyStore} with `persistence` `"secure-store"` semantics.
  * @throws {SignetError} From its methods: `KEY_STORAGE_UNAVAILABLE` when the storage fails or the
  * record is a CryptoKey, `KEY_INVALID` for a corrupt stored value.
@@ -106,10 +138,51 @@ export function createStringKeyStore(options: StringKeyStoreOptions): KeyStore {
     queue = next.catch(() => undefined);
     return next;
   };
+  const marker = options.installMarker;
+  if (
+    marker !== undefined &&
+    (typeof marker?.exists !== "function" || typeof marker.create !== "function")
+  ) {
+    throw new SignetError(
+      "INVALID_ARGUMENT",
+      `"installMarker" expected exists and create functions`,
+    );
+  }
+  // This store's own record that a marker was written: it survives a reinstall where the iOS
+  // Keychain does, which is what tells a reinstall from an update that introduces the marker.
+  const installedKey = `${prefix}installed`;
+  let checked: Promise<void> | undefined;
+  const checkInstall = (): Promise<void> => {
+    if (marker === undefined) return Promise.resolve();
+    checked ??= (async () => {
+      const marked = await guarded(() => marker.exists());
+      const recorded = await guarded(() => getItem(installedKey));
+      const wasInstalled = recorded !== null && recorded !== undefined;
+      if (!marked && wasInstalled) {
+        const kept: string[] = [];
+        for (const id of await readIndex()) {
+          if (id.startsWith(SESSION_ID_PREFIX)) {
+            await guarded(() => setItem(itemKey(id), TOMBSTONE));
+            kept.push(id);
+          } else {
+            await guarded(() => removeItem(itemKey(id)));
+          }
+        }
+        await guarded(() => setItem(indexKey, JSON.stringify(kept)));
+      }
+      if (!wasInstalled) await guarded(() => setItem(installedKey, "1"));
+      if (!marked) await guarded(() => marker.create());
+    })().catch((cause) => {
+      checked = undefined; // retried by the next call (a locked device at a background launch)
+      throw cause;
+    });
+    return checked;
+  };
   return {
     persistence: "secure-store",
     get: async (id) => {
       assertId(id);
+      await checkInstall();
       const text = await guarded(() => getItem(itemKey(id)));
       return text === null || text === undefined ? undefined : parseStored(text);
     },
@@ -117,6 +190,7 @@ export function createStringKeyStore(options: StringKeyStoreOptions): KeyStore {
       serial(async () => {
         assertId(id);
         assertRecord(record);
+        await checkInstall();
         if (record.type !== "scalar") {
           throw new SignetError(
             "KEY_STORAGE_UNAVAILABLE",
@@ -136,6 +210,7 @@ export function createStringKeyStore(options: StringKeyStoreOptions): KeyStore {
     delete: (id) =>
       serial(async () => {
         assertId(id);
+        await checkInstall();
         await guarded(() => removeItem(itemKey(id)));
         const ids = await readIndex();
         if (ids.includes(id))
@@ -143,6 +218,9 @@ export function createStringKeyStore(options: StringKeyStoreOptions): KeyStore {
             setItem(indexKey, JSON.stringify(ids.filter((other) => other !== id))),
           );
       }),
-    list: () => readIndex(),
+    list: async () => {
+      await checkInstall();
+      return readIndex();
+    },
   };
 }

@@ -2,8 +2,8 @@
 // encryption), one keychain item per storage key, readable only by this app on this device.
 import { SignetError } from "../errors.js";
 import type { KeyStore } from "../keys/key-store.js";
-import { createStringKeyStore } from "../keys/string-store.js";
-import type { DeviceOnlyAccessibility } from "./secureStore.js";
+import { createStringKeyStore, type InstallMarkerStore } from "../keys/string-store.js";
+import { type DeviceOnlyAccessibility, installMarker } from "./secureStore.js";
 
 /** The options object passed to every `react-native-keychain` call. */
 export type KeychainCallOptions = {
@@ -45,6 +45,18 @@ export type KeychainKeyStoreOptions = {
   requireSecureHardware?: boolean | undefined;
   /** Prefix of every keychain service name (see `createStringKeyStore`). Default `"signet."`. */
   prefix?: string | undefined;
+  /**
+   * Clear what an earlier install of the app left in the store, on the first launch after a
+   * reinstall (the iOS Keychain keeps an app's items after the app is deleted): its session keys
+   * are reported as session `lost` events, then removed. Default true; needs an install marker.
+   */
+  clearAfterReinstall?: boolean | undefined;
+  /**
+   * Where the install marker lives: somewhere deleted with the app. Default: on iOS a value in the app's
+   * preferences (`NSUserDefaults`, through React Native's `Settings`); on Android none (the
+   * items are deleted with the app's data), so pass one there to check anyway.
+   */
+  installMarker?: InstallMarkerStore | undefined;
 };
 
 /** The username of every item: the keychain needs one; the service name is the key. */
@@ -58,6 +70,7 @@ const USERNAME = "signet";
 export function keychainKeyStore(
   module: KeychainModule,
   options: KeychainKeyStoreOptions = {},
+  defaultMarker?: () => InstallMarkerStore | undefined,
 ): KeyStore {
   if (
     typeof module?.getGenericPassword !== "function" ||
@@ -107,6 +120,7 @@ export function keychainKeyStore(
   });
   return createStringKeyStore({
     prefix: options.prefix,
+    installMarker: installMarker(options, defaultMarker),
     getItem: async (key) => {
       const found = await module.getGenericPassword({ service: key });
       return found === false || found === null || found === undefined ? null : found.password;

@@ -30,3 +30,20 @@ declare module "react-native-passkeys" {
   export function create(request: object): Promise<object | null>;
   export function get(request: object): Promise<object | null>;
 }
+
+declare module "expo-file-system" {
+  export const Paths: { readonly document: unknown };
+  export class File {
+    constructor(directory: unknown, name: string);
+    readonly exists: boolean;
+    create(options?: { overwrite?: boolean }): void;
+  }
+}
+
+declare module "react-native" {
+  export const Platform: { readonly OS: string };
+  export const Settings: {
+    get(key: string): unknown;
+    set(settings: Record<string, unknown>): void;
+  };
+}

@@ -5,10 +5,13 @@
  *
  * @module @signet/core/react-native-keychain
  */
+import { Platform, Settings } from "react-native";
 import * as Keychain from "react-native-keychain";
 import type { KeyStore } from "../keys/key-store.js";
+import { settingsMarker } from "./installMarkers.js";
 import { type KeychainKeyStoreOptions, keychainKeyStore } from "./keychain.js";
 
+export type { InstallMarkerStore } from "../keys/string-store.js";
 export type { KeychainKeyStoreOptions } from "./keychain.js";
 export type { DeviceOnlyAccessibility } from "./secureStore.js";
 
@@ -19,7 +22,14 @@ export type { DeviceOnlyAccessibility } from "./secureStore.js";
  * synchronised to iCloud. The keys are software P-256 keys encrypted at rest by the platform
  * (iOS Keychain, Android Keystore), not keys inside the Secure Enclave or StrongBox.
  *
- * @param options - `accessible`, `requireSecureHardware` (Android), `prefix`.
+ * On iOS, the first launch after the app is reinstalled clears the keys an earlier install left in
+ * the Keychain, each session reported as a session `lost` event; entries outside `prefix` are
+ * never touched. The install marker is a value in the app's preferences (React Native's
+ * `Settings`, `NSUserDefaults`); on Android the items go with the app's data, so no marker is
+ * kept unless `installMarker` is given. `clearAfterReinstall: false` turns the check off.
+ *
+ * @param options - `accessible`, `requireSecureHardware` (Android), `prefix`,
+ * `clearAfterReinstall`, `installMarker`.
  * @returns A {@link KeyStore} with persistence `"secure-store"`; pass it to `createClient`.
  * @throws {SignetError} `INVALID_ARGUMENT` for an unknown `accessible`; `KEY_STORAGE_UNAVAILABLE`
  * when the native module is missing. Its methods throw `KEY_STORAGE_UNAVAILABLE` when the keychain fails.
@@ -30,5 +40,7 @@ export type { DeviceOnlyAccessibility } from "./secureStore.js";
  * ```
  */
 export function createKeychainKeyStore(options: KeychainKeyStoreOptions = {}): KeyStore {
-  return keychainKeyStore(Keychain, options);
+  return keychainKeyStore(Keychain, options, () =>
+    Platform.OS === "ios" ? settingsMarker(Settings) : undefined,
+  );
 }

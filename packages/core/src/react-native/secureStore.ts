@@ -2,7 +2,7 @@
 // every item readable only by this app on this device while it is unlocked.
 import { SignetError } from "../errors.js";
 import type { KeyStore } from "../keys/key-store.js";
-import { createStringKeyStore } from "../keys/string-store.js";
+import { createStringKeyStore, type InstallMarkerStore } from "../keys/string-store.js";
 
 /** The parts of `expo-secure-store` the adapter calls, as that library documents them. */
 export type SecureStoreModule = {
@@ -45,6 +45,17 @@ export type SecureStoreKeyStoreOptions = {
   authenticationPrompt?: string | undefined;
   /** Prefix of every storage key (see `createStringKeyStore`). Default `"signet."`. */
   prefix?: string | undefined;
+  /**
+   * Clear what an earlier install of the app left in the store, on the first launch after a
+   * reinstall (the iOS Keychain keeps an app's items after the app is deleted): its session keys
+   * are reported as session `lost` events, then removed. Default true; needs an install marker.
+   */
+  clearAfterReinstall?: boolean | undefined;
+  /**
+   * Where the install marker lives: somewhere deleted with the app. Default: a file in the app's document
+   * directory through `expo-file-system` (`createDocumentDirectoryMarker`).
+   */
+  installMarker?: InstallMarkerStore | undefined;
 };
 
 /**
@@ -55,6 +66,7 @@ export type SecureStoreKeyStoreOptions = {
 export function secureStoreKeyStore(
   module: SecureStoreModule,
   options: SecureStoreKeyStoreOptions = {},
+  defaultMarker?: () => InstallMarkerStore,
 ): KeyStore {
   if (
     typeof module?.getItemAsync !== "function" ||
@@ -100,8 +112,21 @@ export function secureStoreKeyStore(
   };
   return createStringKeyStore({
     prefix: options.prefix,
+    installMarker: installMarker(options, defaultMarker),
     getItem: (key) => module.getItemAsync(key, callOptions),
     setItem: (key, value) => module.setItemAsync(key, value, callOptions),
     removeItem: (key) => module.deleteItemAsync(key, callOptions),
   });
+}
+
+/** The marker an adapter uses: none when turned off, else the one given or the default. */
+export function installMarker(
+  options: {
+    clearAfterReinstall?: boolean | undefined;
+    installMarker?: InstallMarkerStore | undefined;
+  },
+  defaultMarker?: () => InstallMarkerStore | undefined,
+): InstallMarkerStore | undefined {
+  if (options.clearAfterReinstall === false) return undefined;
+  return options.installMarker ?? defaultMarker?.();
 }
