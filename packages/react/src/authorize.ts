@@ -139,7 +139,7 @@ export function useAuthorizeQuote(): UseAuthorizeQuoteReturnType {
     UseAuthorizeQuoteVariables,
     AuthorizeQuoteReturnType,
     AuthorizeQuoteErrorType
-  >("useAuthorizeQuote", action, "authorizeQuote");
+  >(action, "authorizeQuote");
 
   const answer = useCallback((proof: ScaProof) => waiting.current?.resolve(proof), []);
   const resend = useCallback(async () => {

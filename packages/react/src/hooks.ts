@@ -115,7 +115,7 @@ export const useRequestOtp = (): UseMutationReturnType<
   RequestOtpParameters,
   RequestOtpReturnType,
   RequestOtpErrorType
-> => useSignetMutation("useRequestOtp", requestOtp, "requestOtp");
+> => useSignetMutation(requestOtp, "requestOtp");
 
 /**
  * Signs in with the code the user typed (`verifyOtp`).
@@ -126,7 +126,7 @@ export const useVerifyOtp = (): UseMutationReturnType<
   VerifyOtpParameters,
   VerifyOtpReturnType,
   VerifyOtpErrorType
-> => useSignetMutation("useVerifyOtp", verifyOtp, "verifyOtp");
+> => useSignetMutation(verifyOtp, "verifyOtp");
 
 /**
  * Fetches a passkey challenge ahead of the tap (`preparePasskeySignIn`).
@@ -137,7 +137,7 @@ export const usePreparePasskeySignIn = (): UseMutationReturnType<
   PreparePasskeySignInParameters,
   PreparePasskeySignInReturnType,
   PreparePasskeySignInErrorType
-> => useSignetMutation("usePreparePasskeySignIn", preparePasskeySignIn, "preparePasskeySignIn");
+> => useSignetMutation(preparePasskeySignIn, "preparePasskeySignIn");
 
 /**
  * Signs in with a passkey (`signInWithPasskey`), with `autofill: true` for browser autofill. Call `mutate` directly in the tap's event handler: the prompt opens in the same task (iOS Safari drops it otherwise).
@@ -148,7 +148,7 @@ export const useSignInWithPasskey = (): UseMutationReturnType<
   SignInWithPasskeyParameters,
   SignInWithPasskeyReturnType,
   SignInWithPasskeyErrorType
-> => useSignetMutation("useSignInWithPasskey", signInWithPasskey, "signInWithPasskey");
+> => useSignetMutation(signInWithPasskey, "signInWithPasskey");
 
 /**
  * Signs in with an OIDC token bound to a fresh key (`signInWithOAuth`).
@@ -159,7 +159,7 @@ export const useSignInWithOAuth = (): UseMutationReturnType<
   SignInWithOAuthParameters,
   SignInWithOAuthReturnType,
   SignInWithOAuthErrorType
-> => useSignetMutation("useSignInWithOAuth", signInWithOAuth, "signInWithOAuth");
+> => useSignetMutation(signInWithOAuth, "signInWithOAuth");
 
 /**
  * Registers a passkey on the account (`addPasskey`). Call `mutate` directly in the tap's event handler.
@@ -170,7 +170,7 @@ export const useAddPasskey = (): UseMutationReturnType<
   AddPasskeyParameters,
   AddPasskeyReturnType,
   AddPasskeyErrorType
-> => useSignetMutation("useAddPasskey", addPasskey, "addPasskey");
+> => useSignetMutation(addPasskey, "addPasskey");
 
 /**
  * Adds an EMAIL_OTP, SMS_OTP or OAUTH credential (`addCredential`).
@@ -181,7 +181,7 @@ export const useAddCredential = (): UseMutationReturnType<
   AddCredentialParameters,
   AddCredentialReturnType,
   AddCredentialErrorType
-> => useSignetMutation("useAddCredential", addCredential, "addCredential");
+> => useSignetMutation(addCredential, "addCredential");
 
 /**
  * Revokes a credential, signed by a session of another one (`revokeCredential`).
@@ -192,7 +192,7 @@ export const useRevokeCredential = (): UseMutationReturnType<
   RevokeCredentialParameters,
   RevokeCredentialReturnType,
   RevokeCredentialErrorType
-> => useSignetMutation("useRevokeCredential", revokeCredential, "revokeCredential");
+> => useSignetMutation(revokeCredential, "revokeCredential");
 
 /**
  * Replaces the session with a new one before it expires (`refreshSession`).
@@ -203,7 +203,7 @@ export const useRefreshSession = (): UseMutationReturnType<
   RefreshSessionParameters,
   RefreshSessionReturnType,
   RefreshSessionErrorType
-> => useSignetMutation("useRefreshSession", refreshSession, "refreshSession");
+> => useSignetMutation(refreshSession, "refreshSession");
 
 /**
  * Ends a session of the account (`revokeSession`).
@@ -214,7 +214,7 @@ export const useRevokeSession = (): UseMutationReturnType<
   RevokeSessionParameters,
   RevokeSessionReturnType,
   RevokeSessionErrorType
-> => useSignetMutation("useRevokeSession", revokeSession, "revokeSession");
+> => useSignetMutation(revokeSession, "revokeSession");
 
 /**
  * Ends this device's sessions of the account and deletes their keys (`signOut`).
@@ -225,7 +225,7 @@ export const useSignOut = (): UseMutationReturnType<
   SignOutParameters,
   SignOutReturnType,
   SignOutErrorType
-> => useSignetMutation("useSignOut", signOut, "signOut");
+> => useSignetMutation(signOut, "signOut");
 
 /**
  * Exports the wallet's mnemonic (`exportWallet`). Show it only behind an explicit confirmation; never store or log it.
@@ -236,7 +236,7 @@ export const useExportWallet = (): UseMutationReturnType<
   ExportWalletParameters,
   ExportWalletReturnType,
   ExportWalletErrorType
-> => useSignetMutation("useExportWallet", exportWallet, "exportWallet");
+> => useSignetMutation(exportWallet, "exportWallet");
 
 /**
  * Executes a quote from the wallet, once (`executeQuote`).
@@ -247,7 +247,7 @@ export const useExecuteQuote = (): UseMutationReturnType<
   ExecuteQuoteParameters,
   ExecuteQuoteReturnType,
   ExecuteQuoteErrorType
-> => useSignetMutation("useExecuteQuote", executeQuote, "executeQuote");
+> => useSignetMutation(executeQuote, "executeQuote");
 
 /**
  * Changes the customer's email or phone number (`updateCustomerContact`). The service renames
@@ -259,7 +259,7 @@ export const useUpdateCustomerContact = (): UseMutationReturnType<
   UpdateCustomerContactParameters,
   UpdateCustomerContactReturnType,
   UpdateCustomerContactErrorType
-> => useSignetMutation("useUpdateCustomerContact", updateCustomerContact, "updateCustomerContact");
+> => useSignetMutation(updateCustomerContact, "updateCustomerContact");
 
 /**
  * Creates a card's delegated signing key (`createDelegatedKey`).
@@ -270,7 +270,7 @@ export const useCreateDelegatedKey = (): UseMutationReturnType<
   CreateDelegatedKeyParameters,
   CreateDelegatedKeyReturnType,
   CreateDelegatedKeyErrorType
-> => useSignetMutation("useCreateDelegatedKey", createDelegatedKey, "createDelegatedKey");
+> => useSignetMutation(createDelegatedKey, "createDelegatedKey");
 
 /**
  * Revokes a delegated key (`revokeDelegatedKey`).
@@ -281,7 +281,7 @@ export const useRevokeDelegatedKey = (): UseMutationReturnType<
   RevokeDelegatedKeyParameters,
   RevokeDelegatedKeyReturnType,
   RevokeDelegatedKeyErrorType
-> => useSignetMutation("useRevokeDelegatedKey", revokeDelegatedKey, "revokeDelegatedKey");
+> => useSignetMutation(revokeDelegatedKey, "revokeDelegatedKey");
 
 /** What `useCredentials` returns (`data` is `select`'s result when given). */
 export type UseCredentialsReturnType<TSelected = ListCredentialsReturnType> = UseQueryReturnType<

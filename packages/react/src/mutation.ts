@@ -102,11 +102,13 @@ export function useSignetMutation<
   TData,
   TError extends SignetError,
 >(
-  hook: string,
   action: (client: SignetClient, variables: TVariables) => Promise<TData>,
   mutation: SignetMutationName,
 ): UseMutationReturnType<TVariables, TData, TError> {
-  const { client, cache } = useSignetContext(hook);
+  // The hook is `use` and the action's name: `useVerifyOtp` for `verifyOtp`.
+  const { client, cache } = useSignetContext(
+    `use${mutation[0]!.toUpperCase()}${mutation.slice(1)}`,
+  );
   const [state, setState] = useState<State<TVariables, TData, TError>>(IDLE);
   const latest = useRef(0);
   // The latest action and mutation name, without making `mutate` a new function each render.

@@ -44,55 +44,56 @@ export type SignetQueryOptions<TName extends string, TParameters, TData> = {
   queryFn: (context: { signal: AbortSignal }) => Promise<TData>;
 };
 
-const keyOf = <TName extends string, TParameters extends CallOptions>(
-  name: TName,
-  parameters: TParameters,
-): SignetQueryKey<TName, TParameters> => {
-  const { signal: _signal, onEvent: _onEvent, ...rest } = parameters;
-  return [name, rest] as const;
-};
+const keyOf =
+  <TName extends string>(name: TName) =>
+  <TParameters extends CallOptions>(
+    parameters: TParameters,
+  ): SignetQueryKey<TName, TParameters> => {
+    const { signal: _signal, onEvent: _onEvent, ...rest } = parameters;
+    return [name, rest] as const;
+  };
 
 const optionsOf =
   <TName extends string, TParameters extends CallOptions, TData>(
-    name: TName,
+    key: (parameters: TParameters) => SignetQueryKey<TName, TParameters>,
     action: (client: SignetClient, parameters: TParameters) => Promise<TData>,
   ) =>
   (
     client: SignetClient,
     parameters: TParameters,
   ): SignetQueryOptions<TName, TParameters, TData> => ({
-    queryKey: keyOf(name, parameters),
+    queryKey: key(parameters),
     queryFn: ({ signal }) => action(client, { ...parameters, signal }),
   });
 
 /** `["listCredentials", parameters]`: the key of `useCredentials`. */
-export const credentialsQueryKey = (
+export const credentialsQueryKey: (
   parameters: ListCredentialsParameters,
-): SignetQueryKey<"listCredentials", ListCredentialsParameters> =>
-  keyOf("listCredentials", parameters);
+) => SignetQueryKey<"listCredentials", ListCredentialsParameters> =
+  /* @__PURE__ */ keyOf("listCredentials");
 /** Key and fetch of `useCredentials` (`listCredentials`). */
 export const credentialsQueryOptions: (
   client: SignetClient,
   parameters: ListCredentialsParameters,
 ) => SignetQueryOptions<"listCredentials", ListCredentialsParameters, ListCredentialsReturnType> =
-  /* @__PURE__ */ optionsOf("listCredentials", listCredentials);
+  /* @__PURE__ */ optionsOf(credentialsQueryKey, listCredentials);
 
 /** `["listSessions", parameters]`: the key of `useSessions`. */
-export const sessionsQueryKey = (
+export const sessionsQueryKey: (
   parameters: ListSessionsParameters,
-): SignetQueryKey<"listSessions", ListSessionsParameters> => keyOf("listSessions", parameters);
+) => SignetQueryKey<"listSessions", ListSessionsParameters> = /* @__PURE__ */ keyOf("listSessions");
 /** Key and fetch of `useSessions` (`listSessions`). */
 export const sessionsQueryOptions: (
   client: SignetClient,
   parameters: ListSessionsParameters,
 ) => SignetQueryOptions<"listSessions", ListSessionsParameters, ListSessionsReturnType> =
-  /* @__PURE__ */ optionsOf("listSessions", listSessions);
+  /* @__PURE__ */ optionsOf(sessionsQueryKey, listSessions);
 
 /** `["listDelegatedKeys", parameters]`: the key of `useDelegatedKeys`. */
-export const delegatedKeysQueryKey = (
+export const delegatedKeysQueryKey: (
   parameters: ListDelegatedKeysParameters,
-): SignetQueryKey<"listDelegatedKeys", ListDelegatedKeysParameters> =>
-  keyOf("listDelegatedKeys", parameters);
+) => SignetQueryKey<"listDelegatedKeys", ListDelegatedKeysParameters> =
+  /* @__PURE__ */ keyOf("listDelegatedKeys");
 /** Key and fetch of `useDelegatedKeys` (`listDelegatedKeys`). */
 export const delegatedKeysQueryOptions: (
   client: SignetClient,
@@ -101,25 +102,25 @@ export const delegatedKeysQueryOptions: (
   "listDelegatedKeys",
   ListDelegatedKeysParameters,
   ListDelegatedKeysReturnType
-> = /* @__PURE__ */ optionsOf("listDelegatedKeys", listDelegatedKeys);
+> = /* @__PURE__ */ optionsOf(delegatedKeysQueryKey, listDelegatedKeys);
 
 /** `["getDelegatedKey", parameters]`: the key of `useDelegatedKey`. */
-export const delegatedKeyQueryKey = (
+export const delegatedKeyQueryKey: (
   parameters: GetDelegatedKeyParameters,
-): SignetQueryKey<"getDelegatedKey", GetDelegatedKeyParameters> =>
-  keyOf("getDelegatedKey", parameters);
+) => SignetQueryKey<"getDelegatedKey", GetDelegatedKeyParameters> =
+  /* @__PURE__ */ keyOf("getDelegatedKey");
 /** Key and fetch of `useDelegatedKey` (`getDelegatedKey`). */
 export const delegatedKeyQueryOptions: (
   client: SignetClient,
   parameters: GetDelegatedKeyParameters,
 ) => SignetQueryOptions<"getDelegatedKey", GetDelegatedKeyParameters, GetDelegatedKeyReturnType> =
-  /* @__PURE__ */ optionsOf("getDelegatedKey", getDelegatedKey);
+  /* @__PURE__ */ optionsOf(delegatedKeyQueryKey, getDelegatedKey);
 
 /** `["listInternalAccounts", parameters]`: the key of `useInternalAccounts`. */
-export const internalAccountsQueryKey = (
+export const internalAccountsQueryKey: (
   parameters: ListInternalAccountsParameters,
-): SignetQueryKey<"listInternalAccounts", ListInternalAccountsParameters> =>
-  keyOf("listInternalAccounts", parameters);
+) => SignetQueryKey<"listInternalAccounts", ListInternalAccountsParameters> =
+  /* @__PURE__ */ keyOf("listInternalAccounts");
 /** Key and fetch of `useInternalAccounts` (`listInternalAccounts`). */
 export const internalAccountsQueryOptions: (
   client: SignetClient,
@@ -128,24 +129,24 @@ export const internalAccountsQueryOptions: (
   "listInternalAccounts",
   ListInternalAccountsParameters,
   ListInternalAccountsReturnType
-> = /* @__PURE__ */ optionsOf("listInternalAccounts", listInternalAccounts);
+> = /* @__PURE__ */ optionsOf(internalAccountsQueryKey, listInternalAccounts);
 
 /** `["getQuote", parameters]`: the key of `useQuote`. */
-export const quoteQueryKey = (
+export const quoteQueryKey: (
   parameters: GetQuoteParameters,
-): SignetQueryKey<"getQuote", GetQuoteParameters> => keyOf("getQuote", parameters);
+) => SignetQueryKey<"getQuote", GetQuoteParameters> = /* @__PURE__ */ keyOf("getQuote");
 /** Key and fetch of `useQuote` (`getQuote`). */
 export const quoteQueryOptions: (
   client: SignetClient,
   parameters: GetQuoteParameters,
 ) => SignetQueryOptions<"getQuote", GetQuoteParameters, GetQuoteReturnType> =
-  /* @__PURE__ */ optionsOf("getQuote", getQuote);
+  /* @__PURE__ */ optionsOf(quoteQueryKey, getQuote);
 
 /** `["waitForTransaction", parameters]`: the key of `useTransaction`. */
-export const transactionQueryKey = (
+export const transactionQueryKey: (
   parameters: WaitForTransactionParameters,
-): SignetQueryKey<"waitForTransaction", WaitForTransactionParameters> =>
-  keyOf("waitForTransaction", parameters);
+) => SignetQueryKey<"waitForTransaction", WaitForTransactionParameters> =
+  /* @__PURE__ */ keyOf("waitForTransaction");
 /** Key and fetch of `useTransaction` (`waitForTransaction`). */
 export const transactionQueryOptions: (
   client: SignetClient,
@@ -154,7 +155,7 @@ export const transactionQueryOptions: (
   "waitForTransaction",
   WaitForTransactionParameters,
   WaitForTransactionReturnType
-> = /* @__PURE__ */ optionsOf("waitForTransaction", waitForTransaction);
+> = /* @__PURE__ */ optionsOf(transactionQueryKey, waitForTransaction);
 
 /** What each query reads from the service. */
 export const queryReads = {

@@ -2,7 +2,7 @@
 // Queries: shared per provider by key, fetched on mount, refetched after the mutations that change
 // them; nothing runs during server rendering. The result narrows like TanStack Query v5's.
 import type { SignetError } from "@signet/core";
-import { useCallback, useEffect, useRef, useSyncExternalStore } from "react";
+import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from "react";
 import { useSignetContext } from "./context.js";
 import type { SignetQueryOptions } from "./queries.js";
 import { asSignetError } from "./queryCache.js";
@@ -89,35 +89,15 @@ export type QueryParameters<
   TSelected = TData,
 > = (TParameters & QueryOptions<TData, TError, TSelected>) | SkipToken;
 
-const OPTION_NAMES = ["enabled", "select", "staleTime", "retry", "retryDelay"] as const;
-
 /** Splits a hook's argument into the action's parameters and the query options. */
 const split = (
-  parameters: object | SkipToken,
+  parameters: Record<string, unknown> | SkipToken,
   options: object | undefined,
 ): [object | undefined, Record<string, unknown>] => {
   if (parameters === skipToken) return [undefined, { ...options, enabled: false }];
-  const rest: Record<string, unknown> = { ...parameters };
-  const own: Record<string, unknown> = {};
-  for (const name of OPTION_NAMES) {
-    if (name in rest) own[name] = rest[name];
-    delete rest[name];
-  }
-  return [rest, { ...own, ...options }];
+  const { enabled, select, staleTime, retry, retryDelay, ...rest } = parameters;
+  return [rest, { enabled, select, staleTime, retry, retryDelay, ...options }];
 };
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
-  });
 
 const DISABLED_KEY = ["@signet/react:skip"] as const;
 
@@ -137,7 +117,10 @@ export function useSignetQuery<
   options?: QueryOptions<TData, TError, TSelected>,
 ): UseQueryReturnType<TSelected, TError> {
   const { client, cache } = useSignetContext(hook);
-  const [actionParameters, given] = split(parameters, options);
+  const [actionParameters, given] = split(
+    parameters as Record<string, unknown> | SkipToken,
+    options,
+  );
   const own = given as QueryOptions<TData, TError, TSelected>;
   const { enabled = true, staleTime = Number.POSITIVE_INFINITY, select } = own;
   const query = actionParameters
@@ -158,8 +141,11 @@ export function useSignetQuery<
   // biome-ignore lint/correctness/useExhaustiveDependencies: `hash` stands for the parameters
   const run = useCallback(
     async (signal: AbortSignal): Promise<unknown> => {
-      const { query: current, own: o } = latest.current;
-      if (!current) throw new Error("disabled");
+      // Only ever run while enabled, that is with parameters.
+      const { query: current, own: o } = latest.current as {
+        query: NonNullable<typeof query>;
+        own: typeof own;
+      };
       for (let failures = 0; ; ) {
         try {
           return await current.queryFn({ signal });
@@ -174,12 +160,15 @@ export function useSignetQuery<
                 ? failures < retry
                 : retry;
           if (!again || signal.aborted) throw error;
-          await sleep(
-            typeof retryDelay === "function"
-              ? retryDelay(failures, error)
-              : (retryDelay ?? Math.min(1000 * 2 ** failures, 30_000)),
-            signal,
+          await new Promise((resolve) =>
+            setTimeout(
+              resolve,
+              typeof retryDelay === "function"
+                ? retryDelay(failures, error)
+                : (retryDelay ?? Math.min(1000 * 2 ** failures, 30_000)),
+            ),
           );
+          // Stopped during the wait (nobody watches, or a refetch replaced it).
           if (signal.aborted) throw error;
           failures++;
         }
@@ -205,17 +194,10 @@ export function useSignetQuery<
   );
 
   // `select` runs again only when the answer or the function changes.
-  const selected = useRef<{ data: unknown; select: unknown; result: unknown }>(undefined);
-  let data: unknown = snapshot.data;
-  if (select && data !== undefined) {
-    const memo = selected.current;
-    if (memo && memo.data === data && memo.select === select) data = memo.result;
-    else {
-      const result = select(data as TData);
-      selected.current = { data, select, result };
-      data = result;
-    }
-  }
+  const data = useMemo(
+    () => (select && snapshot.data !== undefined ? select(snapshot.data as TData) : snapshot.data),
+    [select, snapshot.data],
+  );
   const { status } = snapshot;
   return {
     status,

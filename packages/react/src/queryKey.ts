@@ -19,28 +19,24 @@ export const skipToken: unique symbol = Symbol("skipToken");
 /** The type of {@link skipToken}. */
 export type SkipToken = typeof skipToken;
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" &&
-  value !== null &&
-  (Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
- * A stable string for a query key: plain objects at any depth with their keys sorted, so
+ * A stable string for a query key: objects at any depth with their keys sorted, so
  * `{ a, b: { c, d } }` and `{ b: { d, c }, a }` hash alike and no nested field is dropped.
  * `undefined` fields and functions are left out, as JSON does.
  */
 export const hashKey = (queryKey: QueryKey): string =>
   JSON.stringify(queryKey, (_, value: unknown) =>
-    isPlainObject(value)
+    isObject(value)
       ? Object.keys(value)
           .sort()
           .reduce<Record<string, unknown>>((sorted, key) => {
             sorted[key] = value[key];
             return sorted;
           }, {})
-      : typeof value === "bigint"
-        ? `${value}n`
-        : value,
+      : value,
   );
 
 /**

@@ -547,7 +547,7 @@ describe.each([
     await waitFor(() => expect(first.result.current.status).toBe("error"));
     const failed = first.result.current;
     if (!failed.isError) throw new Error(failed.status);
-    expect(failed.error.code).toBe("NOT_FOUND");
+    expect(failed.error).toMatchObject({ code: "NOT_FOUND", status: 404 });
     first.unmount();
     await fail(2);
     const failures: number[] = [];
@@ -558,7 +558,7 @@ describe.each([
           staleTime: 0,
           retry: (failureCount, error) => {
             failures.push(failureCount);
-            return error.code === "NOT_FOUND" && failureCount < 2;
+            return error.status === 404 && failureCount < 2;
           },
           retryDelay: 10,
         }),
