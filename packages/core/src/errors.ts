@@ -6,7 +6,11 @@
 
 import { defined } from "./defined.js";
 
-/** Codes the service returns (docs/protocol.md, docs/protocol.md §2–§3). */
+/**
+ * Codes the service returns on the wallet paths: the codes of the OpenAPI's error schemas that
+ * these operations answer (docs/protocol.md §1), and `INSUFFICIENT_FUNDS`, which the sandbox
+ * answers on execute although `Error400` does not list it (§7).
+ */
 export type ServiceErrorCode =
   | "INVALID_INPUT"
   | "UNAUTHORIZED"
@@ -16,13 +20,19 @@ export type ServiceErrorCode =
   | "WALLET_SIGNATURE_BODY_MISMATCH"
   | "WALLET_SIGNATURE_INVALID"
   | "REQUEST_ID_MISSING"
+  | "FORBIDDEN"
+  | "USER_NOT_READY"
+  | "VELOCITY_LIMIT_EXCEEDED"
   | "RATE_LIMITED"
-  | "NOT_FOUND"
+  | "DAILY_VOLUME_LIMIT_EXCEEDED"
+  | "REFERENCE_NOT_FOUND"
   | "QUOTE_NOT_FOUND"
   | "TRANSACTION_NOT_FOUND"
   | "USER_NOT_FOUND"
+  | "CUSTOMER_DELETED"
   | "CONFLICT"
   | "SCA_SESSION_REQUIRED"
+  | "PASSKEY_ALREADY_ENROLLED"
   | "EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS"
   | "SMS_OTP_CREDENTIAL_ALREADY_EXISTS"
   | "PASSKEY_CREDENTIAL_ALREADY_EXISTS"
@@ -30,19 +40,23 @@ export type ServiceErrorCode =
   | "EMAIL_OTP_CREDENTIAL_SET_CHANGED"
   | "EMAIL_OTP_CREDENTIAL_SYNC_FAILED"
   | "INSUFFICIENT_FUNDS"
-  | "QUOTE_EXPIRED"
-  | "QUOTE_ALREADY_EXECUTED"
-  | "DAILY_VOLUME_LIMIT_EXCEEDED"
+  | "QUOTE_REQUEST_FAILED"
   | "TRANSACTION_SIZE_LIMIT_EXCEEDED"
+  | "EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED"
   | "ACCOUNT_LOCKED"
   | "END_USER_TERMS_NOT_ACCEPTED"
   | "INVALID_STATE_TRANSITION"
-  | "SERVICE_SWITCH_ERROR"
+  | "NOT_IMPLEMENTED"
+  | "GRID_SWITCH_ERROR"
   | "INTERNAL_ERROR";
 
 /** Codes raised by Signet itself, on the device or in the relay. */
 export type ClientErrorCode =
   | "INVALID_ARGUMENT"
+  /** A 404 with no error body (nothing answers at that URL: check `relayUrl`). */
+  | "NOT_FOUND"
+  /** The quote's `expiresAt` has passed: the device never signs it (docs/protocol.md §11). */
+  | "QUOTE_EXPIRED"
   | "ENCODING_INVALID"
   | "KEY_INVALID"
   | "POINT_INVALID"

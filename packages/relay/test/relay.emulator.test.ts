@@ -422,7 +422,7 @@ describe("the service's answers and failures", () => {
     await fault({
       kind: "error",
       status: 503,
-      code: "SERVICE_SWITCH_ERROR",
+      code: "GRID_SWITCH_ERROR",
       message: "switch down",
       match: { method: "GET", path: "/auth/sessions" },
     });
@@ -432,7 +432,7 @@ describe("the service's answers and failures", () => {
     expect(response.status).toBe(503);
     expect(await response.json()).toMatchObject({
       status: 503,
-      code: "SERVICE_SWITCH_ERROR",
+      code: "GRID_SWITCH_ERROR",
       message: "switch down",
     });
   });

@@ -40,8 +40,9 @@ export async function exportWallet(
   assertServiceId("accountId", accountId, "InternalAccount");
   const session = await requireSession(client, { accountId });
   // An export can only be received by re-sending; if its answer was lost after the service
-  // produced it (the re-send then meets a spent request id), a new export starts, once, under a
-  // fresh key. The service stores nothing, so repeating it is safe.
+  // produced it (the re-send then meets a spent request id), or its challenge lapsed, a new export
+  // starts, once, under a fresh key (docs/protocol.md §4: a key is never offered twice). The
+  // service stores nothing, so repeating it is safe.
   const run = async () => {
     const key = await client.crypto.generateDecryptionKey();
     const { body } = await client.signed(
@@ -51,7 +52,6 @@ export async function exportWallet(
         path: `/internal-accounts/${accountId}/export`,
         body: JSON.stringify({ clientPublicKey: key.publicKeyUncompressed }),
         expectedStatus: 200,
-        restartOnExpiry: true,
         sign: signWithSession(client, session),
         checkPayload: exportWalletPayload(client, {
           accountId,
@@ -69,7 +69,12 @@ export async function exportWallet(
     return { key, body };
   };
   const { key, body } = await run().catch((error: unknown) => {
-    if (isSignetError(error) && error.details?.ambiguousResend === true) return run();
+    if (
+      isSignetError(error) &&
+      (error.details?.ambiguousResend === true || error.code === "CHALLENGE_EXPIRED")
+    ) {
+      return run();
+    }
     throw error;
   });
   return client.crypto.openExportBundle({

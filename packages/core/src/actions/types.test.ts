@@ -195,7 +195,7 @@ describe("action types", () => {
     expectTypeOf<ExecuteQuoteErrorType>().toEqualTypeOf<SignetError<SessionSignedErrorCode>>();
     expectTypeOf<ListSessionsErrorType>().toEqualTypeOf<SignetError<RequestErrorCode>>();
     expectTypeOf<"NO_SESSION">().toExtend<ExecuteQuoteErrorType["code"]>();
-    expectTypeOf<"QUOTE_ALREADY_EXECUTED">().toExtend<ExecuteQuoteErrorType["code"]>();
+    expectTypeOf<"CONFLICT">().toExtend<ExecuteQuoteErrorType["code"]>();
     expectTypeOf<"WEBAUTHN_CANCELLED">().not.toExtend<ExecuteQuoteErrorType["code"]>();
     expectTypeOf<WebAuthnErrorCode>().toExtend<AddPasskeyErrorType["code"]>();
     expectTypeOf<BundleErrorCode>().toExtend<ExportWalletErrorType["code"]>();

@@ -101,6 +101,30 @@ describe("errorFromResponse", () => {
     expect(isRetryableStatus(409, "CONFLICT")).toBe(false);
   });
 
+  it("tells the two 429s apart: a rate limit passes with time, a spent daily volume does not", () => {
+    const limited = errorFromResponse({
+      response: response(429, json({ status: 429, code: "RATE_LIMITED", message: "slow down" }), {
+        "Retry-After": "2",
+      }),
+    });
+    expect([limited.code, limited.retryable, limited.details?.retryAfterMs]).toEqual([
+      "RATE_LIMITED",
+      true,
+      2000,
+    ]);
+    const spent = errorFromResponse({
+      response: response(
+        429,
+        json({ status: 429, code: "DAILY_VOLUME_LIMIT_EXCEEDED", message: "daily limit" }),
+      ),
+    });
+    expect([spent.code, spent.status, spent.retryable]).toEqual([
+      "DAILY_VOLUME_LIMIT_EXCEEDED",
+      429,
+      false,
+    ]);
+  });
+
   it("merges caller context into details without losing the service's", () => {
     const error = errorFromResponse({
       response: response(

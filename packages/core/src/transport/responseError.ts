@@ -38,16 +38,24 @@ const MAX_MESSAGE_LENGTH = 300;
 const retryableCodes: ReadonlySet<string> = new Set(["QUOTE_REQUEST_FAILED", "RATE_LIMITED"]);
 
 /**
- * Whether repeating the same call may succeed: 429, every 5xx, and the service codes the
- * spec marks retryable.
+ * 429 codes that no repeat can cure: the OpenAPI's `Error429` has two, and only `RATE_LIMITED`
+ * passes with time (docs/protocol.md §1). A daily volume limit lasts until the day turns.
+ */
+const finalRateCodes: ReadonlySet<string> = new Set(["DAILY_VOLUME_LIMIT_EXCEEDED"]);
+
+/**
+ * Whether repeating the same call may succeed: 429 (except a spent daily volume), every 5xx,
+ * and the service codes the spec marks retryable.
  *
  * @example
  * ```ts
  * isRetryableStatus(503); // true
  * isRetryableStatus(401); // false
+ * isRetryableStatus(429, "DAILY_VOLUME_LIMIT_EXCEEDED"); // false
  * ```
  */
 export function isRetryableStatus(status: number, code?: string): boolean {
+  if (code !== undefined && finalRateCodes.has(code)) return false;
   return status === 429 || status >= 500 || (code !== undefined && retryableCodes.has(code));
 }
 
@@ -165,7 +173,7 @@ function shorten(message: string): string {
 /**
  * Maps an HTTP error answer (status ≥ 400, or any status the caller did not expect) to a
  * `SignetError`: the service's `code` as given (unknown codes kept), the HTTP `status`,
- * `retryable` for 429, 5xx and `QUOTE_REQUEST_FAILED`, and `details` with the service's details
+ * `retryable` for 429 (not `DAILY_VOLUME_LIMIT_EXCEEDED`), 5xx and `QUOTE_REQUEST_FAILED`, and `details` with the service's details
  * plus `retryAfterMs` read from `Retry-After`. A body that is not the flat error JSON gives
  * `MALFORMED_RESPONSE` (still `retryable` on 429/5xx: a proxy's HTML 503 is worth retrying);
  * an empty body gives a code derived from the status.
