@@ -1,0 +1,390 @@
+// The passkey setup checker (issue #24 B): before launch or in CI, reads the association files a
+// relying party serves for its apps and says, in words a developer can act on, why a native
+// passkey call would fail with an opaque error. Fetch only: runs in Node, Deno, Bun or a browser
+// tool; no secret is read or printed.
+
+/** An iOS app: the team id and bundle id, as `TEAMID.bundle.id` in `webcredentials.apps`. */
+export type PasskeyCheckIosApp = { teamId: string; bundleId: string };
+
+/** An Android app: its package name and the SHA-256 fingerprint of its signing certificate. */
+export type PasskeyCheckAndroidApp = { packageName: string; sha256: string };
+
+/** What {@link checkPasskeySetup} checks. */
+export type PasskeyCheckOptions = {
+  /** The relying-party id passkeys are created for (a domain, such as `example.com`). */
+  rpId: string;
+  /** iOS apps: `TEAMID.bundle.id` strings or objects. */
+  ios?: readonly (string | PasskeyCheckIosApp)[] | undefined;
+  /** Android apps: `package:SHA256` strings (the fingerprint colon-separated hex) or objects. */
+  android?: readonly (string | PasskeyCheckAndroidApp)[] | undefined;
+  /** Web origins that use the passkeys, such as `https://app.example.com`. */
+  origins?: readonly string[] | undefined;
+  /**
+   * Where the files are fetched from instead of `https://<rpId>`: for tests against a local
+   * server. Real checks need https, which is what the platforms fetch.
+   */
+  baseUrl?: string | undefined;
+  /** The fetch to use. Default: the global one. */
+  fetch?: typeof fetch | undefined;
+  /** Per-request timeout in milliseconds. Default 10 000. */
+  timeoutMs?: number | undefined;
+};
+
+/** Which check found a problem. */
+export type PasskeyCheckProblemCode =
+  | "INVALID_INPUT"
+  | "FILE_MISSING"
+  | "FILE_UNREACHABLE"
+  | "REDIRECT"
+  | "WRONG_CONTENT_TYPE"
+  | "NOT_JSON"
+  | "WEBCREDENTIALS_MISSING_APP"
+  | "ASSETLINKS_MISSING_APP"
+  | "ASSETLINKS_MISSING_RELATION"
+  | "FINGERPRINT_MISMATCH"
+  | "ORIGIN_NOT_ALLOWED";
+
+/** One problem, with what to do about it. */
+export type PasskeyCheckProblem = {
+  code: PasskeyCheckProblemCode;
+  /** The URL or input the problem is about. */
+  subject: string;
+  /** What is wrong and how to fix it. */
+  message: string;
+};
+
+/** The outcome: `ok` when no problem was found; `passed` lists what was checked and is fine. */
+export type PasskeyCheckResult = {
+  ok: boolean;
+  problems: PasskeyCheckProblem[];
+  passed: string[];
+};
+
+const AASA = "/.well-known/apple-app-site-association";
+const ASSETLINKS = "/.well-known/assetlinks.json";
+const WEBAUTHN = "/.well-known/webauthn";
+const LOGIN_CREDS = "delegate_permission/common.get_login_creds";
+
+/** `AB:CD:…` (32 bytes, upper case) or undefined for anything else. */
+export function normalizeFingerprint(value: string): string | undefined {
+  const parts = value.trim().split(":");
+  if (parts.length !== 32 || !parts.every((part) => /^[0-9a-fA-F]{2}$/.test(part)))
+    return undefined;
+  return parts.join(":").toUpperCase();
+}
+
+function parseIos(app: string | PasskeyCheckIosApp): PasskeyCheckIosApp | string {
+  const value =
+    typeof app === "string"
+      ? {
+          teamId: app.slice(0, app.indexOf(".")),
+          bundleId: app.slice(app.indexOf(".") + 1),
+        }
+      : app;
+  if (!/^[A-Z0-9]{10}$/.test(value.teamId) || !/^[A-Za-z0-9.-]+$/.test(value.bundleId)) {
+    return `iOS app "${typeof app === "string" ? app : `${app.teamId}.${app.bundleId}`}" is not TEAMID.bundle.id (a 10-character team id from the Apple Developer account, then the bundle id)`;
+  }
+  return value;
+}
+
+function parseAndroid(app: string | PasskeyCheckAndroidApp): PasskeyCheckAndroidApp | string {
+  const value =
+    typeof app === "string"
+      ? { packageName: app.slice(0, app.indexOf(":")), sha256: app.slice(app.indexOf(":") + 1) }
+      : app;
+  const sha256 = normalizeFingerprint(value.sha256);
+  if (!/^[A-Za-z][\w]*(\.[A-Za-z][\w]*)+$/.test(value.packageName) || !sha256) {
+    return `Android app "${typeof app === "string" ? app : `${app.packageName}:${app.sha256}`}" is not package:SHA256 (the package name, then the signing certificate's SHA-256 as 32 colon-separated hex bytes, as \`keytool -list -v\` or \`./gradlew signingReport\` prints it)`;
+  }
+  return { packageName: value.packageName, sha256 };
+}
+
+/** Whether `origin` may use passkeys of `rpId` without related origins (WebAuthn §5.1.3). */
+function originMatches(origin: URL, rpId: string): boolean {
+  const host = origin.hostname.toLowerCase();
+  const id = rpId.toLowerCase();
+  const secure =
+    origin.protocol === "https:" || (origin.protocol === "http:" && host === "localhost");
+  return secure && (host === id || host.endsWith(`.${id}`));
+}
+
+type Fetched =
+  | { ok: true; url: string; json: unknown }
+  | { ok: false; url: string; problem: PasskeyCheckProblem };
+
+/**
+ * Checks a relying party's passkey setup for native apps and web origins: fetches
+ * `https://<rpId>/.well-known/apple-app-site-association` (iOS `webcredentials`) and
+ * `/.well-known/assetlinks.json` (Android `get_login_creds`), and, for origins outside the rp id,
+ * `/.well-known/webauthn` (related origins). Each problem says what to change. Never throws for a
+ * problem found; only for options that are not an object.
+ *
+ * @param options - `rpId`, `ios`, `android`, `origins`; `baseUrl` and `fetch` for tests.
+ * @returns `{ ok, problems, passed }`.
+ * @example
+ * ```ts
+ * const result = await checkPasskeySetup({
+ *   rpId: "example.com",
+ *   ios: ["ABCDE12345.com.example.wallet"],
+ *   android: ["com.example.wallet:FA:C6:17:…"],
+ *   origins: ["https://example.com"],
+ * });
+ * for (const problem of result.problems) console.error(problem.message);
+ * ```
+ */
+export async function checkPasskeySetup(options: PasskeyCheckOptions): Promise<PasskeyCheckResult> {
+  if (typeof options !== "object" || options === null) {
+    throw new TypeError("checkPasskeySetup expected an options object");
+  }
+  const problems: PasskeyCheckProblem[] = [];
+  const passed: string[] = [];
+  const rpId = String(options.rpId ?? "")
+    .trim()
+    .toLowerCase();
+  if (!/^[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(rpId) || rpId.includes("..")) {
+    problems.push({
+      code: "INVALID_INPUT",
+      subject: String(options.rpId),
+      message: `The relying-party id "${String(options.rpId)}" is not a domain: pass the host passkeys are created for, such as example.com (no scheme, port or path).`,
+    });
+    return { ok: false, problems, passed };
+  }
+  const ios: PasskeyCheckIosApp[] = [];
+  for (const app of options.ios ?? []) {
+    const parsed = parseIos(app);
+    if (typeof parsed === "string")
+      problems.push({ code: "INVALID_INPUT", subject: String(app), message: parsed });
+    else ios.push(parsed);
+  }
+  const android: PasskeyCheckAndroidApp[] = [];
+  for (const app of options.android ?? []) {
+    const parsed = parseAndroid(app);
+    if (typeof parsed === "string")
+      problems.push({ code: "INVALID_INPUT", subject: String(app), message: parsed });
+    else android.push(parsed);
+  }
+  const base = (options.baseUrl ?? `https://${rpId}`).replace(/\/+$/, "");
+  const doFetch = options.fetch ?? globalThis.fetch;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+
+  const get = async (path: string, what: string, needed: string): Promise<Fetched> => {
+    const url = `${base}${path}`;
+    const fail = (code: PasskeyCheckProblemCode, message: string): Fetched => ({
+      ok: false,
+      url,
+      problem: { code, subject: url, message },
+    });
+    let response: Response;
+    try {
+      response = await doFetch(url, {
+        redirect: "manual",
+        headers: { accept: "application/json" },
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (cause) {
+      return fail(
+        "FILE_UNREACHABLE",
+        `${url} could not be fetched (${cause instanceof Error ? cause.message : String(cause)}): ${what} must be reachable over https from the internet, without client certificates or a login.`,
+      );
+    }
+    if (response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400)) {
+      const to = response.headers.get("location");
+      return fail(
+        "REDIRECT",
+        `${url} redirects${to ? ` to ${to}` : ""} (HTTP ${response.status}); ${needed} does not follow redirects: serve ${what} at exactly this URL with status 200.`,
+      );
+    }
+    if (response.status === 404 || response.status === 410) {
+      return fail(
+        "FILE_MISSING",
+        `${url} is missing (HTTP ${response.status}): publish ${what} at exactly this path on ${rpId}.`,
+      );
+    }
+    if (!response.ok) {
+      return fail(
+        "FILE_UNREACHABLE",
+        `${url} answered HTTP ${response.status}: it must answer 200 with ${what}.`,
+      );
+    }
+    const type = (response.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
+    const text = await response.text();
+    if (type !== "application/json") {
+      return fail(
+        "WRONG_CONTENT_TYPE",
+        `${url} is served as "${type || "no content type"}"; serve it with "Content-Type: application/json" (the file has no .json extension to go by, so configure it explicitly).`,
+      );
+    }
+    try {
+      return { ok: true, url, json: JSON.parse(text) as unknown };
+    } catch {
+      return fail(
+        "NOT_JSON",
+        `${url} is not valid JSON: ${what} must be a JSON document (check for a stray comma, comments, or an HTML error page served with status 200).`,
+      );
+    }
+  };
+
+  if (ios.length > 0) {
+    const file = await get(
+      AASA,
+      "the apple-app-site-association file",
+      "Apple's CDN (which iOS asks for webcredentials)",
+    );
+    if (!file.ok) problems.push(file.problem);
+    else {
+      const apps = (file.json as { webcredentials?: { apps?: unknown } } | null)?.webcredentials
+        ?.apps;
+      const listed = Array.isArray(apps)
+        ? apps.filter((app): app is string => typeof app === "string")
+        : [];
+      for (const app of ios) {
+        const id = `${app.teamId}.${app.bundleId}`;
+        if (listed.includes(id)) passed.push(`iOS ${id} is in webcredentials.apps of ${file.url}`);
+        else
+          problems.push({
+            code: "WEBCREDENTIALS_MISSING_APP",
+            subject: file.url,
+            message: `${file.url} does not list "${id}" in webcredentials.apps${
+              listed.length ? ` (it lists ${listed.map((a) => `"${a}"`).join(", ")})` : ""
+            }: add {"webcredentials":{"apps":["${id}"]}}, and give the app the Associated Domains entitlement "webcredentials:${rpId}". iOS caches the file: reinstall the app after fixing it.`,
+          });
+      }
+    }
+  }
+
+  if (android.length > 0) {
+    const file = await get(ASSETLINKS, "assetlinks.json", "Android's Digital Asset Links check");
+    if (!file.ok) problems.push(file.problem);
+    else {
+      type Statement = {
+        relation?: unknown;
+        target?: {
+          namespace?: unknown;
+          package_name?: unknown;
+          sha256_cert_fingerprints?: unknown;
+        };
+      };
+      const statements = Array.isArray(file.json) ? (file.json as Statement[]) : [];
+      if (!Array.isArray(file.json)) {
+        problems.push({
+          code: "NOT_JSON",
+          subject: file.url,
+          message: `${file.url} must be a JSON array of statements ([{"relation":[…],"target":{…}}]).`,
+        });
+      }
+      for (const app of android) {
+        const forPackage = statements.filter(
+          (s) =>
+            s?.target?.namespace === "android_app" && s.target.package_name === app.packageName,
+        );
+        const label = `${app.packageName}`;
+        if (forPackage.length === 0) {
+          problems.push({
+            code: "ASSETLINKS_MISSING_APP",
+            subject: file.url,
+            message: `${file.url} has no statement for the Android app ${label}: add {"relation":["${LOGIN_CREDS}"],"target":{"namespace":"android_app","package_name":"${app.packageName}","sha256_cert_fingerprints":["${app.sha256}"]}}.`,
+          });
+          continue;
+        }
+        const fingerprints = forPackage.flatMap((s) =>
+          Array.isArray(s.target?.sha256_cert_fingerprints)
+            ? (s.target.sha256_cert_fingerprints as unknown[]).filter(
+                (f): f is string => typeof f === "string",
+              )
+            : [],
+        );
+        const matching = forPackage.filter(
+          (s) =>
+            Array.isArray(s.target?.sha256_cert_fingerprints) &&
+            (s.target.sha256_cert_fingerprints as unknown[]).some(
+              (f) => typeof f === "string" && normalizeFingerprint(f) === app.sha256,
+            ),
+        );
+        if (matching.length === 0) {
+          problems.push({
+            code: "FINGERPRINT_MISMATCH",
+            subject: file.url,
+            message: `${file.url} lists ${label} with ${
+              fingerprints.length
+                ? `the fingerprints ${fingerprints.join(", ")}`
+                : "no sha256_cert_fingerprints"
+            }, not ${app.sha256}: add the SHA-256 of the certificate the installed app is signed with (with Play App Signing, the "App signing key certificate" in the Play Console, not the upload key; debug builds use the debug keystore's).`,
+          });
+          continue;
+        }
+        const withRelation = matching.some(
+          (s) => Array.isArray(s.relation) && s.relation.includes(LOGIN_CREDS),
+        );
+        if (withRelation)
+          passed.push(`Android ${label} with ${app.sha256} may use passkeys of ${rpId}`);
+        else
+          problems.push({
+            code: "ASSETLINKS_MISSING_RELATION",
+            subject: file.url,
+            message: `${file.url} lists ${label} with this fingerprint but without the relation "${LOGIN_CREDS}" (passkeys need it; "handle_all_urls" is for App Links only): add it to the statement's "relation" array.`,
+          });
+      }
+    }
+  }
+
+  const outside: string[] = [];
+  for (const given of options.origins ?? []) {
+    let origin: URL;
+    try {
+      origin = new URL(given);
+    } catch {
+      problems.push({
+        code: "INVALID_INPUT",
+        subject: given,
+        message: `The origin "${given}" is not a URL: pass scheme and host, such as https://app.${rpId}.`,
+      });
+      continue;
+    }
+    if (origin.origin !== given.replace(/\/$/, "")) {
+      problems.push({
+        code: "INVALID_INPUT",
+        subject: given,
+        message: `"${given}" is not an origin: pass scheme, host and port only (${origin.origin}).`,
+      });
+      continue;
+    }
+    if (originMatches(origin, rpId)) passed.push(`origin ${origin.origin} may use rp id ${rpId}`);
+    else if (origin.protocol !== "https:" && origin.hostname !== "localhost")
+      problems.push({
+        code: "ORIGIN_NOT_ALLOWED",
+        subject: given,
+        message: `The origin ${origin.origin} is not https: browsers allow passkeys only on https origins (and http://localhost); serve the site over https.`,
+      });
+    else outside.push(origin.origin);
+  }
+  if (outside.length > 0) {
+    // Not the rp id or a subdomain: allowed only when listed at /.well-known/webauthn (WebAuthn
+    // Level 3 related origins; Chrome and Safari support it).
+    const file = await get(
+      WEBAUTHN,
+      "the related origins file",
+      "the browser's related-origins check",
+    );
+    const listed =
+      file.ok && Array.isArray((file.json as { origins?: unknown } | null)?.origins)
+        ? ((file.json as { origins: unknown[] }).origins.filter(
+            (o) => typeof o === "string",
+          ) as string[])
+        : [];
+    for (const origin of outside) {
+      if (listed.includes(origin))
+        passed.push(`origin ${origin} is a related origin of ${rpId} (${WEBAUTHN})`);
+      else
+        problems.push({
+          code: "ORIGIN_NOT_ALLOWED",
+          subject: origin,
+          message: `The origin ${origin} is neither ${rpId} nor a subdomain of it, and ${
+            file.ok
+              ? `${file.url} does not list it`
+              : `${base}${WEBAUTHN} could not be read (${file.problem.code})`
+          }: serve the site under ${rpId}, or list it in {"origins":["${origin}"]} at https://${rpId}${WEBAUTHN}.`,
+        });
+    }
+  }
+  return { ok: problems.length === 0, problems, passed };
+}
