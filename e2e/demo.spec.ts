@@ -5,6 +5,7 @@ import type { DemoServer } from "../apps/demo/server/server.js";
 import {
   addAuthenticator,
   checkScreen,
+  confirmDanger,
   freshEmail,
   openScreen,
   signInWithOtp,
@@ -82,17 +83,17 @@ test("EU user: SMS confirmation (SCA) of the conversion and the payout, a wrong 
   await expect(page.getByTestId("tx-status")).toHaveCount(0);
   const code = page.getByLabel("Code sent by SMS (sandbox: 123456)");
   await code.fill("000000");
-  await page.getByRole("button", { name: "Confirm", exact: true }).click();
   await expect(page.getByText("That confirmation was not accepted")).toBeVisible();
   await page.getByRole("button", { name: "Send a new code" }).click();
-  await expect(page.getByText("A new code is on its way.")).toBeVisible();
+  await expect(page.getByText("A new code was sent just now.")).toBeVisible();
   await checkScreen(page, testInfo, "03-sca");
+  // The sixth digit sends the code.
   await code.fill("123456");
-  await page.getByRole("button", { name: "Confirm", exact: true }).click();
 
   await expect(page.getByRole("heading", { name: "Step 2: Confirm the payout" })).toBeVisible();
-  await page.getByLabel("Code sent by SMS (sandbox: 123456)").fill("123456");
-  await page.getByRole("button", { name: "Confirm", exact: true }).click();
+  // The box of the new step has the focus.
+  await expect(page.getByLabel("Code sent by SMS (sandbox: 123456)")).toBeFocused();
+  await page.getByLabel("Code sent by SMS (sandbox: 123456)").fill("123 456");
   await expect(page.getByTestId("tx-status")).toHaveText("COMPLETED", { timeout: 30_000 });
   const log = page.getByRole("list", { name: "HTTP legs, newest first" });
   await expect(log).toContainText(/POST \/api\/grid\/quotes\/Quote:[^ ]+\/authorize → 200/);
@@ -150,8 +151,14 @@ test("passkey: add one, sign out, reload, sign in with the passkey alone; revoke
   // Signed in with the passkey: it cannot remove itself, and removes the email code instead.
   await openScreen(page, "Sign-in methods");
   await expect(page.getByRole("button", { name: /^Remove Passkey/ })).toBeDisabled();
+  // Remove asks first; "Cancel" keeps it.
   await page.getByRole("button", { name: /^Remove Email code/ }).click();
-  await expect(page.getByText("Removed.")).toBeVisible();
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await expect(
+    page.getByRole("list", { name: "Sign-in methods" }).getByRole("listitem"),
+  ).toHaveCount(2);
+  await confirmDanger(page, /^Remove Email code/, "Yes, remove");
+  await expect(page.getByText("Removed Email code.")).toBeVisible();
   await expect(
     page.getByRole("list", { name: "Sign-in methods" }).getByRole("listitem"),
   ).toHaveCount(1);
@@ -161,9 +168,14 @@ test("OAuth: add a Google login, sign out, sign in with it", async ({ page }) =>
   await signUp(page, demo.url, freshEmail("oauth"));
   await openScreen(page, "Sign-in methods");
   await page.getByRole("button", { name: "Add Google login (sandbox)" }).click();
-  await expect(page.getByText("Added OAuth login.")).toBeVisible();
+  await expect(page.getByText("Added Google login.")).toBeVisible();
+  await expect(page.getByRole("list", { name: "Sign-in methods" })).toContainText("Google login");
+  await expect(page.getByRole("list", { name: "Sign-in methods" })).not.toContainText("OAUTH");
   await openScreen(page, "Sessions");
   await page.getByRole("button", { name: "Sign out" }).click();
+  // A deliberate sign-out says so, not that the session was lost.
+  await expect(page.getByText("You signed out of the wallet.")).toBeVisible();
+  await expect(page.getByText("You were signed out of the wallet.")).toHaveCount(0);
   await page.getByRole("button", { name: "Continue with Google (sandbox token)" }).click();
   await expect(page.getByRole("navigation", { name: "Wallet" })).toBeVisible();
 });
@@ -177,12 +189,10 @@ test("sessions: countdown, refresh, revoke this device's session", async ({ page
   await expect(page.getByText("Session refreshed: a new key, a new expiry.")).toBeVisible();
   const sessions = page.getByRole("list", { name: "Sessions" }).getByRole("listitem");
   await expect(sessions.filter({ hasText: "this device" })).toHaveCount(1);
-  await sessions
-    .filter({ hasText: "this device" })
-    .getByRole("button", { name: /^Revoke/ })
-    .click();
+  await expect(sessions.first()).not.toContainText("EMAIL_OTP");
+  await confirmDanger(sessions.filter({ hasText: "this device" }), /^Revoke/);
   await expect(page.getByRole("heading", { name: "Unlock your wallet" })).toBeVisible();
-  await expect(page.getByText("You were signed out of the wallet.")).toBeVisible();
+  await expect(page.getByText("You ended this device's session.")).toBeVisible();
 });
 
 test("export: the phrase only after confirmation, hidden again on demand", async ({
@@ -200,6 +210,18 @@ test("export: the phrase only after confirmation, hidden again on demand", async
   await expect(page.getByText(/Hidden again in \d+ s/)).toBeVisible();
   await page.getByRole("button", { name: "Hide now" }).click();
   await expect(words).toHaveCount(0);
+  // "Wrote it down?": two words asked back from the paper copy.
+  await page.getByLabel("I am alone and nobody can see my screen").check();
+  await reveal.click();
+  const phrase = await words.allTextContents();
+  await page.getByRole("button", { name: "I wrote it down" }).click();
+  await expect(words).toHaveCount(0);
+  for (const label of await page.locator("label", { hasText: /^Word \d+$/ }).all()) {
+    const n = Number((await label.textContent())?.replace(/\D/g, ""));
+    await page.getByLabel(`Word ${n}`, { exact: true }).fill(phrase[n - 1] ?? "");
+  }
+  await page.getByRole("button", { name: "Check", exact: true }).click();
+  await expect(page.getByText("Your written copy checks out.")).toBeVisible();
   await expect(page.getByLabel("I am alone and nobody can see my screen")).not.toBeChecked();
 });
 
@@ -227,8 +249,13 @@ test("contact change: a new email", async ({ page }, testInfo) => {
   await openScreen(page, "Contact");
   const next = freshEmail("changed");
   await page.getByLabel("New email").fill(next);
-  await page.getByRole("button", { name: "Save" }).click();
-  await expect(page.getByText("Saved.")).toBeVisible();
+  await page.getByRole("button", { name: "Send a code" }).click();
+  // Not linked before the code: a wrong one is refused and nothing changes.
+  await page.getByLabel(`Code sent to ${next}`).fill("111111");
+  await expect(page.getByRole("alert").filter({ hasText: "That did not work" })).toBeVisible();
+  await expect(page.getByText(`Current email: ${next}`)).toHaveCount(0);
+  await page.getByLabel(`Code sent to ${next}`).fill("000000");
+  await expect(page.getByText("Saved and verified.")).toBeVisible();
   await expect(page.getByText(`Current email: ${next}`)).toBeVisible();
   await checkScreen(page, testInfo, "08-contact");
 });
@@ -243,8 +270,8 @@ test("failure: a wrong OTP says what to do, the right one then works", async ({
   const alert = page.getByRole("alert").filter({ hasText: "That code did not work" });
   await expect(alert).toBeVisible();
   await checkScreen(page, testInfo, "09-wrong-otp");
-  await page.getByLabel("6-digit code").fill("000000");
-  await page.getByRole("button", { name: "Verify and sign in" }).click();
+  // Pasted with a space, all six digits stay and the sixth sends it.
+  await page.getByLabel("6-digit code").fill("000 000");
   await expect(page.getByRole("navigation", { name: "Wallet" })).toBeVisible();
 });
 
@@ -285,7 +312,7 @@ test("failure: a session revoked from a second tab", async ({ page, context }) =
     .getByRole("list", { name: "Sessions" })
     .getByRole("listitem")
     .filter({ hasText: "this device" });
-  await mine.getByRole("button", { name: /^Revoke/ }).click();
+  await confirmDanger(mine, /^Revoke/);
   await expect(second.getByRole("heading", { name: "Unlock your wallet" })).toBeVisible();
   // The first tab learns it from the shared key store at once, or else on its next call, which
   // the service refuses; either way it sends the user back to sign-in.

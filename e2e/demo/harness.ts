@@ -65,11 +65,25 @@ export async function signUp(
   await expect(page.getByRole("navigation", { name: "Wallet" })).toBeVisible();
 }
 
+/** Asks for an email code and types it: the sixth digit submits it (no button press). */
 export async function signInWithOtp(page: Page, code: string): Promise<void> {
   await page.getByRole("button", { name: /Email a code/ }).click();
   await page.getByLabel("6-digit code").fill(code);
-  await page.getByRole("button", { name: "Verify and sign in" }).click();
 }
+
+/** Presses a destructive button, then its "Yes, …" confirmation. */
+export async function confirmDanger(
+  scope: Page | ReturnType<Page["locator"]>,
+  name: RegExp | string,
+  yes: RegExp | string = /^Yes,/,
+): Promise<void> {
+  await scope.getByRole("button", { name }).click();
+  await scope.getByRole("button", { name: yes }).click();
+}
+
+/** The page's document scroll height minus the viewport: how far it can scroll. */
+export const scrollSlack = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
 
 export async function openScreen(page: Page, name: string): Promise<void> {
   await page.getByRole("navigation", { name: "Wallet" }).getByRole("link", { name }).click();

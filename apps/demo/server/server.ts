@@ -106,6 +106,9 @@ const SECURITY_HEADERS = {
   "permissions-policy": "camera=(), microphone=(), geolocation=()",
 };
 
+/** The code that proves a new email or phone in the demo (public, like the sandbox's). */
+const CONTACT_CODE = "000000";
+
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}\.[a-z]{2,24}$/i;
 
 class DemoError extends Error {
@@ -272,6 +275,17 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
   // accountId → external account id, and user → pending passkey challenge (single use).
   const externalAccounts = new Map<string, string>();
   const challenges = new Map<string, string>();
+  // accountId → the new contact being proved by a code (one at a time).
+  const contactChecks = new Map<
+    string,
+    {
+      kind: "email" | "phoneNumber";
+      value: string;
+      attempts: number;
+      verified: boolean;
+      expiresAt: number;
+    }
+  >();
 
   const credentialsOf = async (accountId: string) =>
     (
@@ -281,8 +295,18 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
       )
     ).data;
 
+  const phoneOf = async (customerId: string) => {
+    const customer = await platform<{ phoneNumber?: string }>(
+      "GET",
+      `/customers/${encodeURIComponent(customerId)}`,
+    );
+    return typeof customer.phoneNumber === "string" ? customer.phoneNumber : undefined;
+  };
+
   const profile = async (user: DemoUser) => ({
+    signedIn: true as const,
     email: user.email,
+    ...(await phoneOf(user.customerId).then((phoneNumber) => (phoneNumber ? { phoneNumber } : {}))),
     customerId: user.customerId,
     accountId: user.accountId,
     region: user.region,
@@ -300,6 +324,12 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
     if (ipWait > 0) throw tooMany(ipWait);
     const body = await readJson(request);
     const email = typeof body.email === "string" ? body.email.trim().toLowerCase() : "";
+    if (email.length > 254)
+      throw new DemoError(
+        400,
+        "INVALID_EMAIL",
+        `That email is ${email.length} characters long; an email address has at most 254. Check it and try again.`,
+      );
     if (!EMAIL.test(email))
       throw new DemoError(400, "INVALID_EMAIL", "Enter an email address like ada@example.com.");
     const emailWait = perEmail?.hit(email) ?? 0;
@@ -366,6 +396,8 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
       return reply(200, {}, { "set-cookie": sessionCookie(null, cookieFlags(request)) });
     }
     const user = sessions.get(sessionId);
+    // A first visit is not an error: the page asks who is signed in, and the answer is nobody.
+    if (!user && route === "GET /api/demo/me") return reply(200, { signedIn: false });
     if (!user) throw new DemoError(401, "SIGNED_OUT", "Sign in to the demo with your email first.");
     switch (route) {
       case "GET /api/demo/me":
@@ -412,6 +444,99 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
           ...(scaFactor ? { scaFactor } : {}),
         });
         return reply(200, quote);
+      }
+      case "GET /api/demo/activity": {
+        // The customer's payments and deposits, read with the platform's credentials (the relay
+        // forwards no transaction list): newest first, the fields the activity screen shows.
+        const { data } = await platform<{ data: Array<Record<string, unknown>> }>(
+          "GET",
+          `/transactions?customerId=${encodeURIComponent(user.customerId)}`,
+        );
+        const pick = (tx: Record<string, unknown>) => ({
+          id: tx.id,
+          status: tx.status,
+          direction: tx.direction,
+          ...(tx.quoteId ? { quoteId: tx.quoteId } : {}),
+          sentAmount: tx.sentAmount,
+          receivedAmount: tx.receivedAmount,
+          createdAt: tx.createdAt,
+          ...(tx.settledAt ? { settledAt: tx.settledAt } : {}),
+        });
+        const items = data
+          .map(pick)
+          .sort((a, b) => String(b.createdAt).localeCompare(String(a.createdAt)));
+        return reply(200, { data: items });
+      }
+      case "GET /api/demo/receive": {
+        const { data } = await platform<{ data: Array<Record<string, unknown>> }>(
+          "GET",
+          `/customers/internal-accounts?customerId=${encodeURIComponent(user.customerId)}&type=EMBEDDED_WALLET`,
+        );
+        const wallet = data.find((a) => a.id === user.accountId) ?? data[0];
+        return reply(200, {
+          accountId: user.accountId,
+          customerId: user.customerId,
+          holder: user.email,
+          ...(wallet?.balance
+            ? { currency: (wallet.balance as { currency?: unknown }).currency }
+            : {}),
+          ...(wallet?.fundingPaymentInstructions
+            ? { instructions: wallet.fundingPaymentInstructions }
+            : {}),
+        });
+      }
+      case "POST /api/demo/contact/start": {
+        // A new email or phone is proved by a code before the device signs the change. The demo
+        // sends nothing: its code is the sandbox's public one, like the sign-in code.
+        const { email, phoneNumber } = await readJson(request);
+        let value: string;
+        if (typeof email === "string" && phoneNumber === undefined) {
+          value = email.trim().toLowerCase();
+          if (value.length > 254 || !EMAIL.test(value))
+            throw new DemoError(
+              400,
+              "INVALID_EMAIL",
+              "Enter an email address like ada@example.com.",
+            );
+        } else if (typeof phoneNumber === "string" && email === undefined) {
+          value = phoneNumber.replace(/[\s().-]/g, "");
+          if (!/^\+[1-9][0-9]{6,14}$/.test(value))
+            throw new DemoError(
+              400,
+              "INVALID_PHONE",
+              "Enter the number with its country code, like +14155550123.",
+            );
+        } else throw new DemoError(400, "INVALID_CONTACT", "Send either email or phoneNumber.");
+        contactChecks.set(user.accountId, {
+          kind: typeof email === "string" ? "email" : "phoneNumber",
+          value,
+          attempts: 0,
+          verified: false,
+          expiresAt: Date.now() + 10 * 60_000,
+        });
+        return reply(200, { sentTo: value });
+      }
+      case "POST /api/demo/contact/verify": {
+        const { code } = await readJson(request);
+        const check = contactChecks.get(user.accountId);
+        if (!check || check.expiresAt <= Date.now())
+          throw new DemoError(
+            409,
+            "NO_CODE_PENDING",
+            "No code is waiting for this change, or it expired. Ask for a new code.",
+          );
+        if (check.attempts >= 5)
+          throw new DemoError(
+            429,
+            "TOO_MANY_CODES",
+            "Five wrong codes: this one is used up. Ask for a new code.",
+          );
+        if (typeof code !== "string" || code.replace(/\s/g, "") !== CONTACT_CODE) {
+          check.attempts++;
+          throw new DemoError(400, "WRONG_CODE", "That code is not the one we sent. Check it.");
+        }
+        check.verified = true;
+        return reply(200, { kind: check.kind, value: check.value });
       }
       case "POST /api/demo/passkey-challenge": {
         const challenge = randomBytes(32).toString("base64url");

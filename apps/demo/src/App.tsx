@@ -1,19 +1,23 @@
 // The demo's shell: the app's own login, the wallet's session, and one screen per flow.
 import { useSession, useSignOut } from "@signet/react";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { Activity } from "./Activity.js";
 import { Contact } from "./Contact.js";
 import { Credentials } from "./Credentials.js";
 import { DemoApiError, type DemoConfig, type DemoProfile, demoApi } from "./demoApi.js";
 import { EventLog } from "./EventLog.js";
 import { Export } from "./Export.js";
-import { onSessionRejected } from "./log.js";
+import { onRelayUnauthorized, onSessionRejected } from "./log.js";
+import { Receive } from "./Receive.js";
 import { Send } from "./Send.js";
 import { Sessions } from "./Sessions.js";
 import { DemoLogin, WalletSignIn } from "./SignIn.js";
-import { ErrorNote, ScreenBoundary } from "./ui.js";
+import { announceChange, ErrorNote, ScreenBoundary } from "./ui.js";
 
 const SCREENS = [
   { id: "send", label: "Send money" },
+  { id: "activity", label: "Activity" },
+  { id: "receive", label: "Receive" },
   { id: "credentials", label: "Sign-in methods" },
   { id: "sessions", label: "Sessions" },
   { id: "export", label: "Export" },
@@ -31,7 +35,12 @@ export function App({ config }: { config: DemoConfig }) {
   const { status } = useSession(profile ? { accountId: profile.accountId } : {});
   const signOut = useSignOut();
   const wasSignedIn = useRef(false);
-  const [lostSession, setLostSession] = useState(false);
+  // Why the wallet session ended, for a message that tells the truth: the user signed out or
+  // revoked this device's session here, or it ended on its own (expiry, another tab or device).
+  const [lostSession, setLostSession] = useState<"signedOut" | "revokedHere" | "lost">();
+  const endingHere = useRef<"signedOut" | "revokedHere">(undefined);
+  // The demo server no longer knows this browser (restarted, or the demo was left elsewhere).
+  const [demoForgot, setDemoForgot] = useState(false);
   const headingRef = useRef<HTMLDivElement>(null);
 
   const reloadProfile = useCallback(() => {
@@ -40,6 +49,33 @@ export function App({ config }: { config: DemoConfig }) {
       (e) => (e instanceof DemoApiError && e.status === 401 ? setProfile(null) : setLoadError(e)),
     );
   }, []);
+  // Any 401 of the relay: ask the demo server whether it still knows us. If not, only a new
+  // demo sign-in helps, so say so instead of retrying a call that can never pass.
+  const checking = useRef(false);
+  useEffect(
+    () =>
+      onRelayUnauthorized(() => {
+        if (checking.current) return;
+        checking.current = true;
+        demoApi
+          .me()
+          .then(
+            (p) => {
+              if (p === null) {
+                wasSignedIn.current = false;
+                setLostSession(undefined);
+                setDemoForgot(true);
+                setProfile(null);
+              }
+            },
+            () => undefined,
+          )
+          .finally(() => {
+            checking.current = false;
+          });
+      }),
+    [],
+  );
   useEffect(() => reloadProfile(), [reloadProfile]);
   useEffect(() => {
     const onHash = () => setScreen(screenOfHash());
@@ -49,11 +85,15 @@ export function App({ config }: { config: DemoConfig }) {
   useEffect(() => {
     if (status === "signedIn") {
       wasSignedIn.current = true;
-      setLostSession(false);
+      endingHere.current = undefined;
+      setLostSession(undefined);
       reloadProfile();
+      // Other tabs' session lists show this new session at once.
+      announceChange("sessions");
     } else if (status === "signedOut" && wasSignedIn.current) {
       wasSignedIn.current = false;
-      setLostSession(true);
+      setLostSession(endingHere.current ?? "lost");
+      endingHere.current = undefined;
     }
   }, [status, reloadProfile]);
 
@@ -79,7 +119,8 @@ export function App({ config }: { config: DemoConfig }) {
       await signOut.mutateAsync({ accountId: profile.accountId }).catch(() => undefined);
     await demoApi.signOut().catch(() => undefined);
     wasSignedIn.current = false;
-    setLostSession(false);
+    setLostSession(undefined);
+    setDemoForgot(false);
     setProfile(null);
   };
 
@@ -87,17 +128,47 @@ export function App({ config }: { config: DemoConfig }) {
   if (loadError) main = <ErrorNote error={loadError} title="Could not reach the demo server" />;
   else if (profile === undefined || (profile && status === "loading"))
     main = <p aria-live="polite">Loading…</p>;
-  else if (profile === null) main = <DemoLogin config={config} onProfile={setProfile} />;
+  else if (profile === null)
+    main = (
+      <>
+        {demoForgot && (
+          <div className="note note-warn narrow" role="alert">
+            <strong>You are signed out of the demo.</strong>
+            <p>
+              The demo server no longer knows this browser: it was restarted, or you left the demo
+              in another tab. Enter your email to continue; your wallet is still there.
+            </p>
+          </div>
+        )}
+        <DemoLogin
+          config={config}
+          onProfile={(p) => {
+            setDemoForgot(false);
+            setProfile(p);
+          }}
+        />
+      </>
+    );
   else if (status !== "signedIn")
     main = (
       <>
-        {lostSession && (
+        {lostSession === "lost" && (
           <div className="note note-warn narrow" role="alert">
             <strong>You were signed out of the wallet.</strong>
             <p>
               The session expired or was ended in another tab or device. Sign in again to continue.
             </p>
           </div>
+        )}
+        {lostSession === "signedOut" && (
+          <p className="note note-ok narrow" role="status">
+            <strong>You signed out of the wallet.</strong> This device holds no key for it now.
+          </p>
+        )}
+        {lostSession === "revokedHere" && (
+          <p className="note note-ok narrow" role="status">
+            <strong>You ended this device's session.</strong> Sign in again to continue.
+          </p>
         )}
         <WalletSignIn config={config} profile={profile} onSwitchUser={leaveDemo} />
       </>
@@ -123,15 +194,30 @@ export function App({ config }: { config: DemoConfig }) {
         <div ref={headingRef} tabIndex={-1} className="screen">
           {screen === "send" && <Send customerId={profile.customerId} region={profile.region} />}
           {screen === "credentials" && (
-            <Credentials accountId={profile.accountId} onChanged={reloadProfile} />
+            <Credentials
+              accountId={profile.accountId}
+              hasPhone={profile.phoneNumber !== undefined}
+              onChanged={reloadProfile}
+            />
           )}
-          {screen === "sessions" && <Sessions accountId={profile.accountId} />}
+          {screen === "activity" && <Activity />}
+          {screen === "receive" && <Receive />}
+          {screen === "sessions" && (
+            <Sessions
+              accountId={profile.accountId}
+              onEndingHere={(why) => {
+                endingHere.current = why;
+              }}
+            />
+          )}
           {screen === "export" && <Export accountId={profile.accountId} />}
           {screen === "contact" && (
             <Contact
               customerId={profile.customerId}
               accountId={profile.accountId}
               email={profile.email}
+              phoneNumber={profile.phoneNumber}
+              onChanged={reloadProfile}
             />
           )}
         </div>
@@ -156,7 +242,9 @@ export function App({ config }: { config: DemoConfig }) {
           </span>
           {profile && (
             <>
-              <span className="who">{profile.email}</span>
+              <span className="who" title={profile.email}>
+                {profile.email}
+              </span>
               <button type="button" className="link" onClick={leaveDemo}>
                 Leave demo
               </button>

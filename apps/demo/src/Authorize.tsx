@@ -1,8 +1,8 @@
 // Strong Customer Authentication (EU and EEA customers): the executed payment waits until each of
 // its challenges is confirmed, with the SMS code or a passkey. A cross-currency send asks twice.
 import type { UseAuthorizeQuoteReturnType } from "@signet/react";
-import { type FormEvent, useId, useState } from "react";
-import { ErrorNote, useSecondsLeft } from "./ui.js";
+import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { CodeInput, ErrorNote, useSecondsLeft } from "./ui.js";
 
 /** What each step authorizes, for its title (the service may add purposes: shown as they come). */
 const PURPOSES: Record<string, string> = {
@@ -18,17 +18,33 @@ export function Authorize({ sca }: { sca: UseAuthorizeQuoteReturnType }) {
   const [resendError, setResendError] = useState<unknown>(null);
   const codeId = useId();
   const left = useSecondsLeft(waiting?.challenge.expiresAt);
+  // Each new step (and a refused answer) brings the box into view with the field focused: on a
+  // phone it would otherwise open below the fold.
+  const boxRef = useRef<HTMLElement>(null);
+  const fieldRef = useRef<HTMLInputElement>(null);
+  const passkeyRef = useRef<HTMLButtonElement>(null);
+  const challengeId = waiting?.challenge.id;
+  const refused = waiting?.error;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a refused answer brings it back too
+  useEffect(() => {
+    if (!challengeId) return;
+    boxRef.current?.scrollIntoView?.({ block: "start", behavior: "smooth" });
+    (fieldRef.current ?? passkeyRef.current)?.focus({ preventScroll: true });
+  }, [challengeId, refused]);
   if (!waiting) return null;
   const { challenge, step, error } = waiting;
   const title =
     (challenge.purpose && PURPOSES[challenge.purpose]) ??
     (challenge.purpose ? `Confirm: ${challenge.purpose}` : "Confirm the payment");
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    sca.answer({ code });
+  const answer = (digits: string) => {
+    sca.answer({ code: digits });
     setCode("");
     setResent(undefined);
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    answer(code);
   };
   const resend = async () => {
     setResent("sending");
@@ -43,7 +59,7 @@ export function Authorize({ sca }: { sca: UseAuthorizeQuoteReturnType }) {
   };
 
   return (
-    <section className="sca" aria-labelledby={`${codeId}-title`}>
+    <section className="sca" aria-labelledby={`${codeId}-title`} ref={boxRef}>
       <h2 id={`${codeId}-title`}>
         Step {step}: {title}
       </h2>
@@ -53,22 +69,24 @@ export function Authorize({ sca }: { sca: UseAuthorizeQuoteReturnType }) {
       </p>
       <ErrorNote error={error} title="That confirmation was not accepted" />
       {challenge.factor === "PASSKEY" ? (
-        <button type="button" className="primary" onClick={() => sca.answer({ passkey: true })}>
+        <button
+          type="button"
+          className="primary"
+          ref={passkeyRef}
+          onClick={() => sca.answer({ passkey: true })}
+        >
           Confirm with your passkey
         </button>
       ) : (
         <form onSubmit={submit} className="stack">
           <label htmlFor={codeId}>Code sent by SMS (sandbox: 123456)</label>
           <div className="row">
-            <input
+            <CodeInput
               id={codeId}
-              inputMode="numeric"
-              autoComplete="one-time-code"
+              inputRef={fieldRef}
               value={code}
-              onChange={(e) => setCode(e.target.value.trim())}
-              required
-              pattern="[0-9]{6}"
-              maxLength={6}
+              onChange={setCode}
+              onComplete={answer}
             />
             <button type="submit" className="primary">
               Confirm
@@ -83,8 +101,8 @@ export function Authorize({ sca }: { sca: UseAuthorizeQuoteReturnType }) {
             {resent === "sending" ? "Sending…" : "Send a new code"}
           </button>
           {resent === "sent" && (
-            <p role="status" className="muted small">
-              A new code is on its way.
+            <p role="status" className="note note-ok">
+              A new code was sent just now. Enter it above.
             </p>
           )}
           <ErrorNote error={resendError} title="Could not send a new code" />

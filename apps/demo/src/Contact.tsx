@@ -1,84 +1,180 @@
-// Contact change: a new email or phone number for the customer, signed by the wallet session.
+// Contact change: a new email or phone number for the customer, proved by a code sent to it
+// first, then signed by the wallet session.
 import { useUpdateCustomerContact } from "@signet/react";
-import { type FormEvent, useId, useState } from "react";
-import { ErrorNote } from "./ui.js";
+import { type FormEvent, useId, useRef, useState } from "react";
+import { DemoApiError, demoApi } from "./demoApi.js";
+import { CodeInput, ErrorNote } from "./ui.js";
+
+type Kind = "email" | "phoneNumber";
 
 export function Contact({
   customerId,
   accountId,
   email,
+  phoneNumber,
+  onChanged,
 }: {
   customerId: string;
   accountId: string;
   email: string;
+  phoneNumber: string | undefined;
+  onChanged: () => void;
 }) {
   const update = useUpdateCustomerContact();
-  const [kind, setKind] = useState<"email" | "phoneNumber">("email");
+  const [kind, setKind] = useState<Kind>("email");
   const [value, setValue] = useState("");
+  // The contact a code was sent to, waiting for that code.
+  const [pending, setPending] = useState<{ kind: Kind; value: string }>();
+  const [code, setCode] = useState("");
+  const [busy, setBusy] = useState<"sending" | "checking">();
+  const [error, setError] = useState<unknown>(null);
+  const [saved, setSaved] = useState<Kind>();
   const fieldId = useId();
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const v = value.trim();
-    update.mutate(
-      kind === "email"
-        ? { customerId, accountId, email: v }
-        : { customerId, accountId, phoneNumber: v },
-    );
+  const codeId = useId();
+  const codeRef = useRef<HTMLInputElement>(null);
+
+  const startOver = () => {
+    setPending(undefined);
+    setCode("");
+    setError(null);
   };
+  const sendCode = async (event?: FormEvent) => {
+    event?.preventDefault();
+    const v = value.trim();
+    setBusy("sending");
+    setError(null);
+    setSaved(undefined);
+    update.reset();
+    try {
+      const { sentTo } = await demoApi.contactStart(
+        kind === "email" ? { email: v } : { phoneNumber: v },
+      );
+      setPending({ kind, value: sentTo });
+      setCode("");
+      setTimeout(() => codeRef.current?.focus(), 0);
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(undefined);
+    }
+  };
+  const verify = async (digits: string) => {
+    if (!pending || busy) return;
+    setBusy("checking");
+    setError(null);
+    try {
+      const proved = await demoApi.contactVerify(digits);
+      // Proved: now the device signs the change.
+      await update.mutateAsync(
+        proved.kind === "email"
+          ? { customerId, accountId, email: proved.value }
+          : { customerId, accountId, phoneNumber: proved.value },
+      );
+      setSaved(proved.kind);
+      setPending(undefined);
+      setValue("");
+      setCode("");
+      onChanged();
+    } catch (e) {
+      // The update's own error shows below; a wrong code shows here.
+      if (e instanceof DemoApiError) setError(e);
+      setCode("");
+    } finally {
+      setBusy(undefined);
+    }
+  };
+
+  const currentEmail = update.data?.email ?? email;
+  const currentPhone = update.data?.phoneNumber ?? phoneNumber;
   return (
     <section className="card" aria-labelledby="contact-title">
       <h1 id="contact-title">Contact details</h1>
       <p className="muted">
-        Current email: <strong>{update.data?.email ?? email}</strong>
-        {update.data?.phoneNumber ? (
-          <>
-            {" "}
-            · phone: <strong>{update.data.phoneNumber}</strong>
-          </>
-        ) : null}
+        Current email: <strong>{currentEmail}</strong>
+        {" · "}phone: <strong>{currentPhone ?? "none yet"}</strong>
       </p>
-      <form onSubmit={submit} className="stack">
-        <fieldset className="row">
-          <legend>Change</legend>
-          <label className="radio">
-            <input
-              type="radio"
-              name="kind"
-              checked={kind === "email"}
-              onChange={() => setKind("email")}
-            />{" "}
-            Email
+      {!pending ? (
+        <form onSubmit={sendCode} className="stack">
+          <fieldset className="row">
+            <legend>Change</legend>
+            <label className="radio">
+              <input
+                type="radio"
+                name="kind"
+                checked={kind === "email"}
+                onChange={() => setKind("email")}
+              />{" "}
+              Email
+            </label>
+            <label className="radio">
+              <input
+                type="radio"
+                name="kind"
+                checked={kind === "phoneNumber"}
+                onChange={() => setKind("phoneNumber")}
+              />{" "}
+              Phone
+            </label>
+          </fieldset>
+          <label htmlFor={fieldId}>
+            {kind === "email"
+              ? "New email"
+              : "New phone number (with country code, e.g. +14155550123)"}
           </label>
-          <label className="radio">
-            <input
-              type="radio"
-              name="kind"
-              checked={kind === "phoneNumber"}
-              onChange={() => setKind("phoneNumber")}
-            />{" "}
-            Phone
-          </label>
-        </fieldset>
-        <label htmlFor={fieldId}>
-          {kind === "email" ? "New email" : "New phone number (E.164, e.g. +14155550123)"}
-        </label>
-        <input
-          id={fieldId}
-          type={kind === "email" ? "email" : "tel"}
-          autoComplete={kind === "email" ? "email" : "tel"}
-          required
-          value={value}
-          onChange={(e) => setValue(e.target.value)}
-        />
-        <button type="submit" className="primary" disabled={update.isPending}>
-          {update.isPending ? "Saving…" : "Save"}
-        </button>
-      </form>
-      {update.isSuccess && (
+          <input
+            id={fieldId}
+            type={kind === "email" ? "email" : "tel"}
+            autoComplete={kind === "email" ? "email" : "tel"}
+            maxLength={kind === "email" ? 254 : 24}
+            required
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+          />
+          <p className="hint">
+            We send a code to the new {kind === "email" ? "address" : "number"} first; it is linked
+            only once you enter that code.
+          </p>
+          <button type="submit" className="primary" disabled={busy !== undefined}>
+            {busy === "sending" ? "Sending…" : "Send a code"}
+          </button>
+        </form>
+      ) : (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void verify(code);
+          }}
+          className="stack"
+        >
+          <label htmlFor={codeId}>Code sent to {pending.value}</label>
+          <CodeInput
+            id={codeId}
+            inputRef={codeRef}
+            value={code}
+            onChange={setCode}
+            onComplete={(digits) => void verify(digits)}
+            describedBy={`${codeId}-hint`}
+          />
+          <p id={`${codeId}-hint`} className="hint">
+            The demo sends nothing; its code is <code>000000</code>. The sixth digit sends it.
+          </p>
+          <div className="row wrap">
+            <button type="submit" className="primary" disabled={busy !== undefined}>
+              {busy === "checking" ? "Checking…" : "Verify and save"}
+            </button>
+            <button type="button" className="link" onClick={startOver}>
+              Use another {pending.kind === "email" ? "address" : "number"}
+            </button>
+          </div>
+        </form>
+      )}
+      {saved && (
         <p role="status" className="note note-ok">
-          Saved. Sign-in codes now go to the new {kind === "email" ? "address" : "number"}.
+          Saved and verified. Sign-in codes now go to the new{" "}
+          {saved === "email" ? "address" : "number"}.
         </p>
       )}
+      <ErrorNote error={error} title="That did not work" />
       <ErrorNote error={update.error} title="Could not change the contact details" />
     </section>
   );

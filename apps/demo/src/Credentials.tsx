@@ -1,4 +1,4 @@
-// Credentials: list, add a passkey / SMS code / OAuth login, revoke.
+// Credentials: list, add a passkey / SMS code / Google login, remove (after a confirmation).
 import {
   useAddCredential,
   useAddPasskey,
@@ -8,44 +8,84 @@ import {
 } from "@signet/react";
 import { useCallback, useEffect, useState } from "react";
 import { demoApi } from "./demoApi.js";
-import { ErrorNote } from "./ui.js";
+import { announceChange, ConfirmButton, ErrorNote, methodName, useFreshList, when } from "./ui.js";
 
 type Challenge = Awaited<ReturnType<typeof demoApi.passkeyChallenge>>;
 
-const TYPE_NAMES: Record<string, string> = {
-  EMAIL_OTP: "Email code",
-  SMS_OTP: "SMS code",
-  PASSKEY: "Passkey",
-  OAUTH: "OAuth login",
-};
+/**
+ * A passkey's name says where it lives (`Chrome on Linux (added 2025-03-12)`), so the session it
+ * opens is recognisable from another device. Only the characters the service allows.
+ */
+export function passkeyNickname(userAgent = navigator.userAgent, now = new Date()): string {
+  const browser = /Edg\//.test(userAgent)
+    ? "Edge"
+    : /Firefox\//.test(userAgent)
+      ? "Firefox"
+      : /Chrom(e|ium)\//.test(userAgent)
+        ? "Chrome"
+        : /Safari\//.test(userAgent)
+          ? "Safari"
+          : "Browser";
+  const system = /iPhone|iPad/.test(userAgent)
+    ? "iOS"
+    : /Android/.test(userAgent)
+      ? "Android"
+      : /Mac OS X/.test(userAgent)
+        ? "macOS"
+        : /Windows/.test(userAgent)
+          ? "Windows"
+          : /Linux|X11/.test(userAgent)
+            ? "Linux"
+            : "this device";
+  return `${browser} on ${system} (added ${now.toISOString().slice(0, 10)})`;
+}
+
+type Notice = { tone: "ok"; text: string } | undefined;
 
 export function Credentials({
   accountId,
+  hasPhone,
   onChanged,
 }: {
   accountId: string;
+  /** The customer has a phone on file, which an SMS code credential needs. */
+  hasPhone: boolean;
   onChanged: () => void;
 }) {
   const credentials = useCredentials({ accountId });
   const addPasskey = useAddPasskey();
   const addCredential = useAddCredential();
   const revoke = useRevokeCredential();
+  useFreshList("credentials", credentials.refetch);
   // The credential this device signed in with cannot sign its own removal (docs/protocol.md §5).
   const inUse = useSession({ accountId }).session?.credentialId;
   // The passkey challenge is fetched ahead, so the tap opens the prompt at once.
   const [challenge, setChallenge] = useState<Challenge>();
   const [challengeError, setChallengeError] = useState<unknown>(null);
+  // One success note at a time: the latest action's.
+  const [notice, setNotice] = useState<Notice>();
   const loadChallenge = useCallback(() => {
     demoApi.passkeyChallenge().then(setChallenge, setChallengeError);
   }, []);
   useEffect(() => loadChallenge(), [loadChallenge]);
-  // After a change the profile reloads, so sign-in offers the new method.
-  useEffect(() => {
-    if (addPasskey.data || addCredential.data || revoke.isSuccess) onChanged();
-  }, [addPasskey.data, addCredential.data, revoke.isSuccess, onChanged]);
+  const changed = (text: string) => {
+    setNotice({ tone: "ok", text });
+    announceChange("credentials");
+    announceChange("sessions");
+    // The profile reloads, so sign-in offers the new method.
+    onChanged();
+  };
+  const clearNotes = () => {
+    setNotice(undefined);
+    setChallengeError(null);
+    addPasskey.reset();
+    addCredential.reset();
+    revoke.reset();
+  };
   const list = credentials.data ?? [];
   const hasOauth = list.some((c) => c.type === "OAUTH");
   const hasSms = list.some((c) => c.type === "SMS_OTP");
+  const busy = addPasskey.isPending || addCredential.isPending || revoke.isPending;
 
   return (
     <section className="card" aria-labelledby="cred-title">
@@ -57,38 +97,48 @@ export function Credentials({
       {credentials.isPending && <p aria-live="polite">Loading…</p>}
       <ErrorNote error={credentials.error} title="Could not load the sign-in methods" />
       <ul className="list" aria-label="Sign-in methods">
-        {list.map((c) => (
-          <li key={c.id} className="list-item">
-            <div>
-              <strong>{TYPE_NAMES[c.type] ?? c.type}</strong>
-              <span className="muted small"> · {c.nickname}</span>
-              {c.id === inUse && <span className="badge">signed in with this</span>}
-              <div className="muted small">Added {new Date(c.createdAt).toLocaleString()}</div>
-            </div>
-            <button
-              type="button"
-              className="danger"
-              disabled={revoke.isPending || list.length < 2 || c.id === inUse}
-              aria-label={`Remove ${TYPE_NAMES[c.type] ?? c.type} ${c.nickname}`}
-              onClick={() =>
-                // A passkey's WebAuthn id lets the browser drop it from its passkey manager too.
-                revoke.mutate({
-                  accountId,
-                  credentialId: c.id,
-                  passkeyCredentialId: c.credentialId,
-                })
-              }
-            >
-              Remove
-            </button>
-          </li>
-        ))}
+        {list.map((c) => {
+          const name = methodName(c.type);
+          return (
+            <li key={c.id} className="list-item">
+              <div>
+                <strong>{name}</strong>
+                {c.nickname && <span className="muted small"> · {c.nickname}</span>}
+                {c.id === inUse && <span className="badge">signed in with this</span>}
+                <div className="muted small">
+                  Added {when(c.createdAt)}
+                  {c.updatedAt && c.updatedAt !== c.createdAt
+                    ? ` · last changed ${when(c.updatedAt)}`
+                    : ""}
+                </div>
+              </div>
+              <ConfirmButton
+                label="Remove"
+                ariaLabel={`Remove ${name} ${c.nickname ?? ""}`.trim()}
+                question={`Remove ${name}${c.nickname ? ` (${c.nickname})` : ""}? Its sessions end too.`}
+                confirmLabel="Yes, remove"
+                disabled={busy || list.length < 2 || c.id === inUse}
+                onConfirm={() => {
+                  clearNotes();
+                  // A passkey's WebAuthn id lets the browser drop it from its passkey manager too.
+                  revoke
+                    .mutateAsync({
+                      accountId,
+                      credentialId: c.id,
+                      passkeyCredentialId: c.credentialId,
+                    })
+                    .then(
+                      () => changed(`Removed ${name}. Its sessions ended too.`),
+                      () => undefined,
+                    );
+                }}
+              />
+            </li>
+          );
+        })}
       </ul>
-      <ErrorNote error={revoke.error} title="Could not remove the sign-in method" />
-      {revoke.isSuccess && (
-        <p role="status" className="note note-ok">
-          Removed. Its sessions ended too.
-        </p>
+      {list.length === 1 && (
+        <p className="hint">The only sign-in method cannot be removed: add another first.</p>
       )}
 
       <h2>Add a sign-in method</h2>
@@ -96,10 +146,14 @@ export function Credentials({
         <button
           type="button"
           className="primary"
-          disabled={!challenge || addPasskey.isPending}
+          disabled={!challenge || busy}
           onClick={() => {
             if (!challenge) return;
-            addPasskey.mutate({ accountId, nickname: "This device", ...challenge });
+            clearNotes();
+            addPasskey.mutateAsync({ accountId, nickname: passkeyNickname(), ...challenge }).then(
+              () => changed("Passkey added. You can now sign in with it alone."),
+              () => undefined,
+            );
             setChallenge(undefined);
             loadChallenge();
           }}
@@ -109,19 +163,30 @@ export function Credentials({
         <button
           type="button"
           className="secondary"
-          disabled={addCredential.isPending || hasSms}
-          onClick={() => addCredential.mutate({ accountId, type: "SMS_OTP" })}
+          disabled={busy || hasSms || !hasPhone}
+          aria-describedby="sms-hint"
+          onClick={() => {
+            clearNotes();
+            addCredential.mutateAsync({ accountId, type: "SMS_OTP" }).then(
+              () => changed("Added SMS code: the unlock screen offers it now."),
+              () => undefined,
+            );
+          }}
         >
           Add SMS code
         </button>
         <button
           type="button"
           className="secondary"
-          disabled={addCredential.isPending || hasOauth}
+          disabled={busy || hasOauth}
           onClick={async () => {
+            clearNotes();
             try {
               const { idToken } = await demoApi.oidcToken();
-              addCredential.mutate({ accountId, type: "OAUTH", oidcToken: idToken });
+              addCredential.mutateAsync({ accountId, type: "OAUTH", oidcToken: idToken }).then(
+                () => changed("Added Google login."),
+                () => undefined,
+              );
             } catch (error) {
               setChallengeError(error);
             }
@@ -130,16 +195,19 @@ export function Credentials({
           Add Google login (sandbox)
         </button>
       </div>
-      {addPasskey.isSuccess && (
+      <p id="sms-hint" className="hint">
+        {hasSms
+          ? "SMS code is already a sign-in method."
+          : hasPhone
+            ? "SMS codes go to the phone number on file."
+            : "SMS code needs a phone number: add one under Contact first (it is verified by a code)."}
+      </p>
+      {notice && (
         <p role="status" className="note note-ok">
-          Passkey added. You can now sign in with it alone.
+          {notice.text}
         </p>
       )}
-      {addCredential.data && (
-        <p role="status" className="note note-ok">
-          Added {TYPE_NAMES[addCredential.data.type] ?? addCredential.data.type}.
-        </p>
-      )}
+      <ErrorNote error={revoke.error} title="Could not remove the sign-in method" />
       <ErrorNote error={addPasskey.error} title="The passkey was not added" />
       <ErrorNote error={addCredential.error} title="Could not add the sign-in method" />
       <ErrorNote error={challengeError} title="The demo server did not answer" />

@@ -1,7 +1,7 @@
 // Export: the wallet's recovery phrase behind an explicit confirmation, hidden again after a
 // minute. It lives only in this component's state: never logged, stored or sent anywhere.
 import { useExportWallet } from "@signet/react";
-import { useEffect, useId, useState } from "react";
+import { type FormEvent, useEffect, useId, useState } from "react";
 import { ErrorNote, useSecondsLeft } from "./ui.js";
 
 const SHOW_MS = 60_000;
@@ -14,6 +14,31 @@ export function Export({ accountId }: { accountId: string }) {
   const left = useSecondsLeft(hideAt);
   const { reset } = exportWallet;
   const shown = exportWallet.data !== undefined && hideAt !== undefined;
+  // "Wrote it down?": two random positions asked back once the phrase is hidden. Only those two
+  // words stay, in this component's state, until the check ends.
+  const [quiz, setQuiz] = useState<{ positions: [number, number]; words: [string, string] }>();
+  const [answers, setAnswers] = useState<[string, string]>(["", ""]);
+  const [verdict, setVerdict] = useState<"ok" | "wrong">();
+  const quizId = useId();
+  const wroteItDown = () => {
+    const words = (exportWallet.data ?? "").split(" ");
+    const first = Math.floor(Math.random() * words.length);
+    let second = Math.floor(Math.random() * (words.length - 1));
+    if (second >= first) second++;
+    const positions: [number, number] = first < second ? [first, second] : [second, first];
+    setQuiz({ positions, words: [words[positions[0]] ?? "", words[positions[1]] ?? ""] });
+    setAnswers(["", ""]);
+    setVerdict(undefined);
+    hide();
+  };
+  const check = (event: FormEvent) => {
+    event.preventDefault();
+    if (!quiz) return;
+    const same = (a: string, b: string) => a.trim().toLowerCase() === b;
+    const ok = same(answers[0], quiz.words[0]) && same(answers[1], quiz.words[1]);
+    setVerdict(ok ? "ok" : "wrong");
+    setQuiz(undefined);
+  };
   const hide = () => {
     reset();
     setHideAt(undefined);
@@ -36,8 +61,56 @@ export function Export({ accountId }: { accountId: string }) {
           Write them down on paper, alone. Never type them into a website or share a screenshot.
         </p>
       </div>
-      {!shown ? (
+      {quiz && !shown ? (
+        <form className="stack" onSubmit={check} aria-labelledby={`${quizId}-title`}>
+          <h2 id={`${quizId}-title`}>Check your written copy</h2>
+          <p className="muted">From your paper, not from memory: which words are these?</p>
+          {quiz.positions.map((position, i) => (
+            <div className="stack" key={position}>
+              <label htmlFor={`${quizId}-${i}`}>Word {position + 1}</label>
+              <input
+                id={`${quizId}-${i}`}
+                autoComplete="off"
+                autoCapitalize="none"
+                spellCheck={false}
+                required
+                value={answers[i]}
+                onChange={(e) => {
+                  const next: [string, string] = [...answers];
+                  next[i] = e.target.value;
+                  setAnswers(next);
+                }}
+              />
+            </div>
+          ))}
+          <div className="row wrap">
+            <button type="submit" className="primary">
+              Check
+            </button>
+            <button
+              type="button"
+              className="link"
+              onClick={() => {
+                setQuiz(undefined);
+                setVerdict(undefined);
+              }}
+            >
+              Skip the check
+            </button>
+          </div>
+        </form>
+      ) : !shown ? (
         <div className="stack">
+          {verdict === "ok" && (
+            <p className="note note-ok" role="status">
+              Your written copy checks out. Keep it somewhere safe and offline.
+            </p>
+          )}
+          {verdict === "wrong" && (
+            <p className="note note-error" role="alert">
+              That does not match your recovery phrase. Reveal it again and correct your copy.
+            </p>
+          )}
           <div className="check">
             <input
               id={confirmId}
@@ -67,9 +140,14 @@ export function Export({ accountId }: { accountId: string }) {
           <p className="muted" role="status">
             Hidden again in {left ?? 60} s.
           </p>
-          <button type="button" className="secondary" onClick={hide}>
-            Hide now
-          </button>
+          <div className="row wrap">
+            <button type="button" className="primary" onClick={wroteItDown}>
+              I wrote it down
+            </button>
+            <button type="button" className="secondary" onClick={hide}>
+              Hide now
+            </button>
+          </div>
         </div>
       )}
       <ErrorNote error={exportWallet.error} title="Could not export the wallet" />

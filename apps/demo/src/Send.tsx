@@ -1,15 +1,45 @@
 // Send money: add test funds, get a quote, sign and execute it once, follow settlement to the end.
-import { type QuoteJson, type QuotePayloadSummary, readQuotePayload } from "@signet/core";
+import {
+  getQuote,
+  type PendingAuthorizationQuoteJson,
+  type QuoteJson,
+  type QuotePayloadSummary,
+  readQuotePayload,
+} from "@signet/core";
 import {
   useAuthorizeQuote,
+  useClient,
   useExecuteQuote,
   useInternalAccounts,
   useTransaction,
 } from "@signet/react";
-import { type FormEvent, useEffect, useId, useState } from "react";
+import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { Authorize } from "./Authorize.js";
 import { demoApi } from "./demoApi.js";
-import { ErrorNote, formatMoney, type Step, Steps, useSecondsLeft } from "./ui.js";
+import { ErrorNote, formatMoney, parseAmount, type Step, Steps, useSecondsLeft } from "./ui.js";
+
+/**
+ * The payment this tab is sending, kept across a reload: only the quote's id (no amount, code or
+ * key), in sessionStorage, so the tracker can find it again and resume it (SCA included).
+ */
+const pendingKey = (customerId: string) => `signet-demo:payment:${customerId}`;
+const readPending = (customerId: string): string | undefined => {
+  try {
+    const id = sessionStorage.getItem(pendingKey(customerId));
+    return id && /^[A-Za-z]+:[A-Za-z0-9_-]{1,100}$/.test(id) ? id : undefined;
+  } catch {
+    return undefined;
+  }
+};
+const writePending = (customerId: string, quoteId: string | undefined) => {
+  try {
+    if (quoteId) sessionStorage.setItem(pendingKey(customerId), quoteId);
+    else sessionStorage.removeItem(pendingKey(customerId));
+  } catch {}
+};
+
+/** Quote statuses after execute: the payment left this device. */
+const SENT = new Set(["PENDING_AUTHORIZATION", "PROCESSING", "COMPLETED", "FAILED"]);
 
 /** How an EU customer can confirm a payment, as the quote asks for it. */
 const FACTORS = [
@@ -18,6 +48,7 @@ const FACTORS = [
 ] as const;
 
 export function Send({ customerId, region }: { customerId: string; region: string }) {
+  const client = useClient();
   const accounts = useInternalAccounts({ customerId });
   const execute = useExecuteQuote();
   const sca = useAuthorizeQuote();
@@ -29,13 +60,61 @@ export function Send({ customerId, region }: { customerId: string; region: strin
   const [quotedFor, setQuotedFor] = useState<{ units: number; factor: string | undefined }>();
   const [busy, setBusy] = useState<"fund" | "quote">();
   const [error, setError] = useState<unknown>(null);
+  // The device signed the execute (its stamp went out), whatever the service then answered.
+  const [signed, setSigned] = useState(false);
+  // A payment found again after a reload: the quote as the service has it now.
+  const [resumed, setResumed] = useState<QuoteJson>();
+  const [resumeError, setResumeError] = useState<unknown>(null);
   const amountId = useId();
-  const executed = execute.data;
+  const wallet = accounts.data?.[0];
+  const balance = wallet?.balance?.amount;
+  const currency = wallet?.balance?.currency;
+  const decimals = currency?.decimals ?? 2;
+
+  // After a reload: the payment this tab was sending, from the service, resumed where it stood.
+  const looked = useRef(false);
+  useEffect(() => {
+    if (looked.current) return;
+    looked.current = true;
+    const quoteId = readPending(customerId);
+    if (!quoteId) return;
+    getQuote(client, { quoteId }).then(
+      (found) => {
+        if (found.status === "PENDING") {
+          // Never executed: nothing left the wallet. It can be signed again while it is valid.
+          writePending(customerId, undefined);
+          const units = found.totalSendingAmount;
+          if (Date.parse(found.expiresAt ?? "") > Date.now() && units !== undefined) {
+            setQuote(found);
+            setQuotedFor({ units, factor: needsSca ? factor : undefined });
+            setAmount((units / 10 ** decimals).toFixed(decimals));
+          }
+          return;
+        }
+        setResumed(found);
+      },
+      (e) => {
+        writePending(customerId, undefined);
+        setResumeError(e);
+      },
+    );
+  }, [client, customerId, needsSca, factor, decimals]);
+
+  const executed: QuoteJson | undefined =
+    execute.data ?? (resumed && SENT.has(resumed.status) ? resumed : undefined);
+  const awaitingSca =
+    executed?.status === "PENDING_AUTHORIZATION" && executed.scaChallenge
+      ? (executed as PendingAuthorizationQuoteJson)
+      : undefined;
   // An EU payment waits for its confirmation (SCA) after execute: start it as soon as it does.
   const { mutate: authorize, reset: resetSca } = sca;
   useEffect(() => {
-    if (executed?.status === "PENDING_AUTHORIZATION") authorize({ quote: executed });
-  }, [executed, authorize]);
+    if (awaitingSca) authorize({ quote: awaitingSca });
+  }, [awaitingSca, authorize]);
+  useEffect(() => {
+    const stage = execute.stage;
+    if (stage === "submitting" || stage === "processing" || stage === "done") setSigned(true);
+  }, [execute.stage]);
   // The transfer starts once no confirmation is pending: follow it from then on.
   const released = executed?.status === "PENDING_AUTHORIZATION" ? sca.data : executed;
   const transactionId = released?.transactionId;
@@ -43,11 +122,21 @@ export function Send({ customerId, region }: { customerId: string; region: strin
     transactionId: transactionId ?? "",
     enabled: transactionId !== undefined,
   });
+  const status = transaction.data?.status;
+  const settled = status === "COMPLETED";
+  // Once the payment has ended either way, a reload has nothing to resume.
+  const ended =
+    settled || (status !== undefined && status !== "PROCESSING" && status !== "PENDING");
+  useEffect(() => {
+    if (ended) writePending(customerId, undefined);
+  }, [ended, customerId]);
+  // Settling moves money: the balance shown follows.
+  const { refetch: refetchAccounts } = accounts;
+  useEffect(() => {
+    if (ended || executed) void refetchAccounts();
+  }, [ended, executed, refetchAccounts]);
+
   const quoteLeft = useSecondsLeft(quote?.expiresAt);
-  const wallet = accounts.data?.[0];
-  const balance = wallet?.balance?.amount;
-  const currency = wallet?.balance?.currency;
-  const unit = 10 ** (currency?.decimals ?? 2);
 
   const run = async (kind: "fund" | "quote", work: () => Promise<void>) => {
     setBusy(kind);
@@ -62,10 +151,10 @@ export function Send({ customerId, region }: { customerId: string; region: strin
   };
   const fund = () =>
     run("fund", async () => {
-      await demoApi.fund(500 * unit);
+      await demoApi.fund(500 * 10 ** decimals);
       await accounts.refetch();
     });
-  const typedUnits = Math.round(Number(amount) * unit);
+  const typedUnits = parseAmount(amount, decimals);
   // Changing what the quote was for discards it (unless it is already on its way).
   const discardQuote = () => {
     if (quote !== undefined && !execute.isPending && execute.data === undefined) {
@@ -74,34 +163,54 @@ export function Send({ customerId, region }: { customerId: string; region: strin
       execute.reset();
     }
   };
+  const inFlight = executed !== undefined && !ended && !sca.isError && !execute.isError;
   const requestQuote = () => {
     const units = typedUnits;
-    if (!Number.isFinite(units) || units <= 0) {
+    if (units === undefined || units <= 0) {
       setError(
-        Object.assign(new Error("Enter an amount above zero, like 25.00."), {
-          code: "INVALID_AMOUNT",
-        }),
+        Object.assign(
+          new Error(
+            `"${amount}" is not an amount above zero with at most ${decimals} decimals, like 25.00 or 25,00.`,
+          ),
+          { code: "INVALID_AMOUNT" },
+        ),
       );
       return;
     }
     execute.reset();
     resetSca();
+    setSigned(false);
+    setResumed(undefined);
+    setResumeError(null);
     setQuote(undefined);
+    writePending(customerId, undefined);
     void run("quote", async () => {
       const scaFactor = needsSca ? factor : undefined;
       setQuote(await demoApi.quote(units, scaFactor));
       setQuotedFor({ units, factor: scaFactor });
     });
   };
-  const getQuote = (event: FormEvent) => {
+  const getQuoteNow = (event: FormEvent) => {
     event.preventDefault();
     requestQuote();
+  };
+  const send = (q: QuoteJson) => {
+    setSigned(false);
+    // Kept before anything is signed: a reload from here on finds the payment again.
+    writePending(customerId, q.id);
+    execute.mutate({ quote: q });
   };
   const signing = quote ? summarise(quote) : undefined;
   const stale =
     quote !== undefined &&
     (quotedFor?.units !== typedUnits || quotedFor?.factor !== (needsSca ? factor : undefined));
   const expired = quoteLeft === 0;
+  // More than the wallet holds: the service would refuse it at execute, after the device signed.
+  const overBalance =
+    quote !== undefined &&
+    balance !== undefined &&
+    !execute.isSuccess &&
+    (quote.totalSendingAmount ?? 0) > balance;
   // The screen's own rule, beside the one core runs before it signs: the payload must carry the
   // amount shown, and the quote must still be the one the inputs asked for.
   // An opaque transaction (the service's chain bytes) is left to core's check of the quote.
@@ -110,33 +219,51 @@ export function Send({ customerId, region }: { customerId: string; region: strin
     (!signing.readable ||
       ((signing.amount === undefined || signing.amount === String(quote?.totalSendingAmount)) &&
         (signing.quoteId === undefined || signing.quoteId === quote?.id)));
-  const status = transaction.data?.status;
-  const settled = status === "COMPLETED";
   const failed =
-    execute.isError || sca.isError || transaction.isError || (status !== undefined && !settled);
+    execute.isError ||
+    sca.isError ||
+    transaction.isError ||
+    (status !== undefined && !settled && ended);
   const stageDone = (done: boolean, active: boolean): Step["state"] =>
     done ? "done" : active ? (failed ? "failed" : "active") : "todo";
+  const wasResumed = resumed !== undefined && execute.data === undefined;
+  const signedNow = signed || wasResumed || execute.isSuccess;
   const steps: Step[] = [
-    { label: "Funds in the wallet", state: stageDone((balance ?? 0) > 0, busy === "fund") },
-    { label: "Quote", state: stageDone(quote !== undefined, busy === "quote") },
+    {
+      label: "Funds in the wallet",
+      state: stageDone((balance ?? 0) > 0 || wasResumed, busy === "fund"),
+    },
+    { label: "Quote", state: stageDone(quote !== undefined || wasResumed, busy === "quote") },
     {
       label: "Sign on this device",
       state: stageDone(
-        execute.stage === "submitting" || execute.stage === "processing" || execute.isSuccess,
-        execute.stage === "challenge" || execute.stage === "signing",
+        signedNow,
+        execute.stage === "challenge" ||
+          execute.stage === "signing" ||
+          (execute.isError && !signed),
       ),
     },
-    { label: "Execute", state: stageDone(execute.isSuccess, execute.isPending || execute.isError) },
+    {
+      label: "Execute",
+      state: stageDone(
+        execute.isSuccess || wasResumed,
+        execute.isPending || (execute.isError && signed),
+      ),
+    },
     ...(needsSca
       ? [
           {
             label: "Confirm (SCA)",
-            state: stageDone(released !== undefined, sca.isPending || sca.isError),
+            state: stageDone(
+              released !== undefined,
+              executed?.status === "PENDING_AUTHORIZATION" || sca.isPending || sca.isError,
+            ),
           },
         ]
       : []),
     { label: "Settle", state: stageDone(settled, transactionId !== undefined) },
   ];
+  const shown = quote ?? (wasResumed ? resumed : undefined);
 
   return (
     <section className="card" aria-labelledby="send-title">
@@ -156,7 +283,22 @@ export function Send({ customerId, region }: { customerId: string; region: strin
 
       <Steps steps={steps} label="Payment progress" />
 
-      <form onSubmit={getQuote} className="stack">
+      {wasResumed && (
+        <div className="note" role="status" data-testid="resumed">
+          <strong>
+            Your payment of {formatMoney(resumed.totalSendingAmount, resumed.sendingCurrency)} was
+            found again.
+          </strong>
+          <p>
+            {resumed.status === "PENDING_AUTHORIZATION"
+              ? "It was sent and waits for your confirmation: confirm it below to release it."
+              : "It was sent before the page reloaded; its progress is below."}
+          </p>
+        </div>
+      )}
+      <ErrorNote error={resumeError} title="Could not find the payment from before the reload" />
+
+      <form onSubmit={getQuoteNow} className="stack">
         <label htmlFor={amountId}>
           Amount to send to Demo Payee (bank account ••6789), {currency?.code ?? ""}
         </label>
@@ -164,22 +306,28 @@ export function Send({ customerId, region }: { customerId: string; region: strin
           <input
             id={amountId}
             inputMode="decimal"
+            autoComplete="off"
             value={amount}
             onChange={(e) => {
               setAmount(e.target.value);
               discardQuote();
             }}
             required
-            pattern="[0-9]+(\.[0-9]{1,2})?"
+            aria-describedby={`${amountId}-hint`}
           />
           <button
             type="submit"
             className="secondary"
-            disabled={busy !== undefined || execute.isPending}
+            disabled={busy !== undefined || execute.isPending || inFlight}
           >
             {busy === "quote" ? "Quoting…" : "Get quote"}
           </button>
         </div>
+        <p id={`${amountId}-hint`} className="hint">
+          {inFlight
+            ? "A payment is on its way: finish it before starting another."
+            : "A decimal point or comma both work: 12.50 or 12,50."}
+        </p>
         {needsSca && (
           <fieldset>
             <legend>Confirm EU payments with</legend>
@@ -202,72 +350,124 @@ export function Send({ customerId, region }: { customerId: string; region: strin
       </form>
       <ErrorNote error={error} title="Could not prepare the payment" />
 
-      {quote && (
+      {shown && (
         <section className="quote" aria-label="Quote">
           <dl>
             <dt>You send</dt>
-            <dd>{formatMoney(quote.totalSendingAmount, quote.sendingCurrency)}</dd>
+            <dd>{formatMoney(shown.totalSendingAmount, shown.sendingCurrency)}</dd>
             <dt>Fees</dt>
-            <dd>{formatMoney(quote.feesIncluded ?? 0, quote.sendingCurrency)}</dd>
+            <dd>{formatMoney(shown.feesIncluded ?? 0, shown.sendingCurrency)}</dd>
             <dt>They receive</dt>
-            <dd>{formatMoney(quote.totalReceivingAmount, quote.receivingCurrency)}</dd>
-            <dt>Quote valid for</dt>
-            <dd>{quoteLeft !== undefined ? (expired ? "expired" : `${quoteLeft} s`) : "—"}</dd>
+            <dd>{formatMoney(shown.totalReceivingAmount, shown.receivingCurrency)}</dd>
+            {quote && !execute.isSuccess && (
+              <>
+                <dt>Quote valid for</dt>
+                <dd>{quoteLeft !== undefined ? (expired ? "expired" : `${quoteLeft} s`) : "—"}</dd>
+              </>
+            )}
           </dl>
-          <SigningSummary summary={signing} quote={quote} />
-          {signing !== undefined && !payloadMatches && (
-            <p className="note note-error" role="alert" data-testid="payload-differs">
-              What this device would sign does not match the quote shown, so it will not sign it.
-              Get a new quote.
-            </p>
-          )}
-          {stale && !execute.isPending && execute.data === undefined && (
-            <p className="note note-error" role="alert">
-              This quote is for a different amount than you typed. Get a new quote.
-            </p>
-          )}
-          {needsSca && (
-            <p className="hint">
-              EU customer: after you send, confirm the payment with{" "}
-              {factor === "PASSKEY" ? "your passkey" : "a code sent by SMS"} (strong customer
-              authentication).
-            </p>
-          )}
-          {expired && !execute.isPending && !execute.isSuccess ? (
+          {quote && !execute.isSuccess && (
             <>
-              <p className="note" role="status">
-                This quote expired before it was sent. Nothing was signed.
-              </p>
-              <button
-                type="button"
-                className="primary"
-                disabled={busy !== undefined}
-                onClick={requestQuote}
-              >
-                Get a new quote
-              </button>
+              <SigningSummary summary={signing} quote={quote} />
+              {signing !== undefined && !payloadMatches && (
+                <p className="note note-error" role="alert" data-testid="payload-differs">
+                  What this device would sign does not match the quote shown, so it will not sign
+                  it. Get a new quote.
+                </p>
+              )}
+              {stale && !execute.isPending && execute.data === undefined && (
+                <p className="note note-error" role="alert">
+                  This quote is for a different amount than you typed. Get a new quote.
+                </p>
+              )}
+              {overBalance && !expired && (
+                <div className="note note-error" role="alert" data-testid="over-balance">
+                  <strong>More than the wallet holds.</strong>
+                  <p>
+                    This quote needs {formatMoney(quote.totalSendingAmount, quote.sendingCurrency)},
+                    and the wallet has {formatMoney(balance, currency)}. Add test funds or lower the
+                    amount, then get a new quote. Nothing was signed.
+                  </p>
+                </div>
+              )}
+              {needsSca && (
+                <p className="hint">
+                  EU customer: after you send, confirm the payment with{" "}
+                  {factor === "PASSKEY" ? "your passkey" : "a code sent by SMS"} (strong customer
+                  authentication).
+                </p>
+              )}
+              {expired && !execute.isPending ? (
+                <>
+                  <p className="note" role="status">
+                    This quote expired before it was sent. Nothing was signed.
+                  </p>
+                  <button
+                    type="button"
+                    className="primary"
+                    disabled={busy !== undefined}
+                    onClick={requestQuote}
+                  >
+                    Get a new quote
+                  </button>
+                </>
+              ) : (
+                <button
+                  type="button"
+                  className="primary"
+                  disabled={
+                    execute.isPending ||
+                    execute.isError ||
+                    expired ||
+                    stale ||
+                    overBalance ||
+                    !payloadMatches
+                  }
+                  onClick={() => send(quote)}
+                >
+                  {execute.isPending
+                    ? `Sending… (${execute.stage ?? "starting"})`
+                    : "Sign and send"}
+                </button>
+              )}
             </>
-          ) : (
-            <button
-              type="button"
-              className="primary"
-              disabled={
-                execute.isPending || execute.isSuccess || expired || stale || !payloadMatches
-              }
-              onClick={() => execute.mutate({ quote })}
-            >
-              {execute.isPending ? `Sending… (${execute.stage ?? "starting"})` : "Sign and send"}
-            </button>
           )}
         </section>
       )}
-      <ErrorNote error={execute.error} title="The payment was not sent" />
+      <ErrorNote
+        error={execute.error}
+        title={
+          signed ? "The device signed, but the service did not send it" : "The payment was not sent"
+        }
+      />
+      {execute.isError && (
+        <button type="button" className="secondary" onClick={requestQuote}>
+          Get a new quote
+        </button>
+      )}
       <Authorize sca={sca} />
       <ErrorNote error={sca.error} title="The payment was not confirmed" />
+      {sca.isError && awaitingSca && (
+        <div className="row wrap">
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => authorize({ quote: awaitingSca })}
+          >
+            Try confirming again
+          </button>
+        </div>
+      )}
 
       {transactionId && (
         <div className="settle" aria-live="polite">
           {!transaction.data && !transaction.error && (
+            <>
+              <label htmlFor="settle-progress">Settling with the bank…</label>
+              <progress id="settle-progress" />
+            </>
+          )}
+          {status && !ended && transaction.data && (
             <>
               <label htmlFor="settle-progress">Settling with the bank…</label>
               <progress id="settle-progress" />
@@ -280,7 +480,7 @@ export function Send({ customerId, region }: { customerId: string; region: strin
               <code>{transactionId}</code>
             </p>
           )}
-          {status && !settled && (
+          {status && ended && !settled && (
             <p role="alert" className="note note-error">
               The payment ended as <strong data-testid="tx-status">{status}</strong>. No money left
               the wallet twice; get a new quote to try again.

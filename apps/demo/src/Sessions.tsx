@@ -1,5 +1,5 @@
 // Sessions: this device's session with its expiry countdown, every session of the wallet,
-// refresh, revoke and sign out.
+// refresh, revoke (after a confirmation) and sign out.
 import {
   useRefreshSession,
   useRevokeSession,
@@ -7,15 +7,32 @@ import {
   useSessions,
   useSignOut,
 } from "@signet/react";
-import { ErrorNote, formatSeconds, useSecondsLeft } from "./ui.js";
+import {
+  announceChange,
+  ConfirmButton,
+  ErrorNote,
+  formatSeconds,
+  methodName,
+  useFreshList,
+  useSecondsLeft,
+  when,
+} from "./ui.js";
 
-export function Sessions({ accountId }: { accountId: string }) {
+export function Sessions({
+  accountId,
+  onEndingHere,
+}: {
+  accountId: string;
+  /** Called just before this tab ends its own session, so the next screen says why. */
+  onEndingHere: (why: "signedOut" | "revokedHere") => void;
+}) {
   const { session, expiresAt, persistence } = useSession({ accountId });
   const sessions = useSessions({ accountId });
   const refresh = useRefreshSession();
   const revoke = useRevokeSession();
   const signOut = useSignOut();
   const left = useSecondsLeft(expiresAt);
+  useFreshList("sessions", sessions.refetch);
 
   return (
     <section className="card" aria-labelledby="sessions-title">
@@ -44,7 +61,13 @@ export function Sessions({ accountId }: { accountId: string }) {
             type="button"
             className="primary"
             disabled={refresh.isPending || !session}
-            onClick={() => refresh.mutate({ accountId })}
+            onClick={() => {
+              revoke.reset();
+              refresh.mutateAsync({ accountId }).then(
+                () => announceChange("sessions"),
+                () => undefined,
+              );
+            }}
           >
             {refresh.isPending ? "Refreshing…" : "Refresh session"}
           </button>
@@ -52,7 +75,13 @@ export function Sessions({ accountId }: { accountId: string }) {
             type="button"
             className="secondary"
             disabled={signOut.isPending}
-            onClick={() => signOut.mutate({ accountId })}
+            onClick={() => {
+              onEndingHere("signedOut");
+              signOut.mutateAsync({ accountId }).then(
+                () => announceChange("sessions"),
+                () => undefined,
+              );
+            }}
           >
             Sign out
           </button>
@@ -69,27 +98,48 @@ export function Sessions({ accountId }: { accountId: string }) {
       <h2>All sessions of this wallet</h2>
       <ErrorNote error={sessions.error} title="Could not load the sessions" />
       <ul className="list" aria-label="Sessions">
-        {(sessions.data ?? []).map((s) => (
-          <li key={s.id} className="list-item">
-            <div>
-              <strong>{s.nickname || s.type}</strong>
-              {s.id === session?.id && <span className="badge">this device</span>}
-              <div className="muted small">
-                {s.type} · until {new Date(s.expiresAt).toLocaleTimeString()}
+        {(sessions.data ?? []).map((s) => {
+          const mine = s.id === session?.id;
+          const name = s.nickname || methodName(s.type);
+          const until = new Date(s.expiresAt).toLocaleTimeString();
+          return (
+            <li key={s.id} className="list-item">
+              <div>
+                <strong>{name}</strong>
+                {mine && <span className="badge">this device</span>}
+                <div className="muted small">
+                  Signed in with {methodName(s.type).toLowerCase()} · {when(s.createdAt)} · until{" "}
+                  {until}
+                </div>
               </div>
-            </div>
-            <button
-              type="button"
-              className="danger"
-              disabled={revoke.isPending}
-              aria-label={`Revoke session ${s.nickname || s.type} until ${new Date(s.expiresAt).toLocaleTimeString()}${s.id === session?.id ? " (this device)" : ""}`}
-              onClick={() => revoke.mutate({ accountId, sessionId: s.id })}
-            >
-              Revoke
-            </button>
-          </li>
-        ))}
+              <ConfirmButton
+                label="Revoke"
+                ariaLabel={`Revoke session ${name} until ${until}${mine ? " (this device)" : ""}`}
+                question={
+                  mine
+                    ? "End this device's session? You will need to sign in again here."
+                    : `End the session "${name}"? That device will need to sign in again.`
+                }
+                confirmLabel={mine ? "Yes, end it and sign out" : "Yes, revoke"}
+                disabled={revoke.isPending}
+                onConfirm={() => {
+                  refresh.reset();
+                  if (mine) onEndingHere("revokedHere");
+                  revoke.mutateAsync({ accountId, sessionId: s.id }).then(
+                    () => announceChange("sessions"),
+                    () => undefined,
+                  );
+                }}
+              />
+            </li>
+          );
+        })}
       </ul>
+      {revoke.isSuccess && (
+        <p role="status" className="note note-ok">
+          Session revoked: that device must sign in again.
+        </p>
+      )}
       <ErrorNote error={revoke.error} title="Could not revoke the session" />
     </section>
   );

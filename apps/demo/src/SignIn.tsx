@@ -8,8 +8,14 @@ import {
   useVerifyOtp,
 } from "@signet/react";
 import { type FormEvent, useEffect, useId, useState } from "react";
-import { type DemoConfig, type DemoProfile, demoApi } from "./demoApi.js";
-import { ErrorNote } from "./ui.js";
+import { type DemoConfig, type DemoCredential, type DemoProfile, demoApi } from "./demoApi.js";
+import { CodeInput, ErrorNote } from "./ui.js";
+
+/** After five wrong codes the service stops taking that code: a new one is the way out. */
+const OTP_ADVICE = {
+  RATE_LIMITED: "Too many wrong tries for this code. Send a new code, then enter that one.",
+  UNAUTHORIZED: "That code was not accepted. Check it, or send a new code.",
+};
 
 const REGION_NAMES: Record<string, string> = {
   US: "United States",
@@ -62,6 +68,7 @@ export function DemoLogin({
           id={emailId}
           type="email"
           autoComplete="email"
+          maxLength={254}
           required
           value={email}
           onChange={(e) => setEmail(e.target.value)}
@@ -96,13 +103,10 @@ export function WalletSignIn({
   profile: DemoProfile;
   onSwitchUser: () => void;
 }) {
-  const requestOtp = useRequestOtp();
-  const verifyOtp = useVerifyOtp();
   const passkey = useSignInWithPasskey();
   const oauth = useSignInWithOAuth();
-  const [code, setCode] = useState("");
-  const codeId = useId();
   const accountFieldId = useId();
+  const smsCredential = profile.credentials.find((c) => c.type === "SMS_OTP");
   const emailCredential = profile.credentials.find((c) => c.type === "EMAIL_OTP");
   const passkeys = profile.credentials.filter((c) => c.type === "PASSKEY");
   const oauthCredential = profile.credentials.find((c) => c.type === "OAUTH");
@@ -125,15 +129,6 @@ export function WalletSignIn({
   }, [passkeyId, autofill, startPasskey]);
   useEffect(() => () => autofill.abort(), [autofill]);
 
-  const verify = (event: FormEvent) => {
-    event.preventDefault();
-    if (!requestOtp.data) return;
-    verifyOtp.mutate({
-      credential: requestOtp.data.credential,
-      otpEncryptionTargetBundle: requestOtp.data.otpEncryptionTargetBundle,
-      otpCode: code.trim(),
-    });
-  };
   // An autofill attempt that ends (aborted, or the browser gave up) is not the user's doing.
   const passkeyError = passkey.variables?.autofill === true ? null : passkey.error;
 
@@ -179,61 +174,32 @@ export function WalletSignIn({
       )}
 
       {emailCredential && (
-        <div className="method">
-          <h2>Email code</h2>
-          {!requestOtp.data ? (
-            <button
-              type="button"
-              className={firstPasskey ? "secondary" : "primary"}
-              disabled={requestOtp.isPending}
-              onClick={() => requestOtp.mutate({ credentialId: emailCredential.id })}
-            >
-              {requestOtp.isPending ? "Sending…" : `Email a code to ${profile.email}`}
-            </button>
-          ) : (
-            <form onSubmit={verify} className="stack">
-              <label htmlFor={codeId}>6-digit code</label>
-              <input
-                id={codeId}
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                pattern="[0-9]{6}"
-                maxLength={6}
-                required
-                value={code}
-                onChange={(e) => setCode(e.target.value)}
-                aria-describedby={`${codeId}-hint`}
-              />
-              <p id={`${codeId}-hint`} className="hint">
-                Sent to {profile.email}.{" "}
-                {config.mode === "emulator" ? "The emulator" : "The sandbox"} accepts{" "}
-                <code>{config.otpHint}</code>.
-              </p>
-              <div className="row">
-                <button type="submit" className="primary" disabled={verifyOtp.isPending}>
-                  {verifyOtp.isPending ? "Checking…" : "Verify and sign in"}
-                </button>
-                <button
-                  type="button"
-                  className="link"
-                  onClick={() => {
-                    verifyOtp.reset();
-                    requestOtp.mutate({ credentialId: emailCredential.id });
-                  }}
-                >
-                  Send a new code
-                </button>
-              </div>
-            </form>
-          )}
-          <ErrorNote error={requestOtp.error} title="Could not send the code" />
-          <ErrorNote error={verifyOtp.error} title="That code did not work" />
-        </div>
+        <OtpMethod
+          config={config}
+          credential={emailCredential}
+          heading="Email code"
+          sendLabel={`Email a code to ${profile.email}`}
+          fieldLabel="6-digit code"
+          sentTo={profile.email}
+          primary={!firstPasskey}
+        />
+      )}
+
+      {smsCredential && (
+        <OtpMethod
+          config={config}
+          credential={smsCredential}
+          heading="SMS code"
+          sendLabel={`Text a code to ${smsCredential.nickname ?? profile.phoneNumber ?? "your phone"}`}
+          fieldLabel="Code from the SMS"
+          sentTo={smsCredential.nickname ?? profile.phoneNumber ?? "your phone"}
+          primary={false}
+        />
       )}
 
       {oauthCredential && (
         <div className="method">
-          <h2>OAuth</h2>
+          <h2>Google login</h2>
           <button
             type="button"
             className="secondary"
@@ -247,9 +213,105 @@ export function WalletSignIn({
           >
             Continue with Google (sandbox token)
           </button>
-          <ErrorNote error={oauth.error} title="OAuth sign-in did not finish" />
+          <ErrorNote error={oauth.error} title="Google sign-in did not finish" />
         </div>
       )}
     </section>
+  );
+}
+
+/** Sign-in with a one-time code (email or SMS): send, type or paste, the sixth digit submits. */
+function OtpMethod({
+  config,
+  credential,
+  heading,
+  sendLabel,
+  fieldLabel,
+  sentTo,
+  primary,
+}: {
+  config: DemoConfig;
+  credential: DemoCredential;
+  heading: string;
+  sendLabel: string;
+  fieldLabel: string;
+  sentTo: string;
+  primary: boolean;
+}) {
+  const requestOtp = useRequestOtp();
+  const verifyOtp = useVerifyOtp();
+  const [code, setCode] = useState("");
+  const [sentAgain, setSentAgain] = useState(false);
+  const codeId = useId();
+  const challenge = requestOtp.data;
+  const verify = (digits: string) => {
+    if (!challenge || verifyOtp.isPending) return;
+    verifyOtp.mutate({
+      credential: challenge.credential,
+      otpEncryptionTargetBundle: challenge.otpEncryptionTargetBundle,
+      otpCode: digits,
+    });
+  };
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    verify(code);
+  };
+  return (
+    <div className="method">
+      <h2>{heading}</h2>
+      {!challenge ? (
+        <button
+          type="button"
+          className={primary ? "primary" : "secondary"}
+          disabled={requestOtp.isPending}
+          onClick={() => requestOtp.mutate({ credentialId: credential.id })}
+        >
+          {requestOtp.isPending ? "Sending…" : sendLabel}
+        </button>
+      ) : (
+        <form onSubmit={onSubmit} className="stack">
+          <label htmlFor={codeId}>{fieldLabel}</label>
+          <CodeInput
+            id={codeId}
+            value={code}
+            onChange={setCode}
+            onComplete={verify}
+            describedBy={`${codeId}-hint`}
+          />
+          <p id={`${codeId}-hint`} className="hint">
+            Sent to {sentTo}. {config.mode === "emulator" ? "The emulator" : "The sandbox"} accepts{" "}
+            <code>{config.otpHint}</code>. Pasting works; the sixth digit sends it.
+          </p>
+          <div className="row wrap">
+            <button type="submit" className="primary" disabled={verifyOtp.isPending}>
+              {verifyOtp.isPending ? "Checking…" : "Verify and sign in"}
+            </button>
+            <button
+              type="button"
+              className="link"
+              disabled={requestOtp.isPending}
+              onClick={() => {
+                verifyOtp.reset();
+                setCode("");
+                setSentAgain(false);
+                requestOtp.mutateAsync({ credentialId: credential.id }).then(
+                  () => setSentAgain(true),
+                  () => undefined,
+                );
+              }}
+            >
+              {requestOtp.isPending ? "Sending…" : "Send a new code"}
+            </button>
+          </div>
+          {sentAgain && !verifyOtp.error && (
+            <p role="status" className="note note-ok">
+              A new code was sent to {sentTo}. Enter it above.
+            </p>
+          )}
+        </form>
+      )}
+      <ErrorNote error={requestOtp.error} title="Could not send the code" />
+      <ErrorNote error={verifyOtp.error} title="That code did not work" advice={OTP_ADVICE} />
+    </div>
   );
 }

@@ -1,6 +1,6 @@
 // The demo's own endpoints (/api/demo/): the app's login, funding, quotes, passkey challenges and
 // sandbox OIDC tokens. These stand in for what an integrator's backend does.
-import type { QuoteJson } from "@signet/core";
+import type { CurrencyJson, QuoteJson } from "@signet/core";
 import { logLine } from "./log.js";
 
 export type DemoConfig = {
@@ -15,12 +15,39 @@ export type DemoConfig = {
 export type DemoCredential = { id: string; type: string; nickname?: string };
 
 export type DemoProfile = {
+  signedIn?: true;
   email: string;
+  /** The customer's phone on file (SMS codes go to it), when there is one. */
+  phoneNumber?: string;
   customerId: string;
   accountId: string;
   region: string;
   sca: boolean;
   credentials: DemoCredential[];
+};
+
+/** A payment or deposit of the customer's, as `GET /api/demo/activity` lists it. */
+export type DemoActivity = {
+  id: string;
+  status: string;
+  direction: "DEBIT" | "CREDIT" | (string & {});
+  quoteId?: string;
+  sentAmount?: { amount: number; currency: CurrencyJson };
+  receivedAmount?: { amount: number; currency: CurrencyJson };
+  createdAt: string;
+  settledAt?: string;
+};
+
+/** What someone needs to pay into the wallet. */
+export type DemoReceive = {
+  accountId: string;
+  customerId: string;
+  holder: string;
+  currency?: CurrencyJson;
+  instructions?: Array<{
+    instructionsNotes?: string;
+    accountOrWalletInfo?: Record<string, unknown>;
+  }>;
 };
 
 /** A demo endpoint's refusal, with the server's message (written for the user). */
@@ -69,13 +96,24 @@ async function call<T>(method: "GET" | "POST", path: string, body?: unknown): Pr
 
 export const demoApi = {
   config: () => call<DemoConfig>("GET", "config"),
-  me: () => call<DemoProfile>("GET", "me"),
+  /** The signed-in demo user, or `null` when nobody is (a 200, not an error). */
+  me: () =>
+    call<DemoProfile | { signedIn: false }>("GET", "me").then((p) =>
+      p.signedIn === false ? null : (p as DemoProfile),
+    ),
   signIn: (email: string, region: string) => call<DemoProfile>("POST", "signin", { email, region }),
   signOut: () => call<object>("POST", "signout"),
   fund: (amount: number) => call<{ funded: number }>("POST", "fund", { amount }),
   /** A quote to the demo payee; `scaFactor` is how an EU customer will confirm it. */
   quote: (amount: number, scaFactor?: "SMS_OTP" | "PASSKEY") =>
     call<QuoteJson>("POST", "quote", { amount, ...(scaFactor ? { scaFactor } : {}) }),
+  activity: () => call<{ data: DemoActivity[] }>("GET", "activity").then((r) => r.data),
+  receive: () => call<DemoReceive>("GET", "receive"),
+  /** Sends a code to prove a new contact (the demo sends none: its code is public). */
+  contactStart: (contact: { email: string } | { phoneNumber: string }) =>
+    call<{ sentTo: string }>("POST", "contact/start", contact),
+  contactVerify: (code: string) =>
+    call<{ kind: "email" | "phoneNumber"; value: string }>("POST", "contact/verify", { code }),
   passkeyChallenge: () =>
     call<{
       challenge: string;

@@ -29,9 +29,22 @@ export function onSessionRejected(listener: () => void): () => void {
   return () => void rejectedListeners.delete(listener);
 }
 
+const unauthorizedListeners = new Set<() => void>();
+
+/**
+ * Calls `listener` on every 401 of the relay, sign-in attempts included: the relay refuses
+ * everything once the demo server no longer knows the browser's cookie (it restarted, or the
+ * user left the demo in another tab), and only signing in to the demo again helps.
+ */
+export function onRelayUnauthorized(listener: () => void): () => void {
+  unauthorizedListeners.add(listener);
+  return () => void unauthorizedListeners.delete(listener);
+}
+
 export function logSignetEvent(event: SignetEvent): void {
   switch (event.type) {
     case "request": {
+      if (event.status === 401) for (const listener of unauthorizedListeners) listener();
       if (
         event.status === 401 &&
         !/^\/auth\/credentials\/[^/]+\/(verify|challenge)/.test(event.path)

@@ -1,6 +1,6 @@
 // Small pieces every screen uses: error notes that say what to do, step progress, countdowns.
 import type { CurrencyJson } from "@signet/core";
-import { Component, type ReactNode, useEffect, useState } from "react";
+import { Component, type ReactNode, useEffect, useRef, useState } from "react";
 import { DemoApiError } from "./demoApi.js";
 
 const ADVICE: Record<string, string> = {
@@ -30,6 +30,12 @@ const ADVICE: Record<string, string> = {
   TIMEOUT: "The server took too long. Try again.",
   PROCESSING_TIMEOUT: "The service is still working on it. Wait a moment and try again.",
   RATE_LIMITED: "Too many requests. Wait a minute and try again.",
+  RELAY_UNAUTHENTICATED:
+    "The demo server no longer knows this browser (it was restarted, or you signed out in another tab). Sign in again.",
+  INVALID_EMAIL: "Check the email address and try again.",
+  TOO_MANY_CODES: "Ask for a new code, then enter that one.",
+  WRONG_CODE: "Check the code and try again, or ask for a new one.",
+  NO_CODE_PENDING: "Ask for a new code.",
   UNEXPECTED_STATUS:
     "The server answered in a way the app did not expect. Reload the page and try again.",
   SIGNED_OUT: "Enter your email to sign in to the demo again.",
@@ -45,16 +51,38 @@ export function explain(error: unknown): { code: string; what: string; todo: str
   const todo =
     ADVICE[code] ??
     (error instanceof DemoApiError
-      ? "Try again; if it repeats, restart the demo."
+      ? error.status >= 400 && error.status < 500
+        ? // The demo server's own refusals are written for the user: what to change.
+          "Change what the message above asks for, then try again."
+        : "Try again; if it repeats, restart the demo."
       : "Try again. If it keeps failing, reload the page.");
   return { code, what, todo };
 }
 
-export function ErrorNote({ error, title }: { error: unknown; title: string }) {
+/**
+ * An error with what to do about it. `advice` overrides the general advice for some codes where
+ * the screen knows better (after wrong codes, "Send a new code" is the way out, not waiting).
+ * It scrolls itself into view when it appears, so a phone user sees it.
+ */
+export function ErrorNote({
+  error,
+  title,
+  advice,
+}: {
+  error: unknown;
+  title: string;
+  advice?: Record<string, string>;
+}) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (error) ref.current?.scrollIntoView?.({ block: "nearest", behavior: "smooth" });
+  }, [error]);
   if (!error) return null;
-  const { code, what, todo } = explain(error);
+  const explained = explain(error);
+  const { code, what } = explained;
+  const todo = advice?.[code] ?? explained.todo;
   return (
-    <div className="note note-error" role="alert">
+    <div className="note note-error" role="alert" ref={ref}>
       <strong>
         <span aria-hidden="true">⚠ </span>
         {title}
@@ -127,6 +155,33 @@ export function formatMoney(
   return `${currency?.symbol ?? ""}${value} ${currency?.code ?? ""}`.trim();
 }
 
+/**
+ * An amount as people type it, in the currency's smallest unit: `12.50`, `12,50` (a decimal
+ * comma, as in most of the EU), `1,234.50`, `1.234,50`, ` 12 ` all read; `undefined` when it is
+ * not an amount or has more decimals than the currency.
+ */
+export function parseAmount(typed: string, decimals: number): number | undefined {
+  const text = typed.replace(/[\s\u00a0\u202f']/g, "");
+  if (!/^[0-9]*([.,][0-9]*)*$/.test(text) || !/[0-9]/.test(text)) return undefined;
+  const dots = text.split(".").length - 1;
+  const commas = text.split(",").length - 1;
+  // The decimal mark: the last of two kinds (`1.234,50`), or a lone one not followed by a group
+  // of three digits (`12,50`, `12.5`; `1,000` is a thousand). Every other mark groups thousands.
+  let mark: string | undefined;
+  if (dots > 0 && commas > 0) mark = text.lastIndexOf(".") > text.lastIndexOf(",") ? "." : ",";
+  else if (dots + commas === 1) {
+    const lone = dots ? "." : ",";
+    if (text.length - text.indexOf(lone) - 1 !== 3) mark = lone;
+  }
+  const [whole = "", fraction = "", ...rest] = mark ? text.split(mark) : [text];
+  if (rest.length > 0) return undefined;
+  const digits = whole.replace(/[.,]/g, "");
+  if (fraction.length > decimals || /[.,]/.test(fraction)) return undefined;
+  const units =
+    Number(digits || "0") * 10 ** decimals + Number(fraction.padEnd(decimals, "0") || "0");
+  return Number.isSafeInteger(units) ? units : undefined;
+}
+
 /** Shows what to do instead of a blank page when a screen throws while rendering. */
 export class ScreenBoundary extends Component<{ children: ReactNode }, { error: unknown }> {
   override state: { error: unknown } = { error: null };
@@ -149,4 +204,161 @@ export class ScreenBoundary extends Component<{ children: ReactNode }, { error: 
       );
     return this.props.children;
   }
+}
+
+/** The digits of a typed or pasted code (`"000 000"`, `"123-456"`), at most `length`. */
+export const codeDigits = (typed: string, length = 6) => typed.replace(/\D/g, "").slice(0, length);
+
+/**
+ * A one-time code field: pasting `"000 000"` keeps all six digits (spaces and dashes dropped),
+ * and the sixth digit submits the code (`onComplete`) without a tap on the button.
+ */
+export function CodeInput({
+  id,
+  value,
+  onChange,
+  onComplete,
+  describedBy,
+  inputRef,
+}: {
+  id: string;
+  value: string;
+  onChange: (digits: string) => void;
+  onComplete?: (digits: string) => void;
+  describedBy?: string;
+  inputRef?: React.Ref<HTMLInputElement>;
+}) {
+  return (
+    <input
+      id={id}
+      ref={inputRef}
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      pattern="[0-9]{6}"
+      required
+      value={value}
+      aria-describedby={describedBy}
+      onChange={(e) => {
+        const digits = codeDigits(e.target.value);
+        onChange(digits);
+        if (digits.length === 6 && digits !== value) onComplete?.(digits);
+      }}
+    />
+  );
+}
+
+/** What the service calls a credential or session type, in the user's words. */
+export const METHOD_NAMES: Record<string, string> = {
+  EMAIL_OTP: "Email code",
+  SMS_OTP: "SMS code",
+  PASSKEY: "Passkey",
+  OAUTH: "Google login",
+};
+export const methodName = (type: string) => METHOD_NAMES[type] ?? "Other sign-in method";
+
+// Tabs of this browser tell each other when the wallet's sessions or sign-in methods changed, so
+// a list in another tab never stays stale (BroadcastChannel: same origin only, no content).
+type Changed = "sessions" | "credentials";
+const channel =
+  typeof BroadcastChannel === "undefined" ? undefined : new BroadcastChannel("signet-demo");
+
+export function announceChange(what: Changed): void {
+  channel?.postMessage(what);
+}
+
+/**
+ * Refetches when another tab announces a change to `what`, and whenever this tab comes back into
+ * view (a change made on another device is seen then).
+ */
+export function useFreshList(what: Changed, refetch: () => unknown): void {
+  const latest = useRef(refetch);
+  latest.current = refetch;
+  useEffect(() => {
+    const again = () => void latest.current();
+    const onMessage = (event: MessageEvent) => {
+      if (event.data === what) again();
+    };
+    const onVisible = () => {
+      if (document.visibilityState === "visible") again();
+    };
+    channel?.addEventListener("message", onMessage);
+    document.addEventListener("visibilitychange", onVisible);
+    window.addEventListener("focus", again);
+    return () => {
+      channel?.removeEventListener("message", onMessage);
+      document.removeEventListener("visibilitychange", onVisible);
+      window.removeEventListener("focus", again);
+    };
+  }, [what]);
+}
+
+/**
+ * A destructive button that asks first: the first press shows what will happen with "Yes" and
+ * "Cancel" beside it; only "Yes" acts.
+ */
+export function ConfirmButton({
+  label,
+  ariaLabel,
+  question,
+  confirmLabel,
+  disabled,
+  onConfirm,
+}: {
+  label: string;
+  ariaLabel: string;
+  question: string;
+  confirmLabel: string;
+  disabled?: boolean;
+  onConfirm: () => void;
+}) {
+  const [asking, setAsking] = useState(false);
+  const yesRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (asking) yesRef.current?.focus();
+  }, [asking]);
+  if (!asking)
+    return (
+      <button
+        type="button"
+        className="danger"
+        disabled={disabled}
+        aria-label={ariaLabel}
+        onClick={() => setAsking(true)}
+      >
+        {label}
+      </button>
+    );
+  return (
+    <fieldset className="confirm">
+      <legend className="small">{question}</legend>
+      <div className="row">
+        <button
+          type="button"
+          className="danger"
+          ref={yesRef}
+          disabled={disabled}
+          onClick={() => {
+            setAsking(false);
+            onConfirm();
+          }}
+        >
+          {confirmLabel}
+        </button>
+        <button type="button" className="secondary" onClick={() => setAsking(false)}>
+          Cancel
+        </button>
+      </div>
+    </fieldset>
+  );
+}
+
+/** A short "when" for lists: `today 14:05`, or the date. */
+export function when(iso: string | undefined): string {
+  if (!iso) return "—";
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return "—";
+  const sameDay = at.toDateString() === new Date().toDateString();
+  return sameDay
+    ? `today ${at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}`
+    : at.toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
 }
