@@ -117,8 +117,9 @@ describe("reinstall: the adapters clear what an earlier install left", () => {
       const sessionKey = (await device.store({ installMarker: marker }).list()).find((id) =>
         id.startsWith("signet.session|"),
       );
-      const stored = sessionKey && (await device.store({ installMarker: marker }).get(sessionKey));
-      expect(stored && stored.type === "scalar" && stored.privateKey.length).toBe(64);
+      const stored = sessionKey
+        ? await device.store({ installMarker: marker }).get(sessionKey)
+        : undefined;
       const secrets = [stored, own.toRecord()].map((r) =>
         r?.type === "scalar" ? r.privateKey : "",
       );
