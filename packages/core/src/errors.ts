@@ -57,6 +57,10 @@ export type ClientErrorCode =
   | "NOT_FOUND"
   /** The quote's `expiresAt` has passed: the device never signs it (docs/protocol.md §11). */
   | "QUOTE_EXPIRED"
+  /** An SCA login ended in a status other than `SUCCESS` (`details.status`). */
+  | "SCA_LOGIN_FAILED"
+  /** A passkey for SCA was made on an origin the service's `allowedOrigins` do not list. */
+  | "SCA_ORIGIN_NOT_ALLOWED"
   | "ENCODING_INVALID"
   | "KEY_INVALID"
   | "POINT_INVALID"

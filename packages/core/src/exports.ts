@@ -125,6 +125,34 @@ export {
   revokeSession,
 } from "./actions/revokeSession.js";
 export {
+  type DeleteScaFactorErrorType,
+  type DeleteScaFactorParameters,
+  type DeleteScaFactorReturnType,
+  deleteScaFactor,
+  type EnrollScaPasskeyErrorType,
+  type EnrollScaPasskeyParameters,
+  type EnrollScaPasskeyReturnType,
+  enrollScaPasskey,
+  type ListScaFactorsErrorType,
+  type ListScaFactorsParameters,
+  type ListScaFactorsReturnType,
+  listScaFactors,
+  type RecordSecurityEventErrorType,
+  type RecordSecurityEventParameters,
+  type RecordSecurityEventReturnType,
+  recordSecurityEvent,
+  type ScaFactorJson,
+  type SecurityEventType,
+} from "./actions/scaFactors.js";
+export {
+  type ScaLoginErrorType,
+  type ScaLoginFactor,
+  type ScaLoginParameters,
+  type ScaLoginReturnType,
+  scaLogin,
+} from "./actions/scaLogin.js";
+export { readPasskeyOptions } from "./actions/scaProof.js";
+export {
   type SignInWithOAuthErrorType,
   type SignInWithOAuthParameters,
   type SignInWithOAuthReturnType,

@@ -19,7 +19,7 @@ import {
 } from "./rateLimit.js";
 import { readBody } from "./readBody.js";
 import { basePathSegments, splitPath } from "./requestPath.js";
-import { isIdOfKind, matchRoute, RELAY_ROUTES } from "./routes.js";
+import { isIdOfKind, matchRoute, RELAY_ROUTES, WEBAUTHN_CREDENTIAL } from "./routes.js";
 import { basicAuthorization, callUpstream, type Upstream } from "./upstream.js";
 
 /** The app's user behind a request, as `resolveUser` names them. */
@@ -325,7 +325,9 @@ export function createRelay(options: CreateRelayParameters): CreateRelayReturnTy
         body = withEndUserIp(body, await endUserIp(options.endUserIpAddress, request));
       }
     }
-    const pathIds = match.ids.map((id) => ({ ...id, where: "path" }));
+    const pathIds = match.ids.flatMap((id) =>
+      id.kind === WEBAUTHN_CREDENTIAL ? [] : [{ kind: id.kind, value: id.value, where: "path" }],
+    );
     await assertOwned(ownership, customerId, [...pathIds, ...queryIds, ...bodyIds]);
 
     // The upstream path is rebuilt from the route pattern and checked ids only.

@@ -202,6 +202,7 @@ describe("the route table", () => {
       DelegatedKey: a.delegatedKey,
       Quote: a.quote,
       Transaction: a.transaction,
+      WebAuthnCredential: "cred-AbC_123",
     };
     const path = route.path.replace(/\{([A-Za-z]+)\}/g, (_, kind: string) => ids[kind]!);
     const query =
@@ -216,7 +217,13 @@ describe("the route table", () => {
     } else if (route.body?.required) {
       body = `{"type":"EMAIL_OTP","accountId":"${a.wallet}"}`;
     } else if (route.body?.exactlyOneOf) {
-      body = '{"email":"new@example.com"}';
+      const samples: Record<string, string> = {
+        email: '{"email":"new@example.com"}',
+        type: '{"type":"PASSKEY"}',
+        factor: '{"factor":"SMS_OTP"}',
+        eventType: '{"eventType":"FAILED_LOGIN_ATTEMPT"}',
+      };
+      body = samples[route.body.exactlyOneOf[0]!];
     } else if (route.body) {
       body = "{}";
     }
@@ -239,7 +246,9 @@ describe("the route table", () => {
       const expected =
         route.path === "/customers/internal-accounts"
           ? `/customers/internal-accounts?type=EMBEDDED_WALLET&customerId=${a.customerId}`
-          : url;
+          : route.query?.customerId?.forced
+            ? `${url}?customerId=${a.customerId}`
+            : url;
       expect(received.url).toBe(expected);
       expect(received.body.toString()).toBe(body ?? "");
     },
@@ -905,7 +914,9 @@ describe("secrets and events", () => {
 describe("cross-site requests", () => {
   const writes = RELAY_ROUTES.filter((route) => route.method !== "GET");
   const samplePath = (path: string) =>
-    path.replace(/\{([A-Za-z]+)\}/g, (_, kind) => `${kind}:00000000-0000-4000-8000-000000000001`);
+    path.replace(/\{([A-Za-z]+)\}/g, (_, kind) =>
+      kind === "WebAuthnCredential" ? "cred-1" : `${kind}:00000000-0000-4000-8000-000000000001`,
+    );
 
   it.each(
     writes.flatMap((route) =>

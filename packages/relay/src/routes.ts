@@ -60,6 +60,14 @@ export const ID_FIELDS: Readonly<Record<string, RelayIdKind>> = {
   transactionId: "Transaction",
 };
 
+/**
+ * A path segment that is no service id but a WebAuthn credential id (base64url): the SCA factor
+ * routes name a passkey by it. Nothing to look up; the service scopes it to the customer the relay
+ * forces into the query.
+ */
+export const WEBAUTHN_CREDENTIAL = "WebAuthnCredential";
+const WEBAUTHN_CREDENTIAL_ID = /^[A-Za-z0-9_-]{1,1024}$/;
+
 /** A query parameter a route accepts. */
 export interface RelayQueryParam {
   /** The id kind the value must be (and be owned), or `"code"` for an upper-case enum value such as `EMBEDDED_WALLET` or `USDB`. */
@@ -225,11 +233,59 @@ export const RELAY_ROUTES: readonly RelayRoute[] = [
     summary: "re-send the SMS code of a quote's SCA challenge",
   },
   { method: "GET", path: "/transactions/{Transaction}", summary: "get a transaction" },
+  // Strong customer authentication (docs/protocol.md §9): the customer is always the caller.
+  {
+    method: "GET",
+    path: "/sca/factors",
+    query: { customerId: { kind: "Customer", forced: true } },
+    summary: "list the caller's SCA factors",
+  },
+  {
+    method: "POST",
+    path: "/sca/factors",
+    query: { customerId: { kind: "Customer", forced: true } },
+    body: { exactlyOneOf: ["type"] },
+    summary: "start enrolling an SCA factor (a passkey for SCA)",
+  },
+  {
+    method: "POST",
+    path: "/sca/factors/confirm",
+    query: { customerId: { kind: "Customer", forced: true } },
+    body: {},
+    summary: "confirm an SCA factor enrollment",
+  },
+  {
+    method: "DELETE",
+    path: `/sca/factors/{${WEBAUTHN_CREDENTIAL}}`,
+    query: { customerId: { kind: "Customer", forced: true } },
+    summary: "delete the caller's SCA passkey",
+  },
+  {
+    method: "POST",
+    path: "/sca/login/start",
+    query: { customerId: { kind: "Customer", forced: true } },
+    body: { exactlyOneOf: ["factor"] },
+    summary: "start the caller's SCA login",
+  },
+  {
+    method: "POST",
+    path: "/sca/login/complete",
+    query: { customerId: { kind: "Customer", forced: true } },
+    body: { endUserIpAddress: true },
+    summary: "complete the caller's SCA login (code or passkey assertion)",
+  },
+  {
+    method: "POST",
+    path: "/sca/record-event",
+    query: { customerId: { kind: "Customer", forced: true } },
+    body: { exactlyOneOf: ["eventType"] },
+    summary: "record a security event of the app's own login",
+  },
 ];
 
 /** A path parameter found while matching: its kind and value. */
 export interface RelayPathId {
-  readonly kind: RelayIdKind;
+  readonly kind: RelayIdKind | typeof WEBAUTHN_CREDENTIAL;
   readonly value: string;
 }
 
@@ -249,7 +305,10 @@ function matchPattern(pattern: string, segments: readonly string[]): RelayPathId
     const part = parts[i]!;
     const segment = segments[i]!;
     const placeholder = PLACEHOLDER.exec(part);
-    if (placeholder) {
+    if (placeholder?.[1] === WEBAUTHN_CREDENTIAL) {
+      if (!WEBAUTHN_CREDENTIAL_ID.test(segment)) return null;
+      ids.push({ kind: WEBAUTHN_CREDENTIAL, value: segment });
+    } else if (placeholder) {
       const kind = placeholder[1] as RelayIdKind;
       if (!isIdOfKind(segment, kind)) return null;
       ids.push({ kind, value: segment });

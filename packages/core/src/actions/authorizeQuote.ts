@@ -4,18 +4,15 @@
 
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { base64UrlDecode, utf8Decode } from "../crypto/encoding.js";
 import {
   assertArgument,
+  isSignetError,
   type RequestErrorCode,
   SignetError,
   type WebAuthnErrorCode,
 } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { abortedError } from "../transport/http.js";
-import { payloadMismatch } from "../transport/payloadCheck.js";
-import { toWebAuthnError } from "../webauthn/errors.js";
-import type { AuthenticationOptionsJSON } from "../webauthn/types.js";
 import type {
   ExecutedQuoteJson,
   PendingAuthorizationQuoteJson,
@@ -23,22 +20,10 @@ import type {
 } from "../wire.js";
 import { parseExecutedQuote } from "./executeQuote.js";
 import { resendQuoteAuthorization } from "./resendQuoteAuthorization.js";
+import { scaLogin } from "./scaLogin.js";
+import { type ScaChallengeContext, type ScaProof, scaProofFields } from "./scaProof.js";
 
-/** How to answer one challenge: the code the customer typed, or a passkey ceremony. */
-export type ScaProof = { code: string } | { passkey: true };
-
-/** What `onChallenge` learns besides the challenge itself. */
-export type ScaChallengeContext = {
-  /** 1 for the payment's first challenge, 2 for the next (a cross-currency send has two). */
-  step: number;
-  /**
-   * Set when the previous answer to this same challenge was refused (400: a wrong or lapsed
-   * code, a passkey assertion the service did not accept): show it and ask again.
-   */
-  error?: SignetError | undefined;
-  /** Sends the SMS code of this challenge again (`SMS_OTP` only; the expiry is not extended). */
-  resend: () => Promise<void>;
-};
+export type { ScaChallengeContext, ScaProof } from "./scaProof.js";
 
 export type AuthorizeQuoteParameters = CallOptions & {
   /** The quote in `PENDING_AUTHORIZATION`, as `executeQuote` or `getQuote` returned it. */
@@ -65,6 +50,13 @@ export type AuthorizeQuoteParameters = CallOptions & {
   endUserIpAddress?: string | undefined;
   /** Passkey prompt time limit in ms, when the challenge's options give none. Default 60 000. */
   timeoutMs?: number | undefined;
+  /**
+   * When the service answers `SCA_SESSION_REQUIRED` (the customer's SCA login is missing or
+   * lapsed), run the SCA login through `onChallenge` (its `context.login` is true, the
+   * challenge's `purpose` is `"SCA_LOGIN"`), then send the same answer again, once. Default
+   * true; false passes the error on.
+   */
+  scaLogin?: boolean | undefined;
 };
 
 /** The quote once no authorization is pending: its transfer has started. */
@@ -88,9 +80,10 @@ export type AuthorizeQuoteErrorType = SignetError<
  * Each answer is sent once, never retried on its own, and the quote is never executed again.
  * Follow with `waitForTransaction`.
  *
- * A refused answer (400) asks `onChallenge` again with `context.error`. Other refusals end the
- * call: `SCA_SESSION_REQUIRED` (409: the customer's SCA login lapsed; sign them in again, then
- * call again with `getQuote`'s quote), `CONFLICT` (409: nothing to authorize, or not an SCA
+ * A refused answer (400) asks `onChallenge` again with `context.error`. `SCA_SESSION_REQUIRED`
+ * (409: the customer's SCA login is missing or lapsed) runs the SCA login (`scaLogin`) through
+ * the same `onChallenge`, with the challenge's factor (SMS unless it is a passkey's), and sends
+ * the answer again, once. Other refusals end the call: `CONFLICT` (409: nothing to authorize, or not an SCA
  * region), `ACCOUNT_LOCKED` (423: `details.lockedUntil`, `details.failedAttempts`,
  * `details.suspended`), `RATE_LIMITED` (429: `details.retryAfterMs`).
  *
@@ -130,12 +123,21 @@ export async function authorizeQuote(
     for (;;) {
       if (parameters.signal?.aborted) throw abortedError(parameters.signal);
       const proof = await parameters.onChallenge(challenge, { step, error, resend });
-      const body = await proofBody(client, parameters, challenge, proof, step);
+      const body = {
+        ...(parameters.endUserIpAddress ? { endUserIpAddress: parameters.endUserIpAddress } : {}),
+        ...(await scaProofFields(client, challenge, proof, {
+          operation: "authorizeQuote",
+          step,
+          origin: parameters.origin,
+          timeoutMs: parameters.timeoutMs,
+          onEvent: parameters.onEvent,
+        })),
+      };
       if (Date.parse(challenge.expiresAt) <= client.clock.now()) {
         throw new SignetError("CHALLENGE_EXPIRED", "The SCA challenge expired");
       }
-      try {
-        current = parseExecutedQuote(
+      const send = async () =>
+        parseExecutedQuote(
           await client.request(
             {
               method: "POST",
@@ -146,6 +148,21 @@ export async function authorizeQuote(
             parameters,
           ),
         );
+      try {
+        current = await send().catch(async (cause: unknown) => {
+          if (!needsLogin(cause) || parameters.scaLogin === false) throw cause;
+          // The service judged no proof yet: log in, then the same answer once more.
+          await scaLogin(client, {
+            factor: challenge.factor === "PASSKEY" ? "PASSKEY" : "SMS_OTP",
+            onChallenge: parameters.onChallenge,
+            origin: parameters.origin,
+            endUserIpAddress: parameters.endUserIpAddress,
+            timeoutMs: parameters.timeoutMs,
+            signal: parameters.signal,
+            onEvent: parameters.onEvent,
+          });
+          return send();
+        });
         break;
       } catch (cause) {
         // A 400 is a refused proof: ask again, until the service limits (429) or locks (423).
@@ -161,86 +178,7 @@ export async function authorizeQuote(
   return current;
 }
 
-/** The `ScaAuthorization` body for `proof`, running the passkey ceremony for a PASSKEY challenge. */
-async function proofBody(
-  client: SignetClient,
-  parameters: AuthorizeQuoteParameters,
-  challenge: ScaChallengeJson,
-  proof: ScaProof,
-  step: number,
-): Promise<Record<string, unknown>> {
-  const { endUserIpAddress } = parameters;
-  const body: Record<string, unknown> = endUserIpAddress ? { endUserIpAddress } : {};
-  const given = proof as Partial<{ code: unknown; passkey: unknown }> | undefined;
-  if (challenge.factor === "PASSKEY") {
-    assertArgument(given?.passkey === true, "onChallenge", "{ passkey: true }", "another proof");
-    const options = challenge.passkeyAssertionOptions;
-    if (typeof options?.challenge !== "string") {
-      throw new SignetError("MALFORMED_RESPONSE", "The PASSKEY challenge has no options");
-    }
-    // docs/protocol.md §11: the customer's passkey signs nothing shaped like a wallet sign-in
-    // challenge (the UTF-8 bytes of 64 hex digits, §5): a backend could otherwise pass off the
-    // challenge of a session for its own key as a payment's, and have the tap authorise it.
-    if (isWalletSessionChallenge(options.challenge)) {
-      const refusal = payloadMismatch(
-        { operation: "authorizeQuote", signature: step },
-        "passkeyAssertionOptions.challenge",
-        "has the shape of a wallet sign-in challenge",
-      );
-      client.emit(
-        {
-          type: "payload",
-          action: "refused",
-          operation: "authorizeQuote",
-          signature: step,
-          field: "passkeyAssertionOptions.challenge",
-        },
-        parameters.onEvent,
-      );
-      throw refusal;
-    }
-    // The service's options go to the authenticator as they are; only a missing timeout is added.
-    const assertion = await client
-      .webauthn()
-      .authenticate({
-        timeout: parameters.timeoutMs ?? 60_000,
-        ...options,
-      } as AuthenticationOptionsJSON)
-      .catch((error: unknown) => {
-        throw toWebAuthnError(error);
-      });
-    const origin = parameters.origin ?? originOf(assertion.response.clientDataJSON);
-    assertArgument(typeof origin === "string" && origin !== "", "origin", "a string", "none");
-    body.passkeyAssertion = assertion;
-    body.origin = origin;
-  } else {
-    const code = given?.code;
-    // The code itself is never echoed in an error.
-    assertArgument(
-      typeof code === "string" && /^\S{1,64}$/.test(code.trim()),
-      "onChallenge",
-      "{ code } with the code the customer received",
-      "something else",
-    );
-    body.code = code.trim();
-  }
-  return body;
-}
-
-/** Whether a WebAuthn challenge is the UTF-8 bytes of 64 hex digits (a wallet session's, §5). */
-function isWalletSessionChallenge(challenge: string): boolean {
-  try {
-    return /^[0-9a-f]{64}$/i.test(utf8Decode(base64UrlDecode(challenge)));
-  } catch {
-    return false;
-  }
-}
-
-/** The origin the authenticator signed over (WebAuthn §5.8.1 `CollectedClientData.origin`). */
-function originOf(clientDataJSON: string): unknown {
-  try {
-    return JSON.parse(utf8Decode(base64UrlDecode(clientDataJSON))).origin;
-  } catch {
-    return undefined;
-  }
+/** Whether an authorize was refused for want of the customer's SCA login session. */
+function needsLogin(cause: unknown): boolean {
+  return isSignetError(cause) && cause.code === "SCA_SESSION_REQUIRED";
 }

@@ -20,6 +20,13 @@ export type ExecuteQuoteParameters = CallOptions & {
    * pass your own (`crypto.randomUUID()`) and call again with the same value.
    */
   idempotencyKey?: string | undefined;
+  /**
+   * For a customer in an SCA region: the factor the payment's confirmation challenge should use,
+   * `"SMS_OTP"` (the service's default) or `"PASSKEY"` (a passkey enrolled with
+   * `enrollScaPasskey`). Sent as the body `{ scaFactor }`; left out, no body is sent. Ignored by
+   * the service for other customers.
+   */
+  scaFactor?: "SMS_OTP" | "PASSKEY" | undefined;
 };
 /**
  * The quote after execute: either its transfer started (`PROCESSING`, with `transactionId`), or
@@ -53,8 +60,15 @@ export async function executeQuote(
   client: SignetClient,
   parameters: ExecuteQuoteParameters,
 ): Promise<ExecuteQuoteReturnType> {
-  const { quote, idempotencyKey } = assertCall(client, parameters);
+  const { quote, idempotencyKey, scaFactor } = assertCall(client, parameters);
   assertServiceId("quote.id", quote?.id, "Quote");
+  // TOTP cannot carry the dynamic linking a payment needs (the OpenAPI's ExecuteQuoteRequest).
+  assertArgument(
+    scaFactor === undefined || scaFactor === "SMS_OTP" || scaFactor === "PASSKEY",
+    "scaFactor",
+    '"SMS_OTP" or "PASSKEY"',
+    String(scaFactor),
+  );
   const accountId = quote.source?.accountId;
   assertServiceId("quote.source.accountId", accountId, "InternalAccount");
   const payloadToSign = quotePayloadToSign(quote);
@@ -79,6 +93,7 @@ export async function executeQuote(
       method: "POST",
       path: `/quotes/${quote.id}/execute`,
       payloadToSign,
+      ...(scaFactor ? { body: JSON.stringify({ scaFactor }) } : {}),
       ...(idempotencyKey ? { idempotencyKey } : {}),
       expectedStatus: 200,
       sign: signWithSession(client, session),

@@ -1,0 +1,230 @@
+// docs/protocol.md §9 (SCA factors): the factors a customer in an SCA region can confirm payments
+// and logins with. SMS is always there (the verified phone); a passkey for SCA is enrolled here,
+// apart from the wallet's sign-in passkeys, and only one at a time. The relay names the customer.
+
+import { assertCall } from "../arguments.js";
+import type { SignetClient } from "../client.js";
+import {
+  assertArgument,
+  type RequestErrorCode,
+  SignetError,
+  type WebAuthnErrorCode,
+} from "../errors.js";
+import type { CallOptions } from "../events.js";
+import { expectShape } from "../transport/responseShape.js";
+import { toWebAuthnError } from "../webauthn/errors.js";
+import type { RegistrationOptionsJSON } from "../webauthn/types.js";
+import type { ScaFactor } from "../wire.js";
+import { originOf } from "./scaProof.js";
+
+/** One enrolled SCA factor (`ScaFactorView`). */
+export type ScaFactorJson = {
+  factor: ScaFactor | (string & {});
+  /** PASSKEY only: the WebAuthn credential id, which `deleteScaFactor` takes. */
+  credentialId?: string;
+  name?: string;
+};
+
+export type ListScaFactorsParameters = CallOptions;
+export type ListScaFactorsReturnType = ScaFactorJson[];
+export type ListScaFactorsErrorType = SignetError<RequestErrorCode>;
+
+/**
+ * Lists the customer's enrolled SCA factors (`GET /sca/factors`): `SMS_OTP` always (the verified
+ * phone), a `PASSKEY` once one is enrolled for SCA, `TOTP` when set up.
+ *
+ * @throws {SignetError} `CONFLICT` (409: the customer is not in an SCA region), `NETWORK`.
+ * @example
+ * ```ts
+ * const canUsePasskey = (await listScaFactors(client)).some((f) => f.factor === "PASSKEY");
+ * ```
+ */
+export async function listScaFactors(
+  client: SignetClient,
+  parameters: ListScaFactorsParameters = {},
+): Promise<ListScaFactorsReturnType> {
+  assertCall(client, parameters);
+  const list = expectShape<{ factors: unknown }>(
+    await client.request<unknown>(
+      { method: "GET", path: "/sca/factors", expectedStatus: 200 },
+      parameters,
+    ),
+    ["factors"],
+    "ScaFactorList",
+  );
+  if (!Array.isArray(list.factors)) {
+    throw new SignetError("MALFORMED_RESPONSE", "Expected ScaFactorList.factors to be an array");
+  }
+  return list.factors.map((item) => expectShape<ScaFactorJson>(item, ["factor"], "ScaFactorView"));
+}
+
+export type EnrollScaPasskeyParameters = CallOptions & {
+  /** The origin of the ceremony. Default: the one in the authenticator's `clientDataJSON`. */
+  origin?: string | undefined;
+  /** Passkey prompt time limit in ms, when the service's options give none. Default 60 000. */
+  timeoutMs?: number | undefined;
+};
+export type EnrollScaPasskeyReturnType = ScaFactorJson;
+export type EnrollScaPasskeyErrorType = SignetError<
+  RequestErrorCode | WebAuthnErrorCode | "PASSKEY_ALREADY_ENROLLED" | "SCA_ORIGIN_NOT_ALLOWED"
+>;
+
+/**
+ * Enrolls a passkey as the customer's SCA factor: `POST /sca/factors` `{ type: "PASSKEY" }`, the
+ * registration ceremony on the service's opaque options (as they are, a missing timeout added),
+ * then `POST /sca/factors/confirm` with the credential and its origin. Distinct from `addPasskey`,
+ * which adds a way to sign in to the wallet; a customer has at most one SCA passkey.
+ *
+ * @throws {SignetError} `PASSKEY_ALREADY_ENROLLED` (409: delete the old one first),
+ *   `SCA_ORIGIN_NOT_ALLOWED` (the ceremony ran on an origin the service does not list; nothing was
+ *   sent), `CONFLICT` (not an SCA region), `WEBAUTHN_*`, `NETWORK`.
+ * @example
+ * ```ts
+ * const factor = await enrollScaPasskey(client);
+ * ```
+ */
+export async function enrollScaPasskey(
+  client: SignetClient,
+  parameters: EnrollScaPasskeyParameters = {},
+): Promise<EnrollScaPasskeyReturnType> {
+  assertCall(client, parameters);
+  const webauthn = client.webauthn();
+  webauthn.preload?.();
+  const start = expectShape<{
+    options: Record<string, unknown>;
+    allowedOrigins?: string[];
+    relyingPartyId?: string;
+  }>(
+    await client.request<unknown>(
+      {
+        method: "POST",
+        path: "/sca/factors",
+        body: JSON.stringify({ type: "PASSKEY" }),
+        expectedStatus: 200,
+      },
+      parameters,
+    ),
+    ["options"],
+    "PasskeyEnrollmentStart",
+  );
+  const options = (
+    typeof start.options?.publicKey === "object" && start.options.publicKey !== null
+      ? start.options.publicKey
+      : start.options
+  ) as RegistrationOptionsJSON;
+  if (typeof options?.challenge !== "string") {
+    throw new SignetError("MALFORMED_RESPONSE", "The passkey enrollment has no WebAuthn options");
+  }
+  const credential = await webauthn
+    .register({ timeout: parameters.timeoutMs ?? 60_000, ...options })
+    .catch((error: unknown) => {
+      throw toWebAuthnError(error);
+    });
+  const origin = parameters.origin ?? originOf(credential.response.clientDataJSON);
+  assertArgument(typeof origin === "string" && origin !== "", "origin", "a string", "none");
+  const allowed = start.allowedOrigins;
+  if (Array.isArray(allowed) && allowed.length > 0 && !allowed.includes(origin)) {
+    throw new SignetError(
+      "SCA_ORIGIN_NOT_ALLOWED",
+      "The passkey was made on an origin the service does not allow for SCA",
+      { details: { origin, allowedOrigins: allowed } },
+    );
+  }
+  const confirmed = expectShape<{ factor: ScaFactorJson }>(
+    await client.request<unknown>(
+      {
+        method: "POST",
+        path: "/sca/factors/confirm",
+        body: JSON.stringify({ type: "PASSKEY", origin, credential }),
+        expectedStatus: 200,
+      },
+      parameters,
+    ),
+    ["factor"],
+    "PasskeyEnrollmentConfirmResponse",
+  );
+  return expectShape<ScaFactorJson>(confirmed.factor, ["factor"], "ScaFactorView");
+}
+
+export type DeleteScaFactorParameters = CallOptions & {
+  /** The factor's `credentialId` (PASSKEY factors only). */
+  credentialId: string;
+};
+export type DeleteScaFactorReturnType = undefined;
+export type DeleteScaFactorErrorType = SignetError<RequestErrorCode>;
+
+/**
+ * Deletes an enrolled SCA factor by its `credentialId` (`DELETE /sca/factors/{credentialId}`).
+ * Only passkeys have one.
+ *
+ * @throws {SignetError} `REFERENCE_NOT_FOUND`/404 (no such factor), `CONFLICT` (not an SCA region), `NETWORK`.
+ * @example
+ * ```ts
+ * await deleteScaFactor(client, { credentialId: factor.credentialId! });
+ * ```
+ */
+export async function deleteScaFactor(
+  client: SignetClient,
+  parameters: DeleteScaFactorParameters,
+): Promise<DeleteScaFactorReturnType> {
+  const { credentialId } = assertCall(client, parameters);
+  assertArgument(
+    typeof credentialId === "string" && /^[A-Za-z0-9_-]{1,1024}$/.test(credentialId),
+    "credentialId",
+    "a base64url WebAuthn credential id",
+    typeof credentialId === "string" ? "another string" : typeof credentialId,
+  );
+  await client.request<unknown>(
+    { method: "DELETE", path: `/sca/factors/${credentialId}`, expectedStatus: 204 },
+    parameters,
+  );
+}
+
+/** The events the service records for its risk engine (`RecordSecurityEventRequest`). */
+export type SecurityEventType = "RESET_PASSWORD_COMPLETED" | "FAILED_LOGIN_ATTEMPT";
+
+export type RecordSecurityEventParameters = CallOptions & { eventType: SecurityEventType };
+export type RecordSecurityEventReturnType = {
+  eventType: SecurityEventType;
+  suspended: boolean;
+  failedAttempts: number;
+  lockedUntil?: string | null;
+};
+export type RecordSecurityEventErrorType = SignetError<RequestErrorCode | "ACCOUNT_LOCKED">;
+
+/**
+ * Tells the service about a security event of the app's own login (`POST /sca/record-event`):
+ * `FAILED_LOGIN_ATTEMPT` counts toward the customer's lockout, `RESET_PASSWORD_COMPLETED` ends
+ * every SCA session and clears the count. Returns the customer's login-security state.
+ *
+ * @throws {SignetError} `ACCOUNT_LOCKED` (423), `CONFLICT` (not an SCA region), `NETWORK`.
+ * @example
+ * ```ts
+ * const { suspended, lockedUntil } = await recordSecurityEvent(client, { eventType: "FAILED_LOGIN_ATTEMPT" });
+ * ```
+ */
+export async function recordSecurityEvent(
+  client: SignetClient,
+  parameters: RecordSecurityEventParameters,
+): Promise<RecordSecurityEventReturnType> {
+  const { eventType } = assertCall(client, parameters);
+  assertArgument(
+    eventType === "RESET_PASSWORD_COMPLETED" || eventType === "FAILED_LOGIN_ATTEMPT",
+    "eventType",
+    '"RESET_PASSWORD_COMPLETED" or "FAILED_LOGIN_ATTEMPT"',
+    String(eventType),
+  );
+  return expectShape<RecordSecurityEventReturnType>(
+    await client.request<unknown>(
+      {
+        method: "POST",
+        path: "/sca/record-event",
+        body: JSON.stringify({ eventType }),
+        expectedStatus: 200,
+      },
+      parameters,
+    ),
+    ["eventType", "suspended", "failedAttempts"],
+    "RecordSecurityEventResponse",
+  );
+}

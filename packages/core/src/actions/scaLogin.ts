@@ -1,0 +1,189 @@
+// docs/protocol.md §9 (SCA login): the customer's Strong Customer Authentication session, opened
+// with a factor (`POST /sca/login/start`, then `/sca/login/complete` with the proof) and needed
+// before a payment's challenge can be authorized. The relay names the customer.
+
+import { assertCall } from "../arguments.js";
+import type { SignetClient } from "../client.js";
+import {
+  assertArgument,
+  type RequestErrorCode,
+  SignetError,
+  type WebAuthnErrorCode,
+} from "../errors.js";
+import type { CallOptions } from "../events.js";
+import { abortedError } from "../transport/http.js";
+import { expectShape } from "../transport/responseShape.js";
+import type { ScaChallengeJson } from "../wire.js";
+import { type ScaChallengeContext, type ScaProof, scaProofFields } from "./scaProof.js";
+
+/** The factors an SCA login can use. */
+export type ScaLoginFactor = "SMS_OTP" | "TOTP" | "PASSKEY";
+
+export type ScaLoginParameters = CallOptions & {
+  /** The factor to log in with. Default `SMS_OTP` (every SCA customer has a verified phone). */
+  factor?: ScaLoginFactor | undefined;
+  /**
+   * Asked for the proof, as in `authorizeQuote`: the challenge's `purpose` is `"SCA_LOGIN"` and
+   * `context.login` is true. Again after a refused proof, with `context.error`.
+   */
+  onChallenge: (
+    challenge: ScaChallengeJson,
+    context: ScaChallengeContext,
+  ) => ScaProof | Promise<ScaProof>;
+  /** The origin of a passkey ceremony. Default: the one in the authenticator's `clientDataJSON`. */
+  origin?: string | undefined;
+  /**
+   * The end user's IP address (the service requires one on completion). Usually filled in by
+   * the relay (`createRelay({ endUserIpAddress })`), which sees the user's connection.
+   */
+  endUserIpAddress?: string | undefined;
+  /** Passkey prompt time limit in ms, when the options give none. Default 60 000. */
+  timeoutMs?: number | undefined;
+};
+
+/** The SCA session the login opened. */
+export type ScaLoginReturnType = {
+  status: "SUCCESS";
+  /** When the session ends; log in again before it does (money movement stops after it). */
+  sessionExpiresAt?: string | undefined;
+};
+
+export type ScaLoginErrorType = SignetError<
+  | RequestErrorCode
+  | WebAuthnErrorCode
+  | "ACCOUNT_LOCKED"
+  | "CHALLENGE_EXPIRED"
+  | "PAYLOAD_MISMATCH"
+  | "SCA_LOGIN_FAILED"
+>;
+
+type ScaLoginStartJson = {
+  factor: string;
+  challengeId?: string | null;
+  expiresAt?: string | null;
+  passkeyOptions?: Record<string, unknown> | null;
+  allowedOrigins?: string[] | null;
+  relyingPartyId?: string | null;
+};
+
+/** How long a login challenge without an `expiresAt` (TOTP, PASSKEY) is taken to stay open. */
+const OPEN_CHALLENGE_MS = 5 * 60_000;
+
+/**
+ * Opens the customer's Strong Customer Authentication session: starts a login with `factor`,
+ * asks `onChallenge` for the proof (an SMS or TOTP code, or a passkey tap on the passkey enrolled
+ * for SCA), and completes it. `authorizeQuote` calls it by itself when the service answers
+ * `SCA_SESSION_REQUIRED`; call it directly to log in ahead of a payment.
+ *
+ * @throws {SignetError} `ACCOUNT_LOCKED` (423: `details.lockedUntil`), `CONFLICT` (409: not an SCA
+ *   region), `SCA_LOGIN_FAILED` (the service reported another status, in `details.status`),
+ *   `CHALLENGE_EXPIRED`, `WEBAUTHN_*`, `RATE_LIMITED`, `NETWORK`, `INVALID_ARGUMENT`.
+ * @example
+ * ```ts
+ * const { sessionExpiresAt } = await scaLogin(client, {
+ *   onChallenge: (_challenge, { error }) => ui.askCode("Confirm it is you", error),
+ * });
+ * ```
+ */
+export async function scaLogin(
+  client: SignetClient,
+  parameters: ScaLoginParameters,
+): Promise<ScaLoginReturnType> {
+  const { onChallenge } = assertCall(client, parameters);
+  const factor = parameters.factor ?? "SMS_OTP";
+  assertArgument(
+    factor === "SMS_OTP" || factor === "TOTP" || factor === "PASSKEY",
+    "factor",
+    '"SMS_OTP", "TOTP" or "PASSKEY"',
+    String(factor),
+  );
+  assertArgument(
+    typeof onChallenge === "function",
+    "onChallenge",
+    "a function",
+    typeof onChallenge,
+  );
+  const start = async (): Promise<ScaChallengeJson & { challengeId?: string | undefined }> => {
+    const answer = expectShape<ScaLoginStartJson>(
+      await client.request<unknown>(
+        {
+          method: "POST",
+          path: "/sca/login/start",
+          body: JSON.stringify({ factor }),
+          expectedStatus: 200,
+        },
+        parameters,
+      ),
+      ["factor"],
+      "ScaLoginStart",
+    );
+    const challengeId = answer.challengeId ?? undefined;
+    if (factor === "SMS_OTP" && typeof challengeId !== "string") {
+      throw new SignetError("MALFORMED_RESPONSE", "The SMS login has no challengeId");
+    }
+    return {
+      id: challengeId ?? "sca-login",
+      challengeId,
+      expiresAt: answer.expiresAt ?? new Date(client.clock.now() + OPEN_CHALLENGE_MS).toISOString(),
+      factor,
+      availableFactors: [factor],
+      purpose: "SCA_LOGIN",
+      passkeyAssertionOptions: answer.passkeyOptions ?? null,
+      passkeyAllowedOrigins: answer.allowedOrigins ?? null,
+    };
+  };
+  let challenge = await start();
+  let error: SignetError | undefined;
+  for (;;) {
+    if (parameters.signal?.aborted) throw abortedError(parameters.signal);
+    // A new SMS code is a new login: its challengeId changes.
+    const resend = async () => {
+      challenge = await start();
+    };
+    const proof = await onChallenge(challenge, { step: 1, error, login: true, resend });
+    const fields = await scaProofFields(client, challenge, proof, {
+      operation: "scaLogin",
+      step: 1,
+      origin: parameters.origin,
+      timeoutMs: parameters.timeoutMs,
+      onEvent: parameters.onEvent,
+    });
+    if (Date.parse(challenge.expiresAt) <= client.clock.now()) {
+      throw new SignetError("CHALLENGE_EXPIRED", "The SCA login code expired");
+    }
+    const body = {
+      factor,
+      ...(parameters.endUserIpAddress ? { endUserIpAddress: parameters.endUserIpAddress } : {}),
+      ...(challenge.challengeId ? { challengeId: challenge.challengeId } : {}),
+      ...fields,
+    };
+    try {
+      const done = expectShape<{ status: string; sessionExpiresAt?: string | null }>(
+        await client.request<unknown>(
+          {
+            method: "POST",
+            path: "/sca/login/complete",
+            body: JSON.stringify(body),
+            expectedStatus: 200,
+          },
+          parameters,
+        ),
+        ["status"],
+        "ScaLoginComplete",
+      );
+      if (done.status !== "SUCCESS") {
+        throw new SignetError("SCA_LOGIN_FAILED", "The SCA login did not complete", {
+          details: { status: done.status },
+        });
+      }
+      return {
+        status: "SUCCESS",
+        ...(done.sessionExpiresAt ? { sessionExpiresAt: done.sessionExpiresAt } : {}),
+      };
+    } catch (cause) {
+      // A 400 is a refused proof: ask again, until the service locks (423) or limits (429).
+      if ((cause as SignetError).status !== 400) throw cause;
+      error = cause as SignetError;
+    }
+  }
+}
