@@ -1,8 +1,16 @@
-// The demo shows what the device is about to sign, read from the payload, and never signs a quote
+// The demo as a wallet people trust: no journey lost on reload, every message true, the phone
+// first. It shows what the device is about to sign, read from the payload, and never signs a quote
 // that no longer matches what the user typed or that has expired.
-import { expect, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import type { DemoServer } from "../apps/demo/server/server.js";
-import { checkScreen, freshEmail, signUp, startDemo, watchConsole } from "./demo/harness.js";
+import {
+  checkScreen,
+  freshEmail,
+  openScreen,
+  signUp,
+  startDemo,
+  watchConsole,
+} from "./demo/harness.js";
 
 let demo: DemoServer;
 test.beforeAll(async () => {
@@ -72,4 +80,197 @@ test("an expired quote cannot be signed; 'Get a new quote' replaces it", async (
   expect(await page.getByTestId("signing").textContent()).not.toBe(first);
   await page.getByRole("button", { name: "Sign and send" }).click();
   await expect(page.getByTestId("tx-status")).toHaveText("COMPLETED", { timeout: 30_000 });
+});
+
+async function funded(page: Page, region = "US", tag = "trust") {
+  await signUp(page, demo.url, freshEmail(tag), region);
+  await page.getByRole("button", { name: "Add 500.00 test funds" }).click();
+  await expect(page.getByTestId("balance")).toHaveText(/^\$?500\.00/);
+}
+
+test("a US payment reloaded mid-way is found again and followed to COMPLETED; Activity lists it", async ({
+  page,
+}) => {
+  await funded(page, "US", "reload-us");
+  await page.getByLabel(/Amount to send/).fill("30.00");
+  await page.getByRole("button", { name: "Get quote" }).click();
+  await page.getByRole("button", { name: "Sign and send" }).click();
+  await expect(page.getByText("Settling with the bank…")).toBeVisible();
+  await page.reload();
+  await expect(page.getByTestId("resumed")).toContainText("$30.00");
+  await expect(page.getByTestId("tx-status")).toHaveText("COMPLETED", { timeout: 30_000 });
+  await expect(page.getByTestId("balance")).toHaveText(/^\$?470\.00/);
+  // Nothing is kept once it ended: another reload starts clean.
+  await page.reload();
+  await expect(page.getByTestId("balance")).toHaveText(/^\$?470\.00/);
+  await expect(page.getByTestId("resumed")).toHaveCount(0);
+  expect(await page.evaluate(() => JSON.stringify(sessionStorage))).not.toContain("Quote:");
+  await openScreen(page, "Activity");
+  const items = page.getByTestId("activity-item");
+  await expect(items).toHaveCount(2);
+  await expect(items.first()).toContainText("Sent to Demo Payee");
+  await expect(items.first()).toContainText("Completed");
+  await expect(items.first()).toContainText("30.00");
+});
+
+test("phone: an EU payment reloaded at SCA step 1 resumes there, the code box in view and focused", async ({
+  browser,
+}, testInfo) => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  await funded(page, "DE", "reload-sca");
+  await page.getByRole("button", { name: "Get quote" }).click();
+  await page.getByRole("button", { name: "Sign and send" }).click();
+  const step1 = page.getByRole("heading", { name: "Step 1: Confirm the currency conversion" });
+  await expect(step1).toBeVisible();
+  await page.reload();
+  await expect(page.getByTestId("resumed")).toContainText("waits for your confirmation");
+  await expect(step1).toBeVisible();
+  const code = page.getByLabel("Code sent by SMS (sandbox: 123456)");
+  await expect(code).toBeFocused();
+  await expect(code).toBeInViewport();
+  await checkScreen(page, testInfo, "trust-02-resumed-sca");
+  await code.fill("123456");
+  await expect(page.getByRole("heading", { name: "Step 2: Confirm the payout" })).toBeVisible();
+  await code.fill("123456");
+  await expect(page.getByTestId("tx-status")).toHaveText("COMPLETED", { timeout: 30_000 });
+  await context.close();
+});
+
+test("a quote above the balance cannot be signed; a failed execute keeps 'signed' true to what happened", async ({
+  page,
+}) => {
+  await funded(page, "US", "over");
+  await page.getByLabel(/Amount to send/).fill("999999");
+  await page.getByRole("button", { name: "Get quote" }).click();
+  await expect(page.getByTestId("over-balance")).toContainText("More than the wallet holds");
+  await expect(page.getByRole("button", { name: "Sign and send" })).toBeDisabled();
+  const progress = page.getByRole("list", { name: "Payment progress" });
+  await expect(progress.locator(".step-failed")).toHaveCount(0);
+});
+
+test("decimal commas: 12,50 is 12.50", async ({ page }) => {
+  await funded(page, "US", "comma");
+  await page.getByLabel(/Amount to send/).fill("12,50");
+  await page.getByRole("button", { name: "Get quote" }).click();
+  await expect(page.getByTestId("signing-amount")).toHaveText(/12\.50/);
+  await expect(page.getByRole("button", { name: "Sign and send" })).toBeEnabled();
+  await page.getByLabel(/Amount to send/).fill("12,5x");
+  await page.getByRole("button", { name: "Get quote" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Could not prepare" })).toContainText(
+    "is not an amount",
+  );
+});
+
+for (const [label, viewport] of [
+  ["desktop 1280×800", { width: 1280, height: 800 }],
+  ["phone 390×844", { width: 390, height: 844 }],
+] as const)
+  test(`${label}: the page never scrolls past its content, however long the event log`, async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    await funded(page, "US", "scroll");
+    // Many log lines: each screen visit adds some.
+    for (let i = 0; i < 6; i++) {
+      await openScreen(page, "Sessions");
+      await openScreen(page, "Send money");
+    }
+    const { scroll, content } = await page.evaluate(() => ({
+      scroll: document.documentElement.scrollHeight,
+      content: Math.ceil(
+        (document.querySelector(".app") as HTMLElement).getBoundingClientRect().height,
+      ),
+    }));
+    expect(scroll).toBeLessThanOrEqual(Math.max(content, viewport.height) + 1);
+    if (viewport.width < 500) {
+      // The header keeps the email whole (cut with an ellipsis, never broken mid-word).
+      const who = page.locator(".who");
+      expect(await who.evaluate((el) => getComputedStyle(el).whiteSpace)).toBe("nowrap");
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - window.innerWidth,
+      );
+      expect(overflow).toBeLessThanOrEqual(0);
+    }
+    await context.close();
+  });
+
+test("SMS: no phone, no 'Add SMS code'; a phone verified by code, then SMS unlocks the wallet", async ({
+  page,
+}) => {
+  await signUp(page, demo.url, freshEmail("sms"));
+  await openScreen(page, "Sign-in methods");
+  await expect(page.getByRole("button", { name: "Add SMS code" })).toBeDisabled();
+  await expect(page.getByText("SMS code needs a phone number")).toBeVisible();
+  await openScreen(page, "Contact");
+  await page.getByRole("radio", { name: "Phone" }).check();
+  await page.getByLabel(/New phone number/).fill("+14155550123");
+  await page.getByRole("button", { name: "Send a code" }).click();
+  await page.getByLabel("Code sent to +14155550123").fill("000000");
+  await expect(page.getByText("Saved and verified.")).toBeVisible();
+  await openScreen(page, "Sign-in methods");
+  await page.getByRole("button", { name: "Add SMS code" }).click();
+  await expect(page.getByText("Added SMS code")).toBeVisible();
+  // One note at a time.
+  await expect(page.locator(".note-ok")).toHaveCount(1);
+  await openScreen(page, "Sessions");
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("button", { name: /^Text a code to/ }).click();
+  await page.getByLabel("Code from the SMS").fill("000000");
+  await expect(page.getByRole("navigation", { name: "Wallet" })).toBeVisible();
+});
+
+test("five wrong codes: the advice is a new code, which is confirmed and then works", async ({
+  page,
+}) => {
+  await page.goto(demo.url);
+  await page.getByLabel("Email").fill(freshEmail("locked"));
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByRole("button", { name: /Email a code/ }).click();
+  const field = page.getByLabel("6-digit code");
+  const alert = page.getByRole("alert").filter({ hasText: "That code did not work" });
+  for (const wrong of ["111111", "222222", "333333", "444444", "555555", "666666"]) {
+    await field.fill(wrong);
+    await expect(alert).toBeVisible();
+  }
+  await field.fill("000000");
+  await expect(alert).toContainText("Send a new code");
+  await expect(alert).not.toContainText("Wait a minute");
+  await page.getByRole("button", { name: "Send a new code" }).click();
+  await expect(page.getByText(/A new code was sent to/)).toBeVisible();
+  await page.getByLabel("6-digit code").fill("000000");
+  await expect(page.getByRole("navigation", { name: "Wallet" })).toBeVisible();
+});
+
+test("a demo server that forgot the browser says so once, instead of retrying", async ({
+  page,
+}) => {
+  await signUp(page, demo.url, freshEmail("forgot"));
+  // What a restart does: the server's session record is gone (here: ended behind the page).
+  await page.request.post(`${demo.url}/api/demo/signout`, { data: {} });
+  // The next relay call (the session list) gets 401: the page asks the demo server once, learns
+  // it is forgotten, and says so instead of retrying.
+  const relay401: string[] = [];
+  page.on("response", (r) => {
+    if (r.url().includes("/api/grid/") && r.status() === 401) relay401.push(r.url());
+  });
+  await page.getByRole("link", { name: "Sessions" }).click();
+  await expect(page.getByText("You are signed out of the demo.")).toBeVisible();
+  await page.waitForTimeout(3_000);
+  expect(relay401.length).toBeLessThanOrEqual(3);
+  await expect(page.getByLabel("Email")).toBeVisible();
+});
+
+test("a second tab's change shows in the first without a reload", async ({ page, context }) => {
+  await signUp(page, demo.url, freshEmail("fresh"));
+  await openScreen(page, "Sign-in methods");
+  const list = page.getByRole("list", { name: "Sign-in methods" }).getByRole("listitem");
+  await expect(list).toHaveCount(1);
+  const second = await context.newPage();
+  await second.goto(`${demo.url}/#credentials`);
+  await second.getByRole("button", { name: "Add Google login (sandbox)" }).click();
+  await expect(second.getByText("Added Google login.")).toBeVisible();
+  await expect(list).toHaveCount(2);
+  await expect(list.nth(1).or(list.nth(0)).filter({ hasText: "Google login" })).toHaveCount(1);
 });

@@ -125,9 +125,10 @@ describe("sessions on the server", () => {
     expect(out.status).toBe(200);
     expect(out.headers.get("set-cookie")).toMatch(new RegExp(`^${COOKIE_NAME}=; Max-Age=0;`));
 
+    // /me answers 200 "nobody" (a first visit is no error); every other endpoint 401.
     const me = await call(demo, "GET", "/api/demo/me", { headers: { cookie: copy } });
-    expect(me.status).toBe(401);
-    expect(me.body.code).toBe("SIGNED_OUT");
+    expect(me.status).toBe(200);
+    expect(me.body).toEqual({ signedIn: false });
     const fund = await call(demo, "POST", "/api/demo/fund", {
       body: { amount: 1 },
       headers: { cookie: copy },
@@ -142,8 +143,13 @@ describe("sessions on the server", () => {
       const me = await call(demo, "GET", "/api/demo/me", {
         headers: { cookie: `${COOKIE_NAME}=${value}` },
       });
-      expect(me.status).toBe(401);
-      expect(me.body.code).toBe("SIGNED_OUT");
+      expect(me.body).toEqual({ signedIn: false });
+      const fund = await call(demo, "POST", "/api/demo/fund", {
+        body: { amount: 1 },
+        headers: { cookie: `${COOKIE_NAME}=${value}` },
+      });
+      expect(fund.status).toBe(401);
+      expect(fund.body.code).toBe("SIGNED_OUT");
     }
   });
 
@@ -155,17 +161,77 @@ describe("sessions on the server", () => {
     });
     expect(second.status).toBe(200);
     expect(
-      (await call(demo, "GET", "/api/demo/me", { headers: { cookie: first.cookie } })).status,
-    ).toBe(401);
+      (await call(demo, "GET", "/api/demo/me", { headers: { cookie: first.cookie } })).body,
+    ).toEqual({ signedIn: false });
   });
 
   it("a session expires", async () => {
     const short = await start({ sessions: { ttlMs: 200 } });
     const { cookie, setCookie } = await signIn(short);
     expect(setCookie).toContain("Max-Age=1;");
-    expect((await call(short, "GET", "/api/demo/me", { headers: { cookie } })).status).toBe(200);
+    expect((await call(short, "GET", "/api/demo/me", { headers: { cookie } })).body.signedIn).toBe(
+      true,
+    );
     await new Promise((resolve) => setTimeout(resolve, 250));
-    expect((await call(short, "GET", "/api/demo/me", { headers: { cookie } })).status).toBe(401);
+    expect((await call(short, "GET", "/api/demo/me", { headers: { cookie } })).body).toEqual({
+      signedIn: false,
+    });
+  });
+
+  it("a first visit asks /me and gets 200 signedIn: false, not a 401", async () => {
+    const me = await call(demo, "GET", "/api/demo/me");
+    expect(me.status).toBe(200);
+    expect(me.body).toEqual({ signedIn: false });
+  });
+
+  it("a 300-character email is told its length, not to restart the demo", async () => {
+    const email = `${"a".repeat(288)}@example.com`;
+    const refused = await call(demo, "POST", "/api/demo/signin", { body: { email } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe("INVALID_EMAIL");
+    expect(refused.body.message).toMatch(/300 characters long; an email address has at most 254/);
+  });
+
+  it("activity lists the customer's transactions; receive gives the wallet's details", async () => {
+    const { cookie, profile } = await signIn(demo);
+    const fund = await call(demo, "POST", "/api/demo/fund", {
+      body: { amount: 5_000 },
+      headers: { cookie },
+    });
+    expect(fund.status).toBe(200);
+    const activity = await call(demo, "GET", "/api/demo/activity", { headers: { cookie } });
+    expect(activity.status).toBe(200);
+    const items = activity.body.data as Array<{ direction: string; status: string }>;
+    expect(items).toEqual([expect.objectContaining({ direction: "CREDIT", status: "COMPLETED" })]);
+    const receive = await call(demo, "GET", "/api/demo/receive", { headers: { cookie } });
+    expect(receive.body).toEqual(expect.objectContaining({ accountId: profile.accountId }));
+    expect((await call(demo, "GET", "/api/demo/activity")).status).toBe(401);
+  });
+
+  it("a new contact is proved by a code first: wrong codes refused, five used up", async () => {
+    const { cookie } = await signIn(demo);
+    const verify = (code: string) =>
+      call(demo, "POST", "/api/demo/contact/verify", { body: { code }, headers: { cookie } });
+    expect((await verify("000000")).body.code).toBe("NO_CODE_PENDING");
+    const bad = await call(demo, "POST", "/api/demo/contact/start", {
+      body: { phoneNumber: "12" },
+      headers: { cookie },
+    });
+    expect(bad.body.code).toBe("INVALID_PHONE");
+    const start = await call(demo, "POST", "/api/demo/contact/start", {
+      body: { phoneNumber: "+1 415 555 0123" },
+      headers: { cookie },
+    });
+    expect(start.body).toEqual({ sentTo: "+14155550123" });
+    expect((await verify("111111")).body.code).toBe("WRONG_CODE");
+    const ok = await verify("000 000");
+    expect(ok.body).toEqual({ kind: "phoneNumber", value: "+14155550123" });
+    await call(demo, "POST", "/api/demo/contact/start", {
+      body: { email: "new@example.com" },
+      headers: { cookie },
+    });
+    for (let i = 0; i < 5; i++) await verify("111111");
+    expect((await verify("000000")).body.code).toBe("TOO_MANY_CODES");
   });
 });
 
