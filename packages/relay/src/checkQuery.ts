@@ -2,9 +2,25 @@
 // (docs/architecture.md "@signet/relay").
 import { RelayRefusal } from "./errors.js";
 import type { NamedId } from "./ownership.js";
-import { isIdOfKind, type RelayRoute } from "./routes.js";
+import { isIdOfKind, type RelayQueryParam, type RelayRoute } from "./routes.js";
 
 const CODE_VALUE = /^[A-Z0-9_]{1,64}$/;
+const LIMIT_VALUE = /^(?:[1-9][0-9]?|100)$/;
+// A page cursor is the service's opaque token: base64 or base64url, perhaps with `:` or `.`.
+const CURSOR_VALUE = /^[A-Za-z0-9._~+/=:-]{1,512}$/;
+
+function valid(kind: RelayQueryParam["kind"], value: string): boolean {
+  switch (kind) {
+    case "code":
+      return CODE_VALUE.test(value);
+    case "limit":
+      return LIMIT_VALUE.test(value);
+    case "cursor":
+      return CURSOR_VALUE.test(value);
+    default:
+      return isIdOfKind(value, kind);
+  }
+}
 
 /** The refusal of a malformed request: 400 `INVALID_INPUT` with secret-free details. */
 export function invalidInput(message: string, details?: Record<string, unknown>): RelayRefusal {
@@ -38,8 +54,8 @@ export function checkQuery(
         });
       }
       if (seen.has(name)) throw invalidInput("A query parameter is repeated.", { parameter: name });
-      const ok = param.kind === "code" ? CODE_VALUE.test(value) : isIdOfKind(value, param.kind);
-      if (!ok) throw invalidInput("A query parameter is malformed.", { parameter: name });
+      if (!valid(param.kind, value))
+        throw invalidInput("A query parameter is malformed.", { parameter: name });
       seen.set(name, value);
     }
   }
@@ -56,8 +72,13 @@ export function checkQuery(
   const parts: string[] = [];
   for (const [name, value] of seen) {
     const param = accepted[name]!;
-    if (param.kind !== "code") ids.push({ kind: param.kind, value, where: `query.${name}` });
-    // Values are checked ids or codes: nothing in them needs escaping but the colon, kept as is.
+    if (param.kind === "code" || param.kind === "limit" || param.kind === "cursor") {
+      // A cursor may hold `+`, `/` or `=`: escaped, so the service reads it back as it wrote it.
+      parts.push(`${name}=${param.kind === "cursor" ? encodeURIComponent(value) : value}`);
+      continue;
+    }
+    ids.push({ kind: param.kind, value, where: `query.${name}` });
+    // Checked ids: nothing in them needs escaping but the colon, kept as is.
     parts.push(`${name}=${value}`);
   }
   return { query: parts.join("&"), ids };

@@ -89,6 +89,9 @@ function asObject(value: unknown): Json | undefined {
     : undefined;
 }
 
+/** The most pages of one list an ownership check reads (100 items each). */
+const MAX_PAGES = 50;
+
 function listItems(value: unknown): Json[] {
   const data = asObject(value)?.data;
   if (!Array.isArray(data)) return [];
@@ -118,6 +121,32 @@ class OwnershipLookup {
     private readonly customerId: string,
     private readonly onLookup: LookupListener,
   ) {}
+
+  /**
+   * Every page of the caller's list at `path` (the service pages at 20 by default): an account on
+   * page two is as much the caller's as one on page one. Bounded, and a cursor that repeats ends
+   * the walk, so a broken service cannot hold a request forever.
+   */
+  private async allPages(path: string): Promise<Json[]> {
+    const items: Json[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const query =
+        `customerId=${encodeURIComponent(this.customerId)}&limit=100` +
+        (cursor === undefined ? "" : `&cursor=${encodeURIComponent(cursor)}`);
+      const answer = await this.get(path, query);
+      items.push(...listItems(answer));
+      const next =
+        asObject(answer)?.hasMore === true
+          ? stringField(asObject(answer), "nextCursor")
+          : undefined;
+      if (next === undefined || seen.has(next)) break;
+      seen.add(next);
+      cursor = next;
+    }
+    return items;
+  }
 
   private async get(path: string, query = ""): Promise<unknown> {
     const response = await callUpstream(this.upstream, { method: "GET", path, query });
@@ -156,8 +185,7 @@ class OwnershipLookup {
   /** The caller's internal accounts, as the service lists them now. */
   private listAccounts(): Promise<Json[]> {
     this.accounts ??= (async () => {
-      const query = `customerId=${encodeURIComponent(this.customerId)}`;
-      const items = listItems(await this.get("/customers/internal-accounts", query)).filter(
+      const items = (await this.allPages("/customers/internal-accounts")).filter(
         // Guard against a service that ignored the filter: an account of another customer is not ours.
         (account) => {
           const owner = stringField(account, "customerId");

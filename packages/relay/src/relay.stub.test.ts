@@ -972,3 +972,78 @@ describe("cross-site requests", () => {
     expect(response.status).toBe(200);
   });
 });
+
+describe("pages", () => {
+  it("follows every page of the caller's accounts in the ownership check (an account on page two is theirs)", async () => {
+    const onPageTwo = `InternalAccount:${crypto.randomUUID()}`;
+    const seen: string[] = [];
+    stub.override = (req, res) => {
+      const url = new URL(req.url, "http://stub");
+      if (req.method !== "GET" || url.pathname !== "/customers/internal-accounts") return false;
+      seen.push(url.search);
+      const page2 = url.searchParams.get("cursor") === "page+2/=";
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.end(
+        JSON.stringify(
+          page2
+            ? {
+                data: [{ id: onPageTwo, customerId: a.customerId, type: "EMBEDDED_WALLET" }],
+                hasMore: false,
+              }
+            : {
+                data: [{ id: a.wallet, customerId: a.customerId, type: "EMBEDDED_WALLET" }],
+                hasMore: true,
+                nextCursor: "page+2/=",
+              },
+        ),
+      );
+      return true;
+    };
+    const api = await start();
+    const response = await fetch(`${api}/internal-accounts/${onPageTwo}/export`, {
+      method: "POST",
+      headers: json(a),
+      body: '{"clientPublicKey":"04ab"}',
+    });
+    expect(response.status).toBe(200);
+    expect(seen).toEqual([
+      `?customerId=${encodeURIComponent(a.customerId)}&limit=100`,
+      `?customerId=${encodeURIComponent(a.customerId)}&limit=100&cursor=page%2B2%2F%3D`,
+    ]);
+  });
+
+  it("stops at a cursor that repeats instead of walking forever", async () => {
+    let calls = 0;
+    stub.override = (req, res) => {
+      const url = new URL(req.url, "http://stub");
+      if (req.method !== "GET" || url.pathname !== "/customers/internal-accounts") return false;
+      calls++;
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.end(JSON.stringify({ data: [], hasMore: true, nextCursor: "same" }));
+      return true;
+    };
+    const api = await start();
+    const response = await fetch(`${api}/internal-accounts/${a.wallet}/export`, {
+      method: "POST",
+      headers: json(a),
+      body: "{}",
+    });
+    expect(response.status).toBe(403);
+    expect(calls).toBe(2);
+  });
+
+  it("passes limit and cursor of the accounts list on, checked and escaped", async () => {
+    const api = await start();
+    const ok = await fetch(`${api}/customers/internal-accounts?limit=5&cursor=abc%2B%2F%3D`, {
+      headers: as(a),
+    });
+    expect(ok.status).toBe(200);
+    expect(last().url).toBe(
+      `/customers/internal-accounts?limit=5&cursor=abc%2B%2F%3D&customerId=${a.customerId}`,
+    );
+    for (const bad of ["limit=0", "limit=101", "limit=x", "cursor=a%20b"]) {
+      const refused = await fetch(`${api}/customers/internal-accounts?${bad}`, { headers: as(a) });
+      expect(refused.status, bad).toBe(400);
+    }
+  });
+});

@@ -70,8 +70,12 @@ const WEBAUTHN_CREDENTIAL_ID = /^[A-Za-z0-9_-]{1,1024}$/;
 
 /** A query parameter a route accepts. */
 export interface RelayQueryParam {
-  /** The id kind the value must be (and be owned), or `"code"` for an upper-case enum value such as `EMBEDDED_WALLET` or `USDB`. */
-  readonly kind: RelayIdKind | "code";
+  /**
+   * The id kind the value must be (and be owned), `"code"` for an upper-case enum value such as
+   * `EMBEDDED_WALLET` or `USDB`, `"limit"` for a page size (1–100), or `"cursor"` for the opaque
+   * page cursor a list answered with.
+   */
+  readonly kind: RelayIdKind | "code" | "limit" | "cursor";
   /** Missing → 400, unless `forced`. */
   readonly required?: boolean;
   /** The relay fills it in with the caller's customer id when absent (only for `Customer`). */
@@ -200,6 +204,8 @@ export const RELAY_ROUTES: readonly RelayRoute[] = [
       customerId: { kind: "Customer", forced: true },
       type: { kind: "code" },
       currency: { kind: "code" },
+      limit: { kind: "limit" },
+      cursor: { kind: "cursor" },
     },
     summary: "list the caller's internal accounts",
   },

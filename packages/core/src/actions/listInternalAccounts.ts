@@ -1,6 +1,6 @@
 import { assertCall, assertServiceId, query } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import type { RequestErrorCode, SignetError } from "../errors.js";
+import { type RequestErrorCode, SignetError } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { expectList } from "../transport/responseShape.js";
 import type { InternalAccountJson } from "../wire.js";
@@ -18,7 +18,8 @@ export type ListInternalAccountsReturnType = InternalAccountJson[];
 export type ListInternalAccountsErrorType = SignetError<RequestErrorCode>;
 
 /**
- * Lists the user's internal accounts with balances (`GET /customers/internal-accounts`).
+ * Lists the user's internal accounts with balances (`GET /customers/internal-accounts`), every
+ * page of them.
  *
  * @throws {SignetError} `RELAY_FORBIDDEN` (another customer), `NETWORK`.
  * @example
@@ -32,12 +33,32 @@ export async function listInternalAccounts(
 ): Promise<ListInternalAccountsReturnType> {
   const { customerId, type = "EMBEDDED_WALLET" } = assertCall(client, parameters);
   if (customerId !== undefined) assertServiceId("customerId", customerId, "Customer");
-  const body = await client.request<unknown>(
-    {
-      method: "GET",
-      path: `/customers/internal-accounts${query({ customerId, type })}`,
-    },
-    parameters,
-  );
-  return expectList<InternalAccountJson>(body, ["id", "type"], "internal accounts");
+  // The service pages at 20 by default: every page is read, at 100 a page (docs/protocol.md §1).
+  const accounts: InternalAccountJson[] = [];
+  const cursors = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const body = await client.request<unknown>(
+      {
+        method: "GET",
+        path: `/customers/internal-accounts${query({ customerId, type, limit: "100", cursor })}`,
+      },
+      parameters,
+    );
+    accounts.push(...expectList<InternalAccountJson>(body, ["id", "type"], "internal accounts"));
+    const { hasMore, nextCursor } = body as { hasMore?: unknown; nextCursor?: unknown };
+    if (hasMore !== true) return accounts;
+    if (typeof nextCursor !== "string" || nextCursor === "" || cursors.has(nextCursor)) {
+      throw new SignetError(
+        "MALFORMED_RESPONSE",
+        "The accounts list has more pages but no new cursor",
+      );
+    }
+    cursors.add(nextCursor);
+    cursor = nextCursor;
+  }
+  throw new SignetError("MALFORMED_RESPONSE", `The accounts list has more than ${MAX_PAGES} pages`);
 }
+
+/** At 100 accounts a page, far more than a customer has; a bound, so no answer loops forever. */
+const MAX_PAGES = 50;
