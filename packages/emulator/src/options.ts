@@ -48,6 +48,20 @@ export type EmulatorOptions = {
   otpFailureLimit?: { max: number; windowMs: number };
   /** Time source in epoch milliseconds. Default `Date.now`; the clock control adds an offset. */
   now?: () => number;
+  /** How long an SCA login (`/sca/login/complete`) lasts. Default 15 minutes. */
+  scaSessionTtlMs?: number;
+  /**
+   * Whether `POST /quotes/{id}/authorize` needs an SCA session (409 `SCA_SESSION_REQUIRED`
+   * without one). Default `true`, as the service; `false` restores the old shortcut.
+   */
+  requireScaLogin?: boolean;
+  /**
+   * The shape of the opaque WebAuthn options the emulator hands out (a quote challenge's
+   * `passkeyAssertionOptions`, an SCA login's `passkeyOptions`, an SCA enrolment's `options`):
+   * `"json"` (default) the standard `PublicKeyCredential…OptionsJSON`, `"publicKey"` the same
+   * wrapped as `{ publicKey: {...} }`, as `navigator.credentials` takes it.
+   */
+  passkeyOptionsShape?: "json" | "publicKey";
 };
 
 /** Options with every default applied. */
@@ -69,6 +83,9 @@ export type ResolvedOptions = {
   challengeRateLimit: { max: number; windowMs: number };
   otpFailureLimit: { max: number; windowMs: number };
   now: () => number;
+  scaSessionTtlMs: number;
+  requireScaLogin: boolean;
+  passkeyOptionsShape: "json" | "publicKey";
 };
 
 /** The sandbox's accepted OIDC issuers (docs/protocol.md §6). */
@@ -84,6 +101,11 @@ function positive(name: string, value: number | undefined, fallback: number): nu
     throw new RangeError(`"${name}" expected a non-negative number, got ${value}`);
   }
   return value;
+}
+
+function passkeyOptionsShape(value: string | undefined): "json" | "publicKey" {
+  if (value === undefined || value === "json" || value === "publicKey") return value ?? "json";
+  throw new RangeError(`"passkeyOptionsShape" expected "json" or "publicKey", got ${value}`);
 }
 
 /**
@@ -109,5 +131,8 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     challengeRateLimit: options.challengeRateLimit ?? { max: 5, windowMs: 60_000 },
     otpFailureLimit: options.otpFailureLimit ?? { max: 5, windowMs: 5 * 60_000 },
     now: options.now ?? Date.now,
+    scaSessionTtlMs: positive("scaSessionTtlMs", options.scaSessionTtlMs, 15 * 60_000),
+    requireScaLogin: options.requireScaLogin ?? true,
+    passkeyOptionsShape: passkeyOptionsShape(options.passkeyOptionsShape),
   };
 }

@@ -211,3 +211,23 @@ export function quotePayload(
     generateAppProofs: true,
   });
 }
+
+/**
+ * Wallet privacy (`PATCH /internal-accounts/{id}`), in the shape of the service's example: a raw
+ * payload signed with the wallet (`signWith`, its address), no hashing. The service does not say
+ * what `payload` holds; the emulator's is the hex of the UTF-8 JSON
+ * `{"internalAccountId":…,"privateEnabled":…}` so a device can read what it signs
+ * (docs/protocol.md §11, §13).
+ */
+export function walletPrivacyPayload(
+  ctx: RequestContext,
+  account: { id: string; address: string },
+  privateEnabled: boolean,
+): string {
+  return activity(ctx.rt, ctx.now(), "SIGN_RAW_PAYLOAD_V2", {
+    encoding: "PAYLOAD_ENCODING_HEXADECIMAL",
+    hashFunction: "HASH_FUNCTION_NO_OP",
+    payload: toHex(utf8(JSON.stringify({ internalAccountId: account.id, privateEnabled }))),
+    signWith: account.address,
+  });
+}

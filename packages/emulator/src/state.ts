@@ -9,6 +9,8 @@ export type Currency = { code: string; name: string; symbol?: string; decimals: 
 export interface CustomerRecord {
   id: string;
   fields: Record<string, unknown>;
+  /** The email and phone number as they were when verified (contact verification). */
+  verified: { email?: string; phone?: string };
   createdAt: number;
   updatedAt: number;
 }
@@ -24,6 +26,8 @@ export interface InternalAccountRecord {
   balance: number;
   /** The wallet's BIP-39 mnemonic, stable for the account's life (returned only by export). */
   mnemonic: string;
+  /** Wallet privacy (`PATCH /internal-accounts/{id}`). */
+  privateEnabled: boolean;
   createdAt: number;
   updatedAt: number;
 }
@@ -180,10 +184,13 @@ export interface QuoteRecord {
   expiresAt: number;
   transactionId: string | undefined;
   /** Terminal execute answers by `Idempotency-Key` (replayed verbatim), with the stamp's key. */
-  executions: Map<string, { status: number; body: unknown; signedBy: string }>;
+  executions: Map<
+    string,
+    { status: number; body: unknown; signedBy: string; scaFactor: "SMS_OTP" | "PASSKEY" }
+  >;
   /** The key of the execute that succeeded, or `""` when it had none. */
   executedWithKey: string | undefined;
-  /** The factor asked for at creation (`scaFactor`), used when the customer has it. */
+  /** The factor the execute asked for (its body's `scaFactor`, default `SMS_OTP`). */
   scaFactor: "SMS_OTP" | "PASSKEY";
   /** Set while the quote is `PENDING_AUTHORIZATION`; kept (challenge done) afterwards. */
   sca: ScaProgress | undefined;
@@ -258,8 +265,48 @@ export interface EmulatorState {
   challengeIssues: Map<string, number[]>;
   /** Emulator times of recent failed OTP verifies, per credential. */
   otpFailures: Map<string, number[]>;
-  /** Refused SCA proofs per customer, and the lock they lead to. */
-  scaLogins: Map<string, { failedAttempts: number; lockedUntil: number | undefined }>;
+  /** Failed SCA proofs and login events per customer, and the lock they lead to. */
+  scaLogins: Map<string, ScaLockRecord>;
+  /** The SCA factors each customer enrolled (TOTP, one passkey), by customer. */
+  scaFactors: Map<string, ScaFactorsRecord>;
+  /** A passkey enrolment started and not confirmed yet, by customer. */
+  scaEnrollments: Map<string, { challenge: string; expiresAt: number }>;
+  /** The SCA login started and not completed yet, by customer. */
+  scaLoginStarts: Map<string, ScaLoginStartRecord>;
+  /** When each customer's SCA session ends (emulator time), by customer. */
+  scaSessions: Map<string, number>;
+  /** Contact verification codes sent and not confirmed yet, by `<customerId> email|phone`. */
+  contactCodes: Map<string, number>;
+}
+
+/** A customer's failed SCA attempts and lock (docs/protocol.md §13). */
+export interface ScaLockRecord {
+  failedAttempts: number;
+  lockedUntil: number | undefined;
+  suspended: boolean;
+}
+
+/** A customer's enrolled SCA factors beside the implicit SMS_OTP. */
+export interface ScaFactorsRecord {
+  totp: boolean;
+  passkey:
+    | {
+        credentialId: string;
+        publicKey: Uint8Array;
+        counter: number;
+        transports?: string[];
+        name?: string;
+      }
+    | undefined;
+}
+
+/** A started SCA login. */
+export interface ScaLoginStartRecord {
+  factor: ScaFactor;
+  challengeId: string | undefined;
+  /** PASSKEY: the WebAuthn challenge (base64url). */
+  passkeyChallenge: string | undefined;
+  expiresAt: number;
 }
 
 /** An empty state. */
@@ -280,5 +327,10 @@ export function createState(): EmulatorState {
     challengeIssues: new Map(),
     otpFailures: new Map(),
     scaLogins: new Map(),
+    scaFactors: new Map(),
+    scaEnrollments: new Map(),
+    scaLoginStarts: new Map(),
+    scaSessions: new Map(),
+    contactCodes: new Map(),
   };
 }

@@ -95,13 +95,19 @@ describe("customers", () => {
 
   it("updates ordinary fields synchronously", async () => {
     const user = await signUp(t);
-    const r = await call(t, "PATCH", `/customers/${user.customer.id}`, { fullName: "Ada King" });
+    const r = await call(t, "PATCH", `/customers/${user.customer.id}`, {
+      customerType: "INDIVIDUAL",
+      fullName: "Ada King",
+    });
     expect(r.status).toBe(200);
     expect(r.body.fullName).toBe("Ada King");
-    expect((await call(t, "PATCH", `/customers/${user.customer.id}`, {})).status).toBe(400);
+    expect(
+      (await call(t, "PATCH", `/customers/${user.customer.id}`, { fullName: "x" })).status,
+    ).toBe(400);
     expect(
       (
         await call(t, "PATCH", "/customers/Customer:00000000-0000-4000-8000-000000000000", {
+          customerType: "INDIVIDUAL",
           fullName: "x",
         })
       ).status,
@@ -115,7 +121,7 @@ describe("customers", () => {
       t,
       "PATCH",
       path,
-      { email: "new@example.com" },
+      { customerType: "INDIVIDUAL", email: "new@example.com" },
       user.sessionKey,
     );
     expect(challenge.status).toBe(202);
@@ -132,18 +138,22 @@ describe("customers", () => {
     const a = await signUp(t, "a@example.com");
     const b = await signUp(t, "b@example.com");
     const both = await call(t, "PATCH", `/customers/${a.customer.id}`, {
+      customerType: "INDIVIDUAL",
       email: "c@example.com",
       phoneNumber: "+14155550100",
     });
     expect(both.status).toBe(400);
-    const taken = await call(t, "PATCH", `/customers/${a.customer.id}`, { email: "B@example.com" });
+    const taken = await call(t, "PATCH", `/customers/${a.customer.id}`, {
+      customerType: "INDIVIDUAL",
+      email: "B@example.com",
+    });
     expect(taken.status).toBe(409);
     expect(taken.body.code).toBe("EMAIL_OTP_EMAIL_ALREADY_EXISTS");
     const { result } = await signedCall(
       t,
       "PATCH",
       `/customers/${a.customer.id}`,
-      { email: "c@example.com" },
+      { customerType: "INDIVIDUAL", email: "c@example.com" },
       b.sessionKey,
     );
     expect(result.body.code).toBe("WALLET_SIGNATURE_INVALID");
@@ -153,6 +163,7 @@ describe("customers", () => {
   it("changes a phone number synchronously when no SMS_OTP credential is tied", async () => {
     const user = await signUp(t);
     const r = await call(t, "PATCH", `/customers/${user.customer.id}`, {
+      customerType: "INDIVIDUAL",
       phoneNumber: "+14155550101",
     });
     expect(r.status).toBe(200);
@@ -162,7 +173,7 @@ describe("customers", () => {
   it("is all or nothing: a failed retry changes neither contact nor nickname", async () => {
     const user = await signUp(t, "keep@example.com");
     const path = `/customers/${user.customer.id}`;
-    const body = JSON.stringify({ email: "next@example.com" });
+    const body = JSON.stringify({ customerType: "INDIVIDUAL", email: "next@example.com" });
     const leg1 = await call(t, "PATCH", path, body);
     // Another customer takes the email between the legs.
     await call(t, "POST", "/customers", { customerType: "INDIVIDUAL", email: "next@example.com" });

@@ -426,6 +426,7 @@ describe("request ids", () => {
     const user = await signUp(t);
     const card = await call(t, "POST", "/cards", {
       cardholderId: user.customer.id,
+      form: "VIRTUAL",
       fundingSources: [user.account.id],
     });
     const body = JSON.stringify({
@@ -690,7 +691,7 @@ describe("customer contact change", () => {
   it("409 EMAIL_OTP_CREDENTIAL_SET_CHANGED when a tied credential goes between 202 and retry", async () => {
     const user = await userWithOauthSession();
     const path = `/customers/${user.customer.id}`;
-    const body = JSON.stringify({ email: "moved@example.com" });
+    const body = JSON.stringify({ customerType: "INDIVIDUAL", email: "moved@example.com" });
     const leg1 = await call(t, "PATCH", path, body);
     expect(leg1.status).toBe(202);
     const { result: revoked } = await signedCall(
@@ -724,12 +725,14 @@ describe("customer contact change", () => {
       match: { method: "PATCH", path: "/customers" },
     });
     // Leg 1 and an ordinary (unsigned) PATCH do not reach the fault.
-    expect((await call(t, "PATCH", path, { fullName: "Ada" })).status).toBe(200);
+    expect(
+      (await call(t, "PATCH", path, { customerType: "INDIVIDUAL", fullName: "Ada" })).status,
+    ).toBe(200);
     const { challenge, result } = await signedCall(
       t,
       "PATCH",
       path,
-      { email: "x@example.com" },
+      { customerType: "INDIVIDUAL", email: "x@example.com" },
       user.sessionKey,
     );
     expect(challenge.status).toBe(202);
@@ -741,7 +744,7 @@ describe("customer contact change", () => {
       t,
       "PATCH",
       path,
-      { email: "x@example.com" },
+      { customerType: "INDIVIDUAL", email: "x@example.com" },
       user.sessionKey,
     );
     expect(ok.status).toBe(200);
@@ -753,7 +756,7 @@ describe("customer contact change", () => {
       t,
       "PATCH",
       `/customers/${user.customer.id}`,
-      { phoneNumber: "+14155550100" },
+      { customerType: "INDIVIDUAL", phoneNumber: "+14155550100" },
       {
         [SIGNATURE]: stamp("x", user.sessionKey),
       },
@@ -767,6 +770,7 @@ describe("input and platform auth", () => {
     const user = await signUp(t);
     const card = await call(t, "POST", "/cards", {
       cardholderId: user.customer.id,
+      form: "VIRTUAL",
       fundingSources: [user.account.id],
     });
     const key = newKey();
@@ -787,7 +791,7 @@ describe("input and platform auth", () => {
         `/auth/credentials/${user.credential.id}/verify`,
         { type: "EMAIL_OTP", encryptedOtpBundle: "{}" },
       ],
-      ["PATCH", `/customers/${user.customer.id}`, { fullName: "Ada" }],
+      ["PATCH", `/customers/${user.customer.id}`, { customerType: "INDIVIDUAL", fullName: "Ada" }],
       [
         "POST",
         "/auth/delegated-keys",

@@ -164,7 +164,7 @@ describe("quotes", () => {
     const settled = await call(t, "GET", `/transactions/${executed.body.transactionId}`);
     expect(settled.body.status).toBe("COMPLETED");
     expect(settled.body.sentAmount.amount).toBe(1_000_000);
-    const list = await call(t, "GET", `/transactions?accountId=${w.account.id}`);
+    const list = await call(t, "GET", `/transactions?accountIdentifier=${w.account.id}`);
     expect(list.body.data.map((x: { type: string }) => x.type).sort()).toEqual([
       "INCOMING",
       "OUTGOING",
@@ -269,6 +269,7 @@ describe("cards and delegated keys", () => {
     const w = await signUp(t);
     const created = await call(t, "POST", "/cards", {
       cardholderId: w.customer.id,
+      form: "VIRTUAL",
       fundingSources: [w.account.id],
     });
     expect(created.status).toBe(201);
@@ -278,12 +279,13 @@ describe("cards and delegated keys", () => {
   it("issues a card with CardFundingSource ids", async () => {
     const c = await card();
     expect(c.card.state).toBe("ACTIVE");
-    expect(c.card.fundingSources[0]).toMatchObject({ internalAccountId: c.account.id });
-    expect(c.card.fundingSources[0].id).toMatch(/^CardFundingSource:/);
+    expect(c.card.form).toBe("VIRTUAL");
+    expect(c.card.fundingSources).toEqual([c.account.id]);
     expect((await call(t, "GET", `/cards/${c.card.id}`)).body).toEqual(c.card);
     const other = await signUp(t);
     const bad = await call(t, "POST", "/cards", {
       cardholderId: c.customer.id,
+      form: "VIRTUAL",
       fundingSources: [other.account.id],
     });
     expect(bad.status).toBe(400);
@@ -306,7 +308,10 @@ describe("cards and delegated keys", () => {
     expect(leg2.status).toBe(202);
     expect(leg2.body.requestId).not.toBe(leg1.body.requestId);
     expect(leg2.body.payloadToSign).not.toBe(leg1.body.payloadToSign);
-    const fundingSourceId = c.card.fundingSources[0].id;
+    // The card lists account ids; the delegated key names its CardFundingSource.
+    const byAccount = await call(t, "GET", `/auth/delegated-keys?accountId=${c.account.id}`);
+    const fundingSourceId = byAccount.body.data[0].fundingSourceId;
+    expect(fundingSourceId).toMatch(/^CardFundingSource:/);
     const pending = await call(t, "GET", `/auth/delegated-keys?fundingSourceId=${fundingSourceId}`);
     expect(pending.body.data[0].status).toBe("PENDING");
     const leg3 = await call(t, "POST", "/auth/delegated-keys", body, {

@@ -153,10 +153,65 @@ export type AssertionResponseJson = {
   authenticatorAttachment?: string | null;
 };
 
+/** A WebAuthn registration in its standard JSON form (`RegistrationResponseJSON`), as SCA enrolment sends it. */
+export type RegistrationResponseJson = {
+  id: string;
+  rawId: string;
+  type: "public-key";
+  response: {
+    clientDataJSON: string;
+    attestationObject: string;
+    transports?: string[];
+  };
+  clientExtensionResults?: Record<string, unknown>;
+  authenticatorAttachment?: string | null;
+};
+
 /**
- * Verifies an SCA passkey assertion (docs/protocol.md §9): over the challenge's base64url
- * `challenge`, made by one of `credentialIds` (the customer's passkeys), on `origin`, which must be
- * one of the emulator's origins. Updates the passkey's counter when it verifies.
+ * Verifies an SCA passkey registration (docs/protocol.md §13): over the enrolment's base64url
+ * `challenge`, on `origin` (one of the emulator's origins), user verification required, ES256.
+ * @returns the passkey to store, or why it was refused (for a 400).
+ */
+export async function verifyScaPasskeyRegistration(
+  rt: Runtime,
+  parameters: { credential: RegistrationResponseJson; challenge: string; origin: string },
+): Promise<RegisteredPasskey | string> {
+  const { credential, origin } = parameters;
+  if (!rt.options.origins.includes(origin)) return "origin is not an origin of this relying party";
+  try {
+    const result = await verifyRegistrationResponse({
+      response: {
+        ...credential,
+        clientExtensionResults: credential.clientExtensionResults ?? {},
+      } as Parameters<typeof verifyRegistrationResponse>[0]["response"],
+      expectedChallenge: parameters.challenge,
+      expectedOrigin: origin,
+      expectedRPID: rt.options.rpId,
+      requireUserVerification: true,
+      supportedAlgorithmIDs: [-7],
+    });
+    if (!result.verified) return "the registration could not be verified";
+    const registered = result.registrationInfo.credential;
+    if (registered.id !== credential.id)
+      return "id does not match the credential in attestationObject";
+    const out: RegisteredPasskey = {
+      credentialId: registered.id,
+      publicKey: Uint8Array.from(registered.publicKey),
+      counter: registered.counter,
+    };
+    const transports = credential.response?.transports;
+    if (Array.isArray(transports)) out.transports = [...transports];
+    return out;
+  } catch (error) {
+    return reason(error);
+  }
+}
+
+/**
+ * Verifies an SCA passkey assertion (docs/protocol.md §9, §13): over the base64url `challenge`,
+ * made by the customer's SCA passkey (`passkey`; their wallet sign-in passkeys do not count), on
+ * `origin`, which must be one of the emulator's origins. Updates the passkey's counter when it
+ * verifies.
  * @returns `undefined` when it verifies, else why not (for a 400).
  */
 export async function verifyScaPasskeyAssertion(
@@ -165,18 +220,15 @@ export async function verifyScaPasskeyAssertion(
     assertion: AssertionResponseJson;
     challenge: string;
     origin: string;
-    credentialIds: readonly string[];
+    passkey: RegisteredPasskey | undefined;
   },
 ): Promise<string | undefined> {
-  const { assertion, origin } = parameters;
+  const { assertion, origin, passkey: stored } = parameters;
   if (!rt.options.origins.includes(origin)) return "origin is not an origin of this relying party";
   const id = typeof assertion?.id === "string" ? assertion.id : undefined;
-  const credential =
-    id !== undefined && parameters.credentialIds.includes(id)
-      ? [...rt.state.credentials.values()].find((c) => c.passkey?.credentialId === id)
-      : undefined;
-  const stored = credential?.passkey;
-  if (!stored) return "the passkey is not one this challenge allows";
+  if (!stored || id !== stored.credentialId) {
+    return "the passkey is not the customer's SCA passkey";
+  }
   try {
     const result = await verifyAuthenticationResponse({
       response: {

@@ -128,3 +128,21 @@ export function base58checkDecode(s: string): Uint8Array | null {
   if (!equalBytes(checksum(payload), data.subarray(data.length - 4))) return null;
   return payload;
 }
+
+/** RFC 4648 base32 without padding (the TOTP secret's manual-entry form). */
+export function base32Encode(bytes: Uint8Array): string {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  let out = "";
+  let bits = 0;
+  let value = 0;
+  for (const byte of bytes) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += alphabet[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  if (bits > 0) out += alphabet[(value << (5 - bits)) & 31];
+  return out;
+}

@@ -7,7 +7,9 @@ import { pathId, queryParam, type RequestContext, readBody } from "../http/conte
 import { invalidInput, notFound } from "../http/errors.js";
 import { json } from "../http/responses.js";
 import type { Route } from "../http/router.js";
+import { walletPrivacyPayload } from "../payloads.js";
 import type { Runtime } from "../runtime.js";
+import { runSignedRetry } from "../signedRetry.js";
 import type {
   BalanceAccount,
   Currency,
@@ -27,6 +29,7 @@ import {
   string,
   union,
 } from "../validation.js";
+import { sessionKeys } from "./sessions.js";
 
 /** The currencies the emulator knows, with a USD value per major unit (for quotes). */
 export const CURRENCIES: Readonly<Record<string, Currency & { usdPerUnit: number }>> = {
@@ -122,6 +125,7 @@ export function internalAccountJson(account: BalanceAccount): Record<string, unk
     balance,
     totalBalance: balance,
     fundingPaymentInstructions: instruction ? [instruction] : [],
+    ...(account.type === "EMBEDDED_WALLET" ? { privateEnabled: account.privateEnabled } : {}),
     createdAt: isoTime(account.createdAt),
     updatedAt: isoTime(account.updatedAt),
   };
@@ -186,6 +190,7 @@ export function provisionWallet(rt: Runtime, customerId: string): InternalAccoun
     currency: currencyJson("USDB"),
     balance: 0,
     mnemonic: generateMnemonic(rt.ids.entropy("mnemonic", 16)),
+    privateEnabled: false,
     createdAt: now,
     updatedAt: now,
   };
@@ -205,6 +210,39 @@ export function listEnvelope(data: unknown[]): Record<string, unknown> {
   return { data, hasMore: false, totalCount: data.length };
 }
 
+/**
+ * One page of a list by the spec's `limit` (1–100, default 20) and `cursor` (the opaque
+ * `nextCursor` of the page before): `{ data, hasMore, nextCursor?, totalCount }`.
+ */
+export function pagedEnvelope<T>(
+  ctx: RequestContext,
+  all: readonly T[],
+  toJson: (item: T) => unknown,
+): Record<string, unknown> {
+  const limitText = queryParam(
+    ctx,
+    "limit",
+    string({ pattern: /^[0-9]{1,3}$/, patternMessage: "must be an integer 1–100" }),
+  );
+  const cursorText = queryParam(
+    ctx,
+    "cursor",
+    string({ pattern: /^[0-9]{1,9}$/, patternMessage: "is not a cursor from this list" }),
+  );
+  const limit = limitText === undefined ? 20 : Number(limitText);
+  if (limit < 1 || limit > 100) {
+    throw invalidInput([{ field: "limit", message: "must be between 1 and 100" }]);
+  }
+  const start = cursorText === undefined ? 0 : Number(cursorText);
+  const hasMore = start + limit < all.length;
+  return {
+    data: all.slice(start, start + limit).map(toJson),
+    hasMore,
+    ...(hasMore ? { nextCursor: String(start + limit) } : {}),
+    totalCount: all.length,
+  };
+}
+
 function listInternalAccounts(ctx: RequestContext): Response {
   const customerId = queryParam(ctx, "customerId", id("Customer"));
   // Every InternalAccountType: a customer's accounts are all EMBEDDED_WALLET here.
@@ -216,11 +254,54 @@ function listInternalAccounts(ctx: RequestContext): Response {
   const currency = queryParam(ctx, "currency", string({ minLength: 1, maxLength: 10 }));
   if (customerId && !ctx.rt.state.customers.has(customerId))
     throw notFound("Customer", customerId, "USER_NOT_FOUND");
-  const data = [...ctx.rt.state.accounts.values()]
+  const all = [...ctx.rt.state.accounts.values()]
     .filter((a) => (!customerId || a.customerId === customerId) && (!type || a.type === type))
-    .filter((a) => !currency || a.currency.code === currency)
-    .map(internalAccountJson);
-  return json(200, listEnvelope(data));
+    .filter((a) => !currency || a.currency.code === currency);
+  return json(200, pagedEnvelope(ctx, all, internalAccountJson));
+}
+
+const privacySchema = object({ privateEnabled: optional(boolean()) });
+
+/**
+ * `PATCH /internal-accounts/{id}` `{ privateEnabled }` (wallet privacy): a signed retry as the
+ * export, 202 with a `SIGN_RAW_PAYLOAD_V2` payload naming the change, then the stamped re-send
+ * with the same body (a session of the wallet) → 200 InternalAccount with the new setting. No
+ * field: 400; a platform account: 400; unknown: 404.
+ */
+async function updateInternalAccount(ctx: RequestContext): Promise<Response> {
+  const { rt } = ctx;
+  const accountId = pathId(ctx, "id", "InternalAccount");
+  const body = readBody(ctx, privacySchema);
+  if (body.privateEnabled === undefined) {
+    throw invalidInput([
+      { field: "privateEnabled", message: "is the one field to update and is missing" },
+    ]);
+  }
+  const privateEnabled = body.privateEnabled;
+  const account = rt.state.accounts.get(accountId);
+  if (!account) {
+    if (findBalanceAccount(rt, accountId)) {
+      throw invalidInput([
+        { field: "id", message: "is a platform account, not an EMBEDDED_WALLET" },
+      ]);
+    }
+    throw notFound("Internal account", accountId);
+  }
+  return runSignedRetry(ctx, {
+    operation: "UPDATE_INTERNAL_ACCOUNT",
+    payload: () =>
+      walletPrivacyPayload(
+        ctx,
+        { id: account.id, address: sparkAddress(account.id) },
+        privateEnabled,
+      ),
+    allowedKeys: () => sessionKeys(rt, account.id),
+    complete: () => {
+      account.privateEnabled = privateEnabled;
+      account.updatedAt = ctx.now();
+      return json(200, internalAccountJson(account));
+    },
+  });
 }
 
 /** `GET /platform/internal-accounts`: `{ data }` of the platform's accounts; `currency`, `type`. */
@@ -451,6 +532,12 @@ export const accountRoutes: Route[] = [
   { method: "GET", pattern: "/customers/internal-accounts", handler: listInternalAccounts },
   { method: "GET", pattern: "/internal-accounts", handler: listInternalAccounts },
   { method: "GET", pattern: "/platform/internal-accounts", handler: listPlatformAccounts },
+  {
+    method: "PATCH",
+    pattern: "/internal-accounts/:id",
+    handler: updateInternalAccount,
+    body: privacySchema,
+  },
   {
     method: "POST",
     pattern: "/sandbox/internal-accounts/:id/fund",

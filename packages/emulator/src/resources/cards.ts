@@ -1,4 +1,6 @@
-// Minimal cards (spec "Cards"): issue and read, with funding sources that delegated keys name.
+// Minimal cards (spec "Cards"): issue and read. A card's `fundingSources` are internal account ids
+// as the spec's Card states them; the emulator keeps a `CardFundingSource:` id for each, which
+// the delegated keys bound to it name.
 import { isoTime } from "../clock.js";
 import { pathId, queryParam, type RequestContext, readBody } from "../http/context.js";
 import { invalidInput, notFound } from "../http/errors.js";
@@ -6,18 +8,18 @@ import { json } from "../http/responses.js";
 import type { Route } from "../http/router.js";
 import type { Runtime } from "../runtime.js";
 import type { CardRecord } from "../state.js";
-import { array, id, integer, nullable, object, optional, string } from "../validation.js";
+import { array, enumOf, id, integer, object, optional, string } from "../validation.js";
 import { listEnvelope } from "./accounts.js";
 
+// The spec's CardCreateRequest: `form` (VIRTUAL only) is required; the currency is derived from
+// the funding sources; a 3-D Secure password is accepted and, as the service says, not kept.
 const cardSchema = object({
   cardholderId: id("Customer"),
+  form: enumOf(["VIRTUAL"]),
   fundingSources: array(id("InternalAccount"), { minItems: 1, maxItems: 10 }),
-  currency: optional(
-    string({ pattern: /^[A-Z]{3,5}$/, patternMessage: "must be a currency code" }),
-  ),
-  maxSpendPerTransaction: optional(nullable(integer({ min: 1 }))),
-  maxSpendPerDay: optional(nullable(integer({ min: 1 }))),
+  maxSpendPerTransaction: optional(integer({ min: 1 })),
   platformCardId: optional(string({ minLength: 1, maxLength: 255 })),
+  threeDSecurePassword: optional(string({ minLength: 1, maxLength: 255 })),
 });
 
 /** The Card JSON; each funding source has its own `CardFundingSource:` id. */
@@ -26,10 +28,10 @@ export function cardJson(card: CardRecord): Record<string, unknown> {
     id: card.id,
     cardholderId: card.cardholderId,
     state: card.state,
+    form: "VIRTUAL",
     currency: card.currency,
-    fundingSources: card.fundingSources.map((f, priority) => ({ ...f, priority })),
+    fundingSources: card.fundingSources.map((f) => f.internalAccountId),
     maxSpendPerTransaction: card.maxSpendPerTransaction,
-    maxSpendPerDay: card.maxSpendPerDay,
   };
   if (card.platformCardId !== undefined) body.platformCardId = card.platformCardId;
   body.createdAt = isoTime(card.createdAt);
@@ -67,7 +69,7 @@ function createCard(ctx: RequestContext): Response {
     }
     return account;
   });
-  const currency = body.currency ?? accounts[0]?.currency.code ?? "USDB";
+  const currency = accounts[0]?.currency.code ?? "USDB";
   accounts.forEach((account, i) => {
     if (account && account.currency.code !== currency) {
       errors.push({
@@ -88,7 +90,7 @@ function createCard(ctx: RequestContext): Response {
       internalAccountId,
     })),
     maxSpendPerTransaction: body.maxSpendPerTransaction ?? null,
-    maxSpendPerDay: body.maxSpendPerDay ?? null,
+    maxSpendPerDay: null,
     platformCardId: body.platformCardId,
     createdAt: now,
     updatedAt: now,
@@ -111,7 +113,7 @@ function listCards(ctx: RequestContext): Response {
 
 /** Card routes. */
 export const cardRoutes: Route[] = [
-  { method: "POST", pattern: "/cards", handler: createCard },
+  { method: "POST", pattern: "/cards", handler: createCard, body: cardSchema },
   { method: "GET", pattern: "/cards", handler: listCards },
   { method: "GET", pattern: "/cards/:id", handler: getCard },
 ];

@@ -1,9 +1,15 @@
 // Customers (spec "Customers"; docs/protocol.md §3): create (with a provisioned wallet), read, list,
 // and PATCH, which is a signed retry when it changes a contact tied to an OTP credential.
 import { isoTime } from "../clock.js";
-import { pathId, queryParam, type RequestContext, readBody } from "../http/context.js";
+import {
+  expectNoBody,
+  pathId,
+  queryParam,
+  type RequestContext,
+  readBody,
+} from "../http/context.js";
 import { invalidInput, notFound, ServiceError } from "../http/errors.js";
-import { json } from "../http/responses.js";
+import { json, noContent } from "../http/responses.js";
 import type { Route } from "../http/router.js";
 import { contactPayload } from "../payloads.js";
 import type { Runtime } from "../runtime.js";
@@ -12,6 +18,7 @@ import type { CredentialRecord, CustomerRecord } from "../state.js";
 import { anyJson, enumOf, object, optional, string } from "../validation.js";
 import { provisionWallet } from "./accounts.js";
 import { createCredential } from "./credentials.js";
+import { inScaRegion } from "./sca.js";
 import { sessionKeys } from "./sessions.js";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -86,10 +93,29 @@ const fields = {
 };
 
 const createSchema = object({ customerType: enumOf(["INDIVIDUAL", "BUSINESS"]), ...fields });
+// The spec's CustomerUpdateRequest requires `customerType` (its oneOf discriminator).
 const patchSchema = object({
-  customerType: optional(enumOf(["INDIVIDUAL", "BUSINESS"])),
+  customerType: enumOf(["INDIVIDUAL", "BUSINESS"]),
   ...fields,
 });
+
+/**
+ * `contactVerification` (docs/protocol.md §13): only for customers of an SCA region (EU/EEA),
+ * one channel per contact the customer has (`email`, `phone`), `VERIFIED` while the contact is
+ * the one confirmed, else `PENDING` (a changed contact needs verifying again).
+ */
+function contactVerification(customer: CustomerRecord): Record<string, string> | undefined {
+  if (!inScaRegion(customer.fields)) return undefined;
+  const out: Record<string, string> = {};
+  const { email, phoneNumber } = customer.fields;
+  if (typeof email === "string") {
+    out.email = customer.verified.email === email ? "VERIFIED" : "PENDING";
+  }
+  if (typeof phoneNumber === "string") {
+    out.phone = customer.verified.phone === phoneNumber ? "VERIFIED" : "PENDING";
+  }
+  return out;
+}
 
 /**
  * The Customer JSON. The service always states `platformCustomerId` and `umaAddress`: when the
@@ -97,12 +123,14 @@ const patchSchema = object({
  */
 export function customerJson(customer: CustomerRecord): Record<string, unknown> {
   const short = customer.id.slice(customer.id.indexOf(":") + 1, customer.id.indexOf(":") + 9);
+  const contact = contactVerification(customer);
   return {
     id: customer.id,
     platformCustomerId: customer.id,
     umaAddress: `$customer-${short}@emulator.signet.test`,
     ...customer.fields,
     kycStatus: "APPROVED",
+    ...(contact ? { contactVerification: contact } : {}),
     createdAt: isoTime(customer.createdAt),
     updatedAt: isoTime(customer.updatedAt),
   };
@@ -124,6 +152,7 @@ function createCustomer(ctx: RequestContext): Response {
   const customer: CustomerRecord = {
     id: ctx.rt.ids.next("Customer"),
     fields: { ...body },
+    verified: {},
     createdAt: now,
     updatedAt: now,
   };
@@ -210,6 +239,17 @@ async function patchCustomer(ctx: RequestContext): Promise<Response> {
   if (Object.keys(body).length === 0)
     throw invalidInput([{ field: "body", message: "names no field to update" }]);
   const customer = getCustomerRecord(rt, customerId);
+  if (
+    customer.fields.customerType !== undefined &&
+    body.customerType !== customer.fields.customerType
+  ) {
+    throw invalidInput([
+      {
+        field: "customerType",
+        message: `must be ${String(customer.fields.customerType)}, the customer's type (it cannot change)`,
+      },
+    ]);
+  }
   const emailChanges = body.email !== undefined && body.email !== customer.fields.email;
   const phoneChanges =
     body.phoneNumber !== undefined && body.phoneNumber !== customer.fields.phoneNumber;
@@ -228,6 +268,25 @@ async function patchCustomer(ctx: RequestContext): Promise<Response> {
           "EMAIL_OTP_EMAIL_ALREADY_EXISTS",
           "Another wallet's EMAIL_OTP credential uses this email.",
         );
+      }
+    }
+    if (phoneChanges && body.phoneNumber) {
+      const wanted = body.phoneNumber;
+      const taken =
+        [...rt.state.customers.values()].some(
+          (c) => c.id !== customerId && c.fields.phoneNumber === wanted,
+        ) ||
+        [...rt.state.credentials.values()].some(
+          (c) =>
+            c.type === "SMS_OTP" &&
+            c.nickname === wanted &&
+            rt.state.accounts.get(c.accountId)?.customerId !== customerId,
+        );
+      if (taken) {
+        // The service's 409 list has no phone code: CONFLICT, with the reason in details.
+        throw new ServiceError(409, "CONFLICT", "Another customer uses this phone number.", {
+          reason: "PHONE_NUMBER_ALREADY_EXISTS",
+        });
       }
     }
   };
@@ -285,10 +344,105 @@ async function patchCustomer(ctx: RequestContext): Promise<Response> {
   });
 }
 
+/** The sandbox contact verification code. */
+const CONTACT_CODE = "123456";
+
+type Channel = { name: "email" | "phone"; field: "email" | "phoneNumber" };
+const EMAIL_CHANNEL: Channel = { name: "email", field: "email" };
+const PHONE_CHANNEL: Channel = { name: "phone", field: "phoneNumber" };
+
+/** The customer and the contact of a channel that still needs verifying; 409 otherwise. */
+function pendingChannel(ctx: RequestContext, channel: Channel) {
+  const customer = getCustomerRecord(ctx.rt, pathId(ctx, "id", "Customer"));
+  const status = contactVerification(customer)?.[channel.name];
+  if (status === undefined) {
+    throw new ServiceError(
+      409,
+      "CONFLICT",
+      `The customer's ${channel.name} needs no verification (not an EU/EEA customer, or no ${channel.field}).`,
+      { reason: "CONTACT_VERIFICATION_NOT_REQUIRED" },
+    );
+  }
+  if (status === "VERIFIED") {
+    throw new ServiceError(409, "CONFLICT", `The customer's ${channel.name} is already verified.`, {
+      reason: "CONTACT_ALREADY_VERIFIED",
+    });
+  }
+  return { customer, contact: customer.fields[channel.field] as string };
+}
+
+/** `POST /customers/{id}/verify-email|phone`: 204, a code "sent" (sandbox `123456`); re-POST resends. */
+function sendContactCode(channel: Channel) {
+  return (ctx: RequestContext): Response => {
+    expectNoBody(ctx);
+    const { customer, contact } = pendingChannel(ctx, channel);
+    ctx.rt.state.contactCodes.set(
+      `${customer.id}|${channel.name}|${contact}`,
+      ctx.now() + ctx.rt.options.challengeTtlMs,
+    );
+    return noContent();
+  };
+}
+
+const confirmContactSchema = object({ code: string({ minLength: 1, maxLength: 64 }) });
+
+/**
+ * `POST /customers/{id}/verify-email|phone/confirm` `{ code }` → 200 Customer with the channel
+ * `VERIFIED`. No code sent for this contact, or it lapsed (`challengeTtlMs`), or a wrong code: 400.
+ */
+function confirmContactCode(channel: Channel) {
+  return (ctx: RequestContext): Response => {
+    const { code } = readBody(ctx, confirmContactSchema);
+    const { customer, contact } = pendingChannel(ctx, channel);
+    const key = `${customer.id}|${channel.name}|${contact}`;
+    const expiresAt = ctx.rt.state.contactCodes.get(key);
+    if (expiresAt === undefined || ctx.now() >= expiresAt) {
+      throw new ServiceError(400, "INVALID_INPUT", "No verification code is outstanding.", {
+        reason: "VERIFICATION_CODE_NOT_SENT",
+        errors: [
+          { field: "code", message: `no code was sent for this ${channel.name}, or it expired` },
+        ],
+      });
+    }
+    if (code !== CONTACT_CODE) {
+      throw invalidInput(
+        [{ field: "code", message: "is not valid" }],
+        "Invalid verification code.",
+      );
+    }
+    ctx.rt.state.contactCodes.delete(key);
+    customer.verified[channel.name] = contact;
+    customer.updatedAt = ctx.now();
+    return json(200, customerJson(customer));
+  };
+}
+
 /** Customer routes. */
 export const customerRoutes: Route[] = [
   { method: "POST", pattern: "/customers", handler: createCustomer, body: createSchema },
   { method: "GET", pattern: "/customers", handler: listCustomers },
   { method: "GET", pattern: "/customers/:id", handler: getCustomer },
   { method: "PATCH", pattern: "/customers/:id", handler: patchCustomer, body: patchSchema },
+  {
+    method: "POST",
+    pattern: "/customers/:id/verify-email",
+    handler: sendContactCode(EMAIL_CHANNEL),
+  },
+  {
+    method: "POST",
+    pattern: "/customers/:id/verify-phone",
+    handler: sendContactCode(PHONE_CHANNEL),
+  },
+  {
+    method: "POST",
+    pattern: "/customers/:id/verify-email/confirm",
+    handler: confirmContactCode(EMAIL_CHANNEL),
+    body: confirmContactSchema,
+  },
+  {
+    method: "POST",
+    pattern: "/customers/:id/verify-phone/confirm",
+    handler: confirmContactCode(PHONE_CHANNEL),
+    body: confirmContactSchema,
+  },
 ];

@@ -6,7 +6,7 @@
 // `POST /sandbox/send` delivers in the sandbox.
 import { isoTime } from "../clock.js";
 import { faultError } from "../faults.js";
-import { expectNoBody, pathId, type RequestContext, readBody } from "../http/context.js";
+import { pathId, type RequestContext, readBody } from "../http/context.js";
 import { invalidInput, notFound, ServiceError } from "../http/errors.js";
 import { json, processing } from "../http/responses.js";
 import type { Route } from "../http/router.js";
@@ -33,7 +33,7 @@ import {
   getAccount,
   sparkAddress,
 } from "./accounts.js";
-import { holdForAuthorization, requiresSca, scaChallengeJson } from "./sca.js";
+import { checkExecuteFactor, holdForAuthorization, requiresSca, scaChallengeJson } from "./sca.js";
 import { sessionKeys } from "./sessions.js";
 import { settleDueTransactions, transactionJson } from "./transactions.js";
 
@@ -76,8 +76,9 @@ const quoteSchema = object({
   description: optional(string({ maxLength: 500 })),
   immediatelyExecute: optional(boolean()),
   purposeOfPayment: optional(string({ maxLength: 100 })),
-  // Optional fields of the service's QuoteRequest (docs/protocol.md §10): accepted; only
-  // `scaFactor` changes what the emulator does.
+  // Optional fields of the service's QuoteRequest (docs/protocol.md §10): accepted, none
+  // changes what the emulator does (`scaFactor` is for realtime-funding quotes of SCA regions,
+  // which the emulator does not hold for SCA; TOTP is refused as the spec says).
   lookupId: optional(string({ minLength: 1, maxLength: 255 })),
   remittanceInformation: optional(string({ maxLength: 80 })),
   platformFeeOverride: optional(
@@ -326,7 +327,8 @@ function createQuote(ctx: RequestContext): Response {
     transactionId: rt.ids.next("Transaction"),
     executions: new Map(),
     executedWithKey: undefined,
-    scaFactor: body.scaFactor === "PASSKEY" ? "PASSKEY" : "SMS_OTP",
+    // The execute's `scaFactor` sets it; creation's is not the wallet's factor.
+    scaFactor: "SMS_OTP",
     sca: undefined,
   };
   rt.state.quotes.set(quote.id, quote);
@@ -405,14 +407,20 @@ function getQuote(ctx: RequestContext): Response {
 function executeQuote(ctx: RequestContext): Response {
   const { rt } = ctx;
   const quoteId = pathId(ctx, "id", "Quote");
-  expectNoBody(ctx);
+  const body = readBody(ctx, executeSchema, {});
+  if (body.scaFactor === "TOTP") {
+    throw invalidInput([
+      { field: "scaFactor", message: "TOTP cannot authorize a payment; use SMS_OTP or PASSKEY" },
+    ]);
+  }
+  const factor = body.scaFactor ?? "SMS_OTP";
   const key = ctx.headers.get("Idempotency-Key");
   if (key !== null && (key.length === 0 || key.length > 255)) {
     throw invalidInput([{ field: "Idempotency-Key", message: "must be 1–255 characters" }]);
   }
   const quote = rt.state.quotes.get(quoteId);
   if (!quote) throw quoteNotFound(quoteId);
-  if (quote.funding !== "WALLET") return executeWithoutStamp(ctx, quote, key);
+  if (quote.funding !== "WALLET") return executeWithoutStamp(ctx, quote, key, factor);
   const signature = ctx.headers.get(SIGNATURE_HEADER);
   const replay = key !== null ? quote.executions.get(key) : undefined;
   if (replay) {
@@ -422,6 +430,8 @@ function executeQuote(ctx: RequestContext): Response {
       ...sessionKeys(rt, quote.sourceAccountId),
       replay.signedBy,
     ]);
+    // The re-send under a key carries the same body: another scaFactor is another request.
+    if (replay.scaFactor !== factor) throw idempotencyKeyReused(replay.scaFactor);
     return json(replay.status, replay.body);
   }
   // The service's 409 list has no quote codes: CONFLICT, with the reason in details.
@@ -441,12 +451,16 @@ function executeQuote(ctx: RequestContext): Response {
     quote.payloadToSign,
     sessionKeys(rt, quote.sourceAccountId),
   );
+  const sca = requiresSca(rt, quote.customerId);
+  if (sca) checkExecuteFactor(rt, quote.customerId, factor);
   const fault = ctx.takeSignedFault();
   if (fault?.kind === "processing") return processing();
   if (fault) throw faultError(fault);
-  const remember = (status: number, body: unknown) => {
-    if (key !== null) quote.executions.set(key, { status, body, signedBy });
-    return json(status, body);
+  const remember = (status: number, answer: unknown) => {
+    if (key !== null) {
+      quote.executions.set(key, { status, body: answer, signedBy, scaFactor: factor });
+    }
+    return json(status, answer);
   };
   const source = getAccount(rt, quote.sourceAccountId);
   if (source.balance < quote.totalSendingAmount) {
@@ -461,8 +475,9 @@ function executeQuote(ctx: RequestContext): Response {
   startTransfer(rt, quote, source, key ?? "", now);
   const txId = quote.transactionId!;
   // docs/protocol.md §9: an SCA customer's transfer waits for their authorization.
-  if (requiresSca(rt, quote.customerId)) {
+  if (sca) {
     rt.state.transactions.get(txId)!.pendingAuthorization = true;
+    quote.scaFactor = factor;
     holdForAuthorization(rt, quote);
   }
   return remember(200, quoteJson(rt, quote));
@@ -478,10 +493,14 @@ function executeWithoutStamp(
   ctx: RequestContext,
   quote: QuoteRecord,
   key: string | null,
+  factor: "SMS_OTP" | "PASSKEY",
 ): Response {
   const { rt } = ctx;
   const replay = key !== null ? quote.executions.get(key) : undefined;
-  if (replay) return json(replay.status, replay.body);
+  if (replay) {
+    if (replay.scaFactor !== factor) throw idempotencyKeyReused(replay.scaFactor);
+    return json(replay.status, replay.body);
+  }
   if (quote.funding === "INSTRUCTIONS") {
     throw new ServiceError(
       409,
@@ -502,9 +521,11 @@ function executeWithoutStamp(
   const fault = ctx.takeSignedFault();
   if (fault?.kind === "processing") return processing();
   if (fault) throw faultError(fault);
-  const remember = (status: number, body: unknown) => {
-    if (key !== null) quote.executions.set(key, { status, body, signedBy: "" });
-    return json(status, body);
+  const remember = (status: number, answer: unknown) => {
+    if (key !== null) {
+      quote.executions.set(key, { status, body: answer, signedBy: "", scaFactor: factor });
+    }
+    return json(status, answer);
   };
   const source = findBalanceAccount(rt, quote.sourceAccountId)!;
   if (source.balance < quote.totalSendingAmount) {
@@ -595,6 +616,23 @@ function sandboxSend(ctx: RequestContext): Response {
   return json(200, transactionJson(rt, tx));
 }
 
+/** A repeat under an `Idempotency-Key` whose body asks another factor: 409, nothing replayed. */
+function idempotencyKeyReused(first: string): ServiceError {
+  return new ServiceError(
+    409,
+    "CONFLICT",
+    "This Idempotency-Key was used with another body; re-send the first body unchanged.",
+    { reason: "IDEMPOTENCY_KEY_REUSED", scaFactor: first },
+  );
+}
+
+/**
+ * The optional `ExecuteQuoteRequest`: `scaFactor` (default SMS_OTP) for an SCA customer's
+ * challenge; TOTP is refused; ignored for other customers. The stamp covers `payloadToSign`, not
+ * this body.
+ */
+const executeSchema = object({ scaFactor: optional(enumOf(["SMS_OTP", "TOTP", "PASSKEY"])) });
+
 function signatureMissing(): ServiceError {
   return new ServiceError(
     401,
@@ -608,5 +646,5 @@ export const quoteRoutes: Route[] = [
   { method: "POST", pattern: "/quotes", handler: createQuote, body: quoteSchema },
   { method: "POST", pattern: "/sandbox/send", handler: sandboxSend, body: sandboxSendSchema },
   { method: "GET", pattern: "/quotes/:id", handler: getQuote },
-  { method: "POST", pattern: "/quotes/:id/execute", handler: executeQuote },
+  { method: "POST", pattern: "/quotes/:id/execute", handler: executeQuote, body: executeSchema },
 ];

@@ -1,7 +1,10 @@
 // docs/protocol.md §9 (Strong Customer Authentication): customers of an EU/EEA region authorize a
 // wallet payment after execute, one challenge per step (a cross-currency send: the conversion,
 // then the payout), with the sandbox SMS code or a passkey of theirs; bad proofs lead to 429 and
-// then a 423 lock. The transfer starts only when the last challenge is authorized.
+// then a 423 lock. The transfer starts only when the last challenge is authorized, and only while
+// the customer has an SCA session (./scaLogin.ts opens one). The factor is the one the execute
+// asked for (`ExecuteQuoteRequest.scaFactor`); PASSKEY needs the customer's SCA passkey, enrolled
+// through /sca/factors (their wallet sign-in passkeys do not count).
 
 import { type AssertionResponseJson, verifyScaPasskeyAssertion } from "../auth/passkeys.js";
 import { isoTime } from "../clock.js";
@@ -11,7 +14,13 @@ import { invalidInput, rateLimited, ServiceError } from "../http/errors.js";
 import { json, noContent } from "../http/responses.js";
 import type { Route } from "../http/router.js";
 import type { Runtime } from "../runtime.js";
-import type { QuoteRecord, ScaChallengeRecord, ScaFactor } from "../state.js";
+import type {
+  QuoteRecord,
+  ScaChallengeRecord,
+  ScaFactor,
+  ScaFactorsRecord,
+  ScaLockRecord,
+} from "../state.js";
 import { nullable, object, optional, string } from "../validation.js";
 import { quoteJson, quoteNotFound } from "./quotes.js";
 
@@ -27,37 +36,63 @@ const SCA_REGIONS: ReadonlySet<string> = new Set(
 
 /** Refused proofs of one challenge from which the answer is 429 instead of 400. */
 const RATE_LIMIT_AFTER = 3;
-/** Refused proofs of one customer (since their last success) that lock their login. */
-const LOCK_AFTER = 5;
 const RETRY_AFTER_SECONDS = 30;
-const LOCK_MS = 15 * 60_000;
+/**
+ * The service's lockout milestones (RecordSecurityEventRequest): 5 failed attempts lock 15
+ * minutes, 6 → 30 minutes, 7 → 1 hour, 8 → 24 hours, 9 or more suspend (no automatic expiry).
+ */
+const LOCK_MILESTONES: readonly [number, number][] = [
+  [5, 15 * 60_000],
+  [6, 30 * 60_000],
+  [7, 60 * 60_000],
+  [8, 24 * 60 * 60_000],
+];
+const SUSPEND_AT = 9;
 /** SMS resends allowed per challenge per minute. */
 const RESENDS_PER_MINUTE = 3;
 
 /** Whether the customer's region requires SCA (the `region`, else the address's country). */
 export function requiresSca(rt: Runtime, customerId: string): boolean {
-  const fields = rt.state.customers.get(customerId)?.fields ?? {};
+  return inScaRegion(rt.state.customers.get(customerId)?.fields ?? {});
+}
+
+/** Whether customer fields place the customer in an EU/EEA region. */
+export function inScaRegion(fields: Record<string, unknown>): boolean {
   const address = fields.address as { country?: unknown } | undefined;
   const region = typeof fields.region === "string" ? fields.region : address?.country;
   return typeof region === "string" && SCA_REGIONS.has(region);
 }
 
-/** The WebAuthn credential ids of the customer's passkeys, over all their wallets. */
-function customerPasskeys(rt: Runtime, customerId: string): string[] {
-  const ids: string[] = [];
-  for (const credential of rt.state.credentials.values()) {
-    const account = rt.state.accounts.get(credential.accountId);
-    if (account?.customerId === customerId && credential.passkey) {
-      ids.push(credential.passkey.credentialId);
-    }
+/** The customer's SCA factors record (created empty). */
+export function scaFactorsOf(rt: Runtime, customerId: string): ScaFactorsRecord {
+  let record = rt.state.scaFactors.get(customerId);
+  if (!record) {
+    record = { totp: false, passkey: undefined };
+    rt.state.scaFactors.set(customerId, record);
   }
-  return ids;
+  return record;
+}
+
+/** Opaque WebAuthn options in the shape `passkeyOptionsShape` asks for. */
+export function passkeyOptions(rt: Runtime, options: Record<string, unknown>) {
+  return rt.options.passkeyOptionsShape === "publicKey" ? { publicKey: options } : options;
+}
+
+/** The `PublicKeyCredentialRequestOptionsJSON` for an assertion by the customer's SCA passkey. */
+export function assertionOptions(rt: Runtime, challenge: string, credentialId: string) {
+  return passkeyOptions(rt, {
+    challenge,
+    rpId: rt.options.rpId,
+    allowCredentials: [{ id: credentialId, type: "public-key" }],
+    userVerification: "required",
+    timeout: 60_000,
+  });
 }
 
 function newChallenge(rt: Runtime, quote: QuoteRecord, purpose: string | undefined) {
-  const passkeys = customerPasskeys(rt, quote.customerId);
-  const availableFactors: ScaFactor[] = passkeys.length > 0 ? ["SMS_OTP", "PASSKEY"] : ["SMS_OTP"];
-  const usePasskey = quote.scaFactor === "PASSKEY" && passkeys.length > 0;
+  const passkey = rt.state.scaFactors.get(quote.customerId)?.passkey;
+  const availableFactors: ScaFactor[] = passkey ? ["SMS_OTP", "PASSKEY"] : ["SMS_OTP"];
+  const usePasskey = quote.scaFactor === "PASSKEY" && passkey !== undefined;
   const challenge: ScaChallengeRecord = {
     id: rt.ids.next("ScaChallenge"),
     factor: usePasskey ? "PASSKEY" : "SMS_OTP",
@@ -70,10 +105,28 @@ function newChallenge(rt: Runtime, quote: QuoteRecord, purpose: string | undefin
   if (usePasskey) {
     challenge.passkey = {
       challenge: base64urlEncode(rt.ids.entropy("sca-passkey-challenge", 32)),
-      credentialIds: passkeys,
+      credentialIds: [passkey.credentialId],
     };
   }
   return challenge;
+}
+
+/**
+ * The execute's `scaFactor` for a wallet quote of an SCA customer: PASSKEY needs the customer's
+ * SCA passkey (400 `INVALID_INPUT`, `reason: "SCA_FACTOR_NOT_ENROLLED"` otherwise).
+ */
+export function checkExecuteFactor(rt: Runtime, customerId: string, factor: ScaFactor): void {
+  if (factor === "PASSKEY" && !rt.state.scaFactors.get(customerId)?.passkey) {
+    throw new ServiceError(
+      400,
+      "INVALID_INPUT",
+      "scaFactor PASSKEY needs a passkey enrolled for SCA (POST /sca/factors).",
+      {
+        reason: "SCA_FACTOR_NOT_ENROLLED",
+        errors: [{ field: "scaFactor", message: "the customer has no passkey enrolled for SCA" }],
+      },
+    );
+  }
 }
 
 /**
@@ -107,13 +160,11 @@ export function scaChallengeJson(
   };
   if (challenge.purpose !== undefined) body.purpose = challenge.purpose;
   if (challenge.passkey) {
-    body.passkeyAssertionOptions = {
-      challenge: challenge.passkey.challenge,
-      rpId: rt.options.rpId,
-      allowCredentials: challenge.passkey.credentialIds.map((id) => ({ id, type: "public-key" })),
-      userVerification: "required",
-      timeout: 60_000,
-    };
+    body.passkeyAssertionOptions = assertionOptions(
+      rt,
+      challenge.passkey.challenge,
+      challenge.passkey.credentialIds[0]!,
+    );
   }
   return body;
 }
@@ -139,17 +190,67 @@ function pendingQuote(ctx: RequestContext): QuoteRecord & { sca: NonNullable<Quo
   return quote as QuoteRecord & { sca: NonNullable<QuoteRecord["sca"]> };
 }
 
-function lockedError(failedAttempts: number, lockedUntil: number): ServiceError {
-  return new ServiceError(423, "ACCOUNT_LOCKED", "Too many failed authorizations: try later.", {
-    lockedUntil: isoTime(lockedUntil),
-    failedAttempts,
-    suspended: false,
+/** 423 `ACCOUNT_LOCKED` for a lock record. */
+export function lockedError(lock: ScaLockRecord): ServiceError {
+  return new ServiceError(423, "ACCOUNT_LOCKED", "Too many failed authentications: try later.", {
+    lockedUntil:
+      lock.suspended || lock.lockedUntil === undefined ? null : isoTime(lock.lockedUntil),
+    failedAttempts: lock.failedAttempts,
+    suspended: lock.suspended,
   });
+}
+
+/** The customer's lock record (created with no failure). */
+export function lockOf(rt: Runtime, customerId: string): ScaLockRecord {
+  let lock = rt.state.scaLogins.get(customerId);
+  if (!lock) {
+    lock = { failedAttempts: 0, lockedUntil: undefined, suspended: false };
+    rt.state.scaLogins.set(customerId, lock);
+  }
+  return lock;
+}
+
+/** Whether the customer is locked now (suspended, or a lock not yet over). */
+export function isLocked(rt: Runtime, customerId: string): ScaLockRecord | undefined {
+  const lock = rt.state.scaLogins.get(customerId);
+  if (!lock) return undefined;
+  if (lock.suspended) return lock;
+  return lock.lockedUntil !== undefined && rt.clock.now() < lock.lockedUntil ? lock : undefined;
+}
+
+/**
+ * Counts one failed attempt (a refused SCA proof, or a `FAILED_LOGIN_ATTEMPT` event) and applies
+ * the lockout milestone it reaches. The count stays after a lock ends (the next failure escalates);
+ * a successful proof or `RESET_PASSWORD_COMPLETED` clears it.
+ */
+export function countFailure(rt: Runtime, customerId: string): ScaLockRecord {
+  const lock = lockOf(rt, customerId);
+  lock.failedAttempts += 1;
+  if (lock.failedAttempts >= SUSPEND_AT) {
+    lock.suspended = true;
+    lock.lockedUntil = undefined;
+  } else {
+    const milestone = LOCK_MILESTONES.find(([at]) => at === lock.failedAttempts);
+    if (milestone) lock.lockedUntil = rt.clock.now() + milestone[1];
+  }
+  return lock;
+}
+
+/** Clears the failed count after a successful proof (a suspension stays until a reset). */
+export function clearFailures(rt: Runtime, customerId: string): void {
+  const lock = rt.state.scaLogins.get(customerId);
+  if (lock && !lock.suspended) rt.state.scaLogins.delete(customerId);
+}
+
+/** Whether the customer has an SCA session now. */
+export function hasScaSession(rt: Runtime, customerId: string): boolean {
+  const until = rt.state.scaSessions.get(customerId);
+  return until !== undefined && rt.clock.now() < until;
 }
 
 /**
  * Counts a refused proof and answers it: 400 at first, 429 (`Retry-After`) from the
- * RATE_LIMIT_AFTER-th refusal of the challenge, 423 once the customer reaches LOCK_AFTER.
+ * RATE_LIMIT_AFTER-th refusal of the challenge, 423 once the customer reaches a lock milestone.
  */
 function refuse(
   rt: Runtime,
@@ -157,18 +258,9 @@ function refuse(
   challenge: ScaChallengeRecord,
   reason: string,
 ): ServiceError {
-  const now = rt.clock.now();
-  const login = rt.state.scaLogins.get(quote.customerId) ?? {
-    failedAttempts: 0,
-    lockedUntil: undefined,
-  };
-  login.failedAttempts += 1;
+  const lock = countFailure(rt, quote.customerId);
   challenge.failures += 1;
-  rt.state.scaLogins.set(quote.customerId, login);
-  if (login.failedAttempts >= LOCK_AFTER) {
-    login.lockedUntil = now + LOCK_MS;
-    return lockedError(login.failedAttempts, login.lockedUntil);
-  }
+  if (isLocked(rt, quote.customerId)) return lockedError(lock);
   if (challenge.failures >= RATE_LIMIT_AFTER) {
     return rateLimited(
       RETRY_AFTER_SECONDS * 1000,
@@ -186,7 +278,8 @@ function refuse(
  * `POST /quotes/{quoteId}/authorize` (platform auth): 200 Quote, still `PENDING_AUTHORIZATION`
  * with the next challenge, or released (`PROCESSING`, the transaction settling). 400 invalid or
  * expired proof; 409 `CONFLICT` (not an SCA customer, nothing pending); 423 `ACCOUNT_LOCKED`;
- * 429 `RATE_LIMITED`; 404 `QUOTE_NOT_FOUND`.
+ * 409 `SCA_SESSION_REQUIRED` (no SCA session: judged before the proof, the challenge stays
+ * usable); 429 `RATE_LIMITED`; 404 `QUOTE_NOT_FOUND`.
  */
 async function authorize(ctx: RequestContext): Promise<Response> {
   const { rt } = ctx;
@@ -202,11 +295,15 @@ async function authorize(ctx: RequestContext): Promise<Response> {
   if (assertion !== undefined && !body.origin) {
     throw invalidInput([{ field: "origin", message: "is required with passkeyAssertion" }]);
   }
-  const login = rt.state.scaLogins.get(quote.customerId);
   const now = ctx.now();
-  if (login?.lockedUntil !== undefined) {
-    if (now < login.lockedUntil) throw lockedError(login.failedAttempts, login.lockedUntil);
-    rt.state.scaLogins.delete(quote.customerId);
+  const locked = isLocked(rt, quote.customerId);
+  if (locked) throw lockedError(locked);
+  if (rt.options.requireScaLogin && !hasScaSession(rt, quote.customerId)) {
+    throw new ServiceError(
+      409,
+      "SCA_SESSION_REQUIRED",
+      "The customer has no SCA session: complete an SCA login (POST /sca/login/start, /sca/login/complete), then authorize again.",
+    );
   }
   const challenge = quote.sca.challenge;
   if (now >= challenge.expiresAt) {
@@ -226,15 +323,19 @@ async function authorize(ctx: RequestContext): Promise<Response> {
         { field: "passkeyAssertion", message: "is required for a PASSKEY challenge" },
       ]);
     }
+    const passkey = rt.state.scaFactors.get(quote.customerId)?.passkey;
     const failure = await verifyScaPasskeyAssertion(rt, {
       assertion: assertion as AssertionResponseJson,
       challenge: challenge.passkey.challenge,
       origin: body.origin as string,
-      credentialIds: challenge.passkey.credentialIds,
+      passkey:
+        passkey && challenge.passkey.credentialIds.includes(passkey.credentialId)
+          ? passkey
+          : undefined,
     });
     if (failure !== undefined) throw refuse(rt, quote, challenge, failure);
   }
-  rt.state.scaLogins.delete(quote.customerId);
+  clearFailures(rt, quote.customerId);
   quote.sca.endUserIpAddresses.push(body.endUserIpAddress ?? null);
   const [next, ...rest] = quote.sca.remaining;
   if (next !== undefined) {
