@@ -1,0 +1,148 @@
+// The app's journeys, driven through its screens with @testing-library/react-native under
+// jest-expo, against the web demo's server (relay + emulator) over real HTTP (./server.mjs).
+// Replaced: only what has no JavaScript: the secure store's and the file system's native storage
+// (in memory), the platform passkey UI (the emulator's software authenticator answers instead),
+// the screen-capture switch (recorded), and the cookie store of React Native's native networking.
+import { fireEvent, render, screen, waitFor } from "@testing-library/react-native";
+import { useState } from "react";
+import { SignInScreen } from "../src/SignInScreen";
+import { WalletRoot } from "../src/WalletRoot";
+import { WalletScreen } from "../src/WalletScreen";
+
+jest.mock("expo-secure-store", () => {
+  const items = new Map<string, string>();
+  return {
+    WHEN_UNLOCKED_THIS_DEVICE_ONLY: 6,
+    WHEN_PASSCODE_SET_THIS_DEVICE_ONLY: 4,
+    getItemAsync: async (key: string) => items.get(key) ?? null,
+    setItemAsync: async (key: string, value: string) => {
+      items.set(key, value);
+    },
+    deleteItemAsync: async (key: string) => {
+      items.delete(key);
+    },
+    __items: items,
+  };
+});
+
+jest.mock("expo-file-system", () => {
+  const files = new Set<string>();
+  return {
+    Paths: { document: "file:///document" },
+    File: class {
+      private readonly path: string;
+      constructor(directory: string, name: string) {
+        this.path = `${directory}/${name}`;
+      }
+      get exists() {
+        return files.has(this.path);
+      }
+      create() {
+        files.add(this.path);
+      }
+    },
+    __files: files,
+  };
+});
+
+jest.mock("expo-screen-capture", () => {
+  const calls: string[] = [];
+  return {
+    usePreventScreenCapture: (key: string) => {
+      calls.push(key);
+    },
+    __calls: calls,
+  };
+});
+
+jest.mock("react-native-passkeys", () => {
+  const { createSoftAuthenticator } = jest.requireActual("@signet/emulator/testing");
+  const authenticator = createSoftAuthenticator({
+    rpId: "localhost",
+    origin: process.env.SIGNET_TEST_ORIGIN,
+  });
+  return {
+    isSupported: () => true,
+    create: (request: object) => authenticator.createCredential(request),
+    get: (request: object) => authenticator.getAssertion(request),
+  };
+});
+
+// React Native's networking keeps the demo's sign-in cookie like a browser; Node's fetch (kept
+// aside by ./environment.js) does not.
+const realFetch = (globalThis as unknown as { __nodeFetch: typeof fetch }).__nodeFetch;
+let cookie: string | undefined;
+globalThis.fetch = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
+  const headers = new Headers(init.headers);
+  if (cookie) headers.set("cookie", cookie);
+  const response = await realFetch(input, { ...init, headers });
+  const set = response.headers.getSetCookie?.()[0];
+  if (set) cookie = set.split(";")[0];
+  return response;
+}) as typeof fetch;
+
+function Journey() {
+  const [screenName, setScreen] = useState<"signIn" | "wallet">("signIn");
+  return screenName === "signIn" ? (
+    <SignInScreen onSignedIn={() => setScreen("wallet")} />
+  ) : (
+    <WalletScreen onSignedOut={() => setScreen("signIn")} />
+  );
+}
+
+const secureItems = (): Map<string, string> => jest.requireMock("expo-secure-store").__items;
+const captureCalls = (): string[] => jest.requireMock("expo-screen-capture").__calls;
+
+it("an EU customer: email code sign-in, sessions, a passkey, a payment with SCA, the phrase behind screenshot protection, sign-out, then a passkey sign-in", async () => {
+  const email = `ada-${Date.now()}@example.com`;
+  render(
+    <WalletRoot>
+      <Journey />
+    </WalletRoot>,
+  );
+  // The demo's own login, then a wallet session by email code.
+  fireEvent.changeText(await screen.findByLabelText("Email"), email);
+  fireEvent.changeText(screen.getByLabelText("Region"), "DE");
+  fireEvent.press(screen.getByRole("button", { name: "Continue" }));
+  fireEvent.press(await screen.findByRole("button", { name: "Email me a code" }));
+  fireEvent.changeText(await screen.findByLabelText("Code"), "000000");
+  fireEvent.press(screen.getByRole("button", { name: "Verify" }));
+  expect(await screen.findByText(/Signed in on this device until/)).toHaveTextContent(
+    /keys in the secure store/,
+  );
+  // The session key is in expo-secure-store, under Signet's prefix, and the install is marked.
+  const keys = [...secureItems().keys()];
+  expect(keys.some((key) => key.startsWith("signet.k."))).toBe(true);
+  expect(keys).toContain("signet.installed");
+  expect(await screen.findByText(/\(this device\)/)).toBeTruthy();
+
+  // A passkey, made by the (software) authenticator.
+  fireEvent.press(screen.getByRole("button", { name: "Add a passkey" }));
+  expect(await screen.findByText("Passkey added.")).toBeTruthy();
+
+  // A payment: quote, signed on this device, confirmed with the SMS code (SCA).
+  fireEvent.press(screen.getByRole("button", { name: "Get a quote" }));
+  fireEvent.press(await screen.findByRole("button", { name: "Sign and send" }));
+  fireEvent.changeText(await screen.findByLabelText("SCA code", {}, { timeout: 15_000 }), "000000");
+  fireEvent.press(screen.getByRole("button", { name: "Confirm" }));
+  expect(await screen.findByTestId("payment-done", {}, { timeout: 15_000 })).toBeTruthy();
+
+  // The recovery phrase, shown with screen capture prevented.
+  fireEvent.press(screen.getByRole("button", { name: "Reveal recovery phrase" }));
+  const phrase = await screen.findByLabelText("Recovery phrase", {}, { timeout: 15_000 });
+  expect(String(phrase.props.children).split(" ").length).toBeGreaterThanOrEqual(12);
+  expect(captureCalls()).toContain("signet-recovery-phrase");
+  fireEvent.press(screen.getByRole("button", { name: "Hide" }));
+
+  // Sign out: the session and its key go.
+  fireEvent.press(screen.getByRole("button", { name: "Sign out" }));
+  expect(await screen.findByText("Sign in to your wallet")).toBeTruthy();
+  expect([...secureItems().keys()].some((key) => key.startsWith("signet.k."))).toBe(false);
+
+  // Back with the passkey.
+  fireEvent.changeText(screen.getByLabelText("Email"), email);
+  fireEvent.changeText(screen.getByLabelText("Region"), "DE");
+  fireEvent.press(screen.getByRole("button", { name: "Continue" }));
+  fireEvent.press(await screen.findByRole("button", { name: "Sign in with a passkey" }));
+  expect(await screen.findByText(/Signed in on this device until/)).toBeTruthy();
+});

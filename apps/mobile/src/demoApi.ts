@@ -1,0 +1,81 @@
+// The demo server's own endpoints (/api/demo/): the app's login, funding, quotes and passkey
+// challenges, standing in for what an integrator's backend does. Its sign-in is a cookie, which
+// React Native's networking keeps like a browser does.
+import type { QuoteJson } from "@signet/core";
+import { config } from "./config";
+
+export type DemoConfig = {
+  mode: "emulator" | "sandbox";
+  rpId: string;
+  otpHint: string;
+  trustedKeys?: { otpTargetBundle: string[]; exportBundle: string[] };
+  allowUnsignedBundles: boolean;
+  regions: string[];
+};
+
+export type DemoCredential = { id: string; type: string; nickname?: string };
+
+export type DemoProfile = {
+  email: string;
+  customerId: string;
+  accountId: string;
+  region: string;
+  sca: boolean;
+  credentials: DemoCredential[];
+};
+
+/** A demo endpoint's refusal, with the server's message (written for the user). */
+export class DemoApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function call<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(`${config.server}/api/demo/${path}`, {
+      method,
+      credentials: "include",
+      headers: method === "POST" ? { "content-type": "application/json" } : {},
+      ...(method === "POST" ? { body: JSON.stringify(body ?? {}) } : {}),
+    });
+  } catch {
+    throw new DemoApiError(
+      0,
+      "NETWORK",
+      `The demo server at ${config.server} did not answer. Is it running with HOST=0.0.0.0, and is this the computer's address?`,
+    );
+  }
+  const data = (await response.json().catch(() => ({}))) as { code?: string; message?: string };
+  if (!response.ok)
+    throw new DemoApiError(
+      response.status,
+      data.code ?? "ERROR",
+      data.message ?? `The demo server answered ${response.status}.`,
+    );
+  return data as T;
+}
+
+export const demoApi = {
+  config: () => call<DemoConfig>("GET", "config"),
+  me: () =>
+    call<DemoProfile | { signedIn: false }>("GET", "me").then((p) =>
+      "signedIn" in p && p.signedIn === false ? null : (p as DemoProfile),
+    ),
+  signIn: (email: string, region: string) => call<DemoProfile>("POST", "signin", { email, region }),
+  signOut: () => call<object>("POST", "signout"),
+  fund: (amount: number) => call<{ funded: number }>("POST", "fund", { amount }),
+  quote: (amount: number, scaFactor?: "SMS_OTP" | "PASSKEY") =>
+    call<QuoteJson>("POST", "quote", { amount, ...(scaFactor ? { scaFactor } : {}) }),
+  passkeyChallenge: () =>
+    call<{
+      challenge: string;
+      rp: { id: string; name: string };
+      user: { id: string; name: string; displayName: string };
+    }>("POST", "passkey-challenge"),
+};

@@ -1,0 +1,23 @@
+// The Signet client of the app: keys in expo-secure-store through core's adapter (cleared after a
+// reinstall, see packages/core/README.md), passkeys through react-native-passkeys, the relay of the
+// demo server. `react-native-get-random-values` gives noble its secure random source.
+import "react-native-get-random-values";
+import { createClient, type SignetClient, type SignetEvent } from "@signet/core";
+import { createSecureStoreKeyStore } from "@signet/core/expo-secure-store";
+import { createPasskeysWebAuthn } from "@signet/core/react-native-passkeys";
+import { config } from "./config";
+import type { DemoConfig } from "./demoApi";
+
+export function createWalletClient(
+  demo: DemoConfig,
+  onEvent?: (event: SignetEvent) => void,
+): SignetClient {
+  return createClient({
+    relayUrl: `${config.server}/api/grid`,
+    keyStore: createSecureStoreKeyStore(),
+    webauthn: createPasskeysWebAuthn({ rpId: demo.rpId }),
+    ...(demo.trustedKeys ? { trustedKeys: demo.trustedKeys } : {}),
+    allowUnsignedBundles: demo.allowUnsignedBundles,
+    ...(onEvent ? { onEvent } : {}),
+  });
+}
