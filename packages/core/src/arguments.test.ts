@@ -9,7 +9,10 @@ const actions = [
   "addCredential",
   "addPasskey",
   "authorizeQuote",
+  "confirmContactVerification",
   "createDelegatedKey",
+  "deleteScaFactor",
+  "enrollScaPasskey",
   "executeQuote",
   "exportWallet",
   "getDelegatedKey",
@@ -18,25 +21,42 @@ const actions = [
   "listCredentials",
   "listDelegatedKeys",
   "listInternalAccounts",
+  "listScaFactors",
   "listSessions",
+  "listTransactions",
   "preparePasskeySignIn",
+  "recordSecurityEvent",
   "refreshSession",
   "requestOtp",
   "resendQuoteAuthorization",
   "revokeCredential",
   "revokeDelegatedKey",
   "revokeSession",
+  "scaLogin",
   "signInWithOAuth",
   "signInWithPasskey",
   "signOut",
+  "startContactVerification",
   "updateCustomerContact",
+  "updateWalletPrivacy",
   "verifyOtp",
   "waitForTransaction",
 ] as const;
 
 type Action = (client: unknown, parameters: unknown) => Promise<unknown>;
 
-const OPTIONAL_PARAMETERS: ReadonlySet<string> = new Set(["listInternalAccounts"]);
+const OPTIONAL_PARAMETERS: ReadonlySet<string> = new Set([
+  "listInternalAccounts",
+  "listScaFactors",
+  "enrollScaPasskey",
+  "listTransactions",
+]);
+/** Actions that name no resource in their parameters (the relay names the customer). */
+const NO_IDS: ReadonlySet<string> = new Set([
+  "listScaFactors",
+  "enrollScaPasskey",
+  "listTransactions",
+]);
 
 describe("actions: bad arguments", () => {
   const fetch = vi.fn(async () => new Response("{}", { status: 500 }));
@@ -61,10 +81,18 @@ describe("actions: bad arguments", () => {
         [undefined, {}],
         [{}, {}],
         ...(optional ? [] : ([[client, {}]] as const)),
-        [
-          client,
-          { accountId: "InternalAccount:../../admin", customerId: "Customer:1/../x", quoteId: 7 },
-        ],
+        ...(NO_IDS.has(name)
+          ? []
+          : ([
+              [
+                client,
+                {
+                  accountId: "InternalAccount:../../admin",
+                  customerId: "Customer:1/../x",
+                  quoteId: 7,
+                },
+              ],
+            ] as const)),
       ] as const) {
         const error = await action(c, p).catch((e: unknown) => e);
         expect(

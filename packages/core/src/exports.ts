@@ -24,6 +24,17 @@ export {
   type ScaProof,
 } from "./actions/authorizeQuote.js";
 export {
+  type ConfirmContactVerificationErrorType,
+  type ConfirmContactVerificationParameters,
+  type ConfirmContactVerificationReturnType,
+  type ContactChannel,
+  confirmContactVerification,
+  type StartContactVerificationErrorType,
+  type StartContactVerificationParameters,
+  type StartContactVerificationReturnType,
+  startContactVerification,
+} from "./actions/contactVerification.js";
+export {
   type CreateDelegatedKeyErrorType,
   type CreateDelegatedKeyParameters,
   type CreateDelegatedKeyReturnType,
@@ -83,6 +94,12 @@ export {
   type ListSessionsReturnType,
   listSessions,
 } from "./actions/listSessions.js";
+export {
+  type ListTransactionsErrorType,
+  type ListTransactionsParameters,
+  type ListTransactionsReturnType,
+  listTransactions,
+} from "./actions/listTransactions.js";
 export {
   type QuotePayloadSummary,
   quotePayloadToSign,
@@ -181,6 +198,12 @@ export {
   type UpdateCustomerContactReturnType,
   updateCustomerContact,
 } from "./actions/updateCustomerContact.js";
+export {
+  type UpdateWalletPrivacyErrorType,
+  type UpdateWalletPrivacyParameters,
+  type UpdateWalletPrivacyReturnType,
+  updateWalletPrivacy,
+} from "./actions/updateWalletPrivacy.js";
 export {
   type VerifyOtpErrorType,
   type VerifyOtpParameters,

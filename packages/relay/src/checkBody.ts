@@ -79,7 +79,7 @@ export function checkBody(
       if (Object.hasOwn(body, field) && !values.includes(body[field] as string)) {
         throw new RelayRefusal(
           "RELAY_FORBIDDEN",
-          "The relay forwards only a contact change on this route.",
+          "The relay does not forward this value of the field on this route.",
           {
             field,
           },
@@ -92,13 +92,14 @@ export function checkBody(
     if (extra.length > 0) {
       throw new RelayRefusal(
         "RELAY_FORBIDDEN",
-        "The relay forwards only a contact change on this route.",
+        "The relay forwards only these fields on this route.",
         { allowedFields: allowed },
       );
     }
     const present = Object.keys(body).filter((key) => allowed.includes(key));
-    if (present.length !== 1 || typeof body[present[0]!] !== "string") {
-      throw invalidInput("The body must change exactly one of these fields, to a string.", {
+    const type = rule.valueType ?? "string";
+    if (present.length !== 1 || typeof body[present[0]!] !== type) {
+      throw invalidInput(`The body must set exactly one of these fields, to a ${type}.`, {
         oneOf: allowed,
       });
     }

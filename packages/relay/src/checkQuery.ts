@@ -2,12 +2,19 @@
 // (docs/architecture.md "@signet/relay").
 import { RelayRefusal } from "./errors.js";
 import type { NamedId } from "./ownership.js";
-import { isIdOfKind, type RelayQueryParam, type RelayRoute } from "./routes.js";
+import { isIdOfKind, type RelayIdKind, type RelayQueryParam, type RelayRoute } from "./routes.js";
 
 const CODE_VALUE = /^[A-Z0-9_]{1,64}$/;
 const LIMIT_VALUE = /^(?:[1-9][0-9]?|100)$/;
 // A page cursor is the service's opaque token: base64 or base64url, perhaps with `:` or `.`.
 const CURSOR_VALUE = /^[A-Za-z0-9._~+/=:-]{1,512}$/;
+const DATE_VALUE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+
+const VALUE_KINDS: ReadonlySet<string> = new Set(["code", "limit", "cursor", "date", "sortOrder"]);
+
+function isIdKindParam(kind: RelayQueryParam["kind"]): kind is RelayIdKind {
+  return !VALUE_KINDS.has(kind);
+}
 
 function valid(kind: RelayQueryParam["kind"], value: string): boolean {
   switch (kind) {
@@ -17,6 +24,10 @@ function valid(kind: RelayQueryParam["kind"], value: string): boolean {
       return LIMIT_VALUE.test(value);
     case "cursor":
       return CURSOR_VALUE.test(value);
+    case "date":
+      return DATE_VALUE.test(value) && Number.isFinite(Date.parse(value));
+    case "sortOrder":
+      return value === "asc" || value === "desc";
     default:
       return isIdOfKind(value, kind);
   }
@@ -72,9 +83,9 @@ export function checkQuery(
   const parts: string[] = [];
   for (const [name, value] of seen) {
     const param = accepted[name]!;
-    if (param.kind === "code" || param.kind === "limit" || param.kind === "cursor") {
-      // A cursor may hold `+`, `/` or `=`: escaped, so the service reads it back as it wrote it.
-      parts.push(`${name}=${param.kind === "cursor" ? encodeURIComponent(value) : value}`);
+    if (!isIdKindParam(param.kind)) {
+      // A cursor or a date may hold `+`, `/` or `=`: escaped, so the service reads it as written.
+      parts.push(`${name}=${encodeURIComponent(value)}`);
       continue;
     }
     ids.push({ kind: param.kind, value, where: `query.${name}` });

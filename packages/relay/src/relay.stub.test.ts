@@ -222,6 +222,8 @@ describe("the route table", () => {
         type: '{"type":"PASSKEY"}',
         factor: '{"factor":"SMS_OTP"}',
         eventType: '{"eventType":"FAILED_LOGIN_ATTEMPT"}',
+        privateEnabled: '{"privateEnabled":true}',
+        code: '{"code":"123456"}',
       };
       body = samples[route.body.exactlyOneOf[0]!];
     } else if (route.body) {

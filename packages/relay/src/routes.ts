@@ -72,10 +72,11 @@ const WEBAUTHN_CREDENTIAL_ID = /^[A-Za-z0-9_-]{1,1024}$/;
 export interface RelayQueryParam {
   /**
    * The id kind the value must be (and be owned), `"code"` for an upper-case enum value such as
-   * `EMBEDDED_WALLET` or `USDB`, `"limit"` for a page size (1–100), or `"cursor"` for the opaque
-   * page cursor a list answered with.
+   * `EMBEDDED_WALLET` or `USDB`, `"limit"` for a page size (1–100), `"cursor"` for the opaque
+   * page cursor a list answered with, `"date"` for an RFC 3339 date-time, `"sortOrder"` for
+   * `asc` or `desc`.
    */
-  readonly kind: RelayIdKind | "code" | "limit" | "cursor";
+  readonly kind: RelayIdKind | "code" | "limit" | "cursor" | "date" | "sortOrder";
   /** Missing → 400, unless `forced`. */
   readonly required?: boolean;
   /** The relay fills it in with the caller's customer id when absent (only for `Customer`). */
@@ -99,6 +100,8 @@ export interface RelayRoute {
     readonly required?: readonly string[];
     /** When set, the only top-level fields allowed, and exactly one of them must be present. */
     readonly exactlyOneOf?: readonly string[];
+    /** With `exactlyOneOf`: the JSON type of the one field. Default `"string"`. */
+    readonly valueType?: "string" | "boolean";
     /** With `exactlyOneOf`: other top-level fields allowed beside it, each with its allowed values. */
     readonly alsoAllowed?: Readonly<Record<string, readonly string[]>>;
     /**
@@ -239,6 +242,50 @@ export const RELAY_ROUTES: readonly RelayRoute[] = [
     summary: "re-send the SMS code of a quote's SCA challenge",
   },
   { method: "GET", path: "/transactions/{Transaction}", summary: "get a transaction" },
+  {
+    method: "GET",
+    path: "/transactions",
+    query: {
+      customerId: { kind: "Customer", forced: true },
+      accountIdentifier: { kind: "InternalAccount" },
+      status: { kind: "code" },
+      type: { kind: "code" },
+      startDate: { kind: "date" },
+      endDate: { kind: "date" },
+      limit: { kind: "limit" },
+      cursor: { kind: "cursor" },
+      sortOrder: { kind: "sortOrder" },
+    },
+    summary: "list the caller's transactions (a page)",
+  },
+  {
+    method: "PATCH",
+    path: "/internal-accounts/{InternalAccount}",
+    body: { exactlyOneOf: ["privateEnabled"], valueType: "boolean" },
+    summary: "turn the wallet's privacy on or off (signed retry)",
+  },
+  {
+    method: "POST",
+    path: "/customers/{Customer}/verify-email",
+    summary: "send a code that verifies the caller's email",
+  },
+  {
+    method: "POST",
+    path: "/customers/{Customer}/verify-email/confirm",
+    body: { exactlyOneOf: ["code"] },
+    summary: "confirm the caller's email with its code",
+  },
+  {
+    method: "POST",
+    path: "/customers/{Customer}/verify-phone",
+    summary: "send a code that verifies the caller's phone",
+  },
+  {
+    method: "POST",
+    path: "/customers/{Customer}/verify-phone/confirm",
+    body: { exactlyOneOf: ["code"] },
+    summary: "confirm the caller's phone with its code",
+  },
   // Strong customer authentication (docs/protocol.md §9): the customer is always the caller.
   {
     method: "GET",

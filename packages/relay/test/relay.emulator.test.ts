@@ -219,7 +219,7 @@ describe("signed flows pass through byte for byte (stamps verify at the emulator
   });
 
   it("changes the contact email (202, then 200 Customer)", async () => {
-    const body = '{"email":"alice.new@example.com"}';
+    const body = '{"customerType":"INDIVIDUAL","email":"alice.new@example.com"}';
     const { final } = await signedRetry(
       alice,
       "PATCH",
@@ -308,7 +308,7 @@ describe("refusals", () => {
     ["POST", "/customers/external-accounts"],
     ["GET", "/customers/external-accounts"],
     ["POST", "/quotes"],
-    ["GET", "/transactions"],
+    ["POST", "/transactions"],
     ["GET", "/_emulator/keys"],
     ["GET", "/_emulator/requests"],
     ["POST", "/_emulator/reset"],

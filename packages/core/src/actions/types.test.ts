@@ -12,9 +12,18 @@ import type {
   AuthorizeQuoteParameters,
   AuthorizeQuoteReturnType,
   BundleErrorCode,
+  ConfirmContactVerificationErrorType,
+  ConfirmContactVerificationParameters,
+  ConfirmContactVerificationReturnType,
   CreateDelegatedKeyErrorType,
   CreateDelegatedKeyParameters,
   CreateDelegatedKeyReturnType,
+  DeleteScaFactorErrorType,
+  DeleteScaFactorParameters,
+  DeleteScaFactorReturnType,
+  EnrollScaPasskeyErrorType,
+  EnrollScaPasskeyParameters,
+  EnrollScaPasskeyReturnType,
   EventSink,
   ExecuteQuoteErrorType,
   ExecuteQuoteParameters,
@@ -41,12 +50,21 @@ import type {
   ListInternalAccountsErrorType,
   ListInternalAccountsParameters,
   ListInternalAccountsReturnType,
+  ListScaFactorsErrorType,
+  ListScaFactorsParameters,
+  ListScaFactorsReturnType,
   ListSessionsErrorType,
   ListSessionsParameters,
   ListSessionsReturnType,
+  ListTransactionsErrorType,
+  ListTransactionsParameters,
+  ListTransactionsReturnType,
   PreparePasskeySignInErrorType,
   PreparePasskeySignInParameters,
   PreparePasskeySignInReturnType,
+  RecordSecurityEventErrorType,
+  RecordSecurityEventParameters,
+  RecordSecurityEventReturnType,
   RefreshSessionErrorType,
   RefreshSessionParameters,
   RefreshSessionReturnType,
@@ -66,6 +84,9 @@ import type {
   RevokeSessionErrorType,
   RevokeSessionParameters,
   RevokeSessionReturnType,
+  ScaLoginErrorType,
+  ScaLoginParameters,
+  ScaLoginReturnType,
   SessionSignedErrorCode,
   SignetError,
   SignInWithOAuthErrorType,
@@ -77,9 +98,15 @@ import type {
   SignOutErrorType,
   SignOutParameters,
   SignOutReturnType,
+  StartContactVerificationErrorType,
+  StartContactVerificationParameters,
+  StartContactVerificationReturnType,
   UpdateCustomerContactErrorType,
   UpdateCustomerContactParameters,
   UpdateCustomerContactReturnType,
+  UpdateWalletPrivacyErrorType,
+  UpdateWalletPrivacyParameters,
+  UpdateWalletPrivacyReturnType,
   VerifyOtpErrorType,
   VerifyOtpParameters,
   VerifyOtpReturnType,
@@ -151,6 +178,43 @@ type Declared = {
     UpdateCustomerContactParameters,
     UpdateCustomerContactReturnType,
     UpdateCustomerContactErrorType,
+  ];
+  confirmContactVerification: [
+    ConfirmContactVerificationParameters,
+    ConfirmContactVerificationReturnType,
+    ConfirmContactVerificationErrorType,
+  ];
+  deleteScaFactor: [DeleteScaFactorParameters, DeleteScaFactorReturnType, DeleteScaFactorErrorType];
+  enrollScaPasskey: [
+    EnrollScaPasskeyParameters | undefined,
+    EnrollScaPasskeyReturnType,
+    EnrollScaPasskeyErrorType,
+  ];
+  listScaFactors: [
+    ListScaFactorsParameters | undefined,
+    ListScaFactorsReturnType,
+    ListScaFactorsErrorType,
+  ];
+  listTransactions: [
+    ListTransactionsParameters | undefined,
+    ListTransactionsReturnType,
+    ListTransactionsErrorType,
+  ];
+  recordSecurityEvent: [
+    RecordSecurityEventParameters,
+    RecordSecurityEventReturnType,
+    RecordSecurityEventErrorType,
+  ];
+  scaLogin: [ScaLoginParameters, ScaLoginReturnType, ScaLoginErrorType];
+  startContactVerification: [
+    StartContactVerificationParameters,
+    StartContactVerificationReturnType,
+    StartContactVerificationErrorType,
+  ];
+  updateWalletPrivacy: [
+    UpdateWalletPrivacyParameters,
+    UpdateWalletPrivacyReturnType,
+    UpdateWalletPrivacyErrorType,
   ];
   verifyOtp: [VerifyOtpParameters, VerifyOtpReturnType, VerifyOtpErrorType];
   waitForTransaction: [

@@ -97,10 +97,11 @@ export type ActivityExpectation = {
   /** The window `timestampMs` must fall in (epoch ms); default: the challenge's lifetime. */
   window?: { from: number; to: number } | undefined;
   /**
-   * Where `parameters.unsignedTransaction` is readable (hex of UTF-8 JSON, as the emulator writes
-   * it), the fields it must name as given; an opaque transaction (chain bytes) binds nothing here.
+   * Where `parameters.unsignedTransaction` (a transaction) or `parameters.payload` (a raw payload)
+   * is readable (hex of UTF-8 JSON, as the emulator writes it), the fields it must name as given;
+   * opaque bytes (a chain transaction, a hash) bind nothing here.
    */
-  transaction?: Readonly<Record<string, string | undefined>> | undefined;
+  transaction?: Readonly<Record<string, string | boolean | undefined>> | undefined;
 };
 
 /** The activity JSON of a payload, or `undefined` when it is not one. */
@@ -114,9 +115,14 @@ export function readActivity(payloadToSign: string): Record<string, unknown> | u
   return isPlainObject(json) && typeof json.type === "string" ? json : undefined;
 }
 
-/** The fields a readable `unsignedTransaction` names, or `undefined` when it is opaque. */
+/**
+ * The fields a readable `unsignedTransaction` (or, for a raw payload, `payload`) names, or
+ * `undefined` when it is opaque.
+ */
 export function readTransaction(parameters: unknown): Record<string, unknown> | undefined {
-  const hex = isPlainObject(parameters) ? parameters.unsignedTransaction : undefined;
+  const hex = isPlainObject(parameters)
+    ? (parameters.unsignedTransaction ?? parameters.payload)
+    : undefined;
   if (typeof hex !== "string" || hex.length % 2 !== 0 || hex.length > 8192) return undefined;
   try {
     const json: unknown = JSON.parse(utf8Decode(hexToBytes(hex)));

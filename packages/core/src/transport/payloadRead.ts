@@ -122,10 +122,14 @@ export function checkActivity(
   const transaction = readTransaction(activity.parameters);
   for (const [name, value] of Object.entries(expectation.transaction ?? {})) {
     if (transaction?.[name] !== undefined && transaction[name] !== value) {
+      const source =
+        isPlainObject(activity.parameters) && "unsignedTransaction" in activity.parameters
+          ? "unsignedTransaction"
+          : "payload";
       throw payloadMismatch(
         context,
-        `parameters.unsignedTransaction.${name}`,
-        "is not the quote this device was given",
+        `parameters.${source}.${name}`,
+        "is not what this device asked for",
       );
     }
   }

@@ -1,0 +1,81 @@
+// docs/protocol.md §3 and §11 (wallet privacy): `PATCH /internal-accounts/{id}` `{ privateEnabled }`,
+// a signed retry stamped by a held session of the wallet. Its payload is a raw-payload signature
+// whose bytes, where readable, name the account and the setting the device asked for.
+
+import { assertCall, assertServiceId } from "../arguments.js";
+import type { SignetClient } from "../client.js";
+import { assertArgument, type SessionSignedErrorCode, type SignetError } from "../errors.js";
+import type { CallOptions } from "../events.js";
+import { requireSession, signWithSession } from "../session/sessionSigner.js";
+import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
+import { expectShape } from "../transport/responseShape.js";
+import type { InternalAccountJson } from "../wire.js";
+
+export type UpdateWalletPrivacyParameters = CallOptions & {
+  /** The Embedded Wallet (`InternalAccount:…`), stamped by a session held for it. */
+  accountId: string;
+  /** Whether the wallet's privacy is on. */
+  privateEnabled: boolean;
+};
+export type UpdateWalletPrivacyReturnType = InternalAccountJson;
+export type UpdateWalletPrivacyErrorType = SignetError<SessionSignedErrorCode>;
+
+/**
+ * Turns the wallet's privacy on or off (`PATCH /internal-accounts/{id}` `{ privateEnabled }`): a
+ * signed retry stamped by a held session of the wallet, after checking that the payload is the
+ * raw-payload signature of this wallet (and, where its bytes are readable, of this setting).
+ *
+ * @throws {SignetError} `NO_SESSION`, `PAYLOAD_MISMATCH`, `WALLET_SIGNATURE_INVALID`, `NETWORK`.
+ * @example
+ * ```ts
+ * const account = await updateWalletPrivacy(client, { accountId, privateEnabled: true });
+ * ```
+ */
+export async function updateWalletPrivacy(
+  client: SignetClient,
+  parameters: UpdateWalletPrivacyParameters,
+): Promise<UpdateWalletPrivacyReturnType> {
+  const { accountId, privateEnabled } = assertCall(client, parameters);
+  assertServiceId("accountId", accountId, "InternalAccount");
+  assertArgument(
+    typeof privateEnabled === "boolean",
+    "privateEnabled",
+    "a boolean",
+    typeof privateEnabled,
+  );
+  const session = await requireSession(client, { accountId });
+  const { body } = await client.signed(
+    {
+      operation: "updateWalletPrivacy",
+      method: "PATCH",
+      path: `/internal-accounts/${accountId}`,
+      body: JSON.stringify({ privateEnabled }),
+      expectedStatus: 200,
+      sign: signWithSession(client, session),
+      checkPayload: updateWalletPrivacyPayload(client, { accountId, privateEnabled }),
+      parseBody: (answer) =>
+        expectShape<InternalAccountJson>(answer, ["id", "type"], "InternalAccount"),
+    },
+    parameters,
+  );
+  return body;
+}
+
+/**
+ * What a privacy change signs (docs/protocol.md §11): a raw payload from this wallet; where the
+ * payload's bytes are readable JSON, they name this account and this setting.
+ */
+export function updateWalletPrivacyPayload(
+  client: SignetClient,
+  request: { accountId: string; privateEnabled: boolean },
+): CheckPayload {
+  return expectActivity(client, request.accountId, [
+    {
+      types: ["ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2"],
+      transaction: {
+        internalAccountId: request.accountId,
+        privateEnabled: request.privateEnabled,
+      },
+    },
+  ]);
+}
