@@ -144,6 +144,14 @@ const vitestOk = runPnpm([
 ]);
 if (!countVitest("vitest", vitestOut, vitestOk)) check("vitest (no report)", false);
 
+// The React Native example app (apps/mobile): its journeys under jest-expo against the demo
+// server, and `expo export` of the Hermes bundles for Android and iOS (offline).
+check("apps/mobile jest-expo journeys", runPnpm(["--filter", "@signet/mobile", "exec", "jest"]));
+check(
+  "apps/mobile expo export (Android and iOS Hermes bundles)",
+  run("node", ["apps/mobile/scripts/export.mjs"]),
+);
+
 // Browser tests (Playwright in Debian's Chromium).
 if (ensureChromium()) {
   const pwOut = join(results, "playwright.json");
