@@ -34,19 +34,23 @@ import {
 /** The sandbox TOTP code (the spec's "always 123456"). */
 const TOTP_CODE = SCA_SMS_CODE;
 
-/** The SCA customer named by the required `customerId` query parameter. */
+/**
+ * The SCA customer named by the required `customerId` query parameter. Missing or malformed: 400
+ * where the operation documents one (the POSTs), else 404 (GET and DELETE document none).
+ */
 function scaCustomer(ctx: RequestContext): CustomerRecord {
   const customerId = ctx.query.get("customerId");
-  if (customerId === null) {
-    throw invalidInput([{ field: "customerId", message: "is required" }]);
-  }
-  if (!idPattern("Customer").test(customerId)) {
+  if (customerId === null || !idPattern("Customer").test(customerId)) {
+    if (ctx.method !== "POST")
+      throw notFound("Customer", customerId ?? undefined, "USER_NOT_FOUND");
     throw invalidInput([
-      {
-        field: "customerId",
-        message: "must be an id of the form Customer:<uuid>",
-        constraint: { pattern: idPattern("Customer").source },
-      },
+      customerId === null
+        ? { field: "customerId", message: "is required" }
+        : {
+            field: "customerId",
+            message: "must be an id of the form Customer:<uuid>",
+            constraint: { pattern: idPattern("Customer").source },
+          },
     ]);
   }
   const customer = ctx.rt.state.customers.get(customerId);
