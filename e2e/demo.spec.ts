@@ -101,17 +101,27 @@ test("EU user: SMS confirmation (SCA) of the conversion and the payout, a wrong 
   expect(problems).toEqual([]);
 });
 
-test("EU user: passkey confirmation (SCA) of a payment", async ({ page }) => {
+test("EU user: the factor choice never promises a passkey there is none of; once set up, the passkey confirms (SCA)", async ({
+  page,
+}) => {
   await addAuthenticator(page);
   await signUp(page, demo.url, freshEmail("eu-passkey"), "FR");
+  // A sign-in passkey is not an SCA factor: the passkey choice stays off until one is set up.
   await openScreen(page, "Sign-in methods");
   await page.getByRole("button", { name: "Add a passkey" }).click();
   await expect(page.getByText("Passkey added.")).toBeVisible();
   await openScreen(page, "Send");
+  const passkey = page.getByRole("radio", { name: /Passkey/ });
+  await expect(passkey).toBeDisabled();
+  await expect(page.getByRole("radio", { name: "SMS code" })).toBeChecked();
+  await page.getByRole("button", { name: "Set up a passkey for payments" }).click();
+  await expect(passkey).toBeEnabled();
+  await expect(passkey).toBeChecked();
+  await expect(page.getByRole("radio", { name: "Passkey", exact: true })).toHaveCount(1);
   await page.getByRole("button", { name: "Add 500.00 test funds" }).click();
   await expect(page.getByTestId("balance")).toHaveText(/^\$?500\.00/);
-  await page.getByRole("radio", { name: /Passkey/ }).check();
   await page.getByRole("button", { name: "Get quote" }).click();
+  await expect(page.getByText(/confirm the payment with your passkey/)).toBeVisible();
   await page.getByRole("button", { name: "Sign and send" }).click();
   for (const step of ["Step 1: Confirm the currency conversion", "Step 2: Confirm the payout"]) {
     await expect(page.getByRole("heading", { name: step })).toBeVisible();

@@ -1,6 +1,8 @@
 // Send money: add test funds, get a quote, sign and execute it once, follow settlement to the end.
 import {
+  enrollScaPasskey,
   getQuote,
+  listScaFactors,
   type PendingAuthorizationQuoteJson,
   type QuoteJson,
   type QuotePayloadSummary,
@@ -13,7 +15,7 @@ import {
   useInternalAccounts,
   useTransaction,
 } from "@signet/react";
-import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from "react";
 import { Authorize } from "./Authorize.js";
 import { demoApi } from "./demoApi.js";
 import { ErrorNote, formatMoney, parseAmount, type Step, Steps, useSecondsLeft } from "./ui.js";
@@ -41,12 +43,6 @@ const writePending = (customerId: string, quoteId: string | undefined) => {
 /** Quote statuses after execute: the payment left this device. */
 const SENT = new Set(["PENDING_AUTHORIZATION", "PROCESSING", "COMPLETED", "FAILED"]);
 
-/** How an EU customer can confirm a payment, as the quote asks for it. */
-const FACTORS = [
-  ["SMS_OTP", "SMS code"],
-  ["PASSKEY", "Passkey (add one under Sign-in methods first)"],
-] as const;
-
 export function Send({ customerId, region }: { customerId: string; region: string }) {
   const client = useClient();
   const accounts = useInternalAccounts({ customerId });
@@ -54,10 +50,40 @@ export function Send({ customerId, region }: { customerId: string; region: strin
   const sca = useAuthorizeQuote();
   const needsSca = region !== "US";
   const [factor, setFactor] = useState<"SMS_OTP" | "PASSKEY">("SMS_OTP");
+  // The customer's enrolled SCA factors, from the service: a passkey can confirm payments only
+  // once it is enrolled for that (a sign-in passkey is not).
+  const [scaFactors, setScaFactors] = useState<string[]>();
+  const [enrolling, setEnrolling] = useState(false);
+  const [factorError, setFactorError] = useState<unknown>(null);
+  const loadFactors = useCallback(() => {
+    if (!needsSca) return;
+    listScaFactors(client).then(
+      (list) => setScaFactors(list.map((f) => f.factor)),
+      (e) => setFactorError(e),
+    );
+  }, [client, needsSca]);
+  useEffect(() => loadFactors(), [loadFactors]);
+  const hasScaPasskey = scaFactors?.includes("PASSKEY") === true;
+  // The choice can never promise a passkey the customer does not have.
+  const chosen = factor === "PASSKEY" && hasScaPasskey ? "PASSKEY" : "SMS_OTP";
+  const enrollPasskey = () => {
+    setEnrolling(true);
+    setFactorError(null);
+    // Straight from the tap: the passkey prompt opens at once.
+    enrollScaPasskey(client)
+      .then(
+        () => {
+          setFactor("PASSKEY");
+          loadFactors();
+        },
+        (e) => setFactorError(e),
+      )
+      .finally(() => setEnrolling(false));
+  };
   const [amount, setAmount] = useState("25.00");
   const [quote, setQuote] = useState<QuoteJson>();
   // What the quote was asked for: a quote that no longer matches the inputs is never signed.
-  const [quotedFor, setQuotedFor] = useState<{ units: number; factor: string | undefined }>();
+  const [quotedFor, setQuotedFor] = useState<{ units: number }>();
   const [busy, setBusy] = useState<"fund" | "quote">();
   const [error, setError] = useState<unknown>(null);
   // The device signed the execute (its stamp went out), whatever the service then answered.
@@ -86,7 +112,7 @@ export function Send({ customerId, region }: { customerId: string; region: strin
           const units = found.totalSendingAmount;
           if (Date.parse(found.expiresAt ?? "") > Date.now() && units !== undefined) {
             setQuote(found);
-            setQuotedFor({ units, factor: needsSca ? factor : undefined });
+            setQuotedFor({ units });
             setAmount((units / 10 ** decimals).toFixed(decimals));
           }
           return;
@@ -98,7 +124,7 @@ export function Send({ customerId, region }: { customerId: string; region: strin
         setResumeError(e);
       },
     );
-  }, [client, customerId, needsSca, factor, decimals]);
+  }, [client, customerId, decimals]);
 
   const executed: QuoteJson | undefined =
     execute.data ?? (resumed && SENT.has(resumed.status) ? resumed : undefined);
@@ -185,9 +211,8 @@ export function Send({ customerId, region }: { customerId: string; region: strin
     setQuote(undefined);
     writePending(customerId, undefined);
     void run("quote", async () => {
-      const scaFactor = needsSca ? factor : undefined;
-      setQuote(await demoApi.quote(units, scaFactor));
-      setQuotedFor({ units, factor: scaFactor });
+      setQuote(await demoApi.quote(units));
+      setQuotedFor({ units });
     });
   };
   const getQuoteNow = (event: FormEvent) => {
@@ -198,12 +223,11 @@ export function Send({ customerId, region }: { customerId: string; region: strin
     setSigned(false);
     // Kept before anything is signed: a reload from here on finds the payment again.
     writePending(customerId, q.id);
-    execute.mutate({ quote: q });
+    // An EU customer's choice of how to confirm goes with the execute.
+    execute.mutate(needsSca ? { quote: q, scaFactor: chosen } : { quote: q });
   };
   const signing = quote ? summarise(quote) : undefined;
-  const stale =
-    quote !== undefined &&
-    (quotedFor?.units !== typedUnits || quotedFor?.factor !== (needsSca ? factor : undefined));
+  const stale = quote !== undefined && quotedFor?.units !== typedUnits;
   const expired = quoteLeft === 0;
   // More than the wallet holds: the service would refuse it at execute, after the device signed.
   const overBalance =
@@ -329,26 +353,42 @@ export function Send({ customerId, region }: { customerId: string; region: strin
             : "A decimal point or comma both work: 12.50 or 12,50."}
         </p>
         {needsSca && (
-          <fieldset>
+          <fieldset disabled={execute.isPending || inFlight}>
             <legend>Confirm EU payments with</legend>
-            {FACTORS.map(([value, label]) => (
-              <label className="radio" key={value}>
-                <input
-                  type="radio"
-                  name="sca-factor"
-                  checked={factor === value}
-                  onChange={() => {
-                    setFactor(value);
-                    discardQuote();
-                  }}
-                />
-                {label}
-              </label>
-            ))}
+            <label className="radio">
+              <input
+                type="radio"
+                name="sca-factor"
+                checked={chosen === "SMS_OTP"}
+                onChange={() => setFactor("SMS_OTP")}
+              />
+              SMS code
+            </label>
+            <label className="radio">
+              <input
+                type="radio"
+                name="sca-factor"
+                checked={chosen === "PASSKEY"}
+                disabled={!hasScaPasskey}
+                aria-describedby={`${amountId}-factor`}
+                onChange={() => setFactor("PASSKEY")}
+              />
+              Passkey{hasScaPasskey ? "" : " (set one up first)"}
+            </label>
+            {!hasScaPasskey && scaFactors !== undefined && (
+              <p id={`${amountId}-factor`} className="hint">
+                A passkey confirms payments once it is set up for that (a sign-in passkey is not
+                enough).{" "}
+                <button type="button" className="link" disabled={enrolling} onClick={enrollPasskey}>
+                  {enrolling ? "Waiting for your device…" : "Set up a passkey for payments"}
+                </button>
+              </p>
+            )}
           </fieldset>
         )}
       </form>
       <ErrorNote error={error} title="Could not prepare the payment" />
+      <ErrorNote error={factorError} title="Could not set up the passkey for payments" />
 
       {shown && (
         <section className="quote" aria-label="Quote">
@@ -393,7 +433,7 @@ export function Send({ customerId, region }: { customerId: string; region: strin
               {needsSca && (
                 <p className="hint">
                   EU customer: after you send, confirm the payment with{" "}
-                  {factor === "PASSKEY" ? "your passkey" : "a code sent by SMS"} (strong customer
+                  {chosen === "PASSKEY" ? "your passkey" : "a code sent by SMS"} (strong customer
                   authentication).
                 </p>
               )}
