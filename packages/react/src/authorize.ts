@@ -21,6 +21,11 @@ export type PendingScaChallenge = {
   step: number;
   /** Why the previous answer to this challenge was refused (a wrong or lapsed code): show it. */
   error: SignetError | undefined;
+  /**
+   * True for the customer's SCA login, which the service asked for before it would take the
+   * payment's answer (`challenge.purpose` is `"SCA_LOGIN"`): say "confirm it is you".
+   */
+  login: boolean;
 };
 
 /** `authorizeQuote`'s parameters; `onChallenge` is optional here (the hook's state answers). */
@@ -98,7 +103,7 @@ export function useAuthorizeQuote(): UseAuthorizeQuoteReturnType {
       const { signal } = variables;
       const onChallenge: AuthorizeQuoteParameters["onChallenge"] =
         variables.onChallenge ??
-        ((challenge, { step, error, resend }) =>
+        ((challenge, { step, error, resend, login }) =>
           new Promise<ScaProof>((resolve, reject) => {
             let mine: Waiting | undefined;
             const release = () => {
@@ -124,7 +129,7 @@ export function useAuthorizeQuote(): UseAuthorizeQuoteReturnType {
             };
             signal?.addEventListener("abort", stop, { once: true });
             waiting.current = mine;
-            setPendingChallenge({ challenge, step, error });
+            setPendingChallenge({ challenge, step, error, login: login === true });
           }));
       return authorizeQuote(client, { ...variables, onChallenge }).finally(() => {
         // A stale call's settlement never touches the latest call's state.

@@ -10,16 +10,28 @@ import {
   type AddPasskeyReturnType,
   addCredential,
   addPasskey,
+  type ConfirmContactVerificationErrorType,
+  type ConfirmContactVerificationParameters,
+  type ConfirmContactVerificationReturnType,
   type CreateDelegatedKeyErrorType,
   type CreateDelegatedKeyParameters,
   type CreateDelegatedKeyReturnType,
+  confirmContactVerification,
   createDelegatedKey,
+  type DeleteScaFactorErrorType,
+  type DeleteScaFactorParameters,
+  type DeleteScaFactorReturnType,
+  deleteScaFactor,
+  type EnrollScaPasskeyErrorType,
+  type EnrollScaPasskeyParameters,
+  type EnrollScaPasskeyReturnType,
   type ExecuteQuoteErrorType,
   type ExecuteQuoteParameters,
   type ExecuteQuoteReturnType,
   type ExportWalletErrorType,
   type ExportWalletParameters,
   type ExportWalletReturnType,
+  enrollScaPasskey,
   executeQuote,
   exportWallet,
   type GetDelegatedKeyErrorType,
@@ -37,13 +49,22 @@ import {
   type ListInternalAccountsErrorType,
   type ListInternalAccountsParameters,
   type ListInternalAccountsReturnType,
+  type ListScaFactorsErrorType,
+  type ListScaFactorsParameters,
+  type ListScaFactorsReturnType,
   type ListSessionsErrorType,
   type ListSessionsParameters,
   type ListSessionsReturnType,
+  type ListTransactionsErrorType,
+  type ListTransactionsParameters,
+  type ListTransactionsReturnType,
   type PreparePasskeySignInErrorType,
   type PreparePasskeySignInParameters,
   type PreparePasskeySignInReturnType,
   preparePasskeySignIn,
+  type RecordSecurityEventErrorType,
+  type RecordSecurityEventParameters,
+  type RecordSecurityEventReturnType,
   type RefreshSessionErrorType,
   type RefreshSessionParameters,
   type RefreshSessionReturnType,
@@ -59,11 +80,15 @@ import {
   type RevokeSessionErrorType,
   type RevokeSessionParameters,
   type RevokeSessionReturnType,
+  recordSecurityEvent,
   refreshSession,
   requestOtp,
   revokeCredential,
   revokeDelegatedKey,
   revokeSession,
+  type ScaLoginErrorType,
+  type ScaLoginParameters,
+  type ScaLoginReturnType,
   type SignInWithOAuthErrorType,
   type SignInWithOAuthParameters,
   type SignInWithOAuthReturnType,
@@ -73,13 +98,22 @@ import {
   type SignOutErrorType,
   type SignOutParameters,
   type SignOutReturnType,
+  type StartContactVerificationErrorType,
+  type StartContactVerificationParameters,
+  type StartContactVerificationReturnType,
+  scaLogin,
   signInWithOAuth,
   signInWithPasskey,
   signOut,
+  startContactVerification,
   type UpdateCustomerContactErrorType,
   type UpdateCustomerContactParameters,
   type UpdateCustomerContactReturnType,
+  type UpdateWalletPrivacyErrorType,
+  type UpdateWalletPrivacyParameters,
+  type UpdateWalletPrivacyReturnType,
   updateCustomerContact,
+  updateWalletPrivacy,
   type VerifyOtpErrorType,
   type VerifyOtpParameters,
   type VerifyOtpReturnType,
@@ -95,8 +129,10 @@ import {
   delegatedKeysQueryOptions,
   internalAccountsQueryOptions,
   quoteQueryOptions,
+  scaFactorsQueryOptions,
   sessionsQueryOptions,
   transactionQueryOptions,
+  transactionsQueryOptions,
 } from "./queries.js";
 import {
   type QueryOptions,
@@ -427,3 +463,119 @@ export const useTransaction = <TSelected = WaitForTransactionReturnType>(
   options?: QueryOptions<WaitForTransactionReturnType, WaitForTransactionErrorType, TSelected>,
 ): UseTransactionReturnType<TSelected> =>
   useSignetQuery("useTransaction", transactionQueryOptions, parameters, options);
+
+/**
+ * Turns the wallet's privacy on or off (`updateWalletPrivacy`, a signed retry); `useInternalAccounts` refetches.
+ *
+ * @returns `{ mutate, mutateAsync, status, data, error, stage, variables, reset }`.
+ */
+export const useUpdateWalletPrivacy = (): UseMutationReturnType<
+  UpdateWalletPrivacyParameters,
+  UpdateWalletPrivacyReturnType,
+  UpdateWalletPrivacyErrorType
+> => useSignetMutation(updateWalletPrivacy, "updateWalletPrivacy");
+
+/**
+ * Enrolls a passkey as the customer's SCA factor (`enrollScaPasskey`), apart from the wallet's sign-in passkeys; `useScaFactors` refetches.
+ *
+ * @returns `{ mutate, mutateAsync, status, data, error, stage, variables, reset }`.
+ */
+export const useEnrollScaPasskey = (): UseMutationReturnType<
+  EnrollScaPasskeyParameters,
+  EnrollScaPasskeyReturnType,
+  EnrollScaPasskeyErrorType
+> => useSignetMutation(enrollScaPasskey, "enrollScaPasskey");
+
+/**
+ * Deletes the customer's SCA passkey (`deleteScaFactor`); `useScaFactors` refetches.
+ *
+ * @returns `{ mutate, mutateAsync, status, data, error, stage, variables, reset }`.
+ */
+export const useDeleteScaFactor = (): UseMutationReturnType<
+  DeleteScaFactorParameters,
+  DeleteScaFactorReturnType,
+  DeleteScaFactorErrorType
+> => useSignetMutation(deleteScaFactor, "deleteScaFactor");
+
+/**
+ * Opens the customer's SCA session (`scaLogin`); pass `onChallenge` as for `authorizeQuote`.
+ *
+ * @returns `{ mutate, mutateAsync, status, data, error, stage, variables, reset }`.
+ */
+export const useScaLogin = (): UseMutationReturnType<
+  ScaLoginParameters,
+  ScaLoginReturnType,
+  ScaLoginErrorType
+> => useSignetMutation(scaLogin, "scaLogin");
+
+/**
+ * Records a security event of the app's own login (`recordSecurityEvent`).
+ *
+ * @returns `{ mutate, mutateAsync, status, data, error, stage, variables, reset }`.
+ */
+export const useRecordSecurityEvent = (): UseMutationReturnType<
+  RecordSecurityEventParameters,
+  RecordSecurityEventReturnType,
+  RecordSecurityEventErrorType
+> => useSignetMutation(recordSecurityEvent, "recordSecurityEvent");
+
+/**
+ * Sends a code that verifies the customer's email or phone (`startContactVerification`).
+ *
+ * @returns `{ mutate, mutateAsync, status, data, error, stage, variables, reset }`.
+ */
+export const useStartContactVerification = (): UseMutationReturnType<
+  StartContactVerificationParameters,
+  StartContactVerificationReturnType,
+  StartContactVerificationErrorType
+> => useSignetMutation(startContactVerification, "startContactVerification");
+
+/**
+ * Confirms a contact verification code (`confirmContactVerification`).
+ *
+ * @returns `{ mutate, mutateAsync, status, data, error, stage, variables, reset }`.
+ */
+export const useConfirmContactVerification = (): UseMutationReturnType<
+  ConfirmContactVerificationParameters,
+  ConfirmContactVerificationReturnType,
+  ConfirmContactVerificationErrorType
+> => useSignetMutation(confirmContactVerification, "confirmContactVerification");
+
+/** What `useTransactions` returns (`data` is `select`'s result when given). */
+export type UseTransactionsReturnType<TSelected = ListTransactionsReturnType> = UseQueryReturnType<
+  TSelected,
+  ListTransactionsErrorType
+>;
+
+/**
+ * A page of the customer's transactions (`listTransactions`); refetched after a payment. Pass
+ * the page's `nextCursor` as `cursor` for the next.
+ */
+export const useTransactions = <TSelected = ListTransactionsReturnType>(
+  parameters: QueryParameters<
+    ListTransactionsParameters,
+    ListTransactionsReturnType,
+    ListTransactionsErrorType,
+    TSelected
+  >,
+  options?: QueryOptions<ListTransactionsReturnType, ListTransactionsErrorType, TSelected>,
+): UseTransactionsReturnType<TSelected> =>
+  useSignetQuery("useTransactions", transactionsQueryOptions, parameters, options);
+
+/** What `useScaFactors` returns (`data` is `select`'s result when given). */
+export type UseScaFactorsReturnType<TSelected = ListScaFactorsReturnType> = UseQueryReturnType<
+  TSelected,
+  ListScaFactorsErrorType
+>;
+
+/** The customer's enrolled SCA factors (`listScaFactors`); refetched after an enrollment or deletion. */
+export const useScaFactors = <TSelected = ListScaFactorsReturnType>(
+  parameters: QueryParameters<
+    ListScaFactorsParameters,
+    ListScaFactorsReturnType,
+    ListScaFactorsErrorType,
+    TSelected
+  >,
+  options?: QueryOptions<ListScaFactorsReturnType, ListScaFactorsErrorType, TSelected>,
+): UseScaFactorsReturnType<TSelected> =>
+  useSignetQuery("useScaFactors", scaFactorsQueryOptions, parameters, options);

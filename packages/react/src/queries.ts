@@ -14,12 +14,18 @@ import {
   type ListDelegatedKeysReturnType,
   type ListInternalAccountsParameters,
   type ListInternalAccountsReturnType,
+  type ListScaFactorsParameters,
+  type ListScaFactorsReturnType,
   type ListSessionsParameters,
   type ListSessionsReturnType,
+  type ListTransactionsParameters,
+  type ListTransactionsReturnType,
   listCredentials,
   listDelegatedKeys,
   listInternalAccounts,
+  listScaFactors,
   listSessions,
+  listTransactions,
   type SignetClient,
   type WaitForTransactionParameters,
   type WaitForTransactionReturnType,
@@ -157,6 +163,33 @@ export const transactionQueryOptions: (
   WaitForTransactionReturnType
 > = /* @__PURE__ */ optionsOf(transactionQueryKey, waitForTransaction);
 
+/** `["listTransactions", parameters]`: the key of `useTransactions`. */
+export const transactionsQueryKey: (
+  parameters: ListTransactionsParameters,
+) => SignetQueryKey<"listTransactions", ListTransactionsParameters> =
+  /* @__PURE__ */ keyOf("listTransactions");
+/** Key and fetch of `useTransactions` (`listTransactions`, one page). */
+export const transactionsQueryOptions: (
+  client: SignetClient,
+  parameters: ListTransactionsParameters,
+) => SignetQueryOptions<
+  "listTransactions",
+  ListTransactionsParameters,
+  ListTransactionsReturnType
+> = /* @__PURE__ */ optionsOf(transactionsQueryKey, listTransactions);
+
+/** `["listScaFactors", parameters]`: the key of `useScaFactors`. */
+export const scaFactorsQueryKey: (
+  parameters: ListScaFactorsParameters,
+) => SignetQueryKey<"listScaFactors", ListScaFactorsParameters> =
+  /* @__PURE__ */ keyOf("listScaFactors");
+/** Key and fetch of `useScaFactors` (`listScaFactors`). */
+export const scaFactorsQueryOptions: (
+  client: SignetClient,
+  parameters: ListScaFactorsParameters,
+) => SignetQueryOptions<"listScaFactors", ListScaFactorsParameters, ListScaFactorsReturnType> =
+  /* @__PURE__ */ optionsOf(scaFactorsQueryKey, listScaFactors);
+
 /** What each query reads from the service. */
 export const queryReads = {
   listCredentials: "credentials",
@@ -166,6 +199,8 @@ export const queryReads = {
   listInternalAccounts: "balances",
   getQuote: "quotes",
   waitForTransaction: "transactions",
+  listTransactions: "transactions",
+  listScaFactors: "scaFactors",
 } as const;
 
 /** The name of a query: its core action's, the first element of its key. */
@@ -198,6 +233,14 @@ export const mutationChanges = {
   updateCustomerContact: ["credentials"],
   createDelegatedKey: ["delegatedKeys"],
   revokeDelegatedKey: ["delegatedKeys"],
+  // The account answers with its privacy setting.
+  updateWalletPrivacy: ["balances"],
+  enrollScaPasskey: ["scaFactors"],
+  deleteScaFactor: ["scaFactors"],
+  scaLogin: [],
+  recordSecurityEvent: [],
+  startContactVerification: [],
+  confirmContactVerification: [],
 } as const satisfies Record<string, readonly SignetResource[]>;
 
 /** The name of a mutation: its core action's. */

@@ -287,8 +287,17 @@ describe.each([
     expect(result.current.sca.pendingChallenge?.error?.status).toBe(400);
     expect(result.current.sca.pendingChallenge?.error?.message).not.toContain("000000");
 
+    // The service wants the customer's SCA login first: the same hook asks for it, then sends
+    // the payment's code again.
+    act(() => result.current.sca.answer({ code: "123456" }));
+    await waitFor(() => expect(result.current.sca.pendingChallenge?.login).toBe(true));
+    expect(result.current.sca.pendingChallenge?.challenge).toMatchObject({
+      factor: "SMS_OTP",
+      purpose: "SCA_LOGIN",
+    });
     act(() => result.current.sca.answer({ code: "123456" }));
     await waitFor(() => expect(result.current.sca.pendingChallenge?.step).toBe(2));
+    expect(result.current.sca.pendingChallenge?.login).toBe(false);
     expect(result.current.sca.pendingChallenge?.challenge.purpose).toBe("PAYOUT");
     act(() => result.current.sca.answer({ code: "123456" }));
     await waitFor(() => expect(result.current.sca.status).toBe("success"));

@@ -165,7 +165,7 @@ describe("query keys and invalidation", () => {
       "listCredentials" | "listSessions"
     >();
     expectTypeOf<InvalidatedBy<"executeQuote">>().toEqualTypeOf<
-      "getQuote" | "listInternalAccounts" | "waitForTransaction"
+      "getQuote" | "listInternalAccounts" | "waitForTransaction" | "listTransactions"
     >();
     expectTypeOf<InvalidatedBy<"revokeDelegatedKey">>().toEqualTypeOf<
       "listDelegatedKeys" | "getDelegatedKey"
@@ -173,16 +173,19 @@ describe("query keys and invalidation", () => {
     expectTypeOf<InvalidatedBy<"exportWallet">>().toBeNever();
     expectTypeOf<InvalidatedBy<"requestOtp">>().toBeNever();
     expectTypeOf<SignetMutationName>().toExtend<string>();
+    expect(invalidatedBy("enrollScaPasskey")).toEqual(["listScaFactors"]);
+    expect(invalidatedBy("updateWalletPrivacy")).toEqual(["listInternalAccounts"]);
     expect(invalidatedBy("updateCustomerContact")).toEqual(["listCredentials"]);
     expect(invalidatedBy("authorizeQuote").sort()).toEqual([
       "getQuote",
       "listInternalAccounts",
+      "listTransactions",
       "waitForTransaction",
     ]);
     expect(invalidatedBy("signOut")).toEqual(["listSessions"]);
     expect(invalidatedBy("exportWallet")).toEqual([]);
     // Every mutation of the hooks is in the table, every resource it names is read by a query.
-    expect(Object.keys(mutationChanges)).toHaveLength(17);
+    expect(Object.keys(mutationChanges)).toHaveLength(24);
     const read = new Set(Object.values(queryReads));
     for (const changed of Object.values(mutationChanges))
       for (const resource of changed) expect(read.has(resource)).toBe(true);

@@ -151,7 +151,8 @@ export async function authorizeQuote(
       try {
         current = await send().catch(async (cause: unknown) => {
           if (!needsLogin(cause) || parameters.scaLogin === false) throw cause;
-          // The service judged no proof yet: log in, then the same answer once more.
+          // The service judged no proof yet: log in, then the same answer once more. A failed
+          // login ends the call as it failed (its 400 is no verdict on the payment's answer).
           await scaLogin(client, {
             factor: challenge.factor === "PASSKEY" ? "PASSKEY" : "SMS_OTP",
             onChallenge: parameters.onChallenge,
@@ -160,11 +161,14 @@ export async function authorizeQuote(
             timeoutMs: parameters.timeoutMs,
             signal: parameters.signal,
             onEvent: parameters.onEvent,
+          }).catch((failure: unknown) => {
+            throw new LoginFailure(failure);
           });
           return send();
         });
         break;
       } catch (cause) {
+        if (cause instanceof LoginFailure) throw cause.failure;
         // A 400 is a refused proof: ask again, until the service limits (429) or locks (423).
         if ((cause as SignetError).status !== 400) throw cause;
         error = cause as SignetError;
@@ -176,6 +180,11 @@ export async function authorizeQuote(
     }
   }
   return current;
+}
+
+/** Carries a failed SCA login past the loop that asks again after a refused payment answer. */
+class LoginFailure {
+  constructor(readonly failure: unknown) {}
 }
 
 /** Whether an authorize was refused for want of the customer's SCA login session. */
