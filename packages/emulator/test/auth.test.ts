@@ -355,6 +355,8 @@ describe("OAuth sign-in", () => {
     );
     expect(await reason(googleToken({ nonce, aud: "other-app" }))).toBe("OIDC_IDENTITY_MISMATCH");
     expect(await reason(googleToken({ nonce, iat: nowSeconds() - 61 }))).toBe("OIDC_TOKEN_STALE");
+    // The sandbox's tokens carry a numeric exp on verify too.
+    expect(await reason(googleToken({ nonce, exp: undefined }))).toBe("OIDC_TOKEN_STALE");
     expect(
       await reason(googleToken({ nonce: sha256Hex(client.publicKeyCompressed.toUpperCase()) })),
     ).toBe("OIDC_NONCE_MISMATCH");

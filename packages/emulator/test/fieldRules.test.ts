@@ -123,7 +123,7 @@ describe("passkeys", () => {
 });
 
 describe("OAuth credentials", () => {
-  it("need numeric iat and exp, iat under 60 s old", async () => {
+  it("need numeric iat and exp (400), iat under 60 s old (401: authentication fails)", async () => {
     const user = await signUp(t);
     const now = Math.floor(emulator.clock.now() / 1000);
     const claims = { iss: "https://accounts.google.com", aud: "app", sub: "zoe-1" };
@@ -142,13 +142,15 @@ describe("OAuth credentials", () => {
     for (const bad of [
       { iat: now, exp: undefined },
       { iat: String(now), exp: now + 3600 },
-      { iat: now - 61, exp: now + 3600 },
       { iat: now, exp: "later" },
     ]) {
       const { result } = await add(bad);
       expect(result.status, JSON.stringify(bad)).toBe(400);
       expect(result.body.code).toBe("INVALID_INPUT");
     }
+    const stale = (await add({ iat: now - 61, exp: now + 3600 })).result;
+    expect(stale.status).toBe(401);
+    expect(stale.body.details.reason).toBe("OIDC_TOKEN_STALE");
     expect((await add({ iat: now - 30, exp: now + 3600 })).result.status).toBe(201);
   });
 });

@@ -28,7 +28,8 @@ function audiences(aud: unknown): string[] {
 
 /**
  * The identity of a token offered at registration, with the `email` claim (the nickname).
- * 400 `INVALID_INPUT` when it is not a JWT, the issuer is not accepted, or `aud`/`sub` are unusable.
+ * 400 `INVALID_INPUT` when it is not a JWT, the issuer is not accepted, `aud`/`sub` are unusable or
+ * `iat`/`exp` not numbers; 401 `UNAUTHORIZED` (`OIDC_TOKEN_STALE`) when `iat` is not within 60 s.
  */
 export function registrationIdentity(
   rt: Runtime,
@@ -48,19 +49,20 @@ export function registrationIdentity(
   if (!aud) errors.push({ field: "oidcToken", message: "audience is missing or not accepted" });
   const sub = typeof c.sub === "string" && c.sub !== "" ? c.sub : "";
   if (!sub) errors.push({ field: "oidcToken", message: "subject (sub) is missing" });
-  // docs/protocol.md §10: numeric iat and exp, iat less than 60 s old.
+  // docs/protocol.md §10: numeric iat and exp (the token's shape: 400) ...
   if (typeof c.exp !== "number" || !Number.isFinite(c.exp)) {
     errors.push({ field: "oidcToken", message: "exp must be a number" });
   }
   if (typeof c.iat !== "number" || !Number.isFinite(c.iat)) {
     errors.push({ field: "oidcToken", message: "iat must be a number" });
-  } else {
-    const age = rt.clock.now() - c.iat * 1000;
-    if (age >= OIDC_MAX_AGE_MS || age < -OIDC_MAX_AGE_MS) {
-      errors.push({ field: "oidcToken", message: "iat must be less than 60 seconds old" });
-    }
   }
   if (errors.length > 0 || !aud) throw invalidInput(errors);
+  // ... and iat less than 60 s old: a well-formed token that fails authentication is 401, as the
+  // registration's 401 says ("OAuth token authentication fails during credential registration").
+  const age = rt.clock.now() - (c.iat as number) * 1000;
+  if (age >= OIDC_MAX_AGE_MS || age < -OIDC_MAX_AGE_MS) {
+    refuse("OIDC_TOKEN_STALE", "The token was not issued within the last 60 seconds.");
+  }
   return { iss, aud, sub, email: typeof c.email === "string" ? c.email : undefined };
 }
 
@@ -93,6 +95,10 @@ export function checkSignInToken(
   }
   if (typeof c.iat !== "number" || !Number.isFinite(c.iat)) {
     refuse("OIDC_TOKEN_STALE", "The token has no numeric iat.");
+  }
+  // The sandbox's tokens carry numeric `iat` and `exp` (the credential's oidcToken rules).
+  if (typeof c.exp !== "number" || !Number.isFinite(c.exp)) {
+    refuse("OIDC_TOKEN_STALE", "The token has no numeric exp.");
   }
   const age = rt.clock.now() - c.iat * 1000;
   if (age >= OIDC_MAX_AGE_MS || age < -OIDC_MAX_AGE_MS) {

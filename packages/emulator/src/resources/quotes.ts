@@ -15,7 +15,6 @@ import type { Runtime } from "../runtime.js";
 import { checkStamp, SIGNATURE_HEADER } from "../signedRetry.js";
 import type { BalanceAccount, QuoteFunding, QuoteRecord, TransactionRecord } from "../state.js";
 import {
-  anyJson,
   boolean,
   enumOf,
   id,
@@ -88,7 +87,7 @@ const quoteSchema = object({
     }),
   ),
   scaFactor: optional(enumOf(["SMS_OTP", "TOTP", "PASSKEY"])),
-  senderCustomerInfo: optional(anyJson()),
+  senderCustomerInfo: optional(object({}, { open: true })),
 });
 
 /** 404 `QUOTE_NOT_FOUND`. */
