@@ -16,6 +16,9 @@ Options:
   --origin <origin>    accepted WebAuthn origin; repeat for several (default http://localhost:5173)
   --client-id <id>     Basic auth username (default emulator)
   --client-secret <s>  Basic auth password (default emulator)
+  --sca-session-ttl-ms <ms>       SCA login lifetime (default 900000)
+  --no-sca-login                  quote authorize needs no SCA login session
+  --passkey-options-shape <shape> json (default) or publicKey ({ publicKey: {...} })
   -h, --help           show this help
 
 Prints "listening on http://127.0.0.1:<port>" once ready; stops on SIGINT or SIGTERM.`;
@@ -37,6 +40,16 @@ async function main(): Promise<void> {
     process.stderr.write(`--port expects an integer 0–65535, got ${values.port}\n`);
     process.exit(2);
   }
+  const ttl = values["sca-session-ttl-ms"];
+  if (ttl !== undefined && !/^[0-9]+$/.test(ttl)) {
+    process.stderr.write(`--sca-session-ttl-ms expects milliseconds, got ${ttl}\n`);
+    process.exit(2);
+  }
+  const shape = values["passkey-options-shape"];
+  if (shape !== undefined && shape !== "json" && shape !== "publicKey") {
+    process.stderr.write(`--passkey-options-shape expects json or publicKey, got ${shape}\n`);
+    process.exit(2);
+  }
   const server = await startEmulatorServer({
     port,
     host: values.host ?? "127.0.0.1",
@@ -44,6 +57,9 @@ async function main(): Promise<void> {
     ...(values["otp-code"] !== undefined ? { otpCode: values["otp-code"] } : {}),
     ...(values["client-id"] !== undefined ? { clientId: values["client-id"] } : {}),
     ...(values["client-secret"] !== undefined ? { clientSecret: values["client-secret"] } : {}),
+    ...(ttl !== undefined ? { scaSessionTtlMs: Number(ttl) } : {}),
+    ...(values["no-sca-login"] ? { requireScaLogin: false } : {}),
+    ...(shape !== undefined ? { passkeyOptionsShape: shape } : {}),
     webauthn: {
       ...(values["rp-id"] !== undefined ? { rpId: values["rp-id"] } : {}),
       ...(values.origin !== undefined ? { origins: values.origin } : {}),
@@ -74,6 +90,9 @@ function parse() {
       origin: { type: "string", multiple: true },
       "client-id": { type: "string" },
       "client-secret": { type: "string" },
+      "sca-session-ttl-ms": { type: "string" },
+      "no-sca-login": { type: "boolean" },
+      "passkey-options-shape": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
