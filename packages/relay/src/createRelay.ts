@@ -94,6 +94,14 @@ export interface CreateRelayOptions {
    * Returning `undefined` (or anything that is not an IP address) leaves the field out.
    */
   endUserIpAddress?: (request: Request) => string | undefined | Promise<string | undefined>;
+  /**
+   * The name of a catch-all route segment that the framework appends to the query, which the
+   * relay then drops before it checks the query. Next.js's edge runtime turns
+   * `app/api/grid/[...path]/route.ts` into `?path=auth&path=credentials` (and `nxtPpath=…`) on
+   * the request: `catchAllParam: "path"` ignores both forms. Without it such a query is `400
+   * INVALID_INPUT`. It may not be a parameter any route accepts (`accountId`, `customerId`, …).
+   */
+  catchAllParam?: string;
   /** Receives a {@link RelayEvent} per request and per ownership lookup. Exceptions are ignored. */
   onEvent?: (event: RelayEvent) => void;
 }
@@ -101,8 +109,11 @@ export interface CreateRelayOptions {
 /** The relay: a fetch handler. */
 export type RelayHandler = (request: Request) => Promise<Response>;
 
-/** Parameters of {@link createRelay} (the name every Signet function's options go by). */
-export type CreateRelayParameters = CreateRelayOptions;
+/**
+ * Parameters of {@link createRelay} (the name every Signet function's options go by): the
+ * options, or a function that returns them, called on the first request (lazy configuration).
+ */
+export type CreateRelayParameters = CreateRelayOptions | (() => CreateRelayOptions);
 /** What {@link createRelay} returns. */
 export type CreateRelayReturnType = RelayHandler;
 
@@ -133,6 +144,41 @@ function parseBaseUrl(baseUrl: string): string {
   return url.href.endsWith("/") ? url.href.slice(0, -1) : url.href;
 }
 
+const ACCEPTED_QUERY_PARAMS: ReadonlySet<string> = new Set(
+  RELAY_ROUTES.flatMap((route) => Object.keys(route.query ?? {})),
+);
+
+/** The query names a catch-all segment `name` is appended as: `name` and Next's `nxtPname`. */
+function catchAllNames(name: string | undefined): ReadonlySet<string> | undefined {
+  if (name === undefined) return undefined;
+  assertOption(
+    typeof name === "string" && /^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(name),
+    `"catchAllParam" expected the name of a route segment, like "path"`,
+  );
+  assertOption(
+    !ACCEPTED_QUERY_PARAMS.has(name),
+    `"catchAllParam" must not be a query parameter the relay forwards, got ${name}`,
+  );
+  return new Set([name, `nxtP${name}`]);
+}
+
+/** The query without the parameters named in `names` (compared once decoded). */
+function withoutParams(search: string, names: ReadonlySet<string>): string {
+  const raw = search.startsWith("?") ? search.slice(1) : search;
+  if (raw === "") return "";
+  const kept = raw.split("&").filter((part) => {
+    const eq = part.indexOf("=");
+    try {
+      return !names.has(
+        decodeURIComponent((eq === -1 ? part : part.slice(0, eq)).replaceAll("+", " ")),
+      );
+    } catch {
+      return true; // malformed: left for checkQuery to refuse
+    }
+  });
+  return kept.join("&");
+}
+
 function passThrough(
   status: number,
   upstreamHeaders: Headers,
@@ -154,7 +200,11 @@ function passThrough(
  * passed on; the service's status, body, `Content-Type` and `Retry-After` come back unchanged.
  * Anything else gets a {@link RelayErrorBody} (400, 401, 403, 404, 405, 413, 429, 502, 504).
  *
- * @throws {TypeError} at creation, for a missing or malformed option.
+ * Pass a function instead of the options to read them on the first request (a Next.js route
+ * module, imported by `next build` where no credentials are set): `createRelay(() => ({ … }))`.
+ *
+ * @throws {TypeError} at creation, for a missing or malformed option (given a function: at the
+ *   first request, which then rejects with it, and the next request tries again).
  * @example
  * const relay = createRelay({
  *   baseUrl: "https://api.lightspark.com/grid/2025-10-13",
@@ -167,7 +217,19 @@ function passThrough(
  * });
  * // Fetch runtimes: export default { fetch: relay }; Node: http.createServer(toNodeHandler(relay))
  */
-export function createRelay(options: CreateRelayParameters): CreateRelayReturnType {
+export function createRelay(parameters: CreateRelayParameters): CreateRelayReturnType {
+  if (typeof parameters !== "function") return configureRelay(parameters);
+  // Lazy: nothing is read (environment variables, say) until the first request, so a build that
+  // imports the module needs no credentials. A factory or option that throws fails that request
+  // (the error reaches the platform's log) and is tried again on the next one.
+  let configured: RelayHandler | undefined;
+  return async function relay(request: Request): Promise<Response> {
+    configured ??= configureRelay(parameters());
+    return configured(request);
+  };
+}
+
+function configureRelay(options: CreateRelayOptions): RelayHandler {
   const baseUrl = parseBaseUrl(options.baseUrl);
   assertOption(
     typeof options.tokenId === "string" && options.tokenId !== "" && !options.tokenId.includes(":"),
@@ -213,6 +275,7 @@ export function createRelay(options: CreateRelayParameters): CreateRelayReturnTy
     onLookup: (lookup: { path: string; status: number }) => emit({ type: "lookup", ...lookup }),
   };
   const resolveUser = options.resolveUser;
+  const catchAll = catchAllNames(options.catchAllParam);
 
   function emit(event: RelayEvent): void {
     try {
@@ -315,7 +378,8 @@ export function createRelay(options: CreateRelayParameters): CreateRelayReturnTy
       }
     }
 
-    const { query, ids: queryIds } = checkQuery(route, url.search, customerId);
+    const search = catchAll === undefined ? url.search : withoutParams(url.search, catchAll);
+    const { query, ids: queryIds } = checkQuery(route, search, customerId);
     let body: Uint8Array<ArrayBuffer> | undefined;
     let bodyIds: NamedId[] = [];
     if (route.body !== undefined) {
