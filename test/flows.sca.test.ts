@@ -1,17 +1,22 @@
 // docs/protocol.md §9: Strong Customer Authentication on a wallet payment, over real HTTP
-// core → relay → emulator. EU customers authorize each challenge (SMS code or passkey) before the
-// transfer starts; others pay without it; refusals come back as typed errors; nothing pays twice.
+// core → relay → emulator, as the OpenAPI runs it: EU customers authorize each challenge (SMS
+// code, or a passkey enrolled for SCA and asked for on execute) within an SCA login session,
+// before the transfer starts; others pay without it; refusals are typed; nothing pays twice.
 import {
   addPasskey,
   authorizeQuote,
+  deleteScaFactor,
   type ExecuteQuoteReturnType,
+  enrollScaPasskey,
   executeQuote,
   getQuote,
   listInternalAccounts,
+  listScaFactors,
   type PendingAuthorizationQuoteJson,
   resendQuoteAuthorization,
   type ScaChallengeJson,
   SignetError,
+  scaLogin,
   waitForTransaction,
 } from "@signet/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -26,9 +31,17 @@ afterAll(() => stack?.close());
 
 const SMS = { code: "123456" } as const;
 
-/** A signed-in customer of `region` with a funded wallet and a quote to pay. */
+let phones = 0;
+/** A phone number no other customer has (the service refuses a taken one). */
+const freshPhone = () =>
+  `+4915${String(Date.now() % 1e6).padStart(6, "0")}${String(++phones).padStart(3, "0")}`;
+
+/**
+ * A signed-in customer of `region` (with the verified phone an SCA customer has) with a funded
+ * wallet and a quote to pay.
+ */
 async function payer(region: string, quoteFields: Record<string, unknown> = {}) {
-  const user = await stack.signUp(undefined, { region });
+  const user = await stack.signUp(undefined, { region, phoneNumber: freshPhone() });
   const { client, authenticator } = stack.client(user.customerId);
   await signInWithEmail(client, user.emailCredentialId);
   const { quoteId } = await stack.walletQuote(user, 1_000_000, quoteFields);
@@ -66,19 +79,25 @@ describe("SCA: an EU customer pays with SMS codes", () => {
     expect(held.code).toBe("PROCESSING_TIMEOUT");
     expect(held.details).toMatchObject({ status: "PENDING_AUTHORIZATION" });
 
-    const seen: ScaChallengeJson[] = [];
+    // No SCA session yet: the service asks for the login after the first answer; authorizeQuote
+    // runs it through the same onChallenge, then sends that answer again.
+    const seen: [string | null | undefined, number, boolean][] = [];
     const released = await authorizeQuote(client, {
       quote: executed,
-      onChallenge: (challenge, { step }) => {
-        expect(step).toBe(seen.length + 1);
-        seen.push(challenge);
+      onChallenge: (challenge, { step, login }) => {
+        seen.push([challenge.purpose, step, login === true]);
         return SMS;
       },
     });
-    expect(seen.map((c) => c.purpose)).toEqual(["CURRENCY_CONVERSION", "PAYOUT"]);
-    expect(new Set(seen.map((c) => c.id)).size).toBe(2);
+    expect(seen).toEqual([
+      ["CURRENCY_CONVERSION", 1, false],
+      ["SCA_LOGIN", 1, true],
+      ["PAYOUT", 2, false],
+    ]);
     expect(released.status).toBe("PROCESSING");
     expect(released.transactionId).toBe(executed.transactionId);
+    expect(await countOf("POST", "/sca/login/start")).toBe(1);
+    expect(await countOf("POST", "/sca/login/complete")).toBe(1);
 
     const transaction = await waitForTransaction(client, {
       transactionId: released.transactionId!,
@@ -88,7 +107,8 @@ describe("SCA: an EU customer pays with SMS codes", () => {
     const [wallet] = await listInternalAccounts(client, { customerId });
     expect(wallet?.balance?.amount).toBe(4_000_000);
     expect(await countOf("POST", "/execute")).toBe(1);
-    expect(await countOf("POST", "/authorize")).toBe(2);
+    // The first answer twice (refused for want of the login, then taken), then the payout's.
+    expect(await countOf("POST", "/authorize")).toBe(3);
 
     // Executing again is refused by the service; the balance is debited once.
     const again = await executeQuote(client, { quote: executed }).catch((e) => e);
@@ -101,6 +121,10 @@ describe("SCA: an EU customer pays with SMS codes", () => {
     const { client, quoteId } = await payer("FR", {
       destination: { destinationType: "ACCOUNT", accountId: payee.accountId },
     });
+    // Logged in ahead: no login inside the authorization.
+    const login = await scaLogin(client, { onChallenge: () => SMS });
+    expect(login.status).toBe("SUCCESS");
+    expect(Date.parse(login.sessionExpiresAt!)).toBeGreaterThan(Date.now());
     const executed = pending(
       await executeQuote(client, { quote: await getQuote(client, { quoteId }) }),
     );
@@ -118,6 +142,7 @@ describe("SCA: an EU customer pays with SMS codes", () => {
 
   it("re-sends a code, asks again after a wrong one, and never sends a code twice by itself", async () => {
     const { client, quoteId } = await payer("IE");
+    await scaLogin(client, { onChallenge: () => SMS });
     const executed = pending(
       await executeQuote(client, { quote: await getQuote(client, { quoteId }) }),
     );
@@ -141,10 +166,11 @@ describe("SCA: an EU customer pays with SMS codes", () => {
 });
 
 describe("SCA: an EU customer pays with a passkey", () => {
-  it("answers each challenge with an assertion from passkeyAssertionOptions, sent with its origin", async () => {
-    const user = await stack.signUp(undefined, { region: "NL" });
+  it("enrolls a passkey for SCA, asks for it on execute, and answers each challenge with an assertion sent with its origin", async () => {
+    const user = await stack.signUp(undefined, { region: "NL", phoneNumber: freshPhone() });
     const { client, authenticator } = stack.client(user.customerId);
     await signInWithEmail(client, user.emailCredentialId);
+    // A wallet sign-in passkey is not an SCA factor: asking for PASSKEY without one is refused.
     await addPasskey(client, {
       accountId: user.accountId,
       nickname: "Téléphone de Zoë",
@@ -152,39 +178,93 @@ describe("SCA: an EU customer pays with a passkey", () => {
       rp: { id: "localhost", name: "Signet tests" },
       user: passkeyUser("zoe"),
     });
-    const { quoteId } = await stack.walletQuote(user, 1_000_000, { scaFactor: "PASSKEY" });
-    const executed = pending(
-      await executeQuote(client, { quote: await getQuote(client, { quoteId }) }),
-    );
+    expect((await listScaFactors(client)).map((f) => f.factor)).toEqual(["SMS_OTP"]);
+    const { quoteId } = await stack.walletQuote(user, 1_000_000);
+    const quote = await getQuote(client, { quoteId });
+    const refused = await executeQuote(client, { quote, scaFactor: "PASSKEY" }).catch((e) => e);
+    expect(refused).toMatchObject({
+      code: "INVALID_INPUT",
+      details: { reason: "SCA_FACTOR_NOT_ENROLLED" },
+    });
+
+    const factor = await enrollScaPasskey(client);
+    expect(factor).toMatchObject({ factor: "PASSKEY" });
+    const scaCredential = authenticator.credentials.find((c) => c.id === factor.credentialId)!;
+    expect(scaCredential).toBeDefined();
+    expect((await listScaFactors(client)).map((f) => f.factor).sort()).toEqual([
+      "PASSKEY",
+      "SMS_OTP",
+    ]);
+    // One SCA passkey at a time.
+    expect(await enrollScaPasskey(client).catch((e) => e)).toMatchObject({
+      code: "PASSKEY_ALREADY_ENROLLED",
+      status: 409,
+    });
+
+    const executed = pending(await executeQuote(client, { quote, scaFactor: "PASSKEY" }));
     expect(executed.scaChallenge.factor).toBe("PASSKEY");
     expect(executed.scaChallenge.availableFactors).toEqual(["SMS_OTP", "PASSKEY"]);
     expect(executed.scaChallenge.passkeyAssertionOptions).toMatchObject({
       rpId: "localhost",
-      allowCredentials: [{ id: authenticator.credentials[0]!.id, type: "public-key" }],
+      allowCredentials: [{ id: scaCredential.id, type: "public-key" }],
     });
 
     // A passkey challenge has no code to re-send.
     const resend = await resendQuoteAuthorization(client, { quoteId }).catch((e) => e);
     expect(resend).toMatchObject({ code: "CONFLICT", status: 409 });
 
-    const counter = authenticator.credentials[0]!.signCount;
+    const counter = scaCredential.signCount;
     const steps: string[] = [];
     const released = await authorizeQuote(client, {
       quote: executed,
-      onChallenge: (challenge) => {
-        steps.push(`${challenge.factor} ${challenge.purpose}`);
+      onChallenge: (challenge, { login }) => {
+        steps.push(`${challenge.factor} ${challenge.purpose}${login ? " (login)" : ""}`);
         return { passkey: true };
       },
     });
-    expect(steps).toEqual(["PASSKEY CURRENCY_CONVERSION", "PASSKEY PAYOUT"]);
+    // The login runs with the payment's factor; the first assertion is spent by then (the
+    // login's tap moved the counter), so the conversion is asked for again, then the payout.
+    expect(steps).toEqual([
+      "PASSKEY CURRENCY_CONVERSION",
+      "PASSKEY SCA_LOGIN (login)",
+      "PASSKEY CURRENCY_CONVERSION",
+      "PASSKEY PAYOUT",
+    ]);
     expect(released.status).toBe("PROCESSING");
-    // Two real ceremonies on the software authenticator, each verified by the emulator.
-    expect(authenticator.credentials[0]!.signCount).toBe(counter + 2);
+    // Four real ceremonies on the SCA passkey, each verified by the emulator.
+    const signCount = () =>
+      authenticator.credentials.find((c) => c.id === factor.credentialId)!.signCount;
+    expect(signCount()).toBe(counter + 4);
     const transaction = await waitForTransaction(client, {
       transactionId: released.transactionId!,
       pollingInterval: 50,
     });
     expect(transaction.status).toBe("COMPLETED");
+
+    await deleteScaFactor(client, { credentialId: scaCredential.id });
+    expect((await listScaFactors(client)).map((f) => f.factor)).toEqual(["SMS_OTP"]);
+  });
+
+  it("reads passkey options wrapped as { publicKey } as well (the OpenAPI types them as any object)", async () => {
+    const wrapped = await startStack({ settlementDelayMs: 200, passkeyOptionsShape: "publicKey" });
+    try {
+      const user = await wrapped.signUp(undefined, { region: "BE", phoneNumber: freshPhone() });
+      const { client } = wrapped.client(user.customerId);
+      await signInWithEmail(client, user.emailCredentialId);
+      await enrollScaPasskey(client);
+      await scaLogin(client, { factor: "PASSKEY", onChallenge: () => ({ passkey: true }) });
+      const { quoteId } = await wrapped.walletQuote(user, 1_000_000);
+      const quote = await getQuote(client, { quoteId });
+      const executed = pending(await executeQuote(client, { quote, scaFactor: "PASSKEY" }));
+      expect(executed.scaChallenge.passkeyAssertionOptions).toHaveProperty("publicKey");
+      const released = await authorizeQuote(client, {
+        quote: executed,
+        onChallenge: () => ({ passkey: true }),
+      });
+      expect(released.status).toBe("PROCESSING");
+    } finally {
+      await wrapped.close();
+    }
   });
 
   it("refuses a proof of the wrong kind before sending anything", async () => {
@@ -227,6 +307,7 @@ describe("SCA: customers outside the EU", () => {
 describe("SCA: refusals are typed errors", () => {
   it("429 after repeated bad codes, then 423 ACCOUNT_LOCKED with its details", async () => {
     const { client, quoteId } = await payer("ES");
+    await scaLogin(client, { onChallenge: () => SMS });
     const executed = pending(
       await executeQuote(client, { quote: await getQuote(client, { quoteId }) }),
     );
@@ -256,24 +337,54 @@ describe("SCA: refusals are typed errors", () => {
     expect((await getQuote(client, { quoteId })).status).toBe("PENDING_AUTHORIZATION");
   });
 
-  it("SCA_SESSION_REQUIRED (409) ends the call; authorizing again afterwards succeeds", async () => {
+  it("SCA_SESSION_REQUIRED with scaLogin: false ends the call; the default logs in and releases the same challenge", async () => {
     const { client, quoteId } = await payer("IT");
     const executed = pending(
       await executeQuote(client, { quote: await getQuote(client, { quoteId }) }),
     );
-    await stack.fault({
-      kind: "error",
-      status: 409,
-      code: "SCA_SESSION_REQUIRED",
-      match: { method: "POST", path: `/quotes/${quoteId}/authorize` },
-    });
-    const error = await authorizeQuote(client, { quote: executed, onChallenge: () => SMS }).catch(
-      (e) => e,
-    );
+    const error = await authorizeQuote(client, {
+      quote: executed,
+      onChallenge: () => SMS,
+      scaLogin: false,
+    }).catch((e) => e);
     expect(error).toMatchObject({ code: "SCA_SESSION_REQUIRED", status: 409 });
     const current = pending((await getQuote(client, { quoteId })) as ExecuteQuoteReturnType);
-    const released = await authorizeQuote(client, { quote: current, onChallenge: () => SMS });
+    expect(current.scaChallenge.id).toBe(executed.scaChallenge.id);
+    const logins: boolean[] = [];
+    const released = await authorizeQuote(client, {
+      quote: current,
+      onChallenge: (_challenge, { login }) => {
+        logins.push(login === true);
+        return SMS;
+      },
+    });
+    expect(logins).toEqual([false, true, false]);
     expect(released.status).toBe("PROCESSING");
+  });
+
+  it("a failed SCA login ends the call with its own error, not as a refused payment answer", async () => {
+    // No phone on file: the service has no SMS factor to log in with.
+    const user = await stack.signUp(undefined, { region: "PT" });
+    const { client } = stack.client(user.customerId);
+    await signInWithEmail(client, user.emailCredentialId);
+    const { quoteId } = await stack.walletQuote(user, 1_000_000);
+    const executed = pending(
+      await executeQuote(client, { quote: await getQuote(client, { quoteId }) }),
+    );
+    const errors: unknown[] = [];
+    const failed = await authorizeQuote(client, {
+      quote: executed,
+      onChallenge: (_challenge, { error }) => {
+        errors.push(error?.code);
+        return SMS;
+      },
+    }).catch((e) => e);
+    expect(failed).toMatchObject({
+      code: "INVALID_INPUT",
+      details: { reason: "SCA_FACTOR_NOT_ENROLLED" },
+    });
+    // Asked once: the login's refusal was not taken for a wrong payment code.
+    expect(errors).toEqual([undefined]);
   });
 
   it("a lapsed challenge is CHALLENGE_EXPIRED on the device, judged by the service's clock", async () => {

@@ -184,6 +184,7 @@ describe("delegated keys", () => {
       {
         cardholderId: customerId,
         fundingSources: [accountId],
+        form: "VIRTUAL",
       },
     );
     expect(card.status).toBe(201);

@@ -24,6 +24,7 @@ beforeAll(async () => {
   const card = await stack.platform<{ id: string }>("POST", "/cards", {
     cardholderId: user.customerId,
     fundingSources: [user.accountId],
+    form: "VIRTUAL",
   });
   const { client } = stack.client(user.customerId);
   const session = await signInWithEmail(client, user.emailCredentialId);

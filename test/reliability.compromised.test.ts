@@ -417,6 +417,7 @@ describe("a compromised backend gets nothing signed away", () => {
         await stack.platform<{ id: string }>("POST", "/cards", {
           cardholderId: user.customerId,
           fundingSources: [user.accountId],
+          form: "VIRTUAL",
         })
       ).body.id;
     const mine = await card();

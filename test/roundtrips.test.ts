@@ -57,6 +57,7 @@ beforeAll(async () => {
   const card = await stack.platform<{ id: string }>("POST", "/cards", {
     cardholderId: user.customerId,
     fundingSources: [user.accountId],
+    form: "VIRTUAL",
   });
   ids = { ...user, cardId: card.body.id, quoteId };
   client = stack.directClient().client;

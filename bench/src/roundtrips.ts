@@ -15,6 +15,7 @@ export async function roundTrips(): Promise<Section> {
     const card = await stack.platform<{ id: string }>("POST", "/cards", {
       cardholderId: user.customerId,
       fundingSources: [user.accountId],
+      form: "VIRTUAL",
     });
     const { client } = stack.directClient();
     const { accountId } = user;

@@ -47,6 +47,7 @@ async function victim(stack: Stack): Promise<Ids> {
   const card = await stack.platform<{ id: string }>("POST", "/cards", {
     cardholderId: user.customerId,
     fundingSources: [user.accountId],
+    form: "VIRTUAL",
   });
   const key = await createDelegatedKey(client, {
     accountId: user.accountId,
@@ -154,7 +155,7 @@ export async function runAbuse(stack: Stack): Promise<AbuseCategory[]> {
     ["POST", "/cards"],
     ["GET", "/_emulator/keys"],
     ["POST", "/_emulator/faults"],
-    ["GET", "/transactions"],
+    ["POST", "/transactions"],
     ["GET", "/platform/config"],
     ["POST", `/internal-accounts/${attacker.accountId}/export/extra`],
     ["GET", "/"],

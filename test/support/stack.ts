@@ -9,7 +9,7 @@ import {
 } from "@signet/core";
 import { type EmulatorServer, startEmulatorServer } from "@signet/emulator";
 import { createSoftAuthenticator } from "@signet/emulator/testing";
-import { createRelay, toNodeHandler } from "@signet/relay";
+import { createRelay, nodeRemoteAddress, toNodeHandler } from "@signet/relay";
 import { afterEach, expect } from "vitest";
 import {
   formatFindings,
@@ -144,6 +144,8 @@ export async function startStack(
         return customerId ? { customerId } : null;
       },
       rateLimit: false,
+      // The service needs the end user's address on an SCA login: the relay sees the connection.
+      endUserIpAddress: nodeRemoteAddress,
       fetch: relayUpstream ? relayUpstream(judged()) : judged(),
       ...(onRelayEvent ? { onEvent: onRelayEvent } : {}),
     });

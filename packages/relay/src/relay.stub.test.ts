@@ -202,7 +202,7 @@ describe("the route table", () => {
       DelegatedKey: a.delegatedKey,
       Quote: a.quote,
       Transaction: a.transaction,
-      WebAuthnCredential: "cred-AbC_123",
+      WebAuthnCredential: "cred-AbC_123-AbC_123-AbC_123",
     };
     const path = route.path.replace(/\{([A-Za-z]+)\}/g, (_, kind: string) => ids[kind]!);
     const query =
@@ -917,7 +917,9 @@ describe("cross-site requests", () => {
   const writes = RELAY_ROUTES.filter((route) => route.method !== "GET");
   const samplePath = (path: string) =>
     path.replace(/\{([A-Za-z]+)\}/g, (_, kind) =>
-      kind === "WebAuthnCredential" ? "cred-1" : `${kind}:00000000-0000-4000-8000-000000000001`,
+      kind === "WebAuthnCredential"
+        ? "cred-1-cred-1-cred-1-cred-1"
+        : `${kind}:00000000-0000-4000-8000-000000000001`,
     );
 
   it.each(

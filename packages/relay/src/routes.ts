@@ -66,7 +66,9 @@ export const ID_FIELDS: Readonly<Record<string, RelayIdKind>> = {
  * forces into the query.
  */
 export const WEBAUTHN_CREDENTIAL = "WebAuthnCredential";
-const WEBAUTHN_CREDENTIAL_ID = /^[A-Za-z0-9_-]{1,1024}$/;
+// WebAuthn §6.1: a credential id is at least 16 bytes, so 22 or more base64url characters; no
+// literal segment of another route (`confirm`) can pass for one.
+const WEBAUTHN_CREDENTIAL_ID = /^[A-Za-z0-9_-]{22,1366}$/;
 
 /** A query parameter a route accepts. */
 export interface RelayQueryParam {

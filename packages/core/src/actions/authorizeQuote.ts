@@ -21,7 +21,12 @@ import type {
 import { parseExecutedQuote } from "./executeQuote.js";
 import { resendQuoteAuthorization } from "./resendQuoteAuthorization.js";
 import { scaLogin } from "./scaLogin.js";
-import { type ScaChallengeContext, type ScaProof, scaProofFields } from "./scaProof.js";
+import {
+  MAX_REFUSED_ANSWERS,
+  type ScaChallengeContext,
+  type ScaProof,
+  scaProofFields,
+} from "./scaProof.js";
 
 export type { ScaChallengeContext, ScaProof } from "./scaProof.js";
 
@@ -120,24 +125,33 @@ export async function authorizeQuote(
     const challenge: ScaChallengeJson = current.scaChallenge;
     const resend = () => resendQuoteAuthorization(client, { quoteId, signal: parameters.signal });
     let error: SignetError | undefined;
+    let refused = 0;
+    let loggedIn = false;
+    // A code the service refused only for want of the SCA login is sent again as it was.
+    let reuse: Record<string, unknown> | undefined;
     for (;;) {
       if (parameters.signal?.aborted) throw abortedError(parameters.signal);
-      const proof = await parameters.onChallenge(challenge, { step, error, resend });
-      const body = {
+      const body = reuse ?? {
         ...(parameters.endUserIpAddress ? { endUserIpAddress: parameters.endUserIpAddress } : {}),
-        ...(await scaProofFields(client, challenge, proof, {
-          operation: "authorizeQuote",
-          step,
-          origin: parameters.origin,
-          timeoutMs: parameters.timeoutMs,
-          onEvent: parameters.onEvent,
-        })),
+        ...(await scaProofFields(
+          client,
+          challenge,
+          await parameters.onChallenge(challenge, { step, error, resend }),
+          {
+            operation: "authorizeQuote",
+            step,
+            origin: parameters.origin,
+            timeoutMs: parameters.timeoutMs,
+            onEvent: parameters.onEvent,
+          },
+        )),
       };
+      reuse = undefined;
       if (Date.parse(challenge.expiresAt) <= client.clock.now()) {
         throw new SignetError("CHALLENGE_EXPIRED", "The SCA challenge expired");
       }
-      const send = async () =>
-        parseExecutedQuote(
+      try {
+        current = parseExecutedQuote(
           await client.request(
             {
               method: "POST",
@@ -148,11 +162,11 @@ export async function authorizeQuote(
             parameters,
           ),
         );
-      try {
-        current = await send().catch(async (cause: unknown) => {
-          if (!needsLogin(cause) || parameters.scaLogin === false) throw cause;
-          // The service judged no proof yet: log in, then the same answer once more. A failed
-          // login ends the call as it failed (its 400 is no verdict on the payment's answer).
+        break;
+      } catch (cause) {
+        if (needsLogin(cause) && parameters.scaLogin !== false && !loggedIn) {
+          loggedIn = true;
+          // The service judged no proof yet. A failed login ends the call as it failed.
           await scaLogin(client, {
             factor: challenge.factor === "PASSKEY" ? "PASSKEY" : "SMS_OTP",
             onChallenge: parameters.onChallenge,
@@ -161,16 +175,15 @@ export async function authorizeQuote(
             timeoutMs: parameters.timeoutMs,
             signal: parameters.signal,
             onEvent: parameters.onEvent,
-          }).catch((failure: unknown) => {
-            throw new LoginFailure(failure);
           });
-          return send();
-        });
-        break;
-      } catch (cause) {
-        if (cause instanceof LoginFailure) throw cause.failure;
+          // A code goes again as it was; a passkey assertion is spent (the login's tap moved the
+          // authenticator's signature counter past it), so onChallenge is asked for a fresh one.
+          if (challenge.factor !== "PASSKEY") reuse = body;
+          continue;
+        }
         // A 400 is a refused proof: ask again, until the service limits (429) or locks (423).
         if ((cause as SignetError).status !== 400) throw cause;
+        if (++refused >= MAX_REFUSED_ANSWERS) throw cause;
         error = cause as SignetError;
       }
     }
@@ -180,11 +193,6 @@ export async function authorizeQuote(
     }
   }
   return current;
-}
-
-/** Carries a failed SCA login past the loop that asks again after a refused payment answer. */
-class LoginFailure {
-  constructor(readonly failure: unknown) {}
 }
 
 /** Whether an authorize was refused for want of the customer's SCA login session. */

@@ -44,15 +44,11 @@ export async function listScaFactors(
   parameters: ListScaFactorsParameters = {},
 ): Promise<ListScaFactorsReturnType> {
   assertCall(client, parameters);
-  const list = expectShape<{ factors: unknown }>(
-    await client.request<unknown>(
-      { method: "GET", path: "/sca/factors", expectedStatus: 200 },
-      parameters,
-    ),
-    ["factors"],
-    "ScaFactorList",
+  const list = await client.request<{ factors?: unknown } | null>(
+    { method: "GET", path: "/sca/factors", expectedStatus: 200 },
+    parameters,
   );
-  if (!Array.isArray(list.factors)) {
+  if (!Array.isArray(list?.factors)) {
     throw new SignetError("MALFORMED_RESPONSE", "Expected ScaFactorList.factors to be an array");
   }
   return list.factors.map((item) => expectShape<ScaFactorJson>(item, ["factor"], "ScaFactorView"));
@@ -90,28 +86,24 @@ export async function enrollScaPasskey(
   assertCall(client, parameters);
   const webauthn = client.webauthn();
   webauthn.preload?.();
-  const start = expectShape<{
-    options: Record<string, unknown>;
+  const start = await client.request<{
+    options?: Record<string, unknown> | null;
     allowedOrigins?: string[];
     relyingPartyId?: string;
-  }>(
-    await client.request<unknown>(
-      {
-        method: "POST",
-        path: "/sca/factors",
-        body: JSON.stringify({ type: "PASSKEY" }),
-        expectedStatus: 200,
-      },
-      parameters,
-    ),
-    ["options"],
-    "PasskeyEnrollmentStart",
+  } | null>(
+    {
+      method: "POST",
+      path: "/sca/factors",
+      body: JSON.stringify({ type: "PASSKEY" }),
+      expectedStatus: 200,
+    },
+    parameters,
   );
+  const given = start?.options;
+  // Opaque creation options, as they are or wrapped as the browser API takes them.
   const options = (
-    typeof start.options?.publicKey === "object" && start.options.publicKey !== null
-      ? start.options.publicKey
-      : start.options
-  ) as RegistrationOptionsJSON;
+    typeof given?.publicKey === "object" && given.publicKey !== null ? given.publicKey : given
+  ) as RegistrationOptionsJSON | undefined;
   if (typeof options?.challenge !== "string") {
     throw new SignetError("MALFORMED_RESPONSE", "The passkey enrollment has no WebAuthn options");
   }
@@ -122,7 +114,7 @@ export async function enrollScaPasskey(
     });
   const origin = parameters.origin ?? originOf(credential.response.clientDataJSON);
   assertArgument(typeof origin === "string" && origin !== "", "origin", "a string", "none");
-  const allowed = start.allowedOrigins;
+  const allowed = start?.allowedOrigins;
   if (Array.isArray(allowed) && allowed.length > 0 && !allowed.includes(origin)) {
     throw new SignetError(
       "SCA_ORIGIN_NOT_ALLOWED",
@@ -130,20 +122,16 @@ export async function enrollScaPasskey(
       { details: { origin, allowedOrigins: allowed } },
     );
   }
-  const confirmed = expectShape<{ factor: ScaFactorJson }>(
-    await client.request<unknown>(
-      {
-        method: "POST",
-        path: "/sca/factors/confirm",
-        body: JSON.stringify({ type: "PASSKEY", origin, credential }),
-        expectedStatus: 200,
-      },
-      parameters,
-    ),
-    ["factor"],
-    "PasskeyEnrollmentConfirmResponse",
+  const confirmed = await client.request<{ factor?: unknown } | null>(
+    {
+      method: "POST",
+      path: "/sca/factors/confirm",
+      body: JSON.stringify({ type: "PASSKEY", origin, credential }),
+      expectedStatus: 200,
+    },
+    parameters,
   );
-  return expectShape<ScaFactorJson>(confirmed.factor, ["factor"], "ScaFactorView");
+  return expectShape<ScaFactorJson>(confirmed?.factor, ["factor"], "ScaFactorView");
 }
 
 export type DeleteScaFactorParameters = CallOptions & {
@@ -169,7 +157,7 @@ export async function deleteScaFactor(
 ): Promise<DeleteScaFactorReturnType> {
   const { credentialId } = assertCall(client, parameters);
   assertArgument(
-    typeof credentialId === "string" && /^[A-Za-z0-9_-]{1,1024}$/.test(credentialId),
+    typeof credentialId === "string" && /^[A-Za-z0-9_-]{22,1366}$/.test(credentialId),
     "credentialId",
     "a base64url WebAuthn credential id",
     typeof credentialId === "string" ? "another string" : typeof credentialId,
@@ -214,7 +202,7 @@ export async function recordSecurityEvent(
     '"RESET_PASSWORD_COMPLETED" or "FAILED_LOGIN_ATTEMPT"',
     String(eventType),
   );
-  return expectShape<RecordSecurityEventReturnType>(
+  const state = expectShape<RecordSecurityEventReturnType>(
     await client.request<unknown>(
       {
         method: "POST",
@@ -224,7 +212,14 @@ export async function recordSecurityEvent(
       },
       parameters,
     ),
-    ["eventType", "suspended", "failedAttempts"],
+    ["eventType"],
     "RecordSecurityEventResponse",
   );
+  if (typeof state.suspended !== "boolean" || !Number.isSafeInteger(state.failedAttempts)) {
+    throw new SignetError(
+      "MALFORMED_RESPONSE",
+      "RecordSecurityEventResponse lacks suspended or failedAttempts",
+    );
+  }
+  return state;
 }

@@ -14,7 +14,12 @@ import type { CallOptions } from "../events.js";
 import { abortedError } from "../transport/http.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { ScaChallengeJson } from "../wire.js";
-import { type ScaChallengeContext, type ScaProof, scaProofFields } from "./scaProof.js";
+import {
+  MAX_REFUSED_ANSWERS,
+  type ScaChallengeContext,
+  type ScaProof,
+  scaProofFields,
+} from "./scaProof.js";
 
 /** The factors an SCA login can use. */
 export type ScaLoginFactor = "SMS_OTP" | "TOTP" | "PASSKEY";
@@ -134,6 +139,7 @@ export async function scaLogin(
   };
   let challenge = await start();
   let error: SignetError | undefined;
+  let refused = 0;
   for (;;) {
     if (parameters.signal?.aborted) throw abortedError(parameters.signal);
     // A new SMS code is a new login: its challengeId changes.
@@ -183,6 +189,7 @@ export async function scaLogin(
     } catch (cause) {
       // A 400 is a refused proof: ask again, until the service locks (423) or limits (429).
       if ((cause as SignetError).status !== 400) throw cause;
+      if (++refused >= MAX_REFUSED_ANSWERS) throw cause;
       error = cause as SignetError;
     }
   }

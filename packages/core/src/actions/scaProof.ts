@@ -32,6 +32,13 @@ export type ScaChallengeContext = {
   resend: () => Promise<void>;
 };
 
+/**
+ * How many refused answers (400) to one challenge are asked again before the last refusal ends the
+ * call: the service limits or locks sooner (429, 423), so this only stops a loop on a 400 that no
+ * answer can cure (a field the relay should have set, say) when `onChallenge` answers by itself.
+ */
+export const MAX_REFUSED_ANSWERS = 5;
+
 /** Where a proof is made, for the payload-refusal event and error. */
 export type ScaProofSite = {
   operation: "authorizeQuote" | "scaLogin";
