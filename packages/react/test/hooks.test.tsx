@@ -5,7 +5,7 @@
 // one origin in step. Every test runs twice: as is, and inside <StrictMode> (double render,
 // double mount, double effect).
 
-import { type ExecuteQuoteReturnType, executeQuote, getQuote } from "@signet/core";
+import { type ExecuteQuoteReturnType, executeQuote, getQuote, scaLogin } from "@signet/core";
 import {
   act,
   cleanup,
@@ -121,11 +121,18 @@ function Confirm({ executed }: { executed: ExecuteQuoteReturnType }) {
 }
 
 /** A signed-in customer of an EU `region` with a funded wallet and a quote to pay. */
-async function euPayer(region: string) {
-  const user = await stack.signUp(undefined, { region });
+let phones = 0;
+/**
+ * An EU customer (with the verified phone SCA needs) and a quote to pay; logged in to SCA ahead
+ * unless `scaLoggedIn` is false, when the payment's authorization asks for the login itself.
+ */
+async function euPayer(region: string, scaLoggedIn = true) {
+  const phoneNumber = `+3361${String(Date.now() % 1e5).padStart(5, "0")}${String(++phones).padStart(3, "0")}`;
+  const user = await stack.signUp(undefined, { region, phoneNumber });
   const { quoteId } = await stack.walletQuote(user, 250_000);
   const { client } = stack.client(user.customerId);
   await signInWithEmail(client, user.emailCredentialId);
+  if (scaLoggedIn) await scaLogin(client, { onChallenge: () => ({ code: "123456" }) });
   return { client, quoteId };
 }
 
@@ -251,7 +258,7 @@ describe.each([
   });
 
   it("SCA: an EU payment's challenges show as state, a wrong code comes back with its error, the right ones release it", async () => {
-    const { client, quoteId } = await euPayer("DE");
+    const { client, quoteId } = await euPayer("DE", false);
     const { result } = renderHook(() => {
       const execute = useExecuteQuote();
       const sca = useAuthorizeQuote();
@@ -281,20 +288,22 @@ describe.each([
     expect(first.error).toBeUndefined();
     await act(() => result.current.sca.resend());
 
+    // No SCA session yet: the service asks for the customer's SCA login before it judges the
+    // code; the same hook asks for the login, then sends the payment's code again.
     act(() => result.current.sca.answer({ code: "000000" }));
-    await waitFor(() => expect(result.current.sca.pendingChallenge?.error).toBeDefined());
-    expect(result.current.sca.pendingChallenge?.step).toBe(1);
-    expect(result.current.sca.pendingChallenge?.error?.status).toBe(400);
-    expect(result.current.sca.pendingChallenge?.error?.message).not.toContain("000000");
-
-    // The service wants the customer's SCA login first: the same hook asks for it, then sends
-    // the payment's code again.
-    act(() => result.current.sca.answer({ code: "123456" }));
     await waitFor(() => expect(result.current.sca.pendingChallenge?.login).toBe(true));
     expect(result.current.sca.pendingChallenge?.challenge).toMatchObject({
       factor: "SMS_OTP",
       purpose: "SCA_LOGIN",
     });
+    act(() => result.current.sca.answer({ code: "123456" }));
+    // Now the wrong payment code is judged: it comes back with its error.
+    await waitFor(() => expect(result.current.sca.pendingChallenge?.error).toBeDefined());
+    expect(result.current.sca.pendingChallenge?.login).toBe(false);
+    expect(result.current.sca.pendingChallenge?.step).toBe(1);
+    expect(result.current.sca.pendingChallenge?.error?.status).toBe(400);
+    expect(result.current.sca.pendingChallenge?.error?.message).not.toContain("000000");
+
     act(() => result.current.sca.answer({ code: "123456" }));
     await waitFor(() => expect(result.current.sca.pendingChallenge?.step).toBe(2));
     expect(result.current.sca.pendingChallenge?.login).toBe(false);
