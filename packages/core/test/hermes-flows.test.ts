@@ -198,31 +198,39 @@ describe("hermes flows: against the emulator", () => {
     expect(new Set(deviceOnly(run.secureStore))).toEqual(new Set(["whenUnlockedThisDeviceOnly"]));
   });
 
-  it("a quote execute with SCA: stamped in Hermes with the restored passkey session, then both challenges authorized with the passkey through react-native-passkeys", async () => {
+  it("a quote execute with SCA: stamped in Hermes with the restored passkey session, a passkey enrolled for SCA and asked for on execute, the SCA login and both challenges answered through react-native-passkeys", async () => {
     // A cross-currency send (USDB to USD): the conversion, then the payout, each by passkey.
-    const { quoteId } = await stack.walletQuote(user, 1_000_000, { scaFactor: "PASSKEY" });
+    const { quoteId } = await stack.walletQuote(user, 1_000_000);
     const run = await flow("quote", { secureStore: runs.passkey?.secureStore ?? [] }, { quoteId });
     expect(run.result).toMatchObject({
       quoteId,
+      scaFactor: "PASSKEY",
       executedStatus: "PENDING_AUTHORIZATION",
       challenges: [
-        { factor: "PASSKEY", purpose: "CURRENCY_CONVERSION", step: 1 },
-        { factor: "PASSKEY", purpose: "PAYOUT", step: 2 },
+        { factor: "PASSKEY", purpose: "CURRENCY_CONVERSION", step: 1, login: false },
+        { factor: "PASSKEY", purpose: "SCA_LOGIN", step: 1, login: true },
+        { factor: "PASSKEY", purpose: "CURRENCY_CONVERSION", step: 1, login: false },
+        { factor: "PASSKEY", purpose: "PAYOUT", step: 2, login: false },
       ],
       status: "PROCESSING",
     });
     const quote = await stack.platform<{ status: string }>("GET", `/quotes/${quoteId}`);
     expect(quote.status).toBe(200);
     expect(quote.body.status).not.toBe("PENDING_AUTHORIZATION");
-    // One execute, signed in Hermes, with its idempotency key; two authorizations, each with an
-    // assertion the native module made over the service's options.
+    // One execute, signed in Hermes, with its idempotency key and the factor; the first
+    // authorization waits for the SCA login, then one per challenge, each with an assertion the
+    // native module made over the service's options.
     const requests = await stack.requests();
     const executes = requests.filter((r) => r.path.endsWith(`${quoteId}/execute`));
     expect(executes).toHaveLength(1);
     expect(executes[0]).toMatchObject({ status: 200, hasSignature: true, hasIdempotencyKey: true });
     const authorizations = requests.filter((r) => r.path.endsWith(`${quoteId}/authorize`));
-    expect(authorizations.map((r) => r.status)).toEqual([200, 200]);
-    expect(run.io.filter((c) => c.kind === "passkey.get")).toHaveLength(2);
+    expect(authorizations.map((r) => r.status)).toEqual([409, 200, 200]);
+    expect(requests.filter((r) => r.path.startsWith("/sca/login/")).map((r) => r.status)).toEqual([
+      200, 200,
+    ]);
+    expect(run.io.filter((c) => c.kind === "passkey.create")).toHaveLength(1);
+    expect(run.io.filter((c) => c.kind === "passkey.get")).toHaveLength(4);
   });
 
   it("a refresh whose key the backend swapped: refused in Hermes with PAYLOAD_MISMATCH, the session kept", async () => {

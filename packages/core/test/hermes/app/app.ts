@@ -10,6 +10,7 @@ import {
   createClient,
   createCryptoApi,
   createNobleBackend,
+  enrollScaPasskey,
   executeQuote,
   getQuote,
   getSession,
@@ -112,20 +113,29 @@ async function run(flow: FlowInput): Promise<unknown> {
         crypto: createCryptoApi(createNobleBackend({ randomBytes: getRandomBytes })),
       });
       const quote = await getQuote(app, { quoteId: params.quoteId as string });
-      const executed = await executeQuote(app, { quote });
+      // A passkey for SCA (apart from the wallet's sign-in passkey), asked for on execute.
+      const factor = await enrollScaPasskey(app);
+      const executed = await executeQuote(app, { quote, scaFactor: "PASSKEY" });
       if (executed.status !== "PENDING_AUTHORIZATION")
         return { quoteId: executed.id, executedStatus: executed.status, status: executed.status };
-      // Strong Customer Authentication: each challenge answered as the service asks for it.
-      const challenges: { factor: string; purpose: unknown; step: number }[] = [];
+      // Strong Customer Authentication: each challenge answered as the service asks for it,
+      // the SCA login included.
+      const challenges: { factor: string; purpose: unknown; step: number; login: boolean }[] = [];
       const released = await authorizeQuote(app, {
         quote: executed,
-        onChallenge: (challenge, { step }) => {
-          challenges.push({ factor: challenge.factor, purpose: challenge.purpose, step });
+        onChallenge: (challenge, { step, login }) => {
+          challenges.push({
+            factor: challenge.factor,
+            purpose: challenge.purpose,
+            step,
+            login: login === true,
+          });
           return challenge.factor === "PASSKEY" ? { passkey: true } : { code: "123456" };
         },
       });
       return {
         quoteId: released.id,
+        scaFactor: factor.factor,
         executedStatus: executed.status,
         challenges,
         status: released.status,
