@@ -9,6 +9,7 @@ import {
   addPasskey,
   authorizeQuote,
   createDelegatedKey,
+  enrollScaPasskey,
   executeQuote,
   exportWallet,
   getQuote,
@@ -19,8 +20,10 @@ import {
   revokeCredential,
   revokeSession,
   SignetError,
+  scaLogin,
   signOut,
   updateCustomerContact,
+  updateWalletPrivacy,
   verifyOtp,
 } from "@signet/core";
 import { createSoftAuthenticator } from "@signet/emulator/testing";
@@ -520,8 +523,13 @@ describe("a compromised backend gets nothing signed away", () => {
     });
   }
 
-  it("SCA by passkey: the backend passes off a wallet sign-in challenge as the payment's", async () => {
-    const user = await signedInUser({ region: "NL" });
+  /**
+   * An EU customer with a wallet sign-in passkey (the backend can start a sign-in on it) and a
+   * passkey enrolled for SCA on the same authenticator, and the sign-in challenge the backend
+   * started for a key of its own.
+   */
+  async function scaPasskeyUser(region: string) {
+    const user = await signedInUser({ region });
     await addPasskey(user.client, {
       accountId: user.accountId,
       nickname: "Phone",
@@ -529,31 +537,40 @@ describe("a compromised backend gets nothing signed away", () => {
       rp,
       user: passkeyUser("sca"),
     });
+    const factor = await enrollScaPasskey(user.client);
     const [credential] = (await listCredentials(user.client, { accountId: user.accountId })).filter(
       (c) => c.type === "PASSKEY",
     );
-    const { quoteId } = await stack.walletQuote(user, 100_000, { scaFactor: "PASSKEY" });
-    const executed = await executeQuote(user.client, {
-      quote: await getQuote(user.client, { quoteId }),
-    });
-    if (executed.status !== "PENDING_AUTHORIZATION") throw new Error("expected SCA");
     // The backend asks for a session on the customer's passkey, for its own key.
     const stolen = await stack.platform<{ challenge: string }>(
       "POST",
       `/auth/credentials/${credential!.id}/challenge`,
       { clientPublicKey: await newKeyHex(true) },
     );
+    const signInChallenge = Buffer.from(stolen.body.challenge, "utf8").toString("base64url");
+    const taps = () => user.authenticator.credentials.reduce((sum, c) => sum + c.signCount, 0);
+    return { ...user, factor, signInChallenge, taps };
+  }
+
+  it("SCA by passkey: the backend passes off a wallet sign-in challenge as the payment's", async () => {
+    const user = await scaPasskeyUser("NL");
+    const { quoteId } = await stack.walletQuote(user, 100_000);
+    const executed = await executeQuote(user.client, {
+      quote: await getQuote(user.client, { quoteId }),
+      scaFactor: "PASSKEY",
+    });
+    if (executed.status !== "PENDING_AUTHORIZATION") throw new Error("expected SCA");
     const forged = {
       ...executed,
       scaChallenge: {
         ...executed.scaChallenge,
         passkeyAssertionOptions: {
           ...executed.scaChallenge.passkeyAssertionOptions,
-          challenge: Buffer.from(stolen.body.challenge, "utf8").toString("base64url"),
+          challenge: user.signInChallenge,
         },
       },
     };
-    const assertions = user.authenticator.credentials[0]!.signCount;
+    const taps = user.taps();
     await attack(
       {
         operation: "authorizeQuote (PASSKEY)",
@@ -563,12 +580,66 @@ describe("a compromised backend gets nothing signed away", () => {
       () => authorizeQuote(user.client, { quote: forged, onChallenge: () => ({ passkey: true }) }),
       async () => {
         // The tap never happened over the forged challenge; the real one goes through.
-        expect(user.authenticator.credentials[0]!.signCount).toBe(assertions);
+        expect(user.taps()).toBe(taps);
         const released = await authorizeQuote(user.client, {
           quote: executed,
           onChallenge: () => ({ passkey: true }),
         });
         expect(released.status).toBe("PROCESSING");
+      },
+    );
+  });
+
+  it("SCA login by passkey: the backend answers the login with a wallet sign-in challenge", async () => {
+    const user = await scaPasskeyUser("FI");
+    const taps = user.taps();
+    await attack(
+      {
+        operation: "scaLogin (PASSKEY)",
+        swap: "a wallet sign-in challenge as the login's",
+      },
+      async ({ url, method }) => {
+        if (method !== "POST" || !url.pathname.endsWith("/sca/login/start")) return undefined;
+        const started = await stack.platform<Record<string, unknown>>(
+          "POST",
+          `/sca/login/start?customerId=${user.customerId}`,
+          { factor: "PASSKEY" },
+        );
+        const options = started.body.passkeyOptions as Record<string, unknown>;
+        return {
+          answer: Response.json(
+            { ...started.body, passkeyOptions: { ...options, challenge: user.signInChallenge } },
+            { status: 200 },
+          ),
+        };
+      },
+      () => scaLogin(user.client, { factor: "PASSKEY", onChallenge: () => ({ passkey: true }) }),
+      async () => {
+        expect(user.taps()).toBe(taps);
+        const login = await scaLogin(user.client, {
+          factor: "PASSKEY",
+          onChallenge: () => ({ passkey: true }),
+        });
+        expect(login.status).toBe("SUCCESS");
+      },
+    );
+  });
+
+  it("wallet privacy: the backend flips the setting the device asked for", async () => {
+    const user = await signedInUser();
+    await attack(
+      { operation: "updateWalletPrivacy", swap: "privateEnabled → the opposite" },
+      rewriteBody("PATCH", /^\/internal-accounts\/[^/]+$/, (b) => ({
+        ...b,
+        privateEnabled: !b.privateEnabled,
+      })),
+      () => updateWalletPrivacy(user.client, { accountId: user.accountId, privateEnabled: true }),
+      async () => {
+        const account = await updateWalletPrivacy(user.client, {
+          accountId: user.accountId,
+          privateEnabled: true,
+        });
+        expect(account.privateEnabled).toBe(true);
       },
     );
   });
