@@ -171,6 +171,27 @@ if (ensureChromium()) {
   } else check("playwright (no report)", false);
 } else check("chromium available", false);
 
+// The Next.js example (examples/next): `next build` of its two variants (the cacheComponents app
+// with the Node-runtime relay, and the edge-runtime relay) was run by the build above; its flows
+// run in Chromium against `next start` of each, with an emulator apiece.
+if (existsSync(CHROMIUM)) {
+  const nextOut = join(results, "next-example.json");
+  const nextOk = runPnpm(["--filter", "@signet/example-next", "exec", "playwright", "test"], {
+    env: { ...process.env, PW_JSON_OUTPUT: nextOut, CHROMIUM_PATH: CHROMIUM },
+  });
+  const report = readJson(nextOut);
+  if (report?.stats) {
+    const ok = report.stats.expected ?? 0;
+    const bad = (report.stats.unexpected ?? 0) + (report.stats.flaky ?? 0);
+    passed += ok;
+    failed += bad;
+    if (bad) failures.push(`examples/next playwright: ${bad} failed`);
+    if ((report.errors ?? []).length) check("examples/next playwright errors", false);
+    if (!nextOk && bad === 0 && (report.errors ?? []).length === 0)
+      check("examples/next playwright exit status", false);
+  } else check("examples/next playwright (no report)", false);
+}
+
 // Browser tests in Firefox ESR (WebDriver BiDi) and WebKitGTK (WebKitWebDriver under Xvfb).
 if (ensureEngines()) {
   const enginesOut = join(results, "engines.json");
