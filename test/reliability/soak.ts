@@ -204,7 +204,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakCounts> {
     const sca = flow === "execute with SCA";
     const user = await stack.signUp(
       `soak-${seed}-${i}@example.com`,
-      sca ? { region: random.pick(["DE", "FR", "NL", "IE"]) } : {},
+      // An SCA customer has a verified phone: the SCA login's SMS goes to it.
+      sca
+        ? {
+            region: random.pick(["DE", "FR", "NL", "IE"]),
+            phoneNumber: `+3531${String(seed % 1000).padStart(3, "0")}${String(i).padStart(5, "0")}`,
+          }
+        : {},
     );
     const { client } = stack.client(user.customerId, {
       fetch: watcher.fetch,
