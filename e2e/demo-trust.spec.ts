@@ -131,6 +131,9 @@ test("phone: an EU payment reloaded at SCA step 1 resumes there, the code box in
   await expect(code).toBeInViewport();
   await checkScreen(page, testInfo, "trust-02-resumed-sca");
   await code.fill("123456");
+  // The first payment of a session asks for the customer's SCA login, then goes on by itself.
+  await expect(page.getByRole("heading", { name: "Confirm it is you" })).toBeVisible();
+  await code.fill("123456");
   await expect(page.getByRole("heading", { name: "Step 2: Confirm the payout" })).toBeVisible();
   await code.fill("123456");
   await expect(page.getByTestId("tx-status")).toHaveText("COMPLETED", { timeout: 30_000 });

@@ -83,7 +83,14 @@ test("EU user: SMS confirmation (SCA) of the conversion and the payout, a wrong 
   await expect(page.getByTestId("tx-status")).toHaveCount(0);
   const code = page.getByLabel("Code sent by SMS (sandbox: 123456)");
   await code.fill("000000");
+  // No SCA session yet: the bank asks the customer to log in to payments first, then judges the
+  // payment's code (a wrong one here).
+  await expect(page.getByRole("heading", { name: "Confirm it is you" })).toBeVisible();
+  await code.fill("123456");
   await expect(page.getByText("That confirmation was not accepted")).toBeVisible();
+  await expect(
+    page.getByRole("heading", { name: "Step 1: Confirm the currency conversion" }),
+  ).toBeVisible();
   await page.getByRole("button", { name: "Send a new code" }).click();
   await expect(page.getByText("A new code was sent just now.")).toBeVisible();
   await checkScreen(page, testInfo, "03-sca");
@@ -123,7 +130,14 @@ test("EU user: the factor choice never promises a passkey there is none of; once
   await page.getByRole("button", { name: "Get quote" }).click();
   await expect(page.getByText(/confirm the payment with your passkey/)).toBeVisible();
   await page.getByRole("button", { name: "Sign and send" }).click();
-  for (const step of ["Step 1: Confirm the currency conversion", "Step 2: Confirm the payout"]) {
+  // The SCA login comes after the first tap; that tap's assertion is spent by then, so the
+  // conversion asks again.
+  for (const step of [
+    "Step 1: Confirm the currency conversion",
+    "Confirm it is you",
+    "Step 1: Confirm the currency conversion",
+    "Step 2: Confirm the payout",
+  ]) {
     await expect(page.getByRole("heading", { name: step })).toBeVisible();
     await page.getByRole("button", { name: "Confirm with your passkey" }).click();
   }
@@ -223,6 +237,7 @@ test("export: the phrase only after confirmation, hidden again on demand", async
   // "Wrote it down?": two words asked back from the paper copy.
   await page.getByLabel("I am alone and nobody can see my screen").check();
   await reveal.click();
+  await expect(words).toHaveCount(12);
   const phrase = await words.allTextContents();
   await page.getByRole("button", { name: "I wrote it down" }).click();
   await expect(words).toHaveCount(0);

@@ -109,6 +109,13 @@ const SECURITY_HEADERS = {
 /** The code that proves a new email or phone in the demo (public, like the sandbox's). */
 const CONTACT_CODE = "000000";
 
+let phones = 0;
+/** A sandbox mobile number no other demo customer has (the service refuses a taken one). */
+function sandboxPhone(): string {
+  phones = (phones + 1) % 100_000;
+  return `+4915${String(Date.now() % 1_000_000).padStart(6, "0")}${String(phones).padStart(5, "0")}`;
+}
+
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}\.[a-z]{2,24}$/i;
 
 class DemoError extends Error {
@@ -343,8 +350,10 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
       customerType: "INDIVIDUAL",
       email,
       fullName: email.split("@")[0],
-      // The customer's region decides whether payments need SCA (EU/EEA).
+      // The customer's region decides whether payments need SCA (EU/EEA), and an SCA customer
+      // has a verified phone: the SCA login's SMS goes to it (a sandbox number, code 123456).
       region,
+      ...(region !== "US" ? { phoneNumber: sandboxPhone() } : {}),
     });
     const accounts = await platform<{ data: Array<{ id: string }> }>(
       "GET",

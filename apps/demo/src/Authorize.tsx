@@ -32,10 +32,12 @@ export function Authorize({ sca }: { sca: UseAuthorizeQuoteReturnType }) {
     (fieldRef.current ?? passkeyRef.current)?.focus({ preventScroll: true });
   }, [challengeId, refused]);
   if (!waiting) return null;
-  const { challenge, step, error } = waiting;
-  const title =
-    (challenge.purpose && PURPOSES[challenge.purpose]) ??
-    (challenge.purpose ? `Confirm: ${challenge.purpose}` : "Confirm the payment");
+  const { challenge, step, error, login } = waiting;
+  // The service may first ask for the customer's SCA login (its session lapsed or never began).
+  const title = login
+    ? "Confirm it is you"
+    : ((challenge.purpose && PURPOSES[challenge.purpose]) ??
+      (challenge.purpose ? `Confirm: ${challenge.purpose}` : "Confirm the payment"));
 
   const answer = (digits: string) => {
     sca.answer({ code: digits });
@@ -60,11 +62,11 @@ export function Authorize({ sca }: { sca: UseAuthorizeQuoteReturnType }) {
 
   return (
     <section className="sca" aria-labelledby={`${codeId}-title`} ref={boxRef}>
-      <h2 id={`${codeId}-title`}>
-        Step {step}: {title}
-      </h2>
+      <h2 id={`${codeId}-title`}>{login ? title : `Step ${step}: ${title}`}</h2>
       <p className="muted small">
-        Your bank asks EU customers to confirm each payment (strong customer authentication).
+        {login
+          ? "Your bank asks EU customers to log in to payments from time to time (strong customer authentication); then the payment goes on."
+          : "Your bank asks EU customers to confirm each payment (strong customer authentication)."}
         {left !== undefined && ` This request is valid for ${left} s.`}
       </p>
       <ErrorNote error={error} title="That confirmation was not accepted" />
