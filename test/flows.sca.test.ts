@@ -14,7 +14,6 @@ import {
   listScaFactors,
   type PendingAuthorizationQuoteJson,
   resendQuoteAuthorization,
-  type ScaChallengeJson,
   SignetError,
   scaLogin,
   waitForTransaction,

@@ -23,16 +23,14 @@ export {
   type ScaChallengeContext,
   type ScaProof,
 } from "./actions/authorizeQuote.js";
-export {
-  type ConfirmContactVerificationErrorType,
-  type ConfirmContactVerificationParameters,
-  type ConfirmContactVerificationReturnType,
-  type ContactChannel,
-  confirmContactVerification,
-  type StartContactVerificationErrorType,
-  type StartContactVerificationParameters,
-  type StartContactVerificationReturnType,
-  startContactVerification,
+export type {
+  ConfirmContactVerificationErrorType,
+  ConfirmContactVerificationParameters,
+  ConfirmContactVerificationReturnType,
+  ContactChannel,
+  StartContactVerificationErrorType,
+  StartContactVerificationParameters,
+  StartContactVerificationReturnType,
 } from "./actions/contactVerification.js";
 export {
   type CreateDelegatedKeyErrorType,
@@ -71,6 +69,17 @@ export {
   getSession,
 } from "./actions/getSession.js";
 export {
+  confirmContactVerification,
+  deleteScaFactor,
+  enrollScaPasskey,
+  listScaFactors,
+  listTransactions,
+  recordSecurityEvent,
+  scaLogin,
+  startContactVerification,
+  updateWalletPrivacy,
+} from "./actions/lazy.js";
+export {
   type ListCredentialsErrorType,
   type ListCredentialsParameters,
   type ListCredentialsReturnType,
@@ -94,11 +103,10 @@ export {
   type ListSessionsReturnType,
   listSessions,
 } from "./actions/listSessions.js";
-export {
-  type ListTransactionsErrorType,
-  type ListTransactionsParameters,
-  type ListTransactionsReturnType,
-  listTransactions,
+export type {
+  ListTransactionsErrorType,
+  ListTransactionsParameters,
+  ListTransactionsReturnType,
 } from "./actions/listTransactions.js";
 export {
   type QuotePayloadSummary,
@@ -141,32 +149,27 @@ export {
   type RevokeSessionReturnType,
   revokeSession,
 } from "./actions/revokeSession.js";
-export {
-  type DeleteScaFactorErrorType,
-  type DeleteScaFactorParameters,
-  type DeleteScaFactorReturnType,
-  deleteScaFactor,
-  type EnrollScaPasskeyErrorType,
-  type EnrollScaPasskeyParameters,
-  type EnrollScaPasskeyReturnType,
-  enrollScaPasskey,
-  type ListScaFactorsErrorType,
-  type ListScaFactorsParameters,
-  type ListScaFactorsReturnType,
-  listScaFactors,
-  type RecordSecurityEventErrorType,
-  type RecordSecurityEventParameters,
-  type RecordSecurityEventReturnType,
-  recordSecurityEvent,
-  type ScaFactorJson,
-  type SecurityEventType,
+export type {
+  DeleteScaFactorErrorType,
+  DeleteScaFactorParameters,
+  DeleteScaFactorReturnType,
+  EnrollScaPasskeyErrorType,
+  EnrollScaPasskeyParameters,
+  EnrollScaPasskeyReturnType,
+  ListScaFactorsErrorType,
+  ListScaFactorsParameters,
+  ListScaFactorsReturnType,
+  RecordSecurityEventErrorType,
+  RecordSecurityEventParameters,
+  RecordSecurityEventReturnType,
+  ScaFactorJson,
+  SecurityEventType,
 } from "./actions/scaFactors.js";
-export {
-  type ScaLoginErrorType,
-  type ScaLoginFactor,
-  type ScaLoginParameters,
-  type ScaLoginReturnType,
-  scaLogin,
+export type {
+  ScaLoginErrorType,
+  ScaLoginFactor,
+  ScaLoginParameters,
+  ScaLoginReturnType,
 } from "./actions/scaLogin.js";
 export { readPasskeyOptions } from "./actions/scaProof.js";
 export {
@@ -198,11 +201,10 @@ export {
   type UpdateCustomerContactReturnType,
   updateCustomerContact,
 } from "./actions/updateCustomerContact.js";
-export {
-  type UpdateWalletPrivacyErrorType,
-  type UpdateWalletPrivacyParameters,
-  type UpdateWalletPrivacyReturnType,
-  updateWalletPrivacy,
+export type {
+  UpdateWalletPrivacyErrorType,
+  UpdateWalletPrivacyParameters,
+  UpdateWalletPrivacyReturnType,
 } from "./actions/updateWalletPrivacy.js";
 export {
   type VerifyOtpErrorType,

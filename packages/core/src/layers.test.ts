@@ -25,6 +25,9 @@ const RANKS: [prefix: string, rank: number][] = [
   ["index.native.ts", 9],
   // Entry points of the React Native adapters (each imports its optional native module).
   ["react-native/", 9],
+  // The passkey setup checker: an entry of its own (`@signet/core/check-passkeys`, the `signet`
+  // bin), which imports nothing of the client.
+  ["passkey-check/", 9],
   // The `node` condition wraps the default entry.
   ["index.node.ts", 10],
 ];

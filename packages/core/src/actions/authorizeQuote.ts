@@ -19,8 +19,8 @@ import type {
   ScaChallengeJson,
 } from "../wire.js";
 import { parseExecutedQuote } from "./executeQuote.js";
+import { scaLogin } from "./lazy.js";
 import { resendQuoteAuthorization } from "./resendQuoteAuthorization.js";
-import { scaLogin } from "./scaLogin.js";
 import {
   MAX_REFUSED_ANSWERS,
   type ScaChallengeContext,

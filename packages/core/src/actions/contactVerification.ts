@@ -31,16 +31,7 @@ export type StartContactVerificationParameters = CallOptions & {
 export type StartContactVerificationReturnType = undefined;
 export type StartContactVerificationErrorType = SignetError<RequestErrorCode>;
 
-/**
- * Sends a verification code to the customer's email or phone (`POST
- * /customers/{id}/verify-email` or `/verify-phone`). Confirm with `confirmContactVerification`.
- *
- * @throws {SignetError} `CONFLICT` (409: already verified, or not required here), `RATE_LIMITED`, `NETWORK`.
- * @example
- * ```ts
- * await startContactVerification(client, { customerId, channel: "phone" });
- * ```
- */
+/** `startContactVerification`, loaded on first use: documented at the public function in `lazy.ts`. */
 export async function startContactVerification(
   client: SignetClient,
   parameters: StartContactVerificationParameters,
@@ -64,16 +55,7 @@ export type ConfirmContactVerificationParameters = CallOptions & {
 export type ConfirmContactVerificationReturnType = CustomerJson;
 export type ConfirmContactVerificationErrorType = SignetError<RequestErrorCode>;
 
-/**
- * Confirms the code of a contact verification (`POST /customers/{id}/verify-email/confirm` or
- * `/verify-phone/confirm` `{ code }`).
- *
- * @throws {SignetError} `INVALID_INPUT` (400: a wrong or lapsed code), `CONFLICT`, `NETWORK`.
- * @example
- * ```ts
- * const customer = await confirmContactVerification(client, { customerId, channel: "phone", code });
- * ```
- */
+/** `confirmContactVerification`, loaded on first use: documented at the public function in `lazy.ts`. */
 export async function confirmContactVerification(
   client: SignetClient,
   parameters: ConfirmContactVerificationParameters,

@@ -32,16 +32,7 @@ export type ListTransactionsReturnType = {
 };
 export type ListTransactionsErrorType = SignetError<RequestErrorCode>;
 
-/**
- * Lists the signed-in customer's transactions (`GET /transactions`), one page at a time.
- *
- * @throws {SignetError} `INVALID_ARGUMENT`, `RELAY_FORBIDDEN`, `NETWORK`.
- * @example
- * ```ts
- * let page = await listTransactions(client, { limit: 20 });
- * while (page.nextCursor) page = await listTransactions(client, { cursor: page.nextCursor });
- * ```
- */
+/** `listTransactions`, loaded on first use: documented at the public function in `lazy.ts`. */
 export async function listTransactions(
   client: SignetClient,
   parameters: ListTransactionsParameters = {},

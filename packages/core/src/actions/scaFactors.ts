@@ -29,16 +29,7 @@ export type ListScaFactorsParameters = CallOptions;
 export type ListScaFactorsReturnType = ScaFactorJson[];
 export type ListScaFactorsErrorType = SignetError<RequestErrorCode>;
 
-/**
- * Lists the customer's enrolled SCA factors (`GET /sca/factors`): `SMS_OTP` always (the verified
- * phone), a `PASSKEY` once one is enrolled for SCA, `TOTP` when set up.
- *
- * @throws {SignetError} `CONFLICT` (409: the customer is not in an SCA region), `NETWORK`.
- * @example
- * ```ts
- * const canUsePasskey = (await listScaFactors(client)).some((f) => f.factor === "PASSKEY");
- * ```
- */
+/** `listScaFactors`, loaded on first use: documented at the public function in `lazy.ts`. */
 export async function listScaFactors(
   client: SignetClient,
   parameters: ListScaFactorsParameters = {},
@@ -65,20 +56,7 @@ export type EnrollScaPasskeyErrorType = SignetError<
   RequestErrorCode | WebAuthnErrorCode | "PASSKEY_ALREADY_ENROLLED" | "SCA_ORIGIN_NOT_ALLOWED"
 >;
 
-/**
- * Enrolls a passkey as the customer's SCA factor: `POST /sca/factors` `{ type: "PASSKEY" }`, the
- * registration ceremony on the service's opaque options (as they are, a missing timeout added),
- * then `POST /sca/factors/confirm` with the credential and its origin. Distinct from `addPasskey`,
- * which adds a way to sign in to the wallet; a customer has at most one SCA passkey.
- *
- * @throws {SignetError} `PASSKEY_ALREADY_ENROLLED` (409: delete the old one first),
- *   `SCA_ORIGIN_NOT_ALLOWED` (the ceremony ran on an origin the service does not list; nothing was
- *   sent), `CONFLICT` (not an SCA region), `WEBAUTHN_*`, `NETWORK`.
- * @example
- * ```ts
- * const factor = await enrollScaPasskey(client);
- * ```
- */
+/** `enrollScaPasskey`, loaded on first use: documented at the public function in `lazy.ts`. */
 export async function enrollScaPasskey(
   client: SignetClient,
   parameters: EnrollScaPasskeyParameters = {},
@@ -141,16 +119,7 @@ export type DeleteScaFactorParameters = CallOptions & {
 export type DeleteScaFactorReturnType = undefined;
 export type DeleteScaFactorErrorType = SignetError<RequestErrorCode>;
 
-/**
- * Deletes an enrolled SCA factor by its `credentialId` (`DELETE /sca/factors/{credentialId}`).
- * Only passkeys have one.
- *
- * @throws {SignetError} `REFERENCE_NOT_FOUND`/404 (no such factor), `CONFLICT` (not an SCA region), `NETWORK`.
- * @example
- * ```ts
- * await deleteScaFactor(client, { credentialId: factor.credentialId! });
- * ```
- */
+/** `deleteScaFactor`, loaded on first use: documented at the public function in `lazy.ts`. */
 export async function deleteScaFactor(
   client: SignetClient,
   parameters: DeleteScaFactorParameters,
@@ -180,17 +149,7 @@ export type RecordSecurityEventReturnType = {
 };
 export type RecordSecurityEventErrorType = SignetError<RequestErrorCode | "ACCOUNT_LOCKED">;
 
-/**
- * Tells the service about a security event of the app's own login (`POST /sca/record-event`):
- * `FAILED_LOGIN_ATTEMPT` counts toward the customer's lockout, `RESET_PASSWORD_COMPLETED` ends
- * every SCA session and clears the count. Returns the customer's login-security state.
- *
- * @throws {SignetError} `ACCOUNT_LOCKED` (423), `CONFLICT` (not an SCA region), `NETWORK`.
- * @example
- * ```ts
- * const { suspended, lockedUntil } = await recordSecurityEvent(client, { eventType: "FAILED_LOGIN_ATTEMPT" });
- * ```
- */
+/** `recordSecurityEvent`, loaded on first use: documented at the public function in `lazy.ts`. */
 export async function recordSecurityEvent(
   client: SignetClient,
   parameters: RecordSecurityEventParameters,

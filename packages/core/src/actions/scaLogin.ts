@@ -74,22 +74,7 @@ type ScaLoginStartJson = {
 /** How long a login challenge without an `expiresAt` (TOTP, PASSKEY) is taken to stay open. */
 const OPEN_CHALLENGE_MS = 5 * 60_000;
 
-/**
- * Opens the customer's Strong Customer Authentication session: starts a login with `factor`,
- * asks `onChallenge` for the proof (an SMS or TOTP code, or a passkey tap on the passkey enrolled
- * for SCA), and completes it. `authorizeQuote` calls it by itself when the service answers
- * `SCA_SESSION_REQUIRED`; call it directly to log in ahead of a payment.
- *
- * @throws {SignetError} `ACCOUNT_LOCKED` (423: `details.lockedUntil`), `CONFLICT` (409: not an SCA
- *   region), `SCA_LOGIN_FAILED` (the service reported another status, in `details.status`),
- *   `CHALLENGE_EXPIRED`, `WEBAUTHN_*`, `RATE_LIMITED`, `NETWORK`, `INVALID_ARGUMENT`.
- * @example
- * ```ts
- * const { sessionExpiresAt } = await scaLogin(client, {
- *   onChallenge: (_challenge, { error }) => ui.askCode("Confirm it is you", error),
- * });
- * ```
- */
+/** `scaLogin`, loaded on first use: documented at the public function in `lazy.ts`. */
 export async function scaLogin(
   client: SignetClient,
   parameters: ScaLoginParameters,

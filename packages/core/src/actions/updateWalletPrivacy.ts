@@ -20,17 +20,7 @@ export type UpdateWalletPrivacyParameters = CallOptions & {
 export type UpdateWalletPrivacyReturnType = InternalAccountJson;
 export type UpdateWalletPrivacyErrorType = SignetError<SessionSignedErrorCode>;
 
-/**
- * Turns the wallet's privacy on or off (`PATCH /internal-accounts/{id}` `{ privateEnabled }`): a
- * signed retry stamped by a held session of the wallet, after checking that the payload is the
- * raw-payload signature of this wallet (and, where its bytes are readable, of this setting).
- *
- * @throws {SignetError} `NO_SESSION`, `PAYLOAD_MISMATCH`, `WALLET_SIGNATURE_INVALID`, `NETWORK`.
- * @example
- * ```ts
- * const account = await updateWalletPrivacy(client, { accountId, privateEnabled: true });
- * ```
- */
+/** `updateWalletPrivacy`, loaded on first use: documented at the public function in `lazy.ts`. */
 export async function updateWalletPrivacy(
   client: SignetClient,
   parameters: UpdateWalletPrivacyParameters,

@@ -14,16 +14,7 @@ import { quotePayload } from "../payloads.js";
 import type { Runtime } from "../runtime.js";
 import { checkStamp, SIGNATURE_HEADER } from "../signedRetry.js";
 import type { BalanceAccount, QuoteFunding, QuoteRecord, TransactionRecord } from "../state.js";
-import {
-  boolean,
-  enumOf,
-  id,
-  integer,
-  object,
-  optional,
-  string,
-  union,
-} from "../validation.js";
+import { boolean, enumOf, id, integer, object, optional, string, union } from "../validation.js";
 import {
   CURRENCIES,
   currencyJson,

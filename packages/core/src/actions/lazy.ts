@@ -1,0 +1,200 @@
+// The account-security actions and the rarer lists (SCA login and factors, contact verification,
+// wallet privacy, the transactions list) are loaded on first use: a page that never calls them
+// loads none of their code (docs/architecture.md "Size"). Each public function is here, with its
+// documentation; its module holds the code.
+
+import type { SignetClient } from "../client.js";
+import { loadChunk } from "../crypto/chunk.js";
+import type {
+  ConfirmContactVerificationParameters,
+  ConfirmContactVerificationReturnType,
+  StartContactVerificationParameters,
+  StartContactVerificationReturnType,
+} from "./contactVerification.js";
+import type { ListTransactionsParameters, ListTransactionsReturnType } from "./listTransactions.js";
+import type {
+  DeleteScaFactorParameters,
+  DeleteScaFactorReturnType,
+  EnrollScaPasskeyParameters,
+  EnrollScaPasskeyReturnType,
+  ListScaFactorsParameters,
+  ListScaFactorsReturnType,
+  RecordSecurityEventParameters,
+  RecordSecurityEventReturnType,
+} from "./scaFactors.js";
+import type { ScaLoginParameters, ScaLoginReturnType } from "./scaLogin.js";
+import type {
+  UpdateWalletPrivacyParameters,
+  UpdateWalletPrivacyReturnType,
+} from "./updateWalletPrivacy.js";
+
+const loadScaLogin = () => loadChunk(() => import("./scaLogin.js"));
+const loadScaFactors = () => loadChunk(() => import("./scaFactors.js"));
+const loadContactVerification = () => loadChunk(() => import("./contactVerification.js"));
+const loadListTransactions = () => loadChunk(() => import("./listTransactions.js"));
+const loadUpdateWalletPrivacy = () => loadChunk(() => import("./updateWalletPrivacy.js"));
+
+/**
+ * Opens the customer's Strong Customer Authentication session: starts a login with `factor`,
+ * asks `onChallenge` for the proof (an SMS or TOTP code, or a passkey tap on the passkey enrolled
+ * for SCA), and completes it. `authorizeQuote` calls it by itself when the service answers
+ * `SCA_SESSION_REQUIRED`; call it directly to log in ahead of a payment.
+ *
+ * @throws {SignetError} `ACCOUNT_LOCKED` (423: `details.lockedUntil`), `CONFLICT` (409: not an SCA
+ *   region), `SCA_LOGIN_FAILED` (the service reported another status, in `details.status`),
+ *   `CHALLENGE_EXPIRED`, `WEBAUTHN_*`, `RATE_LIMITED`, `NETWORK`, `INVALID_ARGUMENT`.
+ * @example
+ * ```ts
+ * const { sessionExpiresAt } = await scaLogin(client, {
+ *   onChallenge: (_challenge, { error }) => ui.askCode("Confirm it is you", error),
+ * });
+ * ```
+ */
+export async function scaLogin(
+  client: SignetClient,
+  parameters: ScaLoginParameters,
+): Promise<ScaLoginReturnType> {
+  return (await loadScaLogin()).scaLogin(client, parameters);
+}
+
+/**
+ * Lists the customer's enrolled SCA factors (`GET /sca/factors`): `SMS_OTP` always (the verified
+ * phone), a `PASSKEY` once one is enrolled for SCA, `TOTP` when set up.
+ *
+ * @throws {SignetError} `CONFLICT` (409: the customer is not in an SCA region), `NETWORK`.
+ * @example
+ * ```ts
+ * const canUsePasskey = (await listScaFactors(client)).some((f) => f.factor === "PASSKEY");
+ * ```
+ */
+export async function listScaFactors(
+  client: SignetClient,
+  parameters: ListScaFactorsParameters = {},
+): Promise<ListScaFactorsReturnType> {
+  return (await loadScaFactors()).listScaFactors(client, parameters);
+}
+
+/**
+ * Enrolls a passkey as the customer's SCA factor: `POST /sca/factors` `{ type: "PASSKEY" }`, the
+ * registration ceremony on the service's opaque options (as they are, a missing timeout added),
+ * then `POST /sca/factors/confirm` with the credential and its origin. Distinct from `addPasskey`,
+ * which adds a way to sign in to the wallet; a customer has at most one SCA passkey.
+ *
+ * @throws {SignetError} `PASSKEY_ALREADY_ENROLLED` (409: delete the old one first),
+ *   `SCA_ORIGIN_NOT_ALLOWED` (the ceremony ran on an origin the service does not list; nothing was
+ *   sent), `CONFLICT` (not an SCA region), `WEBAUTHN_*`, `NETWORK`.
+ * @example
+ * ```ts
+ * const factor = await enrollScaPasskey(client);
+ * ```
+ */
+export async function enrollScaPasskey(
+  client: SignetClient,
+  parameters: EnrollScaPasskeyParameters = {},
+): Promise<EnrollScaPasskeyReturnType> {
+  return (await loadScaFactors()).enrollScaPasskey(client, parameters);
+}
+
+/**
+ * Deletes an enrolled SCA factor by its `credentialId` (`DELETE /sca/factors/{credentialId}`).
+ * Only passkeys have one.
+ *
+ * @throws {SignetError} `REFERENCE_NOT_FOUND`/404 (no such factor), `CONFLICT` (not an SCA region), `NETWORK`.
+ * @example
+ * ```ts
+ * await deleteScaFactor(client, { credentialId: factor.credentialId! });
+ * ```
+ */
+export async function deleteScaFactor(
+  client: SignetClient,
+  parameters: DeleteScaFactorParameters,
+): Promise<DeleteScaFactorReturnType> {
+  return (await loadScaFactors()).deleteScaFactor(client, parameters);
+}
+
+/**
+ * Tells the service about a security event of the app's own login (`POST /sca/record-event`):
+ * `FAILED_LOGIN_ATTEMPT` counts toward the customer's lockout, `RESET_PASSWORD_COMPLETED` ends
+ * every SCA session and clears the count. Returns the customer's login-security state.
+ *
+ * @throws {SignetError} `ACCOUNT_LOCKED` (423), `CONFLICT` (not an SCA region), `NETWORK`.
+ * @example
+ * ```ts
+ * const { suspended, lockedUntil } = await recordSecurityEvent(client, { eventType: "FAILED_LOGIN_ATTEMPT" });
+ * ```
+ */
+export async function recordSecurityEvent(
+  client: SignetClient,
+  parameters: RecordSecurityEventParameters,
+): Promise<RecordSecurityEventReturnType> {
+  return (await loadScaFactors()).recordSecurityEvent(client, parameters);
+}
+
+/**
+ * Sends a verification code to the customer's email or phone (`POST
+ * /customers/{id}/verify-email` or `/verify-phone`). Confirm with `confirmContactVerification`.
+ *
+ * @throws {SignetError} `CONFLICT` (409: already verified, or not required here), `RATE_LIMITED`, `NETWORK`.
+ * @example
+ * ```ts
+ * await startContactVerification(client, { customerId, channel: "phone" });
+ * ```
+ */
+export async function startContactVerification(
+  client: SignetClient,
+  parameters: StartContactVerificationParameters,
+): Promise<StartContactVerificationReturnType> {
+  return (await loadContactVerification()).startContactVerification(client, parameters);
+}
+
+/**
+ * Confirms the code of a contact verification (`POST /customers/{id}/verify-email/confirm` or
+ * `/verify-phone/confirm` `{ code }`).
+ *
+ * @throws {SignetError} `INVALID_INPUT` (400: a wrong or lapsed code), `CONFLICT`, `NETWORK`.
+ * @example
+ * ```ts
+ * const customer = await confirmContactVerification(client, { customerId, channel: "phone", code });
+ * ```
+ */
+export async function confirmContactVerification(
+  client: SignetClient,
+  parameters: ConfirmContactVerificationParameters,
+): Promise<ConfirmContactVerificationReturnType> {
+  return (await loadContactVerification()).confirmContactVerification(client, parameters);
+}
+
+/**
+ * Lists the signed-in customer's transactions (`GET /transactions`), one page at a time.
+ *
+ * @throws {SignetError} `INVALID_ARGUMENT`, `RELAY_FORBIDDEN`, `NETWORK`.
+ * @example
+ * ```ts
+ * let page = await listTransactions(client, { limit: 20 });
+ * while (page.nextCursor) page = await listTransactions(client, { cursor: page.nextCursor });
+ * ```
+ */
+export async function listTransactions(
+  client: SignetClient,
+  parameters: ListTransactionsParameters = {},
+): Promise<ListTransactionsReturnType> {
+  return (await loadListTransactions()).listTransactions(client, parameters);
+}
+
+/**
+ * Turns the wallet's privacy on or off (`PATCH /internal-accounts/{id}` `{ privateEnabled }`): a
+ * signed retry stamped by a held session of the wallet, after checking that the payload is the
+ * raw-payload signature of this wallet (and, where its bytes are readable, of this setting).
+ *
+ * @throws {SignetError} `NO_SESSION`, `PAYLOAD_MISMATCH`, `WALLET_SIGNATURE_INVALID`, `NETWORK`.
+ * @example
+ * ```ts
+ * const account = await updateWalletPrivacy(client, { accountId, privateEnabled: true });
+ * ```
+ */
+export async function updateWalletPrivacy(
+  client: SignetClient,
+  parameters: UpdateWalletPrivacyParameters,
+): Promise<UpdateWalletPrivacyReturnType> {
+  return (await loadUpdateWalletPrivacy()).updateWalletPrivacy(client, parameters);
+}
