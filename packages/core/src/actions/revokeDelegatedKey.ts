@@ -12,7 +12,8 @@ export type RevokeDelegatedKeyErrorType = SignetError<RequestErrorCode>;
 /**
  * Revokes an ACTIVE delegated key (`DELETE /auth/delegated-keys/{id}`, one call, 204).
  *
- * @throws {SignetError} `NOT_FOUND`, 409 when not ACTIVE, `RELAY_FORBIDDEN`, `NETWORK`.
+ * @throws {SignetError} `REFERENCE_NOT_FOUND` (404), `INVALID_INPUT` (400: the key is not ACTIVE,
+ *   as the OpenAPI documents), `RELAY_FORBIDDEN`, `NETWORK`.
  * @example
  * ```ts
  * await revokeDelegatedKey(client, { delegatedKeyId });

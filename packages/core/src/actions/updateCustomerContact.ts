@@ -57,13 +57,10 @@ export async function updateCustomerContact(
   const { body } = await client.signed(
     {
       operation: "updateCustomerContact",
-      method: "PATCH",
-      path: `/customers/${customerId}`,
-      body: JSON.stringify({
-        // The service's update body is a oneOf keyed on customerType (docs/protocol.md §3).
-        customerType: "INDIVIDUAL",
-        ...(email !== undefined ? { email } : { phoneNumber }),
-      }),
+      ...contactChangeRequest(
+        customerId,
+        email !== undefined ? { email } : { phoneNumber: phoneNumber as string },
+      ),
       expectedStatus: 200,
       sign: signWithSession(client, session),
       checkPayload: updateCustomerContactPayload(client, {
@@ -93,4 +90,21 @@ export function updateCustomerContactPayload(
           equals: { userPhoneNumber: request.phoneNumber },
         },
   ]);
+}
+
+/**
+ * Where a contact change goes: the one place to switch when the service moves contact changes
+ * from `PATCH /customers/{id}` to its announced `contact-changes` endpoints (docs/protocol.md §3).
+ * The payload check above stays as it is: the activity binds the new contact either way.
+ */
+export function contactChangeRequest(
+  customerId: string,
+  change: { email: string } | { phoneNumber: string },
+): { method: "PATCH"; path: string; body: string } {
+  return {
+    method: "PATCH",
+    path: `/customers/${customerId}`,
+    // The service's update body is a oneOf keyed on customerType (docs/protocol.md §3).
+    body: JSON.stringify({ customerType: "INDIVIDUAL", ...change }),
+  };
 }
