@@ -122,8 +122,23 @@ it("an EU customer: email code sign-in, sessions, a passkey, the phrase behind s
   fireEvent.press(screen.getByRole("button", { name: "Add a passkey" }));
   expect(await screen.findByText("Passkey added.")).toBeTruthy();
 
-  // Not yet driven here: the payment with SCA (the Pay section's quote asks for whole cents while
-  // the wallet's currency may have other decimals: the emulator answers AMOUNT_OUT_OF_RANGE).
+  // A payment in the wallet currency's units, signed on the device, then strong customer
+  // authentication by SMS: the conversion, the bank's login to payments, the payout.
+  fireEvent.press(screen.getByRole("button", { name: "Get a quote" }));
+  expect(await screen.findByTestId("quote", {}, { timeout: 15_000 })).toHaveTextContent(
+    /Quote: 5\.00/,
+  );
+  fireEvent.press(screen.getByRole("button", { name: "Sign and send" }));
+  for (const step of [/CURRENCY_CONVERSION/, /Confirm it is you/, /PAYOUT/]) {
+    await waitFor(() => expect(screen.getByTestId("sca-step")).toHaveTextContent(step), {
+      timeout: 15_000,
+    });
+    fireEvent.changeText(screen.getByLabelText("SCA code"), "123456");
+    fireEvent.press(screen.getByRole("button", { name: "Confirm" }));
+  }
+  expect(await screen.findByTestId("payment-done", {}, { timeout: 15_000 })).toHaveTextContent(
+    /Payment sent \((PROCESSING|COMPLETED)\)/,
+  );
 
   // The recovery phrase, shown with screen capture prevented.
   fireEvent.press(screen.getByRole("button", { name: "Reveal recovery phrase" }));

@@ -7,6 +7,7 @@ import {
   useAuthorizeQuote,
   useExecuteQuote,
   useExportWallet,
+  useInternalAccounts,
   useRevokeSession,
   useSession,
   useSessions,
@@ -41,7 +42,7 @@ export function WalletScreen({ onSignedOut }: { onSignedOut: () => void }) {
       </Text>
       <Sessions accountId={accountId} currentId={session?.id} />
       <Passkeys accountId={accountId} />
-      <Pay sca={profile.sca} />
+      <Pay sca={profile.sca} customerId={profile.customerId} />
       <Export accountId={accountId} />
       <View style={styles.section}>
         <Button
@@ -121,8 +122,11 @@ function Passkeys({ accountId }: { accountId: string }) {
   );
 }
 
-function Pay({ sca }: { sca: boolean }) {
-  const { demo } = useWallet();
+function Pay({ sca, customerId }: { sca: boolean; customerId: string }) {
+  // Amounts go in the wallet currency's smallest unit (USDB has more decimals than cents).
+  const accounts = useInternalAccounts({ customerId });
+  const currency = accounts.data?.[0]?.balance?.currency;
+  const unit = 10 ** (currency?.decimals ?? 2);
   const [amount, setAmount] = useState("5.00");
   const [quote, setQuote] = useState<QuoteJson>();
   const [error, setError] = useState<unknown>(null);
@@ -134,7 +138,8 @@ function Pay({ sca }: { sca: boolean }) {
   useEffect(() => {
     if (executed?.status === "PENDING_AUTHORIZATION") startSca({ quote: executed });
   }, [executed, startSca]);
-  const cents = Math.round(Number(amount) * 100);
+  // A decimal comma is a decimal point (EU users write 12,50).
+  const units = Math.round(Number(amount.replace(",", ".")) * unit);
   const waiting = authorize.pendingChallenge;
   const done =
     authorize.data !== undefined ||
@@ -145,42 +150,45 @@ function Pay({ sca }: { sca: boolean }) {
         Pay
       </Text>
       <Field
-        label="Amount (USD)"
+        label={`Amount (${currency?.code ?? "USD"})`}
         value={amount}
         onChangeText={setAmount}
         keyboardType="decimal-pad"
       />
       <Button
         title="Get a quote"
-        disabled={!(cents > 0)}
+        disabled={!(units > 0) || accounts.isPending}
         onPress={() => {
           setError(null);
           execute.reset();
           authorize.reset();
           demoApi
-            .fund(cents)
-            .then(() => demoApi.quote(cents, sca ? "SMS_OTP" : undefined))
+            .fund(units)
+            .then(() => demoApi.quote(units))
             .then(setQuote, setError);
         }}
       />
       {quote ? (
         <>
           <Text testID="quote">
-            Quote: {(quote.totalSendingAmount ?? cents) / 100}{" "}
-            {quote.sendingCurrency?.code ?? "USD"}
+            Quote: {((quote.totalSendingAmount ?? units) / unit).toFixed(2)}{" "}
+            {quote.sendingCurrency?.code ?? currency?.code ?? ""}
           </Text>
           <Button
             title="Sign and send"
             disabled={execute.isPending || executed !== undefined}
-            onPress={() => execute.mutate({ quote })}
+            // An EU customer confirms by SMS, the service's default factor (sent on execute).
+            onPress={() => execute.mutate({ quote, ...(sca ? { scaFactor: "SMS_OTP" } : {}) })}
           />
         </>
       ) : null}
       {waiting ? (
         <>
-          <Text>
-            Confirm the payment ({waiting.challenge.purpose ?? "SCA"}): the code sent by SMS (
-            {demo.otpHint} here).
+          <Text testID="sca-step">
+            {waiting.login
+              ? "Confirm it is you (your bank's login to payments)"
+              : `Confirm the payment (${waiting.challenge.purpose ?? "SCA"})`}
+            : the code sent by SMS (123456 in the sandbox).
           </Text>
           <Field
             label="SCA code"
