@@ -15,5 +15,6 @@ const sh = (cmd, args) => {
 const [pnpm, ...pnpmArgs] = ensurePnpm();
 const shPnpm = (args) => sh(pnpm, [...pnpmArgs, ...args]);
 shPnpm(["install", "--frozen-lockfile"]);
-shPnpm(["run", "build"]);
+// The demo and the packages it is built from, in order; not the other apps and examples.
+shPnpm(["--filter", "@signet/demo...", "--workspace-concurrency=1", "run", "build"]);
 sh("node", [join(root, "apps/demo/dist/server/main.js")]);
