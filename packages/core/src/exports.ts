@@ -275,11 +275,12 @@ export type {
   SignetEvent,
 } from "./events.js";
 export { createMemoryKeyStore, type KeyPersistence, type KeyStore } from "./keys/key-store.js";
-export type {
-  ActiveSession,
-  Session,
-  SessionSnapshot,
-  SessionStore,
+export {
+  type ActiveSession,
+  SESSION_EXPIRY_MARGIN_MS,
+  type Session,
+  type SessionSnapshot,
+  type SessionStore,
 } from "./session/sessionStore.js";
 export type { BackoffOptions } from "./transport/backoff.js";
 export {

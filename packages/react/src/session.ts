@@ -1,7 +1,12 @@
 "use client";
 // The device's sessions, from core's session store through useSyncExternalStore: every component
 // shares one snapshot, and core keeps the tabs of an origin in step.
-import type { KeyPersistence, Session, SessionSnapshot } from "@signet/core";
+import {
+  type KeyPersistence,
+  SESSION_EXPIRY_MARGIN_MS,
+  type Session,
+  type SessionSnapshot,
+} from "@signet/core";
 import { useEffect, useState, useSyncExternalStore } from "react";
 import { useSignetContext } from "./context.js";
 
@@ -85,16 +90,19 @@ export function useSession(parameters: UseSessionParameters = {}): UseSessionRet
   }, [client]);
   const all =
     accountId === undefined ? Object.values(snapshot).flat() : (snapshot[accountId] ?? []);
+  // Core's one expiry rule: a session within SESSION_EXPIRY_MARGIN_MS of its end can sign nothing.
+  const usableUntil = (s: { expiresAt: string }) =>
+    Date.parse(s.expiresAt) - SESSION_EXPIRY_MARGIN_MS;
   const sessions = all
-    .filter((s) => Date.parse(s.expiresAt) > now)
+    .filter((s) => usableUntil(s) > now)
     .sort((a, b) => Date.parse(b.expiresAt) - Date.parse(a.expiresAt));
   const session = sessions[0];
-  // Wake up when the newest session expires, so the status turns to signedOut on time.
+  // Wake up when the newest session stops being usable, so the status turns to signedOut on time.
   useEffect(() => {
     if (!session) return;
     const timer = setTimeout(
       () => setNow(client.clock.now()),
-      Math.max(0, Date.parse(session.expiresAt) - client.clock.now()) + 10,
+      Math.max(0, usableUntil(session) - client.clock.now()) + 10,
     );
     return () => clearTimeout(timer);
   }, [client, session]);

@@ -5,7 +5,13 @@
 // one origin in step. Every test runs twice: as is, and inside <StrictMode> (double render,
 // double mount, double effect).
 
-import { type ExecuteQuoteReturnType, executeQuote, getQuote, scaLogin } from "@signet/core";
+import {
+  type ExecuteQuoteReturnType,
+  executeQuote,
+  getQuote,
+  SESSION_EXPIRY_MARGIN_MS,
+  scaLogin,
+} from "@signet/core";
 import {
   act,
   cleanup,
@@ -157,6 +163,28 @@ describe.each([
     })();
     expect(error?.code).toBe("PROVIDER_MISSING");
     expect(error?.message).toMatch(/<SignetProvider client=/);
+  });
+
+  it("useSession judges expiry by core's one rule: within SESSION_EXPIRY_MARGIN_MS of its end a session is not signed in", async () => {
+    const user = await stack.signUp();
+    let offset = 0;
+    const { client } = stack.client(user.customerId, {
+      clock: { now: () => Date.now() + offset },
+    });
+    const held = await signInWithEmail(client, user.emailCredentialId);
+    const expiresAt = Date.parse(held.expiresAt);
+    const view = () =>
+      renderHook(() => useSession({ accountId: user.accountId }), { ...wrap(client) });
+    // Ten seconds before the end: still signed in.
+    offset = expiresAt - 10_000 - Date.now();
+    const early = view();
+    await waitFor(() => expect(early.result.current.status).toBe("signedIn"));
+    early.unmount();
+    // Inside the margin core would refuse to sign with it: the hook says so too.
+    offset = expiresAt - (SESSION_EXPIRY_MARGIN_MS - 2_000) - Date.now();
+    const late = view();
+    await waitFor(() => expect(late.result.current.status).toBe("signedOut"));
+    late.unmount();
   });
 
   it("OTP sign-in: idle → pending → success with the signed request's stages; session and lists follow", async () => {

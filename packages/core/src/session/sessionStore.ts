@@ -70,7 +70,10 @@ export type SessionStore = {
   sync(): Promise<void>;
 };
 
-/** Sessions within this margin of `expiresAt` are treated as expired: a stamp must arrive in time. */
+/**
+ * Sessions within this margin of `expiresAt` are treated as expired: a stamp must arrive in time.
+ * The one expiry rule: core's actions and `@signet/react`'s `useSession` both judge by it.
+ */
 export const SESSION_EXPIRY_MARGIN_MS = 5_000;
 
 /** Whether `session` is too close to `expiresAt` to sign with at `now`. */
