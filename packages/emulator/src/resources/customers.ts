@@ -16,7 +16,7 @@ import type { Runtime } from "../runtime.js";
 import { runSignedRetry, signedHeaders } from "../signedRetry.js";
 import type { CredentialRecord, CustomerRecord } from "../state.js";
 import { anyJson, enumOf, object, optional, string } from "../validation.js";
-import { provisionWallet } from "./accounts.js";
+import { pagedEnvelope, provisionWallet } from "./accounts.js";
 import { createCredential } from "./credentials.js";
 import { inScaRegion } from "./sca.js";
 import { sessionKeys } from "./sessions.js";
@@ -172,33 +172,12 @@ function getCustomer(ctx: RequestContext): Response {
 function listCustomers(ctx: RequestContext): Response {
   const email = queryParam(ctx, "email", string());
   const platformCustomerId = queryParam(ctx, "platformCustomerId", string());
-  const limitText = queryParam(
-    ctx,
-    "limit",
-    string({ pattern: /^[0-9]{1,3}$/, patternMessage: "must be an integer 1–100" }),
-  );
-  const cursorText = queryParam(
-    ctx,
-    "cursor",
-    string({ pattern: /^[0-9]{1,9}$/, patternMessage: "is not a cursor from this list" }),
-  );
-  const limit = limitText === undefined ? 20 : Number(limitText);
-  if (limit < 1 || limit > 100)
-    throw invalidInput([{ field: "limit", message: "must be between 1 and 100" }]);
-  const start = cursorText === undefined ? 0 : Number(cursorText);
   const all = [...ctx.rt.state.customers.values()].filter(
     (c) =>
       (email === undefined || String(c.fields.email ?? "").toLowerCase() === email.toLowerCase()) &&
       (platformCustomerId === undefined || c.fields.platformCustomerId === platformCustomerId),
   );
-  const page = all.slice(start, start + limit).map(customerJson);
-  const hasMore = start + limit < all.length;
-  return json(200, {
-    data: page,
-    hasMore,
-    ...(hasMore ? { nextCursor: String(start + limit) } : {}),
-    totalCount: all.length,
-  });
+  return json(200, pagedEnvelope(ctx, all, customerJson));
 }
 
 function tiedCredentials(
