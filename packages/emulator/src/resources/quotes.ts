@@ -353,13 +353,28 @@ function startTransfer(
 ): void {
   source.balance -= quote.totalSendingAmount;
   source.updatedAt = now;
+  recordTransfer(rt, quote, "OUTGOING", key, now);
+}
+
+/**
+ * Records the quote's transaction (settled `settlementDelayMs` later) and marks the quote
+ * PROCESSING, executed under `key` (`""` when no wallet stamp executed it).
+ */
+function recordTransfer(
+  rt: Runtime,
+  quote: QuoteRecord,
+  type: TransactionRecord["type"],
+  key: string,
+  now: number,
+): TransactionRecord {
   const txId = quote.transactionId ?? rt.ids.next("Transaction");
-  rt.state.transactions.set(txId, {
+  const tx: TransactionRecord = {
     id: txId,
-    type: "OUTGOING",
+    type,
     customerId: quote.customerId,
     quoteId: quote.id,
-    sourceAccountId: quote.sourceAccountId,
+    sourceAccountId: quote.sourceAccountId || undefined,
+    ...(quote.sourceAccountId ? {} : { source: quote.source }),
     destinationAccountId: quote.destination.accountId,
     currency: quote.sendingCurrency,
     amount: quote.totalSendingAmount,
@@ -370,10 +385,12 @@ function startTransfer(
     settled: false,
     pendingAuthorization: false,
     description: quote.description,
-  });
+  };
+  rt.state.transactions.set(txId, tx);
   quote.transactionId = txId;
   quote.executedWithKey = key;
   quote.status = "PROCESSING";
+  return tx;
 }
 
 function getQuote(ctx: RequestContext): Response {
@@ -580,29 +597,7 @@ function sandboxSend(ctx: RequestContext): Response {
   }
   const now = ctx.now();
   const internal = findBalanceAccount(rt, quote.destination.accountId) !== undefined;
-  const txId = quote.transactionId ?? rt.ids.next("Transaction");
-  const tx: TransactionRecord = {
-    id: txId,
-    type: internal ? "INCOMING" : "OUTGOING",
-    customerId: quote.customerId,
-    quoteId: quote.id,
-    sourceAccountId: quote.sourceAccountId || undefined,
-    ...(quote.sourceAccountId ? {} : { source: quote.source }),
-    destinationAccountId: quote.destination.accountId,
-    currency: quote.sendingCurrency,
-    amount: quote.totalSendingAmount,
-    receivedCurrency: quote.receivingCurrency,
-    receivedAmount: quote.totalReceivingAmount,
-    createdAt: now,
-    settlesAt: now + rt.options.settlementDelayMs,
-    settled: false,
-    pendingAuthorization: false,
-    description: quote.description,
-  };
-  rt.state.transactions.set(txId, tx);
-  quote.transactionId = txId;
-  quote.executedWithKey = "";
-  quote.status = "PROCESSING";
+  const tx = recordTransfer(rt, quote, internal ? "INCOMING" : "OUTGOING", "", now);
   return json(200, transactionJson(rt, tx));
 }
 
