@@ -56,6 +56,10 @@ export type UseSessionReturnType =
 
 const EMPTY: SessionSnapshot = Object.freeze({});
 
+/** Core's one expiry rule: within SESSION_EXPIRY_MARGIN_MS of its end a session signs nothing. */
+const usableUntil = (session: { expiresAt: string }): number =>
+  Date.parse(session.expiresAt) - SESSION_EXPIRY_MARGIN_MS;
+
 /**
  * The session state of this device, shared by every component and every tab of the origin (a
  * sign-out or refresh in one tab shows in the others). Re-renders when a session expires.
@@ -90,9 +94,6 @@ export function useSession(parameters: UseSessionParameters = {}): UseSessionRet
   }, [client]);
   const all =
     accountId === undefined ? Object.values(snapshot).flat() : (snapshot[accountId] ?? []);
-  // Core's one expiry rule: a session within SESSION_EXPIRY_MARGIN_MS of its end can sign nothing.
-  const usableUntil = (s: { expiresAt: string }) =>
-    Date.parse(s.expiresAt) - SESSION_EXPIRY_MARGIN_MS;
   const sessions = all
     .filter((s) => usableUntil(s) > now)
     .sort((a, b) => Date.parse(b.expiresAt) - Date.parse(a.expiresAt));
