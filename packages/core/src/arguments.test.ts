@@ -1,62 +1,63 @@
 // Every action refuses bad arguments with a typed error before any request: never a TypeError
-// from destructuring, never a request with a half-formed path.
+// from destructuring, never a request with a half-formed path. "Every action" is the table of
+// actions (actions/actionTable.ts), so a new action is covered, or this file fails, at once.
 import { describe, expect, it, vi } from "vitest";
+import { type ActionName, actionNames } from "./actions/actionTable.js";
 import { query } from "./arguments.js";
 import { SignetError } from "./errors.js";
 import * as core from "./index.js";
 
-const actions = [
-  "addCredential",
-  "addPasskey",
-  "authorizeQuote",
-  "confirmContactVerification",
-  "createDelegatedKey",
-  "deleteScaFactor",
-  "enrollScaPasskey",
-  "executeQuote",
-  "exportWallet",
-  "getDelegatedKey",
-  "getQuote",
-  "getSession",
-  "listCredentials",
-  "listDelegatedKeys",
-  "listInternalAccounts",
-  "listScaFactors",
-  "listSessions",
-  "listTransactions",
-  "preparePasskeySignIn",
-  "recordSecurityEvent",
-  "refreshSession",
-  "requestOtp",
-  "resendQuoteAuthorization",
-  "revokeCredential",
-  "revokeDelegatedKey",
-  "revokeSession",
-  "scaLogin",
-  "signInWithOAuth",
-  "signInWithPasskey",
-  "signOut",
-  "startContactVerification",
-  "updateCustomerContact",
-  "updateWalletPrivacy",
-  "verifyOtp",
-  "waitForTransaction",
-] as const;
+/**
+ * How each action takes its parameters: `optional` when they may be left out entirely (the relay
+ * fills in the customer), `namesResource: false` when they name no resource (no id to refuse).
+ * Keyed by the table of actions, so a new action fails to compile (and this test fails) until it
+ * has a case here.
+ */
+type ArgumentCase = { optional: boolean; namesResource: boolean };
+const REQUIRED: ArgumentCase = { optional: false, namesResource: true };
+const cases: { readonly [K in ActionName]: ArgumentCase } = {
+  requestOtp: REQUIRED,
+  verifyOtp: REQUIRED,
+  signInWithOAuth: REQUIRED,
+  preparePasskeySignIn: REQUIRED,
+  signInWithPasskey: REQUIRED,
+  addPasskey: REQUIRED,
+  addCredential: REQUIRED,
+  listCredentials: REQUIRED,
+  revokeCredential: REQUIRED,
+  getSession: REQUIRED,
+  listSessions: REQUIRED,
+  refreshSession: REQUIRED,
+  revokeSession: REQUIRED,
+  signOut: REQUIRED,
+  exportWallet: REQUIRED,
+  getQuote: REQUIRED,
+  executeQuote: REQUIRED,
+  authorizeQuote: REQUIRED,
+  resendQuoteAuthorization: REQUIRED,
+  waitForTransaction: REQUIRED,
+  listTransactions: { optional: true, namesResource: false },
+  scaLogin: REQUIRED,
+  listScaFactors: { optional: true, namesResource: false },
+  enrollScaPasskey: { optional: true, namesResource: false },
+  deleteScaFactor: REQUIRED,
+  recordSecurityEvent: REQUIRED,
+  updateWalletPrivacy: REQUIRED,
+  startContactVerification: REQUIRED,
+  confirmContactVerification: REQUIRED,
+  updateCustomerContact: REQUIRED,
+  createDelegatedKey: REQUIRED,
+  listDelegatedKeys: REQUIRED,
+  getDelegatedKey: REQUIRED,
+  revokeDelegatedKey: REQUIRED,
+  listInternalAccounts: { optional: true, namesResource: true },
+};
 
 type Action = (client: unknown, parameters: unknown) => Promise<unknown>;
 
-const OPTIONAL_PARAMETERS: ReadonlySet<string> = new Set([
-  "listInternalAccounts",
-  "listScaFactors",
-  "enrollScaPasskey",
-  "listTransactions",
-]);
-/** Actions that name no resource in their parameters (the relay names the customer). */
-const NO_IDS: ReadonlySet<string> = new Set([
-  "listScaFactors",
-  "enrollScaPasskey",
-  "listTransactions",
-]);
+it("has a case for every action of the table, and none for another", () => {
+  expect(Object.keys(cases).sort()).toEqual([...actionNames].sort());
+});
 
 describe("actions: bad arguments", () => {
   const fetch = vi.fn(async () => new Response("{}", { status: 500 }));
@@ -67,12 +68,11 @@ describe("actions: bad arguments", () => {
     webauthn: { register: vi.fn(), authenticate: vi.fn() },
   });
 
-  it.each(actions)(
+  it.each(actionNames)(
     "%s: non-client, non-object and empty parameters are INVALID_ARGUMENT",
     async (name) => {
       const action = (core as unknown as Record<string, Action>)[name]!;
-      // Parameters that may be left out entirely (the relay fills in the customer).
-      const optional = OPTIONAL_PARAMETERS.has(name);
+      const { optional, namesResource } = cases[name];
       for (const [c, p] of [
         ...(optional ? [] : ([[client, undefined]] as const)),
         [client, null],
@@ -81,7 +81,7 @@ describe("actions: bad arguments", () => {
         [undefined, {}],
         [{}, {}],
         ...(optional ? [] : ([[client, {}]] as const)),
-        ...(NO_IDS.has(name)
+        ...(!namesResource
           ? []
           : ([
               [
