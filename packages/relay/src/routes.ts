@@ -119,6 +119,9 @@ export interface RelayRoute {
 /**
  * Every route the relay forwards. Everything else is refused: 404 for an unknown path,
  * 405 (with `Allow`) for a known path with another method. The README shows the same table.
+ * Exactly the routes of core's table of actions (`packages/core/src/actions/actionTable.ts`):
+ * `test/routes.table.test.ts` fails while an action's route is missing here, or a route here is
+ * no action's.
  */
 export const RELAY_ROUTES: readonly RelayRoute[] = [
   {
