@@ -1,15 +1,13 @@
-// Automatic session refresh, as the entry points wire it (docs/architecture.md "Sessions"): the
-// client itself knows no flow; when `autoRefresh` is set, `watchSessionExpiry` subscribes to it.
+// The session watcher and automatic refresh, as the entry points wire them (docs/architecture.md
+// "Sessions"): the client itself knows no flow; `watchSessionExpiry` subscribes to it, and is
+// handed `refreshSession` when `autoRefresh` is set.
 import { refreshSession } from "./actions/refreshSession.js";
 import type { CreateClientParameters, SignetClient } from "./client.js";
 import { assertArgument } from "./errors.js";
-import { SESSION_EXPIRY_MARGIN_MS } from "./session/sessionStore.js";
+import { SESSION_EXPIRY_MARGIN_MS, SESSION_LIFETIME_MS } from "./session/sessionStore.js";
 
 /** Default margin: refresh a minute before expiry. */
 export const DEFAULT_REFRESH_MARGIN_MS = 60_000;
-
-/** The service's session lifetime (docs/protocol.md §8): a margin this long would refresh forever. */
-const SESSION_LIFETIME_MS = 15 * 60_000;
 
 /**
  * The margin that `autoRefresh` asks for, or `undefined` when it is off.
@@ -32,7 +30,9 @@ export function refreshMargin(option: CreateClientParameters["autoRefresh"]): nu
 }
 
 /**
- * Wraps an entry point's `createClient` so that `autoRefresh` starts `watchSessionExpiry`.
+ * Wraps an entry point's `createClient` so that every client starts `watchSessionExpiry` (the
+ * expiry warning, dropping expired sessions, the checks after a sleep), with `refreshSession`
+ * when `autoRefresh` asks for it.
  * @throws {SignetError} `INVALID_ARGUMENT` for a refresh margin that would loop.
  */
 export function withAutoRefresh(
@@ -41,15 +41,17 @@ export function withAutoRefresh(
   return (parameters) => {
     const marginMs = refreshMargin(parameters?.autoRefresh);
     const client = createClient(parameters);
-    if (marginMs !== undefined) {
-      import("./watchSessionExpiry.js").then(
-        ({ watchSessionExpiry }) =>
-          watchSessionExpiry(client, { marginMs, refresh: refreshSession }),
-        () => {
-          // The chunk could not load: held sessions then expire normally, as after a failed refresh.
-        },
-      );
-    }
+    const { appState } = parameters;
+    import("./watchSessionExpiry.js").then(
+      ({ watchSessionExpiry }) =>
+        watchSessionExpiry(client, {
+          ...(marginMs === undefined ? {} : { marginMs, refresh: refreshSession }),
+          ...(appState ? { appState } : {}),
+        }),
+      () => {
+        // The chunk could not load: held sessions then expire normally, as after a failed refresh.
+      },
+    );
     return client;
   };
 }

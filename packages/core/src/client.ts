@@ -7,8 +7,14 @@ import type { BundleTrustOptions } from "./crypto/bundles.js";
 import { assertArgument, SignetError } from "./errors.js";
 import { type CallOptions, deliver, type EventSink, type SignetEvent } from "./events.js";
 import type { KeyPersistence, KeyStore } from "./keys/key-store.js";
+import type { AppStateSource } from "./session/appState.js";
 import { createCrossTab } from "./session/crossTab.js";
-import { createSessionStore, type Session, type SessionStore } from "./session/sessionStore.js";
+import {
+  createSessionStore,
+  expiryWarningMargin,
+  type Session,
+  type SessionStore,
+} from "./session/sessionStore.js";
 import { abortableSleep } from "./transport/abort.js";
 import type { BackoffOptions } from "./transport/backoff.js";
 import {
@@ -79,6 +85,18 @@ export type CreateClientParameters = {
    * minute). Default off. A margin of 15 minutes or more would loop and is refused.
    */
   autoRefresh?: { marginMs?: number } | boolean | undefined;
+  /**
+   * Warn this long before a held session expires: a `session` event with `action: "expiring"`,
+   * and `expiring` in `useSession`. Default one minute; `false`: no warning. A margin of 15
+   * minutes or more is refused.
+   */
+  sessionWarning?: { marginMs?: number } | boolean | undefined;
+  /**
+   * Tells when the app returns to the foreground, to check held sessions again after a sleep.
+   * Browser default: `visibilitychange`, `focus`, `pageshow`, subscribed to on first use. React
+   * Native: pass one over `AppState` (see `AppStateSource`).
+   */
+  appState?: AppStateSource | undefined;
   /** Defaults for signed requests: overall timeout and backoff. */
   signedRequests?: { timeoutMs?: number; backoff?: Partial<BackoffOptions> } | undefined;
 };
@@ -210,8 +228,11 @@ export function createClientFactory(defaults: ClientDefaults) {
       if (Math.abs(offset) > MAX_CLOCK_OFFSET_MS) return;
       skewMs = Math.abs(offset) > SKEW_TOLERANCE_MS ? offset : 0;
     };
-    const emit = (event: SignetEvent, onEvent?: EventSink) =>
+    const emit = (event: SignetEvent, onEvent?: EventSink) => {
       deliver(event, parameters.onEvent, onEvent);
+      // A 401 on a call a held session stamped clears that session (session/sessionRejection.ts).
+      sessions.observe(event);
+    };
     const transport = createTransport({
       relayUrl: parameters.relayUrl,
       fetch: async (input, init) => {
@@ -256,7 +277,8 @@ export function createClientFactory(defaults: ClientDefaults) {
       crypto,
       now: () => clock.now(),
       deviceNow: () => deviceClock.now(),
-      // Asked only when the service's clock and the device's disagree about an expiry.
+      // Asked when the service's clock and the device's disagree about an expiry, and after a 401
+      // that did not name the session's key as refused.
       confirmGone: async (session) => {
         const { body } = await requestJson<{ data?: { id?: unknown }[] }>({
           transport,
@@ -266,6 +288,8 @@ export function createClientFactory(defaults: ClientDefaults) {
         return !body?.data?.some((listed) => listed?.id === session.id);
       },
       onChange: () => tabs.announce(),
+      lock: (key, task) => tabs.lock(key, task),
+      expiryWarningMs: expiryWarningMargin(parameters.sessionWarning),
       onGone: (session, action) =>
         emit({ type: "session", action, accountId: session.accountId, sessionId: session.id }),
     });

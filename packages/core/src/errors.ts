@@ -5,6 +5,9 @@
  */
 
 import { defined } from "./defined.js";
+import type { RelayErrorCode } from "./transport/protocol.js";
+
+export type { RelayErrorCode };
 
 /**
  * Codes the service returns on the wallet paths: the codes of the OpenAPI's error schemas that
@@ -87,21 +90,30 @@ export type ClientErrorCode =
   | "UNEXPECTED_STATUS"
   | "WEBAUTHN_UNSUPPORTED"
   | "WEBAUTHN_CANCELLED"
+  /** The passkey prompt ran to its timeout unanswered (not a cancel; retryable). */
+  | "WEBAUTHN_TIMEOUT"
   | "WEBAUTHN_INVALID_STATE"
   | "WEBAUTHN_SECURITY"
+  /** The relying party id is not the page's domain (or a parent), or the app is not associated with it. */
+  | "WEBAUTHN_RP_ID_INVALID"
+  /** The page's host is no domain WebAuthn accepts (an IP address). */
+  | "WEBAUTHN_DOMAIN_INVALID"
   | "WEBAUTHN_FAILED"
   | "WEBAUTHN_WRONG_CREDENTIAL"
-  | "RELAY_UNAUTHENTICATED"
-  | "RELAY_STORE_UNAVAILABLE"
-  | "RELAY_FORBIDDEN"
-  | "RELAY_NOT_FOUND"
-  | "METHOD_NOT_ALLOWED"
-  | "PAYLOAD_TOO_LARGE"
-  | "UNSUPPORTED_MEDIA_TYPE"
-  | "UPSTREAM_UNAVAILABLE"
-  | "UPSTREAM_TIMEOUT";
+  /** `@signet/react`: a hook ran outside `<SignetProvider>`. */
+  | "PROVIDER_MISSING"
+  /**
+   * `@signet/react`: something that is not a `SignetError` was thrown inside a hook's call (an
+   * app callback, a bug); the thrown value is the `cause`.
+   */
+  | "UNEXPECTED_ERROR"
+  /** The relay's own answers (`@signet/relay`, `RelayErrorCode`). */
+  | RelayErrorCode;
 
-/** Every code this version knows: the service's and Signet's own. */
+/**
+ * Every code this version knows, in one set: the service's, the relay's and Signet's own (core
+ * and `@signet/react`).
+ */
 export type KnownErrorCode = ServiceErrorCode | ClientErrorCode;
 
 /**
@@ -109,19 +121,6 @@ export type KnownErrorCode = ServiceErrorCode | ClientErrorCode;
  * (`string & {}` keeps autocompletion for the known ones).
  */
 export type SignetErrorCode = KnownErrorCode | (string & {});
-
-/** Codes the relay itself answers with (`@signet/relay`), before or instead of the service. */
-export type RelayErrorCode =
-  /** The app's relay knows no signed-in user for this request (`resolveUser` gave `null`). */
-  | "RELAY_UNAUTHENTICATED"
-  | "RELAY_FORBIDDEN"
-  | "RELAY_NOT_FOUND"
-  | "METHOD_NOT_ALLOWED"
-  | "PAYLOAD_TOO_LARGE"
-  | "UNSUPPORTED_MEDIA_TYPE"
-  | "RELAY_STORE_UNAVAILABLE"
-  | "UPSTREAM_UNAVAILABLE"
-  | "UPSTREAM_TIMEOUT";
 
 /**
  * What any request to the relay can end in: no answer (`NETWORK`, `TIMEOUT`, `ABORTED`), an
@@ -171,8 +170,11 @@ export type BundleErrorCode =
 export type WebAuthnErrorCode =
   | "WEBAUTHN_UNSUPPORTED"
   | "WEBAUTHN_CANCELLED"
+  | "WEBAUTHN_TIMEOUT"
   | "WEBAUTHN_INVALID_STATE"
   | "WEBAUTHN_SECURITY"
+  | "WEBAUTHN_RP_ID_INVALID"
+  | "WEBAUTHN_DOMAIN_INVALID"
   | "WEBAUTHN_FAILED"
   | "WEBAUTHN_WRONG_CREDENTIAL";
 

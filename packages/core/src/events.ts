@@ -7,12 +7,22 @@ import type { SignedRequestEvent } from "./transport/signedRequest.js";
 
 /**
  * A session was stored, removed, refreshed or found expired; `lost` when its key could not be read
- * back at start (the browser evicted or corrupted the key store: sign in again). The session is
+ * back at start (the browser evicted or corrupted the key store: sign in again); `rejected` when
+ * the service answered 401 to a call it stamped (revoked, or ended elsewhere). The session is
  * already removed; the next signed call for its account fails with `NO_SESSION`, not a crash.
+ * `expiring` (with `expiresAt`) is a warning only: the session is held and usable until then.
  */
 export type SessionEvent = {
   type: "session";
-  action: "created" | "refreshed" | "revoked" | "expired" | "lost" | "signedOut";
+  action:
+    | "created"
+    | "refreshed"
+    | "revoked"
+    | "expired"
+    | "lost"
+    | "rejected"
+    | "expiring"
+    | "signedOut";
   accountId: string;
   sessionId: string;
   expiresAt?: string;

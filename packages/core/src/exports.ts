@@ -309,7 +309,7 @@ export {
   type SignedRequestStage,
   type SignPayload,
 } from "./transport/signedRequest.js";
-export { toWebAuthnError } from "./webauthn/errors.js";
+export { toWebAuthnError, type WebAuthnFailureContext } from "./webauthn/errors.js";
 export type {
   AuthenticateExtras,
   AuthenticationOptionsJSON,

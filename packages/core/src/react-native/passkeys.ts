@@ -1,7 +1,12 @@
 // A WebAuthnProvider over react-native-passkeys (ASAuthorization on iOS, Credential Manager on
 // Android), with the library's native failures mapped to Signet's WEBAUTHN_* codes.
 import { SignetError } from "../errors.js";
-import { toWebAuthnError } from "../webauthn/errors.js";
+import {
+  toWebAuthnError,
+  type WebAuthnFailure,
+  type WebAuthnFailureContext,
+  webAuthnFailure,
+} from "../webauthn/errors.js";
 import type {
   AuthenticateExtras,
   AuthenticationOptionsJSON,
@@ -27,79 +32,102 @@ export type PasskeysWebAuthnOptions = {
   rpId?: string | undefined;
 };
 
-type Mapped = { code: string; message: string };
+type Native = WebAuthnFailure & { native: string };
 
 // iOS: the library rejects with Expo exceptions, whose `code` is ERR_ + the class name in
 // upper snake case (UserCancelledException → ERR_USER_CANCELLED); ASAuthorizationError 1001
 // (canceled) is UserCancelledException, 4004 (app not associated with the domain) NotConfigured.
-const byIosCode: Record<string, Mapped> = {
-  ERR_USER_CANCELLED: { code: "WEBAUTHN_CANCELLED", message: "The passkey prompt was dismissed" },
-  ERR_NOT_CONFIGURED: {
-    code: "WEBAUTHN_SECURITY",
-    message: "This app is not associated with the relying party (apple-app-site-association)",
+// Those with a WebAuthn equivalent take its DOM name, so the shared rules read them with the
+// ceremony's context (a cancel after the timeout is a timeout; a domain problem names the file).
+const byIosCode: Record<string, Omit<Native, "native">> = {
+  ERR_USER_CANCELLED: { name: "NotAllowedError" },
+  ERR_NOT_CONFIGURED: { name: "SecurityError" },
+  ERR_NOT_SUPPORTED: {
+    fixed: { code: "WEBAUTHN_UNSUPPORTED", message: "Passkeys need iOS 15 or later" },
   },
-  ERR_NOT_SUPPORTED: { code: "WEBAUTHN_UNSUPPORTED", message: "Passkeys need iOS 15 or later" },
   ERR_BIOMETRIC: {
-    code: "WEBAUTHN_UNSUPPORTED",
-    message: "This device has no biometrics set up for passkeys",
+    fixed: {
+      code: "WEBAUTHN_UNSUPPORTED",
+      message: "This device has no biometrics set up for passkeys",
+    },
   },
-  ERR_INVALID_CHALLENGE: { code: "ENCODING_INVALID", message: "The challenge is not base64url" },
-  ERR_INVALID_USER_ID: { code: "ENCODING_INVALID", message: "The user id is not base64url" },
-  ERR_MISSING_USER_ID: { code: "ENCODING_INVALID", message: "The user id is missing" },
+  ERR_INVALID_CHALLENGE: {
+    fixed: { code: "ENCODING_INVALID", message: "The challenge is not base64url" },
+  },
+  ERR_INVALID_USER_ID: {
+    fixed: { code: "ENCODING_INVALID", message: "The user id is not base64url" },
+  },
+  ERR_MISSING_USER_ID: { fixed: { code: "ENCODING_INVALID", message: "The user id is missing" } },
   ERR_PENDING_PASSKEY_REQUEST: {
-    code: "WEBAUTHN_FAILED",
-    message: "Another passkey prompt is still open",
+    fixed: { code: "WEBAUTHN_FAILED", message: "Another passkey prompt is still open" },
   },
-  ERR_PASSKEY_REQUEST_FAILED: { code: "WEBAUTHN_FAILED", message: "The passkey request failed" },
+  ERR_PASSKEY_REQUEST_FAILED: {
+    fixed: { code: "WEBAUTHN_FAILED", message: "The passkey request failed" },
+  },
 };
 
 // Android: the library rejects with the Credential Manager exception's kind as the message
 // ("UserCancelled", "NoCredentials", …, or "DomError: <WebAuthn error name> - …").
-const byAndroidKind: Record<string, Mapped> = {
-  UserCancelled: { code: "WEBAUTHN_CANCELLED", message: "The passkey prompt was dismissed" },
+const byAndroidKind: Record<string, Omit<Native, "native">> = {
+  UserCancelled: { name: "NotAllowedError" },
   NoCredentials: {
-    code: "WEBAUTHN_FAILED",
-    message: "No passkey for this account is available on this device",
+    fixed: {
+      code: "WEBAUTHN_FAILED",
+      message: "No passkey for this account is available on this device",
+    },
   },
   Interrupted: {
-    code: "WEBAUTHN_FAILED",
-    message: "The passkey prompt was interrupted; try again",
+    fixed: { code: "WEBAUTHN_FAILED", message: "The passkey prompt was interrupted; try again" },
   },
   NotConfigured: {
-    code: "WEBAUTHN_UNSUPPORTED",
-    message: "No credential provider is set up on this device",
+    fixed: {
+      code: "WEBAUTHN_UNSUPPORTED",
+      message: "No credential provider is set up on this device",
+    },
   },
-  NotSupported: { code: "WEBAUTHN_UNSUPPORTED", message: "Passkeys need Android 9 or later" },
+  NotSupported: {
+    fixed: { code: "WEBAUTHN_UNSUPPORTED", message: "Passkeys need Android 9 or later" },
+  },
 };
 
-/**
- * Maps whatever `react-native-passkeys` rejects with to a `SignetError`: its iOS codes, its
- * Android messages, and (on web, or an Android DOM error) the WebAuthn error names. The native
- * code or kind goes to `details.native`; native messages are not copied into Signet's.
- */
-export function toPasskeysError(error: unknown): SignetError {
-  if (error instanceof SignetError) return error;
+/** What a react-native-passkeys rejection says, and on which platform, when it is native. */
+function readNative(error: unknown): { failure: Native; platform: "ios" | "android" } | undefined {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  if (typeof code === "string" && Object.hasOwn(byIosCode, code)) {
-    const known = byIosCode[code] as Mapped;
-    return new SignetError(known.code, known.message, { cause: error, details: { native: code } });
-  }
+  if (typeof code === "string" && Object.hasOwn(byIosCode, code))
+    return { failure: { ...byIosCode[code], native: code }, platform: "ios" };
   const text = typeof message === "string" ? message : "";
-  const dom = /\bDomError:\s*([A-Za-z]+)/.exec(text)?.[1];
   // The Android DOM error's class name is the WebAuthn error name (NotAllowedError, …).
-  if (dom !== undefined) {
-    const mapped = toWebAuthnError({ name: dom, cause: error });
-    return new SignetError(mapped.code, mapped.message, {
-      cause: error,
-      details: { native: `DomError:${dom}` },
-    });
-  }
+  const dom = /\bDomError:\s*([A-Za-z]+)/.exec(text)?.[1];
+  if (dom !== undefined)
+    return { failure: { name: dom, native: `DomError:${dom}` }, platform: "android" };
   const kind = Object.keys(byAndroidKind).find((name) => new RegExp(`\\b${name}\\b`).test(text));
-  if (kind !== undefined) {
-    const known = byAndroidKind[kind] as Mapped;
-    return new SignetError(known.code, known.message, { cause: error, details: { native: kind } });
-  }
-  return toWebAuthnError(error);
+  if (kind !== undefined)
+    return { failure: { ...byAndroidKind[kind], native: kind }, platform: "android" };
+  return undefined;
+}
+
+/**
+ * Maps whatever `react-native-passkeys` rejects with to a `SignetError`, through the same rules
+ * as the browser's failures (`toWebAuthnError`): its iOS codes and Android messages are read into
+ * their WebAuthn equivalents where they have one, then with the ceremony's context (a dismissal
+ * after the timeout is `WEBAUTHN_TIMEOUT`; an app not associated with the relying party is
+ * `WEBAUTHN_RP_ID_INVALID`, naming the association file). The native code or kind goes to
+ * `details.native`; native messages are not copied into Signet's. On web (DOMExceptions) it is
+ * `toWebAuthnError` itself.
+ *
+ * @param error - What the library rejected with.
+ * @param context - The ceremony, its options and how long it ran.
+ * @returns A `SignetError`; never throws.
+ * @example
+ * ```ts
+ * try { await Passkeys.get(request) } catch (e) { throw toPasskeysError(e, { ceremony: "authentication", options: request }) }
+ * ```
+ */
+export function toPasskeysError(error: unknown, context?: WebAuthnFailureContext): SignetError {
+  if (error instanceof SignetError) return error;
+  const native = readNative(error);
+  if (native === undefined) return toWebAuthnError(error, context);
+  return webAuthnFailure({ ...native.failure, platform: native.platform }, context, error);
 }
 
 const isBase64Url = (value: unknown): value is string =>
@@ -201,11 +229,14 @@ export function passkeysWebAuthn(
     async register(request) {
       ready();
       const id = relyingParty(request.rp?.id);
+      const options = { ...request, rp: { ...request.rp, id } };
+      const started = Date.now();
       let result: unknown;
       try {
-        result = await module.create({ ...request, rp: { ...request.rp, id } });
+        result = await module.create(options);
       } catch (error) {
-        throw toPasskeysError(error);
+        const elapsedMs = Date.now() - started;
+        throw toPasskeysError(error, { ceremony: "registration", options, elapsedMs });
       }
       return registrationFrom(result);
     },
@@ -218,11 +249,14 @@ export function passkeysWebAuthn(
       }
       ready();
       const id = relyingParty(request.rpId);
+      const options = { ...request, rpId: id };
+      const started = Date.now();
       let result: unknown;
       try {
-        result = await module.get({ ...request, rpId: id });
+        result = await module.get(options);
       } catch (error) {
-        throw toPasskeysError(error);
+        const elapsedMs = Date.now() - started;
+        throw toPasskeysError(error, { ceremony: "authentication", options, elapsedMs });
       }
       return assertionFrom(result);
     },

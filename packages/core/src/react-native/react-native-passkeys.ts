@@ -13,10 +13,11 @@ export { type PasskeysWebAuthnOptions, toPasskeysError } from "./passkeys.js";
 
 /**
  * A {@link WebAuthnProvider} over react-native-passkeys, for `createClient({ webauthn })`. Its
- * failures are `SignetError`s: a dismissed prompt (iOS `ERR_USER_CANCELLED`, Android
- * `UserCancelled`) is `WEBAUTHN_CANCELLED`, an app not associated with the domain
- * `WEBAUTHN_SECURITY`, an old OS `WEBAUTHN_UNSUPPORTED`, the rest `WEBAUTHN_FAILED` (native code
- * in `details.native`). The app must be associated with `rpId` (`apple-app-site-association`
+ * failures are `SignetError`s, mapped by the same rules as the browser's (`toWebAuthnError`): a
+ * dismissed prompt (iOS `ERR_USER_CANCELLED`, Android `UserCancelled`) is `WEBAUTHN_CANCELLED`,
+ * or `WEBAUTHN_TIMEOUT` once the options' `timeout` has passed; an app not associated with the
+ * relying party's domain `WEBAUTHN_RP_ID_INVALID`; an old OS `WEBAUTHN_UNSUPPORTED`; the rest
+ * `WEBAUTHN_FAILED` (native code in `details.native`). The app must be associated with `rpId` (`apple-app-site-association`
  * webcredentials, `assetlinks.json` get_login_creds).
  *
  * @param options - `rpId`: used when the service's options carry no relying party id.

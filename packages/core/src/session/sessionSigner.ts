@@ -38,15 +38,21 @@ export async function requireSession(
   );
 }
 
-/** A `SignPayload` that stamps with `session`'s key, checking expiry at the moment of signing. */
+/**
+ * A `SignPayload` that stamps with `session`'s key, checking expiry at the moment of signing, and
+ * notes which session stamped which request: a 401 that ends it clears that session
+ * (`SessionStore.observe`).
+ */
 export function signWithSession(client: SignetClient, session: ActiveSession): SignPayload {
-  return (payload) => {
+  return (payload, context) => {
     // Expired by both clocks (the service's and the device's), or `list` would have asked.
     if (isExpired(session, Math.min(client.clock.now(), client.timer.now()))) {
       throw new SignetError("SESSION_EXPIRED", "The session expired: sign in again", {
         details: { accountId: session.accountId, sessionId: session.id },
       });
     }
+    const { key: _key, ...signer } = session;
+    client.sessions.noteSignature(signer, context);
     return client.crypto.stampPayload(payload, session.key);
   };
 }

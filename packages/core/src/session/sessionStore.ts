@@ -3,8 +3,11 @@
 // a secure store of strings, memory) persists sessions without a second storage seam.
 import type { CryptoApi } from "../crypto/api.js";
 import type { SigningKey } from "../crypto/backend.js";
-import { SignetError } from "../errors.js";
+import { assertArgument, SignetError } from "../errors.js";
+import type { SignetEvent } from "../events.js";
 import type { KeyStore } from "../keys/key-store.js";
+import type { SignContext } from "../transport/signedRequest.js";
+import { createSessionRejection } from "./sessionRejection.js";
 
 /** A session this device holds the signing key of. No secret: safe to render and log. */
 export type Session = {
@@ -68,7 +71,50 @@ export type SessionStore = {
    * stored there since, forgets those deleted.
    */
   sync(): Promise<void>;
+  /**
+   * How long before its end a held session counts as expiring: the watcher emits a `session`
+   * event with `action: "expiring"` then, and `useSession` reports `expiring: true`.
+   */
+  readonly expiryWarningMs: number;
+  /** Notes that `session` stamped the request of `context` (called by `signWithSession`). */
+  noteSignature(session: Session, context: SignContext): void;
+  /**
+   * Reads one of the client's events: a 401 ending a signed request that a held session stamped
+   * clears that session once, in every tab (concurrent 401s make one clearing), and emits a
+   * `session` event with `action: "rejected"`. A 401 about the request itself (a lapsed
+   * challenge, a missing header) keeps the session; any 401 but the service's refusal of the key
+   * is first checked against the service's list of active sessions.
+   */
+  observe(event: SignetEvent): void;
+  /** Resolves once the clearings that 401s started have finished. */
+  settled(): Promise<void>;
 };
+
+/** Default `expiryWarningMs`: a minute, as the peers' SDKs warn. */
+export const DEFAULT_EXPIRY_WARNING_MS = 60_000;
+
+/** The service's session lifetime (docs/protocol.md §8). */
+export const SESSION_LIFETIME_MS = 15 * 60_000;
+
+/**
+ * The warning margin that `createClient`'s `sessionWarning` asks for (`false`: 0, no warning).
+ * @throws {SignetError} `INVALID_ARGUMENT` for a margin that is not a number of ms in [0, 15 min):
+ * every fresh session would be expiring from the start.
+ */
+export function expiryWarningMargin(
+  option: { marginMs?: number | undefined } | boolean | undefined,
+): number {
+  if (option === false) return 0;
+  const marginMs = option === true || option === undefined ? undefined : option.marginMs;
+  if (marginMs === undefined) return DEFAULT_EXPIRY_WARNING_MS;
+  assertArgument(
+    typeof marginMs === "number" && marginMs >= 0 && marginMs < SESSION_LIFETIME_MS,
+    "sessionWarning.marginMs",
+    `a number of ms in [0, ${SESSION_LIFETIME_MS})`,
+    String(marginMs),
+  );
+  return marginMs;
+}
 
 /**
  * Sessions within this margin of `expiresAt` are treated as expired: a stamp must arrive in time.
@@ -97,9 +143,13 @@ export function createSessionStore(parameters: {
    * A held session ended on this device without a call: `expired`, or `lost` when its stored key
    * could no longer be read (storage evicted or corrupted); either way it is already removed.
    */
-  onGone?: (session: Session, why: "expired" | "lost") => void;
+  onGone?: (session: Session, why: "expired" | "lost" | "rejected") => void;
   /** Called after this store added or removed a session (to tell other tabs). */
   onChange?: () => void;
+  /** An origin-wide lock (the client's cross-tab lock). Default: none, run at once. */
+  lock?: <T>(key: string, task: (waited: boolean) => Promise<T>) => Promise<T>;
+  /** `expiryWarningMs`. Default {@link DEFAULT_EXPIRY_WARNING_MS}. */
+  expiryWarningMs?: number;
 }): SessionStore {
   const { keyStore, crypto, now } = parameters;
   const deviceNow = parameters.deviceNow ?? now;
@@ -172,6 +222,31 @@ export function createSessionStore(parameters: {
     parameters.onChange?.();
   };
 
+  const rejection = createSessionRejection({
+    held(sessionId) {
+      const session = held.get(sessionId);
+      if (!session) return undefined;
+      const { key: _key, ...metadata } = session;
+      return metadata;
+    },
+    confirmGone: async (session) => (await parameters.confirmGone?.(session)) ?? false,
+    lock: parameters.lock ?? ((_key, task) => task(false)),
+    sync: () => sync(),
+    async clear(session) {
+      await remove(session.accountId, session.id);
+      parameters.onGone?.(session, "rejected");
+    },
+  });
+
+  const sync = async () => {
+    await load();
+    // Reading everything again is simplest, and cheap: a device holds a handful of sessions.
+    held.clear();
+    loading = undefined;
+    await load();
+    publish();
+  };
+
   return {
     load,
     getSnapshot: () => snapshot,
@@ -203,13 +278,10 @@ export function createSessionStore(parameters: {
       parameters.onChange?.();
     },
     remove,
-    async sync() {
-      await load();
-      // Reading everything again is simplest, and cheap: a device holds a handful of sessions.
-      held.clear();
-      loading = undefined;
-      await load();
-      publish();
-    },
+    sync,
+    expiryWarningMs: parameters.expiryWarningMs ?? DEFAULT_EXPIRY_WARNING_MS,
+    noteSignature: rejection.noteSignature,
+    observe: rejection.observe,
+    settled: rejection.settled,
   };
 }

@@ -1,11 +1,11 @@
 // WebAuthn Level 3 §5.1.3 (create) and §5.1.4 (get) in the browser, through @simplewebauthn/browser:
 // it converts the JSON options and results, cancels a pending ceremony when a new one starts
 // (its WebAuthnAbortService) and offers conditional UI (autofill). It loads as a chunk of its own,
-// started when a client is created, so no tap waits for it; DOM errors become Signet codes in
-// ./errors.ts.
+// started when a client is created, so no tap waits for it; its errors become Signet codes in
+// ./errors.ts, read with the ceremony's context (a timeout is not a cancel).
 import { loadChunk } from "../crypto/chunk.js";
 import { SignetError } from "../errors.js";
-import { toWebAuthnError } from "./errors.js";
+import { toWebAuthnError, type WebAuthnFailureContext } from "./errors.js";
 import type {
   AuthenticationResponseJSON,
   RegistrationResponseJSON,
@@ -28,7 +28,13 @@ function assertSupported(): void {
  * The browser's passkeys (`navigator.credentials`) as a `WebAuthnProvider`, through
  * `@simplewebauthn/browser`. Nothing is read at import time; support is checked when a ceremony
  * starts. Starting a ceremony cancels one still pending (its promise rejects with
- * `WEBAUTHN_CANCELLED`), so a second tap never meets "a request is already pending".
+ * `WEBAUTHN_CANCELLED`), so a second tap never meets "a request is already pending". Failures
+ * are mapped by {@link toWebAuthnError} with the ceremony's context: a prompt left to its
+ * `timeout` is `WEBAUTHN_TIMEOUT`, a relying party id this page may not use
+ * `WEBAUTHN_RP_ID_INVALID`, @simplewebauthn/browser's code is in `details.webauthnCode`.
+ *
+ * @returns A {@link WebAuthnProvider} for `createClient({ webauthn })`.
+ * @throws Nothing at creation; its ceremonies reject with `SignetError` (`WEBAUTHN_*`).
  *
  * @example
  * ```ts
@@ -40,13 +46,25 @@ export function createBrowserWebAuthn(): WebAuthnProvider {
   const load = (): Promise<SimpleWebAuthn> =>
     loadChunk(() => import("./ceremonies.js")).then((module) => (library = module));
   // Once loaded, a ceremony calls WebAuthn in the same task as the tap: nothing is awaited first.
-  const ceremony = async <T>(run: (lib: SimpleWebAuthn) => Promise<T>): Promise<T> => {
+  // A failure is read with the ceremony's context: its options, whether it was conditional, how
+  // long it ran against its timeout, and the page's host against the relying party id.
+  const ceremony = async <T>(
+    context: Omit<WebAuthnFailureContext, "elapsedMs" | "hostname" | "platform">,
+    run: (lib: SimpleWebAuthn) => Promise<T>,
+  ): Promise<T> => {
     assertSupported();
     const lib = library ?? (await load());
+    const started = Date.now();
     try {
       return await run(lib);
     } catch (error) {
-      throw toWebAuthnError(error);
+      const hostname = (globalThis as { location?: { hostname?: unknown } }).location?.hostname;
+      throw toWebAuthnError(error, {
+        ...context,
+        elapsedMs: Date.now() - started,
+        platform: "web",
+        ...(typeof hostname === "string" ? { hostname } : {}),
+      });
     }
   };
   return {
@@ -54,7 +72,7 @@ export function createBrowserWebAuthn(): WebAuthnProvider {
       load().catch(() => undefined);
     },
     register: (options) =>
-      ceremony(async (lib) => {
+      ceremony({ ceremony: "registration", options }, async (lib) => {
         const optionsJSON = options as Parameters<typeof lib.startRegistration>[0]["optionsJSON"];
         const result = await lib.startRegistration({ optionsJSON });
         // Transports are omitted rather than empty (docs/protocol.md §3).
@@ -62,28 +80,33 @@ export function createBrowserWebAuthn(): WebAuthnProvider {
         return result as RegistrationResponseJSON;
       }),
     authenticate: (options, extras) =>
-      ceremony(async (lib) => {
-        if (extras?.autofill === true) {
-          // Checked here, so each gets its own code instead of a generic failure.
-          if (!(await lib.browserSupportsWebAuthnAutofill()))
-            throw new SignetError(
-              "WEBAUTHN_UNSUPPORTED",
-              "This browser cannot offer passkeys in autofill",
-            );
-          if (!document.querySelector("input[autocomplete$='webauthn']"))
-            throw new SignetError(
-              "INVALID_ARGUMENT",
-              'Passkey autofill needs an <input autocomplete="username webauthn"> on the page',
-            );
-        }
-        const optionsJSON = options as Parameters<typeof lib.startAuthentication>[0]["optionsJSON"];
-        const result = await lib.startAuthentication({
-          optionsJSON,
-          useBrowserAutofill: extras?.autofill === true,
-        });
-        if (!result.response.userHandle) delete result.response.userHandle;
-        return result as AuthenticationResponseJSON;
-      }),
+      ceremony(
+        { ceremony: "authentication", options, conditional: extras?.autofill === true },
+        async (lib) => {
+          if (extras?.autofill === true) {
+            // Checked here, so each gets its own code instead of a generic failure.
+            if (!(await lib.browserSupportsWebAuthnAutofill()))
+              throw new SignetError(
+                "WEBAUTHN_UNSUPPORTED",
+                "This browser cannot offer passkeys in autofill",
+              );
+            if (!document.querySelector("input[autocomplete$='webauthn']"))
+              throw new SignetError(
+                "INVALID_ARGUMENT",
+                'Passkey autofill needs an <input autocomplete="username webauthn"> on the page',
+              );
+          }
+          const optionsJSON = options as Parameters<
+            typeof lib.startAuthentication
+          >[0]["optionsJSON"];
+          const result = await lib.startAuthentication({
+            optionsJSON,
+            useBrowserAutofill: extras?.autofill === true,
+          });
+          if (!result.response.userHandle) delete result.response.userHandle;
+          return result as AuthenticationResponseJSON;
+        },
+      ),
   };
 }
 

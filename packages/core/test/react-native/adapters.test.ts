@@ -222,7 +222,7 @@ describe("react-native-passkeys provider", () => {
   it("maps every documented iOS and Android failure to a Signet code", async () => {
     const cases: [platform: "ios" | "android", FakePasskeyFailure, string][] = [
       ["ios", "cancel", "WEBAUTHN_CANCELLED"],
-      ["ios", "notConfigured", "WEBAUTHN_SECURITY"],
+      ["ios", "notConfigured", "WEBAUTHN_RP_ID_INVALID"],
       ["ios", "pending", "WEBAUTHN_FAILED"],
       ["ios", "unknown", "WEBAUTHN_FAILED"],
       ["ios", "null", "WEBAUTHN_FAILED"],
@@ -232,7 +232,7 @@ describe("react-native-passkeys provider", () => {
       ["android", "notConfigured", "WEBAUTHN_UNSUPPORTED"],
       ["android", "domNotAllowed", "WEBAUTHN_CANCELLED"],
       ["android", "domInvalidState", "WEBAUTHN_INVALID_STATE"],
-      ["android", "domSecurity", "WEBAUTHN_SECURITY"],
+      ["android", "domSecurity", "WEBAUTHN_RP_ID_INVALID"],
       ["android", "unknown", "WEBAUTHN_FAILED"],
     ];
     const { host } = softHost();
@@ -265,8 +265,31 @@ describe("react-native-passkeys provider", () => {
     expect(toPasskeysError(coded("ERR_BIOMETRIC")).code).toBe("WEBAUTHN_UNSUPPORTED");
     expect(toPasskeysError(coded("ERR_INVALID_CHALLENGE")).code).toBe("ENCODING_INVALID");
     expect(toPasskeysError(coded("ERR_USER_CANCELLED")).details).toEqual({
+      name: "NotAllowedError",
       native: "ERR_USER_CANCELLED",
     });
+    // Read with the ceremony's context by toWebAuthnError's rules: a dismissal once the timeout
+    // has passed is a timeout, on either platform.
+    const options = { challenge: "AAAA", rpId: "app.example", timeout: 5_000 };
+    for (const native of [coded("ERR_USER_CANCELLED"), new Error("UserCancelled")]) {
+      const late = toPasskeysError(native, {
+        ceremony: "authentication",
+        options,
+        elapsedMs: 5_000,
+      });
+      expect(late).toMatchObject({ code: "WEBAUTHN_TIMEOUT", retryable: true });
+      const early = toPasskeysError(native, {
+        ceremony: "authentication",
+        options,
+        elapsedMs: 900,
+      });
+      expect(early.code).toBe("WEBAUTHN_CANCELLED");
+    }
+    const unassociated = toPasskeysError(coded("ERR_NOT_CONFIGURED"), {
+      ceremony: "registration",
+      options: { ...options, rp: { id: "app.example", name: "App" } } as never,
+    });
+    expect(unassociated.message).toMatch(/"app\.example": publish apple-app-site-association/);
     // On web the library calls navigator.credentials: DOMExceptions by name.
     expect(toPasskeysError(new DOMException("x", "NotAllowedError")).code).toBe(
       "WEBAUTHN_CANCELLED",
