@@ -209,8 +209,12 @@ export type SignetQueryName = keyof typeof queryReads;
 export type SignetResource = (typeof queryReads)[SignetQueryName];
 
 /**
- * The one table of what each mutation's core action changes on the service. The queries a
- * successful call refetches follow from it ({@link InvalidatedBy}, {@link invalidatedBy}).
+ * What each mutation's core action changes on the service. The queries a successful call
+ * refetches follow from it ({@link InvalidatedBy}, {@link invalidatedBy}).
+ *
+ * The `invalidates` column of core's table of actions (`packages/core/src/actions/actionTable.ts`),
+ * kept here so the hooks' bundle does not carry that table: `test/actionTable.test.ts` holds the two
+ * equal, in the type system and at run time, so an action added there fails until it is here.
  */
 export const mutationChanges = {
   requestOtp: [],
