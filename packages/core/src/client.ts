@@ -4,6 +4,7 @@
 import type { CryptoApi } from "./crypto/api.js";
 import type { SigningKey } from "./crypto/backend.js";
 import type { BundleTrustOptions } from "./crypto/bundles.js";
+import { defined } from "./defined.js";
 import { assertArgument, SignetError } from "./errors.js";
 import { type CallOptions, deliver, type EventSink, type SignetEvent } from "./events.js";
 import type { KeyPersistence, KeyStore } from "./keys/key-store.js";
@@ -28,11 +29,13 @@ import {
 } from "./transport/http.js";
 import { generateIdempotencyKey } from "./transport/idempotencyKey.js";
 import { preloadPayloadChecks } from "./transport/payloadCheck.js";
+import { type RetryOptions, type RetryPolicy, resolveRetryPolicy } from "./transport/retry.js";
 import {
   type RunSignedRequestParameters,
   type RunSignedRequestReturnType,
   runSignedRequest,
 } from "./transport/signedRequest.js";
+import { withRetry } from "./transport/withRetry.js";
 import type { WebAuthnProvider } from "./webauthn/types.js";
 
 /** Parameters of `createClient`. Every seam is optional but `relayUrl`. */
@@ -97,7 +100,18 @@ export type CreateClientParameters = {
    * Native: pass one over `AppState` (see `AppStateSource`).
    */
   appState?: AppStateSource | undefined;
-  /** Defaults for signed requests: overall timeout and backoff. */
+  /**
+   * The retry policy of every request (docs/architecture.md "Retries"): `retryCount` (default 3),
+   * `backoff` (500 ms doubling to 8 s, full jitter), `maxRetryAfterMs` (30 s), `timeoutMs` of an
+   * unsigned call with its retries (120 s) and `shouldRetry`. Each call may override it
+   * (`{ retry }` beside `signal`); `false` turns retries off.
+   */
+  retry?: RetryOptions | undefined;
+  /**
+   * Defaults for signed requests: the overall timeout (default 120 s until a challenge is held,
+   * then the challenge's `expiresAt`). `backoff` is the older spelling of `retry.backoff`, still
+   * honoured (under `retry`, which wins).
+   */
   signedRequests?: { timeoutMs?: number; backoff?: Partial<BackoffOptions> } | undefined;
 };
 
@@ -132,6 +146,8 @@ export type SignetClient = {
   readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Jitter source in [0, 1). */
   readonly random: () => number;
+  /** The client's retry policy, defaults applied (a call's `retry` refines it). */
+  readonly retry: RetryPolicy;
   /** Held sessions; `subscribe`/`getSnapshot` fit `useSyncExternalStore`. */
   readonly sessions: SessionStore;
   /** The key store, resolved on first use (the browser default probes IndexedDB then). */
@@ -150,7 +166,12 @@ export type SignetClient = {
     parameters: SignedParameters<TBody>,
     call?: CallOptions,
   ): Promise<RunSignedRequestReturnType<TBody>>;
-  /** Sends an unsigned request and parses its JSON; `call` as for `signed`. */
+  /**
+   * Sends an unsigned request and parses its JSON, retried under the retry policy; `call` as for
+   * `signed` (its `retry` refines the policy). Reads (`GET`, `HEAD`) and calls marked
+   * `idempotent` are repeated after no answer or a 5xx; any call after a 429 or a 503 with
+   * `Retry-After`.
+   */
   request<TBody>(
     parameters: {
       method: string;
@@ -158,6 +179,10 @@ export type SignetClient = {
       body?: string;
       expectedStatus?: number | readonly number[];
       headers?: Record<string, string>;
+      /** A repeat changes nothing more than the first send (a new challenge, say). */
+      idempotent?: boolean;
+      /** The flow, for `retry` events. */
+      operation?: string;
     },
     call?: CallOptions,
   ): Promise<TBody>;
@@ -296,6 +321,10 @@ export function createClientFactory(defaults: ClientDefaults) {
 
     const sleep = parameters.sleep ?? abortableSleep;
     const random = parameters.random ?? Math.random;
+    const retry = resolveRetryPolicy(
+      { backoff: parameters.signedRequests?.backoff },
+      parameters.retry,
+    );
     const client: SignetClient = {
       relayUrl: parameters.relayUrl,
       transport,
@@ -304,6 +333,7 @@ export function createClientFactory(defaults: ClientDefaults) {
       timer: deviceClock,
       sleep,
       random,
+      retry,
       sessions,
       keyStore,
       persistence: async () => (await resolveStore()).persistence,
@@ -324,9 +354,10 @@ export function createClientFactory(defaults: ClientDefaults) {
           onWarning: (warning) => emit({ type: "bundleWarning", ...warning }, onEvent),
         };
       },
-      signed: (signedParameters, { signal, onEvent } = {}) =>
+      signed: (signedParameters, { signal, onEvent, retry: callRetry } = {}) =>
         runSignedRequest({
-          ...parameters.signedRequests,
+          ...defined({ timeoutMs: parameters.signedRequests?.timeoutMs }),
+          retry: resolveRetryPolicy(retry, callRetry),
           ...signedParameters,
           allowUnknownPayloads: parameters.allowUnknownPayloads === true,
           signal,
@@ -341,8 +372,24 @@ export function createClientFactory(defaults: ClientDefaults) {
           generateId: () => generateIdempotencyKey(crypto.backend.randomBytes),
           onEvent: (event) => emit(event, onEvent),
         } as RunSignedRequestParameters<never>) as never,
-      request: async (request, { signal, onEvent } = {}) =>
-        (await requestJson({ transport, ...request, signal, onEvent })).body as never,
+      request: async ({ idempotent, operation, ...request }, call = {}) => {
+        const { signal, onEvent } = call;
+        const send = () => requestJson({ transport, ...request, signal, onEvent });
+        const { body } = await withRetry(send, {
+          policy: resolveRetryPolicy(retry, call.retry),
+          safe: request.method === "GET" || request.method === "HEAD" || idempotent === true,
+          method: request.method,
+          path: request.path,
+          operation,
+          signal,
+          sleep,
+          random,
+          timer: deviceClock,
+          clock,
+          onRetry: (event) => emit(event, onEvent),
+        });
+        return body as never;
+      },
       emit,
       holdSession: (session, key) => sessions.add(session, key),
       coalesce(key, task) {

@@ -83,13 +83,20 @@ describe("per-call onEvent", () => {
       "submitting:1",
       "request:200",
       "processing:1",
+      // Each wait is also a `retry` event with its reason and delay (docs/architecture.md "Retries").
+      "retry",
       "submitting:2",
       "request:200",
       "processing:2",
+      "retry",
       "submitting:3",
       "request:204",
       "done:3",
       "session:revoked",
+    ]);
+    expect(mine.filter((event) => event.type === "retry")).toEqual([
+      expect.objectContaining({ reason: "processing", attempt: 1, operation: "revokeSession" }),
+      expect.objectContaining({ reason: "processing", attempt: 2, operation: "revokeSession" }),
     ]);
     // The client-wide sink got the same events, in the same order.
     expect(all).toEqual(mine);

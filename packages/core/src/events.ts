@@ -3,7 +3,12 @@
 import type { BundleWarning } from "./crypto/bundles.js";
 import type { RequestEvent } from "./transport/http.js";
 import type { PayloadEvent } from "./transport/payloadCheck.js";
-import type { SignedRequestEvent } from "./transport/signedRequest.js";
+import type { RetryEvent, RetryOptions } from "./transport/retry.js";
+import type { SignedRequestEvent } from "./transport/signedRequestEvent.js";
+
+// `events.ts` imports transport's event types; transport never imports this file (it delivers
+// through `transport/deliver.ts`), so the two never import each other.
+export { deliver } from "./transport/deliver.js";
 
 /**
  * A session was stored, removed, refreshed or found expired; `lost` when its key could not be read
@@ -34,6 +39,7 @@ export type BundleWarningEvent = { type: "bundleWarning" } & BundleWarning;
 /** Everything a client's `onEvent` receives. */
 export type SignetEvent =
   | RequestEvent
+  | RetryEvent
   | SignedRequestEvent
   | PayloadEvent
   | SessionEvent
@@ -47,23 +53,14 @@ export type CallOptions = {
   /** Cancels the call: it rejects with `ABORTED` and sends nothing more. */
   signal?: AbortSignal | undefined;
   /**
-   * Receives this call's events only (its HTTP legs, signed-request stages `challenge` →
+   * Receives this call's events only (its HTTP legs, retries and waits, signed-request stages `challenge` →
    * `signing` → `submitting` → `processing` → `done`/`failed`, session changes, bundle
    * warnings), in addition to the client's `onEvent`. Redacted like those.
    */
   onEvent?: EventSink | undefined;
+  /**
+   * This call's retry options, over the client's `retry` (docs/architecture.md "Retries"):
+   * `{ retryCount, backoff, maxRetryAfterMs, timeoutMs, shouldRetry }`, or `false` for none.
+   */
+  retry?: RetryOptions | undefined;
 };
-
-/** Hands `event` to each sink; what a sink throws is dropped, so no sink can break a flow. */
-export function deliver<TEvent>(
-  event: TEvent,
-  ...sinks: readonly (((event: TEvent) => void) | undefined)[]
-): void {
-  for (const sink of sinks) {
-    try {
-      sink?.(event);
-    } catch {
-      // An event sink must never break a payment or a sign-in.
-    }
-  }
-}

@@ -15,6 +15,7 @@ import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js"
 import { expectShape } from "../transport/responseShape.js";
 import { toWebAuthnError } from "../webauthn/errors.js";
 import type { AuthMethodJson } from "../wire.js";
+import { sessionGoneError } from "./refreshSession.js";
 
 export type AddPasskeyParameters = CallOptions & {
   accountId: string;
@@ -40,7 +41,12 @@ export type AddPasskeyErrorType = SignetError<SessionSignedErrorCode | WebAuthnE
  * Creates a passkey on this device and adds it to the wallet: the WebAuthn prompt opens first
  * (inside the user's tap), then the credential add is stamped by a held session.
  *
- * @throws {SignetError} `WEBAUTHN_CANCELLED`, `WEBAUTHN_INVALID_STATE`, `NO_SESSION`, `PASSKEY_CREDENTIAL_ALREADY_EXISTS`, `INVALID_INPUT`.
+ * A lapsed challenge starts over once with a fresh one; an add whose answer was lost is
+ * resolved by looking the new passkey up by its credential id (docs/architecture.md "Retries").
+ *
+ * @throws {SignetError} `WEBAUTHN_CANCELLED`, `WEBAUTHN_INVALID_STATE`, `NO_SESSION`,
+ * `SESSION_EXPIRED` (the service no longer knows the session: sign in again),
+ * `PASSKEY_CREDENTIAL_ALREADY_EXISTS`, `INVALID_INPUT`.
  * @example
  * ```ts
  * const { challenge } = await fetch("/api/demo/passkey-challenge").then((r) => r.json());
@@ -85,36 +91,47 @@ export async function addPasskey(
   const session = await requireSession(client, { accountId });
   // docs/protocol.md §10: only the service's transports go (browsers report `smart-card`, `cable`).
   const transports = serviceTransports(registration.response.transports);
-  const { body: credential } = await client.signed(
-    {
-      operation: "addPasskey",
-      method: "POST",
-      path: "/auth/credentials",
-      body: JSON.stringify({
-        type: "PASSKEY",
-        accountId,
-        nickname,
-        challenge,
-        attestation: {
+  const { body: credential } = await client
+    .signed(
+      {
+        operation: "addPasskey",
+        method: "POST",
+        path: "/auth/credentials",
+        body: JSON.stringify({
+          type: "PASSKEY",
+          accountId,
+          nickname,
+          challenge,
+          attestation: {
+            credentialId: registration.rawId,
+            clientDataJson: registration.response.clientDataJSON,
+            attestationObject: registration.response.attestationObject,
+            ...(transports.length ? { transports } : {}),
+          },
+        }),
+        expectedStatus: 201,
+        sign: signWithSession(client, session),
+        checkPayload: addPasskeyPayload(client, {
+          accountId,
           credentialId: registration.rawId,
           clientDataJson: registration.response.clientDataJSON,
           attestationObject: registration.response.attestationObject,
-          ...(transports.length ? { transports } : {}),
+        }),
+        parseBody: (answer) =>
+          expectShape<AuthMethodJson>(answer, ["id", "accountId", "type"], "AuthMethod"),
+        // The add went unanswered (a dropped connection, a 5xx after the stamp passed, a relay
+        // restart): the service is asked whether it holds the passkey this device just made. If it
+        // does, that is the result; if not, nothing was added and a fresh challenge is safe.
+        resolveAmbiguous: async () => {
+          const found = await findPasskey(client, accountId, registration.rawId, parameters.signal);
+          return found ? { status: 201, body: found } : "restart";
         },
-      }),
-      expectedStatus: 201,
-      sign: signWithSession(client, session),
-      checkPayload: addPasskeyPayload(client, {
-        accountId,
-        credentialId: registration.rawId,
-        clientDataJson: registration.response.clientDataJSON,
-        attestationObject: registration.response.attestationObject,
-      }),
-      parseBody: (answer) =>
-        expectShape<AuthMethodJson>(answer, ["id", "accountId", "type"], "AuthMethod"),
-    },
-    parameters,
-  );
+      },
+      parameters,
+    )
+    .catch(async (error: unknown) => {
+      throw await sessionGoneError(client, error, session, parameters.signal);
+    });
   return credential;
 }
 
@@ -142,4 +159,24 @@ export function addPasskeyPayload(
       counts: { authenticators: 1 },
     },
   ]);
+}
+
+/** The account's passkey with this WebAuthn credential id, if the service holds one. */
+async function findPasskey(
+  client: SignetClient,
+  accountId: string,
+  credentialId: string,
+  signal: AbortSignal | undefined,
+): Promise<AuthMethodJson | undefined> {
+  const listed = await client.request<{ data?: AuthMethodJson[] }>(
+    {
+      method: "GET",
+      path: `/auth/credentials?accountId=${encodeURIComponent(accountId)}`,
+      operation: "addPasskey",
+    },
+    { signal },
+  );
+  return listed?.data?.find(
+    (entry) => entry?.type === "PASSKEY" && entry.credentialId === credentialId,
+  );
 }

@@ -1,6 +1,6 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { type SessionSignedErrorCode, SignetError } from "../errors.js";
+import { isSignetError, type SessionSignedErrorCode, SignetError } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import {
   establishSession,
@@ -8,7 +8,7 @@ import {
   sessionSigningKey,
 } from "../session/establishSession.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
-import type { Session } from "../session/sessionStore.js";
+import type { ActiveSession, Session } from "../session/sessionStore.js";
 import { type CheckPayload, expectActivity, hexValue } from "../transport/payloadCheck.js";
 import { revokeSessionPayload } from "./revokeSession.js";
 
@@ -31,6 +31,9 @@ export type RefreshSessionErrorType = SignetError<SessionSignedErrorCode>;
  * is signed out of the account while the refresh runs, the new session is revoked instead of
  * held, and `NO_SESSION` is thrown. Concurrent refreshes of one session (in this client, or in
  * other tabs of the origin where Web Locks exist) make one request and share its result.
+ *
+ * A lapsed challenge starts over once with a fresh one, and so does a refresh whose answer was
+ * lost; a session the service no longer lists (expired on its clock) gives `SESSION_EXPIRED`.
  *
  * @throws {SignetError} `NO_SESSION`, `SESSION_EXPIRED` (sign in again), `CHALLENGE_EXPIRED`, `NETWORK`.
  * @example
@@ -62,19 +65,26 @@ export async function refreshSession(
       ? { legacy: await client.crypto.generateDecryptionKey() }
       : await client.crypto.generateSigningKey();
     const clientPublicKey = "legacy" in sent ? sent.legacy.publicKeyUncompressed : sent.publicKey;
-    const { body } = await client.signed(
-      {
-        operation: "refreshSession",
-        method: "POST",
-        path: `/auth/sessions/${current.id}/refresh`,
-        body: JSON.stringify({ clientPublicKey }),
-        expectedStatus: 201,
-        sign: signWithSession(client, current),
-        checkPayload: refreshSessionPayload(client, { accountId, clientPublicKey }),
-        parseBody: parseAuthSession,
-      },
-      parameters,
-    );
+    const { body } = await client
+      .signed(
+        {
+          operation: "refreshSession",
+          method: "POST",
+          path: `/auth/sessions/${current.id}/refresh`,
+          body: JSON.stringify({ clientPublicKey }),
+          expectedStatus: 201,
+          sign: signWithSession(client, current),
+          checkPayload: refreshSessionPayload(client, { accountId, clientPublicKey }),
+          parseBody: parseAuthSession,
+          // A refresh that went unanswered is made again with a fresh challenge: at worst the
+          // service holds one more session for this new key until it expires, never a payment.
+          resolveAmbiguous: async () => "restart",
+        },
+        parameters,
+      )
+      .catch(async (error: unknown) => {
+        throw await sessionGoneError(client, error, current, parameters.signal);
+      });
     const key = await sessionSigningKey(client, body, sent);
     if (!client.sessions.getSnapshot()[accountId]?.length) {
       // A sign-out (or the revoke of the last held session) ran meanwhile: holding the new session
@@ -125,4 +135,45 @@ export function refreshSessionPayload(
       equals: { targetPublicKey: hexValue(request.clientPublicKey) },
     },
   ]);
+}
+
+/**
+ * What a 401 or 403 on a call stamped by `session` means: when the service no longer lists the
+ * session (it expired on the service's clock, which a device asleep or a clock behind cannot
+ * see), `SESSION_EXPIRED` (sign in again), with the service's answer as `cause`; otherwise the
+ * error as it came. The check is one read; if it fails, the original error stands.
+ *
+ * @throws never: it returns the error to throw.
+ * @example
+ * ```ts
+ * await client.signed(request, call).catch(async (error) => {
+ *   throw await sessionGoneError(client, error, session, call.signal);
+ * });
+ * ```
+ */
+export async function sessionGoneError(
+  client: SignetClient,
+  error: unknown,
+  session: Pick<ActiveSession, "id" | "accountId">,
+  signal?: AbortSignal,
+): Promise<unknown> {
+  if (!isSignetError(error) || (error.status !== 401 && error.status !== 403)) return error;
+  try {
+    const listed = await client.request<{ data?: { id?: unknown }[] }>(
+      {
+        method: "GET",
+        path: `/auth/sessions?accountId=${encodeURIComponent(session.accountId)}`,
+        operation: "refreshSession",
+      },
+      { signal },
+    );
+    if (listed?.data?.some((entry) => entry?.id === session.id)) return error;
+  } catch {
+    return error;
+  }
+  return new SignetError("SESSION_EXPIRED", "The session expired: sign in again", {
+    status: error.status,
+    details: { accountId: session.accountId, sessionId: session.id, code: String(error.code) },
+    cause: error,
+  });
 }

@@ -44,6 +44,9 @@ export async function requestOtp(
       path: `/auth/credentials/${credentialId}/challenge`,
       body: "{}",
       expectedStatus: 200,
+      // A repeat sends a new code and voids the previous one: nothing is committed twice, so
+      // a dropped connection or a 5xx is retried (docs/architecture.md "Retries").
+      idempotent: true,
     },
     parameters,
     "requestOtp",

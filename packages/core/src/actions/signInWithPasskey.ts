@@ -65,6 +65,8 @@ export async function preparePasskeySignIn(
       path: `/auth/credentials/${credentialId}/challenge`,
       body: JSON.stringify({ clientPublicKey }),
       expectedStatus: 200,
+      // A repeat only makes another challenge for the same key: safe to retry.
+      idempotent: true,
     },
     parameters,
     "preparePasskeySignIn",

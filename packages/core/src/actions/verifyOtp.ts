@@ -75,6 +75,9 @@ export async function verifyOtp(
       // must still be the verification token (never an activity) for this TEK, and alive.
       checkPayload: expectVerificationToken([tek.publicKeyUncompressed, tek.publicKey]),
       parseBody: parseAuthSession,
+      // A verify that went unanswered is made again with a fresh challenge and the same sealed
+      // code: if the first one had passed, the code is spent and the service says so.
+      resolveAmbiguous: async () => "restart",
     },
     parameters,
   );

@@ -43,7 +43,9 @@ export type WaitForTransactionErrorType = SignetError<RequestErrorCode | "PROCES
  * Polls `GET /transactions/{id}` until the transaction reaches a terminal status (`COMPLETED`,
  * `FAILED`, `REJECTED`, `REFUNDED`, `EXPIRED`, or one this version does not know) and returns it;
  * check its `status`. It keeps polling through `PENDING_AUTHORIZATION`, which `authorizeQuote`
- * ends. The first poll goes at once, the next after `pollingInterval`. Cancellable with `signal`.
+ * ends. The first poll goes at once, the next after `pollingInterval`; each wait is a `retry`
+ * event (reason `processing`). A poll that gets no answer, a 5xx or a 429 is retried under the
+ * client's retry policy (`retry` refines it) inside `timeoutMs`. Cancellable with `signal`.
  *
  * @throws {SignetError} `PROCESSING_TIMEOUT` (retryable: call again to keep waiting), `ABORTED`, `TRANSACTION_NOT_FOUND`, `NETWORK`, `INVALID_ARGUMENT`.
  * @example
@@ -81,16 +83,21 @@ export async function waitForTransaction(
   };
   interval(1);
   let last: TransactionJson | undefined;
+  const path = `/transactions/${transactionId}`;
   return pollUntil(client, {
     what: "The transaction",
     timeoutMs,
     signal,
+    onEvent: parameters.onEvent,
+    request: { method: "GET", path, operation: "waitForTransaction" },
     interval,
     details: () => ({ status: last?.status }),
     attempt: async () => {
       last = expectShape<TransactionJson>(
+        // A read: a dropped connection or a 5xx mid-wait is retried under the retry policy
+        // (the client's, refined by `parameters.retry`), never the end of the wait.
         await client.request<unknown>(
-          { method: "GET", path: `/transactions/${transactionId}` },
+          { method: "GET", path, operation: "waitForTransaction" },
           parameters,
         ),
         ["id", "status"],

@@ -3,7 +3,7 @@
 // the payload, and a payload of a type core does not know is signed only when the app allowed it.
 import { defined, type Loose } from "../defined.js";
 import { assertArgument, isSignetError } from "../errors.js";
-import { deliver } from "../events.js";
+import { deliver } from "./deliver.js";
 import { type CheckPayload, type PayloadEvent, payloadMismatch } from "./payloadCheck.js";
 import { callSigner } from "./signedRequestErrors.js";
 import type { SignContext, SignPayload } from "./signedRequestParameters.js";

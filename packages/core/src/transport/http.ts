@@ -1,12 +1,12 @@
 /**
- * Requests from the device to the app's relay (docs/architecture.md "@signet/core", layer 4). Every HTTP
+ * Requests from the device to the app's relay (docs/architecture.md "@signet/core", layer 3). Every HTTP
  * exchange of Signet goes through `createTransport`: one place for URL joining, the injectable
  * `fetch`, per-attempt timeouts, abort handling and the redacted `request` event.
  */
 
 import { defined } from "../defined.js";
 import { isSignetError, SignetError } from "../errors.js";
-import { deliver } from "../events.js";
+import { deliver } from "./deliver.js";
 import { REQUEST_ID_HEADER, WALLET_SIGNATURE_HEADER } from "./headers.js";
 import { errorFromResponse } from "./responseError.js";
 

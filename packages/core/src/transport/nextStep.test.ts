@@ -22,6 +22,10 @@ const timeout = new SignetError("TIMEOUT", "slow", { retryable: true });
 const aborted = new SignetError("ABORTED", "stop");
 const serverError = new SignetError("INTERNAL_ERROR", "oops", { status: 500, retryable: true });
 const limited = new SignetError("RATE_LIMITED", "slow down", { status: 429, retryable: true });
+const unavailable = new SignetError("UPSTREAM_UNAVAILABLE", "later", {
+  status: 503,
+  retryable: true,
+});
 const badStamp = new SignetError("WALLET_SIGNATURE_INVALID", "no", { status: 401 });
 const expiredId = new SignetError("UNAUTHORIZED", "request id expired", { status: 401 });
 const conflict = new SignetError("QUOTE_ALREADY_EXECUTED", "done", { status: 409 });
@@ -101,6 +105,18 @@ const rows: [string, Answer, Partial<StepState>, Step][] = [
     { status: 429, error: limited },
     { rateLimitRetries: 2 },
     { type: "fail", error: limited },
+  ],
+  [
+    "503 with Retry-After: re-send after it, as a rate limit",
+    { status: 503, error: unavailable, delayMs: 2_000 },
+    {},
+    { type: "resend", reason: "rate-limited", delayMs: 2_000, cause: unavailable },
+  ],
+  [
+    "503 without Retry-After: a transient re-send",
+    { status: 503, error: unavailable },
+    {},
+    { type: "resend", reason: "transient", cause: unavailable },
   ],
   [
     "5xx: re-send",

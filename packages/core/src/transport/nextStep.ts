@@ -51,7 +51,7 @@ export type Answer =
       processing?: boolean | undefined;
       /** On an error answer: the error it maps to. */
       error?: SignetError | undefined;
-      /** On a 429: the wait it asks for (`Retry-After`, else the backoff). */
+      /** On a 429 (or a 503 with `Retry-After`): the wait it asks for (`Retry-After`, else the backoff). */
       delayMs?: number | undefined;
     };
 
@@ -120,8 +120,9 @@ export function nextStep(answer: Answer, state: StepState): Step {
     return processing ? { type: "resend", reason: "processing" } : { type: "succeed" };
   }
   if (error === undefined) throw new TypeError("nextStep: no error");
+  // A 429, or a 503 that said when to come back: the request was not taken.
   if (
-    status === 429 &&
+    (status === 429 || (status === 503 && answer.delayMs !== undefined)) &&
     state.rateLimitRetries < state.maxRateLimitRetries &&
     answer.delayMs !== undefined &&
     answer.delayMs <= state.maxRetryAfterMs

@@ -1,16 +1,25 @@
 // Re-sends an identical unsigned request with backoff while the service answers "not yet"
-// (200 PROCESSING on passkey verify, a transaction still settling).
+// (200 PROCESSING on passkey verify, a transaction still settling). Each wait is a `retry` event.
 import type { SignetClient } from "../client.js";
 import { SignetError } from "../errors.js";
-import type { CallOptions } from "../events.js";
 import { backoffDelay } from "./backoff.js";
 import { isProcessingBody } from "./nextStep.js";
+import { type RetryEvent, resolveRetryPolicy } from "./retry.js";
+
+/** What a call passes besides its own fields (the client's `CallOptions`). */
+type Call = NonNullable<Parameters<SignetClient["request"]>[1]>;
 
 /**
  * Calls `attempt` until it returns a value other than `undefined`, waiting `interval(n)` ms after
- * the n-th call, up to `timeoutMs` on the device's own timer.
+ * the n-th call, up to `timeoutMs` on the device's own timer. Each wait is announced as a
+ * `retry` event (reason `processing`) to the client's and the call's sinks.
  * @throws {SignetError} `PROCESSING_TIMEOUT` (retryable, with `details.polls` and what `details()`
  * adds), `ABORTED`, or what `attempt` and `interval` throw.
+ * @example
+ * ```ts
+ * const tx = await pollUntil(client, { what: "The transaction", timeoutMs: 60_000, interval: () => 1_000,
+ *   request: { method: "GET", path }, attempt: async () => settledOrUndefined(await read()) });
+ * ```
  */
 export async function pollUntil<T>(
   client: SignetClient,
@@ -22,6 +31,9 @@ export async function pollUntil<T>(
     /** Says what did not finish, in the timeout's message. */
     what: string;
     details?: () => Record<string, unknown>;
+    /** What is polled, for the `retry` events. */
+    request: { method: string; path: string; operation?: string | undefined };
+    onEvent?: Call["onEvent"];
   },
 ): Promise<T> {
   // Measured on the local timer: learning the service's clock mid-poll must not end the wait.
@@ -29,36 +41,57 @@ export async function pollUntil<T>(
   for (let polls = 1; ; polls++) {
     const result = await parameters.attempt();
     if (result !== undefined) return result;
-    const delay = parameters.interval(polls);
-    if (client.timer.now() + delay > deadline) {
+    const delayMs = parameters.interval(polls);
+    if (client.timer.now() + delayMs > deadline) {
       throw new SignetError("PROCESSING_TIMEOUT", `${parameters.what} did not finish in time`, {
         retryable: true,
         details: { polls, ...parameters.details?.() },
       });
     }
-    await client.sleep(delay, parameters.signal);
+    const { method, path, operation } = parameters.request;
+    const event: RetryEvent = {
+      type: "retry",
+      ...(operation === undefined ? {} : { operation }),
+      method,
+      path,
+      reason: "processing",
+      attempt: polls,
+      delayMs,
+      retryAt: client.clock.now() + delayMs,
+    };
+    client.emit(event, parameters.onEvent);
+    await client.sleep(delayMs, parameters.signal);
   }
 }
 
 /**
  * Sends one unsigned request to a 200 endpoint again, identically, while it answers
- * `{ status: "PROCESSING" }` (docs/protocol.md §2.5), and returns the first other answer.
+ * `{ status: "PROCESSING" }` (docs/protocol.md §2.5), and returns the first other answer. The
+ * waits follow the retry policy's backoff (the client's, refined by the call's `retry`); each
+ * send is itself retried by `client.request` under the same policy.
  * @throws {SignetError} `PROCESSING_TIMEOUT` after `timeoutMs` (default 60 s), or what the request throws.
+ * @example
+ * ```ts
+ * const body = await requestUntilSettled(client, { method: "POST", path, body: "{}", idempotent: true }, call, "requestOtp");
+ * ```
  */
 export function requestUntilSettled(
   client: SignetClient,
   request: Parameters<SignetClient["request"]>[0],
-  call: CallOptions,
+  call: Call,
   operation: string,
   timeoutMs = 60_000,
 ): Promise<unknown> {
+  const { backoff } = resolveRetryPolicy(client.retry, call.retry);
   return pollUntil(client, {
     what: operation,
     timeoutMs,
     signal: call.signal,
-    interval: (attempt) => backoffDelay({ attempt, random: client.random }),
+    onEvent: call.onEvent,
+    request: { method: request.method, path: request.path, operation },
+    interval: (attempt) => backoffDelay({ ...backoff, attempt, random: client.random }),
     attempt: async () => {
-      const answer = await client.request<unknown>(request, call);
+      const answer = await client.request<unknown>({ operation, ...request }, call);
       return isProcessingBody(answer) ? undefined : answer;
     },
   });

@@ -16,7 +16,7 @@ export type ReadAnswerParameters = {
   now: number;
   /** Secret-free context for an error answer's `details`. */
   details: Record<string, unknown>;
-  /** The backoff for a 429 without `Retry-After`; absent when no 429 retry is left. */
+  /** The backoff for a 429 without `Retry-After`; absent when no rate-limit retry is left. */
   rateLimitDelay: (() => number) | undefined;
 };
 
@@ -42,11 +42,16 @@ export function readAnswer(parameters: ReadAnswerParameters): { answer: Answer; 
           status,
           details: defined({ operation: details.operation }),
         });
+  // A 429 always asks to come back later; a 503 does when it says when (`Retry-After`).
+  const retryAfterMs = parseRetryAfter(response.headers.get(RETRY_AFTER_HEADER), parameters.now);
   const delayMs =
-    status === 429 && parameters.rateLimitDelay !== undefined
-      ? (parseRetryAfter(response.headers.get(RETRY_AFTER_HEADER), parameters.now) ??
-        parameters.rateLimitDelay())
-      : undefined;
+    parameters.rateLimitDelay === undefined
+      ? undefined
+      : status === 429
+        ? (retryAfterMs ?? parameters.rateLimitDelay())
+        : status === 503
+          ? retryAfterMs
+          : undefined;
   return {
     answer: { status, error, ...defined({ delayMs }) },
     parsed: undefined,

@@ -447,6 +447,8 @@ describe("runSignedRequest, challenge mode", () => {
       const error = await rejection(
         runSignedRequest({
           ...base,
+          // The default starts over once (below); this test is about the error itself.
+          restartOnExpiry: false,
           sign: async () => {
             time.advance(60_000); // a slow passkey prompt, say
             return "STAMP";
@@ -495,6 +497,7 @@ describe("runSignedRequest, challenge mode", () => {
       const error = await rejection(
         runSignedRequest({
           ...base,
+          restartOnExpiry: false,
           method: "DELETE",
           path: "/auth/sessions/x",
           expectedStatus: 204,

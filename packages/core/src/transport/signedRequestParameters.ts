@@ -3,6 +3,7 @@ import type { SignedRequestErrorCode, SignetError } from "../errors.js";
 import type { BackoffOptions } from "./backoff.js";
 import type { Clock, Transport } from "./http.js";
 import type { CheckPayload, PayloadEvent } from "./payloadCheck.js";
+import type { RetryEvent, RetryOptions } from "./retry.js";
 import type { SignedRequestEvent } from "./signedRequestEvent.js";
 
 /** What the signer is told besides the payload. */
@@ -66,14 +67,29 @@ type CommonParameters<TBody> = {
   deadline?: number | undefined;
   /** Per-attempt time limit passed to the transport (capped by the overall deadline). */
   attemptTimeoutMs?: number | undefined;
-  /** Schedule of waits between PROCESSING re-sends and transient retries. */
+  /**
+   * The retry policy (docs/architecture.md "Retries"): count, backoff, largest `Retry-After`,
+   * `shouldRetry`. Default: `defaultRetryPolicy` (3 retries, 500 ms doubling to 8 s, 30 s).
+   * The fields below override it one by one.
+   */
+  retry?: RetryOptions | undefined;
+  /** Schedule of waits between PROCESSING re-sends and transient retries (over `retry.backoff`). */
   backoff?: Partial<BackoffOptions> | undefined;
-  /** Retries after a network failure, a timeout or a 5xx, per leg. Default 2. */
+  /** Retries after a network failure, a timeout or a 5xx, per leg. Default `retry.retryCount`. */
   maxTransientRetries?: number | undefined;
-  /** Retries after a 429, per leg. Default 2. */
+  /** Retries after a 429 (or a 503 with `Retry-After`), per leg. Default `retry.retryCount`. */
   maxRateLimitRetries?: number | undefined;
   /** Largest `Retry-After` honoured, in ms; longer waits throw the 429. Default 30 000. */
   maxRetryAfterMs?: number | undefined;
+  /**
+   * Asked when a signed send went unanswered (or got a 5xx) and the run then failed: the first
+   * send may have taken effect (a 401 for the spent request id says no more than that). It asks
+   * the service what happened and returns the success it found (`{ status, body }`), `"restart"`
+   * to start over once with a fresh challenge where repeating is safe, or `undefined` to throw.
+   */
+  resolveAmbiguous?:
+    | ((error: SignetError) => Promise<{ status: number; body: TBody } | "restart" | undefined>)
+    | undefined;
   /** The service's time (challenge expiry). Default `Date.now`. */
   clock?: Clock | undefined;
   /**
@@ -85,7 +101,7 @@ type CommonParameters<TBody> = {
   sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
   /** Uniform source in [0, 1) for jitter. Default `Math.random`. */
   random?: (() => number) | undefined;
-  onEvent?: ((event: SignedRequestEvent | PayloadEvent) => void) | undefined;
+  onEvent?: ((event: SignedRequestEvent | RetryEvent | PayloadEvent) => void) | undefined;
 };
 
 /** The 202 → stamp → re-send protocol of every signed endpoint but quote execute. */
@@ -97,8 +113,11 @@ export type ChallengeModeParameters = {
    */
   maxLegs?: number | undefined;
   /**
-   * Start over from leg 1, once, when the challenge lapses (locally, or a 401 for an expired
-   * request id). Only for flows that are safe to repeat, such as export. Default false.
+   * Start over from leg 1, once, with a fresh challenge when the challenge lapses (locally, or a
+   * 401 for an expired request id). Default (`undefined`): when no signed send of the lapsed
+   * leg may have been taken (none went unanswered, got a 5xx or PROCESSING), which proves that
+   * nothing happened. `true`: always, for flows that are safe to repeat (reads such as export).
+   * `false`: never.
    */
   restartOnExpiry?: boolean | undefined;
 };
@@ -135,8 +154,10 @@ export type RunSignedRequestReturnType<TBody = unknown> = {
   legs: number;
   /** HTTP requests sent in total, re-sends and restarts included. */
   attempts: number;
-  /** 1 when `restartOnExpiry` started the flow over. */
+  /** 1 when the flow started over with a fresh challenge (a lapse, or `resolveAmbiguous`). */
   restarts: number;
+  /** `true` when `resolveAmbiguous` found the outcome instead of the service's answer. */
+  resolved?: true;
 };
 
 /** Errors `runSignedRequest` throws: always a `SignetError` (see its TSDoc for the codes). */

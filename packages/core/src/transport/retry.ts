@@ -1,0 +1,171 @@
+// The one retry policy (docs/architecture.md "Retries"): how many times, how long to wait, and
+// what is safe to repeat, for every request Signet makes: signed legs, PROCESSING polls, the
+// polls of waitForTransaction and plain reads. One place decides; each wait is a `retry` event.
+import type { SignetError } from "../errors.js";
+import { type BackoffOptions, backoffDelay, defaultBackoff } from "./backoff.js";
+
+/** Why a request is sent again (or polled again). */
+export type RetryReason =
+  /** The service answered `{ status: "PROCESSING" }` or a transaction is still moving. */
+  | "processing"
+  /** A 429, or a 503 with `Retry-After`: the answer said when to come back. */
+  | "rate-limited"
+  /** No answer (network, timeout) or a 5xx. */
+  | "transient"
+  /** The challenge lapsed or a re-send was ambiguous: the flow starts over with a fresh challenge. */
+  | "restart";
+
+/** The retry policy of a client, after defaults. */
+export type RetryPolicy = {
+  /** Retries after a transient failure or a rate limit, per request (per leg of a signed request). */
+  readonly retryCount: number;
+  /** Waits between retries and PROCESSING re-sends: capped exponential backoff, full jitter. */
+  readonly backoff: Readonly<BackoffOptions>;
+  /** Largest `Retry-After` honoured, in ms; an answer asking for longer is final. */
+  readonly maxRetryAfterMs: number;
+  /** Overall budget of one unsigned call and its retries, in ms (signed requests: `timeoutMs`). */
+  readonly timeoutMs: number;
+  /**
+   * Vetoes a retry the policy would make (it can never add one that is unsafe). Default: every
+   * retry the rules allow.
+   */
+  readonly shouldRetry: ((context: ShouldRetryContext) => boolean) | undefined;
+};
+
+/** What `shouldRetry` is asked about. */
+export type ShouldRetryContext = {
+  error: SignetError;
+  reason: RetryReason;
+  /** 1 for the first retry. */
+  attempt: number;
+  method: string;
+  path: string;
+};
+
+/**
+ * Retry options, for `createClient({ retry })` or per call (`{ retry }` beside `signal`); each
+ * field overrides the one below it (call, then client, then the defaults). `false` turns
+ * retries off (PROCESSING re-sends, which are the protocol, go on).
+ */
+export type RetryOptions =
+  | {
+      retryCount?: number | undefined;
+      backoff?: Partial<BackoffOptions> | undefined;
+      maxRetryAfterMs?: number | undefined;
+      timeoutMs?: number | undefined;
+      shouldRetry?: ((context: ShouldRetryContext) => boolean) | undefined;
+    }
+  | false;
+
+/** The policy when nothing is given: 3 retries, 500 ms doubling to 8 s, `Retry-After` up to 30 s, 120 s in all. */
+export const defaultRetryPolicy: RetryPolicy = Object.freeze({
+  retryCount: 3,
+  backoff: defaultBackoff,
+  maxRetryAfterMs: 30_000,
+  timeoutMs: 120_000,
+  shouldRetry: undefined,
+});
+
+/**
+ * Merges retry options over the defaults, later ones winning field by field.
+ *
+ * @throws {SignetError} never; a negative or non-finite count is read as 0.
+ * @example
+ * ```ts
+ * const policy = resolveRetryPolicy({ retryCount: 5 }, call.retry);
+ * ```
+ */
+export function resolveRetryPolicy(...layers: readonly (RetryOptions | undefined)[]): RetryPolicy {
+  let policy: RetryPolicy = defaultRetryPolicy;
+  for (const layer of layers) {
+    if (layer === undefined) continue;
+    if (layer === false) {
+      policy = { ...policy, retryCount: 0 };
+      continue;
+    }
+    policy = {
+      retryCount: layer.retryCount ?? policy.retryCount,
+      backoff: { ...policy.backoff, ...stripUndefined(layer.backoff) },
+      maxRetryAfterMs: layer.maxRetryAfterMs ?? policy.maxRetryAfterMs,
+      timeoutMs: layer.timeoutMs ?? policy.timeoutMs,
+      shouldRetry: layer.shouldRetry ?? policy.shouldRetry,
+    };
+  }
+  const count = Number.isFinite(policy.retryCount) ? Math.max(0, Math.floor(policy.retryCount)) : 0;
+  return count === policy.retryCount ? policy : { ...policy, retryCount: count };
+}
+
+function stripUndefined<T extends object>(value: T | undefined): Partial<T> {
+  if (value === undefined) return {};
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/**
+ * Why a failure may be repeated, or `undefined` when it may not: `rate-limited` for a 429 or a
+ * 503 with `Retry-After` (the answer says the request was not taken), `transient` for no answer
+ * or another 5xx. `safe` says whether the request may have been acted on and still be repeated
+ * (reads, unsigned first legs, execute under its idempotency key): without it only a rate
+ * limit is repeated.
+ *
+ * @example
+ * ```ts
+ * retryReasonOf(error, { safe: method === "GET" }); // "transient" for a NETWORK error on a read
+ * ```
+ */
+export function retryReasonOf(
+  error: SignetError,
+  options: { safe: boolean },
+): "rate-limited" | "transient" | undefined {
+  if (error.code === "ABORTED" || !error.retryable) return undefined;
+  const status = error.status;
+  const retryAfter = typeof error.details?.retryAfterMs === "number";
+  if (status === 429 || (status === 503 && retryAfter)) return "rate-limited";
+  if (!options.safe) return undefined;
+  if (status === undefined || status >= 500) return "transient";
+  return undefined;
+}
+
+/**
+ * The wait before retry number `attempt`: the answer's `Retry-After` when it gave one (within
+ * `maxRetryAfterMs`, else `undefined`: do not retry), otherwise the backoff.
+ *
+ * @example
+ * ```ts
+ * retryDelay(policy, { attempt: 1, retryAfterMs: 3_000, random: Math.random }); // 3000
+ * ```
+ */
+export function retryDelay(
+  policy: RetryPolicy,
+  parameters: { attempt: number; retryAfterMs?: number | undefined; random: () => number },
+): number | undefined {
+  const { retryAfterMs } = parameters;
+  if (retryAfterMs !== undefined) {
+    return retryAfterMs <= policy.maxRetryAfterMs ? Math.max(0, retryAfterMs) : undefined;
+  }
+  return backoffDelay({
+    ...policy.backoff,
+    attempt: parameters.attempt,
+    random: parameters.random,
+  });
+}
+
+/**
+ * A retry or a wait, announced before it starts, so an app can show "retrying in 3 s".
+ * Redacted by construction: the path and codes, never a body or a header value.
+ */
+export type RetryEvent = {
+  type: "retry";
+  /** The flow, e.g. `"verifyOtp"`, where known. */
+  operation?: string;
+  method: string;
+  path: string;
+  reason: RetryReason;
+  /** 1 for the first retry (of this reason, on this leg). */
+  attempt: number;
+  delayMs: number;
+  /** When the next send goes, in the client's time (epoch ms). */
+  retryAt: number;
+  /** What ended the last try: its HTTP status and code, when there was one. */
+  status?: number;
+  code?: string;
+};

@@ -1,0 +1,232 @@
+// Recovery inside the caller's budget (docs/architecture.md "Retries"): a lapsed challenge starts
+// over once with a fresh one when nothing can have happened, a 503 with Retry-After waits like a
+// 429, an ambiguous re-send is resolved by the caller's `resolveAmbiguous`, and every wait is a
+// `retry` event with its reason and delay.
+import { describe, expect, it, vi } from "vitest";
+import {
+  challengeJson,
+  fakeClock,
+  type ScriptedReply,
+  scriptedFetch,
+} from "../../../test/src/scriptedFetch.js";
+import { isSignetError, type SignetError } from "../errors.js";
+import { createTransport } from "./http.js";
+import type { RetryEvent } from "./retry.js";
+import { runSignedRequest } from "./signedRequest.js";
+import type { SignedRequestEvent } from "./signedRequestEvent.js";
+
+const PROCESSING = { status: 200, json: { status: "PROCESSING" } };
+const CREATED = { status: 201, json: { id: "AuthMethod:1" } };
+
+function setup(replies: (time: ReturnType<typeof fakeClock>) => ScriptedReply[]) {
+  const time = fakeClock();
+  const relay = scriptedFetch(replies(time));
+  const events: (SignedRequestEvent | RetryEvent)[] = [];
+  const sign = vi.fn(async (payload: string) => `STAMP-${payload.length}`);
+  const base = {
+    transport: createTransport({ relayUrl: "https://app.example/api", fetch: relay.fetch }),
+    sign,
+    checkPayload: () => ({ known: true as const }),
+    clock: time.clock,
+    sleep: time.sleep,
+    random: () => 0.5,
+    method: "POST" as const,
+    path: "/auth/credentials",
+    body: '{"type":"PASSKEY"}',
+    expectedStatus: 201,
+    onEvent: (event: { type: string }) => {
+      if (event.type === "signedRequest" || event.type === "retry")
+        events.push(event as SignedRequestEvent | RetryEvent);
+    },
+  };
+  return { time, relay, events, sign, base };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<SignetError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isSignetError(error)) return error;
+    throw error;
+  }
+  throw new Error("expected a rejection");
+}
+
+const retries = (events: (SignedRequestEvent | RetryEvent)[]) =>
+  events.filter((event): event is RetryEvent => event.type === "retry");
+
+describe("a lapsed challenge", () => {
+  it("starts over once by default when the service says the request id expired on its first signed send", async () => {
+    let first: ReturnType<typeof challengeJson> | undefined;
+    let second: ReturnType<typeof challengeJson> | undefined;
+    const { base, relay, events, sign } = setup((time) => {
+      first = challengeJson(time.now);
+      second = challengeJson(time.now);
+      return [
+        { status: 202, json: first },
+        {
+          status: 401,
+          json: { status: 401, code: "UNAUTHORIZED", message: "Request id has expired" },
+        },
+        { status: 202, json: second },
+        CREATED,
+      ];
+    });
+    const result = await runSignedRequest(base);
+    expect(result).toMatchObject({
+      status: 201,
+      restarts: 1,
+      attempts: 4,
+      requestId: second?.requestId,
+    });
+    expect(sign).toHaveBeenCalledTimes(2);
+    // The lapsed id is never sent again; the body is the same string on every leg.
+    expect(relay.calls.map((call) => call.headers.get("Request-Id"))).toEqual([
+      null,
+      first?.requestId,
+      null,
+      second?.requestId,
+    ]);
+    expect(new Set(relay.calls.map((call) => call.body))).toEqual(new Set([base.body]));
+    expect(retries(events)).toEqual([
+      expect.objectContaining({ type: "retry", reason: "restart", attempt: 1, delayMs: 0 }),
+    ]);
+  });
+
+  it("starts over when the challenge lapses locally before the signed send", async () => {
+    const { base, relay, time } = setup((clock) => [
+      { status: 202, json: challengeJson(clock.now, {}, 10_000) },
+      { status: 202, json: challengeJson(clock.now, {}, 600_000) },
+      CREATED,
+    ]);
+    let calls = 0;
+    const result = await runSignedRequest({
+      ...base,
+      sign: async () => {
+        if (calls++ === 0) time.advance(20_000); // a slow prompt
+        return "STAMP";
+      },
+    });
+    expect(result.restarts).toBe(1);
+    expect(relay.calls).toHaveLength(3);
+  });
+
+  it("does not start over when a signed send may have been taken (PROCESSING until it lapsed)", async () => {
+    const { base } = setup((time) => [
+      { status: 202, json: challengeJson(time.now, {}, 1_000) },
+      PROCESSING,
+      PROCESSING,
+      PROCESSING,
+    ]);
+    const error = await rejection(runSignedRequest({ ...base, random: () => 0.99 }));
+    expect(error.code).toBe("CHALLENGE_EXPIRED");
+  });
+
+  it("gives CHALLENGE_EXPIRED when the fresh challenge lapses too (once only)", async () => {
+    const expired = { status: 401, json: { status: 401, code: "REQUEST_EXPIRED", message: "x" } };
+    const { base, relay } = setup((time) => [
+      { status: 202, json: challengeJson(time.now) },
+      expired,
+      { status: 202, json: challengeJson(time.now) },
+      expired,
+    ]);
+    const error = await rejection(runSignedRequest(base));
+    expect(error.code).toBe("CHALLENGE_EXPIRED");
+    expect(relay.calls).toHaveLength(4);
+  });
+});
+
+describe("rate limits and 5xx", () => {
+  it("waits for a 503's Retry-After, announced as a retry event", async () => {
+    const { base, time, events } = setup((clock) => [
+      {
+        status: 503,
+        json: { status: 503, code: "UPSTREAM_UNAVAILABLE", message: "x" },
+        headers: { "Retry-After": "3" },
+      },
+      { status: 202, json: challengeJson(clock.now) },
+      CREATED,
+    ]);
+    await runSignedRequest(base);
+    expect(time.sleeps).toEqual([3_000]);
+    expect(retries(events)).toEqual([
+      expect.objectContaining({
+        reason: "rate-limited",
+        attempt: 1,
+        delayMs: 3_000,
+        status: 503,
+        code: "UPSTREAM_UNAVAILABLE",
+      }),
+    ]);
+    const [event] = retries(events);
+    expect(event?.retryAt).toBe(Date.parse("2025-10-13T12:00:00.000Z") + 3_000);
+  });
+
+  it("uses the retry policy's count and lets shouldRetry veto a retry", async () => {
+    const down = { status: 500, json: { status: 500, code: "INTERNAL_ERROR", message: "x" } };
+    const { base, relay } = setup(() => [down, down, down]);
+    const shouldRetry = vi.fn(({ attempt }: { attempt: number }) => attempt < 2);
+    const error = await rejection(
+      runSignedRequest({ ...base, retry: { retryCount: 5, shouldRetry } }),
+    );
+    expect(error.code).toBe("INTERNAL_ERROR");
+    expect(relay.calls).toHaveLength(2);
+    expect(shouldRetry).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe("an ambiguous re-send", () => {
+  const spent = {
+    status: 401,
+    json: { status: 401, code: "UNAUTHORIZED", message: "Unknown request id" },
+  };
+  const lost = new TypeError("socket hang up");
+
+  it("is resolved by resolveAmbiguous: the outcome it finds is the result", async () => {
+    const { base, events } = setup((time) => [
+      { status: 202, json: challengeJson(time.now) },
+      lost,
+      spent,
+    ]);
+    const resolveAmbiguous = vi.fn(async (error: SignetError) => {
+      expect(error.details?.ambiguousResend).toBe(true);
+      return { status: 201, body: { id: "AuthMethod:found" } };
+    });
+    const result = await runSignedRequest({ ...base, resolveAmbiguous });
+    expect(result).toMatchObject({ status: 201, body: { id: "AuthMethod:found" }, resolved: true });
+    expect(events.at(-1)).toMatchObject({ type: "signedRequest", stage: "done" });
+  });
+
+  it("starts over with a fresh challenge when resolveAmbiguous says so, never reusing the spent id", async () => {
+    let first: ReturnType<typeof challengeJson> | undefined;
+    const { base, relay } = setup((time) => {
+      first = challengeJson(time.now);
+      return [
+        { status: 202, json: first },
+        lost,
+        spent,
+        { status: 202, json: challengeJson(time.now) },
+        CREATED,
+      ];
+    });
+    const result = await runSignedRequest({ ...base, resolveAmbiguous: async () => "restart" });
+    expect(result).toMatchObject({ status: 201, restarts: 1 });
+    const ids = relay.calls.map((call) => call.headers.get("Request-Id"));
+    expect(ids.filter((id) => id === first?.requestId)).toHaveLength(2);
+    expect(ids[4]).not.toBe(first?.requestId);
+  });
+
+  it("throws the service's answer when resolveAmbiguous finds nothing, and is not asked without ambiguity", async () => {
+    const { base } = setup((time) => [{ status: 202, json: challengeJson(time.now) }, lost, spent]);
+    const error = await rejection(
+      runSignedRequest({ ...base, resolveAmbiguous: async () => undefined }),
+    );
+    expect([error.code, error.details?.ambiguousResend]).toEqual(["UNAUTHORIZED", true]);
+
+    const plain = setup((time) => [{ status: 202, json: challengeJson(time.now) }, spent]);
+    const resolveAmbiguous = vi.fn(async () => "restart" as const);
+    const direct = await rejection(runSignedRequest({ ...plain.base, resolveAmbiguous }));
+    expect(direct.code).toBe("UNAUTHORIZED");
+    expect(resolveAmbiguous).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,204 @@
+// The state of one signed request, and how it is made from the caller's parameters
+// (docs/architecture.md "The signed-request engine"). The steps in `signedRequestSteps.ts` read
+// and update this one object; `runSignedRequest` strings them together.
+import { defined, type Loose } from "../defined.js";
+import type { SignetError } from "../errors.js";
+import { defaultSleep } from "./abort.js";
+import type { BackoffOptions } from "./backoff.js";
+import type { SignedRequestChallenge } from "./challenge.js";
+import { checkedSigner } from "./checkedSigner.js";
+import { deliver } from "./deliver.js";
+import { type Clock, systemClock } from "./http.js";
+import { isProcessingBody } from "./nextStep.js";
+import { type RetryEvent, type RetryPolicy, resolveRetryPolicy } from "./retry.js";
+import type { SignedRequestEvent, SignedRequestRetryReason } from "./signedRequestEvent.js";
+import type { RunSignedRequestParameters } from "./signedRequestParameters.js";
+
+const DEFAULT_TIMEOUT_MS = 120_000;
+const DEFAULT_MAX_LEGS = 2;
+
+/** What stays fixed for the whole run, restarts included. */
+export type RunConfig<TBody> = {
+  readonly parameters: RunSignedRequestParameters<TBody>;
+  readonly direct: boolean;
+  readonly maxLegs: number;
+  readonly clock: Clock;
+  /** Local elapsed time, for the budget. */
+  readonly timer: Clock;
+  readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  readonly random: () => number;
+  readonly isProcessing: (body: unknown) => boolean;
+  readonly policy: RetryPolicy;
+  readonly backoff: Readonly<BackoffOptions>;
+  readonly maxTransientRetries: number;
+  readonly maxRateLimitRetries: number;
+  readonly maxRetryAfterMs: number;
+  /** The caller's absolute deadline on the local timer (infinite when none was given). */
+  readonly givenDeadline: number;
+  readonly signer: ReturnType<typeof checkedSigner>;
+};
+
+/** Where one leg stands: reset when a new challenge is signed. */
+export type LegState = {
+  leg: number;
+  /** Sends of this leg so far. */
+  attempt: number;
+  processingCount: number;
+  transientRetries: number;
+  rateLimitRetries: number;
+  /**
+   * Whether a send of this signed leg may have been taken without a terminal answer (no
+   * answer, a 5xx, PROCESSING): a lapse then no longer proves that nothing happened.
+   */
+  touched: boolean;
+  challenge: SignedRequestChallenge | undefined;
+  headers: Record<string, string>;
+  idempotencyKey: string | undefined;
+  /** Why the next send is a re-send, and after which wait: told in its event. */
+  retryReason: SignedRequestRetryReason | undefined;
+  retryDelayMs: number | undefined;
+};
+
+/** The one state object of a run. */
+export type RunState<TBody> = {
+  readonly config: RunConfig<TBody>;
+  /** HTTP requests sent in total. */
+  attempts: number;
+  /** Fresh starts from leg 1 (at most one). */
+  restarts: number;
+  readonly usedRequestIds: Set<string>;
+  /** The local-timer deadline: `timeoutMs` until a challenge is held, then as the caller chose. */
+  deadline: number;
+  /** Whether a failure of a signed send went unanswered, so a later answer may be a re-send's. */
+  ambiguous: boolean;
+  current: LegState;
+};
+
+/**
+ * Makes the run's state from the caller's parameters, defaulting every seam.
+ *
+ * @throws never.
+ * @example
+ * ```ts
+ * const run = createRunState(parameters);
+ * ```
+ */
+export function createRunState<TBody>(
+  parameters: RunSignedRequestParameters<TBody>,
+): RunState<TBody> {
+  const clock = parameters.clock ?? systemClock;
+  const timer = parameters.timer ?? clock;
+  // The explicit fields override the policy they refine.
+  const policy = resolveRetryPolicy(parameters.retry, {
+    backoff: parameters.backoff,
+    maxRetryAfterMs: parameters.maxRetryAfterMs,
+  });
+  const direct = parameters.mode === "direct";
+  const startedAt = timer.now();
+  // An absolute `deadline` (service time) is turned into the timer's terms once, here.
+  const givenDeadline =
+    parameters.deadline === undefined
+      ? Number.POSITIVE_INFINITY
+      : startedAt + (parameters.deadline - clock.now());
+  const config: RunConfig<TBody> = {
+    parameters,
+    direct,
+    maxLegs: parameters.mode === "direct" ? 1 : (parameters.maxLegs ?? DEFAULT_MAX_LEGS),
+    clock,
+    timer,
+    sleep: parameters.sleep ?? defaultSleep,
+    random: parameters.random ?? Math.random,
+    isProcessing: parameters.isProcessing ?? isProcessingBody,
+    policy,
+    backoff: policy.backoff,
+    maxTransientRetries: parameters.maxTransientRetries ?? policy.retryCount,
+    maxRateLimitRetries: parameters.maxRateLimitRetries ?? policy.retryCount,
+    maxRetryAfterMs: policy.maxRetryAfterMs,
+    givenDeadline,
+    // Every payload is checked before `sign` sees it (docs/protocol.md §11).
+    signer: checkedSigner({
+      sign: parameters.sign,
+      checkPayload: parameters.checkPayload,
+      allowUnknownPayloads: parameters.allowUnknownPayloads === true,
+      operation: parameters.operation ?? "signedRequest",
+      now: () => clock.now(),
+      signal: parameters.signal,
+      onEvent: parameters.onEvent,
+    }),
+  };
+  return {
+    config,
+    attempts: 0,
+    restarts: 0,
+    usedRequestIds: new Set(),
+    deadline: Math.min(startedAt + (parameters.timeoutMs ?? DEFAULT_TIMEOUT_MS), givenDeadline),
+    ambiguous: false,
+    current: freshLeg(),
+  };
+}
+
+/** Leg 1 of a fresh start. */
+export function freshLeg(): LegState {
+  return {
+    leg: 1,
+    attempt: 0,
+    processingCount: 0,
+    transientRetries: 0,
+    rateLimitRetries: 0,
+    touched: false,
+    challenge: undefined,
+    headers: {},
+    idempotencyKey: undefined,
+    retryReason: undefined,
+    retryDelayMs: undefined,
+  };
+}
+
+/** Emits a `signedRequest` event; optional fields may be `undefined` and are left out. */
+export function emitStage(
+  run: RunState<unknown>,
+  event: Loose<Omit<SignedRequestEvent, "type" | "mode" | "method" | "path" | "operation">>,
+): void {
+  const { parameters, direct } = run.config;
+  deliver(
+    defined({
+      type: "signedRequest",
+      operation: parameters.operation,
+      mode: direct ? "direct" : "challenge",
+      method: parameters.method,
+      path: parameters.path,
+      ...event,
+    }) as SignedRequestEvent,
+    parameters.onEvent,
+  );
+}
+
+/** Emits a `retry` event: the wait before a re-send, with its reason. */
+export function emitRetry(
+  run: RunState<unknown>,
+  event: Pick<RetryEvent, "reason" | "attempt" | "delayMs"> & { error?: SignetError | undefined },
+): void {
+  const { parameters, clock } = run.config;
+  const { error, ...rest } = event;
+  deliver(
+    defined({
+      type: "retry",
+      operation: parameters.operation,
+      method: parameters.method,
+      path: parameters.path,
+      ...rest,
+      retryAt: clock.now() + event.delayMs,
+      status: error?.status,
+      code: error === undefined ? undefined : String(error.code),
+    }) as RetryEvent,
+    parameters.onEvent,
+  );
+}
+
+/** Secret-free context for error details: the operation and what is given. */
+export function withContext(
+  run: RunState<unknown>,
+  details: Record<string, unknown>,
+): Record<string, unknown> {
+  return defined({ operation: run.config.parameters.operation, ...details });
+}

@@ -1,0 +1,320 @@
+// The steps of a signed request over its one state object (docs/architecture.md "The
+// signed-request engine"): start a send, send, decide (the pure `nextStep`), then sign the next
+// leg, succeed, wait to re-send, or fail. Each is small and tested on its own.
+import { defined } from "../defined.js";
+import { isSignetError, SignetError } from "../errors.js";
+import { unlessAborted } from "./abort.js";
+import { backoffDelay } from "./backoff.js";
+import { parseSignedRequestChallenge } from "./challenge.js";
+import { IDEMPOTENCY_KEY_HEADER, REQUEST_ID_HEADER, WALLET_SIGNATURE_HEADER } from "./headers.js";
+import { abortedError, type TransportResponse } from "./http.js";
+import { generateIdempotencyKey } from "./idempotencyKey.js";
+import { type Answer, nextStep, type Step } from "./nextStep.js";
+import { readAnswer } from "./readAnswer.js";
+import {
+  ChallengeLapse,
+  challengeExpiredError,
+  processingTimeoutError,
+} from "./signedRequestErrors.js";
+import type { RunSignedRequestReturnType } from "./signedRequestParameters.js";
+import { emitRetry, emitStage, type RunState, withContext } from "./signedRequestRun.js";
+
+/** One send's outcome: what `nextStep` reads, and the raw answer when there was one. */
+export type Sent = { answer: Answer; response: TransportResponse | undefined; parsed: unknown };
+
+/** Whether the current leg carries a signature (every leg but challenge mode's first). */
+const isSignedLeg = (run: RunState<unknown>) => run.config.direct || run.current.leg > 1;
+
+/**
+ * Direct mode: the `Idempotency-Key` (made once for the call) and the one stamp, before the
+ * first send.
+ * @throws {SignetError} what the checked signer throws (`PAYLOAD_MISMATCH`, `ABORTED`, …).
+ */
+export async function prepareDirect(run: RunState<unknown>): Promise<void> {
+  const { parameters, signer } = run.config;
+  if (parameters.mode !== "direct") return;
+  const { current } = run;
+  current.idempotencyKey =
+    parameters.idempotencyKey ?? (parameters.generateId ?? generateIdempotencyKey)();
+  emitStage(run, { stage: "signing", leg: current.leg, attempt: 0 });
+  const value = await signer.stamp(
+    parameters.payloadToSign,
+    defined({ leg: current.leg, operation: parameters.operation, signal: parameters.signal }),
+  );
+  current.headers = {
+    [WALLET_SIGNATURE_HEADER]: value,
+    [IDEMPOTENCY_KEY_HEADER]: current.idempotencyKey,
+  };
+}
+
+/**
+ * Before each send: stop on the signal, a lapsed challenge or a spent budget; count the send and
+ * announce it (`challenge` for leg 1, else `submitting`, with the re-send's reason and wait).
+ * @throws {SignetError} `ABORTED`, `PROCESSING_TIMEOUT`; {@link ChallengeLapse} on a lapse.
+ */
+export function startSend(run: RunState<unknown>): void {
+  const { clock, timer, direct, parameters } = run.config;
+  const { current } = run;
+  if (parameters.signal?.aborted) throw abortedError(parameters.signal);
+  if (current.challenge !== undefined && clock.now() >= current.challenge.expiresAtMs)
+    throw lapse(run);
+  if (timer.now() >= run.deadline) throw processingTimeoutError(withContext(run, {}));
+  current.attempt += 1;
+  run.attempts += 1;
+  emitStage(run, {
+    stage: current.leg === 1 && !direct ? "challenge" : "submitting",
+    leg: current.leg,
+    attempt: current.attempt,
+    requestId: current.challenge?.requestId,
+    retryReason: current.retryReason,
+    delayMs: current.retryDelayMs,
+  });
+  current.retryReason = undefined;
+  current.retryDelayMs = undefined;
+}
+
+/**
+ * Sends the current leg once and reads the answer (no answer is an answer too: `failure`).
+ * @throws {SignetError} `MALFORMED_RESPONSE` for a success body that is not JSON; non-Signet
+ * errors of the transport as they are.
+ */
+export async function send(run: RunState<unknown>): Promise<Sent> {
+  const { parameters, timer, clock, direct, backoff, random } = run.config;
+  const { current } = run;
+  const remainingMs = run.deadline - timer.now();
+  const attemptTimeoutMs = Math.min(parameters.attemptTimeoutMs ?? remainingMs, remainingMs);
+  let response: TransportResponse;
+  try {
+    response = await parameters.transport.request({
+      method: parameters.method,
+      path: parameters.path,
+      body: parameters.body,
+      headers: current.headers,
+      signal: parameters.signal,
+      ...(Number.isFinite(attemptTimeoutMs) ? { timeoutMs: attemptTimeoutMs } : {}),
+    });
+  } catch (error) {
+    if (!isSignetError(error)) throw error;
+    return { answer: { failure: error }, response: undefined, parsed: undefined };
+  }
+  const { answer, parsed } = readAnswer({
+    response,
+    direct,
+    expectedStatus: parameters.expectedStatus,
+    isProcessing: run.config.isProcessing,
+    now: clock.now(),
+    details: withContext(run, {
+      requestId: current.challenge?.requestId,
+      // A failure before this answer may have reached the service: after such a re-send, a 401
+      // for a used request id can mean the first send took effect.
+      ...(isAmbiguous(run) ? { ambiguousResend: true } : {}),
+    }),
+    rateLimitDelay:
+      current.rateLimitRetries < run.config.maxRateLimitRetries
+        ? () => backoffDelay({ ...backoff, attempt: current.rateLimitRetries + 1, random })
+        : undefined,
+  });
+  return { answer, response, parsed };
+}
+
+/** Whether a signed send of this leg went unanswered (or 5xx) before: the outcome is unknown. */
+export function isAmbiguous(run: RunState<unknown>): boolean {
+  return run.current.transientRetries > 0 && isSignedLeg(run);
+}
+
+/** What to do with an answer: the pure decision table, fed from the run's state. */
+export function decide(run: RunState<unknown>, answer: Answer): Step {
+  const { config, current } = run;
+  const now = config.clock.now();
+  return nextStep(answer, {
+    direct: config.direct,
+    expectedStatus: config.parameters.expectedStatus,
+    challengeExpiresAtMs: current.challenge?.expiresAtMs,
+    now,
+    pastDeadline: config.timer.now() >= run.deadline,
+    transientRetries: current.transientRetries,
+    maxTransientRetries: config.maxTransientRetries,
+    rateLimitRetries: current.rateLimitRetries,
+    maxRateLimitRetries: config.maxRateLimitRetries,
+    maxRetryAfterMs: config.maxRetryAfterMs,
+  });
+}
+
+/**
+ * A 202: validates the challenge, refuses a repeated request id or one leg too many, stamps
+ * the payload (checked first) and makes the next leg's headers.
+ * @throws {SignetError} `CHALLENGE_INVALID`, `MALFORMED_RESPONSE`, and what the signer throws.
+ */
+export async function signNext(run: RunState<unknown>, response: TransportResponse): Promise<void> {
+  const { clock, parameters, maxLegs, signer, givenDeadline } = run.config;
+  const { status } = response;
+  const next = parseSignedRequestChallenge({ text: response.text, now: clock.now(), status });
+  if (run.usedRequestIds.has(next.requestId)) {
+    throw new SignetError("CHALLENGE_INVALID", "The service repeated a used request id", {
+      status,
+      details: withContext(run, { field: "requestId", requestId: next.requestId }),
+    });
+  }
+  const leg = run.current.leg + 1;
+  if (leg > maxLegs) {
+    throw new SignetError("CHALLENGE_INVALID", `The service asked for more than ${maxLegs} legs`, {
+      status,
+      details: withContext(run, { requestId: next.requestId, maxLegs }),
+    });
+  }
+  run.usedRequestIds.add(next.requestId);
+  // Without an explicit time limit, re-sends may go on until the challenge expires.
+  if (parameters.timeoutMs === undefined) run.deadline = givenDeadline;
+  run.current = {
+    ...run.current,
+    leg,
+    challenge: next,
+    attempt: 0,
+    processingCount: 0,
+    transientRetries: 0,
+    rateLimitRetries: 0,
+    touched: false,
+  };
+  emitStage(run, { stage: "signing", leg, attempt: 0, status, requestId: next.requestId });
+  const value = await signer.stamp(
+    next.payloadToSign,
+    defined({
+      leg,
+      requestId: next.requestId,
+      type: next.type,
+      operation: parameters.operation,
+      signal: parameters.signal,
+    }),
+    next.expiresAtMs,
+  );
+  run.current.headers = { [WALLET_SIGNATURE_HEADER]: value, [REQUEST_ID_HEADER]: next.requestId };
+}
+
+/**
+ * A terminal success: the body through `parseBody`, the `done` event, the result.
+ * @throws {SignetError} `MALFORMED_RESPONSE` when `parseBody` refuses the body (its own
+ * `SignetError` as it is).
+ */
+export function succeed<TBody>(
+  run: RunState<TBody>,
+  status: number,
+  parsed: unknown,
+): RunSignedRequestReturnType<TBody> {
+  const { parseBody } = run.config.parameters;
+  const { current } = run;
+  let body: TBody;
+  try {
+    body = parseBody === undefined ? (parsed as TBody) : parseBody(parsed);
+  } catch (cause) {
+    if (isSignetError(cause)) throw cause;
+    throw new SignetError("MALFORMED_RESPONSE", `HTTP ${status} body failed validation`, {
+      status,
+      cause,
+      details: withContext(run, {}),
+    });
+  }
+  const requestId = current.challenge?.requestId;
+  emitStage(run, { stage: "done", leg: current.leg, attempt: current.attempt, status, requestId });
+  return {
+    status,
+    body,
+    ...defined({ requestId, idempotencyKey: current.idempotencyKey }),
+    legs: current.leg,
+    attempts: run.attempts,
+    restarts: run.restarts,
+  };
+}
+
+/**
+ * Waits before re-sending the same leg: the backoff after PROCESSING or a transient failure,
+ * `Retry-After` after a 429. A wait that would end past the budget or the challenge's expiry
+ * is not made: the step's cause (or `PROCESSING_TIMEOUT`, or the lapse) is thrown at once.
+ * @throws {SignetError} as said, and `ABORTED`; {@link ChallengeLapse} on a restartable lapse.
+ */
+export async function waitToResend(
+  run: RunState<unknown>,
+  step: Extract<Step, { type: "resend" }>,
+  status: number | undefined,
+): Promise<void> {
+  const { backoff, random } = run.config;
+  const { current } = run;
+  let delayMs: number;
+  let attempt: number;
+  if (step.reason === "processing") {
+    current.processingCount += 1;
+    attempt = current.processingCount;
+    delayMs = backoffDelay({ ...backoff, attempt, random });
+    emitStage(run, {
+      stage: "processing",
+      leg: current.leg,
+      attempt,
+      status,
+      delayMs,
+      requestId: current.challenge?.requestId,
+    });
+  } else if (step.reason === "rate-limited") {
+    current.rateLimitRetries += 1;
+    attempt = current.rateLimitRetries;
+    delayMs = step.delayMs;
+  } else {
+    current.transientRetries += 1;
+    attempt = current.transientRetries;
+    delayMs = backoffDelay({ ...backoff, attempt, random });
+  }
+  // A signed leg answered PROCESSING or not at all may have been taken.
+  if (step.reason !== "rate-limited" && isSignedLeg(run)) current.touched = true;
+  const cause = step.reason === "processing" ? undefined : step.cause;
+  const { policy, parameters } = run.config;
+  if (
+    cause !== undefined &&
+    policy.shouldRetry?.({
+      error: cause,
+      reason: step.reason,
+      attempt,
+      method: parameters.method,
+      path: parameters.path,
+    }) === false
+  )
+    throw cause;
+  assertWaitFits(run, delayMs, cause);
+  emitRetry(run, { reason: step.reason, attempt, delayMs, error: cause });
+  await unlessAborted(() => run.config.sleep(delayMs, parameters.signal), parameters.signal);
+  current.retryReason = step.reason;
+  current.retryDelayMs = delayMs;
+}
+
+/** Throws instead of a wait that would wake past the budget or the challenge's expiry. */
+function assertWaitFits(run: RunState<unknown>, ms: number, cause: SignetError | undefined) {
+  const { timer, clock } = run.config;
+  const { challenge } = run.current;
+  if (timer.now() + ms >= run.deadline) throw cause ?? processingTimeoutError(withContext(run, {}));
+  if (challenge !== undefined && clock.now() + ms >= challenge.expiresAtMs)
+    throw cause ?? lapse(run);
+}
+
+/**
+ * The error for a lapsed challenge: `CHALLENGE_EXPIRED`, wrapped in a {@link ChallengeLapse} to
+ * start over once with a fresh challenge when that is safe: no signed send of this leg may have
+ * been taken (it got no answer, a 5xx or PROCESSING), or the flow allows it (`restartOnExpiry`).
+ */
+export function lapse(run: RunState<unknown>, cause?: unknown): SignetError | ChallengeLapse {
+  const { parameters } = run.config;
+  const { challenge } = run.current;
+  if (challenge === undefined) throw new TypeError("lapse without a challenge");
+  const error = challengeExpiredError(challenge, withContext(run, {}), cause);
+  const allowed =
+    parameters.mode !== "direct" &&
+    parameters.restartOnExpiry !== false &&
+    (parameters.restartOnExpiry === true || !run.current.touched);
+  return allowed && run.restarts === 0 ? new ChallengeLapse(error) : error;
+}
+
+/** The error to throw for a terminal step (`timeout`, `lapse`, `fail`). */
+export function failure(
+  run: RunState<unknown>,
+  step: Extract<Step, { type: "timeout" | "lapse" | "fail" }>,
+): SignetError | ChallengeLapse {
+  if (step.type === "timeout") return processingTimeoutError(withContext(run, {}), step.cause);
+  if (step.type === "lapse") return lapse(run, step.cause);
+  return step.error;
+}

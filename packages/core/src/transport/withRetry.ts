@@ -1,0 +1,79 @@
+// One unsigned call, repeated under the retry policy (docs/architecture.md "Retries"): the shape of
+// viem's `withRetry`, with "safe to repeat" decided by the caller, who knows the request.
+import { isSignetError } from "../errors.js";
+import { unlessAborted } from "./abort.js";
+import type { Clock } from "./http.js";
+import { type RetryEvent, type RetryPolicy, retryDelay, retryReasonOf } from "./retry.js";
+
+export type WithRetryParameters = {
+  policy: RetryPolicy;
+  /**
+   * Whether a failure after the request may have reached the service can be repeated: reads,
+   * and calls whose repeat changes nothing more (a new challenge). Otherwise only a 429 or a 503
+   * with `Retry-After` is repeated.
+   */
+  safe: boolean;
+  method: string;
+  path: string;
+  operation?: string | undefined;
+  signal?: AbortSignal | undefined;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random: () => number;
+  /** Local elapsed time, for the policy's `timeoutMs`. */
+  timer: Clock;
+  /** The service's time, for `retryAt`. */
+  clock: Clock;
+  onRetry?: ((event: RetryEvent) => void) | undefined;
+};
+
+/**
+ * Runs `task`; when it fails with an error the policy may repeat, waits (`Retry-After` or the
+ * backoff), announces the wait as a `retry` event, and runs it again, up to `retryCount` times
+ * and never past the policy's `timeoutMs` or the signal.
+ *
+ * @throws {SignetError} the last failure of `task`, or `ABORTED`.
+ * @example
+ * ```ts
+ * const body = await withRetry(() => requestJson({ transport, method: "GET", path }), {
+ *   policy, safe: true, method: "GET", path, sleep, random: Math.random, timer: clock, clock,
+ * });
+ * ```
+ */
+export async function withRetry<T>(
+  task: () => Promise<T>,
+  parameters: WithRetryParameters,
+): Promise<T> {
+  const { policy, timer } = parameters;
+  const deadline = timer.now() + policy.timeoutMs;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await task();
+    } catch (error) {
+      if (!isSignetError(error) || attempt > policy.retryCount) throw error;
+      const reason = retryReasonOf(error, { safe: parameters.safe });
+      if (reason === undefined) throw error;
+      const retryAfterMs = error.details?.retryAfterMs;
+      const delayMs = retryDelay(policy, {
+        attempt,
+        retryAfterMs: typeof retryAfterMs === "number" ? retryAfterMs : undefined,
+        random: parameters.random,
+      });
+      if (delayMs === undefined || timer.now() + delayMs >= deadline) throw error;
+      const { method, path } = parameters;
+      if (policy.shouldRetry?.({ error, reason, attempt, method, path }) === false) throw error;
+      parameters.onRetry?.({
+        type: "retry",
+        ...(parameters.operation === undefined ? {} : { operation: parameters.operation }),
+        method,
+        path,
+        reason,
+        attempt,
+        delayMs,
+        retryAt: parameters.clock.now() + delayMs,
+        ...(error.status === undefined ? {} : { status: error.status }),
+        code: String(error.code),
+      });
+      await unlessAborted(() => parameters.sleep(delayMs, parameters.signal), parameters.signal);
+    }
+  }
+}
