@@ -1,0 +1,130 @@
+// The docs tables made from core's table of actions (packages/core/src/actions/actionTable.ts):
+// each lives in a Markdown file between `<!-- actions:<name> -->` and `<!-- /actions:<name> -->`.
+// `node scripts/actions.mjs --write` rewrites them; packages/core/test/actionDocs.test.ts fails
+// while one is stale. Pure: text in, text out; the script does the reading and writing.
+import {
+  type ActionName,
+  type ActionRequest,
+  type ActionRow,
+  type ActionSigning,
+  actionNames,
+  actionTable,
+} from "../packages/core/src/actions/actionTable.js";
+
+/** A generated block: the file it lives in (from the repository root), its name, its text. */
+export type ActionDocBlock = { file: string; name: string; text: string };
+
+const rowOf = (name: ActionName): ActionRow => actionTable[name];
+const code = (text: string) => `\`${text}\``;
+const cell = (text: string) => text.replaceAll("|", "\\|");
+const route = ({ method, path }: ActionRequest) => code(`${method} ${path}`);
+const SIGNER = { session: "a session", oneTimeKey: "the one-time key" } as const;
+
+function exchange(signing: ActionSigning): string {
+  if (signing.mode === "direct") {
+    return `stamped by ${SIGNER[signing.signer]}, one request with an \`Idempotency-Key\` → ${signing.status}`;
+  }
+  const legs = Array.from({ length: signing.legs - 1 }, (_, i) =>
+    i === 0 ? `202 → stamped by ${SIGNER[signing.signer]}` : "202 → stamped again",
+  );
+  return `${legs.join(" → ")} → ${signing.status}`;
+}
+
+function requestCell(name: ActionName): string {
+  const { requests } = rowOf(name);
+  if (requests.length === 0) return "none";
+  return requests
+    .map((request) =>
+      request.signed ? `${route(request)}: ${exchange(request.signed)}` : route(request),
+    )
+    .join("; ");
+}
+
+function hookCell(name: ActionName): string {
+  const { hook } = rowOf(name);
+  return hook.kind === "none" ? `none: ${hook.why}` : code(hook.name);
+}
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  return [
+    `| ${header.join(" | ")} |`,
+    `|${header.map(() => "---").join("|")}|`,
+    ...rows.map((cells) => `| ${cells.map(cell).join(" | ")} |`),
+  ].join("\n");
+}
+
+/** `packages/core/README.md`: every action, what it does, its requests, its hook. */
+function coreFlows(): string {
+  return table(
+    ["action", "what it does", "requests (through the relay)", "hook (`@signet/react`)"],
+    actionNames.map((name) => [code(name), rowOf(name).summary, requestCell(name), hookCell(name)]),
+  );
+}
+
+/** The queries that read what `resources` names, by their hooks. */
+function refetched(resources: readonly string[]): string {
+  const hooks = actionNames.flatMap((name) => {
+    const { hook } = rowOf(name);
+    return hook.kind === "query" && resources.includes(hook.reads) ? [code(hook.name)] : [];
+  });
+  return hooks.length > 0 ? hooks.join(", ") : "nothing";
+}
+
+/** `packages/react/README.md`: every hook, its action, and what a success refetches. */
+function reactHooks(): string {
+  const rows = actionNames.flatMap((name) => {
+    const { hook } = rowOf(name);
+    if (hook.kind === "query")
+      return [[code(hook.name), code(name), `query (reads ${hook.reads})`, ""]];
+    if (hook.kind === "mutation")
+      return [[code(hook.name), code(name), "mutation", refetched(hook.invalidates)]];
+    return [];
+  });
+  return table(["hook", "core action", "kind", "a success refetches"], rows);
+}
+
+/** `docs/protocol.md` §2: every signed request, which key signs it, and its legs. */
+function protocolSigned(): string {
+  const rows = actionNames.flatMap((name) =>
+    rowOf(name).requests.flatMap((request) =>
+      request.signed
+        ? [
+            [
+              route(request),
+              code(name),
+              request.signed.signedBy,
+              request.signed.mode === "direct" ? "1 (direct)" : String(request.signed.legs),
+              String(request.signed.status),
+              code(request.signed.check),
+            ],
+          ]
+        : [],
+    ),
+  );
+  return table(["endpoint", "action", "signed by", "legs", "success", "payload check (§11)"], rows);
+}
+
+/** Every generated block. */
+export function actionDocBlocks(): ActionDocBlock[] {
+  return [
+    { file: "packages/core/README.md", name: "flows", text: coreFlows() },
+    { file: "packages/react/README.md", name: "hooks", text: reactHooks() },
+    { file: "docs/protocol.md", name: "signed", text: protocolSigned() },
+  ];
+}
+
+const NOTE =
+  "<!-- generated from packages/core/src/actions/actionTable.ts by `node scripts/actions.mjs --write` -->";
+
+/**
+ * `document` with the block between its markers replaced; throws when the markers are missing, so
+ * a moved table is noticed.
+ */
+export function withBlock(document: string, { file, name, text }: ActionDocBlock): string {
+  const start = `<!-- actions:${name} -->`;
+  const end = `<!-- /actions:${name} -->`;
+  const from = document.indexOf(start);
+  const to = document.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`${file}: no ${start} … ${end} markers`);
+  return `${document.slice(0, from)}${start}\n${NOTE}\n\n${text}\n\n${document.slice(to)}`;
+}
