@@ -122,6 +122,20 @@ describe("signed requests: the row says what the code does", () => {
 });
 
 describe("the table's own shape", () => {
+  it("is imported by no source of core, so it is in no bundle", () => {
+    const importers: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (/(?<!\.test)\.ts$/.test(entry.name) && path !== join(HERE, "actionTable.ts"))
+          if (readFileSync(path, "utf8").includes("actionTable.js")) importers.push(path);
+      }
+    };
+    walk(join(HERE, ".."));
+    expect(importers).toEqual([]);
+  });
+
   it("paths are relative, with {Kind} placeholders only", () => {
     for (const { path } of actionRoutes()) {
       expect(path).toMatch(/^(\/([a-z][a-z-]*|\{[A-Za-z]+\}))+$/);
