@@ -7,7 +7,7 @@ import {
   type Session,
   type SessionSnapshot,
 } from "@signet/core";
-import { useEffect, useState, useSyncExternalStore } from "react";
+import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import { useSignetContext } from "./context.js";
 
 /** Parameters of {@link useSession}. */
@@ -30,6 +30,8 @@ export type SessionLoadingResult = SessionResultBase & {
   session: Session | undefined;
   accountId: string | undefined;
   expiresAt: string | undefined;
+  expiresIn: number | undefined;
+  expiring: boolean;
 };
 /** A session is held on this device: `session` and `expiresAt` are there. */
 export type SessionSignedInResult = SessionResultBase & {
@@ -39,6 +41,17 @@ export type SessionSignedInResult = SessionResultBase & {
   accountId: string;
   /** RFC 3339, the service's clock. */
   expiresAt: string;
+  /**
+   * Milliseconds until `expiresAt` by the client's clock: updated every second while `expiring`,
+   * otherwise as of the last render.
+   */
+  expiresIn: number;
+  /**
+   * Within the client's warning margin of the end (`sessionWarning`, default one minute): time
+   * to offer "stay signed in" (a refresh) or to save work. Core emits a `session` event with
+   * `action: "expiring"` at the same moment.
+   */
+  expiring: boolean;
 };
 /** No unexpired session is held on this device (for the account). */
 export type SessionSignedOutResult = SessionResultBase & {
@@ -46,6 +59,8 @@ export type SessionSignedOutResult = SessionResultBase & {
   session: undefined;
   accountId: string | undefined;
   expiresAt: undefined;
+  expiresIn: undefined;
+  expiring: false;
 };
 
 /** What {@link useSession} returns: a union that narrows on `status` (`"signedIn"` has `session`). */
@@ -60,14 +75,29 @@ const EMPTY: SessionSnapshot = Object.freeze({});
 const usableUntil = (session: { expiresAt: string }): number =>
   Date.parse(session.expiresAt) - SESSION_EXPIRY_MARGIN_MS;
 
+/** While a session is expiring, `expiresIn` counts down at this pace. */
+const TICK_MS = 1_000;
+
+/**
+ * When the hook should look at the clock again for `session`: when its warning starts, then
+ * every second while it is expiring, and when it stops being usable.
+ */
+const nextWake = (session: { expiresAt: string }, warningMs: number, now: number): number => {
+  const end = usableUntil(session);
+  const warnAt = Date.parse(session.expiresAt) - warningMs;
+  return now < warnAt ? Math.min(warnAt, end) : Math.min(end, now + TICK_MS);
+};
+
 /**
  * The session state of this device, shared by every component and every tab of the origin (a
- * sign-out or refresh in one tab shows in the others). Re-renders when a session expires.
+ * sign-out, refresh or rejected session in one tab shows in the others). Re-renders when a
+ * session starts expiring (`expiring`, `expiresIn` counting down) and when it expires.
  *
  * @example
  * ```tsx
- * const { status, session } = useSession({ accountId });
+ * const { status, session, expiring, expiresIn } = useSession({ accountId });
  * if (status === "signedOut") return <SignIn />;
+ * if (expiring) return <p>Signing you out in {Math.ceil(expiresIn / 1000)} s</p>;
  * ```
  */
 export function useSession(parameters: UseSessionParameters = {}): UseSessionReturnType {
@@ -80,7 +110,11 @@ export function useSession(parameters: UseSessionParameters = {}): UseSessionRet
   );
   const [loaded, setLoaded] = useState(false);
   const [persistence, setPersistence] = useState<KeyPersistence>();
-  const [now, setNow] = useState(() => client.clock.now());
+  const [tick, setTick] = useState(0);
+  // The clock is read again whenever the sessions change too: a tab coming back from a sleep
+  // re-renders for a changed snapshot long after the last tick.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: snapshot and tick are the reasons to read the clock again
+  const now = useMemo(() => client.clock.now(), [client, snapshot, tick]);
   useEffect(() => {
     let live = true;
     void client.sessions.load().finally(() => live && setLoaded(true));
@@ -98,21 +132,25 @@ export function useSession(parameters: UseSessionParameters = {}): UseSessionRet
     .filter((s) => usableUntil(s) > now)
     .sort((a, b) => Date.parse(b.expiresAt) - Date.parse(a.expiresAt));
   const session = sessions[0];
-  // Wake up when the newest session stops being usable, so the status turns to signedOut on time.
+  const warningMs = client.sessions.expiryWarningMs;
+  const expiresIn = session ? Date.parse(session.expiresAt) - now : undefined;
+  const expiring = expiresIn !== undefined && warningMs > 0 && expiresIn <= warningMs;
+  // Wake up when the warning starts, each second while it lasts, and when the newest session
+  // stops being usable, so that `expiring` and the status change on time.
   useEffect(() => {
     if (!session) return;
-    const timer = setTimeout(
-      () => setNow(client.clock.now()),
-      Math.max(0, usableUntil(session) - client.clock.now()) + 10,
-    );
+    const delay = Math.max(0, nextWake(session, warningMs, now) - now) + 10;
+    const timer = setTimeout(() => setTick((n) => n + 1), delay);
     return () => clearTimeout(timer);
-  }, [client, session]);
+  }, [session, warningMs, now]);
   return {
     status: !loaded ? "loading" : session ? "signedIn" : "signedOut",
     session,
     sessions,
     accountId: session?.accountId ?? accountId,
     expiresAt: session?.expiresAt,
+    expiresIn,
+    expiring,
     persistence,
   } as UseSessionReturnType;
 }
