@@ -1,14 +1,26 @@
 // The only request headers that cross the relay, and the only response headers that come back.
 import { RelayRefusal } from "./errors.js";
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  REQUEST_ID_HEADER,
+  REQUEST_ID_PATTERN,
+  WALLET_SIGNATURE_HEADER,
+} from "./protocol.js";
 
-/** The wallet signature header (docs/protocol.md §1): the one place its name is written. */
-export const WALLET_SIGNATURE_HEADER = "Grid-Wallet-Signature";
+/**
+ * The wallet signature header (docs/protocol.md §1), `"Grid-Wallet-Signature"`. Written once for
+ * core and the relay, in core's `transport/protocol.ts` (copied here as `protocol.ts`).
+ *
+ * @example
+ * const stamped = request.headers.has(WALLET_SIGNATURE_HEADER);
+ */
+export { WALLET_SIGNATURE_HEADER };
 
 /** Request headers passed on to the service; every other request header is dropped. */
 export const FORWARDED_REQUEST_HEADERS = [
   WALLET_SIGNATURE_HEADER,
-  "Request-Id",
-  "Idempotency-Key",
+  REQUEST_ID_HEADER,
+  IDEMPOTENCY_KEY_HEADER,
   "Content-Type",
 ] as const;
 
@@ -21,8 +33,6 @@ export const FORWARDED_RESPONSE_HEADERS = ["Content-Type", "Retry-After", "Date"
 
 // A stamp is base64url; standard base64 characters are let through for the service to judge.
 const STAMP = /^[A-Za-z0-9_\-+/=]{1,8192}$/;
-const REQUEST_ID =
-  /^Request:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 // Visible ASCII without a comma: a comma means two values were combined.
 const IDEMPOTENCY_KEY = /^[\x21-\x2b\x2d-\x7e]{1,255}$/;
 const JSON_CONTENT_TYPE = /^application\/json[ \t]*(;[ \t]*charset[ \t]*=[ \t]*"?utf-8"?[ \t]*)?$/i;
@@ -57,15 +67,15 @@ export function pickForwardedHeaders(request: Request): Headers {
     check(WALLET_SIGNATURE_HEADER, signature, STAMP);
     out.set(WALLET_SIGNATURE_HEADER, signature);
   }
-  const requestId = request.headers.get("Request-Id");
+  const requestId = request.headers.get(REQUEST_ID_HEADER);
   if (requestId !== null) {
-    check("Request-Id", requestId, REQUEST_ID);
-    out.set("Request-Id", requestId);
+    check(REQUEST_ID_HEADER, requestId, REQUEST_ID_PATTERN);
+    out.set(REQUEST_ID_HEADER, requestId);
   }
-  const idempotencyKey = request.headers.get("Idempotency-Key");
+  const idempotencyKey = request.headers.get(IDEMPOTENCY_KEY_HEADER);
   if (idempotencyKey !== null) {
-    check("Idempotency-Key", idempotencyKey, IDEMPOTENCY_KEY);
-    out.set("Idempotency-Key", idempotencyKey);
+    check(IDEMPOTENCY_KEY_HEADER, idempotencyKey, IDEMPOTENCY_KEY);
+    out.set(IDEMPOTENCY_KEY_HEADER, idempotencyKey);
   }
   const contentType = request.headers.get("Content-Type");
   if (contentType !== null) {

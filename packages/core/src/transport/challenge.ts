@@ -1,6 +1,7 @@
 // The 202 answer of a signed request (docs/protocol.md §2): the challenge to stamp, checked before
 // anything is signed.
 import { SignetError } from "../errors.js";
+import { REQUEST_ID_PATTERN } from "./protocol.js";
 import { isPlainObject } from "./responseError.js";
 
 /** A validated 202 body. */
@@ -13,8 +14,6 @@ export type SignedRequestChallenge = {
   type?: string;
 };
 
-const REQUEST_ID_PATTERN =
-  /^Request:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const RFC3339_PATTERN = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
 /**
