@@ -139,6 +139,10 @@ it("an EU customer: email code sign-in, sessions, a passkey, the phrase behind s
   expect(await screen.findByTestId("payment-done", {}, { timeout: 15_000 })).toHaveTextContent(
     /Payment sent \((PROCESSING|COMPLETED)\)/,
   );
+  // Then followed until the transfer settles.
+  expect(await screen.findByTestId("payment-settled", {}, { timeout: 15_000 })).toHaveTextContent(
+    "Payment settled.",
+  );
 
   // The recovery phrase, shown with screen capture prevented.
   fireEvent.press(screen.getByRole("button", { name: "Reveal recovery phrase" }));

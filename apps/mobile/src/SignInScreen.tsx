@@ -1,9 +1,9 @@
 // Sign in: the demo's own login by email (creates or finds the customer and wallet), then a wallet
-// session on this device by email code or with a passkey.
+// session on this device by email code (the steps in ./journeys.ts) or with a passkey.
 import { useRequestOtp, useSignInWithPasskey, useVerifyOtp } from "@signet/react";
 import { useState } from "react";
 import { ScrollView, Text } from "react-native";
-import { demoApi } from "./demoApi";
+import { emailCredentialOf, logIn, sendEmailCode, verifyEmailCode } from "./journeys";
 import { Button, ErrorNote, Field, styles } from "./ui";
 import { useWallet } from "./WalletRoot";
 
@@ -40,16 +40,14 @@ export function SignInScreen({ onSignedIn }: { onSignedIn: () => void }) {
           disabled={!email}
           onPress={() => {
             setLoginError(null);
-            demoApi
-              .signIn(email.trim(), region.trim().toUpperCase())
-              .then(setProfile, setLoginError);
+            logIn({ email, region }).then(setProfile, setLoginError);
           }}
         />
         <ErrorNote error={loginError} title="Could not sign in" />
       </ScrollView>
     );
 
-  const emailCredential = profile.credentials.find((c) => c.type === "EMAIL_OTP");
+  const emailCredential = emailCredentialOf(profile);
   const passkeys = profile.credentials.filter((c) => c.type === "PASSKEY");
   const challenge = requestOtp.data;
   return (
@@ -72,7 +70,9 @@ export function SignInScreen({ onSignedIn }: { onSignedIn: () => void }) {
         <Button
           title="Email me a code"
           disabled={requestOtp.isPending}
-          onPress={() => requestOtp.mutate({ credentialId: emailCredential.id })}
+          onPress={() =>
+            sendEmailCode({ requestOtp: requestOtp.mutateAsync }, profile).catch(() => undefined)
+          }
         />
       ) : null}
       {challenge ? (
@@ -90,7 +90,7 @@ export function SignInScreen({ onSignedIn }: { onSignedIn: () => void }) {
             title="Verify"
             disabled={verifyOtp.isPending || code.length !== 6}
             onPress={() =>
-              verifyOtp.mutateAsync({ ...challenge, otpCode: code }).then(
+              verifyEmailCode({ verifyOtp: verifyOtp.mutateAsync }, challenge, code).then(
                 () => {
                   setCode("");
                   onSignedIn();

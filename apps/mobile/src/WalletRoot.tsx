@@ -4,7 +4,8 @@ import type { SignetClient } from "@signet/core";
 import { SignetProvider } from "@signet/react";
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from "react";
 import { ActivityIndicator, Text, View } from "react-native";
-import { type DemoConfig, type DemoProfile, demoApi } from "./demoApi";
+import type { DemoConfig, DemoProfile } from "./demoApi";
+import { loadWallet } from "./journeys";
 import { createWalletClient } from "./signet";
 import { styles } from "./ui";
 
@@ -36,11 +37,11 @@ export function WalletRoot({
   const [error, setError] = useState<string>();
   useEffect(() => {
     let live = true;
-    Promise.all([demoApi.config(), demoApi.me()]).then(
-      ([config, me]) => {
+    loadWallet().then(
+      (loaded) => {
         if (!live) return;
-        setDemo(config);
-        setProfile(me);
+        setDemo(loaded.demo);
+        setProfile(loaded.profile);
       },
       (e: Error) => live && setError(e.message),
     );

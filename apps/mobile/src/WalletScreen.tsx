@@ -1,10 +1,11 @@
 // The signed-in wallet: this device's session and the wallet's sessions, a passkey to add, a
-// payment (EU customers confirm it with SCA), the recovery phrase behind screenshot protection,
-// and sign-out.
-import type { QuoteJson } from "@signet/core";
+// payment (EU customers confirm it with SCA; the steps in ./journeys.ts), the recovery phrase
+// behind screenshot protection, and sign-out.
+import type { AuthorizeQuoteReturnType, QuoteJson, TransactionJson } from "@signet/core";
 import {
   useAddPasskey,
   useAuthorizeQuote,
+  useClient,
   useExecuteQuote,
   useExportWallet,
   useInternalAccounts,
@@ -14,9 +15,10 @@ import {
   useSignOut,
 } from "@signet/react";
 import { usePreventScreenCapture } from "expo-screen-capture";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { ScrollView, Text, View } from "react-native";
 import { demoApi } from "./demoApi";
+import { paymentUnits, quotePayment, scaPrompt, sendPayment, settlePayment } from "./journeys";
 import { Button, ErrorNote, Field, styles } from "./ui";
 import { useWallet } from "./WalletRoot";
 
@@ -124,26 +126,44 @@ function Passkeys({ accountId }: { accountId: string }) {
 
 function Pay({ sca, customerId }: { sca: boolean; customerId: string }) {
   // Amounts go in the wallet currency's smallest unit (USDB has more decimals than cents).
+  const client = useClient();
   const accounts = useInternalAccounts({ customerId });
   const currency = accounts.data?.[0]?.balance?.currency;
-  const unit = 10 ** (currency?.decimals ?? 2);
+  const decimals = currency?.decimals ?? 2;
   const [amount, setAmount] = useState("5.00");
   const [quote, setQuote] = useState<QuoteJson>();
   const [error, setError] = useState<unknown>(null);
   const [code, setCode] = useState("");
+  const [sent, setSent] = useState<AuthorizeQuoteReturnType>();
+  const [settled, setSettled] = useState<TransactionJson>();
+  const [settleError, setSettleError] = useState<unknown>(null);
   const execute = useExecuteQuote();
   const authorize = useAuthorizeQuote();
-  const executed = execute.data;
-  const { mutate: startSca } = authorize;
-  useEffect(() => {
-    if (executed?.status === "PENDING_AUTHORIZATION") startSca({ quote: executed });
-  }, [executed, startSca]);
-  // A decimal comma is a decimal point (EU users write 12,50).
-  const units = Math.round(Number(amount.replace(",", ".")) * unit);
+  // The wait for settlement ends when the screen goes.
+  const following = useRef<AbortController | undefined>(undefined);
+  useEffect(() => () => following.current?.abort(), []);
+  const units = paymentUnits(amount, decimals);
   const waiting = authorize.pendingChallenge;
-  const done =
-    authorize.data !== undefined ||
-    (executed !== undefined && executed.status !== "PENDING_AUTHORIZATION");
+  const send = (quoted: QuoteJson) => {
+    following.current?.abort();
+    const controller = new AbortController();
+    following.current = controller;
+    // execute, then SCA through useAuthorizeQuote (its pendingChallenge below), then settlement;
+    // a failed step's typed error shows through its hook.
+    sendPayment(
+      { executeQuote: execute.mutateAsync, authorizeQuote: authorize.mutateAsync },
+      { quote: quoted, sca },
+    ).then(
+      (released) => {
+        setSent(released);
+        settlePayment(client, released, { signal: controller.signal }).then(
+          setSettled,
+          setSettleError,
+        );
+      },
+      () => undefined,
+    );
+  };
   return (
     <View style={styles.section}>
       <Text accessibilityRole="header" style={styles.heading}>
@@ -157,39 +177,33 @@ function Pay({ sca, customerId }: { sca: boolean; customerId: string }) {
       />
       <Button
         title="Get a quote"
-        disabled={!(units > 0) || accounts.isPending}
+        disabled={Number.isNaN(units) || accounts.isPending}
         onPress={() => {
           setError(null);
+          setSent(undefined);
+          setSettled(undefined);
+          setSettleError(null);
           execute.reset();
           authorize.reset();
-          demoApi
-            .fund(units)
-            .then(() => demoApi.quote(units))
-            .then(setQuote, setError);
+          quotePayment(units).then(setQuote, setError);
         }}
       />
       {quote ? (
         <>
           <Text testID="quote">
-            Quote: {((quote.totalSendingAmount ?? units) / unit).toFixed(2)}{" "}
+            Quote: {((quote.totalSendingAmount ?? units) / 10 ** decimals).toFixed(2)}{" "}
             {quote.sendingCurrency?.code ?? currency?.code ?? ""}
           </Text>
           <Button
             title="Sign and send"
-            disabled={execute.isPending || executed !== undefined}
-            // An EU customer confirms by SMS, the service's default factor (sent on execute).
-            onPress={() => execute.mutate({ quote, ...(sca ? { scaFactor: "SMS_OTP" } : {}) })}
+            disabled={execute.isPending || execute.data !== undefined}
+            onPress={() => send(quote)}
           />
         </>
       ) : null}
       {waiting ? (
         <>
-          <Text testID="sca-step">
-            {waiting.login
-              ? "Confirm it is you (your bank's login to payments)"
-              : `Confirm the payment (${waiting.challenge.purpose ?? "SCA"})`}
-            : the code sent by SMS (123456 in the sandbox).
-          </Text>
+          <Text testID="sca-step">{scaPrompt(waiting)}</Text>
           <Field
             label="SCA code"
             value={code}
@@ -207,14 +221,22 @@ function Pay({ sca, customerId }: { sca: boolean; customerId: string }) {
           />
         </>
       ) : null}
-      {done ? (
+      {sent ? (
         <Text accessibilityRole="text" testID="payment-done">
-          Payment sent ({(authorize.data ?? executed)?.status}).
+          Payment sent ({sent.status}).
+        </Text>
+      ) : null}
+      {settled ? (
+        <Text accessibilityRole="text" testID="payment-settled">
+          {settled.status === "COMPLETED"
+            ? "Payment settled."
+            : `The payment ended as ${settled.status}.`}
         </Text>
       ) : null}
       <ErrorNote error={error} title="Could not get a quote" />
       <ErrorNote error={execute.error} title="Could not send the payment" />
       <ErrorNote error={authorize.error} title="Could not confirm the payment" />
+      <ErrorNote error={settleError} title="Could not follow the payment" />
     </View>
   );
 }

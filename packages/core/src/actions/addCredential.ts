@@ -1,18 +1,19 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { assertArgument, type SessionSignedErrorCode, type SignetError } from "../errors.js";
+import { assertArgument, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { AuthMethodJson } from "../wire.js";
+import type { ActionErrorCode } from "./errorCodes.js";
 
 export type AddCredentialParameters = CallOptions & {
   accountId: string;
 } & ({ type: "EMAIL_OTP" | "SMS_OTP" } | { type: "OAUTH"; oidcToken: string });
 
 export type AddCredentialReturnType = AuthMethodJson;
-export type AddCredentialErrorType = SignetError<SessionSignedErrorCode>;
+export type AddCredentialErrorType = SignetErrorOf<ActionErrorCode<"addCredential">>;
 
 /**
  * Adds an OTP or OAuth credential to the wallet, stamped by a held session of the account

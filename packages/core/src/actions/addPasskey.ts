@@ -2,12 +2,7 @@
 
 import { assertCall, assertServiceId, passkeyNickname, serviceTransports } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import {
-  assertArgument,
-  type SessionSignedErrorCode,
-  type SignetError,
-  type WebAuthnErrorCode,
-} from "../errors.js";
+import { assertArgument, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import { isExpired } from "../session/sessionStore.js";
@@ -15,6 +10,7 @@ import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js"
 import { expectShape } from "../transport/responseShape.js";
 import { toWebAuthnError } from "../webauthn/errors.js";
 import type { AuthMethodJson } from "../wire.js";
+import type { ActionErrorCode } from "./errorCodes.js";
 import { sessionGoneError } from "./refreshSession.js";
 
 export type AddPasskeyParameters = CallOptions & {
@@ -35,7 +31,7 @@ export type AddPasskeyParameters = CallOptions & {
 };
 
 export type AddPasskeyReturnType = AuthMethodJson;
-export type AddPasskeyErrorType = SignetError<SessionSignedErrorCode | WebAuthnErrorCode>;
+export type AddPasskeyErrorType = SignetErrorOf<ActionErrorCode<"addPasskey">>;
 
 /**
  * Creates a passkey on this device and adds it to the wallet: the WebAuthn prompt opens first

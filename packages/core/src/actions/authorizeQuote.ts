@@ -127,6 +127,7 @@ export async function authorizeQuote(
     let error: SignetError | undefined;
     let refused = 0;
     let loggedIn = false;
+    let reread = false;
     // A code the service refused only for want of the SCA login is sent again as it was.
     let reuse: Record<string, unknown> | undefined;
     for (;;) {
@@ -164,6 +165,26 @@ export async function authorizeQuote(
         );
         break;
       } catch (cause) {
+        // No answer (a dropped connection, a relay restart): the authorize may have been taken.
+        // The quote says which, once; if it still waits for this challenge, the same proof goes
+        // again (docs/architecture.md "Retries").
+        if (
+          isSignetError(cause) &&
+          cause.status === undefined &&
+          cause.code !== "ABORTED" &&
+          !reread
+        ) {
+          reread = true;
+          const read = parseExecutedQuote(
+            await client.request({ method: "GET", path: `/quotes/${quoteId}` }, parameters),
+          );
+          if (read.status !== "PENDING_AUTHORIZATION" || read.scaChallenge?.id !== challenge.id) {
+            current = read;
+            break;
+          }
+          reuse = body;
+          continue;
+        }
         if (needsLogin(cause) && parameters.scaLogin !== false && !loggedIn) {
           loggedIn = true;
           // The service judged no proof yet. A failed login ends the call as it failed.

@@ -5,10 +5,11 @@
 
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { assertArgument, type RequestErrorCode, type SignetError } from "../errors.js";
+import { assertArgument, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { CustomerJson } from "../wire.js";
+import type { ActionErrorCode } from "./errorCodes.js";
 
 /** Which contact a verification proves. */
 export type ContactChannel = "email" | "phone";
@@ -29,7 +30,9 @@ export type StartContactVerificationParameters = CallOptions & {
   channel: ContactChannel;
 };
 export type StartContactVerificationReturnType = undefined;
-export type StartContactVerificationErrorType = SignetError<RequestErrorCode>;
+export type StartContactVerificationErrorType = SignetErrorOf<
+  ActionErrorCode<"startContactVerification">
+>;
 
 /** `startContactVerification`, loaded on first use: documented at the public function in `lazy.ts`. */
 export async function startContactVerification(
@@ -53,7 +56,9 @@ export type ConfirmContactVerificationParameters = CallOptions & {
 };
 /** The customer, its `contactVerification` now saying `VERIFIED` for the channel. */
 export type ConfirmContactVerificationReturnType = CustomerJson;
-export type ConfirmContactVerificationErrorType = SignetError<RequestErrorCode>;
+export type ConfirmContactVerificationErrorType = SignetErrorOf<
+  ActionErrorCode<"confirmContactVerification">
+>;
 
 /** `confirmContactVerification`, loaded on first use: documented at the public function in `lazy.ts`. */
 export async function confirmContactVerification(

@@ -1,11 +1,12 @@
 import { assertCall, assertDelegatedKeyNickname, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { type SessionSignedErrorCode, SignetError } from "../errors.js";
+import { SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { DelegatedKeyJson } from "../wire.js";
+import type { ActionErrorCode } from "./errorCodes.js";
 
 export type CreateDelegatedKeyParameters = CallOptions & {
   /** The wallet funding the card (`InternalAccount:…`). */
@@ -14,7 +15,7 @@ export type CreateDelegatedKeyParameters = CallOptions & {
   nickname: string;
 };
 export type CreateDelegatedKeyReturnType = DelegatedKeyJson;
-export type CreateDelegatedKeyErrorType = SignetError<SessionSignedErrorCode>;
+export type CreateDelegatedKeyErrorType = SignetErrorOf<ActionErrorCode<"createDelegatedKey">>;
 
 export const DELEGATED_KEY_FIELDS = ["id", "cardId", "accountId", "publicKey", "status"] as const;
 

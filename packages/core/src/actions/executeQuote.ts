@@ -4,11 +4,12 @@
 
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { assertArgument, type SessionSignedErrorCode, SignetError } from "../errors.js";
+import { assertArgument, SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { ExecutedQuoteJson, PendingAuthorizationQuoteJson, QuoteJson } from "../wire.js";
+import type { ActionErrorCode } from "./errorCodes.js";
 import { executeQuotePayload, quotePayloadToSign } from "./quotePayload.js";
 
 export type ExecuteQuoteParameters = CallOptions & {
@@ -34,7 +35,7 @@ export type ExecuteQuoteParameters = CallOptions & {
  * pass it to `authorizeQuote`). Narrow on `status`.
  */
 export type ExecuteQuoteReturnType = ExecutedQuoteJson | PendingAuthorizationQuoteJson;
-export type ExecuteQuoteErrorType = SignetError<SessionSignedErrorCode>;
+export type ExecuteQuoteErrorType = SignetErrorOf<ActionErrorCode<"executeQuote">>;
 
 /**
  * Executes a quote from the user's wallet: stamps its `payloadToSign` with a held session of the

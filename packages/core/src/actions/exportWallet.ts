@@ -1,15 +1,11 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import {
-  type BundleErrorCode,
-  isSignetError,
-  type SessionSignedErrorCode,
-  type SignetError,
-} from "../errors.js";
+import { isSignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import { type CheckPayload, expectActivity, hexValue } from "../transport/payloadCheck.js";
 import { expectShape } from "../transport/responseShape.js";
+import type { ActionErrorCode } from "./errorCodes.js";
 
 export type ExportWalletParameters = CallOptions & {
   accountId: string;
@@ -18,7 +14,7 @@ export type ExportWalletParameters = CallOptions & {
 };
 /** The BIP-39 mnemonic. Show it to the user only; never log, store or send it. */
 export type ExportWalletReturnType = string;
-export type ExportWalletErrorType = SignetError<SessionSignedErrorCode | BundleErrorCode>;
+export type ExportWalletErrorType = SignetErrorOf<ActionErrorCode<"exportWallet">>;
 
 /**
  * Exports the wallet's recovery phrase: a fresh decrypt-only key per export (uncompressed), the

@@ -1,16 +1,17 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import type { RequestErrorCode, SignetError } from "../errors.js";
+import type { SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { DelegatedKeyJson } from "../wire.js";
 import { DELEGATED_KEY_FIELDS } from "./createDelegatedKey.js";
+import type { ActionErrorCode } from "./errorCodes.js";
 
 export type GetDelegatedKeyParameters = CallOptions & {
   delegatedKeyId: string;
 };
 export type GetDelegatedKeyReturnType = DelegatedKeyJson;
-export type GetDelegatedKeyErrorType = SignetError<RequestErrorCode>;
+export type GetDelegatedKeyErrorType = SignetErrorOf<ActionErrorCode<"getDelegatedKey">>;
 
 /**
  * Reads one delegated key (`GET /auth/delegated-keys/{id}`).

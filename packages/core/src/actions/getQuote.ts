@@ -1,13 +1,14 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import type { RequestErrorCode, SignetError } from "../errors.js";
+import type { SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { QuoteJson } from "../wire.js";
+import type { ActionErrorCode } from "./errorCodes.js";
 
 export type GetQuoteParameters = CallOptions & { quoteId: string };
 export type GetQuoteReturnType = QuoteJson;
-export type GetQuoteErrorType = SignetError<RequestErrorCode>;
+export type GetQuoteErrorType = SignetErrorOf<ActionErrorCode<"getQuote">>;
 
 /**
  * Reads a quote (`GET /quotes/{id}`), for example one your backend created.

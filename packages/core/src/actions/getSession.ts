@@ -1,13 +1,12 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import type { SignetError } from "../errors.js";
+import type { SignetErrorOf } from "../errors.js";
 import type { Session } from "../session/sessionStore.js";
+import type { ActionErrorCode } from "./errorCodes.js";
 
 export type GetSessionParameters = { accountId: string };
 export type GetSessionReturnType = Session | undefined;
-export type GetSessionErrorType = SignetError<
-  "INVALID_ARGUMENT" | "KEY_STORAGE_UNAVAILABLE" | "KEY_INVALID"
->;
+export type GetSessionErrorType = SignetErrorOf<ActionErrorCode<"getSession">>;
 
 /**
  * The newest unexpired session this device holds for the account, or `undefined`. Expired

@@ -1,10 +1,11 @@
 import { assertCall, assertServiceId, query } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import type { RequestErrorCode, SignetError } from "../errors.js";
+import type { SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { expectList } from "../transport/responseShape.js";
 import { signalPasskeys } from "../webauthn/signal.js";
 import type { AuthMethodJson } from "../wire.js";
+import type { ActionErrorCode } from "./errorCodes.js";
 
 export type ListCredentialsParameters = CallOptions & {
   accountId: string;
@@ -19,7 +20,7 @@ export type ListCredentialsParameters = CallOptions & {
   rpId?: string | undefined;
 };
 export type ListCredentialsReturnType = AuthMethodJson[];
-export type ListCredentialsErrorType = SignetError<RequestErrorCode>;
+export type ListCredentialsErrorType = SignetErrorOf<ActionErrorCode<"listCredentials">>;
 
 /**
  * Lists the credentials of an Embedded Wallet (`GET /auth/credentials?accountId=`).

@@ -1,17 +1,18 @@
 import { assertCall, assertServiceId, query } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { assertArgument, type RequestErrorCode, type SignetError } from "../errors.js";
+import { assertArgument, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { expectList } from "../transport/responseShape.js";
 import type { DelegatedKeyJson } from "../wire.js";
 import { DELEGATED_KEY_FIELDS } from "./createDelegatedKey.js";
+import type { ActionErrorCode } from "./errorCodes.js";
 
 export type ListDelegatedKeysParameters = CallOptions & {
   accountId?: string | undefined;
   fundingSourceId?: string | undefined;
 };
 export type ListDelegatedKeysReturnType = DelegatedKeyJson[];
-export type ListDelegatedKeysErrorType = SignetError<RequestErrorCode>;
+export type ListDelegatedKeysErrorType = SignetErrorOf<ActionErrorCode<"listDelegatedKeys">>;
 
 /**
  * Lists delegated keys by wallet and/or funding source (at least one), PENDING and REVOKED included.

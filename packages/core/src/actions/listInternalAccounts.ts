@@ -1,9 +1,10 @@
 import { assertCall, assertServiceId, query } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { type RequestErrorCode, SignetError } from "../errors.js";
+import { SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { expectList } from "../transport/responseShape.js";
 import type { InternalAccountJson } from "../wire.js";
+import type { ActionErrorCode } from "./errorCodes.js";
 
 export type ListInternalAccountsParameters = CallOptions & {
   /**
@@ -15,7 +16,7 @@ export type ListInternalAccountsParameters = CallOptions & {
   type?: string | undefined;
 };
 export type ListInternalAccountsReturnType = InternalAccountJson[];
-export type ListInternalAccountsErrorType = SignetError<RequestErrorCode>;
+export type ListInternalAccountsErrorType = SignetErrorOf<ActionErrorCode<"listInternalAccounts">>;
 
 /**
  * Lists the user's internal accounts with balances (`GET /customers/internal-accounts`), every

@@ -1,13 +1,14 @@
 import { assertCall, assertServiceId, query } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import type { RequestErrorCode, SignetError } from "../errors.js";
+import type { SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { expectList } from "../transport/responseShape.js";
 import type { AuthSessionJson } from "../wire.js";
+import type { ActionErrorCode } from "./errorCodes.js";
 
 export type ListSessionsParameters = CallOptions & { accountId: string };
 export type ListSessionsReturnType = AuthSessionJson[];
-export type ListSessionsErrorType = SignetError<RequestErrorCode>;
+export type ListSessionsErrorType = SignetErrorOf<ActionErrorCode<"listSessions">>;
 
 /**
  * Lists the account's active sessions on every device (`GET /auth/sessions?accountId=`).

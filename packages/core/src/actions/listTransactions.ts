@@ -3,10 +3,11 @@
 
 import { assertCall, query } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { assertArgument, type RequestErrorCode, SignetError } from "../errors.js";
+import { assertArgument, SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { expectList } from "../transport/responseShape.js";
 import type { TransactionJson, TransactionStatus } from "../wire.js";
+import type { ActionErrorCode } from "./errorCodes.js";
 
 export type ListTransactionsParameters = CallOptions & {
   /** Only transactions in this status. */
@@ -30,7 +31,7 @@ export type ListTransactionsReturnType = {
   /** Pass as `cursor` for the next page; absent on the last page. */
   nextCursor?: string | undefined;
 };
-export type ListTransactionsErrorType = SignetError<RequestErrorCode>;
+export type ListTransactionsErrorType = SignetErrorOf<ActionErrorCode<"listTransactions">>;
 
 /** `listTransactions`, loaded on first use: documented at the public function in `lazy.ts`. */
 export async function listTransactions(

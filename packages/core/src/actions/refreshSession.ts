@@ -1,6 +1,6 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { isSignetError, type SessionSignedErrorCode, SignetError } from "../errors.js";
+import { isSignetError, SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import {
   establishSession,
@@ -10,6 +10,7 @@ import {
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import type { ActiveSession, Session } from "../session/sessionStore.js";
 import { type CheckPayload, expectActivity, hexValue } from "../transport/payloadCheck.js";
+import type { ActionErrorCode } from "./errorCodes.js";
 import { revokeSessionPayload } from "./revokeSession.js";
 
 export type RefreshSessionParameters = CallOptions & {
@@ -23,7 +24,7 @@ export type RefreshSessionParameters = CallOptions & {
   legacy?: boolean | undefined;
 };
 export type RefreshSessionReturnType = Session;
-export type RefreshSessionErrorType = SignetError<SessionSignedErrorCode>;
+export type RefreshSessionErrorType = SignetErrorOf<ActionErrorCode<"refreshSession">>;
 
 /**
  * Replaces a held session with a new one under a new client-held key, stamped by the current

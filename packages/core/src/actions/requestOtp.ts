@@ -1,10 +1,11 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import type { RequestErrorCode, SignetError } from "../errors.js";
+import type { SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requestUntilSettled } from "../transport/pollUntil.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { AuthMethodJson } from "../wire.js";
+import type { ActionErrorCode } from "./errorCodes.js";
 
 export type RequestOtpParameters = CallOptions & {
   /** The EMAIL_OTP or SMS_OTP credential (`AuthMethod:…`). */
@@ -17,7 +18,7 @@ export type RequestOtpReturnType = {
   otpEncryptionTargetBundle: string;
 };
 
-export type RequestOtpErrorType = SignetError<RequestErrorCode | "PROCESSING_TIMEOUT">;
+export type RequestOtpErrorType = SignetErrorOf<ActionErrorCode<"requestOtp">>;
 
 /**
  * Sends a one-time code to the credential's email or phone (`POST /auth/credentials/{id}/challenge`).

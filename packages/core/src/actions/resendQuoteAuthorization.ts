@@ -3,15 +3,18 @@
 
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import type { RequestErrorCode, SignetError } from "../errors.js";
+import type { SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
+import type { ActionErrorCode } from "./errorCodes.js";
 
 export type ResendQuoteAuthorizationParameters = CallOptions & {
   /** The quote in `PENDING_AUTHORIZATION` whose challenge is an `SMS_OTP` one. */
   quoteId: string;
 };
 export type ResendQuoteAuthorizationReturnType = undefined;
-export type ResendQuoteAuthorizationErrorType = SignetError<RequestErrorCode>;
+export type ResendQuoteAuthorizationErrorType = SignetErrorOf<
+  ActionErrorCode<"resendQuoteAuthorization">
+>;
 
 /**
  * Sends the SMS code of a quote's Strong Customer Authentication challenge again

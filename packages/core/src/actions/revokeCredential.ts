@@ -1,6 +1,6 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import type { SessionSignedErrorCode, SignetError } from "../errors.js";
+import type { SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import {
@@ -10,6 +10,7 @@ import {
   payloadMismatch,
 } from "../transport/payloadCheck.js";
 import { signalPasskeys } from "../webauthn/signal.js";
+import type { ActionErrorCode } from "./errorCodes.js";
 
 export type RevokeCredentialParameters = CallOptions & {
   accountId: string;
@@ -25,7 +26,7 @@ export type RevokeCredentialParameters = CallOptions & {
   rpId?: string | undefined;
 };
 export type RevokeCredentialReturnType = undefined;
-export type RevokeCredentialErrorType = SignetError<SessionSignedErrorCode>;
+export type RevokeCredentialErrorType = SignetErrorOf<ActionErrorCode<"revokeCredential">>;
 
 /**
  * Revokes a credential, stamped by a held session issued by a DIFFERENT credential of the account

@@ -1,13 +1,14 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import type { RequestErrorCode, SignetError } from "../errors.js";
+import type { SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
+import type { ActionErrorCode } from "./errorCodes.js";
 
 export type RevokeDelegatedKeyParameters = CallOptions & {
   delegatedKeyId: string;
 };
 export type RevokeDelegatedKeyReturnType = undefined;
-export type RevokeDelegatedKeyErrorType = SignetError<RequestErrorCode>;
+export type RevokeDelegatedKeyErrorType = SignetErrorOf<ActionErrorCode<"revokeDelegatedKey">>;
 
 /**
  * Revokes an ACTIVE delegated key (`DELETE /auth/delegated-keys/{id}`, one call, 204).

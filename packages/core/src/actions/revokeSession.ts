@@ -1,9 +1,10 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { isSignetError, type SessionSignedErrorCode, type SignetError } from "../errors.js";
+import { isSignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
+import type { ActionErrorCode } from "./errorCodes.js";
 
 export type RevokeSessionParameters = CallOptions & {
   accountId: string;
@@ -11,7 +12,7 @@ export type RevokeSessionParameters = CallOptions & {
   sessionId: string;
 };
 export type RevokeSessionReturnType = undefined;
-export type RevokeSessionErrorType = SignetError<SessionSignedErrorCode>;
+export type RevokeSessionErrorType = SignetErrorOf<ActionErrorCode<"revokeSession">>;
 
 /**
  * Whether a session DELETE failed because the session is no longer active: the service answers

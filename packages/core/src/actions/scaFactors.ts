@@ -4,17 +4,13 @@
 
 import { assertCall } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import {
-  assertArgument,
-  type RequestErrorCode,
-  SignetError,
-  type WebAuthnErrorCode,
-} from "../errors.js";
+import { assertArgument, SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { expectShape } from "../transport/responseShape.js";
 import { toWebAuthnError } from "../webauthn/errors.js";
 import type { RegistrationOptionsJSON } from "../webauthn/types.js";
 import type { ScaFactor } from "../wire.js";
+import type { ActionErrorCode } from "./errorCodes.js";
 import { originOf } from "./scaProof.js";
 
 /** One enrolled SCA factor (`ScaFactorView`). */
@@ -27,7 +23,7 @@ export type ScaFactorJson = {
 
 export type ListScaFactorsParameters = CallOptions;
 export type ListScaFactorsReturnType = ScaFactorJson[];
-export type ListScaFactorsErrorType = SignetError<RequestErrorCode>;
+export type ListScaFactorsErrorType = SignetErrorOf<ActionErrorCode<"listScaFactors">>;
 
 /** `listScaFactors`, loaded on first use: documented at the public function in `lazy.ts`. */
 export async function listScaFactors(
@@ -52,9 +48,7 @@ export type EnrollScaPasskeyParameters = CallOptions & {
   timeoutMs?: number | undefined;
 };
 export type EnrollScaPasskeyReturnType = ScaFactorJson;
-export type EnrollScaPasskeyErrorType = SignetError<
-  RequestErrorCode | WebAuthnErrorCode | "PASSKEY_ALREADY_ENROLLED" | "SCA_ORIGIN_NOT_ALLOWED"
->;
+export type EnrollScaPasskeyErrorType = SignetErrorOf<ActionErrorCode<"enrollScaPasskey">>;
 
 /** `enrollScaPasskey`, loaded on first use: documented at the public function in `lazy.ts`. */
 export async function enrollScaPasskey(
@@ -117,7 +111,7 @@ export type DeleteScaFactorParameters = CallOptions & {
   credentialId: string;
 };
 export type DeleteScaFactorReturnType = undefined;
-export type DeleteScaFactorErrorType = SignetError<RequestErrorCode>;
+export type DeleteScaFactorErrorType = SignetErrorOf<ActionErrorCode<"deleteScaFactor">>;
 
 /** `deleteScaFactor`, loaded on first use: documented at the public function in `lazy.ts`. */
 export async function deleteScaFactor(
@@ -147,7 +141,7 @@ export type RecordSecurityEventReturnType = {
   failedAttempts: number;
   lockedUntil?: string | null;
 };
-export type RecordSecurityEventErrorType = SignetError<RequestErrorCode | "ACCOUNT_LOCKED">;
+export type RecordSecurityEventErrorType = SignetErrorOf<ActionErrorCode<"recordSecurityEvent">>;
 
 /** `recordSecurityEvent`, loaded on first use: documented at the public function in `lazy.ts`. */
 export async function recordSecurityEvent(

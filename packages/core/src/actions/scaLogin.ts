@@ -4,16 +4,12 @@
 
 import { assertCall } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import {
-  assertArgument,
-  type RequestErrorCode,
-  SignetError,
-  type WebAuthnErrorCode,
-} from "../errors.js";
+import { assertArgument, SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { abortedError } from "../transport/http.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { ScaChallengeJson } from "../wire.js";
+import type { ActionErrorCode } from "./errorCodes.js";
 import {
   MAX_REFUSED_ANSWERS,
   type ScaChallengeContext,
@@ -53,14 +49,7 @@ export type ScaLoginReturnType = {
   sessionExpiresAt?: string | undefined;
 };
 
-export type ScaLoginErrorType = SignetError<
-  | RequestErrorCode
-  | WebAuthnErrorCode
-  | "ACCOUNT_LOCKED"
-  | "CHALLENGE_EXPIRED"
-  | "PAYLOAD_MISMATCH"
-  | "SCA_LOGIN_FAILED"
->;
+export type ScaLoginErrorType = SignetErrorOf<ActionErrorCode<"scaLogin">>;
 
 type ScaLoginStartJson = {
   factor: string;

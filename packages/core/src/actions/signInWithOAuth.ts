@@ -1,14 +1,10 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import {
-  assertArgument,
-  type CryptoErrorCode,
-  type RequestErrorCode,
-  type SignetError,
-} from "../errors.js";
+import { assertArgument, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { establishSession, parseAuthSession } from "../session/establishSession.js";
 import type { Session } from "../session/sessionStore.js";
+import type { ActionErrorCode } from "./errorCodes.js";
 
 export type SignInWithOAuthParameters = CallOptions & {
   /** The OAUTH credential (`AuthMethod:…`). */
@@ -26,9 +22,7 @@ export type SignInWithOAuthParameters = CallOptions & {
 };
 
 export type SignInWithOAuthReturnType = Session;
-export type SignInWithOAuthErrorType = SignetError<
-  RequestErrorCode | CryptoErrorCode | "KEY_STORAGE_UNAVAILABLE"
->;
+export type SignInWithOAuthErrorType = SignetErrorOf<ActionErrorCode<"signInWithOAuth">>;
 
 /**
  * Signs in with an OAuth (OIDC) credential: a fresh client-held key, `oauthNonce` of its exact

@@ -5,13 +5,7 @@ import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
 import type { DecryptionKey, SigningKey } from "../crypto/backend.js";
 import { base64UrlEncode, utf8Encode } from "../crypto/encoding.js";
-import {
-  type BundleErrorCode,
-  type CryptoErrorCode,
-  type RequestErrorCode,
-  SignetError,
-  type WebAuthnErrorCode,
-} from "../errors.js";
+import { SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { establishSession, parseAuthSession } from "../session/establishSession.js";
 import type { Session } from "../session/sessionStore.js";
@@ -20,6 +14,7 @@ import { requestUntilSettled } from "../transport/pollUntil.js";
 import { expectShape } from "../transport/responseShape.js";
 import { toWebAuthnError } from "../webauthn/errors.js";
 import type { PasskeyAuthChallengeJson } from "../wire.js";
+import type { ActionErrorCode } from "./errorCodes.js";
 
 export type PreparePasskeySignInParameters = CallOptions & {
   /** The PASSKEY credential (`AuthMethod:…`). */
@@ -104,18 +99,8 @@ export type SignInWithPasskeyParameters = CallOptions &
 export type SignInWithPasskeyReturnType = Session;
 
 export type PreparePasskeySignInReturnType = PreparedPasskeySignIn;
-export type PreparePasskeySignInErrorType = SignetError<
-  RequestErrorCode | CryptoErrorCode | "CHALLENGE_INVALID" | "PROCESSING_TIMEOUT"
->;
-export type SignInWithPasskeyErrorType = SignetError<
-  | RequestErrorCode
-  | BundleErrorCode
-  | WebAuthnErrorCode
-  | "CHALLENGE_EXPIRED"
-  | "CHALLENGE_INVALID"
-  | "PROCESSING_TIMEOUT"
-  | "KEY_STORAGE_UNAVAILABLE"
->;
+export type PreparePasskeySignInErrorType = SignetErrorOf<ActionErrorCode<"preparePasskeySignIn">>;
+export type SignInWithPasskeyErrorType = SignetErrorOf<ActionErrorCode<"signInWithPasskey">>;
 
 /**
  * Signs in with a passkey: challenge (or a prepared one), WebAuthn assertion, verify.
