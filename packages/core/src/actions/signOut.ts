@@ -1,13 +1,14 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import type { SessionSignedErrorCode, SignetError } from "../errors.js";
+import type { SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { signWithSession } from "../session/sessionSigner.js";
+import type { ActionErrorCode } from "./errorCodes.js";
 import { isSessionGone, revokeSessionPayload } from "./revokeSession.js";
 
 export type SignOutParameters = CallOptions & { accountId: string };
 export type SignOutReturnType = undefined;
-export type SignOutErrorType = SignetError<SessionSignedErrorCode>;
+export type SignOutErrorType = SignetErrorOf<ActionErrorCode<"signOut">>;
 
 /**
  * Signs this device out of the account: revokes every session it holds (each stamped by itself)

@@ -1,11 +1,12 @@
 import { assertCall, assertPhoneNumber, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { assertArgument, type SessionSignedErrorCode, type SignetError } from "../errors.js";
+import { assertArgument, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { CustomerJson } from "../wire.js";
+import type { ActionErrorCode } from "./errorCodes.js";
 
 export type UpdateCustomerContactParameters = CallOptions & {
   customerId: string;
@@ -14,7 +15,9 @@ export type UpdateCustomerContactParameters = CallOptions & {
 } & ({ email: string; phoneNumber?: never } | { phoneNumber: string; email?: never });
 
 export type UpdateCustomerContactReturnType = CustomerJson;
-export type UpdateCustomerContactErrorType = SignetError<SessionSignedErrorCode>;
+export type UpdateCustomerContactErrorType = SignetErrorOf<
+  ActionErrorCode<"updateCustomerContact">
+>;
 
 /**
  * Changes the customer's email or phone number (one per call), which moves the tied EMAIL_OTP or

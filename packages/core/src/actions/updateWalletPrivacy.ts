@@ -4,12 +4,13 @@
 
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { assertArgument, type SessionSignedErrorCode, type SignetError } from "../errors.js";
+import { assertArgument, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { InternalAccountJson } from "../wire.js";
+import type { ActionErrorCode } from "./errorCodes.js";
 
 export type UpdateWalletPrivacyParameters = CallOptions & {
   /** The Embedded Wallet (`InternalAccount:…`), stamped by a session held for it. */
@@ -18,7 +19,7 @@ export type UpdateWalletPrivacyParameters = CallOptions & {
   privateEnabled: boolean;
 };
 export type UpdateWalletPrivacyReturnType = InternalAccountJson;
-export type UpdateWalletPrivacyErrorType = SignetError<SessionSignedErrorCode>;
+export type UpdateWalletPrivacyErrorType = SignetErrorOf<ActionErrorCode<"updateWalletPrivacy">>;
 
 /** `updateWalletPrivacy`, loaded on first use: documented at the public function in `lazy.ts`. */
 export async function updateWalletPrivacy(

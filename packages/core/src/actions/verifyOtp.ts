@@ -1,16 +1,12 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import {
-  assertArgument,
-  type BundleErrorCode,
-  type SignedRequestErrorCode,
-  type SignetError,
-} from "../errors.js";
+import { assertArgument, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { establishSession, parseAuthSession } from "../session/establishSession.js";
 import type { Session } from "../session/sessionStore.js";
 import { expectVerificationToken } from "../transport/payloadCheck.js";
 import type { AuthMethodJson } from "../wire.js";
+import type { ActionErrorCode } from "./errorCodes.js";
 
 export type VerifyOtpParameters = CallOptions & {
   /** The credential from `requestOtp`. */
@@ -22,9 +18,7 @@ export type VerifyOtpParameters = CallOptions & {
 };
 
 export type VerifyOtpReturnType = Session;
-export type VerifyOtpErrorType = SignetError<
-  SignedRequestErrorCode | BundleErrorCode | "KEY_STORAGE_UNAVAILABLE"
->;
+export type VerifyOtpErrorType = SignetErrorOf<ActionErrorCode<"verifyOtp">>;
 
 /**
  * Signs in with a one-time code: a fresh key (the TEK) is generated on the device, the code and the

@@ -144,7 +144,8 @@
           ok: answer.status >= 200 && answer.status < 300,
           headers: { get: (name) => headers[String(name).toLowerCase()] ?? null },
           text: () => Promise.resolve(answer.body),
-          json: () => Promise.resolve(JSON.parse(answer.body)),
+          // A body that is not JSON rejects, as fetch's does (never a synchronous throw).
+          json: () => Promise.resolve().then(() => JSON.parse(answer.body)),
         };
       });
   };

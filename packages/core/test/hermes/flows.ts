@@ -17,8 +17,8 @@ export type PasskeyAuthenticator = {
   getAssertion(request: never): Promise<unknown>;
 };
 
-export type FlowRun = {
-  scenario: FlowScenario;
+export type FlowRun<TScenario extends string = FlowScenario> = {
+  scenario: TScenario;
   result: Record<string, unknown>;
   globalsTouched: Record<string, number>;
   console: { level: string; message: string }[];
@@ -38,19 +38,26 @@ type Pending = { index: number; kind: IoAnswer["kind"]; request: Record<string, 
  * @throws with the Hermes output when a run fails, diverges from its replay, or the flow makes
  * more than `maxIo` I/O calls.
  */
-export async function runFlow(
+export async function runFlow<
+  TScenario extends string = FlowScenario,
+  TParams = FlowInput["params"],
+>(
   code: string,
   parameters: {
-    scenario: FlowScenario;
-    params: FlowInput["params"];
+    scenario: TScenario;
+    params: TParams;
     keychain?: PersistedItems;
     secureStore?: PersistedItems;
     withRandom?: boolean;
     authenticator?: PasskeyAuthenticator;
     maxIo?: number;
+    /** Performs the HTTP requests (default: Node's `fetch`; the mobile app's run keeps cookies). */
+    fetch?: typeof fetch;
+    /** More `hermes` CLI flags, after `-Xmicrotask-queue`. */
+    hermesFlags?: string[];
   },
-): Promise<FlowRun> {
-  const input: FlowInput = {
+): Promise<FlowRun<TScenario>> {
+  const input: Omit<FlowInput, "scenario" | "params"> & { scenario: TScenario; params: TParams } = {
     scenario: parameters.scenario,
     startedAt: Date.now(),
     seed: Math.floor(Math.random() * 2 ** 32),
@@ -69,7 +76,10 @@ export async function runFlow(
       FLOW_PRELUDE,
       code,
     ].join("\n");
-    const run = await runHermes(script, { timeoutMs: 60_000, flags: ["-Xmicrotask-queue"] });
+    const run = await runHermes(script, {
+      timeoutMs: 60_000,
+      flags: ["-Xmicrotask-queue", ...(parameters.hermesFlags ?? [])],
+    });
     const output = `scenario ${input.scenario}, run ${runs}, status ${run.status}\n--- stdout\n${run.stdout.slice(0, 4000)}\n--- stderr\n${run.stderr.slice(0, 4000)}`;
     const line = (prefix: string) =>
       run.stdout
@@ -81,14 +91,15 @@ export async function runFlow(
     if (run.status !== 0 || run.signal !== null || run.stderr.trim() !== "")
       throw new Error(`Hermes exited abnormally\n${output}`);
     const result = line("SIGNET_HERMES_RESULT");
-    if (result !== undefined) return { ...(JSON.parse(result) as FlowRun), io: performed, runs };
+    if (result !== undefined)
+      return { ...(JSON.parse(result) as FlowRun<TScenario>), io: performed, runs };
     const ioLine = line("SIGNET_HERMES_IO");
     if (ioLine === undefined)
       throw new Error(`the app printed neither a result nor an I/O call\n${output}`);
     const pending = JSON.parse(ioLine) as Pending;
     if (pending.index !== input.io.length) throw new Error(`replay diverged\n${output}`);
     if (input.io.length >= maxIo) throw new Error(`more than ${maxIo} I/O calls\n${output}`);
-    const response = await perform(pending, parameters.authenticator);
+    const response = await perform(pending, parameters.authenticator, parameters.fetch ?? fetch);
     performed.push({ kind: pending.kind, request: pending.request });
     input.io.push({ kind: pending.kind, at: Date.now(), response });
   }
@@ -97,6 +108,7 @@ export async function runFlow(
 async function perform(
   pending: Pending,
   authenticator: PasskeyAuthenticator | undefined,
+  fetch: typeof globalThis.fetch,
 ): Promise<unknown> {
   if (pending.kind === "fetch") {
     const { url, method, headers, body } = pending.request as {
