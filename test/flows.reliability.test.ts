@@ -65,17 +65,18 @@ describe("round trips: exactly the protocol's minimum", () => {
 });
 
 describe("error paths", () => {
-  it("maps a challenge that lapses before the signed leg to CHALLENGE_EXPIRED", async () => {
+  it("starts over once with a fresh challenge when one lapses before the signed leg", async () => {
     const { customerId, accountId, emailCredentialId } = await stack.signUp();
     const { client: signer } = stack.client(customerId);
     await signInWithEmail(signer, emailCredentialId);
     const keyStore = await signer.keyStore();
-    let advanced = false;
-    const { client } = stack.client(customerId, {
+    let lapses = 0;
+    let limit = 1;
+    const { client, events } = stack.client(customerId, {
       keyStore,
       fetch: onSignedLeg(async () => {
-        if (advanced) return;
-        advanced = true;
+        if (lapses >= limit) return;
+        lapses++;
         // 6 minutes pass on the service between the 202 and the signed leg (sessions last 15).
         await fetch(`${stack.emulator.url}/_emulator/clock`, {
           method: "POST",
@@ -85,6 +86,14 @@ describe("error paths", () => {
       }),
       clock: { now: () => Date.now() },
     });
+    // One lapse: the refresh starts over with a fresh challenge and completes.
+    const refreshed = await refreshSession(client, { accountId });
+    expect(refreshed.accountId).toBe(accountId);
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: "retry", reason: "restart", operation: "refreshSession" }),
+    );
+    // Two lapses in a row: the fresh challenge lapsed too, and that is CHALLENGE_EXPIRED.
+    limit = 3;
     const error = await refreshSession(client, { accountId }).catch((e) => e);
     expect(error).toBeInstanceOf(SignetError);
     expect(error.code).toBe("CHALLENGE_EXPIRED");

@@ -1,4 +1,5 @@
-// The fault soak, short seed: whole flows with injected faults; every count that must be 0 is 0.
+// The fault soak, short seed: whole flows with injected faults; every count that must be 0 is 0,
+// and at least 99% of the flows that met only transient faults complete.
 // `pnpm reliability` runs the long seed and writes RELIABILITY.md.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { saveCounts } from "./reliability/output.js";
@@ -15,7 +16,7 @@ const FLOWS = Number(process.env.SOAK_FLOWS ?? 150);
 const SEED = Number(process.env.SOAK_SEED ?? 20261122);
 
 it(
-  `fault soak, seed ${SEED}: ${FLOWS} flows, nothing paid twice, nothing hung, every failure typed`,
+  `fault soak, seed ${SEED}: ${FLOWS} flows, nothing paid twice, nothing hung, every failure typed, transient faults survived`,
   async () => {
     const counts = await runSoak({
       stack,
@@ -45,6 +46,21 @@ it(
       keysLeftAfterSignOut: 0,
     });
     expect(counts.flows).toBe(FLOWS);
+    // Issue #22's target: at least 99% of the flows that met only transient faults (everything
+    // but a clock jump past the session) complete; at a short seed, at most one may fail.
+    const allowed = Math.max(1, Math.floor(counts.transientFlows * 0.01));
+    expect(counts.transientEndedFlow, JSON.stringify(counts.failureCodes)).toBeLessThanOrEqual(
+      allowed,
+    );
+    expect(counts.transientCompleted + counts.transientEndedFlow).toBe(counts.transientFlows);
+    // The faults that were recovered from were recovered by a retry, a wait or a fresh challenge.
+    const recovered = Object.values(counts.byFault).reduce((n, f) => n + f.recovered, 0);
+    expect(recovered).toBeGreaterThan(0);
+    // A session that expired on the service's clock ends in a code that says so, where the
+    // flow can tell (refresh, add passkey).
+    for (const [key, count] of Object.entries(counts.failureCodes))
+      if (/^clock jump past the session → (refresh|add passkey):/.test(key))
+        expect([key, count]).toEqual([key.replace(/: .*$/, ": SESSION_EXPIRED"), count]);
     // The faults did bite: some flows failed (typed), most completed.
     const outcomes = Object.values(counts.outcomes);
     expect(outcomes.reduce((n, o) => n + o.completed, 0)).toBeGreaterThan(FLOWS / 2);

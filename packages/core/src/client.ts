@@ -169,8 +169,8 @@ export type SignetClient = {
   /**
    * Sends an unsigned request and parses its JSON, retried under the retry policy; `call` as for
    * `signed` (its `retry` refines the policy). Reads (`GET`, `HEAD`) and calls marked
-   * `idempotent` are repeated after no answer or a 5xx; any call after a 429 or a 503 with
-   * `Retry-After`.
+   * `idempotent` are repeated after no answer, a 5xx, a 429 or a 503 with `Retry-After`; any
+   * other call only after a refused connection (it provably never left).
    */
   request<TBody>(
     parameters: {

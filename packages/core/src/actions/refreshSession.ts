@@ -10,6 +10,7 @@ import {
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import type { ActiveSession, Session } from "../session/sessionStore.js";
 import { type CheckPayload, expectActivity, hexValue } from "../transport/payloadCheck.js";
+import type { AuthSessionJson } from "../wire.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 import { revokeSessionPayload } from "./revokeSession.js";
 
@@ -66,6 +67,7 @@ export async function refreshSession(
       ? { legacy: await client.crypto.generateDecryptionKey() }
       : await client.crypto.generateSigningKey();
     const clientPublicKey = "legacy" in sent ? sent.legacy.publicKeyUncompressed : sent.publicKey;
+    const startedAt = client.clock.now();
     const { body } = await client
       .signed(
         {
@@ -77,9 +79,16 @@ export async function refreshSession(
           sign: signWithSession(client, current),
           checkPayload: refreshSessionPayload(client, { accountId, clientPublicKey }),
           parseBody: parseAuthSession,
-          // A refresh that went unanswered is made again with a fresh challenge: at worst the
-          // service holds one more session for this new key until it expires, never a payment.
-          resolveAmbiguous: async () => "restart",
+          // A refresh that went unanswered: while the service still lists the old session,
+          // nothing happened and a fresh challenge is safe; once it is gone, the refresh took
+          // effect and the one session made since is adopted (not in the legacy flow, whose
+          // key only the lost answer carried).
+          resolveAmbiguous: async () => {
+            const listed = await listSessionsJson(client, accountId, parameters.signal);
+            if (listed.some((entry) => entry.id === current.id)) return "restart";
+            const made = legacy ? undefined : newSessionSince(client, accountId, listed, startedAt);
+            return made === undefined ? undefined : { status: 201, body: made };
+          },
         },
         parameters,
       )
@@ -160,15 +169,8 @@ export async function sessionGoneError(
 ): Promise<unknown> {
   if (!isSignetError(error) || (error.status !== 401 && error.status !== 403)) return error;
   try {
-    const listed = await client.request<{ data?: { id?: unknown }[] }>(
-      {
-        method: "GET",
-        path: `/auth/sessions?accountId=${encodeURIComponent(session.accountId)}`,
-        operation: "refreshSession",
-      },
-      { signal },
-    );
-    if (listed?.data?.some((entry) => entry?.id === session.id)) return error;
+    const listed = await listSessionsJson(client, session.accountId, signal);
+    if (listed.some((entry) => entry.id === session.id)) return error;
   } catch {
     return error;
   }
@@ -177,4 +179,68 @@ export async function sessionGoneError(
     details: { accountId: session.accountId, sessionId: session.id, code: String(error.code) },
     cause: error,
   });
+}
+
+/** The account's sessions as the service lists them (a read, retried under the policy). */
+async function listSessionsJson(
+  client: SignetClient,
+  accountId: string,
+  signal: AbortSignal | undefined,
+): Promise<AuthSessionJson[]> {
+  const listed = await client.request<{ data?: unknown }>(
+    { method: "GET", path: `/auth/sessions?accountId=${encodeURIComponent(accountId)}` },
+    { signal },
+  );
+  return Array.isArray(listed?.data) ? listed.data.flatMap(readSession) : [];
+}
+
+function readSession(entry: unknown): AuthSessionJson[] {
+  try {
+    return [parseAuthSession(entry)];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The one session of `listed` that this device does not hold and that was made since
+ * `sinceMs` (service time, a minute of slack): the session an unanswered sign-in or refresh
+ * made. `undefined` when there is none, or more than one (another device signed in meanwhile:
+ * adopting the wrong id would be worse than asking the user again).
+ *
+ * @throws never.
+ * @example
+ * ```ts
+ * const made = newSessionSince(client, accountId, await listSessionsJson(...), startedAt);
+ * ```
+ */
+export function newSessionSince(
+  client: SignetClient,
+  accountId: string,
+  listed: readonly AuthSessionJson[],
+  sinceMs: number,
+): AuthSessionJson | undefined {
+  const held = new Set((client.sessions.getSnapshot()[accountId] ?? []).map((s) => s.id));
+  const made = listed.filter(
+    (entry) => !held.has(entry.id) && Date.parse(entry.createdAt) >= sinceMs - 60_000,
+  );
+  return made.length === 1 ? made[0] : undefined;
+}
+
+/**
+ * Finds the session an unanswered sign-in made for this device, by listing the account's
+ * sessions (see {@link newSessionSince}).
+ *
+ * @throws {SignetError} what the read throws.
+ * @example
+ * ```ts
+ * const made = await findNewSession(client, { accountId, sinceMs, signal });
+ * ```
+ */
+export async function findNewSession(
+  client: SignetClient,
+  parameters: { accountId: string; sinceMs: number; signal?: AbortSignal | undefined },
+): Promise<AuthSessionJson | undefined> {
+  const listed = await listSessionsJson(client, parameters.accountId, parameters.signal);
+  return newSessionSince(client, parameters.accountId, listed, parameters.sinceMs);
 }

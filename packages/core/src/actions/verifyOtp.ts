@@ -7,6 +7,7 @@ import type { Session } from "../session/sessionStore.js";
 import { expectVerificationToken } from "../transport/payloadCheck.js";
 import type { AuthMethodJson } from "../wire.js";
 import type { ActionErrorCode } from "./errorCodes.js";
+import { findNewSession } from "./refreshSession.js";
 
 export type VerifyOtpParameters = CallOptions & {
   /** The credential from `requestOtp`. */
@@ -51,6 +52,8 @@ export async function verifyOtp(
     typeof otpCode === "string" ? `${otpCode.length} characters` : typeof otpCode,
   );
   const tek = await client.crypto.generateSigningKey();
+  const { signal } = parameters;
+  const startedAt = client.clock.now();
   const encryptedOtpBundle = await client.crypto.sealOtpBundle({
     targetBundle: otpEncryptionTargetBundle,
     otpCode,
@@ -69,9 +72,15 @@ export async function verifyOtp(
       // must still be the verification token (never an activity) for this TEK, and alive.
       checkPayload: expectVerificationToken([tek.publicKeyUncompressed, tek.publicKey]),
       parseBody: parseAuthSession,
-      // A verify that went unanswered is made again with a fresh challenge and the same sealed
-      // code: if the first one had passed, the code is spent and the service says so.
-      resolveAmbiguous: async () => "restart",
+      // A verify that went unanswered: the session it made is adopted when the service lists
+      // exactly one new session for the account; otherwise it is made again with a fresh
+      // challenge and the same sealed code (a spent code is then refused, typed).
+      resolveAmbiguous: async () => {
+        const accountId = (credential as Partial<AuthMethodJson>).accountId;
+        if (typeof accountId !== "string") return "restart";
+        const made = await findNewSession(client, { accountId, sinceMs: startedAt, signal });
+        return made === undefined ? "restart" : { status: 200, body: made };
+      },
     },
     parameters,
   );

@@ -187,6 +187,19 @@ function settleOrAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> 
   });
 }
 
+/** Socket errors that happen before a byte of the request leaves (Node's `fetch` names them). */
+const NOT_SENT_CODES: ReadonlySet<string> = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN"]);
+
+/** Whether a `fetch` rejection says the request never left (a refused connection, no address). */
+function neverSent(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause && depth < 4; depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === "string" && NOT_SENT_CODES.has(code)) return true;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 /**
  * The error for a request stopped by the caller's `AbortSignal`.
  *
@@ -282,6 +295,8 @@ export function createTransport(parameters: CreateTransportParameters): Transpor
         failure = new SignetError("NETWORK", "The relay could not be reached", {
           retryable: true,
           cause: error,
+          // A refused connection provably sent nothing: any request may go again.
+          ...(neverSent(error) ? { details: { sent: false } } : {}),
         });
       }
       emit({ ...eventBase, durationMs, code: failure.code });

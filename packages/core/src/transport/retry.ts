@@ -102,10 +102,10 @@ function stripUndefined<T extends object>(value: T | undefined): Partial<T> {
 
 /**
  * Why a failure may be repeated, or `undefined` when it may not: `rate-limited` for a 429 or a
- * 503 with `Retry-After` (the answer says the request was not taken), `transient` for no answer
- * or another 5xx. `safe` says whether the request may have been acted on and still be repeated
- * (reads, unsigned first legs, execute under its idempotency key): without it only a rate
- * limit is repeated.
+ * 503 with `Retry-After` (the answer says when to come back), `transient` for no answer or
+ * another 5xx. `safe` says whether the request may be repeated whatever the first send did
+ * (reads, new challenges, unsigned first legs, execute under its idempotency key): without it
+ * only a request that provably never left (a refused connection) goes again.
  *
  * @example
  * ```ts
@@ -118,9 +118,13 @@ export function retryReasonOf(
 ): "rate-limited" | "transient" | undefined {
   if (error.code === "ABORTED" || !error.retryable) return undefined;
   const status = error.status;
+  // A request that provably never left (a refused connection) may always go again.
+  if (status === undefined && error.details?.sent === false) return "transient";
+  // Otherwise only what is safe to repeat: a 429 on an SCA proof, say, is the service counting
+  // refused answers, and the caller decides what comes next.
+  if (!options.safe) return undefined;
   const retryAfter = typeof error.details?.retryAfterMs === "number";
   if (status === 429 || (status === 503 && retryAfter)) return "rate-limited";
-  if (!options.safe) return undefined;
   if (status === undefined || status >= 500) return "transient";
   return undefined;
 }
