@@ -181,16 +181,167 @@ export type WebAuthnErrorCode =
 /** What an action stamped by a held session can end in. */
 export type SessionSignedErrorCode = SignedRequestErrorCode | SessionErrorCode | CryptoErrorCode;
 
-export type SignetErrorOptions = {
+/**
+ * Context a request adds to the error of an answer (`transport/responseError.ts` and the
+ * signed-request engine): besides the service's own `details`, passed through with their strings
+ * redacted.
+ */
+export type AnswerErrorDetails = {
+  /** The wait the answer's `Retry-After` asked for, in ms. */
+  retryAfterMs?: number;
+  /** The signed operation (`executeQuote`, `revokeSession`, …). */
+  operation?: string;
+  /** The request id of the challenge the answer was about. */
+  requestId?: string;
+  /**
+   * The answer followed a re-send after no answer or a 5xx on a signed leg: the first send may
+   * have taken effect, so re-read the state before trying again.
+   */
+  ambiguousResend?: boolean;
+  readonly [field: string]: unknown;
+};
+
+/** What a passkey failure carries (`webauthn/errors.ts`, the React Native adapters). */
+export type WebAuthnErrorDetails = {
+  /** `create` or `get`. */
+  ceremony?: string;
+  /** The DOM error's name (`NotAllowedError`, …). */
+  name?: string;
+  /** `@simplewebauthn/browser`'s diagnosis (`ERROR_INVALID_RP_ID`, …). */
+  webauthnCode?: string;
+  /** The native module's error code (React Native). */
+  native?: string;
+  rpId?: string;
+  hostname?: string;
+  timeoutMs?: number;
+  elapsedMs?: number;
+  conditional?: boolean;
+  readonly [field: string]: unknown;
+};
+
+/**
+ * The shape of `details` for each code that carries fields, so that checking `code` types
+ * `details`: `if (error.code === "RATE_LIMITED") wait(error.details.retryAfterMs)`. Every shape
+ * stays an open plain object (the service may add fields); a code without an entry has
+ * `Record<string, unknown>`. No field ever holds a key, an OTP code, a mnemonic, a stamp or a
+ * platform secret.
+ */
+export type SignetErrorDetailsMap = {
+  /** 429, from the service or the relay. */
+  RATE_LIMITED: AnswerErrorDetails & { reason?: string; retryAfterSeconds?: number };
+  /** 423: the SCA account is locked. */
+  ACCOUNT_LOCKED: AnswerErrorDetails & {
+    lockedUntil?: string;
+    failedAttempts?: number;
+    suspended?: boolean;
+  };
+  /** Refused before signing (docs/protocol.md §11): which check, which signature, which field. */
+  PAYLOAD_MISMATCH: {
+    operation: string;
+    /** 1 for the first payload of the call, 2 for the next leg's. */
+    signature: number;
+    /** The payload's field that did not bind the device's request. */
+    field: string;
+    /** The activity type the payload named, when that was the mismatch. */
+    activityType?: string;
+    readonly [field: string]: unknown;
+  };
+  /** The challenge lapsed before a terminal answer. */
+  CHALLENGE_EXPIRED: {
+    requestId?: string;
+    /** The challenge's `expiresAt`, RFC 3339. */
+    expiresAt?: string;
+    operation?: string;
+    readonly [field: string]: unknown;
+  };
+  /** A 202 whose challenge is not one to sign. */
+  CHALLENGE_INVALID: {
+    /** `payloadToSign`, `requestId` or `expiresAt`. */
+    field?: string;
+    requestId?: string;
+    maxLegs?: number;
+    operation?: string;
+    readonly [field: string]: unknown;
+  };
+  /** The held session expired by both clocks. */
+  SESSION_EXPIRED: { accountId: string; sessionId: string; readonly [field: string]: unknown };
+  /** No usable session on this device for the account. */
+  NO_SESSION: { accountId?: string; sessionId?: string; readonly [field: string]: unknown };
+  /** The time budget ran out while the service was still processing. */
+  PROCESSING_TIMEOUT: { operation?: string; polls?: number; readonly [field: string]: unknown };
+  QUOTE_EXPIRED: { quoteId: string; readonly [field: string]: unknown };
+  /** The SCA login ended in `status`, not `SUCCESS`. */
+  SCA_LOGIN_FAILED: { status: string; readonly [field: string]: unknown };
+  SCA_ORIGIN_NOT_ALLOWED: {
+    origin: string;
+    allowedOrigins: readonly string[];
+    readonly [field: string]: unknown;
+  };
+  /** The passkey used is not the one the challenge named (base64url credential ids). */
+  WEBAUTHN_WRONG_CREDENTIAL: WebAuthnErrorDetails & { expected?: string; used?: string };
+  WEBAUTHN_CANCELLED: WebAuthnErrorDetails;
+  WEBAUTHN_TIMEOUT: WebAuthnErrorDetails;
+  WEBAUTHN_INVALID_STATE: WebAuthnErrorDetails;
+  WEBAUTHN_SECURITY: WebAuthnErrorDetails;
+  WEBAUTHN_RP_ID_INVALID: WebAuthnErrorDetails;
+  WEBAUTHN_DOMAIN_INVALID: WebAuthnErrorDetails;
+  WEBAUTHN_FAILED: WebAuthnErrorDetails;
+  WEBAUTHN_UNSUPPORTED: WebAuthnErrorDetails;
+  /** No secure random source or no WebCrypto: which one is `missing`. */
+  CRYPTO_UNAVAILABLE: { missing?: string; readonly [field: string]: unknown };
+  /** An answer of the wrong shape: the fields it lacks, or the resource it is about. */
+  MALFORMED_RESPONSE: AnswerErrorDetails & { missing?: string[]; quoteId?: string; field?: string };
+};
+
+/**
+ * The `details` of an error with code `TCode`: its shape in {@link SignetErrorDetailsMap}, or a
+ * plain object for codes without one (the service's codes carry {@link AnswerErrorDetails}).
+ *
+ * @example
+ * ```ts
+ * const wait = (details: SignetErrorDetails<"RATE_LIMITED">) => details.retryAfterMs ?? 1000;
+ * ```
+ */
+export type SignetErrorDetails<TCode extends SignetErrorCode = SignetErrorCode> =
+  TCode extends keyof SignetErrorDetailsMap
+    ? SignetErrorDetailsMap[TCode]
+    : TCode extends ServiceErrorCode
+      ? AnswerErrorDetails
+      : Record<string, unknown>;
+
+export type SignetErrorOptions<TCode extends SignetErrorCode = SignetErrorCode> = {
   /** HTTP status when the error came from the relay or the service. */
   status?: number | undefined;
   /** Whether repeating the same call may succeed. */
   retryable?: boolean | undefined;
-  /** Structured, secret-free context (field errors, request ids, limits). */
-  details?: Record<string, unknown> | undefined;
+  /**
+   * Structured, secret-free context (field errors, request ids, limits), shaped per code
+   * ({@link SignetErrorDetails}). Left out, `details` is `{}`.
+   */
+  details?: SignetErrorDetails<TCode> | undefined;
   /** The underlying error, passed through unchanged. */
   cause?: unknown;
 };
+
+// A code whose shape has required fields must be given them.
+type SignetErrorArguments<TCode extends SignetErrorCode> =
+  Record<string, never> extends SignetErrorDetails<TCode>
+    ? [options?: SignetErrorOptions<TCode>]
+    : [options: SignetErrorOptions<TCode> & { details: SignetErrorDetails<TCode> }];
+
+/**
+ * One `SignetError` per code of `TCode`, as a union, so that checking `code` narrows `details`
+ * too (a `SignetError<"A" | "B">` has one `details` for both). Each action's `XErrorType` is one.
+ *
+ * @example
+ * ```ts
+ * const message = (error: SignetErrorOf<"RATE_LIMITED" | "NO_SESSION">) =>
+ *   error.code === "RATE_LIMITED" ? `wait ${error.details.retryAfterMs} ms` : "sign in";
+ * ```
+ */
+export type SignetErrorOf<TCode extends SignetErrorCode> = TCode extends unknown
+  ? SignetError<TCode>
+  : never;
 
 /**
  * Base class of every error Signet throws. Generic over its code, so that each action's
@@ -213,14 +364,18 @@ export class SignetError<TCode extends SignetErrorCode = SignetErrorCode> extend
   readonly code: TCode;
   readonly status: number | undefined;
   readonly retryable: boolean;
-  readonly details: Record<string, unknown> | undefined;
+  /** Secret-free context, shaped per code ({@link SignetErrorDetails}); `{}` when none was given. */
+  readonly details: SignetErrorDetails<TCode>;
 
-  constructor(code: TCode, message: string, options: SignetErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+  /**
+   * @throws never.
+   */
+  constructor(code: TCode, message: string, ...[options]: SignetErrorArguments<TCode>) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
-    this.status = options.status;
-    this.retryable = options.retryable ?? false;
-    this.details = options.details;
+    this.status = options?.status;
+    this.retryable = options?.retryable ?? false;
+    this.details = (options?.details ?? {}) as SignetErrorDetails<TCode>;
   }
 
   /** A JSON-safe view, for logs and devtools (the cause is left out). */
@@ -238,7 +393,8 @@ export class SignetError<TCode extends SignetErrorCode = SignetErrorCode> extend
       message: this.message,
       status: this.status,
       retryable: this.retryable,
-      details: this.details,
+      // An error made without details shows none, as before `details` defaulted to `{}`.
+      details: Object.keys(this.details).length > 0 ? this.details : undefined,
     });
   }
 }

@@ -3,6 +3,7 @@
 // functions run on, the default key store and WebAuthn provider, and platform-only exports.
 // `test/crypto/entries.test.ts` snapshots the names of each entry, so any change shows in review.
 
+export type { ActionErrorCode, ErrorCodedAction } from "./actions/errorCodes.js";
 export {
   type AddCredentialErrorType,
   type AddCredentialParameters,
@@ -251,6 +252,7 @@ export {
 export type { RandomBytes } from "./crypto/random.js";
 export { STAMP_SCHEME, type StampJson, type VerifyStampParameters } from "./crypto/stamp.js";
 export {
+  type AnswerErrorDetails,
   type BundleErrorCode,
   type ClientErrorCode,
   type CryptoErrorCode,
@@ -264,8 +266,12 @@ export {
   type SignedRequestErrorCode,
   SignetError,
   type SignetErrorCode,
+  type SignetErrorDetails,
+  type SignetErrorDetailsMap,
+  type SignetErrorOf,
   type SignetErrorOptions,
   type WebAuthnErrorCode,
+  type WebAuthnErrorDetails,
 } from "./errors.js";
 export type {
   BundleWarningEvent,

@@ -68,7 +68,7 @@ import type {
   RefreshSessionErrorType,
   RefreshSessionParameters,
   RefreshSessionReturnType,
-  RequestErrorCode,
+  RelayErrorCode,
   RequestOtpErrorType,
   RequestOtpParameters,
   RequestOtpReturnType,
@@ -87,8 +87,8 @@ import type {
   ScaLoginErrorType,
   ScaLoginParameters,
   ScaLoginReturnType,
-  SessionSignedErrorCode,
   SignetError,
+  SignetErrorDetails,
   SignInWithOAuthErrorType,
   SignInWithOAuthParameters,
   SignInWithOAuthReturnType,
@@ -116,6 +116,7 @@ import type {
   WebAuthnErrorCode,
 } from "../index.js";
 import * as core from "../index.js";
+import type { ActionErrorCode } from "./errorCodes.js";
 
 /** Each action with its three exported types. */
 type Declared = {
@@ -256,15 +257,16 @@ describe("action types", () => {
   it("error types are unions of known codes, and narrow", () => {
     expectTypeOf<ExecuteQuoteErrorType["code"]>().toExtend<KnownErrorCode>();
     expectTypeOf<SignInWithPasskeyErrorType["code"]>().toExtend<KnownErrorCode>();
-    expectTypeOf<ExecuteQuoteErrorType>().toEqualTypeOf<SignetError<SessionSignedErrorCode>>();
-    expectTypeOf<ListSessionsErrorType>().toEqualTypeOf<SignetError<RequestErrorCode>>();
     expectTypeOf<"NO_SESSION">().toExtend<ExecuteQuoteErrorType["code"]>();
     expectTypeOf<"CONFLICT">().toExtend<ExecuteQuoteErrorType["code"]>();
+    expectTypeOf<"INSUFFICIENT_FUNDS">().toExtend<ExecuteQuoteErrorType["code"]>();
+    expectTypeOf<"QUOTE_EXPIRED">().toExtend<ExecuteQuoteErrorType["code"]>();
     expectTypeOf<"WEBAUTHN_CANCELLED">().not.toExtend<ExecuteQuoteErrorType["code"]>();
     expectTypeOf<WebAuthnErrorCode>().toExtend<AddPasskeyErrorType["code"]>();
     expectTypeOf<BundleErrorCode>().toExtend<ExportWalletErrorType["code"]>();
     expectTypeOf<"PROCESSING_TIMEOUT">().toExtend<WaitForTransactionErrorType["code"]>();
     expectTypeOf<"NETWORK">().not.toExtend<GetSessionErrorType["code"]>();
+    expectTypeOf<RelayErrorCode>().not.toExtend<GetSessionErrorType["code"]>();
 
     const narrow = (error: ExecuteQuoteErrorType) => {
       // @ts-expect-error: a passkey code cannot come out of a quote execute
@@ -272,6 +274,119 @@ describe("action types", () => {
       return error.code === "NO_SESSION" ? "sign in" : "retry";
     };
     expectTypeOf(narrow).returns.toEqualTypeOf<"never" | "sign in" | "retry">();
+  });
+
+  it("each action's union holds only the codes its code can raise (actions/errorCodes.ts)", () => {
+    // OTP sign-in never meets the SCA lock, a conflict or a held session.
+    expectTypeOf<"ACCOUNT_LOCKED">().not.toExtend<VerifyOtpErrorType["code"]>();
+    expectTypeOf<"CONFLICT">().not.toExtend<VerifyOtpErrorType["code"]>();
+    expectTypeOf<"NO_SESSION">().not.toExtend<VerifyOtpErrorType["code"]>();
+    expectTypeOf<"RATE_LIMITED" | "REFERENCE_NOT_FOUND">().toExtend<VerifyOtpErrorType["code"]>();
+    const otp = (error: VerifyOtpErrorType) => {
+      // @ts-expect-error: ACCOUNT_LOCKED is not among OTP sign-in's codes
+      if (error.code === "ACCOUNT_LOCKED") return error;
+      return error.code;
+    };
+    expectTypeOf(otp).toBeFunction();
+    // The SCA lock is the SCA login's and the authorization's, and the security event's.
+    expectTypeOf<"ACCOUNT_LOCKED">().toExtend<ScaLoginErrorType["code"]>();
+    expectTypeOf<"ACCOUNT_LOCKED">().toExtend<RecordSecurityEventErrorType["code"]>();
+    expectTypeOf<"ACCOUNT_LOCKED">().not.toExtend<ExecuteQuoteErrorType["code"]>();
+    expectTypeOf<"ACCOUNT_LOCKED">().not.toExtend<ListSessionsErrorType["code"]>();
+    // Reads answer no 409, no signed-request code and no session code.
+    expectTypeOf<"CONFLICT">().not.toExtend<ListSessionsErrorType["code"]>();
+    expectTypeOf<"PAYLOAD_MISMATCH">().not.toExtend<ListSessionsErrorType["code"]>();
+    expectTypeOf<"NO_SESSION">().not.toExtend<GetQuoteErrorType["code"]>();
+    expectTypeOf<"QUOTE_NOT_FOUND">().toExtend<GetQuoteErrorType["code"]>();
+    expectTypeOf<"INSUFFICIENT_FUNDS">().not.toExtend<GetQuoteErrorType["code"]>();
+    // A contact change meets the OpenAPI's 424 on PATCH /customers/{id}.
+    expectTypeOf<"EMAIL_OTP_CREDENTIAL_SYNC_FAILED">().toExtend<
+      UpdateCustomerContactErrorType["code"]
+    >();
+    expectTypeOf<"EMAIL_OTP_CREDENTIAL_SYNC_FAILED">().not.toExtend<
+      UpdateWalletPrivacyErrorType["code"]
+    >();
+    // Every request can meet the relay's own refusals.
+    expectTypeOf<RelayErrorCode>().toExtend<GetQuoteErrorType["code"]>();
+    expectTypeOf<RelayErrorCode>().toExtend<VerifyOtpErrorType["code"]>();
+    // Passkey codes only where a ceremony runs.
+    expectTypeOf<"WEBAUTHN_CANCELLED">().toExtend<EnrollScaPasskeyErrorType["code"]>();
+    expectTypeOf<"WEBAUTHN_CANCELLED">().not.toExtend<VerifyOtpErrorType["code"]>();
+    expectTypeOf<"WEBAUTHN_CANCELLED">().not.toExtend<SignInWithOAuthErrorType["code"]>();
+  });
+
+  it("PAYLOAD_MISMATCH is in every action that hands a payload to a signer", () => {
+    type Signing =
+      | AddCredentialErrorType
+      | AddPasskeyErrorType
+      | AuthorizeQuoteErrorType
+      | CreateDelegatedKeyErrorType
+      | ExecuteQuoteErrorType
+      | ExportWalletErrorType
+      | RefreshSessionErrorType
+      | RevokeCredentialErrorType
+      | RevokeSessionErrorType
+      | ScaLoginErrorType
+      | SignOutErrorType
+      | UpdateCustomerContactErrorType
+      | UpdateWalletPrivacyErrorType
+      | VerifyOtpErrorType;
+    type EveryOne<T> = T extends { code: infer C } ? ("PAYLOAD_MISMATCH" extends C ? true : T) : T;
+    // Checked per action: a SignetErrorOf union has one member per code, so test the code unions.
+    type Codes = {
+      [K in
+        | "addCredential"
+        | "addPasskey"
+        | "authorizeQuote"
+        | "createDelegatedKey"
+        | "executeQuote"
+        | "exportWallet"
+        | "refreshSession"
+        | "revokeCredential"
+        | "revokeSession"
+        | "scaLogin"
+        | "signOut"
+        | "updateCustomerContact"
+        | "updateWalletPrivacy"
+        | "verifyOtp"]: "PAYLOAD_MISMATCH" extends ActionErrorCode<K> ? true : K;
+    };
+    expectTypeOf<Codes[keyof Codes]>().toEqualTypeOf<true>();
+    expectTypeOf<EveryOne<Extract<Signing, { code: "PAYLOAD_MISMATCH" }>>>().toEqualTypeOf<true>();
+    // Nothing is signed on a read, an OTP request or an OAuth sign-in.
+    expectTypeOf<"PAYLOAD_MISMATCH">().not.toExtend<RequestOtpErrorType["code"]>();
+    expectTypeOf<"PAYLOAD_MISMATCH">().not.toExtend<SignInWithOAuthErrorType["code"]>();
+  });
+
+  it("details are typed per code, and narrow with the code", () => {
+    const read = (error: ExecuteQuoteErrorType) => {
+      if (error.code === "RATE_LIMITED") return error.details.retryAfterMs;
+      if (error.code === "PAYLOAD_MISMATCH") return error.details.field;
+      if (error.code === "SESSION_EXPIRED") return error.details.sessionId;
+      if (error.code === "QUOTE_EXPIRED") return error.details.quoteId;
+      if (error.code === "CHALLENGE_EXPIRED") return error.details.expiresAt;
+      if (error.code === "CONFLICT") return error.details.ambiguousResend;
+      return undefined;
+    };
+    expectTypeOf(read).returns.toEqualTypeOf<string | number | boolean | undefined>();
+    expectTypeOf<SignetErrorDetails<"SESSION_EXPIRED">>().toExtend<{
+      accountId: string;
+      sessionId: string;
+    }>();
+    expectTypeOf<SignetErrorDetails<"PAYLOAD_MISMATCH">["signature"]>().toEqualTypeOf<number>();
+    expectTypeOf<SignetErrorDetails<"ACCOUNT_LOCKED">["lockedUntil"]>().toEqualTypeOf<
+      string | undefined
+    >();
+    // A code without a shape keeps a plain object.
+    expectTypeOf<SignetErrorDetails<"NETWORK">>().toEqualTypeOf<Record<string, unknown>>();
+    expectTypeOf<SignetError<"NETWORK">["details"]>().toEqualTypeOf<Record<string, unknown>>();
+    // Making one: a shape with required fields must be given them.
+    // @ts-expect-error: SESSION_EXPIRED names its account and session
+    new core.SignetError("SESSION_EXPIRED", "expired");
+    // @ts-expect-error: and only with the right types
+    new core.SignetError("SESSION_EXPIRED", "x", { details: { accountId: 1, sessionId: "s" } });
+    expectTypeOf(new core.SignetError("NETWORK", "down").details).toEqualTypeOf<
+      Record<string, unknown>
+    >();
   });
 
   it("an executed quote narrows on status to one that waits for authorization", () => {

@@ -3,11 +3,12 @@
 
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { assertArgument, type RequestErrorCode, type SignetError } from "../errors.js";
+import { assertArgument, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { pollUntil } from "../transport/pollUntil.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { TransactionJson, TransactionStatus } from "../wire.js";
+import type { ActionErrorCode } from "./errorCodes.js";
 
 /**
  * Transaction statuses that are still moving. Anything else is terminal, including statuses
@@ -37,7 +38,7 @@ export type WaitForTransactionParameters = CallOptions & {
   pollingInterval?: number | ((polls: number) => number) | undefined;
 };
 export type WaitForTransactionReturnType = TransactionJson;
-export type WaitForTransactionErrorType = SignetError<RequestErrorCode | "PROCESSING_TIMEOUT">;
+export type WaitForTransactionErrorType = SignetErrorOf<ActionErrorCode<"waitForTransaction">>;
 
 /**
  * Polls `GET /transactions/{id}` until the transaction reaches a terminal status (`COMPLETED`,
