@@ -145,7 +145,8 @@ const vitestOk = runPnpm([
 if (!countVitest("vitest", vitestOut, vitestOk)) check("vitest (no report)", false);
 
 // The React Native example app (apps/mobile): its journeys under jest-expo against the demo
-// server, and `expo export` of the Hermes bundles for Android and iOS (offline).
+// server, and `expo export` of the Hermes bundles for Android and iOS (offline). Its own sign-in
+// and payment code in Hermes (packages/core/test/hermes-mobile.test.ts) ran in the vitest run above.
 check("apps/mobile jest-expo journeys", runPnpm(["--filter", "@signet/mobile", "exec", "jest"]));
 check(
   "apps/mobile expo export (Android and iOS Hermes bundles)",
