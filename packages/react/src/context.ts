@@ -1,6 +1,6 @@
 "use client";
 // The provider: one client and one query cache for a tree of components.
-import { type SignetClient, SignetError } from "@signet/core";
+import { type KnownErrorCode, type SignetClient, SignetError } from "@signet/core";
 import { createContext, createElement, type ReactNode, useContext, useMemo } from "react";
 import { createQueryCache, type QueryCache } from "./queryCache.js";
 import type { QueryKey } from "./queryKey.js";
@@ -35,8 +35,9 @@ export function SignetProvider({ client, children }: SignetProviderProps): React
 export function useSignetContext(hook: string): SignetContextValue {
   const value = useContext(SignetContext);
   if (value === undefined) {
+    // A code of core's one set (`KnownErrorCode`), documented there.
     throw new SignetError(
-      "PROVIDER_MISSING",
+      "PROVIDER_MISSING" satisfies KnownErrorCode,
       `${hook}() must be used inside <SignetProvider client={client}>: wrap your app (or this component) in it`,
     );
   }

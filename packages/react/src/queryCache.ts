@@ -1,6 +1,6 @@
 // A small cache of query results shared by a provider's components: one request per key at a
 // time, observers told of every change, and invalidation by key prefix after mutations.
-import { isSignetError, SignetError } from "@signet/core";
+import { isSignetError, type KnownErrorCode, SignetError } from "@signet/core";
 import { hashKey, matchesKey, type QueryKey } from "./queryKey.js";
 
 /** A query's state, as a hook reads it. A new object on every change (for useSyncExternalStore). */
@@ -47,7 +47,14 @@ export type QueryCache = {
 export const asSignetError = (error: unknown): SignetError =>
   isSignetError(error)
     ? error
-    : new SignetError("UNEXPECTED_ERROR", "Something failed outside Signet", { cause: error });
+    : // A code of core's one set (`KnownErrorCode`), documented there.
+      new SignetError(
+        "UNEXPECTED_ERROR" satisfies KnownErrorCode,
+        "Something failed outside Signet",
+        {
+          cause: error,
+        },
+      );
 
 export function createQueryCache(): QueryCache {
   const entries = new Map<string, Entry>();

@@ -5,7 +5,9 @@
 // needed (the field is optional before it). Also the query keys' hashing and matching at run time.
 import type {
   AddPasskeyReturnType,
+  ExecuteQuoteErrorType,
   ExportWalletErrorType,
+  KnownErrorCode,
   ListCredentialsReturnType,
   ListInternalAccountsErrorType,
   ListInternalAccountsReturnType,
@@ -228,5 +230,20 @@ describe("query keys and invalidation", () => {
     expect(matchesKey(key, ["listCredentials"])).toBe(false);
     expect(matchesKey(["q", { a: { b: 1, c: 2 } }], ["q", { a: { b: 1 } }])).toBe(true);
     expect(matchesKey(["q", { a: { b: 1 } }], ["q", { a: { b: 2 } }])).toBe(false);
+  });
+});
+
+describe("errors in hooks", () => {
+  it("react's own codes are in core's one set, and a hook's error narrows details with code", () => {
+    expectTypeOf<"PROVIDER_MISSING" | "UNEXPECTED_ERROR">().toExtend<KnownErrorCode>();
+    const wait = (error: ExecuteQuoteErrorType | null) => {
+      if (error === null) return 0;
+      // @ts-expect-error: details are typed only once the code is known
+      const unknownWait: number | undefined = error.details.retryAfterMs;
+      if (error.code === "RATE_LIMITED") return error.details.retryAfterMs ?? 1_000;
+      if (error.code === "SESSION_EXPIRED") return error.details.sessionId.length;
+      return unknownWait;
+    };
+    expectTypeOf(wait).returns.toEqualTypeOf<number | undefined>();
   });
 });

@@ -105,7 +105,7 @@ describe("per-action error codes", () => {
 
   it("ServiceErrorCode holds only codes the OpenAPI lists, or a known deviation", () => {
     expectTypeOf<keyof typeof SERVICE>().toEqualTypeOf<ServiceErrorCode>();
-    const documented = new Set(Object.values(ERROR_SCHEMA_CODES).flat());
+    const documented = new Set<string>(Object.values(ERROR_SCHEMA_CODES).flat());
     const deviations = new Set(ALLOWED_DEVIATIONS.map((deviation) => deviation.code));
     const invented = Object.keys(SERVICE).filter(
       (code) => !documented.has(code) && !deviations.has(code),
