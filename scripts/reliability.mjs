@@ -30,6 +30,7 @@ const vitest = spawnSync(
     "test/reliability.hostile.test.ts",
     "test/reliability.abuse.test.ts",
     "test/reliability.compromised.test.ts",
+    "test/reliability.sessions.test.ts",
   ],
   {
     cwd: root,
@@ -40,6 +41,9 @@ const vitest = spawnSync(
       SOAK_FLOWS: String(flows),
       HOSTILE_RUNS: String(runs),
       SOAK_SEED: String(seed),
+      SESSION_SIGN_INS: process.env.SESSION_SIGN_INS ?? "200",
+      SESSION_TAB_ROUNDS: process.env.SESSION_TAB_ROUNDS ?? "100",
+      SESSION_TABS: process.env.SESSION_TABS ?? "4",
     },
   },
 );
@@ -48,11 +52,15 @@ let soak;
 let hostile;
 let abuse;
 let compromised;
+let sessionKeys;
+let sessionTabs;
 try {
   soak = read("soak");
   hostile = [...read("hostile-bundles"), ...read("hostile-answers"), ...read("hostile-servers")];
   abuse = read("abuse");
   compromised = read("compromised");
+  sessionKeys = read("sessions-keys");
+  sessionTabs = read("sessions-tabs");
 } catch (error) {
   console.error("reliability: a suite did not report its counts", error);
   process.exit(1);
@@ -61,6 +69,42 @@ rmSync(out, { recursive: true, force: true });
 
 const n = (v) => Number(v).toLocaleString("en-US");
 const zero = (v) => (v === 0 ? "0" : `**${n(v)}**`);
+
+/** RELIABILITY.md "Key hygiene" and "Several tabs", from test/reliability/sessions.ts. */
+function sessionSections(keys, tabs) {
+  const t = tabs;
+  return [
+    "## Key hygiene",
+    "",
+    "`test/reliability.sessions.test.ts` (`runKeyHygiene`): real email sign-ins through core → relay → emulator, per crypto engine that runs in Node. Each session key is made from a scalar the run knows (imported with the engine's defaults), so what a script could dump is searched for it in hex, HEX, base64 and base64url. Per sign-in: the key is checked and the store dumped, then the device signs out; a second sign-in's stored key becomes unreadable and the app reloads (the session is `lost`); a third session is revoked from another device and a signed call meets the 401 (the session is `rejected`).",
+    "",
+    "| engine | where keys lived | sign-ins | keys held | exportable by script | scalar in the store dump | scalar in events, snapshot, key ids, errors | keys left after sign-out | after a 401 | after a lost key |",
+    "|---|---|---|---|---|---|---|---|---|---|",
+    ...keys.map(
+      (r) =>
+        `| ${r.engine} | ${r.store} | ${n(r.signIns)} | ${n(r.keysHeld)} | ${r.scalarRecords ? `scalar records: ${n(r.scalarRecords)} (by design)` : zero(r.exportable)} | ${zero(r.scalarInStoreDump)} | ${zero(r.scalarInEventsOrErrors)} | ${zero(r.keysLeftAfterSignOut)} | ${zero(r.keysLeftAfterRejected)} | ${zero(r.keysLeftAfterLost)} |`,
+    ),
+    "",
+    `Exportable by script: WebCrypto \`CryptoKey\`s that \`crypto.subtle.exportKey\` could read (they are made non-extractable). Noble keys are scalars (React Native has no WebCrypto), which only the app's secure store protects; their dump leaves out the record's own \`privateKey\` field, where the search found the scalar ${keys
+      .filter((r) => r.scalarInOwnRecord)
+      .map((r) => `${n(r.scalarInOwnRecord)} times in ${n(r.signIns)}`)
+      .join(
+        ", ",
+      )} (the search's own check). The browsers' engines (Chromium, Firefox, WebKit) are not in this run: \`e2e/engines\` drives the demo in them but does not dump their IndexedDB.`,
+    "",
+    "## Several tabs",
+    "",
+    `\`runSeveralTabs\`: ${n(t.rounds)} rounds of ${n(t.tabs)} clients of one origin sharing one key store, a Web Locks–style lock manager and \`BroadcastChannel\` (as \`session/crossTab.ts\` uses them), a fresh customer each round, over real HTTP. The emulator's clock and the tabs' clocks move together.`,
+    "",
+    "| what happened | runs | what was counted | must never happen | count |",
+    "|---|---|---|---|---|",
+    `| every tab refreshes the session at once | ${n(t.rounds)} | ${n(t.refresh.networkRefreshes)} network refreshes | a second refresh; a tab left on another session | ${zero(t.refresh.extraRefreshes)}; ${zero(t.refresh.tabsOnAnotherSession)} |`,
+    `| one tab signs out | ${n(t.rounds)} | ${n(t.signOut.revokes)} revokes sent | a session revoked twice; a tab still signed in; a sign-out event in another tab | ${zero(t.signOut.sessionsRevokedTwice)}; ${zero(t.signOut.tabsStillSignedIn)}; ${zero(t.signOut.signedOutEventsInOtherTabs)} |`,
+    `| the session is revoked elsewhere, every tab makes a signed call at once | ${n(t.rounds)} | ${n(t.rejected.unauthorizedAnswers)} answers 401, ${n(t.rejected.clearings)} clearings | more than one clearing; none; a tab still holding it | ${zero(t.rejected.extraClearings)}; ${zero(t.rejected.missedClearings)}; ${zero(t.rejected.tabsStillHolding)} |`,
+    `| one tab's session expires while another tab's newer one does not; the tabs wake | ${n(t.rounds)} | ${n(t.expiry.expiredDropped)} tabs dropped the expired one | the other session dropped; the expired one still held | ${zero(t.expiry.otherSessionDropped)}; ${zero(t.expiry.expiredStillHeld)} |`,
+    "",
+  ];
+}
 const lines = [
   "# Reliability",
   "",
@@ -142,6 +186,7 @@ const lines = [
         .join(", ")} |`,
   ),
   "",
+  ...sessionSections(sessionKeys, sessionTabs),
   "## Many relays as one",
   "",
   "`packages/relay/test/relay.redis.test.ts` (run by `npm test`): two relay processes behind one port share one rate limit and one ownership cache in a real `redis-server`; with Redis down, writes get `503 RELAY_STORE_UNAVAILABLE` and reads go on; both recover when it returns.",
