@@ -281,6 +281,7 @@ export type {
   SignetEvent,
 } from "./events.js";
 export { createMemoryKeyStore, type KeyPersistence, type KeyStore } from "./keys/key-store.js";
+export type { AppStateSource } from "./session/appState.js";
 export {
   type ActiveSession,
   SESSION_EXPIRY_MARGIN_MS,
