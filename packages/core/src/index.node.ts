@@ -2,16 +2,11 @@
  * `@signet/core` under Node's `node` export condition: the browser/Node entry, with signing on
  * Node's own crypto (a held `KeyObject`, synchronous OpenSSL) instead of `crypto.subtle.sign`.
  * Servers that stamp with delegated keys run here; keys, records and every other function are
- * the same as the default entry's.
+ * the same as the default entry's (the Node backend is the WebCrypto one with `sign` replaced).
  */
-import { withAutoRefresh } from "./autoRefresh.js";
-import {
-  type CreateClientParameters,
-  type CreateClientReturnType,
-  createClientFactory,
-} from "./client.js";
-import { type CryptoApi, createCryptoApi } from "./crypto/api.js";
+import { createCryptoApi } from "./crypto/api.js";
 import { createNodeCryptoBackend } from "./crypto/node.js";
+import { defineEntry } from "./entry.js";
 import { createDefaultKeyStore } from "./keys/indexeddb.js";
 import { createBrowserWebAuthn } from "./webauthn/browser.js";
 
@@ -19,31 +14,32 @@ export { createNodeCryptoBackend } from "./crypto/node.js";
 // Everything the default entry exports; the names below, bound to the Node backend, take precedence.
 export * from "./index.js";
 
-const api: CryptoApi = createCryptoApi(createNodeCryptoBackend());
-
-/** {@inheritDoc CryptoApi.generateSigningKey} */
-export const generateSigningKey: CryptoApi["generateSigningKey"] = api.generateSigningKey;
-/** {@inheritDoc CryptoApi.importSigningKey} */
-export const importSigningKey: CryptoApi["importSigningKey"] = api.importSigningKey;
-/** {@inheritDoc CryptoApi.restoreSigningKey} */
-export const restoreSigningKey: CryptoApi["restoreSigningKey"] = api.restoreSigningKey;
-/** {@inheritDoc CryptoApi.stampPayload} */
-export const stampPayload: CryptoApi["stampPayload"] = api.stampPayload;
-
 /**
- * Creates a Signet client whose keys sign through Node's crypto. Otherwise the default entry's
- * `createClient`: in-memory key store in Node, no passkeys unless `webauthn` is passed.
+ * The crypto contract with keys that sign through Node's crypto, each documented on
+ * {@link CryptoApi}; and `createClient`, the default entry's with those keys: in-memory key store
+ * in Node, no passkeys unless `webauthn` is passed. `createClient` throws `SignetError`
+ * `INVALID_ARGUMENT` without `relayUrl` or with an `autoRefresh.marginMs` that would loop.
  *
  * @example
  * ```ts
  * const client = createClient({ relayUrl: "https://app.example/api/grid" });
  * ```
  */
-export const createClient: (parameters: CreateClientParameters) => CreateClientReturnType =
-  /* @__PURE__ */ withAutoRefresh(
-    createClientFactory({
-      crypto: () => api,
-      keyStore: () => createDefaultKeyStore(),
-      webauthn: () => createBrowserWebAuthn(),
-    }),
-  );
+export const {
+  generateSigningKey,
+  importSigningKey,
+  restoreSigningKey,
+  stampPayload,
+  verifyStamp,
+  generateDecryptionKey,
+  importDecryptionKey,
+  sealOtpBundle,
+  openSessionKeyBundle,
+  openExportBundle,
+  oauthNonce,
+  createClient,
+} = /* @__PURE__ */ defineEntry({
+  crypto: createCryptoApi(createNodeCryptoBackend()),
+  keyStore: () => createDefaultKeyStore(),
+  webauthn: () => createBrowserWebAuthn(),
+});

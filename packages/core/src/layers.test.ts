@@ -21,6 +21,8 @@ const RANKS: [prefix: string, rank: number][] = [
   ["watchSessionExpiry.ts", 7],
   ["autoRefresh.ts", 7],
   ["exports.ts", 8],
+  // The one entry factory every platform entry calls with its wiring.
+  ["entry.ts", 8],
   ["index.ts", 9],
   ["index.native.ts", 9],
   // Entry points of the React Native adapters (each imports its optional native module).

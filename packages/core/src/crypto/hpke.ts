@@ -1,15 +1,17 @@
 // RFC 9180 §4 (labeled HKDF), §4.1 (DHKEM(P-256, HKDF-SHA256)), §5.1 (key schedule, base mode)
-// and §6.1 (single-shot seal/open), over injected primitives: the React Native backend runs it on
-// noble and
-// the browser entry on WebCrypto; docs/protocol.md §4 fixes the suite the service uses (AES-256-GCM).
+// and §6.1 (single-shot seal/open), over injected primitives. Only the React Native backend runs
+// it, on noble (./noble.ts): the browser and Node entries run @hpke/core instead
+// (./hpke-webcrypto.ts). Tests also run it over WebCrypto primitives to cross-check the two;
+// docs/protocol.md §4 fixes the suite the service uses (AES-256-GCM).
 import { SignetError } from "../errors.js";
 import { concatBytes } from "./encoding.js";
 
 type MaybePromise<T> = T | Promise<T>;
 
 /**
- * The primitives HPKE needs. Each may be synchronous (noble) or asynchronous (WebCrypto). `K` is
- * how a private key is held: a scalar for noble, a `CryptoKeyPair` for WebCrypto (non-extractable).
+ * The primitives HPKE needs. Each may be synchronous (noble) or asynchronous (the WebCrypto
+ * primitives of the cross-check tests). `K` is how a private key is held: a scalar for noble, a
+ * `CryptoKeyPair` for WebCrypto (non-extractable).
  */
 export type HpkePrimitives<K = Uint8Array> = {
   /** X coordinate (32 bytes) of `privateKey · publicKey`; `publicKey` is 65 bytes, to be validated. */

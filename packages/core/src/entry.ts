@@ -1,0 +1,91 @@
+// The one entry factory (docs/architecture.md "Entry points"): every platform entry
+// (`index.ts` for browsers, `index.node.ts`, `index.native.ts`, and any later one such as Workers
+// or Deno) passes only its wiring here, a crypto backend, a default key store and WebAuthn
+// provider, and exports what comes back; the rest of the public API is named once, in exports.ts.
+import { withAutoRefresh } from "./autoRefresh.js";
+import {
+  type ClientDefaults,
+  type CreateClientParameters,
+  type CreateClientReturnType,
+  createClientFactory,
+} from "./client.js";
+import type { CryptoApi } from "./crypto/api.js";
+
+/** What a platform entry supplies to {@link defineEntry}. */
+export type EntryPlatform = {
+  /** The crypto contract bound to the platform's backend (`createCryptoApi(backend)`). */
+  crypto: CryptoApi;
+  /** The key store a client uses when none is passed, made on first use. */
+  keyStore: ClientDefaults["keyStore"];
+  /** The WebAuthn provider a client uses when none is passed (`undefined`: none by default). */
+  webauthn: ClientDefaults["webauthn"];
+  /**
+   * Checks the platform makes before a client exists, so a missing capability fails at creation
+   * (React Native: a secure random source), not on the first key.
+   */
+  assertCanCreate?: ((parameters: CreateClientParameters) => void) | undefined;
+};
+
+/** The platform-bound part of an entry: the crypto contract on its backend, and `createClient`. */
+export type Entry = Pick<
+  CryptoApi,
+  | "generateSigningKey"
+  | "importSigningKey"
+  | "restoreSigningKey"
+  | "stampPayload"
+  | "verifyStamp"
+  | "generateDecryptionKey"
+  | "importDecryptionKey"
+  | "sealOtpBundle"
+  | "openSessionKeyBundle"
+  | "openExportBundle"
+  | "oauthNonce"
+> & {
+  /**
+   * Creates a Signet client with the platform's defaults: every flow takes it as its first
+   * argument. Reads no global at import or creation.
+   */
+  createClient: (parameters: CreateClientParameters) => CreateClientReturnType;
+};
+
+/**
+ * Binds the crypto contract and `createClient` to one platform's wiring. Each entry file calls it
+ * once and exports the result by name, beside `export * from "./exports.js"`.
+ *
+ * @param platform - The crypto API, the default key store and WebAuthn provider, and an optional
+ * check before a client is made.
+ * @returns The contract functions (bound to `platform.crypto`) and `createClient`.
+ * @throws Nothing itself; the returned `createClient` throws `SignetError` `INVALID_ARGUMENT` for bad
+ * parameters, and whatever `assertCanCreate` throws.
+ * @example
+ * ```ts
+ * export const { generateSigningKey, stampPayload, createClient } = defineEntry({
+ *   crypto: createCryptoApi(createWebCryptoBackend()),
+ *   keyStore: () => createDefaultKeyStore(),
+ *   webauthn: () => createBrowserWebAuthn(),
+ * });
+ * ```
+ */
+export function defineEntry(platform: EntryPlatform): Entry {
+  const { crypto: api, keyStore, webauthn, assertCanCreate } = platform;
+  const create = withAutoRefresh(createClientFactory({ crypto: () => api, keyStore, webauthn }));
+  return {
+    generateSigningKey: api.generateSigningKey,
+    importSigningKey: api.importSigningKey,
+    restoreSigningKey: api.restoreSigningKey,
+    stampPayload: api.stampPayload,
+    verifyStamp: api.verifyStamp,
+    generateDecryptionKey: api.generateDecryptionKey,
+    importDecryptionKey: api.importDecryptionKey,
+    sealOtpBundle: api.sealOtpBundle,
+    openSessionKeyBundle: api.openSessionKeyBundle,
+    openExportBundle: api.openExportBundle,
+    oauthNonce: api.oauthNonce,
+    createClient: assertCanCreate
+      ? (parameters) => {
+          assertCanCreate(parameters);
+          return create(parameters);
+        }
+      : create,
+  };
+}
