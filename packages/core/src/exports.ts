@@ -3,7 +3,6 @@
 // functions run on, the default key store and WebAuthn provider, and platform-only exports.
 // `test/crypto/entries.test.ts` snapshots the names of each entry, so any change shows in review.
 
-export type { ActionErrorCode, ErrorCodedAction } from "./actions/errorCodes.js";
 export {
   type AddCredentialErrorType,
   type AddCredentialParameters,
@@ -39,6 +38,7 @@ export {
   type CreateDelegatedKeyReturnType,
   createDelegatedKey,
 } from "./actions/createDelegatedKey.js";
+export type { ActionErrorCode, ErrorCodedAction } from "./actions/errorCodes.js";
 export {
   type ExecuteQuoteErrorType,
   type ExecuteQuoteParameters,
@@ -307,6 +307,14 @@ export {
   type PayloadEvent,
   type PayloadVerdict,
 } from "./transport/payloadCheck.js";
+export {
+  defaultRetryPolicy,
+  type RetryEvent,
+  type RetryOptions,
+  type RetryPolicy,
+  type RetryReason,
+  type ShouldRetryContext,
+} from "./transport/retry.js";
 export {
   type RunSignedRequestErrorType,
   type RunSignedRequestParameters,

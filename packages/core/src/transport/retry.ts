@@ -4,7 +4,15 @@
 import type { SignetError } from "../errors.js";
 import { type BackoffOptions, backoffDelay, defaultBackoff } from "./backoff.js";
 
-/** Why a request is sent again (or polled again). */
+/**
+ * Why a request is sent again (or polled again), as a `retry` event and a hook's `retrying` tell.
+ *
+ * @throws never (a type).
+ * @example
+ * ```ts
+ * const label = (reason: RetryReason) => (reason === "rate-limited" ? "Busy" : "Retrying");
+ * ```
+ */
 export type RetryReason =
   /** The service answered `{ status: "PROCESSING" }` or a transaction is still moving. */
   | "processing"
@@ -15,7 +23,16 @@ export type RetryReason =
   /** The challenge lapsed or a re-send was ambiguous: the flow starts over with a fresh challenge. */
   | "restart";
 
-/** The retry policy of a client, after defaults. */
+/**
+ * The retry policy of a client, after defaults (`client.retry`); a call's `retry` refines it.
+ *
+ * @throws never (a type).
+ * @example
+ * ```ts
+ * const client = createClient({ relayUrl: "/api/grid", retry: { retryCount: 5 } });
+ * client.retry.retryCount; // 5
+ * ```
+ */
 export type RetryPolicy = {
   /** Retries after a transient failure or a rate limit, per request (per leg of a signed request). */
   readonly retryCount: number;
@@ -32,7 +49,17 @@ export type RetryPolicy = {
   readonly shouldRetry: ((context: ShouldRetryContext) => boolean) | undefined;
 };
 
-/** What `shouldRetry` is asked about. */
+/**
+ * What `shouldRetry` is asked about: the failure, why the policy would retry it, which retry it
+ * would be, and the request (method and path, never a body or a header).
+ *
+ * @throws never (a type).
+ * @example
+ * ```ts
+ * const shouldRetry = ({ reason, path }: ShouldRetryContext) =>
+ *   reason !== "rate-limited" || !path.startsWith("/quotes/");
+ * ```
+ */
 export type ShouldRetryContext = {
   error: SignetError;
   reason: RetryReason;
@@ -45,7 +72,15 @@ export type ShouldRetryContext = {
 /**
  * Retry options, for `createClient({ retry })` or per call (`{ retry }` beside `signal`); each
  * field overrides the one below it (call, then client, then the defaults). `false` turns
- * retries off (PROCESSING re-sends, which are the protocol, go on).
+ * retries off (PROCESSING re-sends, which are the protocol, go on). A `shouldRetry` can only
+ * veto a retry, never add one the policy finds unsafe.
+ *
+ * @throws never (a type); a negative or non-finite `retryCount` is read as 0.
+ * @example
+ * ```ts
+ * const client = createClient({ relayUrl: "/api/grid", retry: { retryCount: 5 } });
+ * await listSessions(client, { accountId, retry: false }); // this call: no retries
+ * ```
  */
 export type RetryOptions =
   | {
@@ -57,7 +92,16 @@ export type RetryOptions =
     }
   | false;
 
-/** The policy when nothing is given: 3 retries, 500 ms doubling to 8 s, `Retry-After` up to 30 s, 120 s in all. */
+/**
+ * The policy when nothing is given: 3 retries, 500 ms doubling to 8 s (full jitter),
+ * `Retry-After` honoured up to 30 s, 120 s in all for an unsigned call and its retries.
+ *
+ * @throws never (a frozen value).
+ * @example
+ * ```ts
+ * createClient({ relayUrl, retry: { retryCount: defaultRetryPolicy.retryCount * 2 } });
+ * ```
+ */
 export const defaultRetryPolicy: RetryPolicy = Object.freeze({
   retryCount: 3,
   backoff: defaultBackoff,
@@ -154,8 +198,20 @@ export function retryDelay(
 }
 
 /**
- * A retry or a wait, announced before it starts, so an app can show "retrying in 3 s".
- * Redacted by construction: the path and codes, never a body or a header value.
+ * A retry or a wait, announced before it starts, so an app can show "retrying in 3 s" (the
+ * React hooks hold the latest one as `retrying`). Redacted by construction: the path and
+ * codes, never a body or a header value.
+ *
+ * @throws never (a type).
+ * @example
+ * ```ts
+ * await verifyOtp(client, {
+ *   ...parameters,
+ *   onEvent: (event) => {
+ *     if (event.type === "retry") show(`Retrying in ${Math.ceil(event.delayMs / 1000)} s`);
+ *   },
+ * });
+ * ```
  */
 export type RetryEvent = {
   type: "retry";

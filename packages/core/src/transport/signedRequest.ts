@@ -45,7 +45,6 @@ import {
 
 export type {
   SignedRequestEvent,
-  SignedRequestRetryReason,
   SignedRequestStage,
 } from "./signedRequestEvent.js";
 export type {

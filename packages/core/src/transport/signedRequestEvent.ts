@@ -1,4 +1,5 @@
 // The events of a signed request (docs/architecture.md "Events"): redacted by construction.
+import type { RetryReason } from "./retry.js";
 
 /** Where a signed request is, as shown to hooks and devtools. */
 export type SignedRequestStage =
@@ -8,9 +9,6 @@ export type SignedRequestStage =
   | "processing"
   | "done"
   | "failed";
-
-/** Why a request is sent again. */
-export type SignedRequestRetryReason = "processing" | "rate-limited" | "transient" | "restart";
 
 /**
  * One step of a signed request. Redacted by construction: it never holds a body, a
@@ -34,5 +32,6 @@ export type SignedRequestEvent = {
   code?: string;
   /** The wait before the next send, on `processing` and retries. */
   delayMs?: number;
-  retryReason?: SignedRequestRetryReason;
+  /** Why this send is a re-send (after the `retry` event that announced its wait). */
+  retryReason?: RetryReason;
 };

@@ -10,8 +10,13 @@ import { checkedSigner } from "./checkedSigner.js";
 import { deliver } from "./deliver.js";
 import { type Clock, systemClock } from "./http.js";
 import { isProcessingBody } from "./nextStep.js";
-import { type RetryEvent, type RetryPolicy, resolveRetryPolicy } from "./retry.js";
-import type { SignedRequestEvent, SignedRequestRetryReason } from "./signedRequestEvent.js";
+import {
+  type RetryEvent,
+  type RetryPolicy,
+  type RetryReason,
+  resolveRetryPolicy,
+} from "./retry.js";
+import type { SignedRequestEvent } from "./signedRequestEvent.js";
 import type { RunSignedRequestParameters } from "./signedRequestParameters.js";
 
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -55,7 +60,7 @@ export type LegState = {
   headers: Record<string, string>;
   idempotencyKey: string | undefined;
   /** Why the next send is a re-send, and after which wait: told in its event. */
-  retryReason: SignedRequestRetryReason | undefined;
+  retryReason: RetryReason | undefined;
   retryDelayMs: number | undefined;
 };
 
