@@ -1,7 +1,13 @@
 "use client";
 // Mutations: one hook state per component, the call's own signed-request stage, cancellation on
 // unmount, and the queries a success changes refetched.
-import type { CallOptions, SignedRequestStage, SignetClient, SignetError } from "@signet/core";
+import type {
+  CallOptions,
+  RetryEvent,
+  SignedRequestStage,
+  SignetClient,
+  SignetError,
+} from "@signet/core";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useSignetContext } from "./context.js";
 import { invalidatedBy, type SignetMutationName } from "./queries.js";
@@ -14,6 +20,14 @@ type MutationResultBase<TVariables, TData> = {
   mutateAsync: (variables: TVariables) => Promise<TData>;
   /** The latest call's signed-request progress: `challenge` → `signing` → `submitting` → `processing` → `done`/`failed`. */
   stage: SignedRequestStage | undefined;
+  /**
+   * The wait the latest call is in before it sends again: core's `retry` event (`reason`:
+   * `"transient"`, `"rate-limited"`, `"processing"` or `"restart"`; `attempt`; `delayMs`;
+   * `retryAt`, epoch ms on the client's clock; the last try's `status` and `code`). It lasts
+   * until the call's next event (a signed request's next send starting, or the retried plain
+   * request's answer) and is `undefined` once the call settles: show "retrying in 3 s" from it.
+   */
+  retrying: RetryEvent | undefined;
   /** Back to `idle` (a call under way still finishes, and its outcome is dropped). */
   reset: () => void;
 };
@@ -83,6 +97,7 @@ type State<TVariables, TData, TError> = {
   error: TError | null;
   variables: TVariables | undefined;
   stage: SignedRequestStage | undefined;
+  retrying?: RetryEvent | undefined;
 };
 
 const IDLE = {
@@ -111,9 +126,6 @@ export function useSignetMutation<
   );
   const [state, setState] = useState<State<TVariables, TData, TError>>(IDLE);
   const latest = useRef(0);
-  // The latest action and mutation name, without making `mutate` a new function each render.
-  const config = useRef({ action, mutation });
-  config.current = { action, mutation };
   const live = useRef(new Set<AbortController>());
   useEffect(() => {
     const controllers = live.current;
@@ -132,30 +144,38 @@ export function useSignetMutation<
       const given = variables.signal;
       given?.addEventListener("abort", () => controller.abort(given.reason), { once: true });
       live.current.add(controller);
-      setState({ status: "pending", data: undefined, error: null, variables, stage: undefined });
+      setState({ ...IDLE, status: "pending", variables });
       try {
-        const data = await config.current.action(client, {
+        const data = await action(client, {
           ...variables,
           signal: controller.signal,
           onEvent: (event) => {
             variables.onEvent?.(event);
-            if (event.type === "signedRequest" && current())
-              setState((s) => ({ ...s, stage: event.stage }));
+            // A retry wait lasts until the call's next event: the next send of a signed request
+            // starting, or the answer to a retried plain request.
+            if (current())
+              setState((s) => ({
+                ...s,
+                retrying: event.type === "retry" ? event : undefined,
+                stage: event.type === "signedRequest" ? event.stage : s.stage,
+              }));
           },
         });
         // The queries that read what the action changed (queries.ts, `mutationChanges`).
-        for (const name of invalidatedBy(config.current.mutation)) cache.invalidate([name]);
+        for (const name of invalidatedBy(mutation)) cache.invalidate([name]);
+        // The call's last event (its answer) already ended any retry wait.
         if (current()) setState((s) => ({ ...s, status: "success", data, error: null }));
         return data;
       } catch (thrown) {
         const error = asSignetError(thrown) as TError;
-        if (current()) setState((s) => ({ ...s, status: "error", error }));
+        if (current()) setState((s) => ({ ...s, status: "error", error, retrying: undefined }));
         throw error;
       } finally {
         live.current.delete(controller);
       }
     },
-    [client, cache],
+    // `action` and `mutation` are each hook's constants: `mutate` stays one function.
+    [client, cache, action, mutation],
   );
   const mutate = useCallback(
     (variables: TVariables) => {

@@ -55,7 +55,7 @@ const keyOf =
   <TParameters extends CallOptions>(
     parameters: TParameters,
   ): SignetQueryKey<TName, TParameters> => {
-    const { signal: _signal, onEvent: _onEvent, ...rest } = parameters;
+    const { signal: _signal, onEvent: _onEvent, retry: _retry, ...rest } = parameters;
     return [name, rest] as const;
   };
 

@@ -1,7 +1,7 @@
 "use client";
 // Queries: shared per provider by key, fetched on mount, refetched after the mutations that change
 // them; nothing runs during server rendering. The result narrows like TanStack Query v5's.
-import type { SignetError } from "@signet/core";
+import type { CallOptions, RetryEvent, SignetError, SignetEvent } from "@signet/core";
 import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from "react";
 import { useSignetContext } from "./context.js";
 import type { SignetQueryOptions } from "./queries.js";
@@ -13,6 +13,13 @@ type QueryResultBase = {
   isFetching: boolean;
   /** Fetches it again (joins a fetch under way). */
   refetch: () => Promise<void>;
+  /**
+   * The wait the fetch under way is in before core sends again: core's `retry` event (`reason`,
+   * `attempt`, `delayMs`, `retryAt`, the last try's `status` and `code`), until the fetch's next
+   * event (the retried request's answer) and when it settles. The same for every component
+   * showing the query.
+   */
+  retrying: RetryEvent | undefined;
 };
 
 /** Before the first answer (and during server rendering, and while disabled). */
@@ -123,8 +130,16 @@ export function useSignetQuery<
   );
   const own = given as QueryOptions<TData, TError, TSelected>;
   const { enabled = true, staleTime = Number.POSITIVE_INFINITY, select } = own;
-  const query = actionParameters
-    ? queryOptions(client, actionParameters as TParameters)
+  const p = actionParameters as (TParameters & CallOptions) | undefined;
+  // The fetch tells the cache its retry waits, so every component showing the query sees them.
+  const query = p
+    ? queryOptions(client, {
+        ...p,
+        onEvent: (event: SignetEvent) => {
+          p.onEvent?.(event);
+          cache.event(hash, event);
+        },
+      })
     : undefined;
   const queryKey = query?.queryKey ?? DISABLED_KEY;
   const hash = hashKey(queryKey);
@@ -209,5 +224,6 @@ export function useSignetQuery<
     isError: status === "error",
     isFetching: snapshot.isFetching,
     refetch,
+    retrying: snapshot.retrying,
   } as UseQueryReturnType<TSelected, TError>;
 }

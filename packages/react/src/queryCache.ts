@@ -1,6 +1,12 @@
 // A small cache of query results shared by a provider's components: one request per key at a
 // time, observers told of every change, and invalidation by key prefix after mutations.
-import { isSignetError, type KnownErrorCode, SignetError } from "@signet/core";
+import {
+  isSignetError,
+  type KnownErrorCode,
+  type RetryEvent,
+  SignetError,
+  type SignetEvent,
+} from "@signet/core";
 import { hashKey, matchesKey, type QueryKey } from "./queryKey.js";
 
 /** A query's state, as a hook reads it. A new object on every change (for useSyncExternalStore). */
@@ -11,6 +17,8 @@ export type QuerySnapshot = {
   readonly isFetching: boolean;
   /** When the last fetch settled (`Date.now()`), 0 before: what `staleTime` is measured from. */
   readonly updatedAt: number;
+  /** The retry wait of the fetch under way (core's `retry` event), until its next event. */
+  readonly retrying?: RetryEvent | undefined;
 };
 
 const INITIAL: QuerySnapshot = Object.freeze({
@@ -34,6 +42,8 @@ type Entry = {
 export type QueryCache = {
   snapshot(hash: string): QuerySnapshot;
   subscribe(queryKey: QueryKey, listener: () => void): () => void;
+  /** Takes an event of a fetch of `hash`: a `retry` shows its wait until the next event. */
+  event(hash: string, event: SignetEvent): void;
   /** Fetches `queryKey` with `run` unless a fetch of it is under way. */
   fetch(queryKey: QueryKey, run: Run): Promise<void>;
   /**
@@ -87,12 +97,16 @@ export function createQueryCache(): QueryCache {
     } finally {
       if (e.controller === controller) {
         e.controller = undefined;
-        set(e, { isFetching: false });
+        set(e, { isFetching: false, retrying: undefined });
       }
     }
   };
   return {
     snapshot: (hash) => entries.get(hash)?.snapshot ?? INITIAL,
+    event(hash, event) {
+      const e = entries.get(hash);
+      if (e) set(e, { retrying: event.type === "retry" ? event : undefined });
+    },
     subscribe(queryKey, listener) {
       const e = entry(queryKey);
       e.listeners.add(listener);
