@@ -13,7 +13,12 @@ export type SignOutErrorType = SignetErrorOf<ActionErrorCode<"signOut">>;
 /**
  * Signs this device out of the account: revokes every session it holds (each stamped by itself)
  * and deletes their keys. Keys are deleted even when the service cannot be reached or the
- * session had already ended; other errors are thrown after the local cleanup.
+ * session had already ended; other errors are thrown after the local cleanup. Sign-outs of one
+ * account at the same time (in this client, or in other tabs of the origin where Web Locks exist)
+ * send one revoke per session: a caller in this client shares the running sign-out (the first
+ * caller's signal and onEvent govern it), and a tab that waited for another tab's sign-out finds
+ * the sessions gone from the shared key store and sends nothing (the `signedOut` events are the
+ * other tab's).
  *
  * @throws {SignetError} `NETWORK` and other service errors, after the keys are deleted.
  * @example
@@ -27,29 +32,34 @@ export async function signOut(
 ): Promise<SignOutReturnType> {
   const { accountId } = assertCall(client, parameters);
   assertServiceId("accountId", accountId, "InternalAccount");
-  let failure: unknown;
-  for (const session of await client.sessions.list(accountId)) {
-    try {
-      await client.signed(
-        {
-          operation: "signOut",
-          method: "DELETE",
-          path: `/auth/sessions/${session.id}`,
-          expectedStatus: 204,
-          sign: signWithSession(client, session),
-          checkPayload: revokeSessionPayload(client, { accountId }),
-        },
-        parameters,
+  // One sign-out per account at a time across the origin's tabs, which share one key store.
+  return client.coalesce(`signOut|${accountId}`, async (waited): Promise<SignOutReturnType> => {
+    // Another tab may have signed out while this one waited for the lock: read the store again.
+    if (waited) await client.sessions.sync();
+    let failure: unknown;
+    for (const session of await client.sessions.list(accountId)) {
+      try {
+        await client.signed(
+          {
+            operation: "signOut",
+            method: "DELETE",
+            path: `/auth/sessions/${session.id}`,
+            expectedStatus: 204,
+            sign: signWithSession(client, session),
+            checkPayload: revokeSessionPayload(client, { accountId }),
+          },
+          parameters,
+        );
+      } catch (error) {
+        // A session the service no longer knows is as signed out as it gets.
+        if (!isSessionGone(error)) failure ??= error;
+      }
+      await client.sessions.remove(accountId, session.id);
+      client.emit(
+        { type: "session", action: "signedOut", accountId, sessionId: session.id },
+        parameters.onEvent,
       );
-    } catch (error) {
-      // A session the service no longer knows is as signed out as it gets.
-      if (!isSessionGone(error)) failure ??= error;
     }
-    await client.sessions.remove(accountId, session.id);
-    client.emit(
-      { type: "session", action: "signedOut", accountId, sessionId: session.id },
-      parameters.onEvent,
-    );
-  }
-  if (failure !== undefined) throw failure;
+    if (failure !== undefined) throw failure;
+  });
 }
