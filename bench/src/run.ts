@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { browserBenches } from "./browser.js";
 import { hermesBench } from "./hermes.js";
+import { hermesCurveBench } from "./hermes-curve.js";
 import { type Chart, type Mode, nodeHpke, nodeStamps, stampScale } from "./node.js";
 import { relayOverhead } from "./relay.js";
 import { fmt, met, type Section } from "./report.js";
@@ -38,6 +39,13 @@ const benches: Bench[] = [
   { id: "relay", run: (c) => relayOverhead(mode, c) },
   { id: "round-trips", run: () => roundTrips() },
   { id: "hermes", run: () => hermesBench(inputs, mode) },
+  // Signet's comb against noble's own table for G at several widths; `comb` is the path the
+  // React Native backend runs (docs/architecture.md "Curve arithmetic").
+  {
+    id: "hermes-curve",
+    run: () =>
+      hermesCurveBench(mode, { variants: ["comb", "w4", "w5", "w6", "w8"], signet: "comb" }),
+  },
 ];
 
 const started = Date.now();

@@ -17,8 +17,20 @@ import type {
 import { p1363ToDer } from "./der.js";
 import { bytesToHex } from "./encoding.js";
 import { type HpkePrimitives, hpkeOpenWith, hpkeSealWith } from "./hpke.js";
-import { B, decodePoint, GX, GY, N, normalizePublicKey, P, parseScalar } from "./p256.js";
-import { buildComb, type Comb, canBlind, combMultiply } from "./p256-comb.js";
+import {
+  B,
+  bytesToBigInt,
+  decodePoint,
+  encodePoint,
+  GX,
+  GY,
+  N,
+  normalizePublicKey,
+  P,
+  parseScalar,
+} from "./p256.js";
+import { buildComb, COMB_BLIND_BYTES, type Comb, canBlind, combMultiply } from "./p256-comb.js";
+import { BLIND_LENGTH, signP256 } from "./p256-sign.js";
 import { defaultRandomBytes, type RandomBytes } from "./random.js";
 
 /**
@@ -55,47 +67,56 @@ export function assertRandomSource(backend: Pick<CryptoBackend, "randomBytes">):
  */
 const P256_CURVE = { p: P, n: N, h: 1n, a: P - 3n, b: B, Gx: GX, Gy: GY } as const;
 
+/** P-256 on noble for the backend: noble's ECDSA and ECDH, and k·G (keys, signatures) on the comb. */
+export type NobleP256 = {
+  /**
+   * Noble's own ECDSA over a P-256 of this backend's random source: verification, ECDH, random
+   * scalars. Its G has no precomputed table (verification builds none); nothing here signs with it.
+   */
+  readonly ecdsa: ECDSA;
+  /** The public key d·G of a scalar (1 ≤ d < n), computed on the comb. */
+  getPublicKey(secret: Uint8Array, compressed: boolean): Uint8Array;
+  /** ECDSA over SHA-256 of `message`, RFC 6979 k on the comb: `r ‖ s`, not normalised to low-S. */
+  sign(message: Uint8Array, secret: Uint8Array): Uint8Array;
+};
+
 /**
- * A noble ECDSA P-256/SHA-256 instance whose secret multiplications of G (key generation,
- * signing) run on the comb of ./p256-comb.ts, and whose scalar blinding, nonce-inversion blinding
- * and other multiplications (ECDH) are noble's, all drawing on `randomBytes` (default:
- * `crypto.getRandomValues`, looked up per call).
+ * P-256 for the noble backend: secret multiplications of G (key generation, signing) on the comb
+ * of ./p256-comb.ts, with the scalar and the nonce inversion blinded by `randomBytes` (default:
+ * `crypto.getRandomValues`, looked up per call) as noble blinds its own; everything else is
+ * noble's, on a plain noble `Point` (docs/architecture.md "Curve arithmetic" has the Hermes
+ * figures that keep the comb).
  */
-export function createNobleP256(randomBytes: RandomBytes = defaultRandomBytes): ECDSA {
+export function createNobleP256(randomBytes: RandomBytes = defaultRandomBytes): NobleP256 {
   const source = (length?: number) => new Uint8Array(randomBytes(length ?? 32));
   const Point = weierstrass(P256_CURVE, { randomBytes: source });
-  type Point = InstanceType<typeof Point>;
+  // Noble would build a 2,080-point table for G on the first verification; one-shot wNAF instead.
+  Point.BASE.precompute(1);
   let comb: Comb | undefined;
-  // Probed once, on the same wrapped source noble probes.
-  const blinding = canBlind(source) ? source : null;
-  // G with noble's methods but for `multiply`; noble's own table for G is then never built.
-  class CombBase extends Point {
-    override multiply(scalar: bigint): Point {
-      comb ??= buildComb(Point.BASE, Point.ZERO);
-      // Normalized once, as noble's own multiply returns it.
-      return Point.fromAffine(combMultiply(comb, scalar, blinding).toAffine());
-    }
-  }
-  const G = new CombBase(Point.BASE.X, Point.BASE.Y, Point.BASE.Z);
-  Object.freeze(CombBase.prototype);
-  // ecdsa() reads `BASE` from the constructor it is given. Defined, not assigned: noble's Point
-  // is frozen, and a class field lowered to an assignment (React Native's Babel preset does that)
-  // would be silently dropped, leaving noble's G in place.
-  class CombPoint extends Point {}
-  Object.defineProperty(CombPoint, "BASE", { value: G, enumerable: true });
-  Object.freeze(CombPoint);
-  if (CombPoint.BASE !== G) throw new Error("the comb's G is not in place");
-  return ecdsa(CombPoint, sha256, { randomBytes: source });
+  // Probed once, as noble probes its source when a curve is made.
+  const scalarBlind = canBlind(source, COMB_BLIND_BYTES) ? source : null;
+  const inversionBlind = canBlind(source, BLIND_LENGTH) ? source : null;
+  const mulG = (k: bigint) => {
+    comb ??= buildComb(Point.BASE, Point.ZERO);
+    return combMultiply(comb, k, scalarBlind).toAffine();
+  };
+  return {
+    ecdsa: ecdsa(Point, sha256, { randomBytes: source }),
+    getPublicKey: (secret, compressed) => encodePoint(mulG(bytesToBigInt(secret)), compressed),
+    sign: (message, secret) => signP256(message, bytesToBigInt(secret), mulG, inversionBlind),
+  };
 }
 
 /** HPKE primitives on a noble P-256 instance, for tests and {@link createNobleBackend}. */
-export const createNobleHpkePrimitives = (curve: ECDSA = createNobleP256()): HpkePrimitives => ({
+export const createNobleHpkePrimitives = (
+  curve: NobleP256 = createNobleP256(),
+): HpkePrimitives => ({
   dh(scalar, publicKey) {
     // A typed POINT_INVALID before noble sees the point; HPKE's enc is always uncompressed.
     if (publicKey?.length !== 65)
       throw new SignetError("POINT_INVALID", `"enc" expected 65 bytes, got ${publicKey?.length}`);
     decodePoint(publicKey, "enc");
-    return curve.getSharedSecret(scalar, publicKey, true).slice(1);
+    return curve.ecdsa.getSharedSecret(scalar, publicKey, true).slice(1);
   },
   publicKey: (scalar) => curve.getPublicKey(scalar, false),
   hmacSha256: (key, data) => hmac(sha256, key, data),
@@ -113,7 +134,7 @@ export type NobleBackendOptions = {
   randomBytes?: RandomBytes | undefined;
 };
 
-function nobleSigningKey(curve: ECDSA, scalar: Uint8Array): SigningKey {
+function nobleSigningKey(curve: NobleP256, scalar: Uint8Array): SigningKey {
   const secret = scalar.slice();
   const { compressed, uncompressed } = normalizePublicKey(curve.getPublicKey(secret, false));
   return {
@@ -121,15 +142,14 @@ function nobleSigningKey(curve: ECDSA, scalar: Uint8Array): SigningKey {
     publicKeyUncompressed: uncompressed,
     extractable: true,
     // Deterministic k (RFC 6979) and no low-S normalisation, as docs/protocol.md §4 producers do.
-    sign: async (message) =>
-      p1363ToDer(curve.sign(message, secret, { lowS: false, prehash: true })),
+    sign: async (message) => p1363ToDer(curve.sign(message, secret)),
     toRecord: () => ({ type: "scalar", privateKey: bytesToHex(secret), publicKey: compressed }),
   };
 }
 
 function nobleDecryptionKey(
   primitives: HpkePrimitives,
-  curve: ECDSA,
+  curve: NobleP256,
   scalar: Uint8Array,
 ): DecryptionKey {
   const secret = scalar.slice();
@@ -157,7 +177,7 @@ export function createNobleBackend(options: NobleBackendOptions = {}): CryptoBac
   const randomBytes = options.randomBytes ?? defaultRandomBytes;
   // noble blinds secret scalar multiplications with randomness bound when a curve is built, so
   // each backend builds its own P-256 over its own source (lazily: the first use pays the tables).
-  let built: { curve: ECDSA; primitives: HpkePrimitives } | undefined;
+  let built: { curve: NobleP256; primitives: HpkePrimitives } | undefined;
   const get = () => {
     if (!built) {
       const curve = createNobleP256(randomBytes);
@@ -166,7 +186,7 @@ export function createNobleBackend(options: NobleBackendOptions = {}): CryptoBac
     return built;
   };
   // FIPS 186-5 A.2.1: 48 random bytes reduced mod n-1, plus 1.
-  const randomScalar = () => get().curve.utils.randomSecretKey(randomBytes(48));
+  const randomScalar = () => get().curve.ecdsa.utils.randomSecretKey(randomBytes(48));
   const signingKey = (scalar: Uint8Array) => nobleSigningKey(get().curve, scalar);
   const decryptionKey = (scalar: Uint8Array) =>
     nobleDecryptionKey(get().primitives, get().curve, scalar);
@@ -192,7 +212,7 @@ export function createNobleBackend(options: NobleBackendOptions = {}): CryptoBac
     async verify(publicKey, message, signature) {
       decodePoint(publicKey);
       try {
-        return get().curve.verify(signature, message, publicKey, {
+        return get().curve.ecdsa.verify(signature, message, publicKey, {
           lowS: false,
           prehash: true,
           format: "compact",

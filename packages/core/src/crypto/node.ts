@@ -2,11 +2,19 @@
 // export condition: servers that stamp with delegated keys sign synchronously through a held
 // `KeyObject` instead of WebCrypto's promise round trip. Keys are still created and stored as
 // WebCrypto `CryptoKey`s, so records and key stores are the same as in the default entry; HPKE,
-// verification and hashing stay on the WebCrypto backend.
-import { KeyObject, sign } from "node:crypto";
+// verification and hashing stay on the WebCrypto backend. The public key of an imported scalar
+// (legacy session keys) comes from OpenSSL too.
+import { createECDH, KeyObject, sign } from "node:crypto";
 import { SignetError } from "../errors.js";
 import type { CryptoBackend, SigningKey } from "./backend.js";
-import { createWebCryptoBackend } from "./webcrypto.js";
+import { webCryptoBackendWith } from "./webcrypto.js";
+
+/** d·G of an imported scalar through OpenSSL (SEC 1 §3.2.1), not JavaScript arithmetic. */
+const opensslPublicKey = async (scalar: Uint8Array): Promise<Uint8Array> => {
+  const ecdh = createECDH("prime256v1");
+  ecdh.setPrivateKey(scalar);
+  return new Uint8Array(ecdh.getPublicKey());
+};
 
 /** Re-binds a WebCrypto-held key's `sign` to its `KeyObject` (same key, same DER output form). */
 function withKeyObject(key: SigningKey): SigningKey {
@@ -46,7 +54,7 @@ function withKeyObject(key: SigningKey): SigningKey {
  * ```
  */
 export function createNodeCryptoBackend(): CryptoBackend {
-  const web = createWebCryptoBackend();
+  const web = webCryptoBackendWith(opensslPublicKey);
   return {
     ...web,
     name: "node",

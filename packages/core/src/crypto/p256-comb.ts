@@ -2,11 +2,12 @@
 // Lee, "More Flexible Exponentiation with Precomputation", CRYPTO '94) over noble's point
 // arithmetic, with the scalar blinded as noble blinds it (k + b·n, b a random 128-bit factor).
 //
-// Why: noble's default table for G (signed windows of 6 bits over the 384-bit blinded scalar,
-// 2,080 points) is built on the first key or signature, which in Hermes costs about as much as
-// everything else a sign-in does. Three 8-tooth combs hold 768 points, built with a third of
-// the additions, and a multiplication takes 48 additions and 15 doublings against noble's 65
-// additions, so signatures with a held key stay as fast.
+// Why not noble's own table for G (`Point.BASE.precompute(W)`): in Hermes the comb's 768 points
+// build faster than any noble window with as fast a multiplication, and multiply faster than
+// noble's default (W = 6, 2,080 points): three 8-tooth combs take 48 additions and 15 doublings,
+// noble's W = 6 windows 65 additions. bench/src/hermes-curve.ts measures both in one run
+// (BENCHMARKS.md, docs/architecture.md "Curve arithmetic"). It takes noble's points as they are:
+// nothing here subclasses or patches noble.
 import type { WeierstrassPoint } from "@noble/curves/abstract/weierstrass.js";
 import { N } from "./p256.js";
 import type { RandomBytes } from "./random.js";
@@ -15,7 +16,9 @@ type Point = WeierstrassPoint<bigint>;
 
 const TEETH = 8; // bits read per addition: tables of 2^8 points
 const COMBS = 3;
-const BLIND_BYTES = 16;
+/** Bytes of the scalar blind: a 128-bit factor, as noble's. */
+export const COMB_BLIND_BYTES = 16;
+const BLIND_BYTES = COMB_BLIND_BYTES;
 const BITS = 256 + 8 * BLIND_BYTES; // blinded scalars are below 2^384
 const COLUMNS = BITS / TEETH; // 48
 const SPAN = COLUMNS / COMBS; // 16 doubling steps (one is skipped)
@@ -71,15 +74,16 @@ function bitsOf(n: bigint): Uint8Array {
 }
 
 /**
- * Whether `randomBytes` can blind scalars: probed once, as noble probes its source when a curve is
- * made. Without one (no secure random source here, or one that answers with another length),
- * multiplications run unblinded, on the same fixed sequence of operations, as noble's do; keys and
- * signatures stay exactly the same (RFC 6979 needs no randomness).
+ * Whether `randomBytes` can give blinds of `length` bytes: probed once, as noble probes its source
+ * when a curve is made. Without one (no secure random source here, or one that answers with
+ * another length), multiplications and inversions run unblinded, on the same fixed sequence of
+ * operations, as noble's do; keys and signatures stay exactly the same (RFC 6979 needs no
+ * randomness).
  */
-export function canBlind(randomBytes: RandomBytes): boolean {
+export function canBlind(randomBytes: RandomBytes, length: number): boolean {
   try {
-    const probe = randomBytes(BLIND_BYTES);
-    return probe instanceof Uint8Array && probe.length === BLIND_BYTES;
+    const probe = randomBytes(length);
+    return probe instanceof Uint8Array && probe.length === length;
   } catch {
     return false;
   }

@@ -1,6 +1,10 @@
-// SEC 1 §2.2.1 point arithmetic on P-256: scalar multiplication, needed only to import a key from
-// a bare scalar (legacy session keys, tests). Kept apart from ./p256.ts so the browser loads it on
-// first use instead of with every page.
+// SEC 1 §2.2.1 point arithmetic on P-256: scalar multiplication, for the one place the browser
+// build needs d·G of a bare scalar: importing a legacy session key (or a test's) into WebCrypto,
+// whose JWK needs the public point. Not noble (its P-256 would add 15 KiB the browser build has no
+// room for) and not WebCrypto (Chromium imports neither a PKCS #8 key without its public key nor a
+// JWK whose point does not match). The React Native build computes d·G on noble's arithmetic
+// (./p256-comb.ts), the `node` entry with OpenSSL (./node.ts). Kept apart from ./p256.ts so the
+// browser loads it on first use, in the rare chunk.
 import { SignetError } from "../errors.js";
 import { type AffinePoint, bytesToBigInt, GX, GY, mod, N, P, pow } from "./p256.js";
 
@@ -21,8 +25,9 @@ function double([x, y, z]: Jacobian): Jacobian {
 }
 
 function add(p: Jacobian, q: Jacobian): Jacobian {
-  if (p[2] === 0n) return q;
-  if (q[2] === 0n) return p;
+  // Copies: the ladder overwrites its registers in place.
+  if (p[2] === 0n) return [...q];
+  if (q[2] === 0n) return [...p];
   const z1z1 = mod(p[2] * p[2]);
   const z2z2 = mod(q[2] * q[2]);
   const u1 = mod(p[0] * z2z2);
@@ -41,24 +46,38 @@ function add(p: Jacobian, q: Jacobian): Jacobian {
   return [x3, y3, z3];
 }
 
+/** Swaps `a` and `b` when `bit` is 1, with masks instead of a branch on the bit. */
+function conditionalSwap(bit: bigint, a: Jacobian, b: Jacobian): void {
+  const mask = -bit; // 0n or -1n (all ones)
+  for (let i = 0; i < 3; i++) {
+    const t = mask & ((a[i] as bigint) ^ (b[i] as bigint));
+    a[i] = (a[i] as bigint) ^ t;
+    b[i] = (b[i] as bigint) ^ t;
+  }
+}
+
 /**
- * Scalar multiplication k·P with a Montgomery ladder (one add and one double per bit, for all
- * 256 bits). BigInt arithmetic is not constant-time in any JS engine; this runs only where a
- * key is imported from a scalar (legacy keys, tests), never per signature.
+ * Scalar multiplication k·P with a Montgomery ladder whose sequence of operations does not depend
+ * on k: k is first recoded to k + n or k + 2n (the same point), whichever has bit 256 set, so every
+ * scalar runs the same 256 steps from P, none through the point at infinity; each step swaps by
+ * mask, adds and doubles. BigInt arithmetic itself is not constant-time in any JS engine: this runs
+ * only where a key is imported from a scalar (legacy keys, tests), never per signature.
  * @throws {SignetError} `KEY_INVALID` when k is not in [1, n).
  */
 export function multiply(k: bigint, point: AffinePoint = { x: GX, y: GY }): AffinePoint {
   if (k <= 0n || k >= N) throw new SignetError("KEY_INVALID", "scalar out of range");
-  let r0: Jacobian = [0n, 1n, 0n];
-  let r1: Jacobian = [point.x, point.y, 1n];
-  for (let i = 255; i >= 0; i--) {
-    if ((k >> BigInt(i)) & 1n) {
-      r0 = add(r0, r1);
-      r1 = double(r1);
-    } else {
-      r1 = add(r0, r1);
-      r0 = double(r0);
-    }
+  const once = k + N;
+  const recoded = once + N * (1n - (once >> 256n)); // bit 256 set, below 2^257
+  const r0: Jacobian = [point.x, point.y, 1n];
+  const r1: Jacobian = double(r0);
+  for (let i = 255n; i >= 0n; i--) {
+    const bit = (recoded >> i) & 1n;
+    conditionalSwap(bit, r0, r1);
+    const sum = add(r0, r1);
+    const doubled = double(r0);
+    r0.splice(0, 3, ...doubled);
+    r1.splice(0, 3, ...sum);
+    conditionalSwap(bit, r0, r1);
   }
   if (r0[2] === 0n) throw new SignetError("KEY_INVALID", "scalar multiplication gave infinity");
   const zInv = pow(r0[2], P - 2n);

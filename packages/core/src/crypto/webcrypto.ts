@@ -1,7 +1,7 @@
 // W3C Web Cryptography API (ECDSA P-256/SHA-256, ECDH) for keys and stamps, and RFC 9180 HPKE
 // through @hpke/core (./hpke-webcrypto.ts, a chunk loaded on first use or by `preload`),
-// docs/protocol.md §4: the backend for browsers and Node. No curve library: point math is
-// ./p256.ts, the rest is native.
+// docs/protocol.md §4: the backend for browsers and Node. No curve library: point decoding is
+// ./p256.ts, d·G of an imported scalar the rare chunk's ./p256-multiply.ts, the rest is native.
 import { SignetError, type SignetErrorCode } from "../errors.js";
 import type {
   CryptoBackend,
@@ -15,13 +15,7 @@ import type {
 import { loadChunk } from "./chunk.js";
 import { p1363ToDer } from "./der.js";
 import { base64UrlEncode, bytesToHex, hexToBytes } from "./encoding.js";
-import {
-  bigIntToBytes32,
-  decodePoint,
-  encodePoint,
-  normalizePublicKey,
-  parseScalar,
-} from "./p256.js";
+import { decodePoint, encodePoint, normalizePublicKey, parseScalar } from "./p256.js";
 import { defaultRandomBytes } from "./random.js";
 
 const ECDSA: EcKeyImportParams = { name: "ECDSA", namedCurve: "P-256" };
@@ -54,22 +48,32 @@ const bytes = (buffer: ArrayBuffer): Uint8Array => new Uint8Array(buffer);
 // TS 5.9 types BufferSource as ArrayBuffer-backed views; a copy satisfies that for any input.
 const source = (data: Uint8Array): Uint8Array<ArrayBuffer> => new Uint8Array(data);
 
-// WebCrypto cannot import a bare scalar: a JWK needs the public point too, computed here (a rare
-// path: legacy session keys and tests; the point arithmetic loads on first use).
+/** The 65-byte public key d·G of a checked 32-byte scalar. */
+export type PublicKeyOfScalar = (scalar: Uint8Array) => Promise<Uint8Array>;
+
+// The browser's d·G: the rare chunk's ladder (./p256-multiply.ts says why it is not WebCrypto's
+// or noble's), loaded on first use. A chunk that fails to load says nothing about the key:
+// NETWORK, not KEY_INVALID.
+const ladderPublicKey: PublicKeyOfScalar = async (scalar) => {
+  const { publicKeyFromScalar } = await loadChunk(() => import("./rare.js"));
+  return encodePoint(publicKeyFromScalar(scalar), false);
+};
+
+// WebCrypto cannot import a bare scalar: a JWK needs the public point too (a rare path: legacy
+// session keys and tests).
 async function jwkFromScalar(
   scalar: Uint8Array,
+  publicKeyOf: PublicKeyOfScalar,
 ): Promise<{ jwk: JsonWebKey; publicKeyRaw: Uint8Array }> {
-  // A chunk that fails to load says nothing about the key: NETWORK, not KEY_INVALID.
-  const { publicKeyFromScalar } = await loadChunk(() => import("./rare.js"));
-  const point = publicKeyFromScalar(scalar);
+  const publicKeyRaw = await publicKeyOf(scalar);
   const jwk = {
     kty: "EC",
     crv: "P-256",
-    x: base64UrlEncode(bigIntToBytes32(point.x)),
-    y: base64UrlEncode(bigIntToBytes32(point.y)),
+    x: base64UrlEncode(publicKeyRaw.subarray(1, 33)),
+    y: base64UrlEncode(publicKeyRaw.subarray(33)),
     d: base64UrlEncode(scalar),
   };
-  return { jwk, publicKeyRaw: encodePoint(point, false) };
+  return { jwk, publicKeyRaw };
 }
 
 async function webCryptoSigningKey(
@@ -153,9 +157,17 @@ function matched<T>(ok: boolean, key: T): T {
  * ```
  */
 export function createWebCryptoBackend(): CryptoBackend {
+  return webCryptoBackendWith(ladderPublicKey);
+}
+
+/**
+ * The WebCrypto backend with another way to compute the public key of an imported scalar (the
+ * `node` entry's OpenSSL). Internal: not exported by any entry.
+ */
+export function webCryptoBackendWith(publicKeyOf: PublicKeyOfScalar): CryptoBackend {
   const importSigningKey = (scalar: Uint8Array, options?: GenerateSigningKeyOptions) =>
     attempt("KEY_INVALID", "signing key import failed", async () => {
-      const { jwk, publicKeyRaw } = await jwkFromScalar(scalar);
+      const { jwk, publicKeyRaw } = await jwkFromScalar(scalar, publicKeyOf);
       const privateKey = await getSubtle().importKey(
         "jwk",
         jwk,
@@ -219,7 +231,7 @@ export function createWebCryptoBackend(): CryptoBackend {
     importDecryptionKey: (scalar) =>
       attempt("KEY_INVALID", "decryption key import failed", async () => {
         const subtle = getSubtle();
-        const { jwk, publicKeyRaw } = await jwkFromScalar(scalar);
+        const { jwk, publicKeyRaw } = await jwkFromScalar(scalar, publicKeyOf);
         const privateKey = await subtle.importKey("jwk", jwk, ECDH, false, ["deriveBits"]);
         const publicKey = await subtle.importKey("raw", source(publicKeyRaw), ECDH, true, []);
         return webCryptoDecryptionKey({ privateKey, publicKey }, publicKeyRaw);
