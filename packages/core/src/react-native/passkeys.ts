@@ -3,7 +3,6 @@
 import { SignetError } from "../errors.js";
 import {
   toWebAuthnError,
-  type WebAuthnFailure,
   type WebAuthnFailureContext,
   webAuthnFailure,
 } from "../webauthn/errors.js";
@@ -32,88 +31,79 @@ export type PasskeysWebAuthnOptions = {
   rpId?: string | undefined;
 };
 
-type Native = WebAuthnFailure & { native: string };
+/** A native failure: its WebAuthn equivalent (read by the shared rules), or a code of its own. */
+type Native =
+  | { name: string }
+  | { code: "WEBAUTHN_UNSUPPORTED" | "WEBAUTHN_FAILED" | "ENCODING_INVALID"; message: string };
 
 // iOS: the library rejects with Expo exceptions, whose `code` is ERR_ + the class name in
 // upper snake case (UserCancelledException → ERR_USER_CANCELLED); ASAuthorizationError 1001
 // (canceled) is UserCancelledException, 4004 (app not associated with the domain) NotConfigured.
 // Those with a WebAuthn equivalent take its DOM name, so the shared rules read them with the
 // ceremony's context (a cancel after the timeout is a timeout; a domain problem names the file).
-const byIosCode: Record<string, Omit<Native, "native">> = {
+const byIosCode: Record<string, Native> = {
   ERR_USER_CANCELLED: { name: "NotAllowedError" },
   ERR_NOT_CONFIGURED: { name: "SecurityError" },
-  ERR_NOT_SUPPORTED: {
-    fixed: { code: "WEBAUTHN_UNSUPPORTED", message: "Passkeys need iOS 15 or later" },
-  },
+  ERR_NOT_SUPPORTED: { code: "WEBAUTHN_UNSUPPORTED", message: "Passkeys need iOS 15 or later" },
   ERR_BIOMETRIC: {
-    fixed: {
-      code: "WEBAUTHN_UNSUPPORTED",
-      message: "This device has no biometrics set up for passkeys",
-    },
+    code: "WEBAUTHN_UNSUPPORTED",
+    message: "This device has no biometrics set up for passkeys",
   },
-  ERR_INVALID_CHALLENGE: {
-    fixed: { code: "ENCODING_INVALID", message: "The challenge is not base64url" },
-  },
-  ERR_INVALID_USER_ID: {
-    fixed: { code: "ENCODING_INVALID", message: "The user id is not base64url" },
-  },
-  ERR_MISSING_USER_ID: { fixed: { code: "ENCODING_INVALID", message: "The user id is missing" } },
+  ERR_INVALID_CHALLENGE: { code: "ENCODING_INVALID", message: "The challenge is not base64url" },
+  ERR_INVALID_USER_ID: { code: "ENCODING_INVALID", message: "The user id is not base64url" },
+  ERR_MISSING_USER_ID: { code: "ENCODING_INVALID", message: "The user id is missing" },
   ERR_PENDING_PASSKEY_REQUEST: {
-    fixed: { code: "WEBAUTHN_FAILED", message: "Another passkey prompt is still open" },
+    code: "WEBAUTHN_FAILED",
+    message: "Another passkey prompt is still open",
   },
-  ERR_PASSKEY_REQUEST_FAILED: {
-    fixed: { code: "WEBAUTHN_FAILED", message: "The passkey request failed" },
-  },
+  ERR_PASSKEY_REQUEST_FAILED: { code: "WEBAUTHN_FAILED", message: "The passkey request failed" },
 };
 
 // Android: the library rejects with the Credential Manager exception's kind as the message
 // ("UserCancelled", "NoCredentials", …, or "DomError: <WebAuthn error name> - …").
-const byAndroidKind: Record<string, Omit<Native, "native">> = {
+const byAndroidKind: Record<string, Native> = {
   UserCancelled: { name: "NotAllowedError" },
   NoCredentials: {
-    fixed: {
-      code: "WEBAUTHN_FAILED",
-      message: "No passkey for this account is available on this device",
-    },
+    code: "WEBAUTHN_FAILED",
+    message: "No passkey for this account is available on this device",
   },
   Interrupted: {
-    fixed: { code: "WEBAUTHN_FAILED", message: "The passkey prompt was interrupted; try again" },
+    code: "WEBAUTHN_FAILED",
+    message: "The passkey prompt was interrupted; try again",
   },
   NotConfigured: {
-    fixed: {
-      code: "WEBAUTHN_UNSUPPORTED",
-      message: "No credential provider is set up on this device",
-    },
+    code: "WEBAUTHN_UNSUPPORTED",
+    message: "No credential provider is set up on this device",
   },
-  NotSupported: {
-    fixed: { code: "WEBAUTHN_UNSUPPORTED", message: "Passkeys need Android 9 or later" },
-  },
+  NotSupported: { code: "WEBAUTHN_UNSUPPORTED", message: "Passkeys need Android 9 or later" },
 };
 
 /** What a react-native-passkeys rejection says, and on which platform, when it is native. */
-function readNative(error: unknown): { failure: Native; platform: "ios" | "android" } | undefined {
+function readNative(
+  error: unknown,
+): { native: string; mapped: Native; platform: "ios" | "android" } | undefined {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   if (typeof code === "string" && Object.hasOwn(byIosCode, code))
-    return { failure: { ...byIosCode[code], native: code }, platform: "ios" };
+    return { native: code, mapped: byIosCode[code] as Native, platform: "ios" };
   const text = typeof message === "string" ? message : "";
   // The Android DOM error's class name is the WebAuthn error name (NotAllowedError, …).
   const dom = /\bDomError:\s*([A-Za-z]+)/.exec(text)?.[1];
   if (dom !== undefined)
-    return { failure: { name: dom, native: `DomError:${dom}` }, platform: "android" };
+    return { native: `DomError:${dom}`, mapped: { name: dom }, platform: "android" };
   const kind = Object.keys(byAndroidKind).find((name) => new RegExp(`\\b${name}\\b`).test(text));
   if (kind !== undefined)
-    return { failure: { ...byAndroidKind[kind], native: kind }, platform: "android" };
+    return { native: kind, mapped: byAndroidKind[kind] as Native, platform: "android" };
   return undefined;
 }
 
 /**
  * Maps whatever `react-native-passkeys` rejects with to a `SignetError`, through the same rules
- * as the browser's failures (`toWebAuthnError`): its iOS codes and Android messages are read into
- * their WebAuthn equivalents where they have one, then with the ceremony's context (a dismissal
- * after the timeout is `WEBAUTHN_TIMEOUT`; an app not associated with the relying party is
- * `WEBAUTHN_RP_ID_INVALID`, naming the association file). The native code or kind goes to
- * `details.native`; native messages are not copied into Signet's. On web (DOMExceptions) it is
- * `toWebAuthnError` itself.
+ * as the browser's failures (`toWebAuthnError`): its iOS codes and Android messages that have a
+ * WebAuthn equivalent are read as that, with the ceremony's context (a dismissal after the
+ * timeout is `WEBAUTHN_TIMEOUT`; an app not associated with the relying party is
+ * `WEBAUTHN_RP_ID_INVALID`, naming the file to publish); the others (an old OS, no biometrics, a
+ * prompt already open) have codes of their own. The native code or kind goes to `details.native`;
+ * native messages are not copied into Signet's. On web (DOMExceptions) it is `toWebAuthnError`.
  *
  * @param error - What the library rejected with.
  * @param context - The ceremony, its options and how long it ran.
@@ -125,9 +115,12 @@ function readNative(error: unknown): { failure: Native; platform: "ios" | "andro
  */
 export function toPasskeysError(error: unknown, context?: WebAuthnFailureContext): SignetError {
   if (error instanceof SignetError) return error;
-  const native = readNative(error);
-  if (native === undefined) return toWebAuthnError(error, context);
-  return webAuthnFailure({ ...native.failure, platform: native.platform }, context, error);
+  const read = readNative(error);
+  if (read === undefined) return toWebAuthnError(error, context);
+  const { native, mapped, platform } = read;
+  if ("code" in mapped)
+    return new SignetError(mapped.code, mapped.message, { cause: error, details: { native } });
+  return webAuthnFailure({ name: mapped.name, native }, { ...context, platform }, error);
 }
 
 const isBase64Url = (value: unknown): value is string =>

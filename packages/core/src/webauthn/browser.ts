@@ -6,11 +6,7 @@
 import { loadChunk } from "../crypto/chunk.js";
 import { SignetError } from "../errors.js";
 import { toWebAuthnError, type WebAuthnFailureContext } from "./errors.js";
-import type {
-  AuthenticationResponseJSON,
-  RegistrationResponseJSON,
-  WebAuthnProvider,
-} from "./types.js";
+import type { WebAuthnProvider } from "./types.js";
 
 type SimpleWebAuthn = typeof import("./ceremonies.js");
 
@@ -49,7 +45,7 @@ export function createBrowserWebAuthn(): WebAuthnProvider {
   // A failure is read with the ceremony's context: its options, whether it was conditional, how
   // long it ran against its timeout, and the page's host against the relying party id.
   const ceremony = async <T>(
-    context: Omit<WebAuthnFailureContext, "elapsedMs" | "hostname" | "platform">,
+    context: WebAuthnFailureContext,
     run: (lib: SimpleWebAuthn) => Promise<T>,
   ): Promise<T> => {
     assertSupported();
@@ -62,8 +58,7 @@ export function createBrowserWebAuthn(): WebAuthnProvider {
       throw toWebAuthnError(error, {
         ...context,
         elapsedMs: Date.now() - started,
-        platform: "web",
-        ...(typeof hostname === "string" ? { hostname } : {}),
+        hostname: typeof hostname === "string" ? hostname : undefined,
       });
     }
   };
@@ -72,40 +67,11 @@ export function createBrowserWebAuthn(): WebAuthnProvider {
       load().catch(() => undefined);
     },
     register: (options) =>
-      ceremony({ ceremony: "registration", options }, async (lib) => {
-        const optionsJSON = options as Parameters<typeof lib.startRegistration>[0]["optionsJSON"];
-        const result = await lib.startRegistration({ optionsJSON });
-        // Transports are omitted rather than empty (docs/protocol.md §3).
-        if (!result.response.transports?.length) delete result.response.transports;
-        return result as RegistrationResponseJSON;
-      }),
+      ceremony({ ceremony: "registration", options }, (lib) => lib.register(options)),
     authenticate: (options, extras) =>
       ceremony(
         { ceremony: "authentication", options, conditional: extras?.autofill === true },
-        async (lib) => {
-          if (extras?.autofill === true) {
-            // Checked here, so each gets its own code instead of a generic failure.
-            if (!(await lib.browserSupportsWebAuthnAutofill()))
-              throw new SignetError(
-                "WEBAUTHN_UNSUPPORTED",
-                "This browser cannot offer passkeys in autofill",
-              );
-            if (!document.querySelector("input[autocomplete$='webauthn']"))
-              throw new SignetError(
-                "INVALID_ARGUMENT",
-                'Passkey autofill needs an <input autocomplete="username webauthn"> on the page',
-              );
-          }
-          const optionsJSON = options as Parameters<
-            typeof lib.startAuthentication
-          >[0]["optionsJSON"];
-          const result = await lib.startAuthentication({
-            optionsJSON,
-            useBrowserAutofill: extras?.autofill === true,
-          });
-          if (!result.response.userHandle) delete result.response.userHandle;
-          return result as AuthenticationResponseJSON;
-        },
+        (lib) => lib.authenticate(options, extras),
       ),
   };
 }

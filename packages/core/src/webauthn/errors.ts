@@ -14,7 +14,7 @@ import type { AuthenticationOptionsJSON, RegistrationOptionsJSON } from "./types
  */
 export type WebAuthnFailureContext = {
   /** `registration` (`navigator.credentials.create`) or `authentication` (`.get`). */
-  ceremony: "registration" | "authentication";
+  ceremony?: "registration" | "authentication" | undefined;
   /** The options the ceremony ran with: their relying party id, timeout and requirements. */
   options?: RegistrationOptionsJSON | AuthenticationOptionsJSON | undefined;
   /** Whether it was a conditional (autofill) request, which never times out on its own. */
@@ -24,261 +24,95 @@ export type WebAuthnFailureContext = {
   /** The page's host (`location.hostname`); absent in an app. */
   hostname?: string | undefined;
   /**
-   * Where the ceremony ran: in a page (`web`), where the browser checks the relying party id
-   * against the origin, or in an iOS or Android app, where the OS checks the app's association
-   * with it (`apple-app-site-association`, `assetlinks.json`).
+   * Set when the ceremony ran in an iOS or Android app, where the OS checks the app's association
+   * with the relying party (`apple-app-site-association`, `assetlinks.json`) instead of a page's
+   * host.
    */
-  platform?: "web" | "ios" | "android" | undefined;
+  platform?: "ios" | "android" | undefined;
 };
 
 /**
- * A failure as the mapping reads it: a WebAuthn DOM error name, @simplewebauthn/browser's code,
- * a native code, or a code and message fixed by the adapter for a native failure that has no
- * WebAuthn equivalent.
+ * A failure as the mapping reads it: a WebAuthn DOM error name (or its equivalent, for a native
+ * error), @simplewebauthn/browser's code, and the native code, kept in `details`.
  */
 export type WebAuthnFailure = {
   name?: string | undefined;
   webauthnCode?: string | undefined;
   native?: string | undefined;
-  /** Where the failure came from, when its shape says so (an iOS or Android native error). */
-  platform?: WebAuthnFailureContext["platform"];
-  fixed?: { code: WebAuthnErrorCode | "ENCODING_INVALID"; message: string } | undefined;
 };
 
-/**
- * WebAuthn L3 §15.1 recommends 300 000 ms (5 minutes) as the timeout a client uses when the
- * options name none.
- */
-const DEFAULT_TIMEOUT_MS = 300_000;
-/** A failure this close to the timeout is the timeout: the browser's timer starts after ours. */
-const TIMEOUT_SLACK_MS = 250;
+type Code = WebAuthnErrorCode | "ENCODING_INVALID";
 
-/** The DOM names WebAuthn defines for its failures (and atob's, for malformed base64url). */
-const DOM_NAMES = new Set([
-  "AbortError",
-  "ConstraintError",
-  "InvalidStateError",
-  "NotAllowedError",
-  "NotSupportedError",
-  "SecurityError",
-  "TypeError",
-  "UnknownError",
-  "InvalidCharacterError",
-]);
-
-type Mapped = {
-  code: WebAuthnErrorCode | "ENCODING_INVALID";
-  message: string;
-  retryable?: boolean;
+// What each DOM name means when nothing else is known (WebAuthn L3 §5.1.3, §5.1.4; atob()'s
+// InvalidCharacterError for a malformed base64url option, before any prompt opens).
+const byDomName: Record<string, [Code, string]> = {
+  NotAllowedError: ["WEBAUTHN_CANCELLED", "The passkey prompt was dismissed"],
+  AbortError: ["WEBAUTHN_CANCELLED", "The passkey ceremony was aborted"],
+  InvalidStateError: ["WEBAUTHN_INVALID_STATE", "This device already has this passkey"],
+  SecurityError: ["WEBAUTHN_SECURITY", "This page may not use passkeys"],
+  NotSupportedError: ["WEBAUTHN_UNSUPPORTED", "No authenticator supports this"],
+  ConstraintError: ["WEBAUTHN_UNSUPPORTED", "The authenticator cannot verify the user"],
+  InvalidCharacterError: ["ENCODING_INVALID", "A passkey option is not valid base64url"],
 };
-
-function relyingPartyId(context: WebAuthnFailureContext | undefined): string | undefined {
-  const options = context?.options as { rp?: { id?: unknown }; rpId?: unknown } | null | undefined;
-  const id = context?.ceremony === "registration" ? options?.rp?.id : options?.rpId;
-  return typeof id === "string" && id.length > 0 ? id : undefined;
-}
-
-/** localhost or a dotted name of letters, digits and hyphens: never an IP address (§5.1.3 step 7). */
-function isValidDomain(hostname: string): boolean {
-  if (hostname === "localhost") return true;
-  const labels = hostname.toLowerCase().split(".");
-  const tld = labels[labels.length - 1] ?? "";
-  return (
-    labels.length >= 2 &&
-    labels.every((label) => /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(label)) &&
-    /^([a-z]{2,}|xn--[a-z0-9-]+)$/.test(tld)
-  );
-}
-
-/** Whether `rpId` is the host itself or a parent domain of it (§5.1.3 step 8, §5.1.4.1 step 6). */
-const rpIdCoversHost = (rpId: string, hostname: string): boolean =>
-  hostname === rpId || hostname.endsWith(`.${rpId}`);
-
-function securityFailure(
-  failure: WebAuthnFailure,
-  context: WebAuthnFailureContext | undefined,
-): Mapped {
-  const rpId = relyingPartyId(context);
-  const platform = failure.platform ?? context?.platform;
-  if (platform === "ios" || platform === "android") {
-    const file =
-      platform === "ios"
-        ? "apple-app-site-association (webcredentials)"
-        : "assetlinks.json (get_login_creds)";
-    return {
-      code: "WEBAUTHN_RP_ID_INVALID",
-      message: `This app is not associated with the relying party${rpId ? ` "${rpId}"` : ""}: publish ${file} on that domain naming this app`,
-    };
-  }
-  const hostname = context?.hostname;
-  if (
-    failure.webauthnCode === "ERROR_INVALID_DOMAIN" ||
-    (hostname !== undefined && !isValidDomain(hostname))
-  ) {
-    return {
-      code: "WEBAUTHN_DOMAIN_INVALID",
-      message: `${hostname ? `"${hostname}"` : "This page's host"} cannot use passkeys: they need a domain name (localhost in development), not an IP address`,
-    };
-  }
-  if (hostname !== undefined) {
-    // No id in the options means the host's own (§5.1.3 step 8), which is never the problem.
-    if (rpId !== undefined && !rpIdCoversHost(rpId, hostname)) {
-      return {
-        code: "WEBAUTHN_RP_ID_INVALID",
-        message: `The relying party id "${rpId}" is neither "${hostname}" nor a parent domain of it: set the service's rpId to this site's domain, or list this origin in https://${rpId}/.well-known/webauthn`,
-      };
-    }
-  } else if (failure.webauthnCode === "ERROR_INVALID_RP_ID") {
-    // The library compared the id with the host; without either here its diagnosis stands.
-    return {
-      code: "WEBAUTHN_RP_ID_INVALID",
-      message: "The relying party id is not valid for this page's domain",
-    };
-  }
-  // The id covers the host (or nothing says otherwise): the page itself may not run WebAuthn.
-  return {
-    code: "WEBAUTHN_SECURITY",
-    message: "This page may not use passkeys: it must be a secure context (https, or localhost)",
-  };
-}
-
-function notAllowed(context: WebAuthnFailureContext | undefined): Mapped {
-  const elapsed = context?.elapsedMs;
-  // Conditional (autofill) requests ignore `timeout`: they end when the page or the user ends them.
-  if (context?.conditional !== true && typeof elapsed === "number") {
-    const timeout = context?.options?.timeout;
-    const limit = typeof timeout === "number" && timeout > 0 ? timeout : DEFAULT_TIMEOUT_MS;
-    if (elapsed + TIMEOUT_SLACK_MS >= limit) {
-      return {
-        code: "WEBAUTHN_TIMEOUT",
-        message: `The passkey prompt timed out after ${Math.round(elapsed / 1000)} s with no answer`,
-        retryable: true,
-      };
-    }
-  }
-  return {
-    code: "WEBAUTHN_CANCELLED",
-    message:
-      context?.conditional === true
-        ? "The passkey autofill request ended"
-        : "The passkey prompt was dismissed or not allowed",
-  };
-}
-
-function constraint(failure: WebAuthnFailure, context: WebAuthnFailureContext | undefined): Mapped {
-  const selection = (context?.options as RegistrationOptionsJSON | undefined)
-    ?.authenticatorSelection;
-  const needsResidentKey =
-    failure.webauthnCode === "ERROR_AUTHENTICATOR_MISSING_DISCOVERABLE_CREDENTIAL_SUPPORT" ||
-    (failure.webauthnCode === undefined &&
-      context?.ceremony === "registration" &&
-      (selection?.requireResidentKey === true || selection?.residentKey === "required"));
-  return {
-    code: "WEBAUTHN_UNSUPPORTED",
-    message: needsResidentKey
-      ? "No authenticator here can keep a discoverable passkey"
-      : "No authenticator here can verify the user (PIN or biometrics)",
-  };
-}
-
-function notSupported(failure: WebAuthnFailure): Mapped {
-  if (failure.webauthnCode === "ERROR_MALFORMED_PUBKEYCREDPARAMS")
-    return {
-      code: "WEBAUTHN_FAILED",
-      message: 'The passkey options list no "public-key" algorithm',
-    };
-  return {
-    code: "WEBAUTHN_UNSUPPORTED",
-    message: "No authenticator here supports the requested algorithm (ES256)",
-  };
-}
 
 /** The code and message for a failure, by its DOM name read with the ceremony's context. */
-function classify(failure: WebAuthnFailure, context: WebAuthnFailureContext | undefined): Mapped {
-  if (failure.fixed) return failure.fixed;
-  const registration = context?.ceremony === "registration";
-  switch (failure.name) {
-    case "NotAllowedError":
-      return notAllowed(context);
-    case "AbortError":
-      return {
-        code: "WEBAUTHN_CANCELLED",
-        message: "The passkey ceremony was cancelled: a newer one started, or the app aborted it",
-      };
-    case "SecurityError":
-      return securityFailure(failure, context);
-    case "InvalidStateError":
-      return {
-        code: "WEBAUTHN_INVALID_STATE",
-        message: registration
-          ? "This authenticator already holds a passkey for this account"
-          : "The authenticator is busy or in a state that cannot answer",
-      };
-    case "ConstraintError":
-      return constraint(failure, context);
-    case "NotSupportedError":
-      return notSupported(failure);
-    case "InvalidCharacterError":
-      // atob() on a malformed base64url option, before any prompt opens.
-      return { code: "ENCODING_INVALID", message: "A passkey option is not valid base64url" };
-    case "TypeError":
-      if (failure.webauthnCode === "ERROR_INVALID_USER_ID_LENGTH")
-        return { code: "WEBAUTHN_FAILED", message: "The passkey user id must be 1 to 64 bytes" };
-      return { code: "WEBAUTHN_FAILED", message: "The passkey options are not valid" };
-    case "UnknownError":
-      return {
-        code: "WEBAUTHN_FAILED",
-        message: "The authenticator could not process the request",
-        retryable: true,
-      };
-    default:
-      return { code: "WEBAUTHN_FAILED", message: "The passkey ceremony failed" };
+function classify(name: unknown, context: WebAuthnFailureContext | undefined): [Code, string] {
+  const options = context?.options as { rp?: { id?: string }; rpId?: string; timeout?: number };
+  const rpId = options?.rp?.id ?? options?.rpId;
+  const host = context?.hostname;
+  if (name === "SecurityError") {
+    // In an app the OS checks the app's association with the RP id's domain (§5.1.3 step 8).
+    if (context?.platform)
+      return [
+        "WEBAUTHN_RP_ID_INVALID",
+        `This app is not associated with "${rpId}" (apple-app-site-association, assetlinks.json)`,
+      ];
+    // In a page the host decides, as @simplewebauthn/browser reads it for ERROR_INVALID_DOMAIN and
+    // ERROR_INVALID_RP_ID: localhost or dotted labels ending in letters, never an IP address
+    // (§5.1.3 step 7); the RP id is the host or a parent domain of it, the host's own when absent.
+    if (host && host !== "localhost" && !/^([a-z\d-]+\.)+[a-z]{2,}$/i.test(host))
+      return ["WEBAUTHN_DOMAIN_INVALID", `Passkeys need a domain name, not "${host}"`];
+    if (host && rpId && rpId !== host && !host.endsWith(`.${rpId}`))
+      return [
+        "WEBAUTHN_RP_ID_INVALID",
+        `The relying party id "${rpId}" does not cover "${host}": use this site's domain`,
+      ];
   }
+  // A prompt that ran to its timeout (WebAuthn L3 §15.1's 5 minutes when the options name none)
+  // ended on its own: not a cancel (§5.1.3 step 24). Autofill (conditional) requests ignore
+  // `timeout`. The browser's timer starts after ours: 250 ms of slack.
+  if (
+    name === "NotAllowedError" &&
+    !context?.conditional &&
+    (context?.elapsedMs ?? -1e9) + 250 >= (options?.timeout || 300_000)
+  )
+    return ["WEBAUTHN_TIMEOUT", "The passkey prompt timed out"];
+  return Object.hasOwn(byDomName, String(name))
+    ? (byDomName[String(name)] as [Code, string])
+    : ["WEBAUTHN_FAILED", "The passkey ceremony failed"];
 }
 
 /**
- * Maps a failure already read into its parts (a DOM name, @simplewebauthn/browser's code, a
- * native code) to a `SignetError`, with `cause` as the original error. The platform adapters
- * (`react-native/passkeys.ts`) call this after reading their native errors.
+ * Maps a failure already read into its parts to a `SignetError`, with `cause` as the original
+ * error. The React Native adapter (`react-native/passkeys.ts`) calls this after reading its native
+ * errors, so they follow the same rules.
  */
 export function webAuthnFailure(
   failure: WebAuthnFailure,
   context: WebAuthnFailureContext | undefined,
   cause: unknown,
 ): SignetError {
-  const { code, message, retryable } = classify(failure, context);
+  const [code, message] = classify(failure.name, context);
   const details = defined({
     ceremony: context?.ceremony,
-    name: failure.name,
-    webauthnCode: failure.webauthnCode,
-    native: failure.native,
-    rpId: relyingPartyId(context),
-    hostname: context?.hostname,
-    timeoutMs: context?.options?.timeout,
+    ...failure,
     elapsedMs: context?.elapsedMs,
-    conditional: context?.conditional,
   });
-  return new SignetError(code, message, { cause, details, retryable });
+  return new SignetError(code, message, { cause, details, retryable: code === "WEBAUTHN_TIMEOUT" });
 }
 
-const fieldOf = (value: unknown, key: "name" | "code" | "cause"): unknown =>
-  typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
-
-/** The WebAuthn DOM name of `error`, when it has one of the names WebAuthn defines. */
-function domName(error: unknown): string | undefined {
-  const name = fieldOf(error, "name");
-  // `TypeError` instances carry their name on the prototype, which fieldOf reads too.
-  return typeof name === "string" && DOM_NAMES.has(name) ? name : undefined;
-}
-
-/**
- * @simplewebauthn/browser's `WebAuthnError` code (`ERROR_INVALID_RP_ID`, …). Read by shape: the
- * library loads as a lazy chunk, and an `instanceof` check would pull it into every page.
- */
-function simpleWebAuthnCode(error: unknown): string | undefined {
-  const code = fieldOf(error, "code");
-  return typeof code === "string" && /^ERROR_[A-Z_]+$/.test(code) ? code : undefined;
-}
+/** `value[key]` of an object (a DOMException's `name`, a wrapper's `cause`, the library's `code`). */
+const fieldOf = (value: unknown, key: string): unknown => (value as Record<string, unknown>)?.[key];
 
 /**
  * Maps any error thrown by a WebAuthn ceremony to a `SignetError`, reading it with the ceremony's
@@ -313,7 +147,14 @@ function simpleWebAuthnCode(error: unknown): string | undefined {
 export function toWebAuthnError(error: unknown, context?: WebAuthnFailureContext): SignetError {
   if (error instanceof SignetError) return error;
   const inner = fieldOf(error, "cause");
-  const name = domName(error) ?? domName(inner);
-  const webauthnCode = simpleWebAuthnCode(error) ?? simpleWebAuthnCode(inner);
-  return webAuthnFailure({ name, webauthnCode }, context, error);
+  // A DOMException's standard `name` (React Native adapters throw plain errors carrying it), or a
+  // wrapper's cause's. @simplewebauthn/browser's WebAuthnError borrows its cause's name and adds
+  // its diagnosis as `code`, read by shape: the library is a lazy chunk, and `instanceof` would
+  // pull it into every page.
+  const name = [error, inner]
+    .map((e) => fieldOf(e, "name"))
+    .find((n) => Object.hasOwn(byDomName, String(n)));
+  const code = fieldOf(error, "code");
+  const webauthnCode = /^ERROR_[A-Z_]+$/.test(String(code)) ? (code as string) : undefined;
+  return webAuthnFailure({ name: name as string | undefined, webauthnCode }, context, error);
 }

@@ -289,7 +289,7 @@ describe("react-native-passkeys provider", () => {
       ceremony: "registration",
       options: { ...options, rp: { id: "app.example", name: "App" } } as never,
     });
-    expect(unassociated.message).toMatch(/"app\.example": publish apple-app-site-association/);
+    expect(unassociated.message).toMatch(/"app\.example" \(apple-app-site-association/);
     // On web the library calls navigator.credentials: DOMExceptions by name.
     expect(toPasskeysError(new DOMException("x", "NotAllowedError")).code).toBe(
       "WEBAUTHN_CANCELLED",
