@@ -4,6 +4,7 @@ import type { SignetClient } from "@signet/core";
 import { SignetProvider } from "@signet/react";
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from "react";
 import { ActivityIndicator, Text, View } from "react-native";
+import { reactNativeAppState } from "./appState";
 import type { DemoConfig, DemoProfile } from "./demoApi";
 import { loadWallet } from "./journeys";
 import { createWalletClient } from "./signet";
@@ -24,9 +25,13 @@ export function useWallet(): WalletState {
   return state;
 }
 
+/** The app's client: its sessions are checked again whenever the app returns to the foreground. */
+const createAppClient = (demo: DemoConfig) =>
+  createWalletClient(demo, { appState: reactNativeAppState });
+
 export function WalletRoot({
   children,
-  createClient = createWalletClient,
+  createClient = createAppClient,
 }: {
   children: ReactNode;
   /** How the client is made (tests pass their own event sink). */

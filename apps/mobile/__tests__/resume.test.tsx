@@ -1,0 +1,149 @@
+// A phone that slept: the app's client (src/signet.ts with src/appState.ts, as src/WalletRoot.tsx
+// makes it) checks its held session again when React Native's AppState says "active", so a session
+// that expired while the phone slept is dropped on resume, before any call finds it. Signed in over
+// real HTTP against the web demo's server (./server.mjs). Replaced: the secure store's and the file
+// system's native storage (in memory), the platform passkey UI, the cookie store of React Native's
+// networking, and AppState (React Native's Jest mock; its listener is called as the phone would).
+import type { SignetEvent } from "@signet/core";
+import { AppState, type AppStateStatus } from "react-native";
+import { reactNativeAppState } from "../src/appState";
+import { loadWallet, logIn, sendEmailCode, verifyEmailCode, walletCalls } from "../src/journeys";
+import { createWalletClient } from "../src/signet";
+
+jest.mock("expo-secure-store", () => {
+  const items = new Map<string, string>();
+  return {
+    WHEN_UNLOCKED_THIS_DEVICE_ONLY: 6,
+    WHEN_PASSCODE_SET_THIS_DEVICE_ONLY: 4,
+    getItemAsync: async (key: string) => items.get(key) ?? null,
+    setItemAsync: async (key: string, value: string) => {
+      items.set(key, value);
+    },
+    deleteItemAsync: async (key: string) => {
+      items.delete(key);
+    },
+    __items: items,
+  };
+});
+
+jest.mock("expo-file-system", () => {
+  const files = new Set<string>();
+  return {
+    Paths: { document: "file:///document" },
+    File: class {
+      private readonly path: string;
+      constructor(directory: string, name: string) {
+        this.path = `${directory}/${name}`;
+      }
+      get exists() {
+        return files.has(this.path);
+      }
+      create() {
+        files.add(this.path);
+      }
+    },
+  };
+});
+
+// The platform passkey UI: the emulator's software authenticator (no passkey is used here, but the
+// client's WebAuthn adapter loads the module).
+jest.mock("react-native-passkeys", () => {
+  const { createSoftAuthenticator } = jest.requireActual("@signet/emulator/testing");
+  const authenticator = createSoftAuthenticator({
+    rpId: "localhost",
+    origin: process.env.SIGNET_TEST_ORIGIN,
+  });
+  return {
+    isSupported: () => true,
+    create: (request: object) => authenticator.createCredential(request),
+    get: (request: object) => authenticator.getAssertion(request),
+  };
+});
+
+// React Native's networking keeps the demo's sign-in cookie like a browser; Node's fetch (kept
+// aside by ./environment.js) does not.
+const realFetch = (globalThis as unknown as { __nodeFetch: typeof fetch }).__nodeFetch;
+let cookie: string | undefined;
+globalThis.fetch = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
+  const headers = new Headers(init.headers);
+  if (cookie) headers.set("cookie", cookie);
+  const response = await realFetch(input, { ...init, headers });
+  const set = response.headers.getSetCookie?.()[0];
+  if (set) cookie = set.split(";")[0];
+  return response;
+}) as typeof fetch;
+
+const secureItems = (): Map<string, string> => jest.requireMock("expo-secure-store").__items;
+const sessionKeys = () => [...secureItems().keys()].filter((key) => key.startsWith("signet.k."));
+
+const addListener = AppState.addEventListener as unknown as jest.Mock<
+  { remove: jest.Mock },
+  [string, (state: AppStateStatus) => void]
+>;
+
+/** Lets the client's timers and promises run (real time: the client talks over real HTTP). */
+const settle = (ms = 100) => new Promise((resolve) => setTimeout(resolve, ms));
+
+afterEach(() => jest.restoreAllMocks());
+
+it("the app's AppState source calls back on each return to active, and stops when asked", () => {
+  addListener.mockClear();
+  const onActive = jest.fn();
+  const stop = reactNativeAppState(onActive);
+  expect(addListener).toHaveBeenCalledTimes(1);
+  const [type, listener] = addListener.mock.calls[0]!;
+  expect(type).toBe("change");
+  for (const state of ["inactive", "background", "active", "background", "active"] as const) {
+    listener(state);
+  }
+  expect(onActive).toHaveBeenCalledTimes(2);
+  stop();
+  expect(addListener.mock.results[0]!.value.remove).toHaveBeenCalledTimes(1);
+});
+
+it("a session that expired while the phone slept is dropped when the app comes back", async () => {
+  addListener.mockClear();
+  const events: SignetEvent[] = [];
+  const { demo } = await loadWallet();
+  const profile = await logIn({ email: `sleeper-${Date.now()}@example.com`, region: "US" });
+  const client = createWalletClient(demo, {
+    appState: reactNativeAppState,
+    onEvent: (event) => events.push(event),
+  });
+  try {
+    const calls = walletCalls(client, {
+      onChallenge: () => {
+        throw new Error("no SCA during sign-in");
+      },
+    });
+    const session = await verifyEmailCode(calls, await sendEmailCode(calls, profile), "000000");
+    expect(sessionKeys()).toHaveLength(1);
+    // The client listens to AppState once it holds a session.
+    await settle();
+    expect(addListener.mock.calls.map(([type]) => type)).toEqual(["change"]);
+    const [, listener] = addListener.mock.calls[0]!;
+
+    // The phone sleeps past the session's end (15 minutes): no timer ran meanwhile.
+    const asleepAt = Date.now();
+    jest.spyOn(Date, "now").mockImplementation(() => asleepAt + 16 * 60_000);
+    listener("background");
+    await settle();
+    expect(client.sessions.getSnapshot()[profile.accountId]).toHaveLength(1);
+
+    // Unlocked: the app is active again and the expired session goes, key and all.
+    listener("active");
+    for (let i = 0; i < 20 && sessionKeys().length > 0; i += 1) await settle(50);
+    expect(client.sessions.getSnapshot()).toEqual({});
+    expect(sessionKeys()).toEqual([]);
+    expect(events).toContainEqual({
+      type: "session",
+      action: "expired",
+      accountId: profile.accountId,
+      sessionId: session.id,
+    });
+    // Nothing held: the client stops listening to AppState.
+    expect(addListener.mock.results[0]!.value.remove).toHaveBeenCalledTimes(1);
+  } finally {
+    client.destroy();
+  }
+});
