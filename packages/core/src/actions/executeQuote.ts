@@ -6,11 +6,12 @@ import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
 import { assertArgument, SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
-import { requireSession, signWithSession } from "../session/sessionSigner.js";
+import { signWithSession } from "../session/sessionSigner.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { ExecutedQuoteJson, PendingAuthorizationQuoteJson, QuoteJson } from "../wire.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 import { executeQuotePayload, quotePayloadToSign } from "./quotePayload.js";
+import { expiredSessionError, requireLiveSession } from "./sessionExpiry.js";
 
 export type ExecuteQuoteParameters = CallOptions & {
   /** The quote as created (it carries the payload to sign). */
@@ -47,7 +48,12 @@ export type ExecuteQuoteErrorType = SignetErrorOf<ActionErrorCode<"executeQuote"
  * Hand it to `authorizeQuote` (never execute it again: the service refuses that with 409).
  * Otherwise the transfer has started: follow it with `waitForTransaction`.
  *
- * @throws {SignetError} `NO_SESSION`, `CONFLICT`-class 409s (already executed, expired), `WALLET_SIGNATURE_INVALID`, `NETWORK`, `MALFORMED_RESPONSE` (a pending quote without its challenge).
+ * The session is judged first, as the service authenticates before it looks at the quote: a held
+ * session that has expired on the service's clock (a device that slept) ends the call in
+ * `SESSION_EXPIRED` (sign in again), whatever the quote's state but executed; with a live
+ * session, a quote past its `expiresAt` ends it in `QUOTE_EXPIRED` before anything is signed.
+ *
+ * @throws {SignetError} `NO_SESSION`, `SESSION_EXPIRED`, `QUOTE_EXPIRED`, `CONFLICT`-class 409s (already executed, expired), `WALLET_SIGNATURE_INVALID`, `NETWORK`, `MALFORMED_RESPONSE` (a pending quote without its challenge).
  * @example
  * ```ts
  * let executed = await executeQuote(client, { quote });
@@ -80,37 +86,41 @@ export async function executeQuote(
     "an RFC 3339 date-time",
     String(quote.expiresAt),
   );
+  const session = await requireLiveSession(client, accountId);
   // docs/protocol.md §11: a quote past its expiry is never signed, whatever the service would say.
   if (expiresAt <= client.clock.now()) {
     throw new SignetError("QUOTE_EXPIRED", "The quote expired: get a new one", {
       details: { quoteId: quote.id },
     });
   }
-  const session = await requireSession(client, { accountId });
-  const { body } = await client.signed(
-    {
-      operation: "executeQuote",
-      mode: "direct",
-      method: "POST",
-      path: `/quotes/${quote.id}/execute`,
-      payloadToSign,
-      ...(scaFactor ? { body: JSON.stringify({ scaFactor }) } : {}),
-      ...(idempotencyKey ? { idempotencyKey } : {}),
-      expectedStatus: 200,
-      sign: signWithSession(client, session),
-      checkPayload: executeQuotePayload(client, quote),
-      parseBody: (answer) => {
-        const executed = parseExecutedQuote(answer);
-        if (executed.id !== quote.id) {
-          throw new SignetError("MALFORMED_RESPONSE", "The answer is about another quote", {
-            details: { quoteId: quote.id },
-          });
-        }
-        return executed;
+  const { body } = await client
+    .signed(
+      {
+        operation: "executeQuote",
+        mode: "direct",
+        method: "POST",
+        path: `/quotes/${quote.id}/execute`,
+        payloadToSign,
+        ...(scaFactor ? { body: JSON.stringify({ scaFactor }) } : {}),
+        ...(idempotencyKey ? { idempotencyKey } : {}),
+        expectedStatus: 200,
+        sign: signWithSession(client, session),
+        checkPayload: executeQuotePayload(client, quote),
+        parseBody: (answer) => {
+          const executed = parseExecutedQuote(answer);
+          if (executed.id !== quote.id) {
+            throw new SignetError("MALFORMED_RESPONSE", "The answer is about another quote", {
+              details: { quoteId: quote.id },
+            });
+          }
+          return executed;
+        },
       },
-    },
-    parameters,
-  );
+      parameters,
+    )
+    .catch(async (error: unknown) => {
+      throw await expiredSessionError(client, error, session, parameters.signal);
+    });
   return body;
 }
 

@@ -2,10 +2,11 @@ import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
 import { isSignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
-import { requireSession, signWithSession } from "../session/sessionSigner.js";
+import { signWithSession } from "../session/sessionSigner.js";
 import { type CheckPayload, expectActivity, hexValue } from "../transport/payloadCheck.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { ActionErrorCode } from "./errorCodes.js";
+import { expiredSessionError, requireLiveSession } from "./sessionExpiry.js";
 
 export type ExportWalletParameters = CallOptions & {
   accountId: string;
@@ -19,9 +20,11 @@ export type ExportWalletErrorType = SignetErrorOf<ActionErrorCode<"exportWallet"
 /**
  * Exports the wallet's recovery phrase: a fresh decrypt-only key per export (uncompressed), the
  * signed request, then `openExportBundle` on the device. The key exists only for this call. If the
- * challenge lapses while the service is still processing, the export starts over once.
+ * challenge lapses while the service is still processing, the export starts over once. A held
+ * session that has expired on the service's clock (a device that slept) ends it in
+ * `SESSION_EXPIRED`: sign in again.
  *
- * @throws {SignetError} `NO_SESSION`, `BUNDLE_SIGNER_UNTRUSTED`, `BUNDLE_SIGNATURE_INVALID`,
+ * @throws {SignetError} `NO_SESSION`, `SESSION_EXPIRED`, `BUNDLE_SIGNER_UNTRUSTED`, `BUNDLE_SIGNATURE_INVALID`,
  *   `BUNDLE_ORGANIZATION_MISMATCH`, `DECRYPTION_FAILED`, `PROCESSING_TIMEOUT`, `NETWORK`.
  * @example
  * ```ts
@@ -34,7 +37,7 @@ export async function exportWallet(
 ): Promise<ExportWalletReturnType> {
   const { accountId, organizationId } = assertCall(client, parameters);
   assertServiceId("accountId", accountId, "InternalAccount");
-  const session = await requireSession(client, { accountId });
+  const session = await requireLiveSession(client, accountId);
   // An export can only be received by re-sending; if its answer was lost after the service
   // produced it (the re-send then meets a spent request id), or its challenge lapsed, a new export
   // starts, once, under a fresh key (docs/protocol.md §4: a key is never offered twice). The
@@ -64,15 +67,19 @@ export async function exportWallet(
     );
     return { key, body };
   };
-  const { key, body } = await run().catch((error: unknown) => {
-    if (
-      isSignetError(error) &&
-      (error.details?.ambiguousResend === true || error.code === "CHALLENGE_EXPIRED")
-    ) {
-      return run();
-    }
-    throw error;
-  });
+  const { key, body } = await run()
+    .catch((error: unknown) => {
+      if (
+        isSignetError(error) &&
+        (error.details?.ambiguousResend === true || error.code === "CHALLENGE_EXPIRED")
+      ) {
+        return run();
+      }
+      throw error;
+    })
+    .catch(async (error: unknown) => {
+      throw await expiredSessionError(client, error, session, parameters.signal);
+    });
   return client.crypto.openExportBundle({
     bundle: body.encryptedWalletCredentials,
     key,

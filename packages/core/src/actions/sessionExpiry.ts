@@ -1,0 +1,80 @@
+// An expired session, told as one (issue #22, docs/architecture.md "Retries"): when the held
+// session has expired on the service's clock (a device asleep, a clock behind), a signed call ends
+// in `SESSION_EXPIRED` (sign in again), not in the signature error, the quote's conflict or the
+// `NO_SESSION` that the expiry caused. The service's clock is the client's (`client.clock`, which
+// follows the relay's `Date`); where a read can confirm it, the service's own list does.
+import type { SignetClient } from "../client.js";
+import { isSignetError, SignetError } from "../errors.js";
+import { requireSession } from "../session/sessionSigner.js";
+import { type ActiveSession, isExpired, type Session } from "../session/sessionStore.js";
+import { listSessions } from "./listSessions.js";
+
+const expiredError = (session: Session, cause: SignetError) =>
+  new SignetError("SESSION_EXPIRED", "The session expired: sign in again", {
+    ...(cause.status === undefined ? {} : { status: cause.status }),
+    details: { accountId: session.accountId, sessionId: session.id, code: String(cause.code) },
+    cause,
+  });
+
+/**
+ * The newest held, unexpired session of `accountId` (as `requireSession`), or
+ * `SESSION_EXPIRED` when the device held one that has now expired on the service's clock (the
+ * store drops it on the way, which alone would say `NO_SESSION`).
+ *
+ * @throws {SignetError} `SESSION_EXPIRED`, `NO_SESSION` (nothing was held: sign in first), and
+ * what reading the key store throws.
+ * @example
+ * ```ts
+ * const session = await requireLiveSession(client, accountId);
+ * ```
+ */
+export async function requireLiveSession(
+  client: SignetClient,
+  accountId: string,
+): Promise<ActiveSession> {
+  await client.sessions.load();
+  const held = client.sessions.getSnapshot()[accountId] ?? [];
+  try {
+    return await requireSession(client, { accountId });
+  } catch (error) {
+    const expired = held.find((session) => isExpired(session, client.clock.now()));
+    if (isSignetError(error) && error.code === "NO_SESSION" && expired)
+      throw expiredError(expired, error);
+    throw error;
+  }
+}
+
+/**
+ * What a failure of a call that `session` stamped means: `SESSION_EXPIRED` when the answer was
+ * about the session or came before it was judged (a 401 or 403, or a 409 `QUOTE_EXPIRED`, which
+ * the service checks first), the session has expired on the service's clock (which the answer's
+ * `Date` just told the client), and the service no longer lists it; otherwise the failure as it
+ * came. A 409 for a quote already executed stays: a payment that went through is never hidden.
+ * The check is one read; if it fails, the original error stands.
+ *
+ * @throws never: it returns the error to throw.
+ * @example
+ * ```ts
+ * await client.signed(request, parameters).catch(async (error) => {
+ *   throw await expiredSessionError(client, error, session, parameters.signal);
+ * });
+ * ```
+ */
+export async function expiredSessionError(
+  client: SignetClient,
+  error: unknown,
+  session: Session,
+  signal?: AbortSignal,
+): Promise<unknown> {
+  if (!isSignetError(error) || !isExpired(session, client.clock.now())) return error;
+  const aboutSession = error.status === 401 || error.status === 403;
+  const quoteExpired = error.status === 409 && error.details?.reason === "QUOTE_EXPIRED";
+  if (!aboutSession && !quoteExpired) return error;
+  try {
+    const listed = await listSessions(client, { accountId: session.accountId, signal });
+    if (listed.some((entry) => entry.id === session.id)) return error;
+  } catch {
+    return error;
+  }
+  return expiredError(session, error);
+}
