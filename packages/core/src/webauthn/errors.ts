@@ -10,12 +10,13 @@ import type { AuthenticationOptionsJSON, RegistrationOptionsJSON } from "./types
 
 /**
  * What a passkey ceremony was doing when it failed, for {@link toWebAuthnError}. Every field is
- * optional but `ceremony`; the more it carries, the more precise the code and message.
+ * optional; the more it carries, the more precise the code and message (without `elapsedMs` a
+ * `NotAllowedError` is a cancel, without `hostname` a `SecurityError` names no domain problem).
  */
 export type WebAuthnFailureContext = {
   /** `registration` (`navigator.credentials.create`) or `authentication` (`.get`). */
   ceremony?: "registration" | "authentication" | undefined;
-  /** The options the ceremony ran with: their relying party id, timeout and requirements. */
+  /** The options the ceremony ran with: their relying party id and timeout are read. */
   options?: RegistrationOptionsJSON | AuthenticationOptionsJSON | undefined;
   /** Whether it was a conditional (autofill) request, which never times out on its own. */
   conditional?: boolean | undefined;
