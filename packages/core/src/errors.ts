@@ -203,7 +203,7 @@ export type AnswerErrorDetails = {
 
 /** What a passkey failure carries (`webauthn/errors.ts`, the React Native adapters). */
 export type WebAuthnErrorDetails = {
-  /** `create` or `get`. */
+  /** `registration` (create) or `authentication` (get). */
   ceremony?: string;
   /** The DOM error's name (`NotAllowedError`, …). */
   name?: string;
