@@ -93,6 +93,14 @@ describe("layers", () => {
     expect(actions).toEqual([]);
   });
 
+  it("events.ts and transport/ never import each other: transport delivers through transport/deliver.ts", () => {
+    const back = files
+      .filter(([file]) => file.startsWith("transport/"))
+      .flatMap(([file, path]) => imports(path).map(([target]) => `${file} → ${target}`))
+      .filter((edge) => edge.endsWith("→ events.ts"));
+    expect(back).toEqual([]);
+  });
+
   it("no source file is over about 400 lines", () => {
     const long = files
       .map(([file, path]) => [file, readFileSync(path, "utf8").split("\n").length] as const)
