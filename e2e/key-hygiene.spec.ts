@@ -1,7 +1,10 @@
 // Key hygiene in real Chromium: session keys are non-extractable CryptoKeys in IndexedDB, and leave
 // it on sign-out, on revoke and on expiry; no OTP code, mnemonic or stamp reaches an event, an
-// error or the console; an IndexedDB that refuses keys is reported as `persistence: "memory"`.
+// error or the console; no known scalar is in a dump of the origin's storage (the same in-page
+// count as Firefox and WebKit run in e2e/engines/key-hygiene.test.ts); an IndexedDB that refuses
+// keys is reported as `persistence: "memory"`.
 import { expect, type Page, test } from "@playwright/test";
+import { keyHygieneExpected, keyHygieneInPage } from "./fixtures/keyHygienePage.js";
 import { startWalletServer, type WalletServer } from "./fixtures/walletServer.js";
 
 let server: WalletServer;
@@ -167,6 +170,16 @@ test("session keys: non-extractable in IndexedDB, gone after sign-out, revoke an
       `mnemonic words in ${where}`,
     ).toBe(false);
   }
+});
+
+test("the engines' count (e2e/engines/key-hygiene.test.ts): no exportable key, no known scalar in a dump of IndexedDB and Web Storage, only the revoked key goes, nothing left after sign-out", async ({
+  page,
+}) => {
+  await page.goto(server.origin);
+  await page.waitForFunction(() => window.signetCore !== undefined && window.e2e !== undefined);
+  const counts = await page.evaluate(keyHygieneInPage, { rounds: 3 });
+  console.info(`key hygiene in chromium: ${JSON.stringify(counts)}`);
+  expect(counts).toEqual(keyHygieneExpected(3));
 });
 
 test('an IndexedDB that refuses keys is reported as persistence "memory", and sign-in still works', async ({
