@@ -90,7 +90,7 @@ function sessionSections(keys, tabs) {
       .map((r) => `${n(r.scalarInOwnRecord)} times in ${n(r.signIns)}`)
       .join(
         ", ",
-      )} (the search's own check). The browsers' engines (Chromium, Firefox, WebKit) are not in this run: \`e2e/engines\` drives the demo in them but does not dump their IndexedDB.`,
+      )} (the search's own check). The browsers are not in this run; their own suites assert the same must-nevers and print their counts: \`e2e/key-hygiene.spec.ts\` (Chromium) and \`e2e/engines/key-hygiene.test.ts\` (Firefox ESR, WebKitGTK) sign in with core's default IndexedDB store and find every stored key a non-extractable \`CryptoKey\` that \`exportKey\` refuses, no known scalar in a dump of the origin's IndexedDB and Web Storage or in the events, only the revoked session's key gone after a revoke, and nothing left after sign-out.`,
     "",
     "## Several tabs",
     "",
