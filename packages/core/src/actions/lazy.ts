@@ -38,7 +38,9 @@ const loadUpdateWalletPrivacy = () => loadChunk(() => import("./updateWalletPriv
  * Opens the customer's Strong Customer Authentication session: starts a login with `factor`,
  * asks `onChallenge` for the proof (an SMS or TOTP code, or a passkey tap on the passkey enrolled
  * for SCA), and completes it. `authorizeQuote` calls it by itself when the service answers
- * `SCA_SESSION_REQUIRED`; call it directly to log in ahead of a payment.
+ * `SCA_SESSION_REQUIRED`; call it directly to log in ahead of a payment. A completion left
+ * unanswered (a relay restart) or answered 5xx starts the login over once with a fresh challenge,
+ * and `onChallenge` is asked again with that error: a proof is never sent twice.
  *
  * @throws {SignetError} `ACCOUNT_LOCKED` (423: `details.lockedUntil`), `CONFLICT` (409: not an SCA
  *   region), `SCA_LOGIN_FAILED` (the service reported another status, in `details.status`),

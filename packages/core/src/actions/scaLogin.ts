@@ -4,7 +4,7 @@
 
 import { assertCall } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { assertArgument, SignetError, type SignetErrorOf } from "../errors.js";
+import { assertArgument, isSignetError, SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { abortedError } from "../transport/http.js";
 import { expectShape } from "../transport/responseShape.js";
@@ -90,6 +90,9 @@ export async function scaLogin(
           path: "/sca/login/start",
           body: JSON.stringify({ factor }),
           expectedStatus: 200,
+          // A repeat only starts a newer login (a new code), which supersedes the first.
+          idempotent: true,
+          operation: "scaLogin",
         },
         parameters,
       ),
@@ -114,6 +117,7 @@ export async function scaLogin(
   let challenge = await start();
   let error: SignetError | undefined;
   let refused = 0;
+  let restarted = false;
   for (;;) {
     if (parameters.signal?.aborted) throw abortedError(parameters.signal);
     // A new SMS code is a new login: its challengeId changes.
@@ -145,6 +149,7 @@ export async function scaLogin(
             path: "/sca/login/complete",
             body: JSON.stringify(body),
             expectedStatus: 200,
+            operation: "scaLogin",
           },
           parameters,
         ),
@@ -161,10 +166,26 @@ export async function scaLogin(
         ...(done.sessionExpiresAt ? { sessionExpiresAt: done.sessionExpiresAt } : {}),
       };
     } catch (cause) {
+      // No answer (a relay restart cut the request) or a 5xx: the proof may have been taken, and
+      // the service has no read of a login. The same proof again could count one refused code
+      // twice toward the lock, so the login starts over, once, with a fresh challenge (the old
+      // one can then never be completed) and `onChallenge` is asked again, with this error.
+      if (!restarted && isUnanswered(cause)) {
+        restarted = true;
+        challenge = await start();
+        error = cause;
+        continue;
+      }
       // A 400 is a refused proof: ask again, until the service locks (423) or limits (429).
       if ((cause as SignetError).status !== 400) throw cause;
       if (++refused >= MAX_REFUSED_ANSWERS) throw cause;
       error = cause as SignetError;
     }
   }
+}
+
+/** Whether a completion's outcome is unknown: no answer (not a cancel), or a 5xx. */
+function isUnanswered(cause: unknown): cause is SignetError {
+  if (!isSignetError(cause) || cause.code === "ABORTED") return false;
+  return cause.status === undefined || cause.status >= 500;
 }
