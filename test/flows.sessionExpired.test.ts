@@ -1,8 +1,8 @@
 // A held session that expired on the service's clock (the service's clock jumped past it, as a
 // device that slept sees it), over real HTTP (core → relay → emulator): export and execute end in
 // SESSION_EXPIRED, not in the signature error, the quote's conflict or NO_SESSION the expiry
-// caused; a quote that expired under a live session stays QUOTE_EXPIRED; a session another
-// device revoked keeps its 401.
+// caused; a quote that expired under a live session stays QUOTE_EXPIRED; a session ended
+// elsewhere says sign in again as well; a 401 about a session the service still lists stays.
 import {
   executeQuote,
   exportWallet,
@@ -117,11 +117,29 @@ describe("what stays as it was", () => {
     await signOut(client, { accountId: user.accountId });
   });
 
-  it("a session revoked elsewhere, not expired, keeps the service's 401", async () => {
+  it("a session ended elsewhere says sign in again too, as a refresh does: SESSION_EXPIRED with the 401 as cause", async () => {
     const { user, client, session } = await signedIn();
     const laptop = stack.client(user.customerId).client;
     await signInWithEmail(laptop, user.emailCredentialId);
     await revokeSession(laptop, { accountId: user.accountId, sessionId: session.id });
+    await expect(exportWallet(client, { accountId: user.accountId })).rejects.toMatchObject({
+      code: "SESSION_EXPIRED",
+      status: 401,
+      details: { sessionId: session.id, code: "WALLET_SIGNATURE_INVALID" },
+      cause: { code: "WALLET_SIGNATURE_INVALID" },
+    });
+  });
+
+  it("a 401 while the service still lists the session keeps the service's code", async () => {
+    const { user, client } = await signedIn();
+    // A signature error about the request, not the session: the session stays listed.
+    await stack.fault({
+      kind: "error",
+      status: 401,
+      code: "WALLET_SIGNATURE_INVALID",
+      at: "signed",
+      match: { path: `/internal-accounts/${user.accountId}/export` },
+    });
     await expect(exportWallet(client, { accountId: user.accountId })).rejects.toMatchObject({
       code: "WALLET_SIGNATURE_INVALID",
       status: 401,

@@ -56,10 +56,10 @@ it(
     // The faults that were recovered from were recovered by a retry, a wait or a fresh challenge.
     const recovered = Object.values(counts.byFault).reduce((n, f) => n + f.recovered, 0);
     expect(recovered).toBeGreaterThan(0);
-    // A session that expired on the service's clock ends in a code that says so, where the
-    // flow can tell (refresh, add passkey).
+    // A session that expired on the service's clock ends in a code that says so, in every flow
+    // that signs with a held session (refresh, add passkey, export, execute, execute with SCA).
     for (const [key, count] of Object.entries(counts.failureCodes))
-      if (/^clock jump past the session → (refresh|add passkey):/.test(key))
+      if (/^clock jump past the session → (refresh|add passkey|export|execute)/.test(key))
         expect([key, count]).toEqual([key.replace(/: .*$/, ": SESSION_EXPIRED"), count]);
     // The faults did bite: some flows failed (typed), most completed.
     const outcomes = Object.values(counts.outcomes);

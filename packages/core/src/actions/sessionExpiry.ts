@@ -1,8 +1,9 @@
 // An expired session, told as one (issue #22, docs/architecture.md "Retries"): when the held
 // session has expired on the service's clock (a device asleep, a clock behind), a signed call ends
 // in `SESSION_EXPIRED` (sign in again), not in the signature error, the quote's conflict or the
-// `NO_SESSION` that the expiry caused. The service's clock is the client's (`client.clock`, which
-// follows the relay's `Date`); where a read can confirm it, the service's own list does.
+// `NO_SESSION` that the expiry caused. The service's own list is the judge, as for a refresh or a
+// passkey add (`sessionGoneError`): the device's clock may be hours off, and the client follows
+// the relay's `Date` only so far.
 import type { SignetClient } from "../client.js";
 import { isSignetError, SignetError } from "../errors.js";
 import { requireSession } from "../session/sessionSigner.js";
@@ -47,10 +48,10 @@ export async function requireLiveSession(
 /**
  * What a failure of a call that `session` stamped means: `SESSION_EXPIRED` when the answer was
  * about the session or came before it was judged (a 401 or 403, or a 409 `QUOTE_EXPIRED`, which
- * the service checks first), the session has expired on the service's clock (which the answer's
- * `Date` just told the client), and the service no longer lists it; otherwise the failure as it
- * came. A 409 for a quote already executed stays: a payment that went through is never hidden.
- * The check is one read; if it fails, the original error stands.
+ * the service checks before the stamp) and the service no longer lists the session (it expired
+ * on the service's clock, or ended elsewhere: either way, sign in again); otherwise the failure as
+ * it came. A 409 for a quote already executed stays: a payment that went through is never
+ * hidden. The check is one read; if it fails, the original error stands.
  *
  * @throws never: it returns the error to throw.
  * @example
@@ -66,7 +67,7 @@ export async function expiredSessionError(
   session: Session,
   signal?: AbortSignal,
 ): Promise<unknown> {
-  if (!isSignetError(error) || !isExpired(session, client.clock.now())) return error;
+  if (!isSignetError(error)) return error;
   const aboutSession = error.status === 401 || error.status === 403;
   const quoteExpired = error.status === 409 && error.details?.reason === "QUOTE_EXPIRED";
   if (!aboutSession && !quoteExpired) return error;
