@@ -44,6 +44,17 @@ export type CreateClientParameters = {
   relayUrl: string;
   /** Default `globalThis.fetch`, looked up per request. */
   fetch?: FetchFunction | undefined;
+  /**
+   * `fetch`'s `credentials` for every relay request. Leave it out for a relay on the page's own
+   * origin (cookies go by default); `"include"` for a relay on another origin that authenticates
+   * the user by cookie (the relay must then answer CORS with credentials).
+   */
+  credentials?: RequestCredentials | undefined;
+  /**
+   * Time limit of one HTTP attempt in ms, reading the body included; a slower attempt fails as
+   * `TIMEOUT` and the retry policy decides what follows. Default 30 000.
+   */
+  requestTimeoutMs?: number | undefined;
   /** Headers for every relay request (the app's own auth), or a function returning them. */
   headers?:
     | Record<string, string>
@@ -133,32 +144,42 @@ export type SignedParameters<TBody> = DistributiveOmit<
   "transport" | "clock" | "sleep" | "random" | "onEvent"
 >;
 
-/** A Signet client: every action takes one as its first argument. */
+/**
+ * A Signet client: every action takes one as its first argument. Its public surface is small on
+ * purpose (core README, "The client"): the relay it talks to, the service's time, the held
+ * sessions for `useSyncExternalStore`, where keys persist, and `destroy`. The seams the actions
+ * use (transport, crypto, timers, the signed-request engine, events) are internal: tagged as
+ * such, they are left out of the published types and may change in any release.
+ */
 export type SignetClient = {
+  /** The relay URL the client was created with. */
   readonly relayUrl: string;
+  /** @internal The relay transport. */
   readonly transport: Transport;
+  /** @internal The crypto implementation (WebCrypto or noble). */
   readonly crypto: CryptoApi;
   /** The service's time: the device clock, corrected by the `Date` of relay answers when off. */
   readonly clock: Clock;
-  /** Local elapsed time for timeouts: the device clock, never jumping with the service's. */
+  /** @internal Local elapsed time for timeouts: the device clock, never jumping with the service's. */
   readonly timer: Clock;
-  /** Resolves after `ms`, or rejects with `ABORTED` when `signal` aborts. */
+  /** @internal Resolves after `ms`, or rejects with `ABORTED` when `signal` aborts. */
   readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /** Jitter source in [0, 1). */
+  /** @internal Jitter source in [0, 1). */
   readonly random: () => number;
-  /** The client's retry policy, defaults applied (a call's `retry` refines it). */
+  /** @internal The client's retry policy, defaults applied (a call's `retry` refines it). */
   readonly retry: RetryPolicy;
   /** Held sessions; `subscribe`/`getSnapshot` fit `useSyncExternalStore`. */
   readonly sessions: SessionStore;
-  /** The key store, resolved on first use (the browser default probes IndexedDB then). */
+  /** @internal The key store, resolved on first use (the browser default probes IndexedDB then). */
   keyStore(): Promise<KeyStore>;
   /** Where keys persist: the probed default, or what a given store declares (else `memory`). */
   persistence(): Promise<KeyPersistence>;
-  /** The WebAuthn provider. @throws {SignetError} `WEBAUTHN_UNSUPPORTED` when there is none. */
+  /** @internal The WebAuthn provider. @throws {SignetError} `WEBAUTHN_UNSUPPORTED` when there is none. */
   webauthn(): WebAuthnProvider;
-  /** Bundle trust options for `sealOtpBundle` / `openExportBundle`; warnings also go to `onEvent`. */
+  /** @internal Bundle trust options for `sealOtpBundle` / `openExportBundle`; warnings also go to `onEvent`. */
   bundleTrust(kind: "otpTargetBundle" | "exportBundle", onEvent?: EventSink): BundleTrustOptions;
   /**
+   * @internal
    * Runs a signed request with the client's transport, clock and events. `call` is the calling
    * action's parameters: its `signal` cancels the request, its `onEvent` also gets the events.
    */
@@ -167,6 +188,7 @@ export type SignetClient = {
     call?: CallOptions,
   ): Promise<RunSignedRequestReturnType<TBody>>;
   /**
+   * @internal
    * Sends an unsigned request and parses its JSON, retried under the retry policy; `call` as for
    * `signed` (its `retry` refines the policy). Reads (`GET`, `HEAD`) and calls marked
    * `idempotent` are repeated after no answer, a 5xx, a 429 or a 503 with `Retry-After`; any
@@ -186,17 +208,18 @@ export type SignetClient = {
     },
     call?: CallOptions,
   ): Promise<TBody>;
-  /** Emits an event to the client's `onEvent`, then to a per-call sink (errors in either are ignored). */
+  /** @internal Emits an event to the client's `onEvent`, then to a per-call sink (errors in either are ignored). */
   emit(event: SignetEvent, onEvent?: EventSink): void;
-  /** Stores a new session (automatic refresh, when on, follows `sessions`). */
+  /** @internal Stores a new session (automatic refresh, when on, follows `sessions`). */
   holdSession(session: Session, key: SigningKey): Promise<void>;
   /**
+   * @internal
    * Runs `task` once per `key` at a time: callers while it runs get its result. Across the tabs
    * of an origin it holds a Web Lock where those exist; `waited` then tells `task` that another
    * tab may have done the work meanwhile (re-read `sessions` with `sync()`).
    */
   coalesce<T>(key: string, task: (waited: boolean) => Promise<T>): Promise<T>;
-  /** Aborted by `destroy()`: what runs for the client's lifetime (automatic refresh) stops on it. */
+  /** @internal Aborted by `destroy()`: what runs for the client's lifetime (automatic refresh) stops on it. */
   readonly signal: AbortSignal;
   /** Stops automatic refresh (cancelling a refresh in flight) and cross-tab listening. The client stays usable. */
   destroy(): void;
@@ -217,7 +240,7 @@ export const MAX_CLOCK_OFFSET_MS = 6 * 60 * 60_000;
  * during server-side rendering still works.)
  */
 function checkOptions(parameters: CreateClientParameters): void {
-  const { relayUrl, trustedKeys } = parameters ?? {};
+  const { relayUrl, trustedKeys, credentials, requestTimeoutMs } = parameters ?? {};
   assertArgument(
     typeof relayUrl === "string" && /^(https?:\/\/[^/?#]|\/(?!\/))/i.test(relayUrl),
     "relayUrl",
@@ -234,6 +257,21 @@ function checkOptions(parameters: CreateClientParameters): void {
       "{ otpTargetBundle?, exportBundle? }, arrays of hex public keys",
       kind,
     );
+  assertArgument(
+    credentials === undefined || /^(omit|same-origin|include)$/.test(String(credentials)),
+    "credentials",
+    '"omit", "same-origin" or "include"',
+    String(credentials),
+  );
+  assertArgument(
+    requestTimeoutMs === undefined ||
+      (typeof requestTimeoutMs === "number" &&
+        Number.isFinite(requestTimeoutMs) &&
+        requestTimeoutMs > 0),
+    "requestTimeoutMs",
+    "a positive number of ms",
+    String(requestTimeoutMs),
+  );
 }
 
 /** Builds `createClient` for an entry point's defaults. */
@@ -266,6 +304,8 @@ export function createClientFactory(defaults: ClientDefaults) {
         return response;
       },
       headers: parameters.headers,
+      credentials: parameters.credentials,
+      timeoutMs: parameters.requestTimeoutMs,
       clock,
       onEvent: emit,
     });

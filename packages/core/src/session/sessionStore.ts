@@ -62,11 +62,12 @@ export type SessionStore = {
   subscribe(listener: () => void): () => void;
   /** Held, unexpired sessions of `accountId`, newest first, with keys. Expired ones are dropped. */
   list(accountId: string): Promise<ActiveSession[]>;
-  /** Stores a new session key (persisted before it is visible). */
+  /** @internal Stores a new session key (persisted before it is visible). */
   add(session: Session, key: SigningKey): Promise<void>;
-  /** Forgets a session and deletes its key. */
+  /** @internal Forgets a session and deletes its key. */
   remove(accountId: string, sessionId: string): Promise<void>;
   /**
+   * @internal
    * Re-reads the key store, which another tab of the origin may have changed: holds the sessions
    * stored there since, forgets those deleted.
    */
@@ -76,9 +77,10 @@ export type SessionStore = {
    * event with `action: "expiring"` then, and `useSession` reports `expiring: true`.
    */
   readonly expiryWarningMs: number;
-  /** Notes that `session` stamped the request of `context` (called by `signWithSession`). */
+  /** @internal Notes that `session` stamped the request of `context` (called by `signWithSession`). */
   noteSignature(session: Session, context: SignContext): void;
   /**
+   * @internal
    * Reads one of the client's events: a 401 ending a signed request that a held session stamped
    * clears that session once, in every tab (concurrent 401s make one clearing), and emits a
    * `session` event with `action: "rejected"`. A 401 about the request itself (a lapsed
@@ -86,7 +88,7 @@ export type SessionStore = {
    * is first checked against the service's list of active sessions.
    */
   observe(event: SignetEvent): void;
-  /** Resolves once the clearings that 401s started have finished. */
+  /** @internal Resolves once the clearings that 401s started have finished. */
   settled(): Promise<void>;
 };
 
