@@ -22,6 +22,7 @@ import {
   type PayloadCheckContext,
   type PayloadEvent,
 } from "./payloadCheck.js";
+import type { RetryEvent } from "./retry.js";
 import { runSignedRequest, type SignedRequestEvent } from "./signedRequest.js";
 
 const NOW = Date.parse("2026-11-24T12:00:00Z");
@@ -543,7 +544,7 @@ describe("the engine never hands an unchecked payload to the signer", () => {
       { status: 202, json: challengeJson(time.now, { payloadToSign: payloadToSign(time.now) }) },
       { status: 201, json: { id: "Session:new" } },
     ]);
-    const events: Array<SignedRequestEvent | PayloadEvent> = [];
+    const events: Array<SignedRequestEvent | PayloadEvent | RetryEvent> = [];
     const sign = vi.fn(() => "STAMP");
     const run = () =>
       runSignedRequest({

@@ -12,6 +12,7 @@ import { createTransport, type RequestEvent } from "./http.js";
 import { generateIdempotencyKey } from "./idempotencyKey.js";
 import { isProcessingBody } from "./nextStep.js";
 import type { PayloadEvent } from "./payloadCheck.js";
+import type { RetryEvent } from "./retry.js";
 import {
   type RunSignedRequestParameters,
   runSignedRequest,
@@ -61,7 +62,7 @@ function setup(replies: (time: ReturnType<typeof fakeClock>) => ScriptedReply[])
     sleep: time.sleep,
     random: () => 0.5,
     // Only the engine's stages: the payload events have their own tests (payloadCheck.test.ts).
-    onEvent: (event: SignedRequestEvent | PayloadEvent) => {
+    onEvent: (event: SignedRequestEvent | PayloadEvent | RetryEvent) => {
       if (event.type === "signedRequest") events.push(event);
     },
   };

@@ -91,9 +91,9 @@ function onLeg2(setupResult: ReturnType<typeof setup>, ttlMs = 300_000) {
   run.current = {
     ...run.current,
     leg: 2,
-    challenge: { ...challenge, expiresAtMs: Date.parse(challenge.expiresAt), type: undefined },
+    challenge: { ...challenge, expiresAtMs: Date.parse(challenge.expiresAt) },
     headers: { "Grid-Wallet-Signature": "STAMP", "Request-Id": challenge.requestId },
-  } as typeof run.current;
+  };
   return challenge;
 }
 
@@ -496,7 +496,10 @@ describe("succeed", () => {
 
 describe("waitToResend", () => {
   const cause = (code: string, status?: number) =>
-    new SignetError(code as never, code, { retryable: true, ...(status ? { status } : {}) });
+    new SignetError(code as "RATE_LIMITED", code, {
+      retryable: true,
+      ...(status ? { status } : {}),
+    });
 
   type Row = [
     name: string,
