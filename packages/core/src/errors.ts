@@ -211,10 +211,15 @@ export type WebAuthnErrorDetails = {
   webauthnCode?: string;
   /** The native module's error code (React Native). */
   native?: string;
+  /** The relying party id the ceremony's options named. */
   rpId?: string;
+  /** The page's host (absent in an app). */
   hostname?: string;
+  /** The options' timeout, when they gave one. */
   timeoutMs?: number;
+  /** How long the ceremony ran before it failed. */
   elapsedMs?: number;
+  /** Whether it was a conditional (autofill) request. */
   conditional?: boolean;
   readonly [field: string]: unknown;
 };

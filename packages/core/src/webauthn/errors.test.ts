@@ -150,14 +150,18 @@ describe("toWebAuthnError", () => {
     expect(toWebAuthnError(null, authentication).code).toBe("WEBAUTHN_FAILED");
   });
 
-  it("details carry the ceremony, the names and the time, never the options' challenge or user", () => {
+  it("details carry what the mapping judged by (ceremony, names, RP id, host, time), never the options' challenge or user", () => {
     const error = toWebAuthnError(new DOMException("", "NotAllowedError"), {
       ...registration,
       elapsedMs: 61_000,
     });
+    expect(error.code).toBe("WEBAUTHN_TIMEOUT");
     expect(error.details).toEqual({
       ceremony: "registration",
       name: "NotAllowedError",
+      rpId: "localhost",
+      hostname: "localhost",
+      timeoutMs: 60_000,
       elapsedMs: 61_000,
     });
     expect(JSON.stringify(error)).not.toContain("AAAA");

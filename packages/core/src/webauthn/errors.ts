@@ -104,9 +104,15 @@ export function webAuthnFailure(
   cause: unknown,
 ): SignetError {
   const [code, message] = classify(failure.name, context);
+  const options = context?.options as { rp?: { id?: string }; rpId?: string; timeout?: number };
+  // What the mapping judged by, so a developer can see why (none of it is secret).
   const details = defined({
     ceremony: context?.ceremony,
     ...failure,
+    rpId: options?.rp?.id ?? options?.rpId,
+    hostname: context?.hostname,
+    timeoutMs: options?.timeout,
+    conditional: context?.conditional,
     elapsedMs: context?.elapsedMs,
   });
   return new SignetError(code, message, { cause, details, retryable: code === "WEBAUTHN_TIMEOUT" });
