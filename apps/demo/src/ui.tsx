@@ -17,6 +17,12 @@ const ADVICE: Record<string, string> = {
   SESSION_EXPIRED: "Your session ended. Sign in again to continue.",
   NOT_FOUND: "The service no longer knows this session or item. Sign in again, or reload the page.",
   WEBAUTHN_CANCELLED: "The passkey prompt was closed. Try again and confirm on your device.",
+  WEBAUTHN_TIMEOUT:
+    "The passkey prompt timed out before you confirmed. Try again and confirm on your device.",
+  WEBAUTHN_RP_ID_INVALID:
+    "This page's address does not match the passkey's site. Open the demo at http://localhost, not 127.0.0.1 or another name.",
+  WEBAUTHN_DOMAIN_INVALID:
+    "Passkeys need a domain name. Open the demo at http://localhost, not an IP address.",
   WEBAUTHN_INVALID_STATE: "This device already holds a passkey for this wallet.",
   WEBAUTHN_UNSUPPORTED: "This browser cannot use passkeys. Use the email code instead.",
   WEBAUTHN_WRONG_CREDENTIAL: "That passkey belongs to another wallet. Pick this wallet's passkey.",
