@@ -169,7 +169,8 @@ describe("error paths", () => {
     await signInWithEmail(client, emailCredentialId);
     offset = 60 * 60_000; // past the 15-minute session, whatever the emulator's clock offset
     const error = await exportWallet(client, { accountId }).catch((e) => e);
-    expect(error.code).toBe("NO_SESSION");
+    // Held, and expired: sign in again (nothing was stamped, and the key is gone).
+    expect(error.code).toBe("SESSION_EXPIRED");
     expect(await (await client.keyStore()).list()).toEqual([]);
   });
 });
