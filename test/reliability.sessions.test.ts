@@ -55,6 +55,7 @@ it("several tabs: one refresh, sign-out and 401 reach every tab once, expiry tou
   expect(counts.refresh.networkRefreshes).toBe(rounds);
   expect(counts.rejected.unauthorizedAnswers).toBe(rounds * tabs);
   expect(counts.rejected.clearings).toBe(rounds);
+  expect(counts.signOutAtOnce.revokes).toBe(rounds);
   expect(counts.expiry.expiredDropped).toBe(rounds * tabs);
   expect({
     extraRefreshes: counts.refresh.extraRefreshes,
@@ -62,6 +63,9 @@ it("several tabs: one refresh, sign-out and 401 reach every tab once, expiry tou
     sessionsRevokedTwice: counts.signOut.sessionsRevokedTwice,
     tabsStillSignedIn: counts.signOut.tabsStillSignedIn,
     signedOutEventsInOtherTabs: counts.signOut.signedOutEventsInOtherTabs,
+    sessionsRevokedTwiceAtOnce: counts.signOutAtOnce.sessionsRevokedTwice,
+    failedSignOutsAtOnce: counts.signOutAtOnce.failedSignOuts,
+    tabsStillSignedInAtOnce: counts.signOutAtOnce.tabsStillSignedIn,
     extraClearings: counts.rejected.extraClearings,
     missedClearings: counts.rejected.missedClearings,
     tabsStillHolding: counts.rejected.tabsStillHolding,
@@ -73,6 +77,9 @@ it("several tabs: one refresh, sign-out and 401 reach every tab once, expiry tou
     sessionsRevokedTwice: 0,
     tabsStillSignedIn: 0,
     signedOutEventsInOtherTabs: 0,
+    sessionsRevokedTwiceAtOnce: 0,
+    failedSignOutsAtOnce: 0,
+    tabsStillSignedInAtOnce: 0,
     extraClearings: 0,
     missedClearings: 0,
     tabsStillHolding: 0,

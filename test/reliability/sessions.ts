@@ -281,6 +281,13 @@ export type SeveralTabsCounts = {
     tabsStillSignedIn: number;
     signedOutEventsInOtherTabs: number;
   };
+  /** Every tab signs out at the same moment (a shared sign-out button pressed in each). */
+  signOutAtOnce: {
+    revokes: number;
+    sessionsRevokedTwice: number;
+    failedSignOuts: number;
+    tabsStillSignedIn: number;
+  };
   /** The session is revoked on another device; every tab makes a signed call at once. */
   rejected: {
     unauthorizedAnswers: number;
@@ -341,6 +348,7 @@ export async function runSeveralTabs(
       tabsStillSignedIn: 0,
       signedOutEventsInOtherTabs: 0,
     },
+    signOutAtOnce: { revokes: 0, sessionsRevokedTwice: 0, failedSignOuts: 0, tabsStillSignedIn: 0 },
     rejected: {
       unauthorizedAnswers: 0,
       clearings: 0,
@@ -422,6 +430,24 @@ export async function runSeveralTabs(
       counts.signOut.signedOutEventsInOtherTabs += tabs
         .filter((t) => t !== leaving)
         .reduce((sum, t) => sum + sessionEvents(t, "signedOut"), 0);
+
+      // Every tab signs out at once: one revoke per session across the tabs, none fails.
+      await signInWithEmail(tabs[0]!.client, user.emailCredentialId);
+      await syncAll();
+      await stack.clearRequests();
+      const signOuts = await Promise.allSettled(tabs.map((t) => signOut(t.client, { accountId })));
+      await until(() => tabs.every((t) => held(t).length === 0));
+      const revokesAtOnce = (await stack.requests()).filter(
+        (r) => r.method === "DELETE" && r.path.startsWith("/auth/sessions/") && r.hasSignature,
+      );
+      counts.signOutAtOnce.revokes += revokesAtOnce.length;
+      const perSession = new Map<string, number>();
+      for (const d of revokesAtOnce) perSession.set(d.path, (perSession.get(d.path) ?? 0) + 1);
+      counts.signOutAtOnce.sessionsRevokedTwice += [...perSession.values()].filter(
+        (n) => n > 1,
+      ).length;
+      counts.signOutAtOnce.failedSignOuts += signOuts.filter((r) => r.status === "rejected").length;
+      counts.signOutAtOnce.tabsStillSignedIn += tabs.filter((t) => held(t).length > 0).length;
 
       // A 401 in every tab at once.
       const session = await signInWithEmail(tabs[0]!.client, user.emailCredentialId);
