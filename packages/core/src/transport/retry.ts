@@ -24,13 +24,14 @@ export type RetryReason =
   | "restart";
 
 /**
- * The retry policy of a client, after defaults (`client.retry`); a call's `retry` refines it.
+ * A retry policy with every field set: {@link defaultRetryPolicy}, or a client's `retry` options
+ * over it (a call's `retry` refines it again).
  *
  * @throws never (a type).
  * @example
  * ```ts
- * const client = createClient({ relayUrl: "/api/grid", retry: { retryCount: 5 } });
- * client.retry.retryCount; // 5
+ * const patient: RetryPolicy = { ...defaultRetryPolicy, retryCount: 6, timeoutMs: 300_000 };
+ * createClient({ relayUrl: "/api/grid", retry: patient });
  * ```
  */
 export type RetryPolicy = {
