@@ -1,14 +1,14 @@
 // docs/architecture.md "@signet/core": one client carries every platform seam, defaulted in one place.
 // Nothing here reads window, navigator or globalThis.crypto at import time.
 
+import { type CreateClientParameters, checkOptions } from "./clientOptions.js";
 import type { CryptoApi } from "./crypto/api.js";
 import type { SigningKey } from "./crypto/backend.js";
 import type { BundleTrustOptions } from "./crypto/bundles.js";
 import { defined } from "./defined.js";
-import { assertArgument, SignetError } from "./errors.js";
+import { SignetError } from "./errors.js";
 import { type CallOptions, deliver, type EventSink, type SignetEvent } from "./events.js";
 import type { KeyPersistence, KeyStore } from "./keys/key-store.js";
-import type { AppStateSource } from "./session/appState.js";
 import { createCrossTab } from "./session/crossTab.js";
 import {
   createSessionStore,
@@ -17,11 +17,9 @@ import {
   type SessionStore,
 } from "./session/sessionStore.js";
 import { abortableSleep } from "./transport/abort.js";
-import type { BackoffOptions } from "./transport/backoff.js";
 import {
   type Clock,
   createTransport,
-  type FetchFunction,
   requestJson,
   resolveFetch,
   systemClock,
@@ -29,7 +27,7 @@ import {
 } from "./transport/http.js";
 import { generateIdempotencyKey } from "./transport/idempotencyKey.js";
 import { preloadPayloadChecks } from "./transport/payloadCheck.js";
-import { type RetryOptions, type RetryPolicy, resolveRetryPolicy } from "./transport/retry.js";
+import { type RetryPolicy, resolveRetryPolicy } from "./transport/retry.js";
 import {
   type RunSignedRequestParameters,
   type RunSignedRequestReturnType,
@@ -38,93 +36,7 @@ import {
 import { withRetry } from "./transport/withRetry.js";
 import type { WebAuthnProvider } from "./webauthn/types.js";
 
-/** Parameters of `createClient`. Every seam is optional but `relayUrl`. */
-export type CreateClientParameters = {
-  /** Where the app's `@signet/relay` is mounted: `/api/grid` or `https://app.example/api/grid`. */
-  relayUrl: string;
-  /** Default `globalThis.fetch`, looked up per request. */
-  fetch?: FetchFunction | undefined;
-  /**
-   * `fetch`'s `credentials` for every relay request. Leave it out for a relay on the page's own
-   * origin (cookies go by default); `"include"` for a relay on another origin that authenticates
-   * the user by cookie (the relay must then answer CORS with credentials).
-   */
-  credentials?: RequestCredentials | undefined;
-  /**
-   * Time limit of one HTTP attempt in ms, reading the body included; a slower attempt fails as
-   * `TIMEOUT` and the retry policy decides what follows. Default 30 000.
-   */
-  requestTimeoutMs?: number | undefined;
-  /** Headers for every relay request (the app's own auth), or a function returning them. */
-  headers?:
-    | Record<string, string>
-    | (() => Record<string, string> | Promise<Record<string, string>>)
-    | undefined;
-  /**
-   * Where session keys live. Browser default: IndexedDB with a memory fallback (see
-   * `persistence`). React Native: pass `createStringKeyStore` over a secure store.
-   */
-  keyStore?: KeyStore | undefined;
-  /** Passkey ceremonies. Browser default: `navigator.credentials`; React Native: an adapter. */
-  webauthn?: WebAuthnProvider | undefined;
-  /** The crypto implementation. Default: WebCrypto (browser, Node), noble (`react-native`). */
-  crypto?: CryptoApi | undefined;
-  /** Time source. Default `Date.now`. */
-  clock?: Clock | undefined;
-  /** Waits between retries; injectable for tests. Default `setTimeout`. */
-  sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
-  /** Jitter source in [0, 1). Default `Math.random`. */
-  random?: (() => number) | undefined;
-  /** Receives every event (HTTP legs, signed-request stages, sessions, bundle warnings), redacted. */
-  onEvent?: ((event: SignetEvent) => void) | undefined;
-  /**
-   * Trusted signers of OTP target bundles and export bundles (uncompressed hex). Default: the
-   * pinned production keys. For the emulator, from its `GET /_emulator/keys`:
-   * `{ otpTargetBundle: [attestationPublicKey], exportBundle: [signerPublicKey] }`.
-   */
-  trustedKeys?:
-    | { otpTargetBundle?: readonly string[]; exportBundle?: readonly string[] }
-    | undefined;
-  /**
-   * Sign a `payloadToSign` whose activity type this version of core does not know (a newer
-   * service), reporting each one as a `payload` event (`action: "signedUnknown"`). Default false:
-   * such payloads are refused with `PAYLOAD_MISMATCH`, like any payload that does not bind the
-   * device's own request (a payload core knows is always checked, whatever this says).
-   */
-  allowUnknownPayloads?: boolean | undefined;
-  /** Accept unsigned bundles (sandbox, emulator); each acceptance emits a `bundleWarning`. Default false. */
-  allowUnsignedBundles?: boolean | undefined;
-  /**
-   * Refresh a held session this long before it expires, while the client is alive (`true`: one
-   * minute). Default off. A margin of 15 minutes or more would loop and is refused.
-   */
-  autoRefresh?: { marginMs?: number } | boolean | undefined;
-  /**
-   * Warn this long before a held session expires: a `session` event with `action: "expiring"`,
-   * and `expiring` in `useSession`. Default one minute; `false`: no warning. A margin of 15
-   * minutes or more is refused.
-   */
-  sessionWarning?: { marginMs?: number } | boolean | undefined;
-  /**
-   * Tells when the app returns to the foreground, to check held sessions again after a sleep.
-   * Browser default: `visibilitychange`, `focus`, `pageshow`, subscribed to on first use. React
-   * Native: pass one over `AppState` (see `AppStateSource`).
-   */
-  appState?: AppStateSource | undefined;
-  /**
-   * The retry policy of every request (docs/architecture.md "Retries"): `retryCount` (default 3),
-   * `backoff` (500 ms doubling to 8 s, full jitter), `maxRetryAfterMs` (30 s), `timeoutMs` of an
-   * unsigned call with its retries (120 s) and `shouldRetry`. Each call may override it
-   * (`{ retry }` beside `signal`); `false` turns retries off.
-   */
-  retry?: RetryOptions | undefined;
-  /**
-   * Defaults for signed requests: the overall timeout (default 120 s until a challenge is held,
-   * then the challenge's `expiresAt`). `backoff` is the older spelling of `retry.backoff`, still
-   * honoured (under `retry`, which wins).
-   */
-  signedRequests?: { timeoutMs?: number; backoff?: Partial<BackoffOptions> } | undefined;
-};
+export type { CreateClientParameters } from "./clientOptions.js";
 
 /** What `createClient` returns. */
 export type CreateClientReturnType = SignetClient;
@@ -232,47 +144,6 @@ const SKEW_TOLERANCE_MS = 30_000;
  * answer must not be able to move the client's time by days. The device clock stays in use.
  */
 export const MAX_CLOCK_OFFSET_MS = 6 * 60 * 60_000;
-
-/**
- * Configuration mistakes fail at creation, never as a retryable `NETWORK` error later: a
- * `relayUrl` that is neither an http(s) URL nor a path, `trustedKeys` of another shape. (A path
- * where no page origin exists fails on the first request instead, so that creating a client
- * during server-side rendering still works.)
- */
-function checkOptions(parameters: CreateClientParameters): void {
-  const { relayUrl, trustedKeys, credentials, requestTimeoutMs } = parameters ?? {};
-  assertArgument(
-    typeof relayUrl === "string" && /^(https?:\/\/[^/?#]|\/(?!\/))/i.test(relayUrl),
-    "relayUrl",
-    "an http(s) URL, or a path in a page",
-    JSON.stringify(relayUrl) ?? "undefined",
-  );
-  // An array, a string or a misspelt kind would otherwise fail later as BUNDLE_SIGNER_UNTRUSTED.
-  for (const [kind, keys] of Object.entries(trustedKeys ?? {}))
-    assertArgument(
-      !Array.isArray(trustedKeys) &&
-        /^(otpTargetBundle|exportBundle)$/.test(kind) &&
-        Array.isArray(keys),
-      "trustedKeys",
-      "{ otpTargetBundle?, exportBundle? }, arrays of hex public keys",
-      kind,
-    );
-  assertArgument(
-    credentials === undefined || /^(omit|same-origin|include)$/.test(String(credentials)),
-    "credentials",
-    '"omit", "same-origin" or "include"',
-    String(credentials),
-  );
-  assertArgument(
-    requestTimeoutMs === undefined ||
-      (typeof requestTimeoutMs === "number" &&
-        Number.isFinite(requestTimeoutMs) &&
-        requestTimeoutMs > 0),
-    "requestTimeoutMs",
-    "a positive number of ms",
-    String(requestTimeoutMs),
-  );
-}
 
 /** Builds `createClient` for an entry point's defaults. */
 export function createClientFactory(defaults: ClientDefaults) {

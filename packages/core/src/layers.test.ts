@@ -16,6 +16,7 @@ const RANKS: [prefix: string, rank: number][] = [
   ["transport/", 3],
   ["session/", 4],
   ["client.ts", 5],
+  ["clientOptions.ts", 5],
   ["arguments.ts", 5],
   ["actions/", 6],
   ["watchSessionExpiry.ts", 7],
