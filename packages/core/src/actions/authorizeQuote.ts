@@ -4,13 +4,7 @@
 
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import {
-  assertArgument,
-  isSignetError,
-  type RequestErrorCode,
-  SignetError,
-  type WebAuthnErrorCode,
-} from "../errors.js";
+import { assertArgument, isSignetError, SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { abortedError } from "../transport/http.js";
 import type {
@@ -18,6 +12,7 @@ import type {
   PendingAuthorizationQuoteJson,
   ScaChallengeJson,
 } from "../wire.js";
+import type { ActionErrorCode } from "./errorCodes.js";
 import { parseExecutedQuote } from "./executeQuote.js";
 import { scaLogin } from "./lazy.js";
 import { resendQuoteAuthorization } from "./resendQuoteAuthorization.js";
@@ -67,14 +62,7 @@ export type AuthorizeQuoteParameters = CallOptions & {
 /** The quote once no authorization is pending: its transfer has started. */
 export type AuthorizeQuoteReturnType = ExecutedQuoteJson;
 
-export type AuthorizeQuoteErrorType = SignetError<
-  | RequestErrorCode
-  | WebAuthnErrorCode
-  | "SCA_SESSION_REQUIRED"
-  | "ACCOUNT_LOCKED"
-  | "CHALLENGE_EXPIRED"
-  | "PAYLOAD_MISMATCH"
->;
+export type AuthorizeQuoteErrorType = SignetErrorOf<ActionErrorCode<"authorizeQuote">>;
 
 /**
  * Authorizes a quote that waits for Strong Customer Authentication (customers in the EU and
