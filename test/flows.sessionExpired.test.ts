@@ -7,6 +7,7 @@ import {
   executeQuote,
   exportWallet,
   getQuote,
+  refreshSession,
   revokeSession,
   type SignetClient,
   signOut,
@@ -127,6 +128,29 @@ describe("what stays as it was", () => {
       status: 401,
       details: { sessionId: session.id, code: "WALLET_SIGNATURE_INVALID" },
       cause: { code: "WALLET_SIGNATURE_INVALID" },
+    });
+  });
+
+  it("refreshing a session ended elsewhere (the relay's 403, before any stamp) says SESSION_EXPIRED and drops it from the device", async () => {
+    const { user, client, events, session } = await signedIn();
+    const laptop = stack.client(user.customerId).client;
+    await signInWithEmail(laptop, user.emailCredentialId);
+    await revokeSession(laptop, { accountId: user.accountId, sessionId: session.id });
+    await expect(
+      refreshSession(client, { accountId: user.accountId, sessionId: session.id }),
+    ).rejects.toMatchObject({
+      code: "SESSION_EXPIRED",
+      details: { sessionId: session.id },
+    });
+    // Held no more, said once: the next call asks for a sign-in instead of stamping refusals.
+    expect(heldSessions(client, user.accountId)).toEqual([]);
+    expect(
+      events.filter(
+        (e) => e.type === "session" && e.action === "expired" && e.sessionId === session.id,
+      ),
+    ).toHaveLength(1);
+    await expect(exportWallet(client, { accountId: user.accountId })).rejects.toMatchObject({
+      code: "NO_SESSION",
     });
   });
 

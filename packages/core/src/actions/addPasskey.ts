@@ -11,7 +11,7 @@ import { expectShape } from "../transport/responseShape.js";
 import { toWebAuthnError } from "../webauthn/errors.js";
 import type { AuthMethodJson } from "../wire.js";
 import type { ActionErrorCode } from "./errorCodes.js";
-import { sessionGoneError } from "./refreshSession.js";
+import { expiredSessionError } from "./sessionExpiry.js";
 
 export type AddPasskeyParameters = CallOptions & {
   accountId: string;
@@ -126,7 +126,7 @@ export async function addPasskey(
       parameters,
     )
     .catch(async (error: unknown) => {
-      throw await sessionGoneError(client, error, session, parameters.signal);
+      throw await expiredSessionError(client, error, session, parameters.signal);
     });
   return credential;
 }

@@ -1,6 +1,6 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { isSignetError, SignetError, type SignetErrorOf } from "../errors.js";
+import { SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import {
   establishSession,
@@ -8,11 +8,12 @@ import {
   sessionSigningKey,
 } from "../session/establishSession.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
-import type { ActiveSession, Session } from "../session/sessionStore.js";
+import type { Session } from "../session/sessionStore.js";
 import { type CheckPayload, expectActivity, hexValue } from "../transport/payloadCheck.js";
 import type { AuthSessionJson } from "../wire.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 import { revokeSessionPayload } from "./revokeSession.js";
+import { expiredSessionError } from "./sessionExpiry.js";
 
 export type RefreshSessionParameters = CallOptions & {
   accountId: string;
@@ -93,7 +94,7 @@ export async function refreshSession(
         parameters,
       )
       .catch(async (error: unknown) => {
-        throw await sessionGoneError(client, error, current, parameters.signal);
+        throw await expiredSessionError(client, error, current, parameters.signal);
       });
     const key = await sessionSigningKey(client, body, sent);
     if (!client.sessions.getSnapshot()[accountId]?.length) {
@@ -145,40 +146,6 @@ export function refreshSessionPayload(
       equals: { targetPublicKey: hexValue(request.clientPublicKey) },
     },
   ]);
-}
-
-/**
- * What a 401 or 403 on a call stamped by `session` means: when the service no longer lists the
- * session (it expired on the service's clock, which a device asleep or a clock behind cannot
- * see), `SESSION_EXPIRED` (sign in again), with the service's answer as `cause`; otherwise the
- * error as it came. The check is one read; if it fails, the original error stands.
- *
- * @throws never: it returns the error to throw.
- * @example
- * ```ts
- * await client.signed(request, call).catch(async (error) => {
- *   throw await sessionGoneError(client, error, session, call.signal);
- * });
- * ```
- */
-export async function sessionGoneError(
-  client: SignetClient,
-  error: unknown,
-  session: Pick<ActiveSession, "id" | "accountId">,
-  signal?: AbortSignal,
-): Promise<unknown> {
-  if (!isSignetError(error) || (error.status !== 401 && error.status !== 403)) return error;
-  try {
-    const listed = await listSessionsJson(client, session.accountId, signal);
-    if (listed.some((entry) => entry.id === session.id)) return error;
-  } catch {
-    return error;
-  }
-  return new SignetError("SESSION_EXPIRED", "The session expired: sign in again", {
-    status: error.status,
-    details: { accountId: session.accountId, sessionId: session.id, code: String(error.code) },
-    cause: error,
-  });
 }
 
 /** The account's sessions as the service lists them (a read, retried under the policy). */

@@ -1,16 +1,17 @@
 // An expired session, told as one (issue #22, docs/architecture.md "Retries"): when the held
 // session has expired on the service's clock (a device asleep, a clock behind), a signed call ends
 // in `SESSION_EXPIRED` (sign in again), not in the signature error, the quote's conflict or the
-// `NO_SESSION` that the expiry caused. The service's own list is the judge, as for a refresh or a
-// passkey add (`sessionGoneError`): the device's clock may be hours off, and the client follows
-// the relay's `Date` only so far.
+// `NO_SESSION` that the expiry caused. The service's own list is the judge, for every action that
+// a held session stamps (refresh, add passkey, export, execute): the device's clock may be hours
+// off, and the client follows the relay's `Date` only so far. A session the list no longer has is
+// dropped from the device.
 import type { SignetClient } from "../client.js";
 import { isSignetError, SignetError } from "../errors.js";
 import { requireSession } from "../session/sessionSigner.js";
 import { type ActiveSession, isExpired, type Session } from "../session/sessionStore.js";
 import { listSessions } from "./listSessions.js";
 
-const expiredError = (session: Session, cause: SignetError) =>
+const expiredError = (session: Pick<Session, "id" | "accountId">, cause: SignetError) =>
   new SignetError("SESSION_EXPIRED", "The session expired: sign in again", {
     ...(cause.status === undefined ? {} : { status: cause.status }),
     details: { accountId: session.accountId, sessionId: session.id, code: String(cause.code) },
@@ -49,8 +50,8 @@ export async function requireLiveSession(
  * What a failure of a call that `session` stamped means: `SESSION_EXPIRED` when the answer was
  * about the session or came before it was judged (a 401 or 403, or a 409 `QUOTE_EXPIRED`, which
  * the service checks before the stamp) and the service no longer lists the session (it expired
- * on the service's clock, or ended elsewhere: either way, sign in again); otherwise the failure as
- * it came. A 409 for a quote already executed stays: a payment that went through is never
+ * on the service's clock, or ended elsewhere: either way, sign in again), and the held session is
+ * dropped; otherwise the failure as it came. A 409 for a quote already executed stays: a payment that went through is never
  * hidden. The check is one read; if it fails, the original error stands.
  *
  * @throws never: it returns the error to throw.
@@ -64,7 +65,7 @@ export async function requireLiveSession(
 export async function expiredSessionError(
   client: SignetClient,
   error: unknown,
-  session: Session,
+  session: Pick<Session, "id" | "accountId">,
   signal?: AbortSignal,
 ): Promise<unknown> {
   if (!isSignetError(error)) return error;
@@ -76,6 +77,19 @@ export async function expiredSessionError(
     if (listed.some((entry) => entry.id === session.id)) return error;
   } catch {
     return error;
+  }
+  // Gone on the service: holding it would only stamp refusals. Dropped in every tab (the store
+  // tells the others), and said once as a session event.
+  try {
+    await client.sessions.remove(session.accountId, session.id);
+    client.emit({
+      type: "session",
+      action: "expired",
+      accountId: session.accountId,
+      sessionId: session.id,
+    });
+  } catch {
+    // The key store could not be written: the next call meets the same answer.
   }
   return expiredError(session, error);
 }
