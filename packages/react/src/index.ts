@@ -105,6 +105,7 @@ export type {
   QuerySuccessResult,
   UseQueryReturnType,
 } from "./query.js";
+export type { UnexpectedErrorType } from "./queryCache.js";
 export { hashKey, type QueryKey, type SkipToken, skipToken } from "./queryKey.js";
 export {
   type SessionLoadingResult,

@@ -11,7 +11,7 @@ import type {
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useSignetContext } from "./context.js";
 import { invalidatedBy, type SignetMutationName } from "./queries.js";
-import { asSignetError } from "./queryCache.js";
+import { asSignetError, type UnexpectedErrorType } from "./queryCache.js";
 
 type MutationResultBase<TVariables, TData> = {
   /** Starts the call; the outcome lands in `status`, `data` and `error` (never thrown). */
@@ -77,7 +77,8 @@ export type MutationErrorResult<TVariables, TData, TError> = MutationResultBase<
   isSuccess: false;
   isError: true;
   data: undefined;
-  error: TError;
+  /** The action's typed error, or `UNEXPECTED_ERROR` for anything else that was thrown. */
+  error: TError | UnexpectedErrorType;
   variables: TVariables;
 };
 

@@ -5,7 +5,7 @@ import type { CallOptions, RetryEvent, SignetError, SignetEvent } from "@signet/
 import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from "react";
 import { useSignetContext } from "./context.js";
 import type { SignetQueryOptions } from "./queries.js";
-import { asSignetError } from "./queryCache.js";
+import { asSignetError, type UnexpectedErrorType } from "./queryCache.js";
 import { hashKey, type SkipToken, skipToken } from "./queryKey.js";
 
 type QueryResultBase = {
@@ -37,7 +37,8 @@ export type QueryPendingResult = QueryResultBase & {
 export type QueryErrorResult<TData, TError> = QueryResultBase & {
   status: "error";
   data: TData | undefined;
-  error: TError;
+  /** The action's typed error, or `UNEXPECTED_ERROR` for anything else that was thrown. */
+  error: TError | UnexpectedErrorType;
   isPending: false;
   isLoading: false;
   isSuccess: false;

@@ -54,6 +54,13 @@ export type QueryCache = {
 };
 
 /** Anything thrown becomes a SignetError, so `error.code` is always there. */
+/**
+ * What a hook reports when its call threw something that is not a `SignetError` (an app's own
+ * callback, such as `authorizeQuote`'s `onChallenge`, that threw): `UNEXPECTED_ERROR`, the thrown
+ * value as `cause`. Every hook's `error` is its action's error type or this.
+ */
+export type UnexpectedErrorType = SignetError<"UNEXPECTED_ERROR">;
+
 export const asSignetError = (error: unknown): SignetError =>
   isSignetError(error)
     ? error

@@ -11,6 +11,7 @@ import { renderToString } from "react-dom/server";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import {
   SignetProvider,
+  type UnexpectedErrorType,
   useCredentials,
   useDelegatedKey,
   useDelegatedKeys,
@@ -77,12 +78,16 @@ describe("server rendering", () => {
   it("public types: data, variables and errors follow the core action's", () => {
     type Verify = ReturnType<typeof useVerifyOtp>;
     expectTypeOf<Verify["data"]>().toEqualTypeOf<Session | undefined>();
-    expectTypeOf<Verify["error"]>().toEqualTypeOf<VerifyOtpErrorType | null>();
+    expectTypeOf<Verify["error"]>().toEqualTypeOf<
+      VerifyOtpErrorType | UnexpectedErrorType | null
+    >();
     expectTypeOf<Parameters<Verify["mutate"]>[0]["otpCode"]>().toEqualTypeOf<string>();
     expectTypeOf<Verify["status"]>().toEqualTypeOf<"idle" | "pending" | "success" | "error">();
     type Export = ReturnType<typeof useExportWallet>;
     expectTypeOf<Awaited<ReturnType<Export["mutateAsync"]>>>().toEqualTypeOf<string>();
-    expectTypeOf<Export["error"]>().toEqualTypeOf<ExportWalletErrorType | null>();
+    expectTypeOf<Export["error"]>().toEqualTypeOf<
+      ExportWalletErrorType | UnexpectedErrorType | null
+    >();
     type Credentials = ReturnType<typeof useCredentials>;
     expectTypeOf<Credentials["status"]>().toEqualTypeOf<"pending" | "success" | "error">();
     expectTypeOf<Credentials["refetch"]>().returns.resolves.toBeVoid();

@@ -7,12 +7,14 @@ import type {
   AddPasskeyReturnType,
   ExecuteQuoteErrorType,
   ExportWalletErrorType,
+  GetQuoteErrorType,
   KnownErrorCode,
   ListCredentialsReturnType,
   ListInternalAccountsErrorType,
   ListInternalAccountsReturnType,
   Session,
   UpdateCustomerContactErrorType,
+  VerifyOtpErrorType,
   WaitForTransactionReturnType,
 } from "@signet/core";
 import { describe, expect, expectTypeOf, it } from "vitest";
@@ -29,7 +31,10 @@ import {
   type SignetQueryName,
   skipToken,
   transactionQueryKey,
+  type UnexpectedErrorType,
   type UseInternalAccountsReturnType,
+  type UseMutationReturnType,
+  type UseQueryReturnType,
   type useAddPasskey,
   type useAuthorizeQuote,
   type useCredentials,
@@ -60,8 +65,12 @@ describe("query results narrow like TanStack Query v5's", () => {
       // @ts-expect-error before narrowing, error may be null
       void (() => accounts.error.code);
       if (accounts.isError) {
-        expectTypeOf(accounts.error).toEqualTypeOf<ListInternalAccountsErrorType>();
-        expectTypeOf(accounts.error.code).toEqualTypeOf<ListInternalAccountsErrorType["code"]>();
+        expectTypeOf(accounts.error).toEqualTypeOf<
+          ListInternalAccountsErrorType | UnexpectedErrorType
+        >();
+        expectTypeOf(accounts.error.code).toEqualTypeOf<
+          ListInternalAccountsErrorType["code"] | "UNEXPECTED_ERROR"
+        >();
       }
       // @ts-expect-error before narrowing, data may be undefined
       void (() => accounts.data.length);
@@ -126,7 +135,9 @@ describe("mutation results narrow like TanStack Query v5's", () => {
       // @ts-expect-error before narrowing, error may be null
       void (() => exportWallet.error.code);
       if (exportWallet.isError) {
-        expectTypeOf(exportWallet.error).toEqualTypeOf<ExportWalletErrorType>();
+        expectTypeOf(exportWallet.error).toEqualTypeOf<
+          ExportWalletErrorType | UnexpectedErrorType
+        >();
         expectTypeOf(exportWallet.data).toBeUndefined();
       }
       if (exportWallet.status === "idle") {
@@ -245,5 +256,19 @@ describe("errors in hooks", () => {
       return unknownWait;
     };
     expectTypeOf(wait).returns.toEqualTypeOf<number | undefined>();
+  });
+
+  it("a hook's error is its action's error type or UNEXPECTED_ERROR (something else thrown), and nothing more", () => {
+    type Failed = Extract<
+      UseMutationReturnType<{ n: 1 }, string, VerifyOtpErrorType>,
+      { isError: true }
+    >;
+    expectTypeOf<Failed["error"]>().toEqualTypeOf<VerifyOtpErrorType | UnexpectedErrorType>();
+    const code = (failed: Failed) => failed.error.code;
+    expectTypeOf<ReturnType<typeof code>>().toExtend<KnownErrorCode>();
+    expectTypeOf<"UNEXPECTED_ERROR">().toExtend<ReturnType<typeof code>>();
+    expectTypeOf<"ACCOUNT_LOCKED">().not.toExtend<ReturnType<typeof code>>();
+    type QueryFailed = Extract<UseQueryReturnType<string, GetQuoteErrorType>, { isError: true }>;
+    expectTypeOf<QueryFailed["error"]>().toEqualTypeOf<GetQuoteErrorType | UnexpectedErrorType>();
   });
 });
