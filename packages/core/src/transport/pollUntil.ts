@@ -4,7 +4,7 @@ import type { SignetClient } from "../client.js";
 import { SignetError } from "../errors.js";
 import { backoffDelay } from "./backoff.js";
 import { isProcessingBody } from "./nextStep.js";
-import { type RetryEvent, resolveRetryPolicy } from "./retry.js";
+import { resolveRetryPolicy, retryEvent } from "./retry.js";
 
 /** What a call passes besides its own fields (the client's `CallOptions`). */
 type Call = NonNullable<Parameters<SignetClient["request"]>[1]>;
@@ -48,18 +48,10 @@ export async function pollUntil<T>(
         details: { polls, ...parameters.details?.() },
       });
     }
-    const { method, path, operation } = parameters.request;
-    const event: RetryEvent = {
-      type: "retry",
-      ...(operation === undefined ? {} : { operation }),
-      method,
-      path,
-      reason: "processing",
-      attempt: polls,
-      delayMs,
-      retryAt: client.clock.now() + delayMs,
-    };
-    client.emit(event, parameters.onEvent);
+    client.emit(
+      retryEvent(parameters.request, "processing", polls, delayMs, client.clock.now()),
+      parameters.onEvent,
+    );
     await client.sleep(delayMs, parameters.signal);
   }
 }

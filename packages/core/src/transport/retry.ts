@@ -1,6 +1,7 @@
 // The one retry policy (docs/architecture.md "Retries"): how many times, how long to wait, and
 // what is safe to repeat, for every request Signet makes: signed legs, PROCESSING polls, the
 // polls of waitForTransaction and plain reads. One place decides; each wait is a `retry` event.
+import { defined } from "../defined.js";
 import type { SignetError } from "../errors.js";
 import { type BackoffOptions, backoffDelay, defaultBackoff } from "./backoff.js";
 
@@ -130,7 +131,7 @@ export function resolveRetryPolicy(...layers: readonly (RetryOptions | undefined
     }
     policy = {
       retryCount: layer.retryCount ?? policy.retryCount,
-      backoff: { ...policy.backoff, ...stripUndefined(layer.backoff) },
+      backoff: { ...policy.backoff, ...defined(layer.backoff ?? {}) },
       maxRetryAfterMs: layer.maxRetryAfterMs ?? policy.maxRetryAfterMs,
       timeoutMs: layer.timeoutMs ?? policy.timeoutMs,
       shouldRetry: layer.shouldRetry ?? policy.shouldRetry,
@@ -138,11 +139,6 @@ export function resolveRetryPolicy(...layers: readonly (RetryOptions | undefined
   }
   const count = Number.isFinite(policy.retryCount) ? Math.max(0, Math.floor(policy.retryCount)) : 0;
   return count === policy.retryCount ? policy : { ...policy, retryCount: count };
-}
-
-function stripUndefined<T extends object>(value: T | undefined): Partial<T> {
-  if (value === undefined) return {};
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 /**
@@ -230,3 +226,33 @@ export type RetryEvent = {
   status?: number;
   code?: string;
 };
+
+/**
+ * The one way a `retry` event is made (the signed-request engine, `withRetry`, `pollUntil`):
+ * from the request's method, path and operation, the wait, and what ended the last try.
+ *
+ * @example
+ * ```ts
+ * emit(retryEvent({ method: "GET", path }, "transient", 1, 500, clock.now(), error));
+ * ```
+ */
+export const retryEvent = (
+  request: { method: string; path: string; operation?: string | undefined },
+  reason: RetryReason,
+  attempt: number,
+  delayMs: number,
+  now: number,
+  error?: SignetError,
+): RetryEvent =>
+  defined({
+    type: "retry",
+    operation: request.operation,
+    method: request.method,
+    path: request.path,
+    reason,
+    attempt,
+    delayMs,
+    retryAt: now + delayMs,
+    status: error?.status,
+    code: error && String(error.code),
+  }) as RetryEvent;

@@ -15,6 +15,7 @@ import {
   type RetryPolicy,
   type RetryReason,
   resolveRetryPolicy,
+  retryEvent,
 } from "./retry.js";
 import type { SignedRequestEvent } from "./signedRequestEvent.js";
 import type { RunSignedRequestParameters } from "./signedRequestParameters.js";
@@ -184,20 +185,8 @@ export function emitRetry(
   event: Pick<RetryEvent, "reason" | "attempt" | "delayMs"> & { error?: SignetError | undefined },
 ): void {
   const { parameters, clock } = run.config;
-  const { error, ...rest } = event;
-  deliver(
-    defined({
-      type: "retry",
-      operation: parameters.operation,
-      method: parameters.method,
-      path: parameters.path,
-      ...rest,
-      retryAt: clock.now() + event.delayMs,
-      status: error?.status,
-      code: error === undefined ? undefined : String(error.code),
-    }) as RetryEvent,
-    parameters.onEvent,
-  );
+  const { reason, attempt, delayMs, error } = event;
+  deliver(retryEvent(parameters, reason, attempt, delayMs, clock.now(), error), parameters.onEvent);
 }
 
 /** Secret-free context for error details: the operation and what is given. */

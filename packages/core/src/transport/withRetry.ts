@@ -3,7 +3,13 @@
 import { isSignetError } from "../errors.js";
 import { unlessAborted } from "./abort.js";
 import type { Clock } from "./http.js";
-import { type RetryEvent, type RetryPolicy, retryDelay, retryReasonOf } from "./retry.js";
+import {
+  type RetryEvent,
+  type RetryPolicy,
+  retryDelay,
+  retryEvent,
+  retryReasonOf,
+} from "./retry.js";
 
 export type WithRetryParameters = {
   policy: RetryPolicy;
@@ -61,18 +67,9 @@ export async function withRetry<T>(
       if (delayMs === undefined || timer.now() + delayMs >= deadline) throw error;
       const { method, path } = parameters;
       if (policy.shouldRetry?.({ error, reason, attempt, method, path }) === false) throw error;
-      parameters.onRetry?.({
-        type: "retry",
-        ...(parameters.operation === undefined ? {} : { operation: parameters.operation }),
-        method,
-        path,
-        reason,
-        attempt,
-        delayMs,
-        retryAt: parameters.clock.now() + delayMs,
-        ...(error.status === undefined ? {} : { status: error.status }),
-        code: String(error.code),
-      });
+      parameters.onRetry?.(
+        retryEvent(parameters, reason, attempt, delayMs, parameters.clock.now(), error),
+      );
       await unlessAborted(() => parameters.sleep(delayMs, parameters.signal), parameters.signal);
     }
   }
