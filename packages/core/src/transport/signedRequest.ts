@@ -113,9 +113,6 @@ export async function runSignedRequest<TBody = unknown>(
       const error = thrown instanceof ChallengeLapse ? thrown.error : thrown;
       emitStage(run, {
         stage: "failed",
-        leg: run.current.leg,
-        attempt: run.current.attempt,
-        requestId: run.current.challenge?.requestId,
         ...(isSignetError(error) ? { code: String(error.code), status: error.status } : {}),
       });
       throw error;
@@ -161,7 +158,7 @@ async function afterFailure<TBody>(
   if (resolved === "restart") return restart(run);
   if (resolved === undefined) return undefined;
   const requestId = run.current.challenge?.requestId;
-  emitStage(run, { stage: "done", leg: run.current.leg, attempt: run.current.attempt, requestId });
+  emitStage(run, { stage: "done" });
   return {
     status: resolved.status,
     body: resolved.body,

@@ -160,12 +160,18 @@ export function freshLeg(): LegState {
   };
 }
 
-/** Emits a `signedRequest` event; optional fields may be `undefined` and are left out. */
+/**
+ * Emits a `signedRequest` event; optional fields may be `undefined` and are left out. `leg`,
+ * `attempt` and `requestId` default to the current leg's.
+ */
 export function emitStage(
   run: RunState<unknown>,
-  event: Loose<Omit<SignedRequestEvent, "type" | "mode" | "method" | "path" | "operation">>,
+  event: Loose<
+    Omit<SignedRequestEvent, "type" | "mode" | "method" | "path" | "operation" | "leg" | "attempt">
+  > & { attempt?: number },
 ): void {
   const { parameters, direct } = run.config;
+  const { current } = run;
   deliver(
     defined({
       type: "signedRequest",
@@ -173,6 +179,9 @@ export function emitStage(
       mode: direct ? "direct" : "challenge",
       method: parameters.method,
       path: parameters.path,
+      leg: current.leg,
+      attempt: current.attempt,
+      requestId: current.challenge?.requestId,
       ...event,
     }) as SignedRequestEvent,
     parameters.onEvent,

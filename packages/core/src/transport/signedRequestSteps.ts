@@ -36,7 +36,7 @@ export async function prepareDirect(run: RunState<unknown>): Promise<void> {
   const { current } = run;
   current.idempotencyKey =
     parameters.idempotencyKey ?? (parameters.generateId ?? generateIdempotencyKey)();
-  emitStage(run, { stage: "signing", leg: current.leg, attempt: 0 });
+  emitStage(run, { stage: "signing" });
   const value = await signer.stamp(
     parameters.payloadToSign,
     defined({ leg: current.leg, operation: parameters.operation, signal: parameters.signal }),
@@ -63,9 +63,6 @@ export function startSend(run: RunState<unknown>): void {
   run.attempts += 1;
   emitStage(run, {
     stage: current.leg === 1 && !direct ? "challenge" : "submitting",
-    leg: current.leg,
-    attempt: current.attempt,
-    requestId: current.challenge?.requestId,
     retryReason: current.retryReason,
     delayMs: current.retryDelayMs,
   });
@@ -175,7 +172,7 @@ export async function signNext(run: RunState<unknown>, response: TransportRespon
     rateLimitRetries: 0,
     touched: false,
   };
-  emitStage(run, { stage: "signing", leg, attempt: 0, status, requestId: next.requestId });
+  emitStage(run, { stage: "signing", status });
   const value = await signer.stamp(
     next.payloadToSign,
     defined({
@@ -214,7 +211,7 @@ export function succeed<TBody>(
     });
   }
   const requestId = current.challenge?.requestId;
-  emitStage(run, { stage: "done", leg: current.leg, attempt: current.attempt, status, requestId });
+  emitStage(run, { stage: "done", status });
   return {
     status,
     body,
@@ -246,11 +243,9 @@ export async function waitToResend(
     delayMs = backoffDelay({ ...backoff, attempt, random });
     emitStage(run, {
       stage: "processing",
-      leg: current.leg,
       attempt,
       status,
       delayMs,
-      requestId: current.challenge?.requestId,
     });
   } else if (step.reason === "rate-limited") {
     current.rateLimitRetries += 1;
