@@ -35,7 +35,7 @@ describe("the published client interface", () => {
   });
 
   it("createClient's options include the transport's credentials and per-attempt timeout", () => {
-    const options = members("client.d.ts", "CreateClientParameters");
+    const options = members("clientOptions.d.ts", "CreateClientParameters");
     expect(options).toEqual(expect.arrayContaining(["credentials", "requestTimeoutMs", "retry"]));
   });
 });
