@@ -205,7 +205,7 @@ export const ACTION_ERROR_CODES = {
   },
 } as const satisfies Record<string, ActionErrorRow>;
 
-/** An action named in {@link ACTION_ERROR_CODES}. */
+/** An action named in `ACTION_ERROR_CODES` (its row of codes). */
 export type ErrorCodedAction = keyof typeof ACTION_ERROR_CODES;
 
 type Row<TAction extends ErrorCodedAction> = (typeof ACTION_ERROR_CODES)[TAction];

@@ -54,5 +54,5 @@ export const RELAY_ERROR_STATUS = {
   INTERNAL_ERROR: 500,
 } as const;
 
-/** A code the relay answers with itself: a key of {@link RELAY_ERROR_STATUS}. */
+/** A code the relay answers with itself: a key of `RELAY_ERROR_STATUS`. */
 export type RelayErrorCode = keyof typeof RELAY_ERROR_STATUS;
