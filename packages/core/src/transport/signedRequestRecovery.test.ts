@@ -136,6 +136,49 @@ describe("a lapsed challenge", () => {
   });
 });
 
+describe("a relay that answers PROCESSING forever", () => {
+  const FAR = { expiresAt: "9999-12-31T00:00:00Z" };
+  const endless = () => Array.from({ length: 5_000 }, () => PROCESSING);
+
+  it("is not honoured past 15 minutes of challenge, whatever its expiresAt says", async () => {
+    const { base, time, relay } = setup((clock) => [
+      { status: 202, json: challengeJson(clock.now, FAR) },
+      ...endless(),
+    ]);
+    const startedAt = time.now;
+    const error = await rejection(runSignedRequest({ ...base, random: () => 0.99 }));
+    // Sent and answered PROCESSING: the lapse is not restarted, and nothing is signed twice.
+    expect(error.code).toBe("CHALLENGE_EXPIRED");
+    expect(time.now - startedAt).toBeLessThanOrEqual(15 * 60_000);
+    expect(base.sign).toHaveBeenCalledTimes(1);
+    expect(relay.remaining()).toBeGreaterThan(4_000);
+  });
+
+  it("ends at the run's ceiling (30 minutes) even across a restart", async () => {
+    const { base, time } = setup((clock) => [
+      { status: 202, json: challengeJson(clock.now, FAR) },
+      { status: 202, json: challengeJson(clock.now, FAR) },
+      ...endless(),
+    ]);
+    const startedAt = time.now;
+    let signs = 0;
+    const error = await rejection(
+      runSignedRequest({
+        ...base,
+        random: () => 0.99,
+        // The first prompt outlives the capped challenge: nothing was sent, so it starts over.
+        sign: async () => {
+          if (signs++ === 0) time.advance(16 * 60_000);
+          return "STAMP";
+        },
+      }),
+    );
+    expect(signs).toBe(2);
+    expect(error.code).toBe("PROCESSING_TIMEOUT");
+    expect(time.now - startedAt).toBeLessThanOrEqual(30 * 60_000);
+  });
+});
+
 describe("rate limits and 5xx", () => {
   it("waits for a 503's Retry-After, announced as a retry event", async () => {
     const { base, time, events } = setup((clock) => [

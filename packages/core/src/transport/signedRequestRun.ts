@@ -22,6 +22,18 @@ import type { RunSignedRequestParameters } from "./signedRequestParameters.js";
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 const DEFAULT_MAX_LEGS = 2;
+/**
+ * The longest a challenge is honoured, whatever its `expiresAt` says: the service's and the
+ * emulator's challenges live minutes (5 in the emulator), so a later `expiresAt` can only come
+ * from a relay that wants the device to keep re-sending.
+ */
+export const MAX_CHALLENGE_LIFETIME_MS = 15 * 60_000;
+/**
+ * Without a caller's `timeoutMs`, a run that holds a challenge ends this long after it started:
+ * room for one restart after a challenge of the longest honoured lifetime, and no more, so
+ * endless PROCESSING answers cannot keep a call pending.
+ */
+export const MAX_SIGNED_RUN_MS = 2 * MAX_CHALLENGE_LIFETIME_MS;
 
 /** What stays fixed for the whole run, restarts included. */
 export type RunConfig<TBody> = {
@@ -41,6 +53,8 @@ export type RunConfig<TBody> = {
   readonly maxRetryAfterMs: number;
   /** The caller's absolute deadline on the local timer (infinite when none was given). */
   readonly givenDeadline: number;
+  /** When the run started, on the local timer. */
+  readonly startedAt: number;
   readonly signer: ReturnType<typeof checkedSigner>;
 };
 
@@ -121,6 +135,7 @@ export function createRunState<TBody>(
     maxRateLimitRetries: parameters.maxRateLimitRetries ?? policy.retryCount,
     maxRetryAfterMs: policy.maxRetryAfterMs,
     givenDeadline,
+    startedAt,
     // Every payload is checked before `sign` sees it (docs/protocol.md §11).
     signer: checkedSigner({
       sign: parameters.sign,

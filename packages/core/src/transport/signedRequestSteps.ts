@@ -17,7 +17,14 @@ import {
   processingTimeoutError,
 } from "./signedRequestErrors.js";
 import type { RunSignedRequestReturnType } from "./signedRequestParameters.js";
-import { emitRetry, emitStage, type RunState, withContext } from "./signedRequestRun.js";
+import {
+  emitRetry,
+  emitStage,
+  MAX_CHALLENGE_LIFETIME_MS,
+  MAX_SIGNED_RUN_MS,
+  type RunState,
+  withContext,
+} from "./signedRequestRun.js";
 
 /** One send's outcome: what `nextStep` reads, and the raw answer when there was one. */
 export type Sent = { answer: Answer; response: TransportResponse | undefined; parsed: unknown };
@@ -143,9 +150,14 @@ export function decide(run: RunState<unknown>, answer: Answer): Step {
  * @throws {SignetError} `CHALLENGE_INVALID`, `MALFORMED_RESPONSE`, and what the signer throws.
  */
 export async function signNext(run: RunState<unknown>, response: TransportResponse): Promise<void> {
-  const { clock, parameters, maxLegs, signer, givenDeadline } = run.config;
+  const { clock, parameters, maxLegs, signer, givenDeadline, startedAt } = run.config;
   const { status } = response;
-  const next = parseSignedRequestChallenge({ text: response.text, now: clock.now(), status });
+  const parsed = parseSignedRequestChallenge({ text: response.text, now: clock.now(), status });
+  // A relay may name any `expiresAt`: no challenge is honoured longer than the cap.
+  const next = {
+    ...parsed,
+    expiresAtMs: Math.min(parsed.expiresAtMs, clock.now() + MAX_CHALLENGE_LIFETIME_MS),
+  };
   if (run.usedRequestIds.has(next.requestId)) {
     throw new SignetError("CHALLENGE_INVALID", "The service repeated a used request id", {
       status,
@@ -160,8 +172,10 @@ export async function signNext(run: RunState<unknown>, response: TransportRespon
     });
   }
   run.usedRequestIds.add(next.requestId);
-  // Without an explicit time limit, re-sends may go on until the challenge expires.
-  if (parameters.timeoutMs === undefined) run.deadline = givenDeadline;
+  // Without an explicit time limit, re-sends may go on until the challenge expires, within the
+  // run's ceiling.
+  if (parameters.timeoutMs === undefined)
+    run.deadline = Math.min(givenDeadline, startedAt + MAX_SIGNED_RUN_MS);
   run.current = {
     ...run.current,
     leg,
