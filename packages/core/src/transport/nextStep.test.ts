@@ -1,7 +1,13 @@
 // Every rule of the signed-request engine as a row: the answer, the state, the step.
 import { describe, expect, it } from "vitest";
 import { SignetError } from "../errors.js";
-import { type Answer, nextStep, type Step, type StepState } from "./nextStep.js";
+import {
+  type Answer,
+  mayHaveTakenEffect,
+  nextStep,
+  type Step,
+  type StepState,
+} from "./nextStep.js";
 
 const NOW = Date.parse("2026-01-01T00:00:00Z");
 const base: StepState = {
@@ -176,5 +182,35 @@ describe("nextStep", () => {
     const first = nextStep(answer, state);
     expect(nextStep(answer, state)).toEqual(first);
     expect(state).toEqual(base);
+  });
+});
+
+describe("mayHaveTakenEffect: which final answers leave an earlier send's outcome open", () => {
+  const error = (code: string, status?: number, reason?: string) =>
+    new SignetError(code, "x", {
+      ...(status === undefined ? {} : { status }),
+      ...(reason === undefined ? {} : { details: { reason } }),
+    });
+  it.each<[string, SignetError, boolean]>([
+    ["no answer", network, true],
+    ["PROCESSING_TIMEOUT", error("PROCESSING_TIMEOUT"), true],
+    ["a lapse after a send", error("CHALLENGE_EXPIRED"), true],
+    ["a 500", error("INTERNAL_ERROR", 500), true],
+    ["the relay's 504", error("UPSTREAM_TIMEOUT", 504), true],
+    ["a used request id", error("UNAUTHORIZED", 401, "REQUEST_ID_ALREADY_USED"), true],
+    ["an unknown request id", error("UNAUTHORIZED", 401, "REQUEST_ID_UNKNOWN"), true],
+    [
+      "a 401 with no reason (the service's only word for a spent id)",
+      error("UNAUTHORIZED", 401),
+      true,
+    ],
+    ["a wrong OTP code", error("UNAUTHORIZED", 401, "OTP_CODE_INVALID"), false],
+    ["a refused signature", error("WALLET_SIGNATURE_INVALID", 401), false],
+    ["a 400", error("INVALID_INPUT", 400), false],
+    ["a 403", error("FORBIDDEN", 403), false],
+    ["a 409", error("CONFLICT", 409), false],
+    ["a 429", error("RATE_LIMITED", 429), false],
+  ])("%s → %s", (_, thrown, expected) => {
+    expect(mayHaveTakenEffect(thrown)).toBe(expected);
   });
 });

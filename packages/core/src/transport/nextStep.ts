@@ -39,6 +39,29 @@ export function isRequestIdExpiry(error: SignetError, expiresAtMs: number, now: 
   return /expired/i.test(text) && /request/i.test(text);
 }
 
+/**
+ * Whether the error that ended a signed request leaves open that an earlier send of it took
+ * effect: no answer (retries spent, `PROCESSING_TIMEOUT`, a lapse after a send), a 5xx, or the
+ * service's refusal of a spent request id, a 401 `UNAUTHORIZED` whose `details.reason` is
+ * `REQUEST_ID_ALREADY_USED` or `REQUEST_ID_UNKNOWN`, or gives no reason at all (the service has
+ * no dedicated code for it, docs/protocol.md §2). Any other answer is a definite refusal of this
+ * very request (a wrong OTP code, a bad signature, a 400), and nothing needs resolving.
+ *
+ * @example
+ * ```ts
+ * mayHaveTakenEffect(new SignetError("INVALID_INPUT", "x", { status: 400 })); // false
+ * ```
+ */
+export function mayHaveTakenEffect(error: SignetError): boolean {
+  const { status } = error;
+  if (status === undefined || status >= 500) return true;
+  if (status !== 401 || String(error.code) !== "UNAUTHORIZED") return false;
+  const reason = error.details?.reason;
+  return (
+    reason === undefined || reason === "REQUEST_ID_ALREADY_USED" || reason === "REQUEST_ID_UNKNOWN"
+  );
+}
+
 /** What came back from one send: an HTTP answer, or none (`failure`). */
 export type Answer =
   | {

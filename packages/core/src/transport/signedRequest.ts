@@ -11,14 +11,19 @@
  *   at-most-once;
  * - events are built field by field from non-secret values: no body, payload, stamp or key;
  * - a flow starts over (a fresh challenge, leg 1, the same body) at most once, and only when
- *   nothing can have happened (a lapse no signed send may have beaten) or the caller's
- *   `resolveAmbiguous` found that nothing did.
+ *   nothing can have happened (a lapse no signed send may have beaten: only a 429 proves a send
+ *   untaken) or the caller's `resolveAmbiguous` found that nothing did. A relay that lies about
+ *   a request id's expiry after forwarding the send gets at most one duplicate of the same
+ *   checked body (the payload check runs again on the fresh challenge);
+ * - `resolveAmbiguous` is asked only after an answer that leaves the outcome open
+ *   (`mayHaveTakenEffect`), and when it throws, the original error is thrown.
  *
  * The steps are in `signedRequestSteps.ts`, over the one state of `signedRequestRun.ts`; the
  * decision is `nextStep.ts`'s table.
  */
 
 import { isSignetError, SignetError } from "../errors.js";
+import { mayHaveTakenEffect } from "./nextStep.js";
 import { ChallengeLapse } from "./signedRequestErrors.js";
 import type {
   RunSignedRequestParameters,
@@ -76,9 +81,11 @@ export type {
  * answer; `CHALLENGE_INVALID` or `MALFORMED_RESPONSE` for a bad 202; `CHALLENGE_EXPIRED` when
  * the challenge lapses first; `PROCESSING_TIMEOUT` at the deadline; `ABORTED`; `NETWORK` or
  * `TIMEOUT` when retries run out; `UNEXPECTED_STATUS`; and whatever `sign` throws. An error
- * answer that follows a re-send after a network failure or 5xx on a signed leg carries
+ * answer that follows a re-send on a signed leg whose earlier send may have been taken (no
+ * answer, a 5xx, a 503 with `Retry-After`, PROCESSING: anything but a 429) carries
  * `details.ambiguousResend: true`: the first send may have taken effect (a 401 for a used
- * request id then means exactly that), so the caller should re-read the state.
+ * request id then means exactly that), so the caller should re-read the state. When the
+ * caller's `resolveAmbiguous` throws, this original error is thrown.
  * @example
  * ```ts
  * const { status } = await runSignedRequest({
@@ -154,7 +161,15 @@ async function afterFailure<TBody>(
   const resolve = run.config.parameters.resolveAmbiguous;
   if (resolve === undefined || !isSignetError(thrown) || !isAmbiguous(run)) return undefined;
   if (thrown.code === "ABORTED" || thrown.code === "PAYLOAD_MISMATCH") return undefined;
-  const resolved = await resolve(thrown);
+  // A definite refusal (a wrong code, a 400) says this request was judged: nothing to look up.
+  if (!mayHaveTakenEffect(thrown)) return undefined;
+  let resolved: Awaited<ReturnType<typeof resolve>>;
+  try {
+    resolved = await resolve(thrown);
+  } catch {
+    // The look-up failed too: the outcome stays unknown, which the original error says.
+    return undefined;
+  }
   if (resolved === "restart") return restart(run);
   if (resolved === undefined) return undefined;
   const requestId = run.current.challenge?.requestId;

@@ -82,10 +82,12 @@ type CommonParameters<TBody> = {
   /** Largest `Retry-After` honoured, in ms; longer waits throw the 429. Default 30 000. */
   maxRetryAfterMs?: number | undefined;
   /**
-   * Asked when a signed send went unanswered (or got a 5xx) and the run then failed: the first
-   * send may have taken effect (a 401 for the spent request id says no more than that). It asks
-   * the service what happened and returns the success it found (`{ status, body }`), `"restart"`
-   * to start over once with a fresh challenge where repeating is safe, or `undefined` to throw.
+   * Asked when a signed send may have been taken without a terminal answer (no answer, a 5xx,
+   * a 503, PROCESSING) and the run then ended in an answer that leaves the outcome open: no
+   * answer, a 5xx, or a 401 for a spent request id (never after a definite refusal such as a
+   * wrong code or a 400). It asks the service what happened and returns the success it found
+   * (`{ status, body }`), `"restart"` to start over once with a fresh challenge where repeating
+   * is safe, or `undefined` to throw. If it throws, the original error is thrown instead.
    */
   resolveAmbiguous?:
     | ((error: SignetError) => Promise<{ status: number; body: TBody } | "restart" | undefined>)

@@ -272,4 +272,126 @@ describe("an ambiguous re-send", () => {
     expect(direct.code).toBe("UNAUTHORIZED");
     expect(resolveAmbiguous).not.toHaveBeenCalled();
   });
+
+  it("is not asked after a definite refusal: a wrong code or a 400 after a 5xx is thrown as is", async () => {
+    const down = { status: 500, json: { status: 500, code: "INTERNAL_ERROR", message: "x" } };
+    const refusals = [
+      {
+        status: 401,
+        json: {
+          code: "UNAUTHORIZED",
+          message: "Invalid OTP code",
+          details: { reason: "OTP_CODE_INVALID" },
+        },
+      },
+      { status: 400, json: { code: "INVALID_INPUT", message: "bad" } },
+      { status: 401, json: { code: "WALLET_SIGNATURE_INVALID", message: "bad stamp" } },
+    ];
+    for (const refusal of refusals) {
+      const { base } = setup((time) => [
+        { status: 202, json: challengeJson(time.now) },
+        down,
+        refusal,
+      ]);
+      const resolveAmbiguous = vi.fn(async () => ({ status: 201, body: { id: "AuthMethod:x" } }));
+      const error = await rejection(runSignedRequest({ ...base, resolveAmbiguous }));
+      expect(error.code).toBe(refusal.json.code);
+      expect(resolveAmbiguous).not.toHaveBeenCalled();
+    }
+  });
+
+  it("is asked after a 401 for a used request id, and after retries ran out", async () => {
+    const used = {
+      status: 401,
+      json: {
+        code: "UNAUTHORIZED",
+        message: "This Request-Id has already been used.",
+        details: { reason: "REQUEST_ID_ALREADY_USED" },
+      },
+    };
+    const down = { status: 502, json: { code: "UPSTREAM_UNAVAILABLE", message: "x" } };
+    for (const tail of [[used], [down, down, down]]) {
+      const { base } = setup((time) => [
+        { status: 202, json: challengeJson(time.now) },
+        down,
+        ...tail,
+      ]);
+      const resolveAmbiguous = vi.fn(async () => ({ status: 201, body: { id: "AuthMethod:x" } }));
+      const result = await runSignedRequest({ ...base, resolveAmbiguous });
+      expect(result.resolved).toBe(true);
+      expect(resolveAmbiguous).toHaveBeenCalledTimes(1);
+    }
+  });
+
+  it("throws the original error, marked ambiguous, with a failed event when resolveAmbiguous throws", async () => {
+    const { base, events } = setup((time) => [
+      { status: 202, json: challengeJson(time.now) },
+      lost,
+      spent,
+    ]);
+    const error = await rejection(
+      runSignedRequest({
+        ...base,
+        resolveAmbiguous: async () => {
+          throw new TypeError("the list read failed");
+        },
+      }),
+    );
+    expect([error.code, error.status, error.details?.ambiguousResend]).toEqual([
+      "UNAUTHORIZED",
+      401,
+      true,
+    ]);
+    expect(events.at(-1)).toMatchObject({ stage: "failed", code: "UNAUTHORIZED", status: 401 });
+  });
+});
+
+describe("a 503 with Retry-After on a signed send", () => {
+  it("counts as possibly taken: a later expiry is CHALLENGE_EXPIRED, never a second signature", async () => {
+    const { base, relay } = setup((time) => [
+      { status: 202, json: challengeJson(time.now) },
+      {
+        status: 503,
+        json: { code: "UNAVAILABLE", message: "busy" },
+        headers: { "Retry-After": "1" },
+      },
+      {
+        status: 401,
+        json: {
+          code: "UNAUTHORIZED",
+          message: "The signed-retry challenge has expired.",
+          details: { reason: "REQUEST_ID_EXPIRED" },
+        },
+      },
+      { status: 202, json: challengeJson(time.now) },
+      CREATED,
+    ]);
+    const error = await rejection(runSignedRequest(base));
+    expect(error.code).toBe("CHALLENGE_EXPIRED");
+    expect(base.sign).toHaveBeenCalledTimes(1);
+    expect(relay.calls).toHaveLength(3);
+  });
+
+  it("a 429 proves the send untaken: the same expiry then starts over once", async () => {
+    const { base } = setup((time) => [
+      { status: 202, json: challengeJson(time.now) },
+      {
+        status: 429,
+        json: { code: "RATE_LIMITED", message: "slow" },
+        headers: { "Retry-After": "1" },
+      },
+      {
+        status: 401,
+        json: {
+          code: "UNAUTHORIZED",
+          message: "The signed-retry challenge has expired.",
+          details: { reason: "REQUEST_ID_EXPIRED" },
+        },
+      },
+      { status: 202, json: challengeJson(time.now) },
+      CREATED,
+    ]);
+    const result = await runSignedRequest(base);
+    expect(result).toMatchObject({ status: 201, restarts: 1 });
+  });
 });

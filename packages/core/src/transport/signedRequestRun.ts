@@ -67,8 +67,9 @@ export type LegState = {
   transientRetries: number;
   rateLimitRetries: number;
   /**
-   * Whether a send of this signed leg may have been taken without a terminal answer (no
-   * answer, a 5xx, PROCESSING): a lapse then no longer proves that nothing happened.
+   * Whether a send of this signed leg may have been taken without a terminal answer (anything
+   * but a 429: no answer, a 5xx, a 503 with `Retry-After`, PROCESSING): a lapse then no longer
+   * proves that nothing happened.
    */
   touched: boolean;
   challenge: SignedRequestChallenge | undefined;

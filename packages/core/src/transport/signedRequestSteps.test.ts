@@ -10,7 +10,11 @@ import type { RetryEvent, ShouldRetryContext } from "./retry.js";
 import { ChallengeLapse } from "./signedRequestErrors.js";
 import type { SignedRequestEvent } from "./signedRequestEvent.js";
 import type { RunSignedRequestParameters } from "./signedRequestParameters.js";
-import { createRunState } from "./signedRequestRun.js";
+import {
+  createRunState,
+  MAX_CHALLENGE_LIFETIME_MS,
+  MAX_SIGNED_RUN_MS,
+} from "./signedRequestRun.js";
 import {
   decide,
   failure,
@@ -296,7 +300,7 @@ describe("send", () => {
   it("an error answer after an unanswered signed send says it may follow a send that was taken", async () => {
     const s = setup({}, [reply(401, { code: "UNAUTHORIZED", message: "used request id" })]);
     onLeg2(s);
-    s.run.current.transientRetries = 1;
+    s.run.current.touched = true;
     const { answer } = await send(s.run);
     expect("error" in answer && answer.error?.details).toMatchObject({
       operation: "addPasskey",
@@ -308,20 +312,21 @@ describe("send", () => {
 describe("isAmbiguous", () => {
   it.each([
     ["leg 1, after a transient retry", { leg: 1, transientRetries: 1 }, {}, false],
-    ["leg 2, no retry", { leg: 2, transientRetries: 0 }, {}, false],
-    ["leg 2, after a transient retry", { leg: 2, transientRetries: 1 }, {}, true],
+    ["leg 2, no retry", { leg: 2, touched: false }, {}, false],
+    ["leg 2, after a send that may have been taken", { leg: 2, touched: true }, {}, true],
     [
-      "direct, after a transient retry",
-      { leg: 1, transientRetries: 1 },
+      "leg 2, after a 429 only (not taken)",
+      { leg: 2, rateLimitRetries: 1, touched: false },
+      {},
+      false,
+    ],
+    [
+      "direct, after a send that may have been taken",
+      { leg: 1, touched: true },
       { mode: "direct", payloadToSign: "p" },
       true,
     ],
-    [
-      "direct, no retry",
-      { leg: 1, transientRetries: 0 },
-      { mode: "direct", payloadToSign: "p" },
-      false,
-    ],
+    ["direct, no retry", { leg: 1, touched: false }, { mode: "direct", payloadToSign: "p" }, false],
   ])("%s → %s", (_, leg, parameters, expected) => {
     const s = setup(parameters as never);
     Object.assign(s.run.current, leg);
@@ -395,9 +400,21 @@ describe("signNext", () => {
       },
     });
     expect(s.run.usedRequestIds.has(challenge.requestId)).toBe(true);
-    // Without a time limit of the caller's, re-sends may go on until the challenge expires.
-    expect(s.run.deadline).toBe(Number.POSITIVE_INFINITY);
+    // Without a time limit of the caller's, re-sends may go on until the challenge expires,
+    // within the run's ceiling.
+    expect(s.run.deadline).toBe(s.run.config.startedAt + MAX_SIGNED_RUN_MS);
     expect(s.stages()).toEqual(["signing"]);
+  });
+
+  it("honours a challenge for at most MAX_CHALLENGE_LIFETIME_MS, whatever its expiresAt", async () => {
+    const s = setup({ timeoutMs: undefined, deadline: undefined });
+    const far = challengeJson(s.time.now, { expiresAt: "9999-12-31T00:00:00Z" });
+    await signNext(s.run, reply(202, far));
+    expect(s.run.current.challenge?.expiresAtMs).toBe(s.time.now + MAX_CHALLENGE_LIFETIME_MS);
+    const near = challengeJson(s.time.now, {}, 60_000);
+    const t = setup({ timeoutMs: undefined, deadline: undefined });
+    await signNext(t.run, reply(202, near));
+    expect(t.run.current.challenge?.expiresAtMs).toBe(Date.parse(near.expiresAt));
   });
 
   it("keeps the caller's time limit", async () => {
@@ -526,6 +543,17 @@ describe("waitToResend", () => {
       { delayMs: 3_000, counter: "rateLimitRetries", touched: false },
     ],
     [
+      "a 503 with Retry-After on leg 2 (a gateway may answer it after the service took the send)",
+      {
+        type: "resend",
+        reason: "rate-limited",
+        delayMs: 3_000,
+        cause: cause("UPSTREAM_UNAVAILABLE", 503),
+      },
+      true,
+      { delayMs: 3_000, counter: "rateLimitRetries", touched: true },
+    ],
+    [
       "no answer on leg 2",
       { type: "resend", reason: "transient", cause: networkError() },
       true,
@@ -541,7 +569,7 @@ describe("waitToResend", () => {
   it.each(rows)("%s: waits, counts, and tells why", async (_, step, signedLeg, expected) => {
     const s = setup();
     if (signedLeg) onLeg2(s);
-    await waitToResend(s.run, step, 500);
+    await waitToResend(s.run, step, step.reason === "rate-limited" ? step.cause.status : 500);
     expect(s.time.sleeps).toEqual([expected.delayMs]);
     expect(s.run.current[expected.counter]).toBe(1);
     expect(s.run.current.touched).toBe(expected.touched);

@@ -121,9 +121,12 @@ export async function send(run: RunState<unknown>): Promise<Sent> {
   return { answer, response, parsed };
 }
 
-/** Whether a signed send of this leg went unanswered (or 5xx) before: the outcome is unknown. */
+/**
+ * Whether a signed send of this leg may have been taken without a terminal answer (see
+ * `LegState.touched`): a later answer may be a re-send's, and the outcome is unknown.
+ */
 export function isAmbiguous(run: RunState<unknown>): boolean {
-  return run.current.transientRetries > 0 && isSignedLeg(run);
+  return run.current.touched && isSignedLeg(run);
 }
 
 /** What to do with an answer: the pure decision table, fed from the run's state. */
@@ -270,8 +273,10 @@ export async function waitToResend(
     attempt = current.transientRetries;
     delayMs = backoffDelay({ ...backoff, attempt, random });
   }
-  // A signed leg answered PROCESSING or not at all may have been taken.
-  if (step.reason !== "rate-limited" && isSignedLeg(run)) current.touched = true;
+  // A signed send may have been taken unless it was answered 429, which the service gives
+  // before doing anything: a 503 with `Retry-After` may come from a gateway after the service
+  // committed, so it counts as taken like no answer, a 5xx or PROCESSING.
+  if (status !== 429 && isSignedLeg(run)) current.touched = true;
   const cause = step.reason === "processing" ? undefined : step.cause;
   const { policy, parameters } = run.config;
   if (
