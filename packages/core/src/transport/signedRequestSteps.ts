@@ -199,7 +199,8 @@ export async function signNext(run: RunState<unknown>, response: TransportRespon
       operation: parameters.operation,
       signal: parameters.signal,
     }),
-    next.expiresAtMs,
+    // The payload's timestamp is judged against the challenge as the service stated it.
+    parsed.expiresAtMs,
   );
   run.current.headers = { [WALLET_SIGNATURE_HEADER]: value, [REQUEST_ID_HEADER]: next.requestId };
 }
