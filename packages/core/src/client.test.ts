@@ -188,6 +188,31 @@ describe("session timers and snapshots", () => {
     vi.useRealTimers();
   });
 
+  it("never replaces the key of a session id another tab holds (KEY_INVALID), and keeps that tab's key", async () => {
+    const keyStore = createMemoryKeyStore();
+    const tab = createClient({ relayUrl: "https://relay.test/api/grid", keyStore });
+    const other = createClient({ relayUrl: "https://relay.test/api/grid", keyStore });
+    await other.sessions.load(); // loaded before the first tab stores its session
+    const session = {
+      id: "Session:33333333-3333-4333-8333-333333333333",
+      accountId,
+      credentialId,
+      expiresAt: new Date(Date.now() + 10 * 60_000).toISOString(),
+    };
+    const mine = await tab.crypto.generateSigningKey();
+    await tab.holdSession({ ...session, publicKey: mine.publicKey }, mine);
+    const theirs = await other.crypto.generateSigningKey();
+    const error = await other
+      .holdSession({ ...session, publicKey: theirs.publicKey }, theirs)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SignetError);
+    expect((error as SignetError).code).toBe("KEY_INVALID");
+    const records = await Promise.all((await keyStore.list()).map((id) => keyStore.get(id)));
+    expect(records.map((record) => record?.publicKey)).toEqual([mine.publicKey]);
+    // The same key again (a re-hold after a sync) is no conflict.
+    await tab.holdSession({ ...session, publicKey: mine.publicKey }, mine);
+  });
+
   it("auto-refreshes sessions restored from the key store, not only new ones", async () => {
     vi.useFakeTimers();
     const keyStore = createMemoryKeyStore();

@@ -138,7 +138,7 @@ export type SignetClient = {
 };
 
 /** Clock differences below this are latency and the `Date` header's one-second resolution. */
-const SKEW_TOLERANCE_MS = 30_000;
+export const SKEW_TOLERANCE_MS = 30_000;
 /**
  * A `Date` further than this from the device clock is not believed (docs/protocol.md §11): one
  * answer must not be able to move the client's time by days. The device clock stays in use.

@@ -1,6 +1,8 @@
 import { assertCall, assertServiceId } from "../arguments.js";
-import type { SignetClient } from "../client.js";
-import { SignetError, type SignetErrorOf } from "../errors.js";
+import { type SignetClient, SKEW_TOLERANCE_MS } from "../client.js";
+import type { SigningKey } from "../crypto/backend.js";
+import { defined } from "../defined.js";
+import { isSignetError, SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import {
   establishSession,
@@ -69,6 +71,8 @@ export async function refreshSession(
       : await client.crypto.generateSigningKey();
     const clientPublicKey = "legacy" in sent ? sent.legacy.publicKeyUncompressed : sent.publicKey;
     const startedAt = client.clock.now();
+    // The key of a session adopted after a lost answer (see resolveAmbiguous).
+    let adoptedKey: SigningKey | undefined;
     const { body } = await client
       .signed(
         {
@@ -80,15 +84,27 @@ export async function refreshSession(
           sign: signWithSession(client, current),
           checkPayload: refreshSessionPayload(client, { accountId, clientPublicKey }),
           parseBody: parseAuthSession,
-          // A refresh that went unanswered: while the service still lists the old session,
+          // A refresh whose answer was lost: while the service still lists the old session,
           // nothing happened and a fresh challenge is safe; once it is gone, the refresh took
-          // effect and the one session made since is adopted (not in the legacy flow, whose
-          // key only the lost answer carried).
+          // effect, and the session it made is adopted only when the key sent for it proves
+          // that session is its own (not in the legacy flow, whose key only the lost answer
+          // carried). Without that proof the original error stands.
           resolveAmbiguous: async () => {
             const listed = await listSessionsJson(client, accountId, parameters.signal);
             if (listed.some((entry) => entry.id === current.id)) return "restart";
-            const made = legacy ? undefined : newSessionSince(client, accountId, listed, startedAt);
-            return made === undefined ? undefined : { status: 201, body: made };
+            if ("legacy" in sent) return undefined;
+            const adopted = await adoptProvenSession(client, {
+              operation: "refreshSession",
+              accountId,
+              listed,
+              sinceMs: startedAt,
+              key: sent,
+              signal: parameters.signal,
+              onEvent: parameters.onEvent,
+            });
+            if (adopted === undefined) return undefined;
+            adoptedKey = adopted.key;
+            return { status: 201, body: adopted.session };
           },
         },
         parameters,
@@ -96,7 +112,7 @@ export async function refreshSession(
       .catch(async (error: unknown) => {
         throw await expiredSessionError(client, error, current, parameters.signal);
       });
-    const key = await sessionSigningKey(client, body, sent);
+    const key = adoptedKey ?? (await sessionSigningKey(client, body, sent));
     if (!client.sessions.getSnapshot()[accountId]?.length) {
       // A sign-out (or the revoke of the last held session) ran meanwhile: holding the new session
       // would sign the device back in. A concurrent refresh of the same session is not this case:
@@ -148,8 +164,17 @@ export function refreshSessionPayload(
   ]);
 }
 
-/** The account's sessions as the service lists them (a read, retried under the policy). */
-async function listSessionsJson(
+/**
+ * The account's sessions as the service lists them (a read, retried under the policy). The list
+ * is not paginated (docs/protocol.md §3): "not listed" is read as "not active".
+ *
+ * @throws {SignetError} what the read throws.
+ * @example
+ * ```ts
+ * const listed = await listSessionsJson(client, accountId, signal);
+ * ```
+ */
+export async function listSessionsJson(
   client: SignetClient,
   accountId: string,
   signal: AbortSignal | undefined,
@@ -170,44 +195,80 @@ function readSession(entry: unknown): AuthSessionJson[] {
 }
 
 /**
- * The one session of `listed` that this device does not hold and that was made since
- * `sinceMs` (service time, a minute of slack): the session an unanswered sign-in or refresh
- * made. `undefined` when there is none, or more than one (another device signed in meanwhile:
- * adopting the wrong id would be worse than asking the user again).
- *
- * @throws never.
- * @example
- * ```ts
- * const made = newSessionSince(client, accountId, await listSessionsJson(...), startedAt);
- * ```
+ * How far before a call's start a session it made may say it was created: the client's clock
+ * follows the service's only when they differ by more than `SKEW_TOLERANCE_MS` (below that it is
+ * left alone), and the relay's `Date` has a one-second resolution.
  */
-export function newSessionSince(
-  client: SignetClient,
-  accountId: string,
-  listed: readonly AuthSessionJson[],
-  sinceMs: number,
-): AuthSessionJson | undefined {
-  const held = new Set((client.sessions.getSnapshot()[accountId] ?? []).map((s) => s.id));
-  const made = listed.filter(
-    (entry) => !held.has(entry.id) && Date.parse(entry.createdAt) >= sinceMs - 60_000,
-  );
-  return made.length === 1 ? made[0] : undefined;
-}
+const CREATED_SLACK_MS = SKEW_TOLERANCE_MS + 1_000;
+/** Candidates tried at most: each proof is a signed request, and one call makes one session. */
+const MAX_CANDIDATES = 3;
 
 /**
- * Finds the session an unanswered sign-in made for this device, by listing the account's
- * sessions (see {@link newSessionSince}).
+ * Finds and adopts the session an unanswered sign-in or refresh made with `key`, proven: the
+ * account's session JSON names no key, so each candidate (listed, not held on this device after
+ * a `sync`, made since `sinceMs` on the service's clock, within the clock's slack) is refreshed
+ * with a stamp of `key`, which the service accepts only from the session bound to that key. The
+ * session that refresh makes, bound to a fresh key of this device, is returned with that key;
+ * another device's or tab's session refuses the stamp (401) and is left as it was.
  *
- * @throws {SignetError} what the read throws.
+ * @throws {SignetError} what the proof's request throws other than the refusal of the stamp
+ *   (the caller then keeps its original error).
  * @example
  * ```ts
- * const made = await findNewSession(client, { accountId, sinceMs, signal });
+ * const adopted = await adoptProvenSession(client, {
+ *   operation: "verifyOtp", accountId, listed, sinceMs, key: tek,
+ * });
+ * if (adopted) await establishSession(client, { session: adopted.session, key: adopted.key });
  * ```
  */
-export async function findNewSession(
+export async function adoptProvenSession(
   client: SignetClient,
-  parameters: { accountId: string; sinceMs: number; signal?: AbortSignal | undefined },
-): Promise<AuthSessionJson | undefined> {
-  const listed = await listSessionsJson(client, parameters.accountId, parameters.signal);
-  return newSessionSince(client, parameters.accountId, listed, parameters.sinceMs);
+  parameters: CallOptions & {
+    operation: "verifyOtp" | "refreshSession";
+    accountId: string;
+    listed: readonly AuthSessionJson[];
+    sinceMs: number;
+    key: SigningKey;
+  },
+): Promise<{ session: AuthSessionJson; key: SigningKey } | undefined> {
+  const { operation, accountId, listed, sinceMs, key, signal, onEvent } = parameters;
+  // Another tab's session, stored a moment ago, is held too.
+  await client.sessions.sync();
+  const held = new Set((client.sessions.getSnapshot()[accountId] ?? []).map((s) => s.id));
+  const candidates = listed
+    .filter(
+      (entry) => !held.has(entry.id) && Date.parse(entry.createdAt) >= sinceMs - CREATED_SLACK_MS,
+    )
+    .slice(0, MAX_CANDIDATES);
+  for (const candidate of candidates) {
+    const next = await client.crypto.generateSigningKey();
+    try {
+      const { body } = await client.signed(
+        {
+          // The proof is part of the calling action, and its events say so.
+          operation,
+          method: "POST",
+          path: `/auth/sessions/${candidate.id}/refresh`,
+          body: JSON.stringify({ clientPublicKey: next.publicKey }),
+          expectedStatus: 201,
+          sign: (payload) => client.crypto.stampPayload(payload, key),
+          checkPayload: refreshSessionPayload(client, {
+            accountId,
+            clientPublicKey: next.publicKey,
+          }),
+          parseBody: parseAuthSession,
+        },
+        defined({ signal, onEvent }),
+      );
+      return { session: body, key: next };
+    } catch (error) {
+      if (isSignetError(error) && error.status === 401 && isStampRefusal(error)) continue;
+      throw error;
+    }
+  }
+  return undefined;
 }
+
+/** A 401 that refuses the stamp's key (docs/protocol.md §2): the session is not this key's. */
+const isStampRefusal = (error: SignetError) =>
+  error.code === "WALLET_SIGNATURE_INVALID" || error.code === "INVALID_SIGNATURE";

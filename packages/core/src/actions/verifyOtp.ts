@@ -1,5 +1,6 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
+import type { SigningKey } from "../crypto/backend.js";
 import { assertArgument, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { establishSession, parseAuthSession } from "../session/establishSession.js";
@@ -7,7 +8,7 @@ import type { Session } from "../session/sessionStore.js";
 import { expectVerificationToken } from "../transport/payloadCheck.js";
 import type { AuthMethodJson } from "../wire.js";
 import type { ActionErrorCode } from "./errorCodes.js";
-import { findNewSession } from "./refreshSession.js";
+import { adoptProvenSession, listSessionsJson } from "./refreshSession.js";
 
 export type VerifyOtpParameters = CallOptions & {
   /** The credential from `requestOtp`. */
@@ -54,6 +55,8 @@ export async function verifyOtp(
   const tek = await client.crypto.generateSigningKey();
   const { signal } = parameters;
   const startedAt = client.clock.now();
+  // The TEK, or the key of a session adopted after a lost answer (see resolveAmbiguous).
+  let sessionKey: SigningKey = tek;
   const encryptedOtpBundle = await client.crypto.sealOtpBundle({
     targetBundle: otpEncryptionTargetBundle,
     otpCode,
@@ -72,14 +75,27 @@ export async function verifyOtp(
       // must still be the verification token (never an activity) for this TEK, and alive.
       checkPayload: expectVerificationToken([tek.publicKeyUncompressed, tek.publicKey]),
       parseBody: parseAuthSession,
-      // A verify that went unanswered: the session it made is adopted when the service lists
-      // exactly one new session for the account; otherwise it is made again with a fresh
-      // challenge and the same sealed code (a spent code is then refused, typed).
+      // A verify whose answer was lost: the session it made is adopted only when the TEK
+      // proves it is that session's key (adoptProvenSession); when the list shows no session
+      // of this TEK, nothing was made, and the verify runs again with a fresh challenge and the
+      // same sealed code. Without the account id nothing can be looked up: the original error
+      // stands, and the user signs in again.
       resolveAmbiguous: async () => {
         const accountId = (credential as Partial<AuthMethodJson>).accountId;
-        if (typeof accountId !== "string") return "restart";
-        const made = await findNewSession(client, { accountId, sinceMs: startedAt, signal });
-        return made === undefined ? "restart" : { status: 200, body: made };
+        if (typeof accountId !== "string") return undefined;
+        const listed = await listSessionsJson(client, accountId, signal);
+        const adopted = await adoptProvenSession(client, {
+          operation: "verifyOtp",
+          accountId,
+          listed,
+          sinceMs: startedAt,
+          key: tek,
+          signal,
+          onEvent: parameters.onEvent,
+        });
+        if (adopted === undefined) return "restart";
+        sessionKey = adopted.key;
+        return { status: 200, body: adopted.session };
       },
     },
     parameters,
@@ -87,7 +103,7 @@ export async function verifyOtp(
   const { key: _key, ...session } = await establishSession(client, {
     onEvent: parameters.onEvent,
     session: body,
-    key: tek,
+    key: sessionKey,
     credentialId: credential.id,
   });
   return session;

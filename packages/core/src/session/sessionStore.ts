@@ -62,7 +62,11 @@ export type SessionStore = {
   subscribe(listener: () => void): () => void;
   /** Held, unexpired sessions of `accountId`, newest first, with keys. Expired ones are dropped. */
   list(accountId: string): Promise<ActiveSession[]>;
-  /** @internal Stores a new session key (persisted before it is visible). */
+  /**
+   * @internal Stores a new session key (persisted before it is visible).
+   * @throws {SignetError} `KEY_INVALID` when the key store (of any tab) already holds this
+   *   session id with another key: that key is never replaced.
+   */
   add(session: Session, key: SigningKey): Promise<void>;
   /** @internal Forgets a session and deletes its key. */
   remove(accountId: string, sessionId: string): Promise<void>;
@@ -274,7 +278,20 @@ export function createSessionStore(parameters: {
     },
     async add(session, key) {
       await load();
-      await (await keyStore()).set(encodeId(session), key.toRecord());
+      const store = await keyStore();
+      const record = key.toRecord();
+      // The key store is shared by the origin's tabs: a session id another tab holds keeps its
+      // own key. Replacing it would break that tab's session, whatever this one believes.
+      for (const id of await store.list()) {
+        if (decodeId(id, "")?.id !== session.id) continue;
+        const stored = await store.get(id);
+        if (stored !== undefined && stored.publicKey !== record.publicKey) {
+          throw new SignetError("KEY_INVALID", "The session is already held with another key", {
+            details: { accountId: session.accountId, sessionId: session.id },
+          });
+        }
+      }
+      await store.set(encodeId(session), record);
       held.set(session.id, { ...session, key });
       publish();
       parameters.onChange?.();

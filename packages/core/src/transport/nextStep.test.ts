@@ -204,6 +204,16 @@ describe("mayHaveTakenEffect: which final answers leave an earlier send's outcom
       error("UNAUTHORIZED", 401),
       true,
     ],
+    [
+      "the session ended by an earlier refresh",
+      error("UNAUTHORIZED", 401, "SESSION_NOT_ACTIVE"),
+      true,
+    ],
+    [
+      "the OTP challenge consumed by an earlier verify",
+      error("UNAUTHORIZED", 401, "OTP_NOT_ISSUED"),
+      true,
+    ],
     ["a wrong OTP code", error("UNAUTHORIZED", 401, "OTP_CODE_INVALID"), false],
     ["a refused signature", error("WALLET_SIGNATURE_INVALID", 401), false],
     ["a 400", error("INVALID_INPUT", 400), false],

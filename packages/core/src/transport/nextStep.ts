@@ -40,11 +40,24 @@ export function isRequestIdExpiry(error: SignetError, expiresAtMs: number, now: 
 }
 
 /**
+ * The emulator's reasons for a 401 that an earlier send of the same request can cause: its
+ * request id spent, the session it acts on ended by it (a refresh ends the refreshed session),
+ * or the OTP challenge consumed by it (a verify that took effect leaves none live).
+ */
+const SPENT_REASONS = new Set([
+  "REQUEST_ID_ALREADY_USED",
+  "REQUEST_ID_UNKNOWN",
+  "SESSION_NOT_ACTIVE",
+  "OTP_NOT_ISSUED",
+]);
+
+/**
  * Whether the error that ended a signed request leaves open that an earlier send of it took
  * effect: no answer (retries spent, `PROCESSING_TIMEOUT`, a lapse after a send), a 5xx, or the
  * service's refusal of a spent request id, a 401 `UNAUTHORIZED` whose `details.reason` is
  * `REQUEST_ID_ALREADY_USED` or `REQUEST_ID_UNKNOWN`, or gives no reason at all (the service has
- * no dedicated code for it, docs/protocol.md §2). Any other answer is a definite refusal of this
+ * no dedicated code for it, docs/protocol.md §2), or names what an earlier send used up (the
+ * session a refresh ended, the OTP challenge a verify consumed). Any other answer is a definite refusal of this
  * very request (a wrong OTP code, a bad signature, a 400), and nothing needs resolving.
  *
  * @example
@@ -57,9 +70,7 @@ export function mayHaveTakenEffect(error: SignetError): boolean {
   if (status === undefined || status >= 500) return true;
   if (status !== 401 || String(error.code) !== "UNAUTHORIZED") return false;
   const reason = error.details?.reason;
-  return (
-    reason === undefined || reason === "REQUEST_ID_ALREADY_USED" || reason === "REQUEST_ID_UNKNOWN"
-  );
+  return reason === undefined || SPENT_REASONS.has(String(reason));
 }
 
 /** What came back from one send: an HTTP answer, or none (`failure`). */
