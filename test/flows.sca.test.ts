@@ -9,6 +9,7 @@ import {
   type ExecuteQuoteReturnType,
   enrollScaPasskey,
   executeQuote,
+  type FetchFunction,
   getQuote,
   listInternalAccounts,
   listScaFactors,
@@ -403,4 +404,118 @@ describe("SCA: refusals are typed errors", () => {
     );
     expect(error).toMatchObject({ code: "CHALLENGE_EXPIRED" });
   });
+});
+
+describe("SCA: an authorization whose outcome is unknown (a relay's 5xx, no answer)", () => {
+  const upstream = (status: number, code: string) =>
+    new Response(JSON.stringify({ status, code, message: "The service did not answer in time." }), {
+      status,
+      headers: { "content-type": "application/json" },
+    });
+
+  /**
+   * The payer's device again, through a fetch that answers the first authorize with `status`
+   * (after the service took it when `taken`), and rewrites the quote reads with `readAs`.
+   */
+  async function through(
+    user: Awaited<ReturnType<typeof payer>>,
+    fault: { status: number; code: string; taken: boolean; readAs?: string },
+  ) {
+    let cut = false;
+    const fetchThrough: FetchFunction = async (input, init) => {
+      const url = String(input);
+      if (!cut && init.method === "POST" && url.endsWith("/authorize")) {
+        cut = true;
+        if (fault.taken) await fetch(input, init);
+        return upstream(fault.status, fault.code);
+      }
+      const response = await fetch(input, init);
+      if (fault.readAs && cut && init.method === "GET" && url.includes("/quotes/")) {
+        const quote = (await response.json()) as Record<string, unknown>;
+        return new Response(JSON.stringify({ ...quote, status: fault.readAs }), {
+          status: response.status,
+          headers: { "content-type": "application/json" },
+        });
+      }
+      return response;
+    };
+    const { client } = stack.client(user.customerId, {
+      keyStore: await user.client.keyStore(),
+      fetch: fetchThrough,
+    });
+    await scaLogin(client, { onChallenge: () => SMS });
+    const executed = pending(
+      await executeQuote(client, { quote: await getQuote(client, { quoteId: user.quoteId }) }),
+    );
+    return { client, executed };
+  }
+
+  it("a 504 after the service took the answer: the quote is read, released, and the next challenge asked, never the same code again", async () => {
+    const user = await payer("DE");
+    const { client, executed } = await through(user, {
+      status: 504,
+      code: "UPSTREAM_TIMEOUT",
+      taken: true,
+    });
+    await stack.clearRequests();
+    const seen: [string | null | undefined, number, string | undefined][] = [];
+    const released = await authorizeQuote(client, {
+      quote: executed,
+      onChallenge: (challenge, { step, error }) => {
+        seen.push([challenge.purpose, step, error?.code]);
+        return SMS;
+      },
+    });
+    expect(seen).toEqual([
+      ["CURRENCY_CONVERSION", 1, undefined],
+      ["PAYOUT", 2, undefined],
+    ]);
+    expect(released.status).toBe("PROCESSING");
+    expect(await countOf("POST", "/authorize")).toBe(2);
+  });
+
+  it("a 502 before the service saw the answer: the quote still waits, so the customer is asked again with the error", async () => {
+    const payee = await stack.signUp();
+    const user = await payer("FR", {
+      destination: { destinationType: "ACCOUNT", accountId: payee.accountId },
+    });
+    const { client, executed } = await through(user, {
+      status: 502,
+      code: "UPSTREAM_UNAVAILABLE",
+      taken: false,
+    });
+    await stack.clearRequests();
+    const errors: (string | undefined)[] = [];
+    const released = await authorizeQuote(client, {
+      quote: executed,
+      onChallenge: (_challenge, { error }) => {
+        errors.push(error?.code);
+        return SMS;
+      },
+    });
+    expect(errors).toEqual([undefined, "UPSTREAM_UNAVAILABLE"]);
+    expect(released.status).toBe("PROCESSING");
+    expect(await countOf("POST", "/authorize")).toBe(1);
+  });
+
+  it.each([
+    ["EXPIRED", "QUOTE_EXPIRED"],
+    ["FAILED", "QUOTE_FAILED"],
+  ])(
+    "a quote read as %s after the unknown answer is %s, never a released payment",
+    async (readAs, code) => {
+      const user = await payer("NL");
+      const { client, executed } = await through(user, {
+        status: 504,
+        code: "UPSTREAM_TIMEOUT",
+        taken: false,
+        readAs,
+      });
+      const error = await authorizeQuote(client, { quote: executed, onChallenge: () => SMS }).catch(
+        (e) => e,
+      );
+      expect(error).toBeInstanceOf(SignetError);
+      expect(error).toMatchObject({ code, details: { quoteId: user.quoteId } });
+    },
+  );
 });

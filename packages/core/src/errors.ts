@@ -60,6 +60,8 @@ export type ClientErrorCode =
   | "NOT_FOUND"
   /** The quote's `expiresAt` has passed: the device never signs it (docs/protocol.md §11). */
   | "QUOTE_EXPIRED"
+  /** A quote read after an authorization with no answer had `FAILED` (`details.status`). */
+  | "QUOTE_FAILED"
   /** An SCA login ended in a status other than `SUCCESS` (`details.status`). */
   | "SCA_LOGIN_FAILED"
   /** A passkey for SCA was made on an origin the service's `allowedOrigins` do not list. */
@@ -275,7 +277,7 @@ export type SignetErrorDetailsMap = {
   /** The time budget ran out while the service was still processing. */
   PROCESSING_TIMEOUT: { operation?: string; polls?: number; readonly [field: string]: unknown };
   QUOTE_EXPIRED: { quoteId: string; readonly [field: string]: unknown };
-  /** The SCA login ended in `status`, not `SUCCESS`. */
+  QUOTE_FAILED: { quoteId: string; status: string; readonly [field: string]: unknown };
   SCA_LOGIN_FAILED: { status: string; readonly [field: string]: unknown };
   SCA_ORIGIN_NOT_ALLOWED: {
     origin: string;

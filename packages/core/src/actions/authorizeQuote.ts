@@ -13,7 +13,7 @@ import type {
   ScaChallengeJson,
 } from "../wire.js";
 import type { ActionErrorCode } from "./errorCodes.js";
-import { parseExecutedQuote } from "./executeQuote.js";
+import { type ExecuteQuoteReturnType, parseExecutedQuote } from "./executeQuote.js";
 import { scaLogin } from "./lazy.js";
 import { resendQuoteAuthorization } from "./resendQuoteAuthorization.js";
 import {
@@ -73,6 +73,13 @@ export type AuthorizeQuoteErrorType = SignetErrorOf<ActionErrorCode<"authorizeQu
  * Each answer is sent once, never retried on its own, and the quote is never executed again.
  * Follow with `waitForTransaction`.
  *
+ * An answer left unanswered, or answered 5xx (the relay's 502/504 `UPSTREAM_*` included), may
+ * have been taken: the quote is read once. Released, it is returned; at its next challenge, that
+ * one is asked for; `EXPIRED` is `QUOTE_EXPIRED` and `FAILED` is `QUOTE_FAILED`; still waiting
+ * for this challenge, `onChallenge` is asked again with `context.error` (the same proof is never
+ * sent again by itself). A proof refused (400, 409) after that read reads the quote again, as a
+ * first answer still at work may have released it meanwhile.
+ *
  * A refused answer (400) asks `onChallenge` again with `context.error`. `SCA_SESSION_REQUIRED`
  * (409: the customer's SCA login is missing or lapsed) runs the SCA login (`scaLogin`) through
  * the same `onChallenge`, with the challenge's factor (SMS unless it is a passkey's), and sends
@@ -80,7 +87,7 @@ export type AuthorizeQuoteErrorType = SignetErrorOf<ActionErrorCode<"authorizeQu
  * region), `ACCOUNT_LOCKED` (423: `details.lockedUntil`, `details.failedAttempts`,
  * `details.suspended`), `RATE_LIMITED` (429: `details.retryAfterMs`).
  *
- * @throws {SignetError} the codes above, `CHALLENGE_EXPIRED`, `WEBAUTHN_*`, `QUOTE_NOT_FOUND`, `NETWORK`, `INVALID_ARGUMENT`.
+ * @throws {SignetError} the codes above, `QUOTE_EXPIRED`, `QUOTE_FAILED`, `CHALLENGE_EXPIRED`, `WEBAUTHN_*`, `QUOTE_NOT_FOUND`, `NETWORK`, `INVALID_ARGUMENT`.
  * @example
  * ```ts
  * const executed = await executeQuote(client, { quote });
@@ -139,6 +146,7 @@ export async function authorizeQuote(
       if (Date.parse(challenge.expiresAt) <= client.clock.now()) {
         throw new SignetError("CHALLENGE_EXPIRED", "The SCA challenge expired");
       }
+      const proofAfterReread = reread;
       try {
         current = parseExecutedQuote(
           await client.request(
@@ -153,25 +161,33 @@ export async function authorizeQuote(
         );
         break;
       } catch (cause) {
-        // No answer (a dropped connection, a relay restart): the authorize may have been taken.
-        // The quote says which, once; if it still waits for this challenge, the same proof goes
-        // again (docs/architecture.md "Retries").
-        if (
+        // No answer, or a 5xx (the relay's 502/504 UPSTREAM_* included): the authorize may have
+        // been taken. The quote says which, once per challenge. A proof sent after that read
+        // and refused (400, 409) may have met the first one still at work: read it again.
+        const unknown = isSignetError(cause) && outcomeUnknown(cause);
+        const refusedAfterRead =
+          proofAfterReread &&
           isSignetError(cause) &&
-          cause.status === undefined &&
-          cause.code !== "ABORTED" &&
-          !reread
-        ) {
+          (cause.status === 400 || cause.status === 409);
+        if ((unknown && !reread) || refusedAfterRead) {
           reread = true;
           const read = parseExecutedQuote(
-            await client.request({ method: "GET", path: `/quotes/${quoteId}` }, parameters),
+            await client
+              .request({ method: "GET", path: `/quotes/${quoteId}` }, parameters)
+              // The read failing leaves the outcome as unknown as the authorize's own error.
+              .catch(() => Promise.reject(cause)),
           );
           if (read.status !== "PENDING_AUTHORIZATION" || read.scaChallenge?.id !== challenge.id) {
-            current = read;
+            // Taken: released (or ended), or on to its next challenge.
+            current = settled(read, quoteId);
             break;
           }
-          reuse = body;
-          continue;
+          if (unknown) {
+            // Not taken (yet): never the same proof again by itself (a refused code must not
+            // count twice); the customer is asked again, with the error.
+            error = cause as SignetError;
+            continue;
+          }
         }
         if (needsLogin(cause) && parameters.scaLogin !== false && !loggedIn) {
           loggedIn = true;
@@ -202,6 +218,29 @@ export async function authorizeQuote(
     }
   }
   return current;
+}
+
+/** Whether an authorize's answer leaves open that the service took it: none, or a 5xx. */
+function outcomeUnknown(cause: SignetError): boolean {
+  return cause.code !== "ABORTED" && (cause.status === undefined || cause.status >= 500);
+}
+
+/**
+ * A quote read after an authorize whose outcome was unknown, once it no longer waits for that
+ * challenge: released or at its next challenge (returned), or ended (thrown as it ended).
+ */
+function settled(read: ExecuteQuoteReturnType, quoteId: string): ExecuteQuoteReturnType {
+  if (read.status === "EXPIRED") {
+    throw new SignetError("QUOTE_EXPIRED", "The quote expired before it was authorized", {
+      details: { quoteId },
+    });
+  }
+  if (read.status === "FAILED") {
+    throw new SignetError("QUOTE_FAILED", "The quote failed: nothing was sent", {
+      details: { quoteId, status: read.status },
+    });
+  }
+  return read;
 }
 
 /** Whether an authorize was refused for want of the customer's SCA login session. */

@@ -92,7 +92,8 @@ export const ACTION_ERROR_CODES = {
   addCredential: { operations: ["POST /auth/credentials"], client: SESSION_SIGNED },
   addPasskey: { operations: ["POST /auth/credentials"], client: SESSION_SIGNED, passkey: true },
   authorizeQuote: {
-    // The quote is read again once after an authorize that went unanswered.
+    // The quote is read again after an authorize that went unanswered or got a 5xx: an expired
+    // or failed quote is thrown as what it is.
     operations: [
       "POST /quotes/{quoteId}/authorize",
       "POST /quotes/{quoteId}/authorize/resend",
@@ -100,7 +101,14 @@ export const ACTION_ERROR_CODES = {
       ...SCA_LOGIN,
     ],
     // The login's and the authorization's challenges lapse and are checked like a signed one's.
-    client: [...REQUEST, "CHALLENGE_EXPIRED", "PAYLOAD_MISMATCH", "SCA_LOGIN_FAILED"],
+    client: [
+      ...REQUEST,
+      "CHALLENGE_EXPIRED",
+      "PAYLOAD_MISMATCH",
+      "SCA_LOGIN_FAILED",
+      "QUOTE_EXPIRED",
+      "QUOTE_FAILED",
+    ],
     passkey: true,
   },
   confirmContactVerification: {
