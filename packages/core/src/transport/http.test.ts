@@ -98,6 +98,34 @@ describe("createTransport", () => {
     expect(error.cause).toBeInstanceOf(TypeError);
   });
 
+  it("never follows a redirect: a relay that took a POST and answered 307 to a dead host is no answer, and not 'never sent'", async () => {
+    const { createServer } = await import("node:http");
+    // A port nothing listens on: a followed redirect would fail with ECONNREFUSED, which reads
+    // as "never sent".
+    const dead = createServer();
+    await new Promise<void>((resolve) => dead.listen(0, "127.0.0.1", resolve));
+    const deadPort = (dead.address() as { port: number }).port;
+    await new Promise((resolve) => dead.close(resolve));
+    let posts = 0;
+    const server = createServer((request, response) => {
+      if (request.method === "POST") posts += 1;
+      response.writeHead(307, { Location: `http://127.0.0.1:${deadPort}/elsewhere` }).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as { port: number };
+    try {
+      const transport = createTransport({ relayUrl: `http://127.0.0.1:${port}/api` });
+      const error = await rejection(
+        transport.request({ method: "POST", path: "/quotes/Quote:1/authorize", body: "{}" }),
+      );
+      expect(error.code).toBe("NETWORK");
+      expect(error.details?.sent).not.toBe(false);
+      expect(posts).toBe(1);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it("maps the caller's abort to ABORTED, before or during the request", async () => {
     const before = new AbortController();
     before.abort();

@@ -273,6 +273,9 @@ export function createTransport(parameters: CreateTransportParameters): Transpor
         method: request.method,
         headers,
         signal: abort.signal,
+        // A relay never redirects. Followed, a redirect to a dead host would fail as "never
+        // sent" although the relay took the request, and the request would go again.
+        redirect: "error",
         ...defined({ body: request.body, credentials: parameters.credentials }),
       };
       const response = await settleOrAbort(fetchFunction(url, init), abort.signal);

@@ -72,6 +72,22 @@ describe("errorFromResponse", () => {
     expect(error.details).toEqual({ retryAfterMs: 3000 });
   });
 
+  it("takes retryAfterMs from the Retry-After header only, never from the body's details", () => {
+    const body = (retryAfterMs: unknown) =>
+      json({
+        status: 503,
+        code: "UNAVAILABLE",
+        message: "busy",
+        details: { retryAfterMs, why: "x" },
+      });
+    const bodyOnly = errorFromResponse({ response: response(503, body(-5)) });
+    expect(bodyOnly.details).toEqual({ why: "x" });
+    const both = errorFromResponse({
+      response: response(503, body(999_999), { "Retry-After": "2" }),
+    });
+    expect(both.details).toEqual({ why: "x", retryAfterMs: 2000 });
+  });
+
   it("reads Retry-After as an HTTP date against the given clock", () => {
     const now = Date.parse("2025-10-13T12:00:00Z");
     const error = errorFromResponse({

@@ -215,9 +215,13 @@ export function errorFromResponse(parameters: ErrorFromResponseParameters): Sign
   }
 
   const message = shorten(body.message);
+  // `retryAfterMs` is the `Retry-After` header's alone (docs/protocol.md §2): a body's own field
+  // of that name never chooses the wait, nor makes a 503 a rate limit.
+  const { retryAfterMs: _fromBody, ...serviceDetails } =
+    (redactDetails(body.details) as Record<string, unknown> | undefined) ?? {};
   return new SignetError(body.code, message === "" ? `HTTP ${status} ${body.code}` : message, {
     status,
     retryable: isRetryableStatus(status, body.code),
-    details: { ...(redactDetails(body.details) as Record<string, unknown> | undefined), ...extra },
+    details: { ...serviceDetails, ...extra },
   });
 }

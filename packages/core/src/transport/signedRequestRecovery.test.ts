@@ -346,6 +346,24 @@ describe("an ambiguous re-send", () => {
   });
 });
 
+describe("a 503 whose body names a wait but sends no Retry-After", () => {
+  it("waits by the backoff as for any 5xx: the body never chooses the wait", async () => {
+    const { base, time, events } = setup((clock) => [
+      {
+        status: 503,
+        json: { code: "UNAVAILABLE", message: "m", details: { retryAfterMs: 25_000 } },
+      },
+      { status: 202, json: challengeJson(clock.now) },
+      CREATED,
+    ]);
+    await runSignedRequest(base);
+    expect(time.sleeps).toEqual([250]);
+    expect(retries(events)).toEqual([
+      expect.objectContaining({ reason: "transient", delayMs: 250 }),
+    ]);
+  });
+});
+
 describe("a 503 with Retry-After on a signed send", () => {
   it("counts as possibly taken: a later expiry is CHALLENGE_EXPIRED, never a second signature", async () => {
     const { base, relay } = setup((time) => [

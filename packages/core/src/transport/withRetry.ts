@@ -15,8 +15,9 @@ export type WithRetryParameters = {
   policy: RetryPolicy;
   /**
    * Whether a failure after the request may have reached the service can be repeated: reads,
-   * and calls whose repeat changes nothing more (a new challenge). Otherwise only a 429 or a 503
-   * with `Retry-After` is repeated.
+   * and calls whose repeat changes nothing more (a new challenge). Otherwise nothing is
+   * repeated but a request that provably never left (a refused connection), not even after a
+   * 429: the caller decides what comes next (`retryReasonOf`).
    */
   safe: boolean;
   method: string;
