@@ -1,15 +1,17 @@
 // Error paths and fault injection over the real chain, and the protocol's minimum round trips.
 import {
+  addPasskey,
   exportWallet,
   type FetchFunction,
   generateSigningKey,
+  listCredentials,
   refreshSession,
   revokeSession,
   SignetError,
   stampPayload,
 } from "@signet/core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { signInWithEmail } from "./support/signIn.js";
+import { passkeyUser, registrationChallenge, signInWithEmail } from "./support/signIn.js";
 import { type LoggedRequest, type Stack, startStack, USER_HEADER } from "./support/stack.js";
 
 let stack: Stack;
@@ -235,6 +237,35 @@ describe("fault injection", () => {
     const log = (await stack.requests()).filter((r) => r.path.endsWith("/export"));
     expect(log.map((r) => r.fault ?? r.status)).toEqual([202, "drop_after", 401, 202, 200]);
     expect(new Set(bodies).size).toBe(2); // the second export has its own key
+  });
+
+  it("add passkey whose answer was lost: the re-send meets the duplicate, and the passkey this call made is the result", async () => {
+    const { customerId, accountId, emailCredentialId } = await stack.signUp();
+    const { client } = stack.client(customerId);
+    await signInWithEmail(client, emailCredentialId);
+    await stack.fault({
+      match: { method: "POST", path: "/auth/credentials" },
+      count: 1,
+      kind: "drop_after",
+    });
+    await stack.clearRequests();
+    const added = await addPasskey(client, {
+      accountId,
+      nickname: "Lost answer",
+      challenge: registrationChallenge(),
+      rp: { id: "localhost", name: "Signet test" },
+      user: passkeyUser("dora"),
+    });
+    expect(added).toMatchObject({ type: "PASSKEY", accountId, nickname: "Lost answer" });
+    const log = (await stack.requests()).filter(
+      (r) => r.method === "POST" && r.path === "/auth/credentials",
+    );
+    // The first signed send took effect; its identical re-send met the duplicate.
+    expect(log.map((r) => r.fault ?? r.status)).toEqual([202, "drop_after", 400]);
+    const passkeys = (await listCredentials(client, { accountId })).filter(
+      (c) => c.type === "PASSKEY",
+    );
+    expect(passkeys.map((c) => c.id)).toEqual([added.id]);
   });
 
   it("survives a 5xx, a dropped connection and a 429 with Retry-After on the way", async () => {

@@ -2,7 +2,7 @@
 
 import { assertCall, assertServiceId, passkeyNickname, serviceTransports } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { assertArgument, type SignetErrorOf } from "../errors.js";
+import { assertArgument, isSignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import { isExpired } from "../session/sessionStore.js";
@@ -126,6 +126,24 @@ export async function addPasskey(
       parameters,
     )
     .catch(async (error: unknown) => {
+      // A duplicate met by a re-send of this very add (its first send's answer was lost): the
+      // credential id is the one the authenticator made in this call, so if the service holds it,
+      // the first send took effect and that passkey is the result. Without a re-send, a duplicate
+      // is an authenticator that replayed an old credential, and stays an error. (A relay that
+      // lied here could as well have answered 201: no trust is added.)
+      if (
+        isSignetError(error) &&
+        error.code === "PASSKEY_CREDENTIAL_ALREADY_EXISTS" &&
+        error.details.ambiguousResend === true
+      ) {
+        const found = await findPasskey(
+          client,
+          accountId,
+          registration.rawId,
+          parameters.signal,
+        ).catch(() => undefined);
+        if (found) return { body: found };
+      }
       throw await expiredSessionError(client, error, session, parameters.signal);
     });
   return credential;
