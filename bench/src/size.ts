@@ -9,10 +9,13 @@ import { barChart } from "./svg.js";
 
 export type Measured = { upFront: number; whole: number };
 
+/** The name esbuild gives the measured module (its metafile `entryPoint`). */
+const SOURCE_FILE = "entry.ts";
+
 /** Bundles `code` (an ES module importing packages) and measures it. React stays external. */
 export async function measureBundle(code: string, resolveDir: string): Promise<Measured> {
   const result = await build({
-    stdin: { contents: code, resolveDir, loader: "ts", sourcefile: "entry.ts" },
+    stdin: { contents: code, resolveDir, loader: "ts", sourcefile: SOURCE_FILE },
     bundle: true,
     minify: true,
     format: "esm",
@@ -29,7 +32,10 @@ export async function measureBundle(code: string, resolveDir: string): Promise<M
   // Metafile paths are relative to the working directory, output paths absolute: match by name.
   const key = (p: string) => p.slice(p.lastIndexOf("/") + 1);
   const contents = new Map(result.outputFiles.map((f) => [key(f.path), f.contents]));
-  const entry = Object.keys(outputs).find((p) => outputs[p]!.entryPoint)!;
+  // The stdin module's own output. A chunk that only dynamic import() reaches is an entry point
+  // in the metafile too, so "the first output with an entry point" can be a lazy chunk.
+  const entry = Object.keys(outputs).find((p) => outputs[p]!.entryPoint === SOURCE_FILE);
+  if (entry === undefined) throw new Error("esbuild wrote no output for the measured entry");
   const eager = new Set<string>();
   const visit = (path: string) => {
     if (eager.has(path)) return;
