@@ -95,10 +95,13 @@ test("email OTP, add a passkey, sign in with it, reload and export", async ({ pa
   expect(after.record).toBeGreaterThanOrEqual(1);
 });
 
-test("a dismissed passkey prompt is WEBAUTHN_CANCELLED, and nothing is half-applied", async ({
+test("a passkey prompt that runs out its time is WEBAUTHN_TIMEOUT, not a cancel, and nothing is half-applied", async ({
   page,
 }) => {
-  // No virtual authenticator: Chromium rejects navigator.credentials.create with NotAllowedError.
+  // No virtual authenticator: Chromium waits out the options' timeout, then rejects
+  // navigator.credentials.create with NotAllowedError, the same name a dismissal gets. The
+  // mapping tells them apart by the time the ceremony ran (webauthn/errors.ts; the table tests
+  // there cover the dismissal).
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("WebAuthn.enable");
   await page.goto(server.origin);
@@ -133,14 +136,29 @@ test("a dismissed passkey prompt is WEBAUTHN_CANCELLED, and nothing is half-appl
       })
       .catch((e: unknown) => e as { code?: string; name?: string });
     const credentials = await core.listCredentials(client, { accountId: ids.accountId });
+    const failure = error as {
+      code?: string;
+      name?: string;
+      retryable?: boolean;
+      details?: { ceremony?: string; name?: string; timeoutMs?: number; elapsedMs?: number };
+    };
     return {
-      code: (error as { code?: string }).code,
-      name: (error as { name?: string }).name,
+      code: failure.code,
+      name: failure.name,
+      retryable: failure.retryable,
+      details: failure.details,
       count: credentials.length,
     };
   });
   expect(result.name).toBe("SignetError");
-  expect(result.code).toBe("WEBAUTHN_CANCELLED");
+  expect(result.code).toBe("WEBAUTHN_TIMEOUT");
+  expect(result.retryable).toBe(true);
+  expect(result.details).toMatchObject({
+    ceremony: "registration",
+    name: "NotAllowedError",
+    timeoutMs: 2_000,
+  });
+  expect(result.details?.elapsedMs).toBeGreaterThanOrEqual(1_500);
   expect(result.count).toBe(1);
 });
 
