@@ -90,8 +90,6 @@ export type RunState<TBody> = {
   readonly usedRequestIds: Set<string>;
   /** The local-timer deadline: `timeoutMs` until a challenge is held, then as the caller chose. */
   deadline: number;
-  /** Whether a failure of a signed send went unanswered, so a later answer may be a re-send's. */
-  ambiguous: boolean;
   current: LegState;
 };
 
@@ -154,7 +152,6 @@ export function createRunState<TBody>(
     restarts: 0,
     usedRequestIds: new Set(),
     deadline: Math.min(startedAt + (parameters.timeoutMs ?? DEFAULT_TIMEOUT_MS), givenDeadline),
-    ambiguous: false,
     current: freshLeg(),
   };
 }
