@@ -10,40 +10,9 @@ import { reactNativeAppState } from "../src/appState";
 import { loadWallet, logIn, sendEmailCode, verifyEmailCode, walletCalls } from "../src/journeys";
 import { createWalletClient } from "../src/signet";
 
-jest.mock("expo-secure-store", () => {
-  const items = new Map<string, string>();
-  return {
-    WHEN_UNLOCKED_THIS_DEVICE_ONLY: 6,
-    WHEN_PASSCODE_SET_THIS_DEVICE_ONLY: 4,
-    getItemAsync: async (key: string) => items.get(key) ?? null,
-    setItemAsync: async (key: string, value: string) => {
-      items.set(key, value);
-    },
-    deleteItemAsync: async (key: string) => {
-      items.delete(key);
-    },
-    __items: items,
-  };
-});
+jest.mock("expo-secure-store", () => jest.requireActual("./support/nativeStores").secureStore());
 
-jest.mock("expo-file-system", () => {
-  const files = new Set<string>();
-  return {
-    Paths: { document: "file:///document" },
-    File: class {
-      private readonly path: string;
-      constructor(directory: string, name: string) {
-        this.path = `${directory}/${name}`;
-      }
-      get exists() {
-        return files.has(this.path);
-      }
-      create() {
-        files.add(this.path);
-      }
-    },
-  };
-});
+jest.mock("expo-file-system", () => jest.requireActual("./support/nativeStores").fileSystem());
 
 // The platform passkey UI: the emulator's software authenticator (no passkey is used here, but the
 // client's WebAuthn adapter loads the module).
