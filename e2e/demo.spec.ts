@@ -147,7 +147,7 @@ test("EU user: the factor choice never promises a passkey there is none of; once
 test("passkey: add one, sign out, reload, sign in with the passkey alone; revoke a credential", async ({
   page,
 }, testInfo) => {
-  await addAuthenticator(page);
+  const { cdp, id } = await addAuthenticator(page);
   await signUp(page, demo.url, freshEmail("passkey"));
   await openScreen(page, "Sign-in methods");
   await page.getByRole("button", { name: "Add a passkey" }).click();
@@ -157,10 +157,14 @@ test("passkey: add one, sign out, reload, sign in with the passkey alone; revoke
   ).toHaveCount(2);
   await checkScreen(page, testInfo, "04-credentials");
 
+  // The unlock screen offers the passkey by autofill at once, and the virtual authenticator would
+  // answer it before a person could look: it waits for a touch while the screen is checked.
+  await cdp.send("WebAuthn.setAutomaticPresenceSimulation", { authenticatorId: id, enabled: false });
   await openScreen(page, "Sessions");
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page.getByRole("heading", { name: "Unlock your wallet" })).toBeVisible();
   await checkScreen(page, testInfo, "05-unlock");
+  await cdp.send("WebAuthn.setAutomaticPresenceSimulation", { authenticatorId: id, enabled: true });
   await page.reload();
   // After the reload, autofill may sign in before the unlock screen is even checked (the virtual
   // authenticator answers conditional UI at once); otherwise the button does it.
