@@ -159,7 +159,10 @@ test("passkey: add one, sign out, reload, sign in with the passkey alone; revoke
 
   // The unlock screen offers the passkey by autofill at once, and the virtual authenticator would
   // answer it before a person could look: it waits for a touch while the screen is checked.
-  await cdp.send("WebAuthn.setAutomaticPresenceSimulation", { authenticatorId: id, enabled: false });
+  await cdp.send("WebAuthn.setAutomaticPresenceSimulation", {
+    authenticatorId: id,
+    enabled: false,
+  });
   await openScreen(page, "Sessions");
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page.getByRole("heading", { name: "Unlock your wallet" })).toBeVisible();
