@@ -197,8 +197,8 @@ describe("query keys and invalidation", () => {
     ]);
     expect(invalidatedBy("signOut")).toEqual(["listSessions"]);
     expect(invalidatedBy("exportWallet")).toEqual([]);
-    // Every mutation of the hooks is in the table, every resource it names is read by a query.
-    expect(Object.keys(mutationChanges)).toHaveLength(24);
+    // Every resource a mutation names is read by a query (which mutations there are is the table
+    // of actions', checked in actionTable.test.ts).
     const read = new Set(Object.values(queryReads));
     for (const changed of Object.values(mutationChanges))
       for (const resource of changed) expect(read.has(resource)).toBe(true);
