@@ -65,7 +65,8 @@ export function query(values: Record<string, string | undefined>): string {
 /** The transports the service accepts (WebAuthn's `AuthenticatorTransport`, without the rest). */
 const SERVICE_TRANSPORTS = ["usb", "nfc", "ble", "internal", "hybrid"];
 
-const shown = (value: unknown) =>
+/** A value as an error message shows it: a string's start, quoted, or its type. */
+export const shown = (value: unknown) =>
   typeof value === "string" ? `"${value.slice(0, 40)}"` : kind(value);
 
 /**
@@ -82,32 +83,6 @@ export function passkeyNickname(value: unknown): string {
     shown(value),
   );
   return trimmed;
-}
-
-/**
- * Checks a delegated key's nickname: 1–256 characters.
- * @throws {SignetError} `INVALID_ARGUMENT`.
- */
-export function assertDelegatedKeyNickname(value: unknown): asserts value is string {
-  assertArgument(
-    typeof value === "string" && /^.{1,256}$/su.test(value),
-    "nickname",
-    "1–256 characters",
-    shown(value),
-  );
-}
-
-/**
- * Checks an E.164 phone number (`+14155550100`).
- * @throws {SignetError} `INVALID_ARGUMENT`.
- */
-export function assertPhoneNumber(value: unknown): asserts value is string {
-  assertArgument(
-    typeof value === "string" && /^\+[1-9]\d{1,14}$/.test(value),
-    "phoneNumber",
-    "an E.164 number such as +14155550100",
-    shown(value),
-  );
 }
 
 /**

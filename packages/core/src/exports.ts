@@ -3,11 +3,10 @@
 // functions run on, the default key store and WebAuthn provider, and platform-only exports.
 // `test/crypto/entries.test.ts` snapshots the names of each entry, so any change shows in review.
 
-export {
-  type AddCredentialErrorType,
-  type AddCredentialParameters,
-  type AddCredentialReturnType,
-  addCredential,
+export type {
+  AddCredentialErrorType,
+  AddCredentialParameters,
+  AddCredentialReturnType,
 } from "./actions/addCredential.js";
 export {
   type AddPasskeyErrorType,
@@ -32,11 +31,10 @@ export type {
   StartContactVerificationParameters,
   StartContactVerificationReturnType,
 } from "./actions/contactVerification.js";
-export {
-  type CreateDelegatedKeyErrorType,
-  type CreateDelegatedKeyParameters,
-  type CreateDelegatedKeyReturnType,
-  createDelegatedKey,
+export type {
+  CreateDelegatedKeyErrorType,
+  CreateDelegatedKeyParameters,
+  CreateDelegatedKeyReturnType,
 } from "./actions/createDelegatedKey.js";
 export type { ActionErrorCode, ErrorCodedAction } from "./actions/errorCodes.js";
 export {
@@ -45,17 +43,15 @@ export {
   type ExecuteQuoteReturnType,
   executeQuote,
 } from "./actions/executeQuote.js";
-export {
-  type ExportWalletErrorType,
-  type ExportWalletParameters,
-  type ExportWalletReturnType,
-  exportWallet,
+export type {
+  ExportWalletErrorType,
+  ExportWalletParameters,
+  ExportWalletReturnType,
 } from "./actions/exportWallet.js";
-export {
-  type GetDelegatedKeyErrorType,
-  type GetDelegatedKeyParameters,
-  type GetDelegatedKeyReturnType,
-  getDelegatedKey,
+export type {
+  GetDelegatedKeyErrorType,
+  GetDelegatedKeyParameters,
+  GetDelegatedKeyReturnType,
 } from "./actions/getDelegatedKey.js";
 export {
   type GetQuoteErrorType,
@@ -70,27 +66,36 @@ export {
   getSession,
 } from "./actions/getSession.js";
 export {
-  confirmContactVerification,
   deleteScaFactor,
   enrollScaPasskey,
   listScaFactors,
-  listTransactions,
   recordSecurityEvent,
   scaLogin,
-  startContactVerification,
-  updateWalletPrivacy,
 } from "./actions/lazy.js";
 export {
-  type ListCredentialsErrorType,
-  type ListCredentialsParameters,
-  type ListCredentialsReturnType,
+  addCredential,
+  confirmContactVerification,
+  createDelegatedKey,
+  exportWallet,
+  getDelegatedKey,
   listCredentials,
-} from "./actions/listCredentials.js";
-export {
-  type ListDelegatedKeysErrorType,
-  type ListDelegatedKeysParameters,
-  type ListDelegatedKeysReturnType,
   listDelegatedKeys,
+  listTransactions,
+  revokeCredential,
+  revokeDelegatedKey,
+  startContactVerification,
+  updateCustomerContact,
+  updateWalletPrivacy,
+} from "./actions/lazyWallet.js";
+export type {
+  ListCredentialsErrorType,
+  ListCredentialsParameters,
+  ListCredentialsReturnType,
+} from "./actions/listCredentials.js";
+export type {
+  ListDelegatedKeysErrorType,
+  ListDelegatedKeysParameters,
+  ListDelegatedKeysReturnType,
 } from "./actions/listDelegatedKeys.js";
 export {
   type ListInternalAccountsErrorType,
@@ -132,17 +137,15 @@ export {
   type ResendQuoteAuthorizationReturnType,
   resendQuoteAuthorization,
 } from "./actions/resendQuoteAuthorization.js";
-export {
-  type RevokeCredentialErrorType,
-  type RevokeCredentialParameters,
-  type RevokeCredentialReturnType,
-  revokeCredential,
+export type {
+  RevokeCredentialErrorType,
+  RevokeCredentialParameters,
+  RevokeCredentialReturnType,
 } from "./actions/revokeCredential.js";
-export {
-  type RevokeDelegatedKeyErrorType,
-  type RevokeDelegatedKeyParameters,
-  type RevokeDelegatedKeyReturnType,
-  revokeDelegatedKey,
+export type {
+  RevokeDelegatedKeyErrorType,
+  RevokeDelegatedKeyParameters,
+  RevokeDelegatedKeyReturnType,
 } from "./actions/revokeDelegatedKey.js";
 export {
   type RevokeSessionErrorType,
@@ -196,11 +199,10 @@ export {
   type SignOutReturnType,
   signOut,
 } from "./actions/signOut.js";
-export {
-  type UpdateCustomerContactErrorType,
-  type UpdateCustomerContactParameters,
-  type UpdateCustomerContactReturnType,
-  updateCustomerContact,
+export type {
+  UpdateCustomerContactErrorType,
+  UpdateCustomerContactParameters,
+  UpdateCustomerContactReturnType,
 } from "./actions/updateCustomerContact.js";
 export type {
   UpdateWalletPrivacyErrorType,

@@ -15,16 +15,7 @@ export type AddCredentialParameters = CallOptions & {
 export type AddCredentialReturnType = AuthMethodJson;
 export type AddCredentialErrorType = SignetErrorOf<ActionErrorCode<"addCredential">>;
 
-/**
- * Adds an OTP or OAuth credential to the wallet, stamped by a held session of the account
- * (a signed request). For passkeys use `addPasskey`.
- *
- * @throws {SignetError} `NO_SESSION`, `EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS`, `SMS_OTP_CREDENTIAL_ALREADY_EXISTS`, `INVALID_INPUT`.
- * @example
- * ```ts
- * await addCredential(client, { accountId, type: "OAUTH", oidcToken });
- * ```
- */
+/** `addCredential`, loaded on first use: documented at the public function in `lazyWallet.ts`. */
 export async function addCredential(
   client: SignetClient,
   parameters: AddCredentialParameters,

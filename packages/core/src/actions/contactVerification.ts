@@ -34,7 +34,7 @@ export type StartContactVerificationErrorType = SignetErrorOf<
   ActionErrorCode<"startContactVerification">
 >;
 
-/** `startContactVerification`, loaded on first use: documented at the public function in `lazy.ts`. */
+/** `startContactVerification`, loaded on first use: documented at the public function in `lazyWallet.ts`. */
 export async function startContactVerification(
   client: SignetClient,
   parameters: StartContactVerificationParameters,
@@ -60,7 +60,7 @@ export type ConfirmContactVerificationErrorType = SignetErrorOf<
   ActionErrorCode<"confirmContactVerification">
 >;
 
-/** `confirmContactVerification`, loaded on first use: documented at the public function in `lazy.ts`. */
+/** `confirmContactVerification`, loaded on first use: documented at the public function in `lazyWallet.ts`. */
 export async function confirmContactVerification(
   client: SignetClient,
   parameters: ConfirmContactVerificationParameters,

@@ -1,12 +1,26 @@
-import { assertCall, assertDelegatedKeyNickname, assertServiceId } from "../arguments.js";
+import { assertCall, assertServiceId, shown } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { SignetError, type SignetErrorOf } from "../errors.js";
+import { assertArgument, SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { DelegatedKeyJson } from "../wire.js";
 import type { ActionErrorCode } from "./errorCodes.js";
+
+/**
+ * Checks a delegated key's nickname: 1–256 characters.
+ * Here, not in `arguments.ts`: only this action, which loads on first use, checks one.
+ * @throws {SignetError} `INVALID_ARGUMENT`.
+ */
+function assertDelegatedKeyNickname(value: unknown): asserts value is string {
+  assertArgument(
+    typeof value === "string" && /^.{1,256}$/su.test(value),
+    "nickname",
+    "1–256 characters",
+    shown(value),
+  );
+}
 
 export type CreateDelegatedKeyParameters = CallOptions & {
   /** The wallet funding the card (`InternalAccount:…`). */
@@ -19,16 +33,7 @@ export type CreateDelegatedKeyErrorType = SignetErrorOf<ActionErrorCode<"createD
 
 export const DELEGATED_KEY_FIELDS = ["id", "cardId", "accountId", "publicKey", "status"] as const;
 
-/**
- * Creates the delegated key that lets a card spend from the wallet: a three-leg signed request,
- * both signed legs stamped by a held session of the wallet.
- *
- * @throws {SignetError} 409 `CONFLICT`-class when an ACTIVE key exists for the funding source, `NO_SESSION`, `NETWORK`.
- * @example
- * ```ts
- * const key = await createDelegatedKey(client, { accountId, cardId, nickname: "Card" });
- * ```
- */
+/** `createDelegatedKey`, loaded on first use: documented at the public function in `lazyWallet.ts`. */
 export async function createDelegatedKey(
   client: SignetClient,
   parameters: CreateDelegatedKeyParameters,

@@ -17,20 +17,7 @@ export type ExportWalletParameters = CallOptions & {
 export type ExportWalletReturnType = string;
 export type ExportWalletErrorType = SignetErrorOf<ActionErrorCode<"exportWallet">>;
 
-/**
- * Exports the wallet's recovery phrase: a fresh decrypt-only key per export (uncompressed), the
- * signed request, then `openExportBundle` on the device. The key exists only for this call. If the
- * challenge lapses while the service is still processing, the export starts over once. A held
- * session that has expired on the service's clock (a device that slept) ends it in
- * `SESSION_EXPIRED`: sign in again.
- *
- * @throws {SignetError} `NO_SESSION`, `SESSION_EXPIRED`, `BUNDLE_SIGNER_UNTRUSTED`, `BUNDLE_SIGNATURE_INVALID`,
- *   `BUNDLE_ORGANIZATION_MISMATCH`, `DECRYPTION_FAILED`, `PROCESSING_TIMEOUT`, `NETWORK`.
- * @example
- * ```ts
- * const mnemonic = await exportWallet(client, { accountId });
- * ```
- */
+/** `exportWallet`, loaded on first use: documented at the public function in `lazyWallet.ts`. */
 export async function exportWallet(
   client: SignetClient,
   parameters: ExportWalletParameters,

@@ -13,15 +13,7 @@ export type GetDelegatedKeyParameters = CallOptions & {
 export type GetDelegatedKeyReturnType = DelegatedKeyJson;
 export type GetDelegatedKeyErrorType = SignetErrorOf<ActionErrorCode<"getDelegatedKey">>;
 
-/**
- * Reads one delegated key (`GET /auth/delegated-keys/{id}`).
- *
- * @throws {SignetError} `NOT_FOUND`, `RELAY_FORBIDDEN`, `NETWORK`.
- * @example
- * ```ts
- * const key = await getDelegatedKey(client, { delegatedKeyId });
- * ```
- */
+/** `getDelegatedKey`, loaded on first use: documented at the public function in `lazyWallet.ts`. */
 export async function getDelegatedKey(
   client: SignetClient,
   parameters: GetDelegatedKeyParameters,

@@ -1,17 +1,10 @@
-// The account-security actions and the rarer lists (SCA login and factors, contact verification,
-// wallet privacy, the transactions list) are loaded on first use: a page that never calls them
-// loads none of their code (docs/architecture.md "Size"). Each public function is here, with its
-// documentation; its module holds the code.
+// The Strong Customer Authentication actions (login and factors) are loaded on first use, a chunk
+// each: a page that never calls them loads none of their code (docs/architecture.md "Size"). The
+// rarer account and wallet actions load the same way, as one chunk (`lazyWallet.ts`). Each public
+// function is here, with its documentation; its module holds the code.
 
 import type { SignetClient } from "../client.js";
 import { loadChunk } from "../crypto/chunk.js";
-import type {
-  ConfirmContactVerificationParameters,
-  ConfirmContactVerificationReturnType,
-  StartContactVerificationParameters,
-  StartContactVerificationReturnType,
-} from "./contactVerification.js";
-import type { ListTransactionsParameters, ListTransactionsReturnType } from "./listTransactions.js";
 import type {
   DeleteScaFactorParameters,
   DeleteScaFactorReturnType,
@@ -23,16 +16,9 @@ import type {
   RecordSecurityEventReturnType,
 } from "./scaFactors.js";
 import type { ScaLoginParameters, ScaLoginReturnType } from "./scaLogin.js";
-import type {
-  UpdateWalletPrivacyParameters,
-  UpdateWalletPrivacyReturnType,
-} from "./updateWalletPrivacy.js";
 
 const loadScaLogin = () => loadChunk(() => import("./scaLogin.js"));
 const loadScaFactors = () => loadChunk(() => import("./scaFactors.js"));
-const loadContactVerification = () => loadChunk(() => import("./contactVerification.js"));
-const loadListTransactions = () => loadChunk(() => import("./listTransactions.js"));
-const loadUpdateWalletPrivacy = () => loadChunk(() => import("./updateWalletPrivacy.js"));
 
 /**
  * Opens the customer's Strong Customer Authentication session: starts a login with `factor`,
@@ -130,73 +116,4 @@ export async function recordSecurityEvent(
   parameters: RecordSecurityEventParameters,
 ): Promise<RecordSecurityEventReturnType> {
   return (await loadScaFactors()).recordSecurityEvent(client, parameters);
-}
-
-/**
- * Sends a verification code to the customer's email or phone (`POST
- * /customers/{id}/verify-email` or `/verify-phone`). Confirm with `confirmContactVerification`.
- *
- * @throws {SignetError} `CONFLICT` (409: already verified, or not required here), `RATE_LIMITED`, `NETWORK`.
- * @example
- * ```ts
- * await startContactVerification(client, { customerId, channel: "phone" });
- * ```
- */
-export async function startContactVerification(
-  client: SignetClient,
-  parameters: StartContactVerificationParameters,
-): Promise<StartContactVerificationReturnType> {
-  return (await loadContactVerification()).startContactVerification(client, parameters);
-}
-
-/**
- * Confirms the code of a contact verification (`POST /customers/{id}/verify-email/confirm` or
- * `/verify-phone/confirm` `{ code }`).
- *
- * @throws {SignetError} `INVALID_INPUT` (400: a wrong or lapsed code), `CONFLICT`, `NETWORK`.
- * @example
- * ```ts
- * const customer = await confirmContactVerification(client, { customerId, channel: "phone", code });
- * ```
- */
-export async function confirmContactVerification(
-  client: SignetClient,
-  parameters: ConfirmContactVerificationParameters,
-): Promise<ConfirmContactVerificationReturnType> {
-  return (await loadContactVerification()).confirmContactVerification(client, parameters);
-}
-
-/**
- * Lists the signed-in customer's transactions (`GET /transactions`), one page at a time.
- *
- * @throws {SignetError} `INVALID_ARGUMENT`, `RELAY_FORBIDDEN`, `NETWORK`.
- * @example
- * ```ts
- * let page = await listTransactions(client, { limit: 20 });
- * while (page.nextCursor) page = await listTransactions(client, { cursor: page.nextCursor });
- * ```
- */
-export async function listTransactions(
-  client: SignetClient,
-  parameters: ListTransactionsParameters = {},
-): Promise<ListTransactionsReturnType> {
-  return (await loadListTransactions()).listTransactions(client, parameters);
-}
-
-/**
- * Turns the wallet's privacy on or off (`PATCH /internal-accounts/{id}` `{ privateEnabled }`): a
- * signed retry stamped by a held session of the wallet, after checking that the payload is the
- * raw-payload signature of this wallet (and, where its bytes are readable, of this setting).
- *
- * @throws {SignetError} `NO_SESSION`, `PAYLOAD_MISMATCH`, `WALLET_SIGNATURE_INVALID`, `NETWORK`.
- * @example
- * ```ts
- * const account = await updateWalletPrivacy(client, { accountId, privateEnabled: true });
- * ```
- */
-export async function updateWalletPrivacy(
-  client: SignetClient,
-  parameters: UpdateWalletPrivacyParameters,
-): Promise<UpdateWalletPrivacyReturnType> {
-  return (await loadUpdateWalletPrivacy()).updateWalletPrivacy(client, parameters);
 }

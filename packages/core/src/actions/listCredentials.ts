@@ -22,16 +22,7 @@ export type ListCredentialsParameters = CallOptions & {
 export type ListCredentialsReturnType = AuthMethodJson[];
 export type ListCredentialsErrorType = SignetErrorOf<ActionErrorCode<"listCredentials">>;
 
-/**
- * Lists the credentials of an Embedded Wallet (`GET /auth/credentials?accountId=`).
- *
- * @throws {SignetError} `RELAY_FORBIDDEN` (not the user's account), `NETWORK`, `MALFORMED_RESPONSE`.
- * @example
- * ```ts
- * const credentials = await listCredentials(client, { accountId });
- * const email = credentials.find((c) => c.type === "EMAIL_OTP");
- * ```
- */
+/** `listCredentials`, loaded on first use: documented at the public function in `lazyWallet.ts`. */
 export async function listCredentials(
   client: SignetClient,
   parameters: ListCredentialsParameters,

@@ -14,15 +14,7 @@ export type ListDelegatedKeysParameters = CallOptions & {
 export type ListDelegatedKeysReturnType = DelegatedKeyJson[];
 export type ListDelegatedKeysErrorType = SignetErrorOf<ActionErrorCode<"listDelegatedKeys">>;
 
-/**
- * Lists delegated keys by wallet and/or funding source (at least one), PENDING and REVOKED included.
- *
- * @throws {SignetError} `INVALID_ARGUMENT`, `RELAY_FORBIDDEN`, `NETWORK`.
- * @example
- * ```ts
- * const keys = await listDelegatedKeys(client, { accountId });
- * ```
- */
+/** `listDelegatedKeys`, loaded on first use: documented at the public function in `lazyWallet.ts`. */
 export async function listDelegatedKeys(
   client: SignetClient,
   parameters: ListDelegatedKeysParameters,

@@ -33,7 +33,7 @@ export type ListTransactionsReturnType = {
 };
 export type ListTransactionsErrorType = SignetErrorOf<ActionErrorCode<"listTransactions">>;
 
-/** `listTransactions`, loaded on first use: documented at the public function in `lazy.ts`. */
+/** `listTransactions`, loaded on first use: documented at the public function in `lazyWallet.ts`. */
 export async function listTransactions(
   client: SignetClient,
   parameters: ListTransactionsParameters = {},

@@ -28,16 +28,7 @@ export type RevokeCredentialParameters = CallOptions & {
 export type RevokeCredentialReturnType = undefined;
 export type RevokeCredentialErrorType = SignetErrorOf<ActionErrorCode<"revokeCredential">>;
 
-/**
- * Revokes a credential, stamped by a held session issued by a DIFFERENT credential of the account
- * (the service's rule). Sessions the revoked credential issued end; their keys are deleted here.
- *
- * @throws {SignetError} `NO_SESSION` (no session from another credential), `INVALID_INPUT` (last credential), `NOT_FOUND`.
- * @example
- * ```ts
- * await revokeCredential(client, { accountId, credentialId: oldPasskey.id });
- * ```
- */
+/** `revokeCredential`, loaded on first use: documented at the public function in `lazyWallet.ts`. */
 export async function revokeCredential(
   client: SignetClient,
   parameters: RevokeCredentialParameters,

@@ -10,16 +10,7 @@ export type RevokeDelegatedKeyParameters = CallOptions & {
 export type RevokeDelegatedKeyReturnType = undefined;
 export type RevokeDelegatedKeyErrorType = SignetErrorOf<ActionErrorCode<"revokeDelegatedKey">>;
 
-/**
- * Revokes an ACTIVE delegated key (`DELETE /auth/delegated-keys/{id}`, one call, 204).
- *
- * @throws {SignetError} `REFERENCE_NOT_FOUND` (404), `INVALID_INPUT` (400: the key is not ACTIVE,
- *   as the OpenAPI documents), `RELAY_FORBIDDEN`, `NETWORK`.
- * @example
- * ```ts
- * await revokeDelegatedKey(client, { delegatedKeyId });
- * ```
- */
+/** `revokeDelegatedKey`, loaded on first use: documented at the public function in `lazyWallet.ts`. */
 export async function revokeDelegatedKey(
   client: SignetClient,
   parameters: RevokeDelegatedKeyParameters,

@@ -1,4 +1,4 @@
-import { assertCall, assertPhoneNumber, assertServiceId } from "../arguments.js";
+import { assertCall, assertServiceId, shown } from "../arguments.js";
 import type { SignetClient } from "../client.js";
 import { assertArgument, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
@@ -7,6 +7,20 @@ import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js"
 import { expectShape } from "../transport/responseShape.js";
 import type { CustomerJson } from "../wire.js";
 import type { ActionErrorCode } from "./errorCodes.js";
+
+/**
+ * Checks an E.164 phone number (`+14155550100`).
+ * Here, not in `arguments.ts`: only this action, which loads on first use, checks one.
+ * @throws {SignetError} `INVALID_ARGUMENT`.
+ */
+function assertPhoneNumber(value: unknown): asserts value is string {
+  assertArgument(
+    typeof value === "string" && /^\+[1-9]\d{1,14}$/.test(value),
+    "phoneNumber",
+    "an E.164 number such as +14155550100",
+    shown(value),
+  );
+}
 
 export type UpdateCustomerContactParameters = CallOptions & {
   customerId: string;
@@ -19,17 +33,7 @@ export type UpdateCustomerContactErrorType = SignetErrorOf<
   ActionErrorCode<"updateCustomerContact">
 >;
 
-/**
- * Changes the customer's email or phone number (one per call), which moves the tied EMAIL_OTP or
- * SMS_OTP credential too; stamped by a held session of a tied wallet. All or nothing.
- *
- * @throws {SignetError} `EMAIL_OTP_EMAIL_ALREADY_EXISTS`, `EMAIL_OTP_CREDENTIAL_SET_CHANGED`,
- *   `EMAIL_OTP_CREDENTIAL_SYNC_FAILED`, `INVALID_INPUT`, `NO_SESSION`.
- * @example
- * ```ts
- * await updateCustomerContact(client, { customerId, accountId, email: "new@example.com" });
- * ```
- */
+/** `updateCustomerContact`, loaded on first use: documented at the public function in `lazyWallet.ts`. */
 export async function updateCustomerContact(
   client: SignetClient,
   parameters: UpdateCustomerContactParameters,

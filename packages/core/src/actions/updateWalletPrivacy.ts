@@ -21,7 +21,7 @@ export type UpdateWalletPrivacyParameters = CallOptions & {
 export type UpdateWalletPrivacyReturnType = InternalAccountJson;
 export type UpdateWalletPrivacyErrorType = SignetErrorOf<ActionErrorCode<"updateWalletPrivacy">>;
 
-/** `updateWalletPrivacy`, loaded on first use: documented at the public function in `lazy.ts`. */
+/** `updateWalletPrivacy`, loaded on first use: documented at the public function in `lazyWallet.ts`. */
 export async function updateWalletPrivacy(
   client: SignetClient,
   parameters: UpdateWalletPrivacyParameters,
