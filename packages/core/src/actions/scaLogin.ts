@@ -6,7 +6,7 @@ import { assertCall } from "../arguments.js";
 import type { SignetClient } from "../client.js";
 import { assertArgument, isSignetError, SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
-import { abortedError } from "../transport/http.js";
+import { abortedError } from "../transport/abort.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { ScaChallengeJson } from "../wire.js";
 import type { ActionErrorCode } from "./errorCodes.js";

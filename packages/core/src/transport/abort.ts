@@ -1,6 +1,18 @@
 // Waiting and cancelling: the sleep between re-sends and the rule that an aborted call rejects at
 // once with `ABORTED`, whatever the work it waits on does.
-import { abortedError } from "./http.js";
+import { SignetError } from "../errors.js";
+
+/**
+ * The error for a request stopped by the caller's `AbortSignal`.
+ *
+ * @example
+ * ```ts
+ * if (signal.aborted) throw abortedError(signal);
+ * ```
+ */
+export function abortedError(signal?: AbortSignal): SignetError {
+  return new SignetError("ABORTED", "The request was aborted", { cause: signal?.reason });
+}
 
 /** Resolves after `ms`, early (and quietly) when `signal` fires. */
 export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {

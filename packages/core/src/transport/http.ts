@@ -6,6 +6,7 @@
 
 import { defined } from "../defined.js";
 import { isSignetError, SignetError } from "../errors.js";
+import { abortedError } from "./abort.js";
 import { deliver } from "./deliver.js";
 import { REQUEST_ID_HEADER, WALLET_SIGNATURE_HEADER } from "./headers.js";
 import { errorFromResponse } from "./responseError.js";
@@ -198,18 +199,6 @@ function neverSent(error: unknown): boolean {
     cause = (cause as { cause?: unknown }).cause;
   }
   return false;
-}
-
-/**
- * The error for a request stopped by the caller's `AbortSignal`.
- *
- * @example
- * ```ts
- * if (signal.aborted) throw abortedError(signal);
- * ```
- */
-export function abortedError(signal?: AbortSignal): SignetError {
-  return new SignetError("ABORTED", "The request was aborted", { cause: signal?.reason });
 }
 
 /**

@@ -3,11 +3,11 @@
 // leg, succeed, wait to re-send, or fail. Each is small and tested on its own.
 import { defined } from "../defined.js";
 import { isSignetError, SignetError } from "../errors.js";
-import { unlessAborted } from "./abort.js";
+import { abortedError, unlessAborted } from "./abort.js";
 import { backoffDelay } from "./backoff.js";
 import { parseSignedRequestChallenge } from "./challenge.js";
 import { IDEMPOTENCY_KEY_HEADER, REQUEST_ID_HEADER, WALLET_SIGNATURE_HEADER } from "./headers.js";
-import { abortedError, type TransportResponse } from "./http.js";
+import type { TransportResponse } from "./http.js";
 import { generateIdempotencyKey } from "./idempotencyKey.js";
 import { type Answer, nextStep, type Step } from "./nextStep.js";
 import { readAnswer } from "./readAnswer.js";
