@@ -2,7 +2,7 @@
 // Nothing here reads window, navigator or globalThis.crypto at import time.
 
 import { type CreateClientParameters, checkOptions } from "./clientOptions.js";
-import type { CryptoApi } from "./crypto/api.js";
+import { type CryptoApi, preloadOtpSealing } from "./crypto/api.js";
 import type { SigningKey } from "./crypto/backend.js";
 import type { BundleTrustOptions } from "./crypto/bundles.js";
 import { defined } from "./defined.js";
@@ -181,11 +181,12 @@ export function createClientFactory(defaults: ClientDefaults) {
       onEvent: emit,
     });
     const crypto = parameters.crypto ?? defaults.crypto();
-    // One WebAuthn provider per client, and the chunks that passkeys and HPKE need start loading
-    // now: a tap or a typed code later never waits for them.
+    // One WebAuthn provider per client, and the chunks that passkeys, HPKE and OTP sealing need
+    // start loading now: a tap or a typed code later never waits for them.
     const webauthn = parameters.webauthn ?? defaults.webauthn();
     webauthn?.preload?.();
     crypto.backend.preload?.();
+    preloadOtpSealing();
     preloadPayloadChecks();
     let resolved: Promise<{ store: KeyStore; persistence: KeyPersistence }> | undefined;
     const resolveStore = () => {

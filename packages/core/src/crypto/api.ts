@@ -8,7 +8,7 @@ import type {
   SigningKey,
   SigningKeyRecord,
 } from "./backend.js";
-import { type SealOtpBundleParameters, sealOtpBundle } from "./bundles.js";
+import type { SealOtpBundleParameters } from "./bundles.js";
 import { loadChunk } from "./chunk.js";
 import type { OpenExportBundleParameters } from "./export-bundle.js";
 import type { OpenSessionKeyBundleParameters } from "./legacy-session-key.js";
@@ -18,7 +18,17 @@ import { stampPayload, type VerifyStampParameters } from "./stamp.js";
 
 // Rare paths load on first use and stay out of the browser bundle: stamp verification (tests and
 // tools), wallet export (about once per wallet) and legacy session bundles (explicit opt-in).
-// What every sign-in and signed request needs (stamps, OTP bundles) is eager.
+// What every signed request needs (stamps) is eager. Sealing an OTP (the target bundle's checks)
+// is a chunk of its own that `createClient` prefetches with HPKE, which the sealing needs too:
+// a typed code never waits for either.
+
+/** Loads the OTP sealing chunk (./bundles.ts); `preloadOtpSealing` starts it early. */
+const loadBundles = () => loadChunk(() => import("./bundles.js"));
+
+/** Starts loading the OTP sealing chunk, so no typed code waits for it (a failure is retried on use). */
+export function preloadOtpSealing(): void {
+  import("./bundles.js").catch(() => undefined);
+}
 
 /**
  * The crypto contract of `@signet/core`, bound to one backend (docs/architecture.md "The crypto
@@ -245,7 +255,7 @@ export function createCryptoApi(backend: CryptoBackend): CryptoApi {
     importDecryptionKey: async (privateKey) => backend.importDecryptionKey(parseScalar(privateKey)),
     sealOtpBundle: async (parameters) => {
       assertParameters(parameters);
-      return sealOtpBundle(backend, parameters);
+      return (await loadBundles()).sealOtpBundle(backend, parameters);
     },
     openSessionKeyBundle: async (parameters) => {
       assertParameters(parameters);

@@ -2,7 +2,7 @@
 // accepted): one verification path over any backend, with typed failures.
 import { SignetError } from "../errors.js";
 import type { CryptoBackend } from "./backend.js";
-import { derToP1363 } from "./der.js";
+import { derToP1363 } from "./der-parse.js";
 import { hexToBytes } from "./encoding.js";
 import { bytesToBigInt, N, normalizePublicKey } from "./p256.js";
 

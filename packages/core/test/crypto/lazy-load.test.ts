@@ -76,6 +76,21 @@ describe("lazy chunks that fail to load", () => {
     }
   });
 
+  it("sealOtpBundle (its chunk is the bundle checks, prefetched by createClient): NETWORK, retryable", async () => {
+    vi.resetModules();
+    vi.doMock("../../src/crypto/bundles.js", () => {
+      throw new TypeError("Failed to fetch dynamically imported module");
+    });
+    const { api, SignetError } = await loadApi();
+    const error = await failure(
+      () => api.sealOtpBundle({ targetBundle: "{}", otpCode: "123456", publicKey: "04" }),
+      SignetError,
+    );
+    expect(error).toMatchObject({ code: "NETWORK", retryable: true });
+    expect(error.message).not.toContain("123456");
+    vi.doUnmock("../../src/crypto/bundles.js");
+  });
+
   it("a later call succeeds once the chunk loads (nothing cached from the failure)", async () => {
     vi.resetModules();
     vi.doMock("../../src/crypto/rare.js", async (importOriginal) => {

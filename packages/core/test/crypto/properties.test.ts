@@ -12,7 +12,8 @@ import {
 } from "../../src/crypto/base58.js";
 import * as portableUtf8 from "../../src/crypto/codec.js";
 import * as webUtf8 from "../../src/crypto/codec-web.js";
-import { derToP1363, p1363ToDer } from "../../src/crypto/der.js";
+import { p1363ToDer } from "../../src/crypto/der.js";
+import { derToP1363 } from "../../src/crypto/der-parse.js";
 import {
   base64UrlDecode,
   base64UrlEncode,
