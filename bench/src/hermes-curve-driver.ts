@@ -5,7 +5,8 @@
 // `SIGNET_CURVE <json>` line. `Date.now()` is the only clock Hermes 0.12 has here.
 import { ecdsa, weierstrass } from "@noble/curves/abstract/weierstrass.js";
 import { sha256 } from "@noble/hashes/sha2.js";
-import { B, GX, GY, N, P } from "../../packages/core/src/crypto/p256.js";
+import { B, N, P } from "../../packages/core/src/crypto/p256.js";
+import { GX, GY } from "../../packages/core/src/crypto/p256-base.js";
 import { type BenchCurve, curveVariant } from "./hermes-curve-variant.js";
 
 declare const print: (line: string) => void;

@@ -22,13 +22,12 @@ import {
   bytesToBigInt,
   decodePoint,
   encodePoint,
-  GX,
-  GY,
   N,
   normalizePublicKey,
   P,
   parseScalar,
 } from "./p256.js";
+import { GX, GY } from "./p256-base.js";
 import { buildComb, COMB_BLIND_BYTES, type Comb, canBlind, combMultiply } from "./p256-comb.js";
 import { BLIND_LENGTH, signP256 } from "./p256-sign.js";
 import { defaultRandomBytes, type RandomBytes } from "./random.js";

@@ -6,7 +6,8 @@
 // (./p256-comb.ts), the `node` entry with OpenSSL (./node.ts). Kept apart from ./p256.ts so the
 // browser loads it on first use, in the rare chunk.
 import { SignetError } from "../errors.js";
-import { type AffinePoint, bytesToBigInt, GX, GY, mod, N, P, pow } from "./p256.js";
+import { type AffinePoint, bytesToBigInt, mod, N, P, pow } from "./p256.js";
+import { GX, GY } from "./p256-base.js";
 
 // Jacobian coordinates (X, Y, Z) ↔ affine (X/Z², Y/Z³); Z = 0 is infinity.
 type Jacobian = [bigint, bigint, bigint];

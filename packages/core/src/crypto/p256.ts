@@ -10,8 +10,6 @@ export const P = 0xffffffff00000001000000000000000000000000fffffffffffffffffffff
 export const N = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
 const A = P - 3n;
 export const B = 0x5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604bn;
-export const GX = 0x6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296n;
-export const GY = 0x4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5n;
 
 /** An affine point on P-256 (never the point at infinity). */
 export type AffinePoint = { readonly x: bigint; readonly y: bigint };
