@@ -3,7 +3,8 @@
 // AAD = enc (65) ‖ recipient public key (65).
 import { SignetError } from "../errors.js";
 import type { CryptoBackend } from "./backend.js";
-import { bytesToHex, concatBytes, hexToBytes, utf8Decode, utf8Encode } from "./encoding.js";
+import { concatBytes } from "./bytes.js";
+import { bytesToHex, hexToBytes, utf8Decode, utf8Encode } from "./encoding.js";
 import { decodePoint, normalizePublicKey } from "./p256.js";
 import { PRODUCTION_TLS_FETCHER_SIGN_PUBLIC_KEY } from "./pinned-keys.js";
 import { verifySignature } from "./signature.js";

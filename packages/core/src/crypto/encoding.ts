@@ -78,24 +78,3 @@ export function base64UrlDecode(text: string, name = "base64url"): Uint8Array {
 import { decodeBase64Url, encodeBase64Url } from "#codec";
 
 export { utf8Decode, utf8Encode } from "#codec";
-
-/** Concatenates byte arrays. */
-export function concatBytes(...parts: Uint8Array[]): Uint8Array {
-  let length = 0;
-  for (const part of parts) length += part.length;
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}
-
-/** Byte equality in time independent of where the first difference is. */
-export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
-  return diff === 0;
-}

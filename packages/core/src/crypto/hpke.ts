@@ -4,7 +4,7 @@
 // (./hpke-webcrypto.ts). Tests also run it over WebCrypto primitives to cross-check the two;
 // docs/protocol.md §4 fixes the suite the service uses (AES-256-GCM).
 import { SignetError } from "../errors.js";
-import { concatBytes } from "./encoding.js";
+import { concatBytes } from "./bytes.js";
 
 type MaybePromise<T> = T | Promise<T>;
 

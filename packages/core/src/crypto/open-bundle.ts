@@ -4,7 +4,8 @@
 import { SignetError } from "../errors.js";
 import type { DecryptionKey } from "./backend.js";
 import { hexField, INFO, malformed, parseJsonObject } from "./bundles.js";
-import { concatBytes, hexToBytes, utf8Decode } from "./encoding.js";
+import { concatBytes } from "./bytes.js";
+import { hexToBytes, utf8Decode } from "./encoding.js";
 
 export function assertDecryptionKey(key: unknown): asserts key is DecryptionKey {
   const candidate = key as Partial<DecryptionKey> | null | undefined;

@@ -14,7 +14,8 @@ import {
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { CryptoBackend, DecryptionKey } from "../../src/crypto/backend.js";
-import { bytesToHex, concatBytes, hexToBytes } from "../../src/crypto/encoding.js";
+import { concatBytes } from "../../src/crypto/bytes.js";
+import { bytesToHex, hexToBytes } from "../../src/crypto/encoding.js";
 import { hpkeSealWith, keySchedule } from "../../src/crypto/hpke.js";
 import { createNobleBackend } from "../../src/crypto/noble.js";
 import { decodePoint, encodePoint, P } from "../../src/crypto/p256.js";
