@@ -16,36 +16,26 @@ const budgets = [
   {
     name: "@signet/core (browser entry)",
     entry: "packages/core/dist/index.js",
-    // Up front: 27 KiB, seven more than the design's 20. 2.5 KiB for checking every payload before
-    // it is signed (docs/protocol.md §11: each action's expectations, the engine's checked signer,
-    // the bounded clock, the redaction of service text; the reading itself is a prefetched chunk),
-    // and about 1 KiB for SCA as the service runs it (the factor on execute, the SCA login inside
-    // the authorization, passkey options of either shape) and lists read to their last page: that
-    // was 24 KiB (23.7 measured). Raised to 27 KiB (26.9 measured) for the work since, measured as
-    // minified bytes per module (esbuild metafile) at the bundle's gzip ratio of about 0.3: the
-    // signed-request engine as steps over one state, with restarts after a lapse and the caller's
-    // resolution of an ambiguous re-send (+3.1 KB min, about 0.9 KiB); one retry policy for every
-    // request, per-call retry options and retry events (retry.ts, withRetry.ts, pollUntil.ts:
-    // +1.8 KB, about 0.55 KiB); sessions judged gone by the service's list and dropped, and a 401
-    // clearing the session that stamped it (sessionExpiry.ts, sessionRejection.ts, refreshSession,
-    // the store: +2.9 KB, about 0.85 KiB); passkey errors read with the ceremony's context (RP id,
-    // host, timeout, autofill: +0.8 KB, about 0.25 KiB); option checks at creation and the one entry
-    // factory (clientOptions.ts, entry.ts: +1.2 KB, about 0.35 KiB); the rest in the flows. The
-    // account-security actions (SCA login and factors, contact verification, wallet privacy, the
-    // transactions list) load on first use. Everything: 44.5 KiB (44.2 measured), was 40 (39.8):
-    // the same up-front growth, plus the automatic-refresh watcher's waking after sleep and on
-    // return to the foreground (its chunk 0.4 to 1.1 KiB), the 401 session clearing's chunk
-    // (0.4 KiB), and 0.2 KiB more in the passkey ceremonies' chunk. Before that: those actions'
-    // chunk, the WebAuthn Signal API, option checks at creation, the lost-session event.
-    // BENCHMARKS.md compares the figures with other wallet SDKs.
-    // Raised to 27.5 KiB up front (27.44 measured, +525 B) and 45 KiB in all (44.8 measured,
-    // +585 B) for the security review of the recovery code (#22): a session adopted after a lost
-    // sign-in or refresh is proven by the call's key (a refresh stamped by it) before it is held,
-    // the store refuses to replace a held id's key, authorizeQuote reads the quote after any
-    // unknown outcome and throws an expired or failed one as such, the engine caps a challenge's
-    // lifetime and a run's length, and resolves only answers that leave the outcome open.
-    upFront: 27.5 * 1024,
-    whole: 45 * 1024,
+    // Up front: 24.5 KiB (24.13 measured), the design's 20 plus deliberate trades: checking every
+    // payload before it is signed (docs/protocol.md §11; about 2.5 KiB, the reading itself a
+    // prefetched chunk), SCA as the service runs it (about 1 KiB), then the signed-request engine's
+    // restarts and ambiguous re-sends, one retry policy with retry events, sessions judged gone by
+    // the service's list and cleared by a 401, passkey errors with their ceremony's context and
+    // option checks at creation (about 3 KiB), and the recovery code's security review (#22,
+    // 0.5 KiB). That had reached 27.5 KiB (27.49 measured, 45 KiB in all at 44.85). A size pass
+    // took back 3.36 KiB: the rarer account and wallet actions (delegated keys, credentials, contact
+    // details, wallet privacy and export, the transactions list) load on first use as one chunk
+    // (actions/lazyWallet.ts, -1.68 KiB); the OTP seal's bundle checks are a chunk createClient
+    // prefetches with HPKE (-1.36 KiB); and code only chunks use no longer rides with the page:
+    // abortedError in transport/abort.ts rather than transport/http.ts, the base point G, concatBytes
+    // and equalBytes, verify-stamp's import of stamp.ts (-0.33 KiB). Everything: 45.5 KiB (45.29
+    // measured), 0.44 KiB more than before that pass, the new chunks' import and export lists.
+    // Measured and kept up front: waitForTransaction and revokeSession (lazy, they split the poller,
+    // the retry policy and the sessions' helpers into shared chunks: more in all than they save).
+    // `node scripts/size.mjs --why` shows what each chunk holds; BENCHMARKS.md compares the figures
+    // with other wallet SDKs.
+    upFront: 24.5 * 1024,
+    whole: 45.5 * 1024,
   },
   {
     // The hooks alone: react and @signet/core are the app's own dependencies.
@@ -64,7 +54,8 @@ const gz = (bytes) => gzipSync(bytes, { level: 9 }).length;
 const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
 
 let failed = false;
-// `pnpm size -- --write` also writes docs/size.md, the one place the figures are written down.
+// `pnpm size -- --write` also writes docs/size.md, the one place the figures are written down;
+// `pnpm size -- --why` lists each chunk's modules.
 const report = [];
 for (const { name, entry, upFront, whole, external = [] } of budgets) {
   const result = await build({
@@ -114,6 +105,24 @@ for (const { name, entry, upFront, whole, external = [] } of budgets) {
   }
   for (const path of lazy)
     console.log(`     lazy chunk ${path.split("/").pop()}: ${kib(gz(contents.get(path)))}`);
+  // `--why`: where the bytes go. Each chunk, up front first, with the chunks that import it (a
+  // shared chunk exists for each set of importers) and its modules by minified bytes.
+  if (process.argv.includes("--why")) {
+    for (const path of [...eager, ...lazy]) {
+      const by = js.filter((other) => outputs[other].imports.some((i) => i.path === path));
+      console.log(
+        `\n${eager.has(path) ? "up front" : "lazy"} ${path.split("/").pop()}: ${outputs[path].bytes} B min, ${gz(contents.get(path))} B gzip${by.length ? `; imported by ${by.map((other) => other.split("/").pop()).join(", ")}` : ""}`,
+      );
+      const inputs = Object.entries(outputs[path].inputs).sort(
+        (a, b) => b[1].bytesInOutput - a[1].bytesInOutput,
+      );
+      for (const [input, { bytesInOutput }] of inputs)
+        if (bytesInOutput > 0)
+          console.log(
+            `  ${String(bytesInOutput).padStart(6)} ${input.replace(/^.*node_modules\/|^packages\/[^/]+\/dist\//, "")}`,
+          );
+    }
+  }
   report.push(
     `## ${name}`,
     "",
