@@ -146,7 +146,9 @@ export interface CryptoApi {
    * @param parameters - `targetBundle`, `otpCode`, `publicKey` (the TEK), `trustedKeys?`, `allowUnsigned?`, `onWarning?`.
    * @returns The JSON text `{"encappedPublic":…,"ciphertext":…}`, sent as a string.
    * @throws {SignetError} `BUNDLE_MALFORMED`, `BUNDLE_SIGNATURE_INVALID`, `BUNDLE_SIGNER_UNTRUSTED`,
-   * `INVALID_ARGUMENT`, `POINT_INVALID`, `ENCODING_INVALID`. Messages never contain the code.
+   * `INVALID_ARGUMENT`, `POINT_INVALID`, `ENCODING_INVALID`; `NETWORK` (retryable) when the
+   * sealing code, a chunk prefetched by `createClient`, could not be loaded. Messages never contain
+   * the code.
    * @example
    * ```ts
    * const tek = await generateSigningKey();
