@@ -35,7 +35,7 @@ const RANKS: [prefix: string, rank: number][] = [
   ["index.node.ts", 10],
 ];
 // Plus `defined.ts`, a helper without imports that every layer (errors.ts too) may use.
-const SHARED = new Set(["errors.ts", "events.ts", "wire.ts", "defined.ts"]);
+const SHARED = new Set(["errors.ts", "codes.ts", "events.ts", "wire.ts", "defined.ts"]);
 
 const rankOf = (file: string): number | undefined =>
   RANKS.find(([prefix]) => file === prefix || file.startsWith(prefix))?.[1];
