@@ -65,6 +65,7 @@ export async function hermesBench(inputs: Inputs, mode: Mode): Promise<Section> 
   const m = (rs: Result[], k: keyof Result) => median(rs.map((r) => r[k] ?? Number.NaN));
   const cold = m(signet, "coldKeyAndStampMs") / m(noble, "coldKeyAndStampMs");
   const warm = m(signet, "warmStampMs") / m(noble, "warmStampMs");
+  const seal = m(signet, "otpSealMs") / m(noble, "otpSealMs");
   return {
     title: "Hermes (React Native)",
     method: `The \`react-native\` build of @signet/core and plain @noble/curves (default settings) bundled like a React Native app (esbuild with the react-native condition, then @react-native/babel-preset) and run in Hermes 0.12 (hermes-engine-cli), ${rounds} fresh VMs each, alternating; medians. Hermes here has only a millisecond clock.`,
@@ -83,7 +84,12 @@ export async function hermesBench(inputs: Inputs, mode: Mode): Promise<Section> 
           m(noble, "warmStampMs").toFixed(1),
           `${warm.toFixed(2)}×`,
         ],
-        ["OTP seal (sealOtpBundle, warm)", m(signet, "otpSealMs").toFixed(1), "", ""],
+        [
+          "OTP seal, warm (Signet: sealOtpBundle; noble: its floor, the bundle's signature verified and one ECDH)",
+          m(signet, "otpSealMs").toFixed(1),
+          m(noble, "otpSealMs").toFixed(1),
+          `${seal.toFixed(2)}×`,
+        ],
       ],
     },
     targets: [
@@ -102,11 +108,13 @@ export async function hermesBench(inputs: Inputs, mode: Mode): Promise<Section> 
         bound: 1.1,
       },
       {
-        label: "Hermes: OTP seal",
-        value: m(signet, "otpSealMs"),
-        unit: " ms",
+        // A ratio in one run, not milliseconds: this was "≤ 100 ms", which measured the machine
+        // (96 to 108 ms for the same code on different days here).
+        label: "Hermes: OTP seal ÷ plain noble's floor for it (verify + ECDH)",
+        value: seal,
+        unit: "×",
         kind: "max",
-        bound: 100,
+        bound: 1.25,
       },
     ],
     charts: [],
