@@ -8,6 +8,7 @@ import { useState } from "react";
 import { SignInScreen } from "../src/SignInScreen";
 import { WalletRoot } from "../src/WalletRoot";
 import { WalletScreen } from "../src/WalletScreen";
+import { keepCookies } from "./support/platform";
 
 jest.mock("expo-secure-store", () => jest.requireActual("./support/nativeStores").secureStore());
 
@@ -23,31 +24,10 @@ jest.mock("expo-screen-capture", () => {
   };
 });
 
-jest.mock("react-native-passkeys", () => {
-  const { createSoftAuthenticator } = jest.requireActual("@signet/emulator/testing");
-  const authenticator = createSoftAuthenticator({
-    rpId: "localhost",
-    origin: process.env.SIGNET_TEST_ORIGIN,
-  });
-  return {
-    isSupported: () => true,
-    create: (request: object) => authenticator.createCredential(request),
-    get: (request: object) => authenticator.getAssertion(request),
-  };
-});
-
-// React Native's networking keeps the demo's sign-in cookie like a browser; Node's fetch (kept
-// aside by ./environment.js) does not.
-const realFetch = (globalThis as unknown as { __nodeFetch: typeof fetch }).__nodeFetch;
-let cookie: string | undefined;
-globalThis.fetch = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
-  const headers = new Headers(init.headers);
-  if (cookie) headers.set("cookie", cookie);
-  const response = await realFetch(input, { ...init, headers });
-  const set = response.headers.getSetCookie?.()[0];
-  if (set) cookie = set.split(";")[0];
-  return response;
-}) as typeof fetch;
+// The platform passkey UI (the emulator's software authenticator) and the cookie store of React
+// Native's networking (./support/platform.ts).
+jest.mock("react-native-passkeys", () => jest.requireActual("./support/platform").passkeys());
+keepCookies();
 
 function Journey() {
   const [screenName, setScreen] = useState<"signIn" | "wallet">("signIn");

@@ -9,38 +9,16 @@ import { AppState, type AppStateStatus } from "react-native";
 import { reactNativeAppState } from "../src/appState";
 import { loadWallet, logIn, sendEmailCode, verifyEmailCode, walletCalls } from "../src/journeys";
 import { createWalletClient } from "../src/signet";
+import { keepCookies } from "./support/platform";
 
 jest.mock("expo-secure-store", () => jest.requireActual("./support/nativeStores").secureStore());
 
 jest.mock("expo-file-system", () => jest.requireActual("./support/nativeStores").fileSystem());
 
-// The platform passkey UI: the emulator's software authenticator (no passkey is used here, but the
-// client's WebAuthn adapter loads the module).
-jest.mock("react-native-passkeys", () => {
-  const { createSoftAuthenticator } = jest.requireActual("@signet/emulator/testing");
-  const authenticator = createSoftAuthenticator({
-    rpId: "localhost",
-    origin: process.env.SIGNET_TEST_ORIGIN,
-  });
-  return {
-    isSupported: () => true,
-    create: (request: object) => authenticator.createCredential(request),
-    get: (request: object) => authenticator.getAssertion(request),
-  };
-});
-
-// React Native's networking keeps the demo's sign-in cookie like a browser; Node's fetch (kept
-// aside by ./environment.js) does not.
-const realFetch = (globalThis as unknown as { __nodeFetch: typeof fetch }).__nodeFetch;
-let cookie: string | undefined;
-globalThis.fetch = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
-  const headers = new Headers(init.headers);
-  if (cookie) headers.set("cookie", cookie);
-  const response = await realFetch(input, { ...init, headers });
-  const set = response.headers.getSetCookie?.()[0];
-  if (set) cookie = set.split(";")[0];
-  return response;
-}) as typeof fetch;
+// The platform passkey UI (the emulator's software authenticator) and the cookie store of React
+// Native's networking (./support/platform.ts).
+jest.mock("react-native-passkeys", () => jest.requireActual("./support/platform").passkeys());
+keepCookies();
 
 const secureItems = (): Map<string, string> => jest.requireMock("expo-secure-store").__items;
 const sessionKeys = () => [...secureItems().keys()].filter((key) => key.startsWith("signet.k."));
