@@ -86,18 +86,7 @@ export type ClientErrorCode =
   | "TIMEOUT"
   | "MALFORMED_RESPONSE"
   | "UNEXPECTED_STATUS"
-  | "WEBAUTHN_UNSUPPORTED"
-  | "WEBAUTHN_CANCELLED"
-  /** The passkey prompt ran to its timeout unanswered (not a cancel; retryable). */
-  | "WEBAUTHN_TIMEOUT"
-  | "WEBAUTHN_INVALID_STATE"
-  | "WEBAUTHN_SECURITY"
-  /** The relying party id is not the page's domain (or a parent), or the app is not associated with it. */
-  | "WEBAUTHN_RP_ID_INVALID"
-  /** The page's host is no domain WebAuthn accepts (an IP address). */
-  | "WEBAUTHN_DOMAIN_INVALID"
-  | "WEBAUTHN_FAILED"
-  | "WEBAUTHN_WRONG_CREDENTIAL"
+  | WebAuthnErrorCode
   /** `@signet/react`: a hook ran outside `<SignetProvider>`. */
   | "PROVIDER_MISSING"
   /**
@@ -168,10 +157,13 @@ export type BundleErrorCode =
 export type WebAuthnErrorCode =
   | "WEBAUTHN_UNSUPPORTED"
   | "WEBAUTHN_CANCELLED"
+  /** The passkey prompt ran to its timeout unanswered (not a cancel; retryable). */
   | "WEBAUTHN_TIMEOUT"
   | "WEBAUTHN_INVALID_STATE"
   | "WEBAUTHN_SECURITY"
+  /** The relying party id is not the page's domain (or a parent), or the app is not associated with it. */
   | "WEBAUTHN_RP_ID_INVALID"
+  /** The page's host is no domain WebAuthn accepts (an IP address). */
   | "WEBAUTHN_DOMAIN_INVALID"
   | "WEBAUTHN_FAILED"
   | "WEBAUTHN_WRONG_CREDENTIAL";
