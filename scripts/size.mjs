@@ -24,8 +24,8 @@ const budgets = [
     // option checks at creation (about 3 KiB), and the recovery code's security review (#22,
     // 0.5 KiB). That had reached 27.5 KiB (27.49 measured, 45 KiB in all at 44.85). A size pass
     // took back 3.36 KiB: the rarer account and wallet actions (delegated keys, credentials, contact
-    // details, wallet privacy and export, the transactions list) load on first use as one chunk
-    // (actions/lazyWallet.ts, -1.68 KiB); the OTP seal's bundle checks are a chunk createClient
+    // details, wallet privacy and export, the transactions list) are one chunk, loaded in the
+    // background from createClient on (actions/lazyWallet.ts, -1.68 KiB); the OTP seal's bundle checks are a chunk createClient
     // prefetches with HPKE (-1.36 KiB); and code only chunks use no longer rides with the page:
     // abortedError in transport/abort.ts rather than transport/http.ts, the base point G, concatBytes
     // and equalBytes, verify-stamp's import of stamp.ts (-0.33 KiB). Everything: 45.5 KiB (45.29
@@ -34,8 +34,12 @@ const budgets = [
     // the retry policy and the sessions' helpers into shared chunks: more in all than they save).
     // `node scripts/size.mjs --why` shows what each chunk holds; BENCHMARKS.md compares the figures
     // with other wallet SDKs.
+    // Everything raised to 46 KiB (45.64 measured; up front 24.26) when createClient began loading
+    // the actions' chunks too, as the design asks of rare paths (no request waits for its code):
+    // about 90 B of code; the rest is esbuild re-splitting the modules those chunks share with
+    // the page and the order the chunks are gzipped together in.
     upFront: 24.5 * 1024,
-    whole: 45.5 * 1024,
+    whole: 46 * 1024,
   },
   {
     // The hooks alone: react and @signet/core are the app's own dependencies.

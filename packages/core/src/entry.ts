@@ -2,6 +2,7 @@
 // (`index.ts` for browsers, `index.node.ts`, `index.native.ts`, and any later one such as Workers
 // or Deno) passes only its wiring here, a crypto backend, a default key store and WebAuthn
 // provider, and exports what comes back; the rest of the public API is named once, in exports.ts.
+import { preloadActions } from "./actions/lazy.js";
 import { withAutoRefresh } from "./autoRefresh.js";
 import {
   type ClientDefaults,
@@ -68,7 +69,13 @@ export type Entry = Pick<
  */
 export function defineEntry(platform: EntryPlatform): Entry {
   const { crypto: api, keyStore, webauthn, assertCanCreate } = platform;
-  const create = withAutoRefresh(createClientFactory({ crypto: () => api, keyStore, webauthn }));
+  const made = withAutoRefresh(createClientFactory({ crypto: () => api, keyStore, webauthn }));
+  // The actions that load on first use start loading with the client, as the crypto chunks do.
+  const create: Entry["createClient"] = (parameters) => {
+    const client = made(parameters);
+    preloadActions();
+    return client;
+  };
   return {
     generateSigningKey: api.generateSigningKey,
     importSigningKey: api.importSigningKey,

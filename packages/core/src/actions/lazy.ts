@@ -1,10 +1,12 @@
-// The Strong Customer Authentication actions (login and factors) are loaded on first use, a chunk
-// each: a page that never calls them loads none of their code (docs/architecture.md "Size"). The
-// rarer account and wallet actions load the same way, as one chunk (`lazyWallet.ts`). Each public
-// function is here, with its documentation; its module holds the code.
+// The Strong Customer Authentication actions (login and factors) are chunks of their own, one
+// each, kept out of what a page loads before its first stamp (docs/architecture.md "Size"); the
+// rarer account and wallet actions are one chunk (`lazyWallet.ts`). All of them start loading when
+// a client is made (`preloadActions`), so no call waits for its code. Each public function is
+// here, with its documentation; its module holds the code.
 
 import type { SignetClient } from "../client.js";
 import { loadChunk } from "../crypto/chunk.js";
+import { loadWalletActions } from "./lazyWallet.js";
 import type {
   DeleteScaFactorParameters,
   DeleteScaFactorReturnType,
@@ -19,6 +21,16 @@ import type { ScaLoginParameters, ScaLoginReturnType } from "./scaLogin.js";
 
 const loadScaLogin = () => loadChunk(() => import("./scaLogin.js"));
 const loadScaFactors = () => loadChunk(() => import("./scaFactors.js"));
+
+/**
+ * Starts loading the actions' chunks (these and `lazyWallet.ts`'s) when a client is made, so a
+ * first call does not wait for one. A load that fails is left to that call, which reports it as a
+ * retryable `NETWORK` error and tries again.
+ */
+export function preloadActions(): void {
+  for (const load of [loadScaLogin, loadScaFactors, loadWalletActions])
+    load().catch(() => undefined);
+}
 
 /**
  * Opens the customer's Strong Customer Authentication session: starts a login with `factor`,

@@ -1,8 +1,9 @@
 // The account and wallet actions a page rarely needs before its first stamp (delegated keys,
 // credentials listed, added and revoked, contact details and their verification, wallet privacy
-// and export, the transactions list) load on first use, as one chunk, like the SCA actions of
-// `lazy.ts` (docs/architecture.md "Size"). None runs a passkey ceremony, so no tap waits for a
-// chunk. Each public function is here, with its documentation; its module holds the code.
+// and export, the transactions list) are one chunk, like the SCA actions of `lazy.ts`, which
+// starts loading it when a client is made (docs/architecture.md "Size"). None runs a passkey
+// ceremony, so no tap waits for a chunk. Each public function is here, with its documentation;
+// its module holds the code.
 
 import type { SignetClient } from "../client.js";
 import { loadChunk } from "../crypto/chunk.js";
@@ -41,7 +42,8 @@ import type {
 
 // One chunk for all of them (./walletActions.ts): each chunk costs its own import and export
 // lists, and each module a chunk shares with the page is split out of the page's own chunk.
-const load = () => loadChunk(() => import("./walletActions.js"));
+/** Loads the chunk (once: the module cache keeps it); `lazy.ts` starts it when a client is made. */
+export const loadWalletActions = () => loadChunk(() => import("./walletActions.js"));
 
 /**
  * Creates the delegated key that lets a card spend from the wallet: a three-leg signed request,
@@ -57,7 +59,7 @@ export async function createDelegatedKey(
   client: SignetClient,
   parameters: CreateDelegatedKeyParameters,
 ): Promise<CreateDelegatedKeyReturnType> {
-  return (await load()).createDelegatedKey(client, parameters);
+  return (await loadWalletActions()).createDelegatedKey(client, parameters);
 }
 
 /**
@@ -73,7 +75,7 @@ export async function getDelegatedKey(
   client: SignetClient,
   parameters: GetDelegatedKeyParameters,
 ): Promise<GetDelegatedKeyReturnType> {
-  return (await load()).getDelegatedKey(client, parameters);
+  return (await loadWalletActions()).getDelegatedKey(client, parameters);
 }
 
 /**
@@ -89,7 +91,7 @@ export async function listDelegatedKeys(
   client: SignetClient,
   parameters: ListDelegatedKeysParameters,
 ): Promise<ListDelegatedKeysReturnType> {
-  return (await load()).listDelegatedKeys(client, parameters);
+  return (await loadWalletActions()).listDelegatedKeys(client, parameters);
 }
 
 /**
@@ -106,7 +108,7 @@ export async function revokeDelegatedKey(
   client: SignetClient,
   parameters: RevokeDelegatedKeyParameters,
 ): Promise<RevokeDelegatedKeyReturnType> {
-  return (await load()).revokeDelegatedKey(client, parameters);
+  return (await loadWalletActions()).revokeDelegatedKey(client, parameters);
 }
 
 /**
@@ -123,7 +125,7 @@ export async function addCredential(
   client: SignetClient,
   parameters: AddCredentialParameters,
 ): Promise<AddCredentialReturnType> {
-  return (await load()).addCredential(client, parameters);
+  return (await loadWalletActions()).addCredential(client, parameters);
 }
 
 /**
@@ -140,7 +142,7 @@ export async function revokeCredential(
   client: SignetClient,
   parameters: RevokeCredentialParameters,
 ): Promise<RevokeCredentialReturnType> {
-  return (await load()).revokeCredential(client, parameters);
+  return (await loadWalletActions()).revokeCredential(client, parameters);
 }
 
 /**
@@ -158,7 +160,7 @@ export async function updateCustomerContact(
   client: SignetClient,
   parameters: UpdateCustomerContactParameters,
 ): Promise<UpdateCustomerContactReturnType> {
-  return (await load()).updateCustomerContact(client, parameters);
+  return (await loadWalletActions()).updateCustomerContact(client, parameters);
 }
 
 /**
@@ -179,7 +181,7 @@ export async function exportWallet(
   client: SignetClient,
   parameters: ExportWalletParameters,
 ): Promise<ExportWalletReturnType> {
-  return (await load()).exportWallet(client, parameters);
+  return (await loadWalletActions()).exportWallet(client, parameters);
 }
 
 /**
@@ -196,7 +198,7 @@ export async function startContactVerification(
   client: SignetClient,
   parameters: StartContactVerificationParameters,
 ): Promise<StartContactVerificationReturnType> {
-  return (await load()).startContactVerification(client, parameters);
+  return (await loadWalletActions()).startContactVerification(client, parameters);
 }
 
 /**
@@ -213,7 +215,7 @@ export async function confirmContactVerification(
   client: SignetClient,
   parameters: ConfirmContactVerificationParameters,
 ): Promise<ConfirmContactVerificationReturnType> {
-  return (await load()).confirmContactVerification(client, parameters);
+  return (await loadWalletActions()).confirmContactVerification(client, parameters);
 }
 
 /**
@@ -230,7 +232,7 @@ export async function listTransactions(
   client: SignetClient,
   parameters: ListTransactionsParameters = {},
 ): Promise<ListTransactionsReturnType> {
-  return (await load()).listTransactions(client, parameters);
+  return (await loadWalletActions()).listTransactions(client, parameters);
 }
 
 /**
@@ -248,7 +250,7 @@ export async function updateWalletPrivacy(
   client: SignetClient,
   parameters: UpdateWalletPrivacyParameters,
 ): Promise<UpdateWalletPrivacyReturnType> {
-  return (await load()).updateWalletPrivacy(client, parameters);
+  return (await loadWalletActions()).updateWalletPrivacy(client, parameters);
 }
 
 /**
@@ -265,5 +267,5 @@ export async function listCredentials(
   client: SignetClient,
   parameters: ListCredentialsParameters,
 ): Promise<ListCredentialsReturnType> {
-  return (await load()).listCredentials(client, parameters);
+  return (await loadWalletActions()).listCredentials(client, parameters);
 }

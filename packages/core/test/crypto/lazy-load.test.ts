@@ -127,3 +127,49 @@ describe("lazy chunks that fail to load", () => {
     delete (globalThis as { __signetIdbTries?: number }).__signetIdbTries;
   });
 });
+
+const ACCOUNT = "InternalAccount:7f1c2a3b-4d5e-4f60-8a71-92b3c4d5e6f7";
+
+describe("the actions' chunks", () => {
+  it("start loading when a client is made; a failed load is the first call's NETWORK, and the next call works", async () => {
+    vi.resetModules();
+    let evaluated = 0;
+    let fail = true;
+    vi.doMock("../../src/actions/walletActions.js", async (original) => {
+      evaluated++;
+      if (fail) throw new TypeError("Failed to fetch dynamically imported module");
+      return original();
+    });
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown) => rejections.push(reason);
+    process.on("unhandledRejection", onRejection);
+    try {
+      const { createClient, listCredentials, SignetError } = await import("../../src/index.js");
+      const seen: string[] = [];
+      const fetch = async (input: RequestInfo | URL) => {
+        seen.push(String(input));
+        return Response.json({ data: [] });
+      };
+      const client = createClient({ relayUrl: "http://127.0.0.1:9/relay", fetch });
+      // The load began with the client, before any call.
+      await vi.waitFor(() => expect(evaluated).toBe(1));
+      const error = await failure(
+        () => listCredentials(client, { accountId: ACCOUNT }),
+        SignetError,
+      );
+      expect(error.code).toBe("NETWORK");
+      expect(error.retryable).toBe(true);
+      expect(seen).toEqual([]);
+      fail = false;
+      vi.resetModules();
+      await expect(listCredentials(client, { accountId: ACCOUNT })).resolves.toBeDefined();
+      expect(seen).toHaveLength(1);
+      client.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(rejections).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onRejection);
+      vi.doUnmock("../../src/actions/walletActions.js");
+    }
+  });
+});
