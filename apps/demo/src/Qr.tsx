@@ -4,17 +4,17 @@
 import encodeQR from "qr";
 import { useMemo } from "react";
 
-/** Each dark module as one path segment; a quiet zone of four modules around it. */
+/** Each dark module as one path segment, inside a quiet zone of four modules. */
 export function QrCode({ text, label }: { text: string; label: string }) {
   const { path, size } = useMemo(() => {
-    const modules = encodeQR(text, "raw", { ecc: "medium", border: 0 });
+    const modules = encodeQR(text, "raw", { ecc: "medium", border: 4 });
     let d = "";
     modules.forEach((row, y) => {
       row.forEach((dark, x) => {
-        if (dark) d += `M${x + 4} ${y + 4}h1v1h-1z`;
+        if (dark) d += `M${x} ${y}h1v1h-1z`;
       });
     });
-    return { path: d, size: modules.length + 8 };
+    return { path: d, size: modules.length };
   }, [text]);
   return (
     <svg
