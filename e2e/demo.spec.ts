@@ -73,7 +73,7 @@ test("EU user: SMS confirmation (SCA) of the conversion and the payout, a wrong 
   await page.getByRole("button", { name: "Add 500.00 test funds" }).click();
   await expect(page.getByTestId("balance")).toHaveText(/^\$?500\.00/);
   await page.getByRole("button", { name: "Get quote" }).click();
-  await expect(page.getByText(/confirm the payment with a code sent by SMS/)).toBeVisible();
+  await expect(page.getByText(/then the payment with a code sent by SMS/)).toBeVisible();
   await page.getByRole("button", { name: "Sign and send" }).click();
 
   // The bank's login to payments comes first, so the payment itself asks each step once.
@@ -126,7 +126,7 @@ test("EU user: the factor choice never promises a passkey there is none of; once
   await page.getByRole("button", { name: "Add 500.00 test funds" }).click();
   await expect(page.getByTestId("balance")).toHaveText(/^\$?500\.00/);
   await page.getByRole("button", { name: "Get quote" }).click();
-  await expect(page.getByText(/confirm the payment with your passkey/)).toBeVisible();
+  await expect(page.getByText(/then the payment with your passkey/)).toBeVisible();
   await page.getByRole("button", { name: "Sign and send" }).click();
   // The SCA login first, then one tap per step of the payment: three taps in all.
   for (const step of [
