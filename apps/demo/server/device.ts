@@ -5,6 +5,9 @@
 /** `Chrome on Linux`, `Safari on iOS`, `Signet Wallet app`, or `A browser` when unknown. */
 export function deviceName(userAgent: string | undefined): string {
   const ua = userAgent ?? "";
+  // The mobile app names itself `SignetWallet/<version> (ios|android)`.
+  const app = /SignetWallet\/[\w.]+ \((ios|android)\)/i.exec(ua);
+  if (app) return `Signet Wallet on ${app[1]?.toLowerCase() === "ios" ? "iOS" : "Android"}`;
   if (/SignetWallet|okhttp|CFNetwork|Expo/i.test(ua)) return "Signet Wallet app";
   const browser = /Edg\//.test(ua)
     ? "Edge"
