@@ -21,7 +21,7 @@ const TABS = [
   ["receive", "Receive"],
   ["methods", "Sign-in methods"],
   ["sessions", "Sessions"],
-  ["recovery", "Recovery phrase"],
+  ["recovery", "Recovery"],
   ["contact", "Contact"],
 ] as const;
 type Tab = (typeof TABS)[number][0];
