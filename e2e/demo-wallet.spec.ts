@@ -8,6 +8,7 @@ import { expect, type Page, test } from "@playwright/test";
 import type { DemoServer } from "../apps/demo/server/server.js";
 import {
   addAuthenticator,
+  checkScreen,
   confirmDanger,
   freshEmail,
   openScreen,
@@ -84,7 +85,7 @@ for (const [label, viewport] of VIEWPORTS)
 
     test("a payment waiting for confirmation is found and confirmed from another tab, and from Activity", async ({
       context,
-    }) => {
+    }, testInfo) => {
       const page = await context.newPage();
       await funded(page, "DE", "pending");
       await page.getByRole("button", { name: "Get quote" }).click();
@@ -104,6 +105,7 @@ for (const [label, viewport] of VIEWPORTS)
       await openScreen(other, "Activity");
       const row = other.getByTestId("activity-item").filter({ hasText: "Sent to Demo Payee" });
       await expect(row).toContainText("Waits for your confirmation");
+      await checkScreen(other, testInfo, "13-activity-pending");
       await row.getByRole("button", { name: "Confirm the payment" }).click();
       await expect(other.getByRole("heading", { name: "Send money" })).toBeVisible();
       await expect(other.getByRole("heading", { name: /^Step 1:/ })).toBeVisible();
@@ -185,7 +187,7 @@ for (const [label, viewport] of VIEWPORTS)
 
     test("the balance refetches when the window regains focus; a receipt opens from Activity", async ({
       context,
-    }) => {
+    }, testInfo) => {
       const page = await context.newPage();
       await signUp(page, demo.url, freshEmail("focus"));
       await expect(balance(page)).toHaveText(/^\$?0\.00/);
@@ -210,6 +212,7 @@ for (const [label, viewport] of VIEWPORTS)
       await expect(receipt).toContainText(/Transaction:/);
       await expect(page.getByRole("button", { name: "Send another payment" })).toBeVisible();
       await expectNoCodes(page);
+      await checkScreen(page, testInfo, "10-receipt");
 
       await openScreen(page, "Activity");
       const row = page.getByTestId("activity-item").filter({ hasText: "Sent to Demo Payee" });
@@ -281,7 +284,7 @@ for (const [label, viewport] of VIEWPORTS)
 
     test("sessions are named by device and time; every tab is in sight; Receive has a QR code and words", async ({
       page,
-    }) => {
+    }, testInfo) => {
       await signUp(page, demo.url, freshEmail("devices"), "DE");
       const nav = page.getByRole("navigation", { name: "Wallet" });
       const navBox = await nav.boundingBox();
@@ -322,15 +325,17 @@ for (const [label, viewport] of VIEWPORTS)
       await expect(details).toContainText("Spark wallet");
       await expect(details).not.toContainText("SPARK_WALLET");
       await expect(details).not.toContainText("assetType");
+      await checkScreen(page, testInfo, "11-receive");
     });
 
     test("export asks for a second factor first; the phrase hides itself after 60 s, never 61", async ({
       page,
-    }) => {
+    }, testInfo) => {
       await signUp(page, demo.url, freshEmail("stepup"));
       await openScreen(page, "Export");
       await expect(page.getByRole("button", { name: "Reveal recovery phrase" })).toHaveCount(0);
       await expect(page.getByRole("heading", { name: "Confirm it is you" })).toBeVisible();
+      await checkScreen(page, testInfo, "12-step-up");
       await page.getByRole("button", { name: /^Email a code to/ }).click();
       await page.getByLabel("Code to confirm it is you").fill("000000");
       await page.getByLabel("I am alone and nobody can see my screen").check();

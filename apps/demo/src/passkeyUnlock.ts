@@ -2,12 +2,7 @@
 // be used (the button is pressed, or the account field is focused for autofill), never on load,
 // so reloading the screen costs nothing. A challenge not spent (the prompt was closed) is used
 // again while it lives, and a 429 is waited out (its Retry-After) instead of shown as a failure.
-import {
-  isSignetError,
-  type PreparedPasskeySignIn,
-  preparePasskeySignIn,
-  type SignetClient,
-} from "@signet/core";
+import { isSignetError, type PreparedPasskeySignIn, preparePasskeySignIn } from "@signet/core";
 import { useClient, useSignInWithPasskey } from "@signet/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 
@@ -53,7 +48,7 @@ export function usePasskeyUnlock(credentialId: string | undefined) {
       prepared.current = undefined;
       for (let waits = 0; ; waits++) {
         try {
-          const fresh = await preparePasskeySignIn(client as SignetClient, { credentialId: id });
+          const fresh = await preparePasskeySignIn(client, { credentialId: id });
           setWaitingUntil(undefined);
           prepared.current = fresh;
           return fresh;
