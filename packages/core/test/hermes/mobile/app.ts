@@ -7,9 +7,9 @@
 // useInternalAccounts). Prints `SIGNET_HERMES_RESULT <json>`.
 import { getSession, listInternalAccounts, type ScaChallengeJson } from "@signet/core";
 import {
+  fundWallet,
   loadWallet,
   logIn,
-  fundWallet,
   paymentUnits,
   quotePayment,
   scaPrompt,
