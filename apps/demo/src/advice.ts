@@ -92,7 +92,7 @@ export const ADVICE: Record<KnownErrorCode | RelayErrorCode | DemoErrorCode, str
   WEBAUTHN_DOMAIN_INVALID:
     "Passkeys need a domain name. Open the demo at http://localhost, not an IP address.",
   WEBAUTHN_INVALID_STATE: "This device already holds a passkey for this wallet.",
-  WEBAUTHN_UNSUPPORTED: "This browser cannot use passkeys. Use a code instead.",
+  WEBAUTHN_UNSUPPORTED: "This browser cannot use passkeys. Use the email code instead.",
   WEBAUTHN_WRONG_CREDENTIAL: "That passkey belongs to another wallet. Pick this wallet's passkey.",
   WEBAUTHN_SECURITY:
     "The browser refused the passkey for this address. Open the demo at http://localhost.",
