@@ -2,8 +2,11 @@
 // challenges, standing in for what an integrator's backend does. Its sign-in is a cookie, which
 // React Native's networking keeps like a browser does.
 import type { CurrencyJson, QuoteJson } from "@signet/core";
-import { Platform } from "react-native";
 import { config } from "./config";
+
+// The platform as Expo's Babel preset inlines it (`ios`, `android`): no React Native import, so
+// this module still runs in Hermes on its own (packages/core/test/hermes-mobile.test.ts).
+const PLATFORM = (typeof process === "undefined" ? undefined : process.env.EXPO_OS) ?? "unknown";
 
 export type DemoConfig = {
   mode: "emulator" | "sandbox";
@@ -48,7 +51,7 @@ async function call<T>(method: "GET" | "POST", path: string, body?: unknown): Pr
       credentials: "include",
       headers: {
         // The demo server names this device's sessions by it ("Signet Wallet on iOS").
-        "user-agent": `SignetWallet/0.1 (${Platform.OS})`,
+        "user-agent": `SignetWallet/0.1 (${PLATFORM})`,
         ...(method === "POST" ? { "content-type": "application/json" } : {}),
       },
       ...(method === "POST" ? { body: JSON.stringify(body ?? {}) } : {}),
