@@ -639,6 +639,76 @@ describe.each([
     expect(result.current.list.data).toHaveLength(1);
   });
 
+  it("refetchOnWindowFocus: by default a shown query refetches when the window regains focus, as TanStack Query's", async () => {
+    const user = await stack.signUp();
+    const { client } = stack.client(user.customerId);
+    const parameters = { accountId: user.accountId };
+    const { result } = renderHook(
+      () => ({
+        byDefault: useSessions(parameters),
+        off: useSessions({ ...parameters, refetchOnWindowFocus: false }),
+        young: useSessions(parameters, { staleTime: 60_000 }),
+        always: useSessions(parameters, { staleTime: 60_000, refetchOnWindowFocus: "always" }),
+      }),
+      wrap(client),
+    );
+    await waitFor(() => expect(result.current.byDefault.data).toEqual([]));
+    // Another device signs in: nothing here knows until the window comes back into focus.
+    await signInWithEmail(client, user.emailCredentialId);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(result.current.byDefault.data).toEqual([]);
+    act(() => {
+      window.dispatchEvent(new Event("focus"));
+    });
+    await waitFor(() => expect(result.current.byDefault.data).toHaveLength(1));
+    // One key, one cache entry: all four show the answer the default's refetch brought.
+    expect(result.current.off.data).toHaveLength(1);
+  });
+
+  it("refetchOnWindowFocus: false and a young answer under a given staleTime do not refetch; 'always' does", async () => {
+    const user = await stack.signUp();
+    const { client } = stack.client(user.customerId);
+    const parameters = { accountId: user.accountId };
+    const fetched: string[] = [];
+    const spy = (name: string) => ({
+      onEvent: (event: { type: string; path?: string }) => {
+        if (event.type === "request" && event.path?.startsWith("/auth/sessions"))
+          fetched.push(name);
+      },
+    });
+    const mount = (options: object, name: string) =>
+      renderHook(() => useSessions({ ...parameters, ...spy(name) }, options), wrap(client));
+    const off = mount({ refetchOnWindowFocus: false }, "off");
+    await waitFor(() => expect(off.result.current.data).toEqual([]));
+    off.unmount();
+    const young = mount({ staleTime: 60_000 }, "young");
+    await waitFor(() => expect(young.result.current.data).toEqual([]));
+    young.unmount();
+    const always = mount({ staleTime: 60_000, refetchOnWindowFocus: "always" }, "always");
+    await waitFor(() => expect(always.result.current.data).toEqual([]));
+    fetched.length = 0;
+    act(() => {
+      window.dispatchEvent(new Event("focus"));
+    });
+    await waitFor(() => expect(fetched).toEqual(["always"]));
+    always.unmount();
+    // The others, each alone: focus brings no request.
+    for (const [options, name] of [
+      [{ refetchOnWindowFocus: false }, "off"],
+      [{ staleTime: 60_000 }, "young"],
+    ] as const) {
+      const view = mount(options, name);
+      await waitFor(() => expect(view.result.current.isFetching).toBe(false));
+      fetched.length = 0;
+      act(() => {
+        window.dispatchEvent(new Event("focus"));
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(fetched).toEqual([]);
+      view.unmount();
+    }
+  });
+
   it("query options per action: the app invalidates a list itself with its key", async () => {
     const user = await stack.signUp();
     const { client } = stack.client(user.customerId);
