@@ -3,7 +3,7 @@
 // minified, code splitting) and gzipped at level 9. Two budgets per entry: what a page loads up
 // front (the entry and every chunk it imports statically) and everything it can load (lazy
 // chunks reached through import() included).
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
@@ -145,8 +145,18 @@ for (const { name, entry, upFront, whole, external = [] } of budgets) {
   );
 }
 if (process.argv.includes("--write")) {
+  // The React Native section is written by scripts/size-react-native.mjs (two `expo export`
+  // runs, minutes long): kept as it is.
+  const file = join(root, "docs/size.md");
+  const previous = existsSync(file) ? readFileSync(file, "utf8") : "";
+  const start = previous.indexOf("<!-- react-native:start -->");
+  const end = previous.indexOf("<!-- react-native:end -->");
+  const reactNative =
+    start >= 0 && end > start
+      ? previous.slice(start, end + "<!-- react-native:end -->".length)
+      : "";
   writeFileSync(
-    join(root, "docs/size.md"),
+    file,
     [
       "# Sizes",
       "",
@@ -155,6 +165,7 @@ if (process.argv.includes("--write")) {
       "`pnpm size`, which fails over a budget; the READMEs point here instead of repeating figures.",
       "",
       ...report,
+      ...(reactNative ? [reactNative, ""] : []),
     ].join("\n"),
   );
 }

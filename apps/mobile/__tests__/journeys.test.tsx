@@ -1,18 +1,16 @@
 // The app's journeys, driven through its screens with @testing-library/react-native under
 // jest-expo, against the web demo's server (relay + emulator) over real HTTP (./server.mjs).
-// Replaced: only what has no JavaScript: the secure store's and the file system's native storage
-// (in memory), the platform passkey UI (the emulator's software authenticator answers instead),
-// the screen-capture switch (recorded), and the cookie store of React Native's native networking.
+// Replaced: only what has no JavaScript: the secure store's native storage (in memory), the
+// platform passkey UI (the emulator's software authenticator answers instead) and the
+// screen-capture switch (recorded); core's Jest preset ("@signet/core/jest") gives Node's fetch
+// with the cookie store of React Native's native networking, and the iOS preferences in memory.
 import { fireEvent, render, screen, waitFor } from "@testing-library/react-native";
 import { useState } from "react";
 import { SignInScreen } from "../src/SignInScreen";
 import { WalletRoot } from "../src/WalletRoot";
 import { WalletScreen } from "../src/WalletScreen";
-import { keepCookies } from "./support/platform";
 
 jest.mock("expo-secure-store", () => jest.requireActual("./support/nativeStores").secureStore());
-
-jest.mock("expo-file-system", () => jest.requireActual("./support/nativeStores").fileSystem());
 
 jest.mock("expo-screen-capture", () => {
   const calls: string[] = [];
@@ -27,7 +25,6 @@ jest.mock("expo-screen-capture", () => {
 // The platform passkey UI (the emulator's software authenticator) and the cookie store of React
 // Native's networking (./support/platform.ts).
 jest.mock("react-native-passkeys", () => jest.requireActual("./support/platform").passkeys());
-keepCookies();
 
 function Journey() {
   const [screenName, setScreen] = useState<"signIn" | "wallet">("signIn");
