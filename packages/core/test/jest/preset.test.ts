@@ -44,7 +44,7 @@ describe("withSignet: jest-expo's preset with what Signet needs", () => {
   });
 
   it("adds @babel/plugin-transform-dynamic-import to babel-jest only, keeping its options", () => {
-    const [name, options] = preset.transform?.["\\.[jt]sx?$"] as [string, Record<string, unknown>];
+    const [name, options] = preset.transform!["\\.[jt]sx?$"] as [string, Record<string, unknown>];
     expect(name).toBe("babel-jest");
     expect(options.caller).toEqual({ name: "metro", bundler: "metro", platform: "ios" });
     expect(options.plugins).toEqual([
