@@ -1,3 +1,4 @@
+/// <reference path="../../src/react-native/modules.d.ts" />
 // Issue #39: `@signet/core/expo-secure-store` imports nothing beyond expo-secure-store and React
 // Native. Its default install marker is a value in the app's preferences (React Native's
 // `Settings`, NSUserDefaults) on iOS, under its own key, and none on Android, where the items go
@@ -12,7 +13,7 @@ const native = vi.hoisted(() => ({
   os: "ios",
   defaults: new Map<string, unknown>(),
   settingsCalls: 0,
-  store: undefined as unknown,
+  store: {} as Record<string, unknown>,
 }));
 
 vi.mock("react-native", () => ({
