@@ -3,7 +3,7 @@
 // minified, code splitting) and gzipped at level 9. Two budgets per entry: what a page loads up
 // front (the entry and every chunk it imports statically) and everything it can load (lazy
 // chunks reached through import() included).
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
@@ -38,6 +38,8 @@ const budgets = [
     // the actions' chunks too, as the design asks of rare paths (no request waits for its code):
     // about 90 B of code; the rest is esbuild re-splitting the modules those chunks share with
     // the page and the order the chunks are gzipped together in.
+    // A lazy part the runtime cannot load (Jest without import()) told apart from the network's
+    // failure (RUNTIME_UNSUPPORTED, #39): about 0.2 KiB up front, within the budget (24.43).
     upFront: 24.5 * 1024,
     whole: 46 * 1024,
   },
@@ -145,8 +147,18 @@ for (const { name, entry, upFront, whole, external = [] } of budgets) {
   );
 }
 if (process.argv.includes("--write")) {
+  // The React Native section is written by scripts/size-react-native.mjs (two `expo export`
+  // runs, minutes long): kept as it is.
+  const file = join(root, "docs/size.md");
+  const previous = existsSync(file) ? readFileSync(file, "utf8") : "";
+  const start = previous.indexOf("<!-- react-native:start -->");
+  const end = previous.indexOf("<!-- react-native:end -->");
+  const reactNative =
+    start >= 0 && end > start
+      ? previous.slice(start, end + "<!-- react-native:end -->".length)
+      : "";
   writeFileSync(
-    join(root, "docs/size.md"),
+    file,
     [
       "# Sizes",
       "",
@@ -155,6 +167,7 @@ if (process.argv.includes("--write")) {
       "`pnpm size`, which fails over a budget; the READMEs point here instead of repeating figures.",
       "",
       ...report,
+      ...(reactNative ? [reactNative, ""] : []),
     ].join("\n"),
   );
 }

@@ -153,6 +153,29 @@ check(
   run("node", ["apps/mobile/scripts/export.mjs"]),
 );
 
+// A fresh Expo app (test/expo-app: create-expo-app's default template plus only what the core
+// README's Expo path and "Testing with jest-expo" say) on the PACKED @signet/core, installed with
+// npm from its committed lockfile: it type-checks, exports for Android and iOS, and passes its jest
+// journey (sign-in, a payment to COMPLETED, the recovery phrase) against the demo server.
+const expoApp = (step, ...args) => run("node", ["scripts/expo-app.mjs", step, ...args]);
+if (expoApp("install")) {
+  check("test/expo-app tsc", expoApp("typecheck"));
+  check("test/expo-app expo export (Android and iOS Hermes bundles)", expoApp("export"));
+  const jestOut = join(results, "expo-app-jest.json");
+  const jestOk = expoApp("jest", jestOut);
+  const report = readJson(jestOut);
+  if (report) {
+    passed += report.numPassedTests ?? 0;
+    failed += report.numFailedTests ?? 0;
+    if ((report.numFailedTests ?? 0) > 0)
+      failures.push(`test/expo-app jest: ${report.numFailedTests} failed`);
+    if ((report.numFailedTestSuites ?? 0) > 0 && (report.numFailedTests ?? 0) === 0)
+      check("test/expo-app jest suites that failed to load", false);
+    if (!jestOk && (report.numFailedTests ?? 0) === 0 && (report.numFailedTestSuites ?? 0) === 0)
+      check("test/expo-app jest exit status", false);
+  } else check("test/expo-app jest (no report)", false);
+} else check("test/expo-app install of the packed @signet/core", false);
+
 // Browser tests (Playwright in Debian's Chromium).
 if (ensureChromium()) {
   const pwOut = join(results, "playwright.json");

@@ -83,6 +83,12 @@ export type ClientErrorCode =
   | "PROCESSING_TIMEOUT"
   | "ABORTED"
   | "NETWORK"
+  /**
+   * A lazily loaded part of Signet could not load because of the JavaScript runtime, not the
+   * network (Jest without `import()`, a part left untransformed for CommonJS):
+   * `details.reason`; the message names the fix. Never retryable.
+   */
+  | "RUNTIME_UNSUPPORTED"
   | "TIMEOUT"
   | "MALFORMED_RESPONSE"
   | "UNEXPECTED_STATUS"

@@ -135,6 +135,14 @@ export type SignetErrorDetailsMap = {
   WEBAUTHN_UNSUPPORTED: WebAuthnErrorDetails;
   /** No secure random source or no WebCrypto: which one is `missing`. */
   CRYPTO_UNAVAILABLE: { missing?: string; readonly [field: string]: unknown };
+  /**
+   * What the runtime lacks: `"dynamic-import"` (it cannot run `import()`, as Jest's CommonJS
+   * runtime) or `"module-syntax"` (a part reached a CommonJS runtime without being transformed).
+   */
+  RUNTIME_UNSUPPORTED: {
+    reason: "dynamic-import" | "module-syntax";
+    readonly [field: string]: unknown;
+  };
   /** An answer of the wrong shape: the fields it lacks, or the resource it is about. */
   MALFORMED_RESPONSE: AnswerErrorDetails & { missing?: string[]; quoteId?: string; field?: string };
 };
