@@ -181,14 +181,18 @@ function apiChange(released, current) {
     } else {
       const { removed, added } = lineChanges(before, after);
       entries.push(`api/${name}${REPORT}: ${added.length} lines added, ${removed.length} removed`);
-      // A released line that is no longer there is a removal or a changed signature.
-      if (removed.length > 0) breaking = true;
+      // A released line that is no longer there is a removal or a changed signature; a new
+      // required member may be one an app must now pass. Either asks for a breaking bump (a
+      // required member of a result is not breaking: the author may still choose the bump).
+      if (removed.length > 0 || added.some((line) => REQUIRED_MEMBER.test(line))) breaking = true;
     }
   }
   return { changed: entries.length > 0, breaking, entries };
 }
 
 const BUMPS = ["none", "patch", "minor", "major"];
+/** A report line declaring a required property (`name: type;`, not `name?: type;`). */
+const REQUIRED_MEMBER = /^(readonly\s+)?[\w$]+:\s/;
 
 /** The highest bump pending changesets ask for `name` themselves (not as a dependent). */
 function pendingBump(plan, name) {
@@ -265,7 +269,9 @@ for (const pkg of packages) {
         ? "and no pending changeset names it. "
         : `but the pending changesets ask for a ${bump} bump only. `) +
       `Run \`pnpm changeset\`, choose ${pkg.name} with a ${needed} bump` +
-      (change.breaking ? " (a released signature changed or went away, which is breaking)" : "") +
+      (change.breaking
+        ? " (a released signature changed or went away, or a type gained a required member: breaking)"
+        : "") +
       ", write what changed for its users (and a docs/migrating.md section for a breaking " +
       "change), and commit the .changeset file with the reports.",
   );
