@@ -49,9 +49,9 @@ export function ConfirmPayment({ executed }: { executed: ExecuteQuoteReturnType 
     if (executed.status === "PENDING_AUTHORIZATION") mutate({ quote: executed });
   }, [executed, mutate]);
   const [code, setCode] = useState("");
-  const transaction = useTransaction(
-    sca.isSuccess ? { transactionId: sca.data.transactionId } : skipToken,
-  );
+  // The released quote names its transaction; follow it until it settles.
+  const transactionId = sca.isSuccess ? sca.data.transactionId : undefined;
+  const transaction = useTransaction(transactionId ? { transactionId } : skipToken);
   if (sca.isError) {
     const { error } = sca;
     // `details` is typed by the code: the lockout says until when.
