@@ -122,7 +122,26 @@ if (!installed) finish();
 check("build", runPnpm(["run", "build"]));
 check("typecheck", runPnpm(["run", "typecheck"]));
 check("lint", runPnpm(["exec", "biome", "check", "."]));
-check("package exports (publint, attw)", runPnpm(["exec", "node", "scripts/check-packages.mjs"]));
+// The release, rehearsed on this build (docs/releasing.md), each step counted: publint, attw and
+// the no-test-code check (scripts/check-packages.mjs); every entry point's API report current, and
+// every API change since the last release with a pending changeset (scripts/api-report.mjs); then
+// each package packed once, that tarball checked (registry metadata, changelog, every file its
+// exports name) and given to `npm publish --provenance --dry-run`.
+const releaseOut = join(results, "release.json");
+const releaseOk = runPnpm([
+  "exec",
+  "node",
+  "scripts/release.mjs",
+  "--dry-run",
+  "--skip-build",
+  "--summary",
+  releaseOut,
+]);
+const releaseSteps = readJson(releaseOut);
+for (const step of Array.isArray(releaseSteps) ? releaseSteps : [])
+  check(`release dry run: ${step.name}`, step.ok);
+if (!Array.isArray(releaseSteps) || (!releaseOk && releaseSteps.every((step) => step.ok)))
+  check("release dry run (no summary, or its exit status)", false);
 check("size budget", runPnpm(["exec", "node", "scripts/size.mjs"]));
 // The API reference from the TSDoc of every public export (docs/api, not committed): built here so
 // that a broken link or a doc that no longer matches the code fails CI.

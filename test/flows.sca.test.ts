@@ -20,6 +20,7 @@ import {
   waitForTransaction,
 } from "@signet/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectDocumentedDetails } from "../packages/test/src/errorDetails.js";
 import { passkeyUser, registrationChallenge, signInWithEmail } from "./support/signIn.js";
 import { type Stack, startStack } from "./support/stack.js";
 
@@ -516,6 +517,8 @@ describe("SCA: an authorization whose outcome is unknown (a relay's 5xx, no answ
       );
       expect(error).toBeInstanceOf(SignetError);
       expect(error).toMatchObject({ code, details: { quoteId: user.quoteId } });
+      // "QUOTE_EXPIRED" and "QUOTE_FAILED" carry what codes.ts lists, and no more.
+      expectDocumentedDetails(error);
     },
   );
 });

@@ -132,8 +132,7 @@ export async function addPasskey(
       // is an authenticator that replayed an old credential, and stays an error. (A relay that
       // lied here could as well have answered 201: no trust is added.)
       if (
-        isSignetError(error) &&
-        error.code === "PASSKEY_CREDENTIAL_ALREADY_EXISTS" &&
+        isSignetError(error, "PASSKEY_CREDENTIAL_ALREADY_EXISTS") &&
         error.details.ambiguousResend === true
       ) {
         const found = await findPasskey(

@@ -373,20 +373,21 @@ describe("action types", () => {
       sessionId: string;
     }>();
     expectTypeOf<SignetErrorDetails<"PAYLOAD_MISMATCH">["signature"]>().toEqualTypeOf<number>();
+    // The OpenAPI's Error423: `lockedUntil` is null while the lock is a suspension.
     expectTypeOf<SignetErrorDetails<"ACCOUNT_LOCKED">["lockedUntil"]>().toEqualTypeOf<
-      string | undefined
+      string | null | undefined
     >();
-    // A code without a shape keeps a plain object.
-    expectTypeOf<SignetErrorDetails<"NETWORK">>().toEqualTypeOf<Record<string, unknown>>();
-    expectTypeOf<SignetError<"NETWORK">["details"]>().toEqualTypeOf<Record<string, unknown>>();
+    // A code's details are closed: what it carries, nothing more (errorDetails.types.test.ts).
+    expectTypeOf<SignetErrorDetails<"NETWORK">>().toEqualTypeOf<{ sent?: boolean }>();
+    expectTypeOf<SignetError<"NETWORK">["details"]>().toEqualTypeOf<{ sent?: boolean }>();
     // Making one: a shape with required fields must be given them.
     // @ts-expect-error: SESSION_EXPIRED names its account and session
     new core.SignetError("SESSION_EXPIRED", "expired");
     // @ts-expect-error: and only with the right types
     new core.SignetError("SESSION_EXPIRED", "x", { details: { accountId: 1, sessionId: "s" } });
-    expectTypeOf(new core.SignetError("NETWORK", "down").details).toEqualTypeOf<
-      Record<string, unknown>
-    >();
+    expectTypeOf(new core.SignetError("NETWORK", "down").details).toEqualTypeOf<{
+      sent?: boolean;
+    }>();
   });
 
   it("an executed quote narrows on status to one that waits for authorization", () => {
