@@ -4,6 +4,7 @@
 // with no import callback, V8 compiling ES module syntax as a script.
 import { createContext, Script } from "node:vm";
 import { describe, expect, it } from "vitest";
+import { expectDocumentedDetails } from "../../../test/src/errorDetails.js";
 import { loadChunk } from "../../src/crypto/chunk.js";
 import { SignetError } from "../../src/errors.js";
 
@@ -12,6 +13,8 @@ async function failure(importer: () => Promise<unknown>): Promise<SignetError> {
     await loadChunk(importer);
   } catch (error) {
     expect(error).toBeInstanceOf(SignetError);
+    // Every failure carries exactly the details its code documents (test/errorDetails.test.ts).
+    expectDocumentedDetails(error as SignetError);
     return error as SignetError;
   }
   throw new Error("expected a failure");
