@@ -135,6 +135,11 @@ export type SignetErrorDetailsMap = {
   WEBAUTHN_UNSUPPORTED: WebAuthnErrorDetails;
   /** No secure random source or no WebCrypto: which one is `missing`. */
   CRYPTO_UNAVAILABLE: { missing?: string; readonly [field: string]: unknown };
+  /**
+   * The relay did not forward the request for want of its own configuration (`option`, such as
+   * `"endUserIpAddress"`; `reason`, such as `"not configured"`).
+   */
+  RELAY_MISCONFIGURED: AnswerErrorDetails & { option?: string; reason?: string };
   /** An answer of the wrong shape: the fields it lacks, or the resource it is about. */
   MALFORMED_RESPONSE: AnswerErrorDetails & { missing?: string[]; quoteId?: string; field?: string };
 };

@@ -19,6 +19,7 @@ export {
   type AuthorizeQuoteParameters,
   type AuthorizeQuoteReturnType,
   authorizeQuote,
+  type ConfirmedQuote,
   type ScaChallengeContext,
   type ScaProof,
 } from "./actions/authorizeQuote.js";

@@ -1,19 +1,23 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import type { SignetErrorOf } from "../errors.js";
+import { SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { QuoteJson } from "../wire.js";
 import type { ActionErrorCode } from "./errorCodes.js";
+import { noteChallenge } from "./scaBinding.js";
 
 export type GetQuoteParameters = CallOptions & { quoteId: string };
 export type GetQuoteReturnType = QuoteJson;
 export type GetQuoteErrorType = SignetErrorOf<ActionErrorCode<"getQuote">>;
 
 /**
- * Reads a quote (`GET /quotes/{id}`), for example one your backend created.
+ * Reads a quote (`GET /quotes/{id}`), for example one your backend created. An answer about
+ * another quote than the one asked for is refused; an SCA challenge it carries is noted as this
+ * quote's (docs/protocol.md §11).
  *
- * @throws {SignetError} `RELAY_FORBIDDEN`, `NOT_FOUND`, `NETWORK`.
+ * @throws {SignetError} `RELAY_FORBIDDEN`, `NOT_FOUND`, `NETWORK`, `MALFORMED_RESPONSE` (another
+ *   quote: `details.quoteId`, `details.field`).
  * @example
  * ```ts
  * const quote = await getQuote(client, { quoteId });
@@ -33,5 +37,12 @@ export async function getQuote(
     },
     parameters,
   );
-  return expectShape<QuoteJson>(body, ["id", "status"], "Quote");
+  const quote = expectShape<QuoteJson>(body, ["id", "status"], "Quote");
+  if (quote.id !== quoteId) {
+    throw new SignetError("MALFORMED_RESPONSE", "The answer is about another quote", {
+      details: { quoteId, field: "id" },
+    });
+  }
+  noteChallenge(client, quoteId, quote.scaChallenge);
+  return quote;
 }
