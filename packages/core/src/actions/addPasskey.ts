@@ -11,7 +11,7 @@ import { expectShape } from "../transport/responseShape.js";
 import { toWebAuthnError } from "../webauthn/errors.js";
 import type { AuthMethodJson } from "../wire.js";
 import type { ActionErrorCode } from "./errorCodes.js";
-import { notePasskeys } from "./scaBinding.js";
+import { notePasskeys } from "./scaLedger.js";
 import { expiredSessionError } from "./sessionExpiry.js";
 
 export type AddPasskeyParameters = CallOptions & {

@@ -18,7 +18,7 @@ import type {
 import type { ActionErrorCode } from "./errorCodes.js";
 import { scaLogin } from "./lazy.js";
 import { executeQuotePayload, quotePayloadToSign } from "./quotePayload.js";
-import { assertSameQuote, confirmedQuote, confirmQuote, noteChallenge } from "./scaBinding.js";
+import { assertSameQuote, confirmedQuote, confirmQuote, noteChallenge } from "./scaLedger.js";
 import type { ScaChallengeContext, ScaProof } from "./scaProof.js";
 import { expiredSessionError, requireLiveSession } from "./sessionExpiry.js";
 

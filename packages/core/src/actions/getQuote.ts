@@ -5,7 +5,7 @@ import type { CallOptions } from "../events.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { QuoteJson } from "../wire.js";
 import type { ActionErrorCode } from "./errorCodes.js";
-import { noteChallenge } from "./scaBinding.js";
+import { noteChallenge } from "./scaLedger.js";
 
 export type GetQuoteParameters = CallOptions & { quoteId: string };
 export type GetQuoteReturnType = QuoteJson;

@@ -11,8 +11,7 @@ import { toWebAuthnError } from "../webauthn/errors.js";
 import type { RegistrationOptionsJSON } from "../webauthn/types.js";
 import type { ScaFactor } from "../wire.js";
 import type { ActionErrorCode } from "./errorCodes.js";
-import { notePasskeys } from "./scaBinding.js";
-import { originOf } from "./scaProof.js";
+import { notePasskeys, originOf } from "./scaLedger.js";
 
 /** One enrolled SCA factor (`ScaFactorView`). */
 export type ScaFactorJson = {

@@ -10,7 +10,8 @@ import { abortedError } from "../transport/abort.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { ScaChallengeJson } from "../wire.js";
 import type { ActionErrorCode } from "./errorCodes.js";
-import { bindChallenge, SCA_LOGIN_OWNER, type ScaProofSite } from "./scaBinding.js";
+import { bindChallenge, type ScaProofSite } from "./scaBinding.js";
+import { SCA_LOGIN_OWNER } from "./scaLedger.js";
 import {
   MAX_REFUSED_ANSWERS,
   type ScaChallengeContext,

@@ -3,14 +3,14 @@
 // assertion made from the service's opaque WebAuthn options and sent with its origin.
 
 import type { SignetClient } from "../client.js";
-import { base64UrlDecode, utf8Decode } from "../crypto/encoding.js";
 import { assertArgument, SignetError } from "../errors.js";
 import { toWebAuthnError } from "../webauthn/errors.js";
-import type { AuthenticationOptionsJSON } from "../webauthn/types.js";
 import type { ScaChallengeJson } from "../wire.js";
-import { assertScaPasskeys, type ConfirmedQuote, type ScaProofSite } from "./scaBinding.js";
+import { assertScaPasskeys, type ScaProofSite } from "./scaBinding.js";
+import { type ConfirmedQuote, originOf, readPasskeyOptions } from "./scaLedger.js";
 
-export type { ConfirmedQuote, ScaProofSite } from "./scaBinding.js";
+export type { ScaProofSite } from "./scaBinding.js";
+export type { ConfirmedQuote } from "./scaLedger.js";
 
 /** How to answer one challenge: the code the customer typed, or a passkey ceremony. */
 export type ScaProof = { code: string } | { passkey: true };
@@ -46,25 +46,6 @@ export type ScaChallengeContext = {
  * answer can cure (a field the relay should have set, say) when `onChallenge` answers by itself.
  */
 export const MAX_REFUSED_ANSWERS = 5;
-
-/**
- * Reads the service's opaque WebAuthn request options (the OpenAPI types them as any object):
- * the options themselves, or wrapped as the browser API takes them (`{ publicKey: {...} }`).
- *
- * @throws {SignetError} `MALFORMED_RESPONSE` when neither shape carries a challenge.
- */
-export function readPasskeyOptions(options: unknown): AuthenticationOptionsJSON {
-  const object = (value: unknown): Record<string, unknown> | undefined =>
-    typeof value === "object" && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  const outer = object(options);
-  const inner = object(outer?.publicKey) ?? outer;
-  if (typeof inner?.challenge !== "string" || inner.challenge === "") {
-    throw new SignetError("MALFORMED_RESPONSE", "The passkey challenge has no WebAuthn options");
-  }
-  return inner as AuthenticationOptionsJSON;
-}
 
 /**
  * The proof fields of an `ScaAuthorization` / `ScaLoginCompleteRequest` body for `proof`: `code`,
@@ -122,13 +103,4 @@ export async function scaProofFields(
     "something else",
   );
   return { code: code.trim() };
-}
-
-/** The origin the authenticator signed over (WebAuthn §5.8.1 `CollectedClientData.origin`). */
-export function originOf(clientDataJSON: string): unknown {
-  try {
-    return JSON.parse(utf8Decode(base64UrlDecode(clientDataJSON))).origin;
-  } catch {
-    return undefined;
-  }
 }

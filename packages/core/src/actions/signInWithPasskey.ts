@@ -15,7 +15,7 @@ import { expectShape } from "../transport/responseShape.js";
 import { toWebAuthnError } from "../webauthn/errors.js";
 import type { PasskeyAuthChallengeJson } from "../wire.js";
 import type { ActionErrorCode } from "./errorCodes.js";
-import { notePasskeys } from "./scaBinding.js";
+import { notePasskeys } from "./scaLedger.js";
 
 export type PreparePasskeySignInParameters = CallOptions & {
   /** The PASSKEY credential (`AuthMethod:…`). */
