@@ -173,10 +173,15 @@ export function createSessionStore(parameters: {
       return false;
     }
   };
-  const held = new Map<string, ActiveSession>(); // by session id
+  // By session id. Replaced whole by a re-read, never emptied in place: a reader between two
+  // awaits always sees every held session (a flood of cross-tab messages once made `getSession`
+  // report none while the key was held).
+  let held = new Map<string, ActiveSession>();
   const listeners = new Set<() => void>();
   let snapshot: SessionSnapshot = Object.freeze({});
   let loading: Promise<void> | undefined;
+  /** While a re-read runs: this store's own changes meanwhile, to apply to what it read. */
+  let changedDuringRead: ((sessions: Map<string, ActiveSession>) => void)[] | undefined;
 
   const publish = () => {
     const byAccount: Record<string, Session[]> = {};
@@ -192,31 +197,79 @@ export function createSessionStore(parameters: {
     for (const listener of listeners) listener();
   };
 
-  const load = () => {
-    loading ??= (async () => {
-      const store = await keyStore();
-      for (const id of await store.list()) {
-        const record = await store.get(id);
-        const session = record && decodeId(id, record.publicKey);
-        if (!record || !session) continue;
-        try {
-          held.set(session.id, { ...session, key: await crypto.restoreSigningKey(record) });
-        } catch {
-          // Unreadable (an evicted or corrupted key): never usable again. Say so, once.
-          await store.delete(id);
-          parameters.onGone?.(session, "lost");
-        }
+  /** Every session stored in the key store, read into a new map. */
+  const read = async (): Promise<Map<string, ActiveSession>> => {
+    const store = await keyStore();
+    const sessions = new Map<string, ActiveSession>();
+    for (const id of await store.list()) {
+      const record = await store.get(id);
+      const session = record && decodeId(id, record.publicKey);
+      if (!record || !session) continue;
+      try {
+        sessions.set(session.id, { ...session, key: await crypto.restoreSigningKey(record) });
+      } catch {
+        // Unreadable (an evicted or corrupted key): never usable again. Say so, once.
+        await store.delete(id);
+        parameters.onGone?.(session, "lost");
       }
-      if (held.size) publish();
-    })().catch((cause) => {
-      loading = undefined;
-      throw cause instanceof SignetError
-        ? cause
-        : new SignetError("KEY_STORAGE_UNAVAILABLE", "Could not read stored session keys", {
-            cause,
-          });
-    });
+    }
+    return sessions;
+  };
+
+  const unreadable = (cause: unknown) =>
+    cause instanceof SignetError
+      ? cause
+      : new SignetError("KEY_STORAGE_UNAVAILABLE", "Could not read stored session keys", {
+          cause,
+        });
+
+  const load = () => {
+    loading ??= read().then(
+      (sessions) => {
+        // Sessions this store added while the first read ran stay held.
+        for (const [id, session] of held) sessions.set(id, session);
+        held = sessions;
+        if (held.size) publish();
+      },
+      (cause) => {
+        loading = undefined;
+        throw unreadable(cause);
+      },
+    );
     return loading;
+  };
+
+  /** Re-reads the key store and swaps the result in whole, with this store's own changes since. */
+  const reread = async () => {
+    await load();
+    changedDuringRead = [];
+    try {
+      const sessions = await read().catch((cause) => Promise.reject(unreadable(cause)));
+      for (const change of changedDuringRead) change(sessions);
+      held = sessions;
+    } finally {
+      changedDuringRead = undefined;
+    }
+    publish();
+  };
+
+  // One re-read at a time. Calls while one runs share the next, which starts when it ends and so
+  // sees every change announced before they were made: a flood of messages is two reads.
+  let running: Promise<void> | undefined;
+  let next: Promise<void> | undefined;
+  const sync = (): Promise<void> => {
+    next ??= (async () => {
+      await running?.catch(() => undefined);
+      next = undefined;
+      const run = reread();
+      running = run;
+      try {
+        await run;
+      } finally {
+        if (running === run) running = undefined;
+      }
+    })();
+    return next;
   };
 
   const remove = async (accountId: string, sessionId: string) => {
@@ -224,6 +277,7 @@ export function createSessionStore(parameters: {
     if (!session || session.accountId !== accountId) return;
     await (await keyStore()).delete(encodeId(session));
     held.delete(sessionId);
+    changedDuringRead?.push((sessions) => sessions.delete(sessionId));
     publish();
     parameters.onChange?.();
   };
@@ -243,15 +297,6 @@ export function createSessionStore(parameters: {
       parameters.onGone?.(session, "rejected");
     },
   });
-
-  const sync = async () => {
-    await load();
-    // Reading everything again is simplest, and cheap: a device holds a handful of sessions.
-    held.clear();
-    loading = undefined;
-    await load();
-    publish();
-  };
 
   return {
     load,
@@ -292,7 +337,9 @@ export function createSessionStore(parameters: {
         }
       }
       await store.set(encodeId(session), record);
-      held.set(session.id, { ...session, key });
+      const active = { ...session, key };
+      held.set(session.id, active);
+      changedDuringRead?.push((sessions) => sessions.set(session.id, active));
       publish();
       parameters.onChange?.();
     },
