@@ -19,8 +19,8 @@ import {
   listScaFactors,
   type PendingAuthorizationQuoteJson,
   resendQuoteAuthorization,
-  SignetError,
   type SignetClient,
+  SignetError,
   scaLogin,
   waitForTransaction,
 } from "@signet/core";

@@ -42,7 +42,7 @@ type Plan = (request: Outgoing) => Promise<
       body?: string;
       answer?: Response;
       /** Changes the service's answer on its way back (its `Date`, say). */
-      respond?: (response: Response) => Response;
+      respond?: (response: Response) => Response | Promise<Response>;
     }
   | undefined
 >;

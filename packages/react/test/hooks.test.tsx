@@ -363,11 +363,9 @@ describe.each([
       await waitFor(() => expect(result.current.quote.status).toBe("success"));
       let executed: unknown;
       act(() => {
-        result.current.execute
-          .mutateAsync({ quote: result.current.quote.data! })
-          .then((quote) => {
-            executed = quote;
-          });
+        result.current.execute.mutateAsync({ quote: result.current.quote.data! }).then((quote) => {
+          executed = quote;
+        });
       });
       await waitFor(() => expect(result.current.execute.pendingChallenge?.login).toBe(true));
       const prompt = result.current.execute.pendingChallenge!;
