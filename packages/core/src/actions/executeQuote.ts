@@ -166,14 +166,11 @@ export async function executeQuote(
       typeof onChallenge === "function" &&
       parameters.scaLogin !== false;
     if (!login) throw error;
+    // The call's origin, end-user address, time limit, signal and events go to the login as given.
     await scaLogin(client, {
+      ...parameters,
       factor: scaFactor === "PASSKEY" ? "PASSKEY" : "SMS_OTP",
       onChallenge: (challenge, context) => onChallenge(challenge, { ...context, quote: confirmed }),
-      origin: parameters.origin,
-      endUserIpAddress: parameters.endUserIpAddress,
-      timeoutMs: parameters.timeoutMs,
-      signal: parameters.signal,
-      onEvent: parameters.onEvent,
     });
     return send();
   });

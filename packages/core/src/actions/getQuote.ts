@@ -1,11 +1,11 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { SignetError, type SignetErrorOf } from "../errors.js";
+import type { SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { QuoteJson } from "../wire.js";
 import type { ActionErrorCode } from "./errorCodes.js";
-import { noteChallenge } from "./scaLedger.js";
+import { assertSameQuote, noteChallenge } from "./scaLedger.js";
 
 export type GetQuoteParameters = CallOptions & { quoteId: string };
 export type GetQuoteReturnType = QuoteJson;
@@ -38,11 +38,7 @@ export async function getQuote(
     parameters,
   );
   const quote = expectShape<QuoteJson>(body, ["id", "status"], "Quote");
-  if (quote.id !== quoteId) {
-    throw new SignetError("MALFORMED_RESPONSE", "The answer is about another quote", {
-      details: { quoteId, field: "id" },
-    });
-  }
+  assertSameQuote(quote, { id: quoteId });
   noteChallenge(client, quoteId, quote.scaChallenge);
   return quote;
 }

@@ -171,7 +171,8 @@ export function noteChallenge(
     if (key !== undefined && !ledger.owners.has(key)) remember(ledger.owners, key, owner);
   }
   const webauthn = webAuthnChallengeOf(challenge.passkeyAssertionOptions);
-  if (owner !== SCA_LOGIN_OWNER && keys.id && webauthn && !ledger.options.has(keys.id)) {
+  // A login's challenges have no id of the service's here (its SMS one comes without options).
+  if (keys.id && webauthn && !ledger.options.has(keys.id)) {
     remember(ledger.options, keys.id, webauthn);
   }
 }

@@ -5,7 +5,11 @@
 // What it reads is another party's: it reads at most MAX_FILE_BYTES of each file within the time
 // limit, fetches only public addresses unless told, and reports it as plain text.
 
-import { nonPublicHost } from "./address.js";
+import { createFileFetcher } from "./fetchFile.js";
+import type { PasskeyCheckProblem } from "./types.js";
+
+export { MAX_FILE_BYTES } from "./fetchFile.js";
+export type { PasskeyCheckProblem, PasskeyCheckProblemCode } from "./types.js";
 
 /** An iOS app: the team id and bundle id, as `TEAMID.bundle.id` in `webcredentials.apps`. */
 export type PasskeyCheckIosApp = { teamId: string; bundleId: string };
@@ -46,35 +50,6 @@ export type PasskeyCheckOptions = {
   resolveHost?: ((hostname: string) => Promise<readonly string[]>) | undefined;
 };
 
-/** Which check found a problem. */
-export type PasskeyCheckProblemCode =
-  | "INVALID_INPUT"
-  | "FILE_MISSING"
-  | "FILE_UNREACHABLE"
-  /** The file did not arrive, headers and body, within `timeoutMs`. */
-  | "FILE_TIMEOUT"
-  /** The file is larger than `MAX_FILE_BYTES`: not read past it. */
-  | "FILE_TOO_LARGE"
-  /** The host is or resolves to a non-public address, and `allowPrivateAddresses` is off. */
-  | "ADDRESS_NOT_PUBLIC"
-  | "REDIRECT"
-  | "WRONG_CONTENT_TYPE"
-  | "NOT_JSON"
-  | "WEBCREDENTIALS_MISSING_APP"
-  | "ASSETLINKS_MISSING_APP"
-  | "ASSETLINKS_MISSING_RELATION"
-  | "FINGERPRINT_MISMATCH"
-  | "ORIGIN_NOT_ALLOWED";
-
-/** One problem, with what to do about it. Plain text: control characters come escaped (`\u001b`). */
-export type PasskeyCheckProblem = {
-  code: PasskeyCheckProblemCode;
-  /** The URL or input the problem is about. */
-  subject: string;
-  /** What is wrong and how to fix it. */
-  message: string;
-};
-
 /** The outcome: `ok` when no problem was found; `passed` lists what was checked and is fine. */
 export type PasskeyCheckResult = {
   ok: boolean;
@@ -86,12 +61,6 @@ const AASA = "/.well-known/apple-app-site-association";
 const ASSETLINKS = "/.well-known/assetlinks.json";
 const WEBAUTHN = "/.well-known/webauthn";
 const LOGIN_CREDS = "delegate_permission/common.get_login_creds";
-
-/**
- * The most of one association file that is read: a few hundred KiB, far above any real file (iOS
- * takes at most 128 KiB), so that an answer of any size costs no more memory than this.
- */
-export const MAX_FILE_BYTES = 256 * 1024;
 
 /** How many entries of a list read from a file a message names. */
 const SHOWN = 10;
@@ -119,31 +88,6 @@ function listed(values: readonly string[]): string {
   return values.length > SHOWN
     ? `${shown.join(", ")} and ${values.length - SHOWN} more`
     : shown.join(", ");
-}
-
-/** Reads a body as text up to MAX_FILE_BYTES: undefined when it is longer (the rest never read). */
-async function readCapped(response: Response): Promise<string | undefined> {
-  const reader = response.body?.getReader();
-  if (!reader) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_FILE_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
 }
 
 /** `AB:CD:…` (32 bytes, upper case) or undefined for anything else. */
@@ -188,10 +132,6 @@ function originMatches(origin: URL, rpId: string): boolean {
     origin.protocol === "https:" || (origin.protocol === "http:" && host === "localhost");
   return secure && (host === id || host.endsWith(`.${id}`));
 }
-
-type Fetched =
-  | { ok: true; url: string; json: unknown }
-  | { ok: false; url: string; problem: PasskeyCheckProblem };
 
 /**
  * Checks a relying party's passkey setup for native apps and web origins: fetches
@@ -292,127 +232,14 @@ async function check(options: PasskeyCheckOptions): Promise<PasskeyCheckResult> 
   const doFetch = options.fetch ?? globalThis.fetch;
   const timeoutMs = options.timeoutMs ?? 10_000;
 
-  let hostVerdict: Promise<string | undefined> | undefined;
-  const get = async (path: string, what: string, needed: string): Promise<Fetched> => {
-    const url = `${base}${path}`;
-    const fail = (code: PasskeyCheckProblemCode, message: string): Fetched => ({
-      ok: false,
-      url,
-      problem: { code, subject: url, message },
-    });
-    if (!options.allowPrivateAddresses) {
-      let host: string;
-      try {
-        host = new URL(url).hostname;
-      } catch {
-        return fail("INVALID_INPUT", `${url} is not a URL: check baseUrl.`);
-      }
-      hostVerdict ??= nonPublicHost(host, options.resolveHost);
-      const why = await hostVerdict;
-      if (why !== undefined) {
-        return fail(
-          "ADDRESS_NOT_PUBLIC",
-          `${url} was not fetched: ${why}. The platforms fetch ${what} from the internet; to check a test or staging server on a private network, pass allowPrivateAddresses (--allow-private-addresses).`,
-        );
-      }
-    }
-    // One time limit for the answer and its body: a body that trickles ends as FILE_TIMEOUT.
-    const controller = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const deadline = new Promise<"timeout">((resolve) => {
-      timer = setTimeout(() => {
-        controller.abort();
-        resolve("timeout");
-      }, timeoutMs);
-    });
-    const late = () =>
-      fail(
-        "FILE_TIMEOUT",
-        `${url} did not arrive within ${timeoutMs} ms: ${what} must be served quickly (the platforms give up sooner than a browser does).`,
-      );
-    try {
-      let response: Response | "timeout";
-      try {
-        response = await Promise.race([
-          doFetch(url, {
-            redirect: "manual",
-            headers: { accept: "application/json" },
-            signal: controller.signal,
-          }),
-          deadline,
-        ]);
-      } catch (cause) {
-        if (controller.signal.aborted) return late();
-        return fail(
-          "FILE_UNREACHABLE",
-          `${url} could not be fetched (${cause instanceof Error ? cause.message : String(cause)}): ${what} must be reachable over https from the internet, without client certificates or a login.`,
-        );
-      }
-      if (response === "timeout") return late();
-      const answered = response;
-      const drop = () => answered.body?.cancel().catch(() => undefined);
-      if (answered.type === "opaqueredirect" || (answered.status >= 300 && answered.status < 400)) {
-        drop();
-        const to = answered.headers.get("location");
-        return fail(
-          "REDIRECT",
-          `${url} redirects${to ? ` to ${to.slice(0, 500)}` : ""} (HTTP ${answered.status}); ${needed} does not follow redirects: serve ${what} at exactly this URL with status 200.`,
-        );
-      }
-      if (answered.status === 404 || answered.status === 410) {
-        drop();
-        return fail(
-          "FILE_MISSING",
-          `${url} is missing (HTTP ${answered.status}): publish ${what} at exactly this path on ${rpId}.`,
-        );
-      }
-      if (!answered.ok) {
-        drop();
-        return fail(
-          "FILE_UNREACHABLE",
-          `${url} answered HTTP ${answered.status}: it must answer 200 with ${what}.`,
-        );
-      }
-      const type = (answered.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
-      const tooLarge = () =>
-        fail(
-          "FILE_TOO_LARGE",
-          `${url} is larger than ${MAX_FILE_BYTES / 1024} KiB and was not read past that: ${what} is a short JSON document (iOS reads at most 128 KiB).`,
-        );
-      if (Number(answered.headers.get("content-length")) > MAX_FILE_BYTES) {
-        drop();
-        return tooLarge();
-      }
-      let text: string | undefined | "timeout";
-      try {
-        text = await Promise.race([readCapped(answered), deadline]);
-      } catch {
-        if (controller.signal.aborted) return late();
-        return fail("FILE_UNREACHABLE", `${url} broke off while it was read: serve ${what} whole.`);
-      }
-      if (text === "timeout") {
-        drop();
-        return late();
-      }
-      if (text === undefined) return tooLarge();
-      if (type !== "application/json") {
-        return fail(
-          "WRONG_CONTENT_TYPE",
-          `${url} is served as "${(type || "no content type").slice(0, 100)}"; serve it with "Content-Type: application/json" (the file has no .json extension to go by, so configure it explicitly).`,
-        );
-      }
-      try {
-        return { ok: true, url, json: JSON.parse(text) as unknown };
-      } catch {
-        return fail(
-          "NOT_JSON",
-          `${url} is not valid JSON: ${what} must be a JSON document (check for a stray comma, comments, or an HTML error page served with status 200).`,
-        );
-      }
-    } finally {
-      clearTimeout(timer);
-    }
-  };
+  const get = createFileFetcher({
+    base,
+    rpId,
+    fetch: doFetch,
+    timeoutMs,
+    allowPrivateAddresses: options.allowPrivateAddresses === true,
+    resolveHost: options.resolveHost,
+  });
 
   if (ios.length > 0) {
     const file = await get(

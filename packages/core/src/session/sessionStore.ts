@@ -199,78 +199,67 @@ export function createSessionStore(parameters: {
 
   /** Every session stored in the key store, read into a new map. */
   const read = async (): Promise<Map<string, ActiveSession>> => {
-    const store = await keyStore();
     const sessions = new Map<string, ActiveSession>();
-    for (const id of await store.list()) {
-      const record = await store.get(id);
-      const session = record && decodeId(id, record.publicKey);
-      if (!record || !session) continue;
-      try {
-        sessions.set(session.id, { ...session, key: await crypto.restoreSigningKey(record) });
-      } catch {
-        // Unreadable (an evicted or corrupted key): never usable again. Say so, once.
-        await store.delete(id);
-        parameters.onGone?.(session, "lost");
+    try {
+      const store = await keyStore();
+      for (const id of await store.list()) {
+        const record = await store.get(id);
+        const session = record && decodeId(id, record.publicKey);
+        if (!record || !session) continue;
+        try {
+          sessions.set(session.id, { ...session, key: await crypto.restoreSigningKey(record) });
+        } catch {
+          // Unreadable (an evicted or corrupted key): never usable again. Say so, once.
+          await store.delete(id);
+          parameters.onGone?.(session, "lost");
+        }
       }
+    } catch (cause) {
+      throw cause instanceof SignetError
+        ? cause
+        : new SignetError("KEY_STORAGE_UNAVAILABLE", "Could not read stored session keys", {
+            cause,
+          });
     }
     return sessions;
   };
 
-  const unreadable = (cause: unknown) =>
-    cause instanceof SignetError
-      ? cause
-      : new SignetError("KEY_STORAGE_UNAVAILABLE", "Could not read stored session keys", {
-          cause,
-        });
-
   const load = () => {
     loading ??= read().then(
       (sessions) => {
-        // Sessions this store added while the first read ran stay held.
-        for (const [id, session] of held) sessions.set(id, session);
         held = sessions;
         if (held.size) publish();
       },
       (cause) => {
         loading = undefined;
-        throw unreadable(cause);
+        throw cause;
       },
     );
     return loading;
   };
 
-  /** Re-reads the key store and swaps the result in whole, with this store's own changes since. */
-  const reread = async () => {
-    await load();
-    changedDuringRead = [];
-    try {
-      const sessions = await read().catch((cause) => Promise.reject(unreadable(cause)));
-      for (const change of changedDuringRead) change(sessions);
-      held = sessions;
-    } finally {
-      changedDuringRead = undefined;
-    }
-    publish();
-  };
-
-  // One re-read at a time. Calls while one runs share the next, which starts when it ends and so
-  // sees every change announced before they were made: a flood of messages is two reads.
-  let running: Promise<void> | undefined;
+  // One re-read at a time, swapped in whole with this store's own changes meanwhile. Calls while
+  // one runs share the next, which starts when it ends and so sees every change announced before
+  // them: a flood of messages is two reads.
+  let queue: Promise<void> = Promise.resolve();
   let next: Promise<void> | undefined;
-  const sync = (): Promise<void> => {
-    next ??= (async () => {
-      await running?.catch(() => undefined);
-      next = undefined;
-      const run = reread();
-      running = run;
-      try {
-        await run;
-      } finally {
-        if (running === run) running = undefined;
-      }
-    })();
-    return next;
-  };
+  const sync = (): Promise<void> =>
+    (next ??= queue =
+      queue
+        .catch(() => undefined)
+        .then(async () => {
+          next = undefined;
+          await load();
+          changedDuringRead = [];
+          try {
+            const sessions = await read();
+            for (const change of changedDuringRead) change(sessions);
+            held = sessions;
+          } finally {
+            changedDuringRead = undefined;
+          }
+          publish();
+        }));
 
   const remove = async (accountId: string, sessionId: string) => {
     const session = held.get(sessionId);
