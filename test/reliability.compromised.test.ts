@@ -758,6 +758,42 @@ describe("a compromised backend gets nothing signed away", () => {
     });
   }
 
+  it("SCA login by passkey: the login's options name another relying party than the login start", async () => {
+    const user = await scaPasskeyUser("BE");
+    const taps = user.taps();
+    await attack(
+      {
+        operation: "scaLogin (PASSKEY)",
+        swap: "passkeyOptions.rpId other than the start's relyingPartyId",
+        code: "MALFORMED_RESPONSE",
+      },
+      async ({ url, method }) => {
+        if (method !== "POST" || !url.pathname.endsWith("/sca/login/start")) return undefined;
+        const started = await stack.platform<Record<string, unknown>>(
+          "POST",
+          `/sca/login/start?customerId=${user.customerId}`,
+          { factor: "PASSKEY" },
+        );
+        const options = started.body.passkeyOptions as Record<string, unknown>;
+        return {
+          answer: Response.json(
+            { ...started.body, passkeyOptions: { ...options, rpId: "wallet.example.net" } },
+            { status: 200 },
+          ),
+        };
+      },
+      () => scaLogin(user.client, { factor: "PASSKEY", onChallenge: () => ({ passkey: true }) }),
+      async () => {
+        expect(user.taps()).toBe(taps);
+        const login = await scaLogin(user.client, {
+          factor: "PASSKEY",
+          onChallenge: () => ({ passkey: true }),
+        });
+        expect(login.status).toBe("SUCCESS");
+      },
+    );
+  });
+
   it("SCA login by passkey: a pending payment's passkey challenge is passed off as the login's", async () => {
     const user = await scaPasskeyUser("AT");
     await scaLogin(user.client, { factor: "PASSKEY", onChallenge: () => ({ passkey: true }) });

@@ -141,8 +141,11 @@ const QUOTE_TERMS = [
   "destination.umaAddress",
 ];
 
-/** The ledger keys of a challenge: its id (when it has one of the service's) and WebAuthn challenge. */
-/** @internal */
+/**
+ * @internal
+ * The ledger keys of a challenge: its id (when it has one of the service's) and its WebAuthn
+ * challenge.
+ */
 export function keysOf(challenge: Pick<ScaChallengeJson, "id" | "passkeyAssertionOptions">): {
   id: string | undefined;
   webauthn: string | undefined;

@@ -106,17 +106,12 @@ export async function scaLogin(
       throw new SignetError("MALFORMED_RESPONSE", "The SMS login has no challengeId");
     }
     // ScaLoginStart names the relying party beside the opaque options: they must agree.
-    const rpId =
-      (answer.passkeyOptions as { publicKey?: { rpId?: unknown }; rpId?: unknown })?.publicKey
-        ?.rpId ?? answer.passkeyOptions?.rpId;
+    const options = answer.passkeyOptions as { publicKey?: { rpId?: unknown }; rpId?: unknown };
+    const rpId = options?.publicKey?.rpId ?? options?.rpId;
     if (answer.relyingPartyId && rpId !== undefined && rpId !== answer.relyingPartyId) {
-      throw new SignetError(
-        "MALFORMED_RESPONSE",
-        "The login's passkey options name another relying party",
-        {
-          details: { field: "passkeyOptions.rpId" },
-        },
-      );
+      throw new SignetError("MALFORMED_RESPONSE", "The login's passkey options name another RP", {
+        details: { field: "passkeyOptions.rpId" },
+      });
     }
     return {
       id: challengeId ?? "sca-login",
