@@ -26,6 +26,7 @@ import {
   updateCustomerContact,
   updateWalletPrivacy,
   verifyOtp,
+  waitForTransaction,
 } from "@signet/core";
 import { createSoftAuthenticator } from "@signet/emulator/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -934,6 +935,40 @@ describe("a compromised backend gets nothing signed away", () => {
           onChallenge: () => ({ code: "123456" }),
         });
         expect(released).toMatchObject({ id: quoteId, status: "PROCESSING" });
+      },
+    );
+  });
+
+  it("settlement: the transaction read is another, completed one", async () => {
+    const user = await signedInUser();
+    const { quoteId } = await stack.walletQuote(user, 100_000);
+    const executed = await executeQuote(user.client, {
+      quote: await getQuote(user.client, { quoteId }),
+    });
+    const transactionId = executed.transactionId!;
+    const other = "Transaction:019542f5-b3e7-1d02-0000-0000000000aa";
+    await attack(
+      {
+        operation: "waitForTransaction",
+        swap: "the read answered with another transaction, COMPLETED",
+        code: "MALFORMED_RESPONSE",
+      },
+      async ({ url, method }) =>
+        method === "GET" && url.pathname.endsWith(`/transactions/${transactionId}`)
+          ? {
+              respond: async (response) => {
+                const transaction = (await response.json()) as Record<string, unknown>;
+                return Response.json({ ...transaction, id: other, status: "COMPLETED" });
+              },
+            }
+          : undefined,
+      () => waitForTransaction(user.client, { transactionId, pollingInterval: 20 }),
+      async () => {
+        const settled = await waitForTransaction(user.client, {
+          transactionId,
+          pollingInterval: 20,
+        });
+        expect(settled).toMatchObject({ id: transactionId, status: "COMPLETED" });
       },
     );
   });

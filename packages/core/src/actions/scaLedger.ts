@@ -180,7 +180,10 @@ export function noteChallenge(
   }
 }
 
-/** Notes passkey credential ids: the wallet's sign-in passkeys, or passkeys enrolled for SCA. */
+/**
+ * Notes passkey credential ids: the wallet's sign-in passkeys, or passkeys enrolled for SCA. (A
+ * customer has a handful; the same id noted again is one entry.)
+ */
 export function notePasskeys(
   client: SignetClient,
   kind: "signIn" | "sca",
@@ -188,7 +191,6 @@ export function notePasskeys(
 ): void {
   const set = ledgerOf(client)[kind];
   for (const id of ids) if (typeof id === "string" && id !== "") set.add(id);
-  if (set.size > LIMIT) set.delete(set.values().next().value as string);
 }
 
 /** The origin the authenticator signed over (WebAuthn §5.8.1 `CollectedClientData.origin`). */
