@@ -277,6 +277,7 @@ const CASES: { readonly [TCode in KnownErrorCode]: Case } = {
     expect(error.details).toMatchObject({ timeoutMs: 200 });
     return error;
   },
+  RELAY_MISCONFIGURED: { in: "test/flows.scaRelayConfig.test.ts" },
   // Passkey ceremonies (a client-only path: the browser's DOMException read with its context).
   WEBAUTHN_UNSUPPORTED: passkey("NotSupportedError"),
   WEBAUTHN_CANCELLED: passkey("NotAllowedError", { elapsedMs: 1_000 }),

@@ -180,6 +180,11 @@ type RelayErrorFields = {
   UPSTREAM_UNAVAILABLE: { lookupStatus?: number };
   /** The relay's `timeoutMs` for the service. */
   UPSTREAM_TIMEOUT: { timeoutMs?: number };
+  /** The relay option a route needs and lacks (`"endUserIpAddress"`), and why. */
+  RELAY_MISCONFIGURED: {
+    option?: "endUserIpAddress";
+    reason?: "not configured" | "no address";
+  };
 };
 
 /** What a passkey failure carries (`webauthn/errors.ts`, the React Native adapters). */

@@ -100,6 +100,7 @@ export const DETAIL_FIELDS: { readonly [TCode in KnownErrorCode]: Fields<TCode> 
   UPSTREAM_UNAVAILABLE: { ...answer, lookupStatus: "number?" },
   RELAY_STORE_UNAVAILABLE: { ...answer, retryAfterSeconds: "number?" },
   UPSTREAM_TIMEOUT: { ...answer, timeoutMs: "number?" },
+  RELAY_MISCONFIGURED: { ...answer, option: "string?", reason: "string?" },
   WEBAUTHN_UNSUPPORTED: passkey,
   WEBAUTHN_CANCELLED: passkey,
   WEBAUTHN_TIMEOUT: passkey,
