@@ -210,7 +210,8 @@ function isUnanswered(cause: unknown): cause is SignetError {
 
 /** Whether a 400 names `endUserIpAddress` among its field errors (`details.errors[].field`). */
 function namesEndUserIp(cause: unknown): boolean {
-  const errors = isSignetError(cause) ? cause.details?.errors : undefined;
+  if (!isSignetError(cause) || cause.code !== "INVALID_INPUT") return false;
+  const errors = (cause as SignetError<"INVALID_INPUT">).details.errors;
   return (
     Array.isArray(errors) &&
     errors.some((e) => (e as { field?: unknown } | null)?.field === "endUserIpAddress")
