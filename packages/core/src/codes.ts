@@ -77,6 +77,11 @@ export type ClientErrorCode =
   | "KEY_NOT_FOUND"
   | "SESSION_EXPIRED"
   | "NO_SESSION"
+  /**
+   * A passkey sign-in made a session the device's key cannot stamp for: the key it is bound to is
+   * another's (a backend swapped it). Nothing was held or signed (docs/protocol.md §11).
+   */
+  | "SESSION_KEY_MISMATCH"
   | "CHALLENGE_EXPIRED"
   | "CHALLENGE_INVALID"
   | "PAYLOAD_MISMATCH"

@@ -111,6 +111,8 @@ export type SignetErrorDetailsMap = {
   };
   /** The held session expired by both clocks. */
   SESSION_EXPIRED: { accountId: string; sessionId: string; readonly [field: string]: unknown };
+  /** The session a passkey sign-in made is bound to another key than the device's. */
+  SESSION_KEY_MISMATCH: { accountId: string; sessionId: string; readonly [field: string]: unknown };
   /** No usable session on this device for the account. */
   NO_SESSION: { accountId?: string; sessionId?: string; readonly [field: string]: unknown };
   /** The time budget ran out while the service was still processing. */

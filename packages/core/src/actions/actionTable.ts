@@ -66,10 +66,15 @@ export const actionTable = {
   },
   signInWithPasskey: {
     summary:
-      "a WebAuthn assertion over the challenge's UTF-8 bytes, verified with its `Request-Id`; `autofill: true` offers the passkey in the browser's autofill",
+      "a WebAuthn assertion over the challenge's UTF-8 bytes, verified with its `Request-Id`, then a refresh stamped by the device's key proves the session is its own; `autofill: true` offers the passkey in the browser's autofill",
     requests: [
       { method: "POST", path: "/auth/credentials/{AuthMethod}/challenge" },
       { method: "POST", path: "/auth/credentials/{AuthMethod}/verify" },
+      {
+        method: "POST",
+        path: "/auth/sessions/{Session}/refresh",
+        signed: bySession("refreshSessionPayload", 201, "the new session's key (the proof)"),
+      },
     ],
     hook: { kind: "mutation", name: "useSignInWithPasskey", invalidates: ["sessions"] },
   },

@@ -5,13 +5,15 @@ import { base64UrlDecode, utf8Decode } from "../crypto/encoding.js";
 import {
   type ActivityExpectation,
   anyHexValue,
-  MAX_PAYLOAD_AGE_MS,
+  type Expected,
   type PayloadCheckContext,
+  type PayloadFault,
   type PayloadVerdict,
   payloadMismatch,
   readActivity,
   readTransaction,
 } from "./payloadCheck.js";
+import { compressedKey } from "./payloadValues.js";
 import { isPlainObject } from "./responseError.js";
 
 /** Every activity type core knows (docs/protocol.md §11); others are "unknown". */
@@ -20,6 +22,7 @@ const KNOWN_ACTIVITY_TYPES: ReadonlySet<string> = new Set(
     "CREATE_READ_WRITE_SESSION_V2",
     "UPDATE_USER_EMAIL",
     "UPDATE_USER_PHONE_NUMBER",
+    "UPDATE_USER",
     "CREATE_AUTHENTICATORS_V2",
     "CREATE_OAUTH_PROVIDERS",
     "EXPORT_WALLET",
@@ -28,22 +31,30 @@ const KNOWN_ACTIVITY_TYPES: ReadonlySet<string> = new Set(
     "DELETE_API_KEYS",
     "DELETE_AUTHENTICATORS",
     "DELETE_OAUTH_PROVIDERS",
+    "DELETE_USERS",
+    "CREATE_USERS_V3",
+    "CREATE_USERS_V2",
+    "CREATE_API_ONLY_USERS",
     "CREATE_API_KEYS_V2",
     "CREATE_POLICY_V3",
+    "CREATE_POLICIES",
   ].map((type) => `ACTIVITY_TYPE_${type}`),
 );
 
-/** Clock slack between a payload's `timestampMs` (or a token's `exp`) and what it is judged against. */
+/** Clock slack for a token's `exp`. */
 const TIMESTAMP_SLACK_MS = 60_000;
 
 const pinsByOwner = new WeakMap<object, Map<string, string>>();
 
-/** Pinned per account: once seen, another value for the same account is refused. */
+/**
+ * Pinned per account, each identifier kind on its own: once seen, another value of the same kind
+ * for the same account is refused. Export's `walletId` names a wallet and never stands for the
+ * `signWith` of a signature (an address or key id), which is pinned per the expectation's `signer`.
+ */
 const PINNED: readonly [name: string, read: (activity: Record<string, unknown>) => unknown][] = [
   ["organizationId", (a) => a.organizationId],
   ["parameters.userId", (a) => field(a.parameters, "userId")],
-  // The enclave wallet: export names it `walletId`, a transaction signs `signWith` it.
-  ["wallet", (a) => field(a.parameters, "walletId") ?? field(a.parameters, "signWith")],
+  ["parameters.walletId", (a) => field(a.parameters, "walletId")],
 ];
 
 function field(value: unknown, path: string): unknown {
@@ -58,6 +69,118 @@ function field(value: unknown, path: string): unknown {
 
 function looksLikeJwt(text: string): boolean {
   return /^[\w-]+\.[\w-]+\.[\w-]*$/.test(text);
+}
+
+const holds = (expected: Expected, value: unknown) =>
+  typeof expected === "string" ? value === expected : expected.test(value);
+
+/** Every string of a JSON value with its dotted path (bounded: a payload is a few KiB). */
+function* strings(value: unknown, path: string, depth = 0): Generator<[string, string]> {
+  if (depth > 16) return;
+  if (typeof value === "string") yield [path, value];
+  else if (Array.isArray(value)) {
+    for (const [i, entry] of value.entries()) yield* strings(entry, `${path}.${i}`, depth + 1);
+  } else if (isPlainObject(value)) {
+    for (const [key, entry] of Object.entries(value))
+      yield* strings(entry, `${path}.${key}`, depth + 1);
+  }
+}
+
+/** The first id of a kind the device names whose value is not the device's own. */
+function foreignId(
+  own: Readonly<Record<string, readonly string[]>>,
+  value: unknown,
+  path: string,
+): PayloadFault | undefined {
+  const kinds = Object.keys(own).filter((kind) => /^[A-Za-z]+$/.test(kind));
+  if (kinds.length === 0) return undefined;
+  const pattern = new RegExp(`\\b(${kinds.join("|")}):([0-9A-Za-z][0-9A-Za-z-]*)`, "g");
+  for (const [where, text] of strings(value, path)) {
+    for (const [whole, kind = ""] of text.matchAll(pattern)) {
+      const mine = (own[kind] ?? []).map((id) => id.toLowerCase());
+      if (!mine.includes(whole.toLowerCase())) {
+        return { field: where, reason: `names a ${kind} other than this device's` };
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The first P-256 public key in the payload's strings that is none of `keys`. */
+function foreignKey(keys: readonly string[], value: unknown, path: string): PayloadFault | undefined {
+  const mine = keys.map(compressedKey);
+  const pattern = /(?<![0-9a-fA-F])(0[23][0-9a-fA-F]{64}|04[0-9a-fA-F]{128})(?![0-9a-fA-F])/g;
+  for (const [where, text] of strings(value, path)) {
+    for (const [key] of text.matchAll(pattern)) {
+      if (!mine.includes(compressedKey(key))) {
+        return { field: where, reason: "names a key other than the one this device approved" };
+      }
+    }
+  }
+  return undefined;
+}
+
+/** What an expectation finds wrong in `parameters`, or `undefined`. */
+function fault(
+  expectation: ActivityExpectation,
+  parameters: Record<string, unknown>,
+): PayloadFault | undefined {
+  for (const [path, expected] of Object.entries(expectation.equals ?? {})) {
+    if (!holds(expected, field(parameters, path))) {
+      return { field: `parameters.${path}`, reason: "is not what this device asked for" };
+    }
+  }
+  for (const [path, expected] of Object.entries(expectation.where ?? {})) {
+    const value = field(parameters, path);
+    if (value !== undefined && !holds(expected, value)) {
+      return { field: `parameters.${path}`, reason: "is not what this device asked for" };
+    }
+  }
+  for (const [path, count] of Object.entries(expectation.counts ?? {})) {
+    const value = field(parameters, path);
+    if (!Array.isArray(value) || value.length !== count) {
+      return { field: `parameters.${path}`, reason: `does not hold exactly ${count}` };
+    }
+  }
+  const transaction = readTransaction(parameters);
+  if (expectation.ownIds) {
+    const found =
+      foreignId(expectation.ownIds, parameters, "parameters") ??
+      (transaction && foreignId(expectation.ownIds, transaction, transactionPath(parameters)));
+    if (found) return found;
+  }
+  if (expectation.publicKeys) {
+    const found = foreignKey(expectation.publicKeys, parameters, "parameters");
+    if (found) return found;
+  }
+  // Where the transaction is readable, it must be recognisably this operation's: it names what
+  // `requires` lists, and each field it names holds the value shown.
+  const readable = expectation.transaction;
+  if (readable && transaction) {
+    for (const name of readable.requires ?? []) {
+      if (transaction[name] === undefined) {
+        return {
+          field: `${transactionPath(parameters)}.${name}`,
+          reason: "is missing: this is not the operation this device asked for",
+        };
+      }
+    }
+    for (const [name, expected] of Object.entries(readable.names)) {
+      if (transaction[name] !== undefined && !holds(expected, transaction[name])) {
+        return {
+          field: `${transactionPath(parameters)}.${name}`,
+          reason: "is not what this device asked for",
+        };
+      }
+    }
+  }
+  return expectation.custom?.(parameters);
+}
+
+function transactionPath(parameters: Record<string, unknown>): string {
+  return "unsignedTransaction" in parameters
+    ? "parameters.unsignedTransaction"
+    : "parameters.payload";
 }
 
 /** The check behind `expectActivity` (its TSDoc says what it binds). */
@@ -95,53 +218,27 @@ export function checkActivity(
   if (!isPlainObject(activity.parameters)) {
     throw payloadMismatch(context, "parameters", "is missing");
   }
-  const timestamp =
-    typeof activity.timestampMs === "string" && /^\d{1,16}$/.test(activity.timestampMs)
-      ? Number(activity.timestampMs)
-      : Number.NaN;
-  const end = context.expiresAtMs ?? context.now;
-  const window = expectation.window ?? { from: end - MAX_PAYLOAD_AGE_MS, to: end };
-  if (
-    !(timestamp >= window.from - TIMESTAMP_SLACK_MS && timestamp <= window.to + TIMESTAMP_SLACK_MS)
-  ) {
-    throw payloadMismatch(context, "timestampMs", "is outside the challenge's lifetime");
-  }
-  for (const [path, expected] of Object.entries(expectation.equals ?? {})) {
-    const value = field(activity.parameters, path);
-    if (typeof expected === "string" ? value !== expected : !expected.test(value)) {
-      throw payloadMismatch(context, `parameters.${path}`, "is not what this device asked for");
-    }
-  }
-  for (const [path, count] of Object.entries(expectation.counts ?? {})) {
-    const value = field(activity.parameters, path);
-    if (!Array.isArray(value) || value.length !== count) {
-      throw payloadMismatch(context, `parameters.${path}`, `does not hold exactly ${count}`);
-    }
-  }
-  // Where the transaction is readable, each field it names must be the one shown.
-  const transaction = readTransaction(activity.parameters);
-  for (const [name, value] of Object.entries(expectation.transaction ?? {})) {
-    if (transaction?.[name] !== undefined && transaction[name] !== value) {
-      const source =
-        isPlainObject(activity.parameters) && "unsignedTransaction" in activity.parameters
-          ? "unsignedTransaction"
-          : "payload";
-      throw payloadMismatch(
-        context,
-        `parameters.${source}.${name}`,
-        "is not what this device asked for",
-      );
-    }
-  }
+  const found = fault(expectation, activity.parameters);
+  if (found) throw payloadMismatch(context, found.field, found.reason);
   const pins = pinsByOwner.get(owner) ?? new Map<string, string>();
   pinsByOwner.set(owner, pins);
+  const pinned: [name: string, key: string, value: unknown][] = PINNED.map(([name, read]) => [
+    name,
+    `${accountId}|${name}`,
+    read(activity),
+  ]);
+  if (expectation.signer !== undefined) {
+    pinned.push([
+      "parameters.signWith",
+      `${accountId}|signWith:${expectation.signer}`,
+      field(activity.parameters, "signWith"),
+    ]);
+  }
   const seen: [string, string][] = [];
-  for (const [name, read] of PINNED) {
-    const value = read(activity);
+  for (const [name, key, value] of pinned) {
     if (value === undefined) continue;
-    const key = `${accountId}|${name}`;
-    const pinned = pins.get(key);
-    if (typeof value !== "string" || (pinned !== undefined && pinned !== value)) {
+    const before = pins.get(key);
+    if (typeof value !== "string" || (before !== undefined && before !== value)) {
       throw payloadMismatch(context, name, "differs from the one this wallet used before");
     }
     seen.push([key, value]);
