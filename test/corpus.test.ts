@@ -114,31 +114,32 @@ type Device = Awaited<ReturnType<typeof device>>;
 
 /** Arms `e` (and what follows it) and calls its public action with the device's request. */
 async function play(d: Device, e: CorpusEntry, swap?: Parameters<Replay["play"]>[1]) {
-  const call = (e.call ?? {}) as Record<string, never>;
+  // The action's arguments, as the corpus writes them (JSON): each call below is the action's own.
+  const call = (e.call ?? {}) as Record<string, unknown>;
   const { client, replay } = d;
   if (e.operation === "signInWithPasskey") {
     await d.makePasskey();
     replay.play(e);
     replay.play(REFRESH, swap);
-    return signInWithPasskey(client, call);
+    return signInWithPasskey(client, call as never);
   }
   replay.play(e, swap);
   const accountId = ACCOUNT;
   switch (e.operation) {
     case "updateCustomerContact":
-      return updateCustomerContact(client, { accountId, ...call });
+      return updateCustomerContact(client, { accountId, ...call } as never);
     case "updateWalletPrivacy":
-      return updateWalletPrivacy(client, { accountId, ...call });
+      return updateWalletPrivacy(client, { accountId, ...call } as never);
     case "addCredential":
-      return addCredential(client, { accountId, ...call });
+      return addCredential(client, { accountId, ...call } as never);
     case "addPasskey":
-      return addPasskey(client, { accountId, ...call, rp, user: passkeyUser });
+      return addPasskey(client, { accountId, ...call, rp, user: passkeyUser } as never);
     case "verifyOtp": {
       const { credentialId, otpCode } = e.call as { credentialId: string; otpCode: string };
       return verifyOtp(client, { ...(await requestOtp(client, { credentialId })), otpCode });
     }
     case "refreshSession":
-      return refreshSession(client, { accountId, ...call });
+      return refreshSession(client, { accountId, ...call } as never);
     case "exportWallet":
       return exportWallet(client, { accountId });
     case "executeQuote":
@@ -148,9 +149,9 @@ async function play(d: Device, e: CorpusEntry, swap?: Parameters<Replay["play"]>
       return revokeSession(client, { accountId, sessionId: held!.id });
     }
     case "revokeCredential":
-      return revokeCredential(client, { accountId, ...call });
+      return revokeCredential(client, { accountId, ...call } as never);
     case "createDelegatedKey":
-      return createDelegatedKey(client, { accountId, ...call });
+      return createDelegatedKey(client, { accountId, ...call } as never);
     default:
       throw new Error(`${e.id}: no action for ${e.operation}`);
   }

@@ -59,9 +59,9 @@ export type ReplayOptions = {
   /** The answer to the scaffolding sign-in (an AuthSession the documents show). */
   signInSession: SessionJson;
   /** Write one organization into every payload: a sequence plays one account's activities. */
-  oneOrganization?: boolean;
+  oneOrganization?: boolean | undefined;
   /** The device's passkey, for `passkey.credentialId`. */
-  passkeyCredentialId?: () => string;
+  passkeyCredentialId?: (() => string) | undefined;
 };
 
 const json = (status: number, body?: unknown) =>

@@ -196,7 +196,7 @@ export function App({ config }: { config: DemoConfig }) {
           {screen === "credentials" && (
             <Credentials
               accountId={profile.accountId}
-              hasPhone={profile.phoneNumber !== undefined}
+              phoneNumber={profile.phoneNumber}
               onChanged={reloadProfile}
             />
           )}

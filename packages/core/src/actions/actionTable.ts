@@ -73,7 +73,15 @@ export const actionTable = {
       {
         method: "POST",
         path: "/auth/sessions/{Session}/refresh",
-        signed: bySession("refreshSessionPayload", 201, "the new session's key (the proof)"),
+        signed: {
+          signer: "oneTimeKey",
+          mode: "challenge",
+          legs: 2,
+          check: "refreshSessionPayload",
+          status: 201,
+          signedBy:
+            "the key this device sent for the new session, which only that session's refresh accepts (the proof; the session held is the refreshed one)",
+        },
       },
     ],
     hook: { kind: "mutation", name: "useSignInWithPasskey", invalidates: ["sessions"] },
