@@ -31,6 +31,8 @@ const ADVICE: Record<string, string> = {
   QUOTE_EXPIRED: "The quote expired before it was signed; nothing was sent. Get a new quote.",
   PAYLOAD_MISMATCH:
     "This device refused to sign: what the server asked it to sign is not what you asked for. Nothing was signed or sent. If it repeats, the app's server may be compromised; stop and tell its operator.",
+  SESSION_KEY_MISMATCH:
+    "This device refused the passkey sign-in: the session was made for a key that is not this device's. Nothing was signed with it. If it repeats, the app's server may be compromised; stop and tell its operator.",
   QUOTE_ALREADY_EXECUTED: "This quote was already sent. Check the transfer below.",
   NETWORK: "The server did not answer. Check that the demo is still running, then try again.",
   TIMEOUT: "The server took too long. Try again.",

@@ -322,6 +322,30 @@ describe("each operation's check, good and swapped payloads", () => {
       "parameters.authenticators.0.attestation.attestationObject",
     ],
     [
+      "passkey add, the name and challenge sent",
+      () =>
+        addPasskeyPayload(owner(), {
+          accountId: ACCOUNT,
+          nickname: "Phone",
+          challenge: "c",
+          ...attestation,
+        }),
+      passkeyPayload(attestation),
+      "signed",
+    ],
+    [
+      "passkey add, another name than the one sent",
+      () =>
+        addPasskeyPayload(owner(), {
+          accountId: ACCOUNT,
+          nickname: "Tablet",
+          challenge: "c",
+          ...attestation,
+        }),
+      passkeyPayload(attestation),
+      "parameters.authenticators.0.authenticatorName",
+    ],
+    [
       "passkey add, a second authenticator",
       () => addPasskeyPayload(owner(), { accountId: ACCOUNT, ...attestation }),
       passkeyPayload(attestation, [{ attestation: { credentialId: "cred-B" } }]),
