@@ -5,6 +5,7 @@
 // ids and time). So the suites that run against the emulator exercise the service's dialect, and a
 // shape the documents correct is corrected here first.
 import { describe, expect, it } from "vitest";
+import { type CorpusEntry, loadCorpus } from "../../test/src/corpus.js";
 import { type OpenedOtp, otpVerificationToken } from "../src/auth/otp.js";
 import { decodeJwt, generateKeyPair, toHex } from "../src/crypto/index.js";
 import type { RequestContext } from "../src/http/context.js";
@@ -22,7 +23,6 @@ import {
 } from "../src/payloads.js";
 import type { Runtime } from "../src/runtime.js";
 import type { CredentialRecord } from "../src/state.js";
-import { type CorpusEntry, loadCorpus } from "../../test/src/corpus.js";
 
 const NOW = Date.parse("2026-04-08T15:30:00Z");
 const rt = { keys: { organizationId: "org_emulator" } } as unknown as Runtime;

@@ -12,22 +12,22 @@ import type { ActionErrorCode } from "./errorCodes.js";
 
 /** The credential to add, and for an OTP credential the contact the user confirmed for it. */
 export type AddCredentialParameters = CallOptions & { accountId: string } & (
-  | {
-      type: "EMAIL_OTP";
-      /**
-       * The email the user confirmed the codes will go to (the customer's email on file, as your
-       * app showed it). The device signs only an activity that sets exactly this email: a backend
-       * that tied another address to the customer gets nothing signed.
-       */
-      email: string;
-    }
-  | {
-      type: "SMS_OTP";
-      /** The phone number (E.164) the user confirmed the codes will go to, as for `email`. */
-      phoneNumber: string;
-    }
-  | { type: "OAUTH"; oidcToken: string }
-);
+    | {
+        type: "EMAIL_OTP";
+        /**
+         * The email the user confirmed the codes will go to (the customer's email on file, as your
+         * app showed it). The device signs only an activity that sets exactly this email: a backend
+         * that tied another address to the customer gets nothing signed.
+         */
+        email: string;
+      }
+    | {
+        type: "SMS_OTP";
+        /** The phone number (E.164) the user confirmed the codes will go to, as for `email`. */
+        phoneNumber: string;
+      }
+    | { type: "OAUTH"; oidcToken: string }
+  );
 
 export type AddCredentialReturnType = AuthMethodJson;
 export type AddCredentialErrorType = SignetErrorOf<ActionErrorCode<"addCredential">>;

@@ -3,11 +3,7 @@ import type { SignetClient } from "../client.js";
 import { assertArgument, SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
-import {
-  type CheckPayload,
-  expectActivity,
-  type PayloadFault,
-} from "../transport/payloadCheck.js";
+import { type CheckPayload, expectActivity, type PayloadFault } from "../transport/payloadCheck.js";
 import { CLEARED, compressedKey, NONE } from "../transport/payloadValues.js";
 import { isPlainObject } from "../transport/responseError.js";
 import { expectShape } from "../transport/responseShape.js";

@@ -72,7 +72,10 @@ export function updateCustomerContactPayload(
 ): CheckPayload {
   return expectActivity(client, request.accountId, [
     "email" in request
-      ? { types: ["ACTIVITY_TYPE_UPDATE_USER_EMAIL"], equals: { userEmail: emailValue(request.email) } }
+      ? {
+          types: ["ACTIVITY_TYPE_UPDATE_USER_EMAIL"],
+          equals: { userEmail: emailValue(request.email) },
+        }
       : {
           types: ["ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER"],
           equals: { userPhoneNumber: phoneValue(request.phoneNumber) },

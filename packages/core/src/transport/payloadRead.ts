@@ -107,7 +107,11 @@ function foreignId(
 }
 
 /** The first P-256 public key in the payload's strings that is none of `keys`. */
-function foreignKey(keys: readonly string[], value: unknown, path: string): PayloadFault | undefined {
+function foreignKey(
+  keys: readonly string[],
+  value: unknown,
+  path: string,
+): PayloadFault | undefined {
   const mine = keys.map(compressedKey);
   const pattern = /(?<![0-9a-fA-F])(0[23][0-9a-fA-F]{64}|04[0-9a-fA-F]{128})(?![0-9a-fA-F])/g;
   for (const [where, text] of strings(value, path)) {
