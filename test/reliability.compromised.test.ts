@@ -1,9 +1,11 @@
 // docs/protocol.md §11, README "Security notes": a compromised backend. The relay's upstream `fetch`
-// is the attacker: it rewrites what the device sent (a key, an email, a card, the quote's path) or
-// answers with a challenge of its own (an export it started), and the emulator stays honest. For
-// every signed operation the device must refuse before any key touches the payload: no signature
-// over a payload the attacker arranged ever reaches the relay. The same operation without the
-// attack then completes. `pnpm reliability` writes these rows to RELIABILITY.md.
+// is the attacker: it rewrites what the device sent (a key, an email, a card, the quote's path, the
+// credential a revoke is about), answers with a challenge or payload of its own (an export it
+// started, a privacy change passed off as a transfer and the reverse), or changes the customer
+// with its own API credentials first (its phone behind a new SMS credential); the emulator stays
+// honest. For every signed operation the device must refuse before any key touches the payload: no
+// signature over a payload the attacker arranged ever reaches the relay. The same operation without
+// the attack then completes. `pnpm reliability` writes these rows to RELIABILITY.md.
 import {
   addCredential,
   addPasskey,

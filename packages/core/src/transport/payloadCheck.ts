@@ -127,8 +127,13 @@ export type ActivityExpectation = {
    * signing identifier per kind of operation, never shared with export's `walletId`.
    */
   signer?: string | undefined;
-  /** An operation's own reading of `parameters`, for what the fields above cannot say. */
-  custom?: ((parameters: Record<string, unknown>) => PayloadFault | undefined) | undefined;
+  /**
+   * An operation's own reading of `parameters`, for what the fields above cannot say: the field
+   * (a dotted path) it finds wrong and why, or `undefined`.
+   */
+  custom?:
+    | ((parameters: Record<string, unknown>) => { field: string; reason: string } | undefined)
+    | undefined;
 };
 
 /** The activity JSON of a payload, or `undefined` when it is not one. */
