@@ -86,7 +86,8 @@ export async function roundTrips(): Promise<Section> {
       [
         "revoke credential",
         2,
-        () => core.revokeCredential(client, { accountId, credentialId: ids.oauth! }),
+        () =>
+          core.revokeCredential(client, { accountId, credentialId: ids.oauth!, type: "OAUTH" }),
       ],
       [
         "execute quote",

@@ -38,7 +38,9 @@ function shape(value: unknown): unknown {
   return value === null ? "null" : typeof value;
 }
 
-const body = (e: CorpusEntry) => (e.request?.body ?? {}) as Record<string, never>;
+/** A field of the request an entry documents. */
+const sent = (id: string, name: string) =>
+  String((byId(id).request?.body as Record<string, unknown> | undefined)?.[name]);
 const ACCOUNT = "InternalAccount:019542f5-b3e7-1d02-0000-000000000002";
 
 /** Each entry's payload as the emulator writes it for the entry's request. */
@@ -48,7 +50,7 @@ const emulated: [id: string, leg: number, make: () => string][] = [
     0,
     () =>
       contactPayload(ctx, ACCOUNT, {
-        email: body(byId("openapi/updateCustomerById/embeddedWalletEmailUpdate")).email,
+        email: sent("openapi/updateCustomerById/embeddedWalletEmailUpdate", "email"),
       }),
   ],
   [
@@ -56,7 +58,7 @@ const emulated: [id: string, leg: number, make: () => string][] = [
     0,
     () =>
       contactPayload(ctx, ACCOUNT, {
-        phoneNumber: body(byId("openapi/updateCustomerById/embeddedWalletPhoneUpdate")).phoneNumber,
+        phoneNumber: sent("openapi/updateCustomerById/embeddedWalletPhoneUpdate", "phoneNumber"),
       }),
   ],
   [
@@ -81,7 +83,7 @@ const emulated: [id: string, leg: number, make: () => string][] = [
       addOAuthPayload(
         ctx,
         ACCOUNT,
-        body(byId("openapi/createAuthCredential/oauth")).oidcToken,
+        sent("openapi/createAuthCredential/oauth", "oidcToken"),
         "https://accounts.google.com",
       ),
   ],
@@ -89,7 +91,7 @@ const emulated: [id: string, leg: number, make: () => string][] = [
     "openapi/createAuthCredential/passkey",
     0,
     () => {
-      const request = body(byId("openapi/createAuthCredential/passkey")) as unknown as {
+      const request = byId("openapi/createAuthCredential/passkey").request?.body as {
         nickname: string;
         challenge: string;
         attestation: {
@@ -111,16 +113,12 @@ const emulated: [id: string, leg: number, make: () => string][] = [
     "openapi/refreshAuthSession/challenge",
     0,
     () =>
-      refreshSessionPayload(
-        ctx,
-        body(byId("openapi/refreshAuthSession/challenge")).clientPublicKey,
-      ),
+      refreshSessionPayload(ctx, sent("openapi/refreshAuthSession/challenge", "clientPublicKey")),
   ],
   [
     "guides/managing-sessions/refresh",
     0,
-    () =>
-      refreshSessionPayload(ctx, body(byId("guides/managing-sessions/refresh")).clientPublicKey),
+    () => refreshSessionPayload(ctx, sent("guides/managing-sessions/refresh", "clientPublicKey")),
   ],
   [
     "guides/exporting-wallet/challenge",
@@ -129,7 +127,7 @@ const emulated: [id: string, leg: number, make: () => string][] = [
       exportWalletPayload(
         ctx,
         ACCOUNT,
-        body(byId("guides/exporting-wallet/challenge")).clientPublicKey,
+        sent("guides/exporting-wallet/challenge", "clientPublicKey"),
       ),
   ],
   [
