@@ -558,18 +558,11 @@ describe("each operation's check, good and swapped payloads", () => {
       "signed",
       KEY,
     ]);
-    // Turnkey's older and API-only forms.
+    // Turnkey's older form of the same activity.
     expect(await run(identity().replace("CREATE_USERS_V3", "CREATE_USERS_V2"))).toEqual([
       "signed",
       KEY,
     ]);
-    expect(
-      await run(
-        activity("CREATE_API_ONLY_USERS", {
-          apiOnlyUsers: [{ apiKeys: [{ apiKeyName: "k", publicKey: KEY }], userName: "k" }],
-        }),
-      ),
-    ).toEqual(["signed", KEY]);
     // The card named is the caller's, wherever it is named.
     expect(await run(identity({ userName: `Delegated key of ${OTHER_CARD}` }))).toEqual([
       "parameters.users.0.userName",

@@ -68,8 +68,20 @@ export function payloadMismatch(
   );
 }
 
-/** A value a field must hold. A plain string is compared exactly. */
-export type Expected = string | { readonly test: (value: unknown) => boolean };
+/**
+ * A value a field must hold. A plain string is compared exactly; `test` decides by itself; `as`
+ * compares with `value` the way the service may write it (docs/protocol.md §11): `key` a P-256 key
+ * in either encoding and case, `email` without regard to case, `phone` whatever its separators,
+ * `amount` a number or a decimal string, `text` without regard to case, `flag` a boolean or its
+ * text; `cleared` absent or empty, `none` an empty array or none.
+ */
+export type Expected =
+  | string
+  | { readonly test: (value: unknown) => boolean }
+  | {
+      readonly as: "key" | "email" | "phone" | "amount" | "text" | "flag" | "cleared" | "none";
+      readonly value?: string | number | boolean;
+    };
 
 /** Hex compared without regard to case (the service may write either). */
 export function hexValue(hex: string): Expected {

@@ -13,7 +13,6 @@ import {
   readActivity,
   readTransaction,
 } from "./payloadCheck.js";
-import { compressedKey } from "./payloadValues.js";
 import { isPlainObject } from "./responseError.js";
 
 /** Every activity type core knows (docs/protocol.md §11); others are "unknown". */
@@ -34,7 +33,6 @@ const KNOWN_ACTIVITY_TYPES: ReadonlySet<string> = new Set(
     "DELETE_USERS",
     "CREATE_USERS_V3",
     "CREATE_USERS_V2",
-    "CREATE_API_ONLY_USERS",
     "CREATE_API_KEYS_V2",
     "CREATE_POLICY_V3",
     "CREATE_POLICIES",
@@ -71,8 +69,50 @@ function looksLikeJwt(text: string): boolean {
   return /^[\w-]+\.[\w-]+\.[\w-]*$/.test(text);
 }
 
-const holds = (expected: Expected, value: unknown) =>
-  typeof expected === "string" ? value === expected : expected.test(value);
+/** The compressed form of a P-256 public key in hex (lower case), or `undefined` if it is none. */
+function compressedKey(hex: string): string | undefined {
+  const key = hex.toLowerCase();
+  if (!/^(0[23][0-9a-f]{64}|04[0-9a-f]{128})$/.test(key)) return undefined;
+  // The point itself is not validated: only the device's own point compresses to its own key.
+  if (!key.startsWith("04")) return key;
+  return `${Number.parseInt(key.slice(-2), 16) % 2 ? "03" : "02"}${key.slice(2, 66)}`;
+}
+
+const lower = (value: unknown) => (typeof value === "string" ? value.toLowerCase() : undefined);
+const digits = (value: unknown) =>
+  typeof value === "string" ? value.replace(/[\s().-]/g, "") : undefined;
+
+/** Whether `value` is what `expected` describes, the way the service may write it. */
+function holds(expected: Expected, value: unknown): boolean {
+  if (typeof expected === "string") return value === expected;
+  if ("test" in expected) return expected.test(value);
+  const wanted = expected.value;
+  switch (expected.as) {
+    case "key":
+      return (
+        typeof value === "string" &&
+        compressedKey(value) !== undefined &&
+        compressedKey(value) === compressedKey(String(wanted))
+      );
+    case "email":
+    case "text":
+      return lower(value) !== undefined && lower(value) === lower(wanted);
+    case "phone":
+      return digits(value) !== undefined && digits(value) === digits(wanted);
+    case "amount":
+      return (
+        (typeof value === "number" ||
+          (typeof value === "string" && /^-?\d+(\.\d+)?$/.test(value))) &&
+        Number(value) === wanted
+      );
+    case "flag":
+      return value === wanted || value === String(wanted);
+    case "cleared":
+      return value === undefined || value === null || value === "";
+    case "none":
+      return value === undefined || value === null || (Array.isArray(value) && !value.length);
+  }
+}
 
 /** Every string of a JSON value with its dotted path (bounded: a payload is a few KiB). */
 function* strings(value: unknown, path: string, depth = 0): Generator<[string, string]> {
