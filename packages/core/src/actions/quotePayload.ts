@@ -45,17 +45,17 @@ export const TRANSFER_ACTIVITY = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2";
  * rest does.
  */
 export function executeQuotePayload(client: SignetClient, quote: QuoteJson): CheckPayload {
-  const names: Record<string, Expected> = { quoteId: textValue(quote.id) };
-  if (quote.totalSendingAmount !== undefined) names.amount = amountValue(quote.totalSendingAmount);
-  if (quote.sendingCurrency?.code) names.currency = textValue(quote.sendingCurrency.code);
-  if (quote.destination?.accountId) names.destination = textValue(quote.destination.accountId);
-  if (quote.source?.accountId) names.from = textValue(quote.source.accountId);
+  const where: Record<string, Expected> = {};
+  if (quote.totalSendingAmount !== undefined) where.amount = amountValue(quote.totalSendingAmount);
+  if (quote.sendingCurrency?.code) where.currency = textValue(quote.sendingCurrency.code);
+  if (quote.destination?.accountId) where.destination = textValue(quote.destination.accountId);
+  if (quote.source?.accountId) where.from = textValue(quote.source.accountId);
   return expectActivity(client, quote.source?.accountId ?? "", [
     {
       types: [TRANSFER_ACTIVITY],
       signer: "transfer",
       ownIds: { Quote: [quote.id] },
-      transaction: { names, requires: ["quoteId"] },
+      transaction: { equals: { quoteId: textValue(quote.id) }, where },
     },
   ]);
 }

@@ -220,7 +220,7 @@ async function proveSessionKey(
   if (proven === undefined) {
     throw new SignetError(
       "SESSION_KEY_MISMATCH",
-      "The passkey sign-in made a session for another key than this device's: nothing was signed with it",
+      "The passkey sign-in's session is another key's: it was not used",
       { retryable: false, details: { accountId: session.accountId, sessionId: session.id } },
     );
   }

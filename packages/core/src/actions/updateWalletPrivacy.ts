@@ -71,11 +71,10 @@ export function updateWalletPrivacyPayload(
       signer: "privacy",
       ownIds: { InternalAccount: [request.accountId] },
       transaction: {
-        names: {
+        equals: {
           internalAccountId: textValue(request.accountId),
           privateEnabled: booleanValue(request.privateEnabled),
         },
-        requires: ["internalAccountId", "privateEnabled"],
       },
     },
   ]);

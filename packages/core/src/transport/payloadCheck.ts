@@ -125,13 +125,13 @@ export type ActivityExpectation = {
   /**
    * Where `parameters.unsignedTransaction` (a transaction) or `parameters.payload` (a raw
    * payload) is readable (hex of UTF-8 JSON, as the emulator writes it): the fields it must name
-   * (`requires`) and the values the fields it names must hold (`names`). Opaque bytes (the
+   * and hold (`equals`) and the values the fields it names must hold (`where`). Opaque bytes (the
    * service's chain bytes, a hash) bind nothing here.
    */
   transaction?:
     | {
-        names: Readonly<Record<string, Expected>>;
-        requires?: readonly string[] | undefined;
+        equals?: Readonly<Record<string, Expected>> | undefined;
+        where?: Readonly<Record<string, Expected>> | undefined;
       }
     | undefined;
   /**

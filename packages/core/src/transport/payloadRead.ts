@@ -126,40 +126,35 @@ function* strings(value: unknown, path: string, depth = 0): Generator<[string, s
   }
 }
 
-/** The first id of a kind the device names whose value is not the device's own. */
-function foreignId(
-  own: Readonly<Record<string, readonly string[]>>,
+const NOT_ASKED = "is not what this device asked for";
+
+/** The first match of `pattern` in the strings of `value` that is not the device's own. */
+function foreign(
   value: unknown,
   path: string,
+  pattern: RegExp,
+  mine: (match: RegExpMatchArray) => boolean,
 ): PayloadFault | undefined {
-  const kinds = Object.keys(own).filter((kind) => /^[A-Za-z]+$/.test(kind));
-  if (kinds.length === 0) return undefined;
-  const pattern = new RegExp(`\\b(${kinds.join("|")}):([0-9A-Za-z][0-9A-Za-z-]*)`, "g");
-  for (const [where, text] of strings(value, path)) {
-    for (const [whole, kind = ""] of text.matchAll(pattern)) {
-      const mine = (own[kind] ?? []).map((id) => id.toLowerCase());
-      if (!mine.includes(whole.toLowerCase())) {
-        return { field: where, reason: `names a ${kind} other than this device's` };
-      }
-    }
-  }
+  for (const [where, text] of strings(value, path))
+    for (const match of text.matchAll(pattern))
+      if (!mine(match)) return { field: where, reason: NOT_ASKED };
   return undefined;
 }
 
-/** The first P-256 public key in the payload's strings that is none of `keys`. */
-function foreignKey(
-  keys: readonly string[],
+/** The first field of `value` that `equals` (present) or `where` (where present) refuses. */
+function compare(
   value: unknown,
   path: string,
+  equals: Readonly<Record<string, Expected>> = {},
+  where: Readonly<Record<string, Expected>> = {},
 ): PayloadFault | undefined {
-  const mine = keys.map(compressedKey);
-  const pattern = /(?<![0-9a-fA-F])(0[23][0-9a-fA-F]{64}|04[0-9a-fA-F]{128})(?![0-9a-fA-F])/g;
-  for (const [where, text] of strings(value, path)) {
-    for (const [key] of text.matchAll(pattern)) {
-      if (!mine.includes(compressedKey(key))) {
-        return { field: where, reason: "names a key other than the one this device approved" };
-      }
-    }
+  for (const [name, expected] of Object.entries(equals))
+    if (!holds(expected, field(value, name)))
+      return { field: `${path}.${name}`, reason: NOT_ASKED };
+  for (const [name, expected] of Object.entries(where)) {
+    const found = field(value, name);
+    if (found !== undefined && !holds(expected, found))
+      return { field: `${path}.${name}`, reason: NOT_ASKED };
   }
   return undefined;
 }
@@ -169,17 +164,8 @@ function fault(
   expectation: ActivityExpectation,
   parameters: Record<string, unknown>,
 ): PayloadFault | undefined {
-  for (const [path, expected] of Object.entries(expectation.equals ?? {})) {
-    if (!holds(expected, field(parameters, path))) {
-      return { field: `parameters.${path}`, reason: "is not what this device asked for" };
-    }
-  }
-  for (const [path, expected] of Object.entries(expectation.where ?? {})) {
-    const value = field(parameters, path);
-    if (value !== undefined && !holds(expected, value)) {
-      return { field: `parameters.${path}`, reason: "is not what this device asked for" };
-    }
-  }
+  const found = compare(parameters, "parameters", expectation.equals, expectation.where);
+  if (found) return found;
   for (const [path, count] of Object.entries(expectation.counts ?? {})) {
     const value = field(parameters, path);
     if (!Array.isArray(value) || value.length !== count) {
@@ -187,44 +173,32 @@ function fault(
     }
   }
   const transaction = readTransaction(parameters);
-  if (expectation.ownIds) {
-    const found =
-      foreignId(expectation.ownIds, parameters, "parameters") ??
-      (transaction && foreignId(expectation.ownIds, transaction, transactionPath(parameters)));
-    if (found) return found;
-  }
-  if (expectation.publicKeys) {
-    const found = foreignKey(expectation.publicKeys, parameters, "parameters");
-    if (found) return found;
-  }
-  // Where the transaction is readable, it must be recognisably this operation's: it names what
-  // `requires` lists, and each field it names holds the value shown.
-  const readable = expectation.transaction;
-  if (readable && transaction) {
-    for (const name of readable.requires ?? []) {
-      if (transaction[name] === undefined) {
-        return {
-          field: `${transactionPath(parameters)}.${name}`,
-          reason: "is missing: this is not the operation this device asked for",
-        };
-      }
-    }
-    for (const [name, expected] of Object.entries(readable.names)) {
-      if (transaction[name] !== undefined && !holds(expected, transaction[name])) {
-        return {
-          field: `${transactionPath(parameters)}.${name}`,
-          reason: "is not what this device asked for",
-        };
-      }
-    }
-  }
-  return expectation.custom?.(parameters);
-}
-
-function transactionPath(parameters: Record<string, unknown>): string {
-  return "unsignedTransaction" in parameters
-    ? "parameters.unsignedTransaction"
-    : "parameters.payload";
+  const at = `parameters.${"unsignedTransaction" in parameters ? "unsignedTransaction" : "payload"}`;
+  const own = expectation.ownIds ?? {};
+  const kinds = Object.keys(own).filter((kind) => /^[A-Za-z]+$/.test(kind));
+  const ids = new RegExp(`\\b(${kinds.join("|")}):[0-9A-Za-z][0-9A-Za-z-]*`, "g");
+  const isOwn = ([id, kind = ""]: RegExpMatchArray) =>
+    (own[kind] ?? []).some((mine) => mine.toLowerCase() === id.toLowerCase());
+  const keys = expectation.publicKeys?.map(compressedKey);
+  return (
+    (kinds.length
+      ? (foreign(parameters, "parameters", ids, isOwn) ??
+        (transaction && foreign(transaction, at, ids, isOwn)))
+      : undefined) ??
+    (keys &&
+      foreign(
+        parameters,
+        "parameters",
+        /(?<![0-9a-fA-F])(0[23][0-9a-fA-F]{64}|04[0-9a-fA-F]{128})(?![0-9a-fA-F])/g,
+        ([key]) => keys.includes(compressedKey(key)),
+      )) ??
+    // Where the transaction is readable, it must be recognisably this operation's: it names what
+    // `equals` lists, and each field it names holds the value shown.
+    (transaction &&
+      expectation.transaction &&
+      compare(transaction, at, expectation.transaction.equals, expectation.transaction.where)) ??
+    expectation.custom?.(parameters)
+  );
 }
 
 /** The check behind `expectActivity` (its TSDoc says what it binds). */
