@@ -38,8 +38,15 @@ const budgets = [
     // the actions' chunks too, as the design asks of rare paths (no request waits for its code):
     // about 90 B of code; the rest is esbuild re-splitting the modules those chunks share with
     // the page and the order the chunks are gzipped together in.
+    // Everything raised to 46.75 KiB (46.55 measured; up front 24.44, within its 24.5) for issue
+    // #31's checks grounded in the service's own documents: values compared the way the service
+    // may write them, the device's ids and keys bound wherever a payload names them, each kind of
+    // identifier pinned on its own, a delegated key's signer identity, a revoke's kind from the
+    // call, a new email or SMS credential's contact, and the passkey sign-in's proof of its key:
+    // about 0.9 KiB, two thirds of it in the prefetched payloadRead chunk. The comparisons were
+    // moved into that chunk (up front they are descriptions) to keep the page's budget.
     upFront: 24.5 * 1024,
-    whole: 46 * 1024,
+    whole: 46.75 * 1024,
   },
   {
     // The hooks alone: react and @signet/core are the app's own dependencies.

@@ -86,8 +86,7 @@ export async function roundTrips(): Promise<Section> {
       [
         "revoke credential",
         2,
-        () =>
-          core.revokeCredential(client, { accountId, credentialId: ids.oauth!, type: "OAUTH" }),
+        () => core.revokeCredential(client, { accountId, credentialId: ids.oauth!, type: "OAUTH" }),
       ],
       [
         "execute quote",

@@ -4,7 +4,6 @@ import { assertArgument, SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
-import { CLEARED, NONE } from "../transport/payloadValues.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { DelegatedKeyJson } from "../wire.js";
 import type { ActionErrorCode } from "./errorCodes.js";
@@ -113,10 +112,10 @@ export function createDelegatedKeyPayload(
       // Isolated: nothing to sign in with.
       where: {
         [`${user}.apiKeys.0.curveType`]: "API_KEY_CURVE_P256",
-        [`${user}.authenticators`]: NONE,
-        [`${user}.oauthProviders`]: NONE,
-        [`${user}.userEmail`]: CLEARED,
-        [`${user}.userPhoneNumber`]: CLEARED,
+        [`${user}.authenticators`]: { as: "none" },
+        [`${user}.oauthProviders`]: { as: "none" },
+        [`${user}.userEmail`]: { as: "cleared" },
+        [`${user}.userPhoneNumber`]: { as: "cleared" },
       },
       counts: { users: 1, [`${user}.apiKeys`]: 1 },
       ownIds,

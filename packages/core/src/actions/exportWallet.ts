@@ -4,7 +4,6 @@ import { isSignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { signWithSession } from "../session/sessionSigner.js";
 import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
-import { publicKeyValue } from "../transport/payloadValues.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 import { expiredSessionError, requireLiveSession } from "./sessionExpiry.js";
@@ -90,7 +89,7 @@ export function exportWalletPayload(
   return expectActivity(client, request.accountId, [
     {
       types: ["ACTIVITY_TYPE_EXPORT_WALLET"],
-      equals: { targetPublicKey: publicKeyValue(request.clientPublicKey) },
+      equals: { targetPublicKey: { as: "key", value: request.clientPublicKey } },
       ownIds: { InternalAccount: [request.accountId] },
     },
   ]);

@@ -9,7 +9,6 @@ import {
   readActivity,
   readTransaction,
 } from "../transport/payloadCheck.js";
-import { amountValue, textValue } from "../transport/payloadValues.js";
 import type { QuoteJson } from "../wire.js";
 
 /**
@@ -46,16 +45,19 @@ export const TRANSFER_ACTIVITY = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2";
  */
 export function executeQuotePayload(client: SignetClient, quote: QuoteJson): CheckPayload {
   const where: Record<string, Expected> = {};
-  if (quote.totalSendingAmount !== undefined) where.amount = amountValue(quote.totalSendingAmount);
-  if (quote.sendingCurrency?.code) where.currency = textValue(quote.sendingCurrency.code);
-  if (quote.destination?.accountId) where.destination = textValue(quote.destination.accountId);
-  if (quote.source?.accountId) where.from = textValue(quote.source.accountId);
+  if (quote.totalSendingAmount !== undefined)
+    where.amount = { as: "amount", value: quote.totalSendingAmount };
+  if (quote.sendingCurrency?.code)
+    where.currency = { as: "text", value: quote.sendingCurrency.code };
+  if (quote.destination?.accountId)
+    where.destination = { as: "text", value: quote.destination.accountId };
+  if (quote.source?.accountId) where.from = { as: "text", value: quote.source.accountId };
   return expectActivity(client, quote.source?.accountId ?? "", [
     {
       types: [TRANSFER_ACTIVITY],
       signer: "transfer",
       ownIds: { Quote: [quote.id] },
-      transaction: { equals: { quoteId: textValue(quote.id) }, where },
+      transaction: { equals: { quoteId: { as: "text", value: quote.id } }, where },
     },
   ]);
 }

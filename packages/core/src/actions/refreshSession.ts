@@ -12,7 +12,6 @@ import {
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import type { Session } from "../session/sessionStore.js";
 import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
-import { publicKeyValue } from "../transport/payloadValues.js";
 import type { AuthSessionJson } from "../wire.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 import { revokeSessionPayload } from "./revokeSession.js";
@@ -160,7 +159,7 @@ export function refreshSessionPayload(
   return expectActivity(client, request.accountId, [
     {
       types: ["ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2"],
-      equals: { targetPublicKey: publicKeyValue(request.clientPublicKey) },
+      equals: { targetPublicKey: { as: "key", value: request.clientPublicKey } },
     },
   ]);
 }

@@ -9,7 +9,6 @@ import {
   expectActivity,
   payloadMismatch,
 } from "../transport/payloadCheck.js";
-import { CLEARED } from "../transport/payloadValues.js";
 import { signalPasskeys } from "../webauthn/signal.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 
@@ -86,11 +85,11 @@ const REVOCATIONS: Record<string, ActivityExpectation> = {
   OAUTH: { types: ["ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS"], counts: { providerIds: 1 } },
   EMAIL_OTP: {
     types: ["ACTIVITY_TYPE_UPDATE_USER_EMAIL", "ACTIVITY_TYPE_UPDATE_USER"],
-    where: { userEmail: CLEARED, userPhoneNumber: CLEARED },
+    where: { userEmail: { as: "cleared" }, userPhoneNumber: { as: "cleared" } },
   },
   SMS_OTP: {
     types: ["ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER", "ACTIVITY_TYPE_UPDATE_USER"],
-    where: { userEmail: CLEARED, userPhoneNumber: CLEARED },
+    where: { userEmail: { as: "cleared" }, userPhoneNumber: { as: "cleared" } },
   },
 };
 

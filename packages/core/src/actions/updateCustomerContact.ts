@@ -4,7 +4,6 @@ import { assertArgument, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
-import { emailValue, phoneValue } from "../transport/payloadValues.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { CustomerJson } from "../wire.js";
 import { assertEmail, assertPhoneNumber } from "./contactArguments.js";
@@ -74,11 +73,11 @@ export function updateCustomerContactPayload(
     "email" in request
       ? {
           types: ["ACTIVITY_TYPE_UPDATE_USER_EMAIL"],
-          equals: { userEmail: emailValue(request.email) },
+          equals: { userEmail: { as: "email", value: request.email } },
         }
       : {
           types: ["ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER"],
-          equals: { userPhoneNumber: phoneValue(request.phoneNumber) },
+          equals: { userPhoneNumber: { as: "phone", value: request.phoneNumber } },
         },
   ]);
 }

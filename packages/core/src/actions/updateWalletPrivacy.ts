@@ -8,7 +8,6 @@ import { assertArgument, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
-import { booleanValue, textValue } from "../transport/payloadValues.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { InternalAccountJson } from "../wire.js";
 import type { ActionErrorCode } from "./errorCodes.js";
@@ -72,8 +71,8 @@ export function updateWalletPrivacyPayload(
       ownIds: { InternalAccount: [request.accountId] },
       transaction: {
         equals: {
-          internalAccountId: textValue(request.accountId),
-          privateEnabled: booleanValue(request.privateEnabled),
+          internalAccountId: { as: "text", value: request.accountId },
+          privateEnabled: { as: "flag", value: request.privateEnabled },
         },
       },
     },
