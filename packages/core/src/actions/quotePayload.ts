@@ -30,7 +30,7 @@ export function quotePayloadToSign(quote: QuoteJson): string {
 }
 
 /** The activity type of a quote's payload: a transaction signature (the Quote schema's example). */
-export const TRANSFER_ACTIVITY = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2";
+const TRANSFER_ACTIVITY = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2";
 
 /**
  * What executing a quote signs (docs/protocol.md §11): a transaction signature
