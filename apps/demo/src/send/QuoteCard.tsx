@@ -3,7 +3,7 @@
 // longer the amount typed), then "Sign and send".
 import type { QuoteJson } from "@signet/core";
 import { formatMoney } from "../ui.js";
-import { SigningSummary, summarise } from "./SigningSummary.js";
+import { isTransfer, SigningSummary, summarise } from "./SigningSummary.js";
 
 export type QuoteProblems = { stale: boolean; expired: boolean; overBalance: boolean };
 
@@ -33,15 +33,23 @@ export function QuoteDetails({
   );
 }
 
-/** The screen's own rule, beside core's: the payload must carry the amount and quote shown. */
+/**
+ * The screen's own rule, beside core's: "Sign and send" is offered only for a payload this device
+ * reads as a transfer (the transfer's activity, never a raw payload such as a privacy change
+ * signs) and, where its transaction is readable, one that names this quote and carries the amount,
+ * currency and payee shown. An opaque transaction (the service's chain bytes) is left to core's
+ * check of the quote.
+ */
 export function payloadMatches(quote: QuoteJson): boolean {
   const signing = summarise(quote);
-  if (signing === undefined) return false;
-  // An opaque transaction (the service's chain bytes) is left to core's check of the quote.
+  if (!isTransfer(signing) || signing === undefined) return false;
   if (!signing.readable) return true;
+  const { amount, currency, destination, quoteId } = signing;
   return (
-    (signing.amount === undefined || signing.amount === String(quote.totalSendingAmount)) &&
-    (signing.quoteId === undefined || signing.quoteId === quote.id)
+    quoteId === quote.id &&
+    (amount === undefined || Number(amount) === quote.totalSendingAmount) &&
+    (currency === undefined || currency === quote.sendingCurrency?.code) &&
+    (destination === undefined || destination === quote.destination?.accountId)
   );
 }
 
@@ -74,10 +82,12 @@ export function QuoteActions({
   return (
     <>
       <SigningSummary summary={signing} quote={quote} />
-      {signing !== undefined && !matches && (
+      {!matches && (
         <p className="note note-error" role="alert" data-testid="payload-differs">
-          What this device would sign does not match the quote shown, so it will not sign it. Get a
-          new quote.
+          {isTransfer(signing)
+            ? "What this device would sign does not match the quote shown, so it will not sign it."
+            : "What this device would be asked to sign is not a transfer, so it will not sign it as this payment."}{" "}
+          Get a new quote.
         </p>
       )}
       {stale && !sending && (

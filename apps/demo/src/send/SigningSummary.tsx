@@ -11,10 +11,21 @@ export function summarise(quote: QuoteJson): QuotePayloadSummary | undefined {
   }
 }
 
+/** The one activity a payment signs: a transaction signature (as the service's Quote shows). */
+export const TRANSFER_ACTIVITY = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2";
+
+/**
+ * What each activity is, in words. A raw-payload signature is what a wallet privacy change signs:
+ * never a transfer, whatever a quote carrying one says.
+ */
 const ACTIVITY_NAMES: Record<string, string> = {
-  ACTIVITY_TYPE_SIGN_TRANSACTION_V2: "Sign a transfer",
-  ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2: "Sign a transfer (raw payload)",
+  [TRANSFER_ACTIVITY]: "Sign a transfer",
+  ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2: "Sign a raw payload (not a transfer)",
 };
+
+/** Whether the payload reads as a transfer at all: the transfer's activity, nothing else. */
+export const isTransfer = (summary: QuotePayloadSummary | undefined): boolean =>
+  summary?.activityType === TRANSFER_ACTIVITY;
 
 export function SigningSummary({
   summary,
@@ -42,7 +53,14 @@ export function SigningSummary({
         <dd>
           <code>{summary.wallet ?? "—"}</code>
         </dd>
-        {summary.readable ? (
+        {!isTransfer(summary) ? (
+          <>
+            <dt>Details</dt>
+            <dd data-testid="not-a-transfer">
+              Not a transfer: this device will not sign it as a payment.
+            </dd>
+          </>
+        ) : summary.readable ? (
           <>
             <dt>Amount</dt>
             <dd data-testid="signing-amount">
