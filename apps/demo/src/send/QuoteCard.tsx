@@ -3,7 +3,8 @@
 // longer the amount typed), then "Sign and send".
 import type { QuoteJson } from "@signet/core";
 import { formatMoney } from "../ui.js";
-import { isTransfer, SigningSummary, summarise } from "./SigningSummary.js";
+import { SigningSummary } from "./SigningSummary.js";
+import { isTransfer, payloadMatches, summarise } from "./transferRead.js";
 
 export type QuoteProblems = { stale: boolean; expired: boolean; overBalance: boolean };
 
@@ -30,26 +31,6 @@ export function QuoteDetails({
         </>
       )}
     </dl>
-  );
-}
-
-/**
- * The screen's own rule, beside core's: "Sign and send" is offered only for a payload this device
- * reads as a transfer (the transfer's activity, never a raw payload such as a privacy change
- * signs) and, where its transaction is readable, one that names this quote and carries the amount,
- * currency and payee shown. An opaque transaction (the service's chain bytes) is left to core's
- * check of the quote.
- */
-export function payloadMatches(quote: QuoteJson): boolean {
-  const signing = summarise(quote);
-  if (!isTransfer(signing) || signing === undefined) return false;
-  if (!signing.readable) return true;
-  const { amount, currency, destination, quoteId } = signing;
-  return (
-    quoteId === quote.id &&
-    (amount === undefined || Number(amount) === quote.totalSendingAmount) &&
-    (currency === undefined || currency === quote.sendingCurrency?.code) &&
-    (destination === undefined || destination === quote.destination?.accountId)
   );
 }
 

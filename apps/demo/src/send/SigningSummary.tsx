@@ -1,18 +1,7 @@
 // "This device will sign": read from the quote's payload itself, not from the quote beside it.
-import { type QuoteJson, type QuotePayloadSummary, readQuotePayload } from "@signet/core";
+import type { QuoteJson, QuotePayloadSummary } from "@signet/core";
 import { formatMoney } from "../ui.js";
-
-/** What the quote's payload would have the device sign; undefined when it names no wallet step. */
-export function summarise(quote: QuoteJson): QuotePayloadSummary | undefined {
-  try {
-    return readQuotePayload(quote);
-  } catch {
-    return undefined;
-  }
-}
-
-/** The one activity a payment signs: a transaction signature (as the service's Quote shows). */
-export const TRANSFER_ACTIVITY = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2";
+import { isTransfer, TRANSFER_ACTIVITY } from "./transferRead.js";
 
 /**
  * What each activity is, in words. A raw-payload signature is what a wallet privacy change signs:
@@ -22,10 +11,6 @@ const ACTIVITY_NAMES: Record<string, string> = {
   [TRANSFER_ACTIVITY]: "Sign a transfer",
   ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2: "Sign a raw payload (not a transfer)",
 };
-
-/** Whether the payload reads as a transfer at all: the transfer's activity, nothing else. */
-export const isTransfer = (summary: QuotePayloadSummary | undefined): boolean =>
-  summary?.activityType === TRANSFER_ACTIVITY;
 
 export function SigningSummary({
   summary,
