@@ -195,6 +195,8 @@ export function usePayment(profile: DemoProfile) {
   const send = async (quote: QuoteJson, factor: ScaLoginFactor, fresh = false) => {
     setSigned(false);
     setError(null);
+    // A login asked at an earlier execute that did not end in success is not this one's.
+    loginAtExecute.current = false;
     if (needsSca) {
       setBusy("login");
       try {

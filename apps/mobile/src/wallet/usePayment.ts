@@ -146,6 +146,8 @@ export function usePayment(profile: DemoProfile) {
    */
   const send = async (q: QuoteJson, factor: ScaLoginFactor, fresh = false) => {
     setError(null);
+    // A login asked at an earlier execute that did not end in success is not this one's.
+    loginAtExecute.current = false;
     if (profile.sca) {
       setBusy("login");
       try {
