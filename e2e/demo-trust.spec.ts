@@ -270,17 +270,62 @@ test("five wrong codes: the advice is a new code, which is confirmed and then wo
 test("a demo server that forgot the browser says so once, instead of retrying", async ({
   page,
 }) => {
+  // The calls the wallet screens make as they open (the device's name, the balance, then the
+  // activity) have all been answered before the server forgets: otherwise one of them would learn
+  // it first and take the wallet's navigation away under the click below.
+  const inFlight = new Set<unknown>();
+  const answered = new Set<string>();
+  page.on("request", (r) => {
+    if (r.url().includes("/api/")) inFlight.add(r);
+  });
+  const done = (r: { url(): string }) => {
+    inFlight.delete(r);
+    answered.add(new URL(r.url()).pathname);
+  };
+  page.on("requestfinished", done);
+  page.on("requestfailed", done);
   await signUp(page, demo.url, freshEmail("forgot"));
-  // What a restart does: the server's session record is gone (here: ended behind the page).
-  await page.request.post(`${demo.url}/api/demo/signout`, { data: {} });
-  // The next relay call (the session list) gets 401: the page asks the demo server once, learns
-  // it is forgotten, and says so instead of retrying.
+  await expect
+    .poll(() => ["/api/demo/devices", "/api/grid/transactions"].every((p) => answered.has(p)))
+    .toBe(true);
+  await expect.poll(() => inFlight.size).toBe(0);
   const relay401: string[] = [];
   page.on("response", (r) => {
     if (r.url().includes("/api/grid/") && r.status() === 401) relay401.push(r.url());
   });
+  // What a restart does: the server's session record is gone (here: ended behind the page).
+  await page.request.post(`${demo.url}/api/demo/signout`, { data: {} });
+  // The next relay call (the session list) gets 401: the page asks the demo server once, learns
+  // it is forgotten, and says so instead of retrying.
   await page.getByRole("link", { name: "Sessions" }).click();
   await expect(page.getByText("You are signed out of the demo.")).toBeVisible();
+  await page.waitForTimeout(3_000);
+  expect(relay401.length).toBeLessThanOrEqual(3);
+  await expect(page.getByLabel("Email")).toBeVisible();
+});
+
+test("a demo server that forgets the browser while the wallet screens open says so too", async ({
+  page,
+}) => {
+  // The activity's first fetch waits until the server has forgotten the browser: the page learns
+  // it from that call, not from a click, and says so once.
+  let forgot: () => void = () => undefined;
+  const forgotten = new Promise<void>((resolve) => {
+    forgot = resolve;
+  });
+  await page.route("**/api/grid/transactions*", async (route) => {
+    await forgotten;
+    await route.continue();
+  });
+  const relay401: string[] = [];
+  page.on("response", (r) => {
+    if (r.url().includes("/api/grid/") && r.status() === 401) relay401.push(r.url());
+  });
+  await signUp(page, demo.url, freshEmail("forgot-early"));
+  await page.request.post(`${demo.url}/api/demo/signout`, { data: {} });
+  forgot();
+  await expect(page.getByText("You are signed out of the demo.")).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Wallet" })).toHaveCount(0);
   await page.waitForTimeout(3_000);
   expect(relay401.length).toBeLessThanOrEqual(3);
   await expect(page.getByLabel("Email")).toBeVisible();

@@ -128,13 +128,16 @@ test("EU user: the factor choice never promises a passkey there is none of; once
   await page.getByRole("button", { name: "Get quote" }).click();
   await expect(page.getByText(/then the payment with your passkey/)).toBeVisible();
   await page.getByRole("button", { name: "Sign and send" }).click();
-  // The SCA login first, then one tap per step of the payment: three taps in all.
+  // The SCA login first, then one tap per step of the payment: three taps in all, each beside
+  // the payment it confirms (the amount sent and the payee's account).
   for (const step of [
     "Confirm it is you",
     "Step 1: Confirm the currency conversion",
     "Step 2: Confirm the payout",
   ]) {
     await expect(page.getByRole("heading", { name: step })).toBeVisible();
+    await expect(page.getByTestId("sca-payment")).toContainText(/25\.00/);
+    await expect(page.getByTestId("sca-payment")).toContainText(/ExternalAccount:/);
     await page.getByRole("button", { name: "Confirm with your passkey" }).click();
   }
   await expect(page.getByTestId("tx-status")).toHaveText("Completed", { timeout: 30_000 });

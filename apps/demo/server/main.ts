@@ -1,7 +1,8 @@
 // `npm run demo` ends here: starts the demo on http://localhost:5173 and prints the address.
 // Environment (apps/demo/README.md): GRID_* for the real sandbox, PORT, HOST (default localhost:
 // loopback only), DEMO_HTTPS=1 behind a TLS proxy, DEMO_TRUST_PROXY=1 to believe its
-// X-Forwarded-* headers, DEMO_ATTACK to play a compromised backend.
+// X-Forwarded-* headers, DEMO_ATTACK to play a compromised backend, DEMO_SCA_LOGIN_AT_EXECUTE=1
+// for an emulator whose execute needs the customer's SCA login (409 SCA_SESSION_REQUIRED).
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseDemoAttack } from "./attack.js";
@@ -16,6 +17,7 @@ const {
   DEMO_HTTPS,
   DEMO_TRUST_PROXY,
   DEMO_ATTACK,
+  DEMO_SCA_LOGIN_AT_EXECUTE,
 } = process.env;
 const sandbox = [GRID_BASE_URL, GRID_CLIENT_ID, GRID_CLIENT_SECRET];
 if (sandbox.some(Boolean) && !sandbox.every(Boolean)) {
@@ -51,6 +53,7 @@ const demo = await startDemoServer({
   https: flag(DEMO_HTTPS),
   trustProxy: flag(DEMO_TRUST_PROXY),
   ...(attack ? { attack } : {}),
+  ...(flag(DEMO_SCA_LOGIN_AT_EXECUTE) ? { emulator: { requireScaSessionAtExecute: true } } : {}),
 });
 console.log(
   `Signet demo on ${demo.url} (${upstream.kind === "emulator" ? "local emulator in process" : `sandbox ${GRID_BASE_URL}`})${attack ? `, PLAYING A COMPROMISED BACKEND (DEMO_ATTACK=${attack})` : ""}. Ctrl-C stops it.`,

@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type EmulatorServer, startEmulatorServer } from "@signet/emulator";
+import { type EmulatorOptions, type EmulatorServer, startEmulatorServer } from "@signet/emulator";
 import { createRelay, nodeRemoteAddress, toNodeHandler } from "@signet/relay";
 import { attackFetch, attackWarning, type DemoAttack } from "./attack.js";
 import type { DemoContext } from "./context.js";
@@ -67,6 +67,15 @@ export type DemoServerOptions = {
   appDir: string;
   /** Emulator settlement time in ms (default 4 000, so the progress can be seen). */
   settlementDelayMs?: number;
+  /**
+   * More options of the in-process emulator: `requireScaSessionAtExecute` (execute answers 409
+   * SCA_SESSION_REQUIRED without the customer's SCA login; `DEMO_SCA_LOGIN_AT_EXECUTE=1` in
+   * main.ts) and the session lifetimes. Ignored with the sandbox.
+   */
+  emulator?: Pick<
+    EmulatorOptions,
+    "requireScaSessionAtExecute" | "scaSessionTtlMs" | "sessionTtlMs"
+  >;
 };
 
 export type DemoServer = {
@@ -95,6 +104,7 @@ async function startUpstream(options: DemoServerOptions, origin: string): Promis
     port: 0,
     webauthn: { rpId: "localhost", origins: [origin] },
     settlementDelayMs: options.settlementDelayMs ?? 4_000,
+    ...options.emulator,
   });
   return { emulator, baseUrl: emulator.url, clientId: "emulator", clientSecret: "emulator" };
 }

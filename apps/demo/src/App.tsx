@@ -50,12 +50,26 @@ export function App({
   const [demoForgot, setDemoForgot] = useState(restarted);
   const headingRef = useRef<HTMLDivElement>(null);
 
+  // Whether this page held a demo profile: the demo server answering "nobody" after that means
+  // it forgot the browser, whichever call learns it first, and the page says so.
+  const heldProfile = useRef(false);
+  useEffect(() => {
+    if (profile) heldProfile.current = true;
+  }, [profile]);
+  const forgotten = useCallback(() => {
+    heldProfile.current = false;
+    wasSignedIn.current = false;
+    setLostSession(undefined);
+    setDemoForgot(true);
+    setProfile(null);
+    onForgotten();
+  }, [onForgotten]);
   const reloadProfile = useCallback(() => {
     demoApi.me().then(
-      (p) => setProfile(p),
+      (p) => (p === null && heldProfile.current ? forgotten() : setProfile(p)),
       (e) => (e instanceof DemoApiError && e.status === 401 ? setProfile(null) : setLoadError(e)),
     );
-  }, []);
+  }, [forgotten]);
   // Any 401 of the relay, or SIGNED_OUT from a demo endpoint: ask the demo server whether it
   // still knows us. If not, only a new demo sign-in helps: say so, with the email field in sight.
   const checking = useRef(false);
@@ -66,14 +80,7 @@ export function App({
       demoApi
         .me()
         .then(
-          (p) => {
-            if (p !== null) return;
-            wasSignedIn.current = false;
-            setLostSession(undefined);
-            setDemoForgot(true);
-            setProfile(null);
-            onForgotten();
-          },
+          (p) => (p === null ? forgotten() : undefined),
           () => undefined,
         )
         .finally(() => {
@@ -84,7 +91,7 @@ export function App({
     return () => {
       for (const stop of stops) stop();
     };
-  }, [onForgotten]);
+  }, [forgotten]);
   useEffect(() => reloadProfile(), [reloadProfile]);
   useEffect(() => {
     const onHash = () => setScreen(screenOfHash());
@@ -138,6 +145,7 @@ export function App({
     if (profile && status === "signedIn")
       await signOut.mutateAsync({ accountId: profile.accountId }).catch(() => undefined);
     await demoApi.signOut().catch(() => undefined);
+    heldProfile.current = false;
     wasSignedIn.current = false;
     setLostSession(undefined);
     setDemoForgot(false);

@@ -57,7 +57,8 @@ export const ADVICE: Record<KnownErrorCode | RelayErrorCode | DemoErrorCode, str
   CHALLENGE_INVALID: `That step is not valid any more. ${NEW_CODE}`,
   ACCOUNT_LOCKED:
     "Too many wrong answers: your bank paused confirmations for a while. Wait 15 minutes, then try again.",
-  SCA_SESSION_REQUIRED: "Your bank asks you to confirm it is you first: answer the step above.",
+  SCA_SESSION_REQUIRED:
+    "Your bank wants you to confirm it is you before it takes this payment; nothing was sent. Press “Confirm it is you” and answer with your code or passkey: the payment then goes on.",
   SCA_LOGIN_FAILED: "Confirming it is you did not finish. Try again, with a new code if needed.",
   SCA_ORIGIN_NOT_ALLOWED:
     "This page's address is not one your bank accepts passkeys from. Open the demo at http://localhost.",

@@ -13,6 +13,7 @@ import { demoApi } from "../src/demoApi";
 import { SignInScreen } from "../src/SignInScreen";
 import { useWallet, WalletRoot } from "../src/WalletRoot";
 import { WalletScreen } from "../src/WalletScreen";
+import { rememberScaSession } from "../src/wallet/scaLogin";
 
 jest.mock("expo-secure-store", () => jest.requireActual("./support/nativeStores").secureStore());
 
@@ -229,4 +230,59 @@ it("an EU customer: the SCA login first, then each step by SMS; killed mid-payme
     () => expect(screen.getByTestId("payment-settled")).toHaveTextContent("Completed"),
     slow,
   );
+});
+
+it("an EU customer whose SCA login ended on the service's side: the execute asks for it, with the payment beside every prompt, and pays once", async () => {
+  // Every execute the app sends, with the service's answer.
+  const executes: number[] = [];
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = async (input, init) => {
+    const response = await realFetch(input, init);
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    if (/\/quotes\/[^/]+\/execute$/.test(new URL(url).pathname)) executes.push(response.status);
+    return response;
+  };
+  try {
+    render(
+      <WalletRoot>
+        <Journey />
+      </WalletRoot>,
+    );
+    await logIn(`eu-exec-${Date.now()}@example.com`, "Germany");
+    await unlockByEmail();
+    await press("Add 500.00 test funds");
+    await waitFor(() => expect(screen.getByTestId("balance")).toHaveTextContent(/500\.00/), slow);
+    // The app noted an SCA login earlier in this run that the service has since ended (its
+    // clock, or a login revoked there): the app goes straight to execute, which the service
+    // refuses with 409 SCA_SESSION_REQUIRED, moving nothing.
+    const profile = await demoApi.me();
+    if (!profile) throw new Error("signed in, yet the demo server knows no profile");
+    rememberScaSession(profile.customerId, new Date(Date.now() + 10 * 60_000).toISOString());
+    await press("Get a quote");
+    await screen.findByTestId("quote", {}, slow);
+    await press("Sign and send");
+    // The execute's own SCA login, in the same prompt as the payment's steps; each prompt shows
+    // the payment it confirms (the quote confirmed), then is answered.
+    for (const step of [
+      /^Confirm it is you$/,
+      /^Step 1: Confirm the currency conversion$/,
+      /^Step 2: Confirm the payout$/,
+    ]) {
+      await waitFor(() => expect(screen.getByTestId("sca-step")).toHaveTextContent(step), slow);
+      if (executes.length === 1) expect(executes).toEqual([409]);
+      const shown = screen.getByTestId("sca-payment");
+      expect(shown).toHaveTextContent(/Amount \$?25\.00/);
+      expect(shown).toHaveTextContent(/To ExternalAccount:/);
+      fireEvent.changeText(screen.getByLabelText("SMS code (sandbox: 123456)"), "123456");
+    }
+    await waitFor(
+      () => expect(screen.getByTestId("payment-settled")).toHaveTextContent("Completed"),
+      slow,
+    );
+    // The refused execute moved nothing; the one after the login moved the money once.
+    expect(executes).toEqual([409, 200]);
+    await waitFor(() => expect(screen.getByTestId("balance")).toHaveTextContent(/475\.00/), slow);
+  } finally {
+    globalThis.fetch = realFetch;
+  }
 });

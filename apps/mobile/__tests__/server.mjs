@@ -1,5 +1,6 @@
 // Jest global setup: the web demo's server (its relay at /api/grid, its demo endpoints and the
-// emulator in process) on 127.0.0.1, as `npm run demo` starts it; the screens reach it over real
+// emulator in process) on 127.0.0.1, as `npm run demo` starts it (with execute needing the SCA
+// login, DEMO_SCA_LOGIN_AT_EXECUTE); the screens reach it over real
 // HTTP. Its address goes to the tests in EXPO_PUBLIC_SIGNET_SERVER.
 import { spawn } from "node:child_process";
 import { dirname, join } from "node:path";
@@ -10,7 +11,9 @@ const main = join(here, "..", "..", "demo", "server", "main.ts");
 
 export default async function setup() {
   const child = spawn(process.execPath, ["--import", "tsx", main], {
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1" },
+    // Its emulator refuses an EU customer's execute without an SCA login (409
+    // SCA_SESSION_REQUIRED), as the service may: the journeys meet that path too.
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DEMO_SCA_LOGIN_AT_EXECUTE: "1" },
     stdio: ["ignore", "pipe", "inherit"],
   });
   const url = await new Promise((resolve, reject) => {

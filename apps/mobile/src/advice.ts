@@ -47,6 +47,9 @@ const ADVICE: Partial<Record<Code, string>> = {
   TIMEOUT: "The server took too long. Try again.",
   SERVICE_ERROR: "The wallet service could not do this now. Try again in a moment.",
   CONFLICT: "This payment has nothing waiting for you any more. Check Activity.",
+  SCA_SESSION_REQUIRED:
+    "Your bank wants you to confirm it is you before it takes this payment; nothing was sent. Tap “Confirm it is you” and answer with your code or passkey: the payment then goes on.",
+  SCA_LOGIN_FAILED: "Confirming it is you did not finish. Try again, with a new code if needed.",
 };
 
 const GENERAL = "Try again in a moment. If it keeps failing, restart the app.";

@@ -1,10 +1,12 @@
 // Strong Customer Authentication (EU and EEA customers): the customer's login to payments, then
 // each challenge of the executed payment, confirmed with the SMS code or a passkey. A
-// cross-currency send asks twice. One box for all of them: the step waiting now.
-import type { ScaProof } from "@signet/core";
+// cross-currency send asks twice. One box for all of them: the step waiting now, with the payment
+// it is for (the quote the user confirmed, as the prompt carries it) beside every code field and
+// passkey button, the login's too.
+import type { ConfirmedQuote, ScaProof } from "@signet/core";
 import type { PendingScaChallenge } from "@signet/react";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
-import { CodeInput, ErrorNote, useSecondsLeft } from "../ui.js";
+import { CodeInput, ErrorNote, formatMoney, useSecondsLeft } from "../ui.js";
 
 /** What each step authorizes, for its title (the service may add purposes: shown as they come). */
 const PURPOSES: Record<string, string> = {
@@ -78,6 +80,7 @@ export function Confirm({
           : "Your bank asks EU customers to confirm each payment (strong customer authentication)."}
         {left !== undefined && ` This request is valid for ${left} s.`}
       </p>
+      <PromptPayment quote={waiting.quote} />
       <ErrorNote error={error} title="That confirmation was not accepted" />
       {challenge.factor === "PASSKEY" ? (
         <button
@@ -120,5 +123,35 @@ export function Confirm({
         </form>
       )}
     </section>
+  );
+}
+
+/**
+ * The payment a prompt confirms: its amount and payee as the user confirmed them (the prompt's
+ * own quote, never the screen's), so a code or tap is never given for a payment not seen.
+ */
+function PromptPayment({ quote }: { quote: ConfirmedQuote | undefined }) {
+  if (!quote)
+    return (
+      <p className="note note-warn" role="alert" data-testid="sca-payment">
+        This confirmation names no payment you confirmed. Do not answer it unless you are paying
+        now.
+      </p>
+    );
+  return (
+    <dl className="sca-payment" aria-label="The payment you confirm" data-testid="sca-payment">
+      <dt>Amount</dt>
+      <dd>{formatMoney(quote.totalSendingAmount, quote.sendingCurrency)}</dd>
+      {quote.receivingCurrency?.code !== quote.sendingCurrency?.code && (
+        <>
+          <dt>They receive</dt>
+          <dd>{formatMoney(quote.totalReceivingAmount, quote.receivingCurrency)}</dd>
+        </>
+      )}
+      <dt>To</dt>
+      <dd>
+        <code>{quote.destination?.accountId ?? "—"}</code>
+      </dd>
+    </dl>
   );
 }

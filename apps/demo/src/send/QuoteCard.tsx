@@ -3,7 +3,8 @@
 // longer the amount typed), then "Sign and send".
 import type { QuoteJson } from "@signet/core";
 import { formatMoney } from "../ui.js";
-import { SigningSummary, summarise } from "./SigningSummary.js";
+import { SigningSummary } from "./SigningSummary.js";
+import { isTransfer, payloadMatches, summarise } from "./transferRead.js";
 
 export type QuoteProblems = { stale: boolean; expired: boolean; overBalance: boolean };
 
@@ -30,18 +31,6 @@ export function QuoteDetails({
         </>
       )}
     </dl>
-  );
-}
-
-/** The screen's own rule, beside core's: the payload must carry the amount and quote shown. */
-export function payloadMatches(quote: QuoteJson): boolean {
-  const signing = summarise(quote);
-  if (signing === undefined) return false;
-  // An opaque transaction (the service's chain bytes) is left to core's check of the quote.
-  if (!signing.readable) return true;
-  return (
-    (signing.amount === undefined || signing.amount === String(quote.totalSendingAmount)) &&
-    (signing.quoteId === undefined || signing.quoteId === quote.id)
   );
 }
 
@@ -74,10 +63,12 @@ export function QuoteActions({
   return (
     <>
       <SigningSummary summary={signing} quote={quote} />
-      {signing !== undefined && !matches && (
+      {!matches && (
         <p className="note note-error" role="alert" data-testid="payload-differs">
-          What this device would sign does not match the quote shown, so it will not sign it. Get a
-          new quote.
+          {isTransfer(signing)
+            ? "What this device would sign does not match the quote shown, so it will not sign it."
+            : "What this device would be asked to sign is not a transfer, so it will not sign it as this payment."}{" "}
+          Get a new quote.
         </p>
       )}
       {stale && !sending && (

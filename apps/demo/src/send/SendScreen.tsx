@@ -1,7 +1,7 @@
 // Send money: add test funds, get a quote, sign and execute it once (an EU customer confirms it
 // is them first, then each step of the payment), follow settlement, show the receipt. The steps
 // are components of their own; the state is ./usePayment.ts.
-import type { ScaLoginFactor } from "@signet/core";
+import { isSignetError, type ScaLoginFactor } from "@signet/core";
 import { useState } from "react";
 import type { DemoProfile } from "../demoApi.js";
 import { ErrorNote, formatMoney, parseAmount, Steps, useSecondsLeft } from "../ui.js";
@@ -28,7 +28,7 @@ export function SendScreen({ profile }: { profile: DemoProfile }) {
     !p.execute.isSuccess &&
     (quote.totalSendingAmount ?? 0) > p.balance;
   const inFlight = p.executed !== undefined && !p.ended && !p.sca.isError && !p.execute.isError;
-  const waiting = p.login.waiting ?? p.sca.pendingChallenge;
+  const prompt = scaPrompt(p);
 
   return (
     <section className="card" aria-labelledby="send-title">
@@ -99,12 +99,12 @@ export function SendScreen({ profile }: { profile: DemoProfile }) {
           <QuoteDetails quote={quote} secondsLeft={undefined} />
         </section>
       )}
-      <SendErrors payment={p} onRequote={() => p.requestQuote(amount)} />
-      <Confirm
-        waiting={waiting}
-        answer={p.login.waiting ? p.login.answer : p.sca.answer}
-        resend={p.login.waiting ? p.login.waiting.resend : p.sca.resend}
+      <SendErrors
+        payment={p}
+        onRequote={() => p.requestQuote(amount)}
+        onLogin={() => (quote ? void p.send(quote, chosen, true) : undefined)}
       />
+      <Confirm waiting={prompt.waiting} answer={prompt.answer} resend={prompt.resend} />
       {p.transactionId && (
         <Outcome
           transaction={p.transaction.data}
@@ -117,7 +117,37 @@ export function SendScreen({ profile }: { profile: DemoProfile }) {
   );
 }
 
-function SendErrors({ payment: p, onRequote }: { payment: Payment; onRequote: () => void }) {
+/**
+ * The step waiting for the customer, whichever call asks: the SCA login the demo runs first, the
+ * one the service asked for at execute (409 SCA_SESSION_REQUIRED), or the payment's own steps.
+ */
+function scaPrompt(p: Payment): Pick<PaymentPrompt, "waiting" | "answer" | "resend"> {
+  if (p.login.waiting)
+    return { waiting: p.login.waiting, answer: p.login.answer, resend: p.login.waiting.resend };
+  if (p.execute.pendingChallenge)
+    return {
+      waiting: p.execute.pendingChallenge,
+      answer: p.execute.answer,
+      resend: p.execute.resend,
+    };
+  return { waiting: p.sca.pendingChallenge, answer: p.sca.answer, resend: p.sca.resend };
+}
+type PaymentPrompt = Parameters<typeof Confirm>[0];
+
+/** The service still wants the SCA login (409 SCA_SESSION_REQUIRED): nothing moved. */
+const wantsLogin = (error: unknown) =>
+  isSignetError(error) && error.code === "SCA_SESSION_REQUIRED";
+
+function SendErrors({
+  payment: p,
+  onRequote,
+  onLogin,
+}: {
+  payment: Payment;
+  onRequote: () => void;
+  /** Logs in to SCA (whatever this browser noted) and sends the same quote again. */
+  onLogin: () => void;
+}) {
   return (
     <>
       <ErrorNote error={p.login.error} title="Confirming it is you did not finish" />
@@ -130,15 +160,26 @@ function SendErrors({ payment: p, onRequote }: { payment: Payment; onRequote: ()
         }
       />
       {p.execute.isError && (
-        <button type="button" className="secondary" onClick={onRequote}>
-          Get a new quote
-        </button>
+        <div className="row wrap">
+          {wantsLogin(p.execute.error) && (
+            <button type="button" className="primary" onClick={onLogin}>
+              Confirm it is you
+            </button>
+          )}
+          <button type="button" className="secondary" onClick={onRequote}>
+            Get a new quote
+          </button>
+        </div>
       )}
       <ErrorNote error={p.sca.error} title="The payment was not confirmed" />
       {p.sca.isError && p.awaitingSca && (
         <div className="row wrap">
-          <button type="button" className="secondary" onClick={() => void p.confirmFound()}>
-            Try confirming again
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => void p.confirmFound(wantsLogin(p.sca.error))}
+          >
+            {wantsLogin(p.sca.error) ? "Confirm it is you" : "Try confirming again"}
           </button>
         </div>
       )}

@@ -1,19 +1,15 @@
 // "This device will sign": read from the quote's payload itself, not from the quote beside it.
-import { type QuoteJson, type QuotePayloadSummary, readQuotePayload } from "@signet/core";
+import type { QuoteJson, QuotePayloadSummary } from "@signet/core";
 import { formatMoney } from "../ui.js";
+import { isTransfer, TRANSFER_ACTIVITY } from "./transferRead.js";
 
-/** What the quote's payload would have the device sign; undefined when it names no wallet step. */
-export function summarise(quote: QuoteJson): QuotePayloadSummary | undefined {
-  try {
-    return readQuotePayload(quote);
-  } catch {
-    return undefined;
-  }
-}
-
+/**
+ * What each activity is, in words. A raw-payload signature is what a wallet privacy change signs:
+ * never a transfer, whatever a quote carrying one says.
+ */
 const ACTIVITY_NAMES: Record<string, string> = {
-  ACTIVITY_TYPE_SIGN_TRANSACTION_V2: "Sign a transfer",
-  ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2: "Sign a transfer (raw payload)",
+  [TRANSFER_ACTIVITY]: "Sign a transfer",
+  ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2: "Sign a raw payload (not a transfer)",
 };
 
 export function SigningSummary({
@@ -42,7 +38,14 @@ export function SigningSummary({
         <dd>
           <code>{summary.wallet ?? "—"}</code>
         </dd>
-        {summary.readable ? (
+        {!isTransfer(summary) ? (
+          <>
+            <dt>Details</dt>
+            <dd data-testid="not-a-transfer">
+              Not a transfer: this device will not sign it as a payment.
+            </dd>
+          </>
+        ) : summary.readable ? (
           <>
             <dt>Amount</dt>
             <dd data-testid="signing-amount">

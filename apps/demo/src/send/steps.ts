@@ -17,6 +17,8 @@ export function paymentSteps(
   const state = (done: boolean, active: boolean): Step["state"] =>
     done ? "done" : active ? (failed ? "failed" : "active") : "todo";
   const found = p.resumed !== undefined && execute.data === undefined;
+  // The service asked for the SCA login at execute (409 SCA_SESSION_REQUIRED): it is not done.
+  const loginAtExecute = execute.pendingChallenge?.login === true;
   const signedNow = p.signed || found || execute.isSuccess;
   // A quote that cannot be sent (more than the balance, or expired) is not a step done.
   const quoteRefused =
@@ -32,8 +34,8 @@ export function paymentSteps(
           {
             label: "Confirm it is you",
             state: state(
-              signedNow || (login.isSuccess && !login.isPending),
-              busy === "login" || login.isError,
+              (signedNow || (login.isSuccess && !login.isPending)) && !loginAtExecute,
+              busy === "login" || login.isError || loginAtExecute,
             ),
           },
         ]

@@ -21,7 +21,12 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { DemoInputError, type DemoProfile, demoApi } from "../demoApi.js";
 import { newestFirst } from "../movements.js";
 import { parseAmount } from "../ui.js";
-import { scaSessionLive, useScaLoginFirst } from "./scaLogin.js";
+import {
+  forgetScaSession,
+  rememberScaSession,
+  scaSessionLive,
+  useScaLoginFirst,
+} from "./scaLogin.js";
 
 /** Quote statuses after execute: the payment left this device. */
 const SENT = new Set(["PENDING_AUTHORIZATION", "PROCESSING", "COMPLETED", "FAILED"]);
@@ -91,13 +96,30 @@ export function usePayment(profile: DemoProfile) {
     const stage = execute.stage;
     if (stage === "submitting" || stage === "processing" || stage === "done") setSigned(true);
   }, [execute.stage]);
+  // The service refused the execute for want of the SCA login although this browser believed in
+  // one: the execute runs the login (its prompt is `execute.pendingChallenge`), and the browser's
+  // note follows what the service said, then what the login opened.
+  const loginAtExecute = useRef(false);
+  const executeAsksLogin = execute.pendingChallenge?.login === true;
+  useEffect(() => {
+    if (!executeAsksLogin) return;
+    loginAtExecute.current = true;
+    forgetScaSession(customerId);
+  }, [executeAsksLogin, customerId]);
+  useEffect(() => {
+    if (execute.isSuccess && loginAtExecute.current) {
+      loginAtExecute.current = false;
+      rememberScaSession(customerId, undefined);
+    }
+  }, [execute.isSuccess, customerId]);
 
   const factorOf = (q: QuoteJson): ScaLoginFactor =>
     q.scaChallenge?.factor === "PASSKEY" ? "PASSKEY" : "SMS_OTP";
-  const confirmFound = async () => {
+  /** `fresh`: the service said there is no SCA session, whatever this browser noted. */
+  const confirmFound = async (fresh = false) => {
     if (!awaitingSca) return;
     try {
-      await login.ensure(factorOf(awaitingSca));
+      await login.ensure(factorOf(awaitingSca), awaitingSca, fresh);
       authorize({ quote: awaitingSca });
     } catch {}
   };
@@ -165,14 +187,20 @@ export function usePayment(profile: DemoProfile) {
       setDraft({ quote: await demoApi.quote(units, { sessionId: session?.id }), units });
     });
   };
-  /** Signs and sends: an EU customer logs in to SCA first, so the payment asks only its steps. */
-  const send = async (quote: QuoteJson, factor: ScaLoginFactor) => {
+  /**
+   * Signs and sends: an EU customer logs in to SCA first, so the payment asks only its steps.
+   * `fresh` logs in even when this browser noted a live login (the service said there is none);
+   * an execute refused that way moved nothing, so sending the quote again cannot pay twice.
+   */
+  const send = async (quote: QuoteJson, factor: ScaLoginFactor, fresh = false) => {
     setSigned(false);
     setError(null);
+    // A login asked at an earlier execute that did not end in success is not this one's.
+    loginAtExecute.current = false;
     if (needsSca) {
       setBusy("login");
       try {
-        await login.ensure(factor);
+        await login.ensure(factor, quote, fresh);
       } catch {
         return;
       } finally {

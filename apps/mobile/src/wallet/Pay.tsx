@@ -3,7 +3,15 @@
 // that confirms an EU payment (SMS or a passkey set up for payments), each SCA step, settlement
 // and a receipt; a payment found again (the app was killed) with "Confirm the payment".
 
-import { type QuoteJson, readQuotePayload, type ScaLoginFactor, type ScaProof } from "@signet/core";
+import {
+  type ConfirmedQuote,
+  isSignetError,
+  type QuoteJson,
+  type QuotePayloadSummary,
+  readQuotePayload,
+  type ScaLoginFactor,
+  type ScaProof,
+} from "@signet/core";
 import {
   type PendingScaChallenge,
   skipToken,
@@ -22,6 +30,36 @@ const PURPOSES: Record<string, string> = {
   PAYOUT: "Confirm the payout",
   TRANSFER: "Confirm the transfer",
 };
+
+/** The one activity a payment signs: a transaction signature (as the service's Quote shows). */
+const TRANSFER_ACTIVITY = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2";
+
+/** What the quote's payload would have this phone sign; undefined when it names no wallet step. */
+function signingOf(quote: QuoteJson): QuotePayloadSummary | undefined {
+  try {
+    return readQuotePayload(quote);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * "Sign and send" only for a payload this phone reads as a transfer (never a raw payload, which
+ * is what a privacy change signs) and, where readable, one naming this quote and its amount.
+ */
+function offersSend(quote: QuoteJson): boolean {
+  const signing = signingOf(quote);
+  if (signing?.activityType !== TRANSFER_ACTIVITY) return false;
+  if (!signing.readable) return true;
+  return (
+    signing.quoteId === quote.id &&
+    (signing.amount === undefined || Number(signing.amount) === quote.totalSendingAmount)
+  );
+}
+
+/** The service still wants the SCA login (409 SCA_SESSION_REQUIRED): nothing moved. */
+const wantsLogin = (error: unknown) =>
+  isSignetError(error) && error.code === "SCA_SESSION_REQUIRED";
 
 /** The step's title, in words: the login, then each step of the payment. */
 export function scaStepTitle(waiting: PendingScaChallenge): string {
@@ -53,7 +91,14 @@ export function Pay({
   const expired = left === 0;
   const over =
     quote !== undefined && p.balance !== undefined && (quote.totalSendingAmount ?? 0) > p.balance;
-  const waiting = p.login.waiting ?? p.sca.pendingChallenge;
+  // The login the app runs first, the one the service asked for at execute (409
+  // SCA_SESSION_REQUIRED), or the payment's own steps: one prompt for all of them.
+  const prompt = p.login.waiting
+    ? { waiting: p.login.waiting, answer: p.login.answer }
+    : p.execute.pendingChallenge
+      ? { waiting: p.execute.pendingChallenge, answer: p.execute.answer }
+      : { waiting: p.sca.pendingChallenge, answer: p.sca.answer };
+  const readable = quote ? offersSend(quote) : false;
   return (
     <View style={{ gap: 10 }}>
       <Text style={styles.muted}>Wallet balance</Text>
@@ -127,29 +172,36 @@ export function Pay({
               This quote expired before it was sent. Nothing was signed. Get a new quote.
             </Text>
           ) : null}
+          {!readable ? (
+            <Text accessibilityRole="alert" style={styles.error} testID="payload-differs">
+              What this phone would be asked to sign is not a transfer of this quote, so it will not
+              sign it. Get a new quote.
+            </Text>
+          ) : null}
           <Button
             title={p.execute.isPending || p.busy === "login" ? "Sending…" : "Sign and send"}
-            disabled={p.execute.isPending || p.busy !== undefined || over || expired}
+            disabled={p.execute.isPending || p.busy !== undefined || over || expired || !readable}
             onPress={() => void p.send(quote, chosen)}
           />
         </>
       ) : null}
       <ErrorNote error={p.login.error} title="Confirming it is you did not finish" />
       <ErrorNote error={p.execute.error} title="The payment was not sent" />
-      <ErrorNote error={p.sca.error} title="The payment was not confirmed" />
-      {waiting ? (
-        <Step waiting={waiting} answer={p.login.waiting ? p.login.answer : p.sca.answer} />
+      {quote && wantsLogin(p.execute.error) ? (
+        <Button title="Confirm it is you" onPress={() => void p.send(quote, chosen, true)} />
       ) : null}
+      <ErrorNote error={p.sca.error} title="The payment was not confirmed" />
+      {p.awaitingSca && wantsLogin(p.sca.error) ? (
+        <Button title="Confirm it is you" onPress={() => void p.confirmFound(true)} />
+      ) : null}
+      {prompt.waiting ? <Step waiting={prompt.waiting} answer={prompt.answer} /> : null}
       {p.transactionId ? <Outcome payment={p} quote={quote ?? p.resumed} /> : null}
     </View>
   );
 }
 
 function Quote({ quote, left }: { quote: QuoteJson; left: number | undefined }) {
-  let signing: ReturnType<typeof readQuotePayload> | undefined;
-  try {
-    signing = readQuotePayload(quote);
-  } catch {}
+  const signing = signingOf(quote);
   return (
     <View style={styles.note} testID="quote">
       <Text>You send {formatMoney(quote.totalSendingAmount, quote.sendingCurrency)}</Text>
@@ -162,11 +214,13 @@ function Quote({ quote, left }: { quote: QuoteJson; left: number | undefined }) 
       ) : null}
       {signing ? (
         <Text testID="signing">
-          This phone will sign: a transfer
-          {signing.readable && signing.amount !== undefined
-            ? ` of ${formatMoney(Number(signing.amount), quote.sendingCurrency)}`
-            : ""}{" "}
-          from wallet {signing.wallet ?? "—"}
+          {signing.activityType === TRANSFER_ACTIVITY
+            ? `This phone will sign: a transfer${
+                signing.readable && signing.amount !== undefined
+                  ? ` of ${formatMoney(Number(signing.amount), quote.sendingCurrency)}`
+                  : ""
+              } from wallet ${signing.wallet ?? "—"}`
+            : "This phone would be asked to sign something that is not a transfer."}
         </Text>
       ) : null}
     </View>
@@ -190,6 +244,7 @@ function Step({
       <Text accessibilityRole="header" style={styles.heading} testID="sca-step">
         {scaStepTitle(waiting)}
       </Text>
+      <PromptPayment quote={waiting.quote} />
       <ErrorNote error={waiting.error} title="That confirmation was not accepted" />
       {waiting.challenge.factor === "PASSKEY" ? (
         <Button title="Confirm with your passkey" onPress={() => answer({ passkey: true })} />
@@ -205,10 +260,37 @@ function Step({
   );
 }
 
+/**
+ * The payment a prompt confirms: its amount and payee as the customer confirmed them (the
+ * prompt's own quote), beside every code field and passkey button, the login's too.
+ */
+function PromptPayment({ quote }: { quote: ConfirmedQuote | undefined }) {
+  if (!quote)
+    return (
+      <Text accessibilityRole="alert" style={styles.error} testID="sca-payment">
+        This confirmation names no payment you confirmed. Do not answer it unless you are paying
+        now.
+      </Text>
+    );
+  const converts = quote.receivingCurrency?.code !== quote.sendingCurrency?.code;
+  return (
+    <View testID="sca-payment" accessibilityLabel="The payment you confirm">
+      <Text>Amount {formatMoney(quote.totalSendingAmount, quote.sendingCurrency)}</Text>
+      {converts ? (
+        <Text>They receive {formatMoney(quote.totalReceivingAmount, quote.receivingCurrency)}</Text>
+      ) : null}
+      <Text selectable>To {quote.destination?.accountId ?? "—"}</Text>
+    </View>
+  );
+}
+
 function Found({ payment: p }: { payment: Payment }) {
   if (!p.resumed || p.execute.data !== undefined || p.settled) return null;
   const amount = formatMoney(p.resumed.totalSendingAmount, p.resumed.sendingCurrency);
-  const asking = p.sca.pendingChallenge !== undefined || p.login.waiting !== undefined;
+  const asking =
+    p.sca.pendingChallenge !== undefined ||
+    p.login.waiting !== undefined ||
+    p.execute.pendingChallenge !== undefined;
   return (
     <View style={styles.note} testID="resumed">
       <Text>

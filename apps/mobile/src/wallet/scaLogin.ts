@@ -2,8 +2,16 @@
 // service would otherwise take the payment's first answer, refuse it with 409
 // SCA_SESSION_REQUIRED, ask for the login, then ask for the same step again (a passkey's
 // assertion is spent by then). When the login lasts is kept per customer in memory for this run
-// of the app; after the app is killed the next payment logs in again.
-import type { ScaChallengeContext, ScaChallengeJson, ScaLoginFactor, ScaProof } from "@signet/core";
+// of the app; after the app is killed the next payment logs in again. That note is only the app's
+// belief: when the service refuses the execute for want of the login (409 SCA_SESSION_REQUIRED),
+// useExecuteQuote runs the login there and the note is corrected.
+import type {
+  ConfirmedQuote,
+  ScaChallengeContext,
+  ScaChallengeJson,
+  ScaLoginFactor,
+  ScaProof,
+} from "@signet/core";
 import type { PendingScaChallenge } from "@signet/react";
 import { useScaLogin } from "@signet/react";
 import { useCallback, useRef, useState } from "react";
@@ -18,18 +26,27 @@ export function scaSessionLive(customerId: string, now = Date.now()): boolean {
   return until !== undefined && until - MARGIN_MS > now;
 }
 
-function remember(customerId: string, expiresAt: string | undefined): void {
-  // Without an end from the service, the login is taken to last five minutes.
+/**
+ * Notes a live SCA login of the customer: until `expiresAt`, or five minutes when the service
+ * gave no end (a login run inside the payment's execute reports none).
+ */
+export function rememberScaSession(customerId: string, expiresAt: string | undefined): void {
   const until = expiresAt ? Date.parse(expiresAt) : Date.now() + 5 * 60_000;
   if (Number.isFinite(until)) sessions.set(customerId, until);
+}
+
+/** The service said the customer has no SCA session: the app's note of one is dropped. */
+export function forgetScaSession(customerId: string): void {
+  sessions.delete(customerId);
 }
 
 /** A step waiting for the customer, with the way to send its SMS code again. */
 export type WaitingStep = PendingScaChallenge & { resend: () => Promise<void> };
 
 /**
- * `ensure(factor)`: logs the customer in to SCA unless the app knows a live login; its
- * challenge shows as `waiting` until `answer`. Rejects with the login's typed error.
+ * `ensure(factor, quote)`: logs the customer in to SCA unless the app knows a live login (`fresh`
+ * logs in even then: the service said there is none); its challenge shows as `waiting`, with the
+ * payment it is asked for, until `answer`. Rejects with the login's typed error.
  */
 export function useScaLoginFirst(customerId: string) {
   const login = useScaLogin();
@@ -37,8 +54,9 @@ export function useScaLoginFirst(customerId: string) {
   const pending = useRef<(proof: ScaProof) => void>(undefined);
   const { mutateAsync, reset } = login;
   const ensure = useCallback(
-    async (factor: ScaLoginFactor) => {
-      if (scaSessionLive(customerId)) return;
+    async (factor: ScaLoginFactor, quote: ConfirmedQuote, fresh = false) => {
+      if (fresh) forgetScaSession(customerId);
+      else if (scaSessionLive(customerId)) return;
       const onChallenge = (challenge: ScaChallengeJson, context: ScaChallengeContext) =>
         new Promise<ScaProof>((resolve) => {
           pending.current = resolve;
@@ -47,14 +65,15 @@ export function useScaLoginFirst(customerId: string) {
             step: context.step,
             error: context.error,
             login: true,
-            // The payment this login is asked for, when the service asked at the payment.
-            quote: context.quote,
+            // The payment this login is asked for: the quote the customer tapped "Sign and send"
+            // (or "Confirm the payment") on, shown beside the prompt.
+            quote: context.quote ?? quote,
             resend: context.resend,
           });
         });
       try {
         const done = await mutateAsync({ factor, onChallenge });
-        remember(customerId, done.sessionExpiresAt);
+        rememberScaSession(customerId, done.sessionExpiresAt);
       } finally {
         pending.current = undefined;
         setWaiting(undefined);

@@ -20,7 +20,7 @@ import {
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { DemoProfile } from "../demoApi";
 import { fundWallet, JourneyError, paymentUnits, quotePayment } from "../journeys";
-import { scaSessionLive, useScaLoginFirst } from "./scaLogin";
+import { forgetScaSession, rememberScaSession, scaSessionLive, useScaLoginFirst } from "./scaLogin";
 
 const SENT = new Set(["PENDING_AUTHORIZATION", "PROCESSING", "COMPLETED", "FAILED"]);
 
@@ -78,6 +78,23 @@ export function usePayment(profile: DemoProfile) {
     if (awaitingSca && (fresh || scaSessionLive(customerId))) authorize({ quote: awaitingSca });
   }, [awaitingSca, fresh, customerId, authorize]);
 
+  // The service refused the execute for want of the SCA login although the app believed in one:
+  // the execute runs the login (its prompt is `execute.pendingChallenge`), and the app's note
+  // follows what the service said, then what the login opened.
+  const loginAtExecute = useRef(false);
+  const executeAsksLogin = execute.pendingChallenge?.login === true;
+  useEffect(() => {
+    if (!executeAsksLogin) return;
+    loginAtExecute.current = true;
+    forgetScaSession(customerId);
+  }, [executeAsksLogin, customerId]);
+  useEffect(() => {
+    if (execute.isSuccess && loginAtExecute.current) {
+      loginAtExecute.current = false;
+      rememberScaSession(customerId, undefined);
+    }
+  }, [execute.isSuccess, customerId]);
+
   const released = executed?.status === "PENDING_AUTHORIZATION" ? sca.data : executed;
   const transactionId = released?.transactionId;
   const transaction = useTransaction(
@@ -122,12 +139,19 @@ export function usePayment(profile: DemoProfile) {
       setQuote({ quote: await quotePayment(units, session?.id), units });
     });
   };
-  const send = async (q: QuoteJson, factor: ScaLoginFactor) => {
+  /**
+   * Signs and sends: an EU customer logs in to SCA first. `fresh` logs in even when the app noted
+   * a live login (the service said there is none); an execute refused that way moved nothing, so
+   * sending the quote again cannot pay twice.
+   */
+  const send = async (q: QuoteJson, factor: ScaLoginFactor, fresh = false) => {
     setError(null);
+    // A login asked at an earlier execute that did not end in success is not this one's.
+    loginAtExecute.current = false;
     if (profile.sca) {
       setBusy("login");
       try {
-        await login.ensure(factor);
+        await login.ensure(factor, q, fresh);
       } catch {
         return;
       } finally {
@@ -140,10 +164,15 @@ export function usePayment(profile: DemoProfile) {
         : { quote: q },
     );
   };
-  const confirmFound = async () => {
+  /** `fresh`: the service said there is no SCA session, whatever the app noted. */
+  const confirmFound = async (fresh = false) => {
     if (!awaitingSca) return;
     try {
-      await login.ensure(awaitingSca.scaChallenge.factor === "PASSKEY" ? "PASSKEY" : "SMS_OTP");
+      await login.ensure(
+        awaitingSca.scaChallenge.factor === "PASSKEY" ? "PASSKEY" : "SMS_OTP",
+        awaitingSca,
+        fresh,
+      );
       authorize({ quote: awaitingSca });
     } catch {}
   };
