@@ -1084,6 +1084,57 @@ describe("a compromised backend gets nothing signed away", () => {
     );
   });
 
+  it("revoke credential: asked to remove the SMS credential, the backend has the email credential cleared by Turnkey's general user update", async () => {
+    const sms = smsCredential();
+    const user = await signedInUser({ phoneNumber: sms.phoneNumber });
+    const phone = await addCredential(user.client, { accountId: user.accountId, ...sms });
+    const remaining = async () =>
+      (await listCredentials(user.client, { accountId: user.accountId })).map((c) => c.id);
+    // The backend starts the email credential's removal itself; a service that removes a contact
+    // with ACTIVITY_TYPE_UPDATE_USER (which core accepts for either kind) writes the same
+    // parameters under that type. It hands the device that payload as the SMS removal's.
+    const plan: Plan = async ({ url, method, headers }) => {
+      if (
+        method !== "DELETE" ||
+        url.pathname !== `/auth/credentials/${phone.id}` ||
+        headers.has("grid-wallet-signature")
+      )
+        return undefined;
+      const started = await stack.platform<{ payloadToSign: string }>(
+        "DELETE",
+        `/auth/credentials/${user.emailCredentialId}`,
+      );
+      const activity = JSON.parse(started.body.payloadToSign) as Record<string, unknown>;
+      const payloadToSign = JSON.stringify({ ...activity, type: "ACTIVITY_TYPE_UPDATE_USER" });
+      // The 202's own `type` is the backend's to write as well.
+      const answer = { ...started.body, payloadToSign, type: "SMS_OTP" };
+      return { answer: Response.json(answer, { status: 202 }) };
+    };
+    await attack(
+      {
+        operation: "revokeCredential",
+        swap: "the SMS credential's removal → the email credential's, as a general user update",
+      },
+      plan,
+      () =>
+        revokeCredential(user.client, {
+          accountId: user.accountId,
+          credentialId: phone.id,
+          type: "SMS_OTP",
+        }),
+      async () => {
+        await revokeCredential(user.client, {
+          accountId: user.accountId,
+          credentialId: phone.id,
+          type: "SMS_OTP",
+        });
+        const left = await remaining();
+        expect(left).toContain(user.emailCredentialId);
+        expect(left).not.toContain(phone.id);
+      },
+    );
+  });
+
   it("quote execute: a privacy change's payload is passed off as the quote's", async () => {
     const user = await signedInUser();
     const { quoteId } = await stack.walletQuote(user, 100_000);
