@@ -944,6 +944,79 @@ describe("a compromised backend gets nothing signed away", () => {
     );
   });
 
+  it("SCA by passkey: an SCA login's options, their challenge written another way, are passed off as a payment's", async () => {
+    const user = await scaPasskeyUser("FR");
+    let loginOptions: { challenge: string } | { publicKey: { challenge: string } } | undefined;
+    await scaLogin(user.client, {
+      factor: "PASSKEY",
+      onChallenge: (challenge) => {
+        loginOptions = challenge.passkeyAssertionOptions as typeof loginOptions;
+        throw new Error("the customer closed the prompt");
+      },
+    }).catch(() => undefined);
+    // The same bytes in another base64url string: the last character's spare bits set (a
+    // browser's atob, and Node's decoder, drop them), so the authenticator signs the login's
+    // challenge all the same.
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    const rewrite = (challenge: string) => {
+      const trimmed = challenge.replace(/=+$/, "");
+      if (trimmed.length % 4 === 0) throw new Error("a challenge without spare bits");
+      const last = alphabet.indexOf(trimmed.at(-1)!);
+      return `${trimmed.slice(0, -1)}${alphabet[last ^ 1]}`;
+    };
+    const reencoded =
+      loginOptions && "publicKey" in loginOptions
+        ? {
+            publicKey: {
+              ...loginOptions.publicKey,
+              challenge: rewrite(loginOptions.publicKey.challenge),
+            },
+          }
+        : {
+            ...loginOptions!,
+            challenge: rewrite((loginOptions as { challenge: string }).challenge),
+          };
+    const { quoteId } = await stack.walletQuote(user, 100_000);
+    const quote = await getQuote(user.client, { quoteId });
+    const swap = proofsSent(async ({ url }) =>
+      url.pathname.endsWith(`/quotes/${quoteId}/execute`)
+        ? {
+            respond: (response) =>
+              forgedAnswer(response, (challenge) => ({
+                ...challenge,
+                id: "ScaChallenge:019542f5-b3e7-1d02-0000-00000000bee5",
+                passkeyAssertionOptions: reencoded,
+              })),
+          }
+        : undefined,
+    );
+    const taps = user.taps();
+    await attack(
+      {
+        operation: "authorizeQuote (PASSKEY)",
+        swap: "an SCA login's options, the challenge re-encoded, as the payment's",
+      },
+      swap.plan,
+      async () => {
+        const executed = await executeQuote(user.client, { quote, scaFactor: "PASSKEY" });
+        if (executed.status !== "PENDING_AUTHORIZATION") throw new Error("expected SCA");
+        await authorizeQuote(user.client, {
+          quote: executed,
+          onChallenge: () => ({ passkey: true }),
+        });
+      },
+      async () => {
+        expect(user.taps()).toBe(taps);
+        expect(swap.count()).toBe(0);
+        const released = await authorizeQuote(user.client, {
+          quote: (await getQuote(user.client, { quoteId })) as PendingAuthorizationQuoteJson,
+          onChallenge: () => ({ passkey: true }),
+        });
+        expect(released.status).toBe("PROCESSING");
+      },
+    );
+  });
+
   it("SCA: the quote read after a lost authorization is another quote", async () => {
     const user = await signedInUser({ region: "IT", phoneNumber: freshPhone() });
     await scaLogin(user.client, { onChallenge: () => ({ code: "123456" }) });
