@@ -944,6 +944,79 @@ describe("a compromised backend gets nothing signed away", () => {
     );
   });
 
+  it("SCA by passkey: an SCA login's options, their challenge written another way, are passed off as a payment's", async () => {
+    const user = await scaPasskeyUser("FR");
+    let loginOptions: { challenge: string } | { publicKey: { challenge: string } } | undefined;
+    await scaLogin(user.client, {
+      factor: "PASSKEY",
+      onChallenge: (challenge) => {
+        loginOptions = challenge.passkeyAssertionOptions as typeof loginOptions;
+        throw new Error("the customer closed the prompt");
+      },
+    }).catch(() => undefined);
+    // The same bytes in another base64url string: the last character's spare bits set (a
+    // browser's atob, and Node's decoder, drop them), so the authenticator signs the login's
+    // challenge all the same.
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    const rewrite = (challenge: string) => {
+      const trimmed = challenge.replace(/=+$/, "");
+      if (trimmed.length % 4 === 0) throw new Error("a challenge without spare bits");
+      const last = alphabet.indexOf(trimmed.at(-1)!);
+      return `${trimmed.slice(0, -1)}${alphabet[last ^ 1]}`;
+    };
+    const reencoded =
+      loginOptions && "publicKey" in loginOptions
+        ? {
+            publicKey: {
+              ...loginOptions.publicKey,
+              challenge: rewrite(loginOptions.publicKey.challenge),
+            },
+          }
+        : {
+            ...loginOptions!,
+            challenge: rewrite((loginOptions as { challenge: string }).challenge),
+          };
+    const { quoteId } = await stack.walletQuote(user, 100_000);
+    const quote = await getQuote(user.client, { quoteId });
+    const swap = proofsSent(async ({ url }) =>
+      url.pathname.endsWith(`/quotes/${quoteId}/execute`)
+        ? {
+            respond: (response) =>
+              forgedAnswer(response, (challenge) => ({
+                ...challenge,
+                id: "ScaChallenge:019542f5-b3e7-1d02-0000-00000000bee5",
+                passkeyAssertionOptions: reencoded,
+              })),
+          }
+        : undefined,
+    );
+    const taps = user.taps();
+    await attack(
+      {
+        operation: "authorizeQuote (PASSKEY)",
+        swap: "an SCA login's options, the challenge re-encoded, as the payment's",
+      },
+      swap.plan,
+      async () => {
+        const executed = await executeQuote(user.client, { quote, scaFactor: "PASSKEY" });
+        if (executed.status !== "PENDING_AUTHORIZATION") throw new Error("expected SCA");
+        await authorizeQuote(user.client, {
+          quote: executed,
+          onChallenge: () => ({ passkey: true }),
+        });
+      },
+      async () => {
+        expect(user.taps()).toBe(taps);
+        expect(swap.count()).toBe(0);
+        const released = await authorizeQuote(user.client, {
+          quote: (await getQuote(user.client, { quoteId })) as PendingAuthorizationQuoteJson,
+          onChallenge: () => ({ passkey: true }),
+        });
+        expect(released.status).toBe("PROCESSING");
+      },
+    );
+  });
+
   it("SCA: the quote read after a lost authorization is another quote", async () => {
     const user = await signedInUser({ region: "IT", phoneNumber: freshPhone() });
     await scaLogin(user.client, { onChallenge: () => ({ code: "123456" }) });
@@ -1080,6 +1153,57 @@ describe("a compromised backend gets nothing signed away", () => {
         const left = await remaining();
         expect(left).toContain(phone.id);
         expect(left).not.toContain(planted.id);
+      },
+    );
+  });
+
+  it("revoke credential: asked to remove the SMS credential, the backend has the email credential cleared by Turnkey's general user update", async () => {
+    const sms = smsCredential();
+    const user = await signedInUser({ phoneNumber: sms.phoneNumber });
+    const phone = await addCredential(user.client, { accountId: user.accountId, ...sms });
+    const remaining = async () =>
+      (await listCredentials(user.client, { accountId: user.accountId })).map((c) => c.id);
+    // The backend starts the email credential's removal itself; a service that removes a contact
+    // with ACTIVITY_TYPE_UPDATE_USER (which core accepts for either kind) writes the same
+    // parameters under that type. It hands the device that payload as the SMS removal's.
+    const plan: Plan = async ({ url, method, headers }) => {
+      if (
+        method !== "DELETE" ||
+        url.pathname !== `/auth/credentials/${phone.id}` ||
+        headers.has("grid-wallet-signature")
+      )
+        return undefined;
+      const started = await stack.platform<{ payloadToSign: string }>(
+        "DELETE",
+        `/auth/credentials/${user.emailCredentialId}`,
+      );
+      const activity = JSON.parse(started.body.payloadToSign) as Record<string, unknown>;
+      const payloadToSign = JSON.stringify({ ...activity, type: "ACTIVITY_TYPE_UPDATE_USER" });
+      // The 202's own `type` is the backend's to write as well.
+      const answer = { ...started.body, payloadToSign, type: "SMS_OTP" };
+      return { answer: Response.json(answer, { status: 202 }) };
+    };
+    await attack(
+      {
+        operation: "revokeCredential",
+        swap: "the SMS credential's removal → the email credential's, as a general user update",
+      },
+      plan,
+      () =>
+        revokeCredential(user.client, {
+          accountId: user.accountId,
+          credentialId: phone.id,
+          type: "SMS_OTP",
+        }),
+      async () => {
+        await revokeCredential(user.client, {
+          accountId: user.accountId,
+          credentialId: phone.id,
+          type: "SMS_OTP",
+        });
+        const left = await remaining();
+        expect(left).toContain(user.emailCredentialId);
+        expect(left).not.toContain(phone.id);
       },
     );
   });

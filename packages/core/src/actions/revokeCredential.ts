@@ -74,23 +74,30 @@ export async function revokeCredential(
 }
 
 /**
+ * An email or SMS credential's removal: its own contact named and cleared (`""`, or `null`), the
+ * other kind's contact never set nor cleared (absent, or `null` as an unset field may be written),
+ * so a general user update cannot clear the user's other credential in its place.
+ */
+function contactRemoval(type: string, own: string, other: string): ActivityExpectation {
+  return {
+    types: [type, "ACTIVITY_TYPE_UPDATE_USER"],
+    equals: { [own]: { test: (value) => value === "" || value === null } },
+    where: { [other]: { test: (value) => value === null } },
+  };
+}
+
+/**
  * The removal each credential type signs (docs/protocol.md §11). A passkey's is the documented
  * deletion of one authenticator; an OAuth login's, Turnkey's deletion of one provider (derived:
  * the service shows none). For an email or SMS credential the service shows nothing: whatever it
- * signs (the emulator clears the contact), it never sets a contact, which would send the codes
- * elsewhere.
+ * signs (the emulator clears the contact), it clears that kind's contact only, and never sets one,
+ * which would send the codes elsewhere.
  */
 const REVOCATIONS: Record<string, ActivityExpectation> = {
   PASSKEY: { types: ["ACTIVITY_TYPE_DELETE_AUTHENTICATORS"], counts: { authenticatorIds: 1 } },
   OAUTH: { types: ["ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS"], counts: { providerIds: 1 } },
-  EMAIL_OTP: {
-    types: ["ACTIVITY_TYPE_UPDATE_USER_EMAIL", "ACTIVITY_TYPE_UPDATE_USER"],
-    where: { userEmail: { as: "cleared" }, userPhoneNumber: { as: "cleared" } },
-  },
-  SMS_OTP: {
-    types: ["ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER", "ACTIVITY_TYPE_UPDATE_USER"],
-    where: { userEmail: { as: "cleared" }, userPhoneNumber: { as: "cleared" } },
-  },
+  EMAIL_OTP: contactRemoval("ACTIVITY_TYPE_UPDATE_USER_EMAIL", "userEmail", "userPhoneNumber"),
+  SMS_OTP: contactRemoval("ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER", "userPhoneNumber", "userEmail"),
 };
 
 /**

@@ -4,8 +4,9 @@
 // ones or enrolled for SCA. The checks that read it before a proof are in ./scaBinding.ts, loaded
 // with the SCA actions; what every payment needs (noting, comparing a quote) stays small here.
 
+import { decodeBase64Url } from "#codec";
 import type { SignetClient } from "../client.js";
-import { base64UrlDecode, utf8Decode } from "../crypto/encoding.js";
+import { base64UrlDecode, base64UrlEncode, utf8Decode } from "../crypto/encoding.js";
 import { SignetError } from "../errors.js";
 import type { AuthenticationOptionsJSON } from "../webauthn/types.js";
 import type { QuoteJson, ScaChallengeJson } from "../wire.js";
@@ -87,13 +88,24 @@ export function readPasskeyOptions(options: unknown): AuthenticationOptionsJSON 
   return inner as AuthenticationOptionsJSON;
 }
 
-/** The WebAuthn challenge of opaque passkey options, in either shape (padding dropped), or undefined. */
+/**
+ * The WebAuthn challenge of opaque passkey options, in either shape, as the bytes a browser hands
+ * the authenticator, in canonical base64url, or undefined. A browser decodes padding, the standard
+ * alphabet, whitespace and a last character's spare bits to the same bytes, so a challenge written
+ * any of those ways is the same challenge here.
+ */
 export function webAuthnChallengeOf(options: unknown): string | undefined {
+  let text: string;
   try {
-    return readPasskeyOptions(options).challenge.replace(/=+$/, "");
+    text = readPasskeyOptions(options).challenge.replace(/[\s=]/g, "");
   } catch {
     return undefined;
   }
+  const url = text.replace(/\+/g, "-").replace(/\//g, "_");
+  // Bits past the last whole byte are dropped in decoding; what no browser decodes stays as is.
+  return /^[\w-]*$/.test(url) && url.length % 4 !== 1
+    ? base64UrlEncode(decodeBase64Url(url))
+    : text;
 }
 
 /** Notes the quote the user confirmed, as `executeQuote` was given it, before it is executed. */

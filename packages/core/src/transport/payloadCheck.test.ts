@@ -415,9 +415,37 @@ describe("each operation's check, good and swapped payloads", () => {
     expect(
       await verdict(
         check("SMS_OTP"),
-        activity("UPDATE_USER", { userId: "user_1", userEmail: "thief@example.net" }),
+        activity("UPDATE_USER", {
+          userEmail: "thief@example.net",
+          userId: "user_1",
+          userPhoneNumber: "",
+        }),
       ),
     ).toBe("parameters.userEmail");
+    // A general user update removes the contact of the kind asked for, and never the other one:
+    // asked to remove the SMS credential, the device never clears the email (nor the reverse).
+    expect(
+      await verdict(check("SMS_OTP"), activity("UPDATE_USER", { userEmail: "", userId: "user_1" })),
+    ).toBe("parameters.userPhoneNumber");
+    expect(
+      await verdict(
+        check("EMAIL_OTP"),
+        activity("UPDATE_USER", { userId: "user_1", userPhoneNumber: "" }),
+      ),
+    ).toBe("parameters.userEmail");
+    expect(
+      await verdict(
+        check("EMAIL_OTP"),
+        activity("UPDATE_USER", { userEmail: "", userId: "user_1", userPhoneNumber: "" }),
+      ),
+    ).toBe("parameters.userPhoneNumber");
+    // An unset field written as null is left alone; null where the kind's contact is, clears it.
+    expect(
+      await verdict(
+        check("EMAIL_OTP"),
+        activity("UPDATE_USER", { userEmail: null, userId: "user_1", userPhoneNumber: null }),
+      ),
+    ).toBe("signed");
     expect(await verdict(check("OAUTH"), dropProvider)).toBe("signed");
     // Asked to remove an OAuth login, the device never clears the user's phone, whatever the
     // challenge says the credential is.
