@@ -15,7 +15,13 @@ import type {
 import { loadChunk } from "./chunk.js";
 import { p1363ToDer } from "./der.js";
 import { base64UrlEncode, bytesToHex, hexToBytes } from "./encoding.js";
-import { decodePoint, encodePoint, normalizePublicKey, parseScalar } from "./p256.js";
+import {
+  decodePoint,
+  encodePoint,
+  normalizePublicKey,
+  type PublicKeyHex,
+  parseScalar,
+} from "./p256.js";
 import { defaultRandomBytes } from "./random.js";
 
 const ECDSA: EcKeyImportParams = { name: "ECDSA", namedCurve: "P-256" };
@@ -93,6 +99,60 @@ async function webCryptoSigningKey(
   };
 }
 
+const COMPRESSED_HEX = /^0[23][0-9a-f]{64}$/;
+
+/**
+ * The key of a stored `webcrypto` record, usable at once. Its private half cannot be read, so the
+ * record's public key is proven by the key's first signature, checked before `sign` returns it
+ * (a probe signed at restore would cost the first stamp a signature). The check's work (the
+ * stored key's decompression, its import) runs while the browser makes that signature.
+ */
+function restoredSigningKey(privateKey: CryptoKey, publicKey: string): SigningKey {
+  let hex: PublicKeyHex | undefined;
+  // A compressed key is only decompressed when needed: that is a square root in BigInt, 1–3 ms
+  // in a cold page. One that is not on the curve matches no private key.
+  const point = (): PublicKeyHex => {
+    try {
+      hex ??= normalizePublicKey(publicKey, "record.publicKey");
+      return hex;
+    } catch {
+      throw mismatch();
+    }
+  };
+  if (!COMPRESSED_HEX.test(publicKey)) point(); // not the canonical form: checked at once
+  let proven = false;
+  return {
+    publicKey: hex?.compressed ?? publicKey,
+    get publicKeyUncompressed() {
+      return point().uncompressed;
+    },
+    extractable: privateKey.extractable,
+    sign: (message) =>
+      attempt("KEY_INVALID", "signing failed", async () => {
+        const signing = getSubtle().sign(SIGN, privateKey, source(message));
+        if (proven) return p1363ToDer(bytes(await signing));
+        let verifier: Promise<CryptoKey>;
+        try {
+          const raw = source(hexToBytes(point().uncompressed));
+          verifier = getSubtle().importKey("raw", raw, ECDSA, false, ["verify"]);
+        } catch (error) {
+          await signing.catch(() => undefined);
+          throw error;
+        }
+        const signature = await signing;
+        if (!(await getSubtle().verify(SIGN, await verifier, signature, source(message))))
+          throw mismatch();
+        proven = true;
+        return p1363ToDer(bytes(signature));
+      }),
+    toRecord: (): SigningKeyRecord => ({
+      type: "webcrypto",
+      privateKey,
+      publicKey: hex?.compressed ?? publicKey,
+    }),
+  };
+}
+
 const isCryptoKey = (value: unknown): value is CryptoKey =>
   typeof CryptoKey !== "undefined" && value instanceof CryptoKey;
 
@@ -135,10 +195,12 @@ function webCryptoDecryptionKey(keyPair: CryptoKeyPair, publicKeyRaw: Uint8Array
   };
 }
 
+const mismatch = () =>
+  new SignetError("KEY_INVALID", `"record" public key does not match its private key`);
+
 /** `key` if a restored record's public key is its private key's. */
 function matched<T>(ok: boolean, key: T): T {
-  if (!ok)
-    throw new SignetError("KEY_INVALID", `"record" public key does not match its private key`);
+  if (!ok) throw mismatch();
   return key;
 }
 
@@ -211,16 +273,7 @@ export function webCryptoBackendWith(publicKeyOf: PublicKeyOfScalar): CryptoBack
           `"record" expected an ECDSA P-256 private CryptoKey record`,
         );
       }
-      const publicKeyRaw = hexToBytes(
-        normalizePublicKey(record.publicKey, "record.publicKey").uncompressed,
-      );
-      const key = await webCryptoSigningKey(privateKey, publicKeyRaw);
-      // The private half cannot be read, so prove the stored public key belongs to it.
-      const probe = new Uint8Array([0x73, 0x69, 0x67, 0x6e, 0x65, 0x74]);
-      const signature = await attempt("KEY_INVALID", "signing failed", () =>
-        getSubtle().sign(SIGN, privateKey, probe),
-      );
-      return matched(await verifyP1363(publicKeyRaw, probe, bytes(signature)), key);
+      return restoredSigningKey(privateKey, record.publicKey);
     },
     generateDecryptionKey: () =>
       attempt("CRYPTO_UNAVAILABLE", "decryption key generation failed", async () => {
