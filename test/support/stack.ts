@@ -117,9 +117,20 @@ export async function startStack(
      * and the service) that rewrites what the device sent or what the service answered.
      */
     relayUpstream?: (upstream: typeof fetch) => typeof fetch;
+    /**
+     * `false`: the relay is created without its `endUserIpAddress` option (a misconfigured
+     * relay). Default: the connection's peer address.
+     */
+    relayEndUserIp?: false;
   } = {},
 ): Promise<Stack> {
-  const { onRelayEvent, judgeRequests = true, relayUpstream, ...emulatorOptions } = options;
+  const {
+    onRelayEvent,
+    judgeRequests = true,
+    relayUpstream,
+    relayEndUserIp,
+    ...emulatorOptions
+  } = options;
   const emulator = await startEmulatorServer({ port: 0, ...emulatorOptions });
   // docs/protocol.md: the service's OpenAPI judges every exchange with the emulator.
   const findings: (OpenApiFinding & { test?: string })[] = [];
@@ -145,7 +156,7 @@ export async function startStack(
       },
       rateLimit: false,
       // The service needs the end user's address on an SCA login: the relay sees the connection.
-      endUserIpAddress: nodeRemoteAddress,
+      ...(relayEndUserIp === false ? {} : { endUserIpAddress: nodeRemoteAddress }),
       fetch: relayUpstream ? relayUpstream(judged()) : judged(),
       ...(onRelayEvent ? { onEvent: onRelayEvent } : {}),
     });

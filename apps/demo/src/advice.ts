@@ -134,6 +134,10 @@ export const ADVICE: Record<KnownErrorCode | RelayErrorCode | DemoErrorCode, str
   DECRYPTION_FAILED: "The device could not open the sealed answer. Try again.",
   // The network and the service.
   NETWORK: "The server did not answer. Check that the demo is still running, then try again.",
+  RELAY_MISCONFIGURED:
+    "This server is not set up for EU payment confirmations yet. Nothing was sent; tell the site's operator.",
+  RUNTIME_UNSUPPORTED:
+    "This browser could not load part of the wallet. Update the browser or try another one.",
   TIMEOUT: "The server took too long. Try again.",
   PROCESSING_TIMEOUT: "The service is still working on it. Wait a moment, then check again.",
   RATE_LIMITED: "Too many tries in a short time. Wait a minute, then try again.",

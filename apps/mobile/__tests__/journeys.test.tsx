@@ -1,10 +1,11 @@
 // The app's screens, driven with @testing-library/react-native under jest-expo against the web
 // demo's server (relay + emulator) over real HTTP (./server.mjs), as a person would: by the
 // names the screens give their controls. Replaced: only what has no JavaScript: the secure
-// store's and the file system's native storage (in memory), the platform passkey UI (the
-// emulator's software authenticator answers instead), the screen-capture switch (recorded), and
-// the cookie store of React Native's native networking, and the safe-area insets the phone's
-// native side measures (the library's own Jest stand-in: no notch).
+// store's native storage (in memory), the platform passkey UI (the emulator's software
+// authenticator answers instead), the screen-capture switch (recorded) and the safe-area insets
+// the phone's native side measures (the library's own Jest stand-in: no notch); core's Jest
+// preset ("@signet/core/jest") gives Node's fetch with the cookie store of React Native's native
+// networking, and the iOS preferences in memory.
 import { useSession } from "@signet/react";
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react-native";
 import { useState } from "react";
@@ -12,10 +13,9 @@ import { demoApi } from "../src/demoApi";
 import { SignInScreen } from "../src/SignInScreen";
 import { useWallet, WalletRoot } from "../src/WalletRoot";
 import { WalletScreen } from "../src/WalletScreen";
-import { keepCookies } from "./support/platform";
 
 jest.mock("expo-secure-store", () => jest.requireActual("./support/nativeStores").secureStore());
-jest.mock("expo-file-system", () => jest.requireActual("./support/nativeStores").fileSystem());
+
 jest.mock("expo-screen-capture", () => {
   const calls: string[] = [];
   return {
@@ -30,7 +30,6 @@ jest.mock(
   () => jest.requireActual("react-native-safe-area-context/jest/mock").default,
 );
 jest.mock("react-native-passkeys", () => jest.requireActual("./support/platform").passkeys());
-keepCookies();
 
 /** What app/index.tsx and app/wallet.tsx do: unlock, skipped while a session is live. */
 function Journey() {

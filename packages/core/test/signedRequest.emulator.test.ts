@@ -419,7 +419,7 @@ describe.each(targets)("runSignedRequest over real HTTP ($name)", (target) => {
         sign: (payload) => payer.tek.stamp(payload),
       }),
     );
-    expect([again.code, again.status, again.details?.reason]).toEqual([
+    expect([again.code, again.status, (again.details as Record<string, unknown>).reason]).toEqual([
       "CONFLICT",
       409,
       "QUOTE_ALREADY_EXECUTED",
@@ -490,7 +490,7 @@ describe.each(targets)("runSignedRequest over real HTTP ($name)", (target) => {
       401,
       false,
     ]);
-    expect(error.details?.requestId).toMatch(/^Request:/);
+    expect((error.details as Record<string, unknown>).requestId).toMatch(/^Request:/);
     expect(error.message).not.toContain(stranger.compressed);
   });
 

@@ -53,6 +53,8 @@ export function useScaLoginFirst(customerId: string) {
             step: context.step,
             error: context.error,
             login: true,
+            // The payment this login is asked for, when the service asked at the payment.
+            quote: context.quote,
             resend: context.resend,
           });
         });

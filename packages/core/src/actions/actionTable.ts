@@ -219,7 +219,7 @@ export const actionTable = {
   },
   authorizeQuote: {
     summary:
-      "Strong Customer Authentication of a pending quote: each challenge answered with an SMS code or a passkey assertion until the transfer is released (an SCA login first when the service asks for one)",
+      "Strong Customer Authentication of a pending quote: each challenge answered with an SMS code or a passkey assertion until the transfer is released (and the SCA login, when the service refuses the first answer with 409 SCA_SESSION_REQUIRED)",
     requests: [{ method: "POST", path: "/quotes/{Quote}/authorize" }],
     hook: {
       kind: "mutation",

@@ -11,6 +11,7 @@ import { expectShape } from "../transport/responseShape.js";
 import { toWebAuthnError } from "../webauthn/errors.js";
 import type { AuthMethodJson } from "../wire.js";
 import type { ActionErrorCode } from "./errorCodes.js";
+import { notePasskeys } from "./scaLedger.js";
 import { expiredSessionError } from "./sessionExpiry.js";
 
 export type AddPasskeyParameters = CallOptions & {
@@ -84,6 +85,8 @@ export async function addPasskey(
     .catch((error: unknown) => {
       throw toWebAuthnError(error);
     });
+  // A wallet sign-in passkey: it never answers an SCA challenge on this client (§11).
+  notePasskeys(client, "signIn", [registration.rawId]);
   const session = await requireSession(client, { accountId });
   // docs/protocol.md §10: only the service's transports go (browsers report `smart-card`, `cable`).
   const transports = serviceTransports(registration.response.transports);
@@ -132,8 +135,7 @@ export async function addPasskey(
       // is an authenticator that replayed an old credential, and stays an error. (A relay that
       // lied here could as well have answered 201: no trust is added.)
       if (
-        isSignetError(error) &&
-        error.code === "PASSKEY_CREDENTIAL_ALREADY_EXISTS" &&
+        isSignetError(error, "PASSKEY_CREDENTIAL_ALREADY_EXISTS") &&
         error.details.ambiguousResend === true
       ) {
         const found = await findPasskey(

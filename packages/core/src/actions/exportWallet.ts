@@ -1,6 +1,6 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { isSignetError, type SignetErrorOf } from "../errors.js";
+import { detailOf, isSignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { signWithSession } from "../session/sessionSigner.js";
 import { type CheckPayload, expectActivity, hexValue } from "../transport/payloadCheck.js";
@@ -58,7 +58,7 @@ export async function exportWallet(
     .catch((error: unknown) => {
       if (
         isSignetError(error) &&
-        (error.details?.ambiguousResend === true || error.code === "CHALLENGE_EXPIRED")
+        (detailOf(error, "ambiguousResend") === true || error.code === "CHALLENGE_EXPIRED")
       ) {
         return run();
       }

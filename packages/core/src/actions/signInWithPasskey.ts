@@ -15,6 +15,7 @@ import { expectShape } from "../transport/responseShape.js";
 import { toWebAuthnError } from "../webauthn/errors.js";
 import type { PasskeyAuthChallengeJson } from "../wire.js";
 import type { ActionErrorCode } from "./errorCodes.js";
+import { notePasskeys } from "./scaLedger.js";
 
 export type PreparePasskeySignInParameters = CallOptions & {
   /** The PASSKEY credential (`AuthMethod:…`). */
@@ -145,6 +146,8 @@ export async function signInWithPasskey(
       { details: { expected: challenge.credentialId, used: assertion.rawId } },
     );
   }
+  // A wallet sign-in passkey: it never answers an SCA challenge on this client (§11).
+  notePasskeys(client, "signIn", [assertion.rawId]);
   const body = JSON.stringify({
     type: "PASSKEY",
     assertion: {

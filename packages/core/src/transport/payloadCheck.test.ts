@@ -610,8 +610,8 @@ describe("the engine never hands an unchecked payload to the signer", () => {
         { timestampMs: now },
       );
     const refused = setup(unknown);
-    const error = (await refused.run().catch((e) => e)) as SignetError;
-    expect([error.code, error.details?.field, error.details?.activityType]).toEqual([
+    const error = (await refused.run().catch((e) => e)) as SignetError<"PAYLOAD_MISMATCH">;
+    expect([error.code, error.details.field, error.details.activityType]).toEqual([
       "PAYLOAD_MISMATCH",
       "type",
       "ACTIVITY_TYPE_FROM_THE_FUTURE_V7",

@@ -9,7 +9,7 @@ import {
   type ScriptedReply,
   scriptedFetch,
 } from "../../../test/src/scriptedFetch.js";
-import { isSignetError, type SignetError } from "../errors.js";
+import { detailOf, isSignetError, type SignetError } from "../errors.js";
 import { createTransport } from "./http.js";
 import type { RetryEvent } from "./retry.js";
 import { runSignedRequest } from "./signedRequest.js";
@@ -232,7 +232,7 @@ describe("an ambiguous re-send", () => {
       spent,
     ]);
     const resolveAmbiguous = vi.fn(async (error: SignetError) => {
-      expect(error.details?.ambiguousResend).toBe(true);
+      expect(detailOf(error, "ambiguousResend")).toBe(true);
       return { status: 201, body: { id: "AuthMethod:found" } };
     });
     const result = await runSignedRequest({ ...base, resolveAmbiguous });
@@ -264,7 +264,7 @@ describe("an ambiguous re-send", () => {
     const error = await rejection(
       runSignedRequest({ ...base, resolveAmbiguous: async () => undefined }),
     );
-    expect([error.code, error.details?.ambiguousResend]).toEqual(["UNAUTHORIZED", true]);
+    expect([error.code, detailOf(error, "ambiguousResend")]).toEqual(["UNAUTHORIZED", true]);
 
     const plain = setup((time) => [{ status: 202, json: challengeJson(time.now) }, spent]);
     const resolveAmbiguous = vi.fn(async () => "restart" as const);
@@ -337,7 +337,7 @@ describe("an ambiguous re-send", () => {
         },
       }),
     );
-    expect([error.code, error.status, error.details?.ambiguousResend]).toEqual([
+    expect([error.code, error.status, detailOf(error, "ambiguousResend")]).toEqual([
       "UNAUTHORIZED",
       401,
       true,
