@@ -45,8 +45,18 @@ const budgets = [
     // passkeys, the checks before a prompt, answers compared with the quote asked for) and the SCA
     // login at execute, about 1.4 KiB; authorizeQuote moved into the SCA chunk with the login
     // (they share the proof and its checks) so that the page pays 0.2 KiB of it.
-    upFront: 24.5 * 1024,
-    whole: 47.25 * 1024,
+    // Then about 0.9 KiB more for issue #31's checks grounded in the service's own documents: values compared the way the service
+    // may write them, the device's ids and keys bound wherever a payload names them, each kind of
+    // identifier pinned on its own, a delegated key's signer identity, a revoke's kind from the
+    // call, a new email or SMS credential's contact, and the passkey sign-in's proof of its key:
+    // about 0.9 KiB, two thirds of it in the prefetched payloadRead chunk. The comparisons were
+    // moved into that chunk (up front they are descriptions) to keep the page's budget.
+    // Measured again when #31's two halves and #36 met on main: 24.87 KiB up front and 48.32 in
+    // all (the merged checks and the SCA binding share less than each half assumed alone). Raised
+    // to what is measured; taking the page back toward the design's 20 KiB is issue #33's work
+    // (one engine, the catalog as the source), not something to trim here by hiding code.
+    upFront: 25 * 1024,
+    whole: 48.5 * 1024,
   },
   {
     // The hooks alone: react and @signet/core are the app's own dependencies.
@@ -57,8 +67,10 @@ const budgets = [
     // (skipToken, select, per-call SCA state) with their one table of invalidations.
     // Then 4.55 KiB (4.53 measured) when useExecuteQuote took the SCA prompt state too, for a
     // service that asks for the SCA login at execute, and every prompt the confirmed quote.
-    upFront: 4.55 * 1024,
-    whole: 4.55 * 1024,
+    // Then 4.75 KiB (4.72 measured) with refetchOnWindowFocus (#36): the focus and visibility
+    // listeners and the per-query option that turns them off.
+    upFront: 4.75 * 1024,
+    whole: 4.75 * 1024,
     external: ["react", "react-dom", "@signet/core"],
   },
 ];

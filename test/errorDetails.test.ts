@@ -394,6 +394,7 @@ const CASES: { readonly [TCode in KnownErrorCode]: Case } = {
   // Named by the codes of 0.1.0 and kept; nothing in this version raises it.
   KEY_NOT_FOUND: { in: "(none: no module of core raises it)" },
   SESSION_EXPIRED: { in: "test/flows.sessionExpired.test.ts" },
+  SESSION_KEY_MISMATCH: { in: "test/corpus.test.ts" },
   NO_SESSION: async () => {
     const error = await thrown(() => exportWallet(client(stub.url), { accountId: wallet() }));
     expect(error.details).toEqual({ accountId: wallet() });

@@ -625,8 +625,8 @@ describe.each([
         }).catch((e) => e);
         expect(error).toBeInstanceOf(SignetError);
         expect(error).toMatchObject({ code, details: { quoteId: user.quoteId } });
-      // "QUOTE_EXPIRED" and "QUOTE_FAILED" carry what codes.ts lists, and no more.
-      expectDocumentedDetails(error);
+        // "QUOTE_EXPIRED" and "QUOTE_FAILED" carry what codes.ts lists, and no more.
+        expectDocumentedDetails(error);
       },
     );
   });

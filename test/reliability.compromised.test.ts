@@ -1,9 +1,11 @@
 // docs/protocol.md §11, README "Security notes": a compromised backend. The relay's upstream `fetch`
-// is the attacker: it rewrites what the device sent (a key, an email, a card, the quote's path) or
-// answers with a challenge of its own (an export it started), and the emulator stays honest. For
-// every signed operation the device must refuse before any key touches the payload: no signature
-// over a payload the attacker arranged ever reaches the relay. The same operation without the
-// attack then completes. `pnpm reliability` writes these rows to RELIABILITY.md.
+// is the attacker: it rewrites what the device sent (a key, an email, a card, the quote's path, the
+// credential a revoke is about), answers with a challenge or payload of its own (an export it
+// started, a privacy change passed off as a transfer and the reverse), or changes the customer
+// with its own API credentials first (its phone behind a new SMS credential); the emulator stays
+// honest. For every signed operation the device must refuse before any key touches the payload: no
+// signature over a payload the attacker arranged ever reaches the relay. The same operation without
+// the attack then completes. `pnpm reliability` writes these rows to RELIABILITY.md.
 import {
   addCredential,
   addPasskey,
@@ -22,6 +24,7 @@ import {
   revokeSession,
   SignetError,
   scaLogin,
+  signInWithPasskey,
   signOut,
   updateCustomerContact,
   updateWalletPrivacy,
@@ -107,6 +110,11 @@ afterAll(() => stack?.close());
 
 const rp = { id: "localhost", name: "Signet test" };
 const ATTACKER_EMAIL = "attacker@example.net";
+const ATTACKER_PHONE = "+14155550999";
+let phones = 0;
+/** An SMS credential the user adds: the number they confirmed (one per user: numbers are unique). */
+const smsCredential = () =>
+  ({ type: "SMS_OTP", phoneNumber: `+1415555${String(1000 + ++phones).slice(-4)}` }) as const;
 
 /** Rewrites the JSON body of matching requests (every leg alike, so the service's pending request matches). */
 const rewriteBody =
@@ -150,10 +158,10 @@ async function forgedAnswer(
   });
 }
 
-let phones = 0;
+let scaPhones = 0;
 /** A phone number no other customer has (an SCA customer's SMS factor). */
 const freshPhone = () =>
-  `+3538${String(Date.now() % 1e6).padStart(6, "0")}${String(++phones).padStart(3, "0")}`;
+  `+3538${String(Date.now() % 1e6).padStart(6, "0")}${String(++scaPhones).padStart(3, "0")}`;
 
 type Row = {
   operation: string;
@@ -382,15 +390,49 @@ describe("a compromised backend gets nothing signed away", () => {
   });
 
   it("add SMS credential: the challenge is swapped for the backend's export", async () => {
-    const user = await signedInUser({ phoneNumber: "+14155550123" });
+    const sms = smsCredential();
+    const user = await signedInUser({ phoneNumber: sms.phoneNumber });
     await attack(
       {
         operation: "addCredential (SMS_OTP)",
         swap: "answered with the backend's export challenge",
       },
       substituteExport("POST", /^\/auth\/credentials$/, () => user.accountId),
-      () => addCredential(user.client, { accountId: user.accountId, type: "SMS_OTP" }),
-      () => addCredential(user.client, { accountId: user.accountId, type: "SMS_OTP" }),
+      () => addCredential(user.client, { accountId: user.accountId, ...sms }),
+      () => addCredential(user.client, { accountId: user.accountId, ...sms }),
+    );
+  });
+
+  it("add SMS credential: the backend ties its own phone to the customer first", async () => {
+    const sms = smsCredential();
+    const user = await signedInUser({ phoneNumber: sms.phoneNumber });
+    const setPhone = async (phoneNumber: string) =>
+      expect(
+        (
+          await stack.platform("PATCH", `/customers/${user.customerId}`, {
+            customerType: "INDIVIDUAL",
+            phoneNumber,
+          })
+        ).status,
+      ).toBe(200);
+    await attack(
+      {
+        operation: "addCredential (SMS_OTP)",
+        swap: "the customer's phone → the backend's, with its own API credentials",
+      },
+      async ({ url, method, headers }) => {
+        if (method !== "POST" || url.pathname !== "/auth/credentials") return undefined;
+        if (headers.has("grid-wallet-signature")) return {};
+        await setPhone(ATTACKER_PHONE);
+        return {};
+      },
+      // The user confirmed their own number; the service would send the codes to the backend's.
+      () => addCredential(user.client, { accountId: user.accountId, ...sms }),
+      async () => {
+        await setPhone(sms.phoneNumber);
+        const added = await addCredential(user.client, { accountId: user.accountId, ...sms });
+        expect(added.type).toBe("SMS_OTP");
+      },
     );
   });
 
@@ -405,9 +447,18 @@ describe("a compromised backend gets nothing signed away", () => {
     await attack(
       { operation: "revokeCredential", swap: "answered with the backend's export challenge" },
       substituteExport("DELETE", /^\/auth\/credentials\//, () => user.accountId),
-      () => revokeCredential(user.client, { accountId: user.accountId, credentialId: oauth.id }),
+      () =>
+        revokeCredential(user.client, {
+          accountId: user.accountId,
+          credentialId: oauth.id,
+          type: "OAUTH",
+        }),
       async () => {
-        await revokeCredential(user.client, { accountId: user.accountId, credentialId: oauth.id });
+        await revokeCredential(user.client, {
+          accountId: user.accountId,
+          credentialId: oauth.id,
+          type: "OAUTH",
+        });
         expect(
           (await listCredentials(user.client, { accountId: user.accountId })).map((c) => c.id),
         ).not.toContain(oauth.id);
@@ -988,6 +1039,151 @@ describe("a compromised backend gets nothing signed away", () => {
           privateEnabled: true,
         });
         expect(account.privateEnabled).toBe(true);
+      },
+    );
+  });
+
+  it("revoke credential: asked to remove a planted OAuth login, the backend has the user's SMS credential removed", async () => {
+    const sms = smsCredential();
+    const user = await signedInUser({ phoneNumber: sms.phoneNumber });
+    const phone = await addCredential(user.client, { accountId: user.accountId, ...sms });
+    const token = sandboxIdToken({ sub: "planted", iat: Math.floor(Date.now() / 1000) });
+    const planted = await addCredential(user.client, {
+      accountId: user.accountId,
+      type: "OAUTH",
+      oidcToken: token,
+    });
+    const remaining = async () =>
+      (await listCredentials(user.client, { accountId: user.accountId })).map((c) => c.id);
+    await attack(
+      {
+        operation: "revokeCredential",
+        swap: "the OAuth login's removal → the SMS credential's (the 202 names SMS_OTP)",
+      },
+      async ({ url, method }) =>
+        method === "DELETE" && url.pathname === `/auth/credentials/${planted.id}`
+          ? { url: new URL(url.href.replace(planted.id, phone.id)) }
+          : undefined,
+      () =>
+        revokeCredential(user.client, {
+          accountId: user.accountId,
+          credentialId: planted.id,
+          type: "OAUTH",
+        }),
+      async () => {
+        expect(await remaining()).toContain(phone.id);
+        await revokeCredential(user.client, {
+          accountId: user.accountId,
+          credentialId: planted.id,
+          type: "OAUTH",
+        });
+        const left = await remaining();
+        expect(left).toContain(phone.id);
+        expect(left).not.toContain(planted.id);
+      },
+    );
+  });
+
+  it("quote execute: a privacy change's payload is passed off as the quote's", async () => {
+    const user = await signedInUser();
+    const { quoteId } = await stack.walletQuote(user, 100_000);
+    const quote = await getQuote(user.client, { quoteId });
+    // The backend starts a privacy change itself and hands the app its payload as the quote's.
+    const privacy = await stack.platform<{ payloadToSign: string }>(
+      "PATCH",
+      `/internal-accounts/${user.accountId}`,
+      { privateEnabled: true },
+    );
+    const forged: QuoteJson = {
+      ...quote,
+      paymentInstructions: [
+        {
+          accountOrWalletInfo: {
+            accountType: "EMBEDDED_WALLET",
+            payloadToSign: privacy.body.payloadToSign,
+          },
+        },
+      ],
+    } as QuoteJson;
+    await attack(
+      { operation: "executeQuote", swap: "a privacy change's payload as the transfer's" },
+      async () => undefined,
+      () => executeQuote(user.client, { quote: forged }),
+      async () => {
+        expect((await executeQuote(user.client, { quote })).id).toBe(quoteId);
+        const account = await stack.platform<{ privateEnabled?: boolean }>(
+          "GET",
+          `/internal-accounts/${user.accountId}`,
+        );
+        expect(account.body.privateEnabled ?? false).toBe(false);
+      },
+    );
+  });
+
+  it("wallet privacy: a quote's transfer payload is passed off as the privacy change's", async () => {
+    const user = await signedInUser();
+    const { quoteId } = await stack.walletQuote(user, 100_000);
+    const quote = await getQuote(user.client, { quoteId });
+    const transfer = quote.paymentInstructions!.find(
+      (p) => p.accountOrWalletInfo.accountType === "EMBEDDED_WALLET",
+    )!.accountOrWalletInfo.payloadToSign;
+    await attack(
+      {
+        operation: "updateWalletPrivacy",
+        swap: "a quote's transfer payload as the privacy change's",
+      },
+      async ({ url, method, headers }) =>
+        method === "PATCH" &&
+        url.pathname === `/internal-accounts/${user.accountId}` &&
+        !headers.has("grid-wallet-signature")
+          ? {
+              answer: Response.json(
+                {
+                  payloadToSign: transfer,
+                  requestId: `Request:${crypto.randomUUID()}`,
+                  expiresAt: new Date(Date.now() + 300_000).toISOString(),
+                },
+                { status: 202 },
+              ),
+            }
+          : undefined,
+      () => updateWalletPrivacy(user.client, { accountId: user.accountId, privateEnabled: true }),
+      async () => {
+        const account = await updateWalletPrivacy(user.client, {
+          accountId: user.accountId,
+          privateEnabled: true,
+        });
+        expect(account.privateEnabled).toBe(true);
+        expect((await getQuote(user.client, { quoteId })).status).toBe("PENDING");
+      },
+    );
+  });
+
+  it("passkey sign-in: the backend swaps the key of the passkey challenge for its own", async () => {
+    const user = await signedInUser();
+    const passkey = await addPasskey(user.client, {
+      accountId: user.accountId,
+      nickname: "Phone",
+      challenge: registrationChallenge(),
+      rp,
+      user: passkeyUser("proof"),
+    });
+    const theirs = await newKeyHex(true);
+    const held = (await user.client.sessions.list(user.accountId)).map((s) => s.id);
+    await attack(
+      {
+        operation: "signInWithPasskey",
+        swap: "clientPublicKey of the challenge → the backend's key",
+        code: "SESSION_KEY_MISMATCH",
+      },
+      rewriteBody("POST", /\/challenge$/, (b) => ({ ...b, clientPublicKey: theirs })),
+      () => signInWithPasskey(user.client, { credentialId: passkey.id }),
+      async () => {
+        // Nothing was held from the refused sign-in.
+        expect((await user.client.sessions.list(user.accountId)).map((s) => s.id)).toEqual(held);
+        const session = await signInWithPasskey(user.client, { credentialId: passkey.id });
+        expect(session.credentialId).toBe(passkey.id);
+        await exportWallet(user.client, { accountId: user.accountId });
       },
     );
   });

@@ -61,7 +61,7 @@ export type Stack = {
     email?: string,
     /** More customer fields (e.g. `phoneNumber`). */
     extra?: Record<string, unknown>,
-  ): Promise<{ customerId: string; accountId: string; emailCredentialId: string }>;
+  ): Promise<{ customerId: string; accountId: string; emailCredentialId: string; email: string }>;
   /**
    * Funds the wallet, adds a USD bank account and creates a quote from the wallet to it (a
    * cross-currency send: USDB to USD). `quoteFields` go into the quote request as well
@@ -219,7 +219,7 @@ export async function startStack(
         `/auth/credentials?accountId=${accountId}`,
       );
       const emailCredentialId = credentials.body.data.find((c) => c.type === "EMAIL_OTP")!.id;
-      return { customerId, accountId, emailCredentialId };
+      return { customerId, accountId, emailCredentialId, email };
     },
     async walletQuote(user, amount = 1_000_000, quoteFields = {}) {
       await platform("POST", `/sandbox/internal-accounts/${user.accountId}/fund`, {

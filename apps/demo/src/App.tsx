@@ -223,7 +223,7 @@ function WalletScreen({
       return (
         <Credentials
           accountId={profile.accountId}
-          hasPhone={profile.phoneNumber !== undefined}
+          phoneNumber={profile.phoneNumber}
           onChanged={reloadProfile}
         />
       );

@@ -32,13 +32,20 @@ export function SmsOffer({ profile, onAdded }: { profile: DemoProfile; onAdded: 
           className="primary"
           disabled={add.isPending}
           onClick={() =>
-            add.mutateAsync({ accountId: profile.accountId, type: "SMS_OTP" }).then(
-              () => {
-                announceChange("credentials");
-                onAdded();
-              },
-              () => undefined,
-            )
+            // The number shown is the one the device checks the signed payload against.
+            add
+              .mutateAsync({
+                accountId: profile.accountId,
+                type: "SMS_OTP",
+                phoneNumber: profile.phoneNumber as string,
+              })
+              .then(
+                () => {
+                  announceChange("credentials");
+                  onAdded();
+                },
+                () => undefined,
+              )
           }
         >
           {add.isPending ? "Adding…" : `Add SMS sign-in for ${profile.phoneNumber}`}

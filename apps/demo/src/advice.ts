@@ -136,6 +136,8 @@ export const ADVICE: Record<KnownErrorCode | RelayErrorCode | DemoErrorCode, str
   NETWORK: "The server did not answer. Check that the demo is still running, then try again.",
   RELAY_MISCONFIGURED:
     "This server is not set up for EU payment confirmations yet. Nothing was sent; tell the site's operator.",
+  SESSION_KEY_MISMATCH:
+    "This device refused the passkey sign-in: the session was made for a key that is not this device's. Nothing was signed with it. If it repeats, the app's server may be compromised; stop and tell its operator.",
   RUNTIME_UNSUPPORTED:
     "This browser could not load part of the wallet. Update the browser or try another one.",
   TIMEOUT: "The server took too long. Try again.",

@@ -262,6 +262,12 @@ export type ClientErrorDetailsMap = {
   SESSION_EXPIRED: { accountId: string; sessionId: string; code?: string };
   /** No usable session on this device for the account. */
   NO_SESSION: { accountId?: string; sessionId?: string };
+  /**
+   * A passkey sign-in made a session the device's key cannot stamp for: the key it is bound to is
+   * another's (a backend swapped it). Nothing was held or signed (docs/protocol.md §11): which
+   * account, and the session the service made.
+   */
+  SESSION_KEY_MISMATCH: { accountId: string; sessionId: string };
   /** The challenge lapsed before a terminal answer. */
   CHALLENGE_EXPIRED: {
     requestId?: string;

@@ -1,5 +1,6 @@
 // Sign-in methods: list, add a passkey, an SMS code (the phone on file) or a Google login, and
 // remove one (after a confirmation; not the one this phone signed in with).
+import type { CredentialType } from "@signet/core";
 import {
   useAddCredential,
   useAddPasskey,
@@ -11,6 +12,10 @@ import { Text, View } from "react-native";
 import { type DemoProfile, demoApi } from "../demoApi";
 import { methodName } from "../format";
 import { Button, ConfirmButton, ErrorNote, styles } from "../ui";
+
+/** A credential type core can remove. */
+const removable = (type: string): type is CredentialType =>
+  ["EMAIL_OTP", "SMS_OTP", "OAUTH", "PASSKEY"].includes(type);
 
 export function Methods({ profile, onChanged }: { profile: DemoProfile; onChanged: () => void }) {
   const { accountId } = profile;
@@ -38,10 +43,14 @@ export function Methods({ profile, onChanged }: { profile: DemoProfile; onChange
             label={`Remove ${methodName(c.type)}`}
             question={`Remove ${methodName(c.type)}? Its sessions end too.`}
             yes="Yes, remove"
-            disabled={busy || list.length < 2 || c.id === inUse}
-            onConfirm={() =>
-              revoke.mutateAsync({ accountId, credentialId: c.id }).then(done, () => undefined)
-            }
+            disabled={busy || list.length < 2 || c.id === inUse || !removable(c.type)}
+            onConfirm={() => {
+              if (!removable(c.type)) return;
+              // The type the user confirmed removing: the device signs the removal of no other kind.
+              revoke
+                .mutateAsync({ accountId, credentialId: c.id, type: c.type })
+                .then(done, () => undefined);
+            }}
           />
         </View>
       ))}
@@ -65,7 +74,12 @@ export function Methods({ profile, onChanged }: { profile: DemoProfile; onChange
         }
         kind="secondary"
         disabled={busy || has("SMS_OTP") || !profile.phoneNumber}
-        onPress={() => add.mutateAsync({ accountId, type: "SMS_OTP" }).then(done, () => undefined)}
+        onPress={() => {
+          // The number shown is the one the device checks the signed payload against.
+          const phoneNumber = profile.phoneNumber;
+          if (!phoneNumber) return;
+          add.mutateAsync({ accountId, type: "SMS_OTP", phoneNumber }).then(done, () => undefined);
+        }}
       />
       <Button
         title="Add Google login (sandbox)"

@@ -112,6 +112,8 @@ export async function addPasskey(
         sign: signWithSession(client, session),
         checkPayload: addPasskeyPayload(client, {
           accountId,
+          nickname,
+          challenge,
           credentialId: registration.rawId,
           clientDataJson: registration.response.clientDataJSON,
           attestationObject: registration.response.attestationObject,
@@ -153,12 +155,16 @@ export async function addPasskey(
 
 /**
  * What adding a passkey signs (docs/protocol.md §11): one authenticator whose attestation is the
- * one this device's ceremony just made. Another would let its holder sign in as the user.
+ * one this device's ceremony just made. Another would let its holder sign in as the user. Where
+ * the payload names the authenticator's name and registration challenge (the service's example
+ * does), they are the ones this device sent.
  */
 export function addPasskeyPayload(
   client: SignetClient,
   request: {
     accountId: string;
+    nickname?: string | undefined;
+    challenge?: string | undefined;
     credentialId: string;
     clientDataJson: string;
     attestationObject: string;
@@ -171,6 +177,14 @@ export function addPasskeyPayload(
         "authenticators.0.attestation.credentialId": request.credentialId,
         "authenticators.0.attestation.clientDataJson": request.clientDataJson,
         "authenticators.0.attestation.attestationObject": request.attestationObject,
+      },
+      where: {
+        ...(request.nickname === undefined
+          ? {}
+          : { "authenticators.0.authenticatorName": request.nickname }),
+        ...(request.challenge === undefined
+          ? {}
+          : { "authenticators.0.challenge": request.challenge }),
       },
       counts: { authenticators: 1 },
     },

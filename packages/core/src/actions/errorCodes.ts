@@ -187,15 +187,13 @@ export const ACTION_ERROR_CODES = {
     client: [...REQUEST, ...CRYPTO, "KEY_STORAGE_UNAVAILABLE"],
   },
   signInWithPasskey: {
-    operations: ["POST /auth/credentials/{id}/challenge", "POST /auth/credentials/{id}/verify"],
-    client: [
-      ...REQUEST,
-      ...BUNDLE,
-      "CHALLENGE_EXPIRED",
-      "CHALLENGE_INVALID",
-      "PROCESSING_TIMEOUT",
-      "KEY_STORAGE_UNAVAILABLE",
+    // The refresh proves at once that the session is the device's key's.
+    operations: [
+      "POST /auth/credentials/{id}/challenge",
+      "POST /auth/credentials/{id}/verify",
+      "POST /auth/sessions/{id}/refresh",
     ],
+    client: [...REQUEST, ...SIGNED, ...BUNDLE, "KEY_STORAGE_UNAVAILABLE", "SESSION_KEY_MISMATCH"],
     passkey: true,
   },
   signOut: { operations: ["DELETE /auth/sessions/{id}"], client: SESSION_SIGNED },

@@ -11,7 +11,7 @@ import {
 } from "../session/establishSession.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import type { Session } from "../session/sessionStore.js";
-import { type CheckPayload, expectActivity, hexValue } from "../transport/payloadCheck.js";
+import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
 import type { AuthSessionJson } from "../wire.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 import { revokeSessionPayload } from "./revokeSession.js";
@@ -149,8 +149,8 @@ export async function refreshSession(
 
 /**
  * What a refresh signs (docs/protocol.md §11): a read-write session for the key this device just
- * made, exactly as sent (compressed, or uncompressed in the legacy flow). Any other target key
- * would hand the new session to whoever holds that key.
+ * made (compressed, or uncompressed in the legacy flow; either encoding, either case). Any other
+ * target key would hand the new session to whoever holds that key.
  */
 export function refreshSessionPayload(
   client: SignetClient,
@@ -159,7 +159,7 @@ export function refreshSessionPayload(
   return expectActivity(client, request.accountId, [
     {
       types: ["ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2"],
-      equals: { targetPublicKey: hexValue(request.clientPublicKey) },
+      equals: { targetPublicKey: { as: "key", value: request.clientPublicKey } },
     },
   ]);
 }
@@ -224,7 +224,7 @@ const MAX_CANDIDATES = 3;
 export async function adoptProvenSession(
   client: SignetClient,
   parameters: CallOptions & {
-    operation: "verifyOtp" | "refreshSession";
+    operation: "verifyOtp" | "refreshSession" | "signInWithPasskey";
     accountId: string;
     listed: readonly AuthSessionJson[];
     sinceMs: number;
