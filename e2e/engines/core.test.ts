@@ -119,7 +119,7 @@ describe.each(ENGINES)("@signet/core in %s", (name) => {
     }
   });
 
-  test("after a reload a stored key is taken without the probe, and a record holding another key's CryptoKey never stamps", async () => {
+  test("after a reload a stored key is taken without the probe, and a record whose public key is not its CryptoKey's never stamps", async () => {
     const page = await openCorePage(engine);
     try {
       const stored = await page.evaluate(async () => {
@@ -134,6 +134,12 @@ describe.each(ENGINES)("@signet/core in %s", (name) => {
         await store.set("Session:own", record);
         // Tampered: this key's public key beside another key's private CryptoKey.
         await store.set("Session:swapped", { ...record, privateKey: otherRecord.privateKey });
+        // Tampered: the same x with the other parity of y (a point the key does not sign for).
+        const parity = record.publicKey.startsWith("02") ? "03" : "02";
+        await store.set("Session:flipped", {
+          ...record,
+          publicKey: parity + record.publicKey.slice(2),
+        });
         return { publicKey: key.publicKey, publicKeyUncompressed: key.publicKeyUncompressed };
       }, null);
 
@@ -156,6 +162,7 @@ describe.each(ENGINES)("@signet/core in %s", (name) => {
         IDBObjectStore.prototype.put = put;
         const own = await core.restoreSigningKey((await store.get("Session:own"))!);
         const swapped = await core.restoreSigningKey((await store.get("Session:swapped"))!);
+        const flipped = await core.restoreSigningKey((await store.get("Session:flipped"))!);
         const refused = async (run: () => Promise<unknown>) =>
           run().then(
             () => "signed",
@@ -169,15 +176,17 @@ describe.each(ENGINES)("@signet/core in %s", (name) => {
           swappedPublicKey: swapped.publicKey,
           swappedStamp: await refused(() => core.stampPayload(payload, swapped)),
           swappedSign: await refused(() => swapped.sign(new Uint8Array([1, 2, 3]))),
+          flippedStamp: await refused(() => core.stampPayload(payload, flipped)),
         };
       }, PAYLOADS[0]!);
       expect(out).toMatchObject({
         persistence: "indexeddb",
         puts: 0, // no probe: the stored CryptoKey shows this browser keeps keys
-        ids: ["Session:own", "Session:swapped"],
+        ids: ["Session:flipped", "Session:own", "Session:swapped"],
         swappedPublicKey: stored.publicKey,
         swappedStamp: "KEY_INVALID",
         swappedSign: "KEY_INVALID",
+        flippedStamp: "KEY_INVALID",
       });
       expect(verifyStampNode(out.stamp, PAYLOADS[0]!, stored.publicKeyUncompressed)).toBe(true);
     } finally {

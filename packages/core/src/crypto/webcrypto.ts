@@ -101,15 +101,19 @@ async function webCryptoSigningKey(
 
 const COMPRESSED_HEX = /^0[23][0-9a-f]{64}$/;
 
+// Chromium and Firefox import a compressed point as it is; WebKit refuses one (DataError), and
+// once it has, this realm decompresses stored keys itself before importing them.
+let compressedImport = true;
+
 /**
  * The key of a stored `webcrypto` record, usable at once. Its private half cannot be read, so the
  * record's public key is proven by the key's first signature, checked before `sign` returns it
  * (a probe signed at restore would cost the first stamp a signature). The check's work (the
- * stored key's decompression, its import) runs while the browser makes that signature.
+ * stored key's import) runs while the browser makes that signature.
  */
 function restoredSigningKey(privateKey: CryptoKey, publicKey: string): SigningKey {
   let hex: PublicKeyHex | undefined;
-  // A compressed key is only decompressed when needed: that is a square root in BigInt, 1–3 ms
+  // A compressed key is only decompressed when needed: that is a square root in BigInt, 2–18 ms
   // in a cold page. One that is not on the curve matches no private key.
   const point = (): PublicKeyHex => {
     try {
@@ -120,6 +124,23 @@ function restoredSigningKey(privateKey: CryptoKey, publicKey: string): SigningKe
     }
   };
   if (!COMPRESSED_HEX.test(publicKey)) point(); // not the canonical form: checked at once
+  const importRaw = (raw: string) =>
+    getSubtle().importKey("raw", source(hexToBytes(raw)), ECDSA, false, ["verify"]);
+  // The stored public key as a verification key: the browser decompresses the canonical form
+  // where it can (the same point: x and the parity of y); else it is decompressed here.
+  const verifier = async (): Promise<CryptoKey> => {
+    if (compressedImport && hex === undefined) {
+      try {
+        return await importRaw(publicKey);
+      } catch {
+        // Refused: off the curve (point() says so below), or an engine without compressed import.
+        const uncompressed = point().uncompressed;
+        compressedImport = false;
+        return importRaw(uncompressed);
+      }
+    }
+    return importRaw(point().uncompressed);
+  };
   let proven = false;
   return {
     publicKey: hex?.compressed ?? publicKey,
@@ -131,17 +152,8 @@ function restoredSigningKey(privateKey: CryptoKey, publicKey: string): SigningKe
       attempt("KEY_INVALID", "signing failed", async () => {
         const signing = getSubtle().sign(SIGN, privateKey, source(message));
         if (proven) return p1363ToDer(bytes(await signing));
-        let verifier: Promise<CryptoKey>;
-        try {
-          const raw = source(hexToBytes(point().uncompressed));
-          verifier = getSubtle().importKey("raw", raw, ECDSA, false, ["verify"]);
-        } catch (error) {
-          await signing.catch(() => undefined);
-          throw error;
-        }
-        const signature = await signing;
-        if (!(await getSubtle().verify(SIGN, await verifier, signature, source(message))))
-          throw mismatch();
+        const [signature, key] = await Promise.all([signing, verifier()]);
+        if (!(await getSubtle().verify(SIGN, key, signature, source(message)))) throw mismatch();
         proven = true;
         return p1363ToDer(bytes(signature));
       }),

@@ -313,6 +313,53 @@ describe("restoreSigningKey on a stored CryptoKey record", () => {
     }
   });
 
+  it("a stored public key with the other parity of y (the same x) never signs", async () => {
+    const key = await web.generateSigningKey();
+    const flipped = `${key.publicKey.startsWith("02") ? "03" : "02"}${key.publicKey.slice(2)}`;
+    const restored = await web.restoreSigningKey({ ...key.toRecord(), publicKey: flipped });
+    await expect(stampPayload("{}", restored)).rejects.toMatchObject({ code: "KEY_INVALID" });
+  });
+
+  it("where the browser refuses a compressed point (WebKit), the key is decompressed here and proven alike", async () => {
+    vi.resetModules();
+    const { createWebCryptoBackend: fresh } = await import("../../src/crypto/webcrypto.js");
+    const backend = fresh();
+    const importKey = crypto.subtle.importKey.bind(crypto.subtle);
+    const imported: number[] = [];
+    const spy = vi.spyOn(crypto.subtle, "importKey").mockImplementation(((
+      format: KeyFormat,
+      data: BufferSource,
+      ...rest: never[]
+    ) => {
+      const length = (data as Uint8Array).byteLength;
+      imported.push(length);
+      if (format === "raw" && length === 33)
+        return Promise.reject(new DOMException("compressed", "DataError"));
+      return (importKey as (...args: unknown[]) => Promise<CryptoKey>)(format, data, ...rest);
+    }) as never);
+    try {
+      const key = await backend.generateSigningKey();
+      const other = await backend.generateSigningKey();
+      const message = new Uint8Array([4, 5, 6]);
+      const restored = await backend.restoreSigningKey(key.toRecord());
+      const p1363 = derToP1363(await restored.sign(message));
+      expect(imported).toEqual([33, 65]); // refused once, then decompressed here
+      expect(await backend.verify(hexToBytes(key.publicKeyUncompressed), message, p1363)).toBe(
+        true,
+      );
+      imported.length = 0;
+      const swapped = await backend.restoreSigningKey({
+        ...key.toRecord(),
+        privateKey: privateKeyOf(other),
+      });
+      await expect(swapped.sign(message)).rejects.toMatchObject({ code: "KEY_INVALID" });
+      expect(imported).toEqual([65]); // this realm no longer tries the compressed form
+    } finally {
+      spy.mockRestore();
+      vi.resetModules();
+    }
+  });
+
   it("the node entry proves it at once, through OpenSSL", async () => {
     const node = createNodeCryptoBackend();
     const key = await node.generateSigningKey();
