@@ -109,7 +109,7 @@ let compressedImport = true;
  * The key of a stored `webcrypto` record, usable at once. Its private half cannot be read, so the
  * record's public key is proven by the key's first signature, checked before `sign` returns it
  * (a probe signed at restore would cost the first stamp a signature). The check's work (the
- * stored key's import) runs while the browser makes that signature.
+ * stored key's import) starts at once and runs while the app gets to that signature.
  */
 function restoredSigningKey(privateKey: CryptoKey, publicKey: string): SigningKey {
   let hex: PublicKeyHex | undefined;
@@ -141,6 +141,10 @@ function restoredSigningKey(privateKey: CryptoKey, publicKey: string): SigningKe
     }
     return importRaw(point().uncompressed);
   };
+  // Imported now, while the app gets to its first stamp; awaited by the first signature. A key
+  // that is never used must not report its refusal as an unhandled rejection.
+  let verifying: Promise<CryptoKey> | undefined = verifier();
+  verifying.catch(() => undefined);
   let proven = false;
   return {
     publicKey: hex?.compressed ?? publicKey,
@@ -152,7 +156,15 @@ function restoredSigningKey(privateKey: CryptoKey, publicKey: string): SigningKe
       attempt("KEY_INVALID", "signing failed", async () => {
         const signing = getSubtle().sign(SIGN, privateKey, source(message));
         if (proven) return p1363ToDer(bytes(await signing));
-        const [signature, key] = await Promise.all([signing, verifier()]);
+        // A failed import (a transient one too) is tried again by the next signature.
+        verifying ??= verifier();
+        const [signature, key] = await Promise.all([
+          signing,
+          verifying.catch((error: unknown) => {
+            verifying = undefined;
+            throw error;
+          }),
+        ]);
         if (!(await getSubtle().verify(SIGN, key, signature, source(message)))) throw mismatch();
         proven = true;
         return p1363ToDer(bytes(signature));
