@@ -9,7 +9,13 @@ import { createInterface } from "node:readline";
 import autocannon from "autocannon";
 import type { Chart, Mode } from "./node.js";
 import { startRedis } from "./redisServer.js";
-import { type BenchUser, type RelayServers, relayAgainstFloor, relayMemory } from "./relayFloor.js";
+import {
+  type BenchUser,
+  MEMORY_TIMEOUT_MS,
+  type RelayServers,
+  relayAgainstFloor,
+  relayMemory,
+} from "./relayFloor.js";
 import { fmt, type Section } from "./report.js";
 import { median, percentile } from "./stats.js";
 
@@ -65,7 +71,7 @@ async function measureRelay(mode: Mode, charts: Chart[], redisPort: number): Pro
   });
   try {
     // Users: customers with wallets, made through the platform API, one per concurrent client.
-    const userCount = mode.quick ? 64 : 256;
+    const userCount = mode.quick ? 16 : 256;
     const users: BenchUser[] = [];
     for (let i = 0; i < userCount; i++) {
       const created = await fetch(`${emulator.url}/customers`, {
@@ -120,7 +126,7 @@ async function measureRelay(mode: Mode, charts: Chart[], redisPort: number): Pro
     // Added latency, precisely: one request at a time, alternating direct and relayed, timed with
     // the high-resolution clock (autocannon rounds latencies to whole milliseconds).
     let errors = 0;
-    const sequential = mode.quick ? 200 : 2000;
+    const sequential = mode.quick ? 100 : 2000;
     const seqDirect: number[] = [];
     const seqRelay: number[] = [];
     for (let i = 0; i < sequential; i++) {
@@ -161,7 +167,14 @@ async function measureRelay(mode: Mode, charts: Chart[], redisPort: number): Pro
       relayRedis: relay.redisUrl!,
     };
     const floorSection = await relayAgainstFloor(servers, users, mode, charts);
-    const memorySection = await relayMemory(relay.url, users, mode);
+    const memoryRelay = await startServer(["memory-relay", emulator.url]);
+    let memorySection: Section;
+    try {
+      memorySection = await relayMemory(memoryRelay.url, users, mode, MEMORY_TIMEOUT_MS + 1_000);
+    } finally {
+      memoryRelay.child.stdin?.end();
+      memoryRelay.child.kill();
+    }
 
     rateRows.unshift([
       "sequential (1 at a time)",

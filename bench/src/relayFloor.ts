@@ -10,6 +10,9 @@ import { fmt, type Section, type Target } from "./report.js";
 import { median, percentile } from "./stats.js";
 import { lineChart } from "./svg.js";
 
+/** The upstream timeout of the relay whose memory is measured (servers.ts `memory-relay`). */
+export const MEMORY_TIMEOUT_MS = 3_000;
+
 export type BenchUser = { customerId: string; accountId: string };
 export type RelayServers = { floor: string; relay: string; relayRedis: string };
 
@@ -219,12 +222,17 @@ export async function relayMemory(
   relayUrl: string,
   users: readonly BenchUser[],
   mode: Mode,
+  quietMs: number,
 ): Promise<Section> {
   const total = mode.quick ? 5_000 : 100_000;
-  const checkpoints = 10;
+  const checkpoints = mode.quick ? 3 : 10;
   const next = requestFor(users);
-  const retained = async () =>
-    ((await (await fetch(`${relayUrl}/__memory`)).json()) as { heapUsed: number }).heapUsed;
+  // Read after a quiet period longer than the relay's upstream timeout: what each request holds
+  // until then (its deadline's timer) is gone, so that only what the relay keeps is measured.
+  const retained = async () => {
+    await new Promise((resolve) => setTimeout(resolve, quietMs));
+    return ((await (await fetch(`${relayUrl}/__memory`)).json()) as { heapUsed: number }).heapUsed;
+  };
   const points: [number, number][] = [[0, await retained()]];
   let errors = 0;
   for (let i = 1; i <= checkpoints; i++) {
@@ -245,7 +253,7 @@ export async function relayMemory(
   const heaps = steady.map(([, y]) => y);
   return {
     title: "Relay memory",
-    method: `${fmt(total)} requests through one relay process (in-memory stores, 16 clients, ${users.length} users), in ${checkpoints} parts; after each, the heap in use after full collections repeated until it stops shrinking. The figure is the least-squares slope through the checkpoints after the first part (which fills what a warm relay holds), read as growth over the whole run: a leak shows as a slope, and the collector's timing cannot move a figure taken after it has run to the end. Failed requests: ${errors}.`,
+    method: `${fmt(total)} requests through one relay alone in its process (in-memory stores, 16 clients, ${users.length} users), in ${checkpoints} parts; after each, a quiet ${fmt(quietMs / 1000, 1)} s (longer than that relay's upstream timeout: each request's deadline holds its timer until then, which read at once made the heap swing by several MiB with how recently the load stopped), then the heap in use after full collections repeated until it stops shrinking. The figure is the least-squares slope through the checkpoints after the first part (which fills what a warm relay holds), read as growth over the whole run: a leak shows as a slope, and the collector's timing cannot move a figure taken after it has run to the end. Failed requests: ${errors}.`,
     table: {
       columns: ["after requests", "retained heap, MiB"],
       rows: points.map(([n, bytes]) => [fmt(n), mib(bytes).toFixed(2)]),

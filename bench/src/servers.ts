@@ -4,7 +4,8 @@
 //   relay <emulatorUrl> [redisPort]        in one process: the relay with in-memory stores, the
 //                                          relay with Redis stores (when a port is given) and the
 //                                          floor, a bare pass-through that adds the credentials
-//                                          and forwards with `fetch`; `GET /__memory` on the first
+//                                          and forwards with `fetch`.
+//   memory-relay <emulatorUrl>             the relay with in-memory stores alone; `GET /__memory`
 //                                          answers the heap after full garbage collections.
 // Users are named by the `x-bench-customer` header. Every server binds 127.0.0.1 on a free port;
 // the role prints its URLs as JSON on one line and exits when stdin closes.
@@ -15,6 +16,7 @@ import { setImmediate } from "node:timers/promises";
 import { startEmulatorServer } from "@signet/emulator";
 import { type CreateRelayOptions, createRelay, toNodeHandler } from "@signet/relay";
 import { createRedisStores, type RedisClientLike } from "@signet/relay/redis";
+import { MEMORY_TIMEOUT_MS } from "./relayFloor.js";
 
 export const USER_HEADER = "x-bench-customer";
 export const BASE_PATH = "/api/grid";
@@ -110,12 +112,14 @@ async function redisStores(port: number) {
 if (role === "emulator") {
   const emulator = await startEmulatorServer({ port: 0 });
   console.log(JSON.stringify({ url: emulator.url }));
-} else if (role === "relay" && emulatorUrl) {
-  const relay = toNodeHandler(createRelay(relayOptions(emulatorUrl))) as (
-    req: IncomingMessage,
-    res: ServerResponse,
-  ) => void;
-  const relayUrl = await listen(
+} else if (role === "memory-relay" && emulatorUrl) {
+  // Alone in its process, so that its heap is the relay's. Its upstream timeout is short: each
+  // request's deadline is held until it would fire, and the heap is read after a quiet period
+  // longer than it (relayFloor.ts).
+  const relay = toNodeHandler(
+    createRelay({ ...relayOptions(emulatorUrl), timeoutMs: MEMORY_TIMEOUT_MS }),
+  ) as (req: IncomingMessage, res: ServerResponse) => void;
+  const url = await listen(
     createServer((req, res) => {
       if (req.url === "/__memory") {
         retainedHeap().then((heapUsed) =>
@@ -127,6 +131,11 @@ if (role === "emulator") {
       }
       relay(req, res);
     }),
+  );
+  console.log(JSON.stringify({ url }));
+} else if (role === "relay" && emulatorUrl) {
+  const relayUrl = await listen(
+    createServer(toNodeHandler(createRelay(relayOptions(emulatorUrl))) as never),
   );
   let redisUrl: string | undefined;
   if (redisPort) {
