@@ -16,6 +16,9 @@ import {
   payloadChecksExpected,
   payloadChecksInPage,
   restoreStored,
+  restoreTampered,
+  restoreTamperedExpected,
+  storeTampered,
 } from "../fixtures/corePage.js";
 import { ENGINES, type Engine, type EnginePage, launchEngine, waitUntil } from "./engines.js";
 
@@ -122,71 +125,16 @@ describe.each(ENGINES)("@signet/core in %s", (name) => {
   test("after a reload a stored key is taken without the probe, and a record whose public key is not its CryptoKey's never stamps", async () => {
     const page = await openCorePage(engine);
     try {
-      const stored = await page.evaluate(async () => {
-        const core = window.signetCore!;
-        const { store } = await core.createDefaultKeyStore({ dbName: "signet-restore" });
-        const key = await core.generateSigningKey();
-        const other = await core.generateSigningKey();
-        const record = key.toRecord();
-        const otherRecord = other.toRecord();
-        if (record.type !== "webcrypto" || otherRecord.type !== "webcrypto")
-          throw new Error("expected webcrypto records");
-        await store.set("Session:own", record);
-        // Tampered: this key's public key beside another key's private CryptoKey.
-        await store.set("Session:swapped", { ...record, privateKey: otherRecord.privateKey });
-        // Tampered: the same x with the other parity of y (a point the key does not sign for).
-        const parity = record.publicKey.startsWith("02") ? "03" : "02";
-        await store.set("Session:flipped", {
-          ...record,
-          publicKey: parity + record.publicKey.slice(2),
-        });
-        return { publicKey: key.publicKey, publicKeyUncompressed: key.publicKeyUncompressed };
-      }, null);
-
+      const stored = await page.evaluate(storeTampered, null);
       await page.reload();
       await waitUntil(
         () => page.evaluate(() => window.signetCore !== undefined, null),
         "@signet/core after the reload",
       );
-      const out = await page.evaluate(async (payload) => {
-        const core = window.signetCore!;
-        let puts = 0;
-        const put = IDBObjectStore.prototype.put;
-        IDBObjectStore.prototype.put = function (value: unknown, key?: IDBValidKey) {
-          puts++;
-          return put.call(this, value, key);
-        };
-        const { store, persistence } = await core.createDefaultKeyStore({
-          dbName: "signet-restore",
-        });
-        IDBObjectStore.prototype.put = put;
-        const own = await core.restoreSigningKey((await store.get("Session:own"))!);
-        const swapped = await core.restoreSigningKey((await store.get("Session:swapped"))!);
-        const flipped = await core.restoreSigningKey((await store.get("Session:flipped"))!);
-        const refused = async (run: () => Promise<unknown>) =>
-          run().then(
-            () => "signed",
-            (error: { code?: string }) => error.code ?? String(error),
-          );
-        return {
-          persistence,
-          puts,
-          ids: (await store.list()).sort(),
-          stamp: await core.stampPayload(payload, own),
-          swappedPublicKey: swapped.publicKey,
-          swappedStamp: await refused(() => core.stampPayload(payload, swapped)),
-          swappedSign: await refused(() => swapped.sign(new Uint8Array([1, 2, 3]))),
-          flippedStamp: await refused(() => core.stampPayload(payload, flipped)),
-        };
-      }, PAYLOADS[0]!);
+      const out = await page.evaluate(restoreTampered, PAYLOADS[0]!);
       expect(out).toMatchObject({
-        persistence: "indexeddb",
-        puts: 0, // no probe: the stored CryptoKey shows this browser keeps keys
-        ids: ["Session:flipped", "Session:own", "Session:swapped"],
+        ...restoreTamperedExpected,
         swappedPublicKey: stored.publicKey,
-        swappedStamp: "KEY_INVALID",
-        swappedSign: "KEY_INVALID",
-        flippedStamp: "KEY_INVALID",
       });
       expect(verifyStampNode(out.stamp, PAYLOADS[0]!, stored.publicKeyUncompressed)).toBe(true);
     } finally {
