@@ -17,11 +17,12 @@ import { createMemoryKeyStore, type KeyStore } from "../../src/keys/key-store.js
 import { createStringKeyStore } from "../../src/keys/string-store.js";
 
 const web = createWebCryptoBackend();
-const privateKeyOf = (key: SigningKey): CryptoKey => {
+const webRecordOf = (key: SigningKey) => {
   const record = key.toRecord();
   if (record.type !== "webcrypto") throw new Error("expected a CryptoKey record");
-  return record.privateKey;
+  return record;
 };
+const privateKeyOf = (key: SigningKey): CryptoKey => webRecordOf(key).privateKey;
 const noble = createNobleBackend();
 
 async function exercise(store: KeyStore, backend = web) {
@@ -283,7 +284,7 @@ describe("restoreSigningKey on a stored CryptoKey record", () => {
     }
     // Another key's CryptoKey under this public key: every signature is refused, none returned.
     const swapped = await web.restoreSigningKey({
-      ...key.toRecord(),
+      ...webRecordOf(key),
       privateKey: privateKeyOf(other),
     });
     expect(swapped.publicKey).toBe(key.publicKey);
@@ -352,7 +353,7 @@ describe("restoreSigningKey on a stored CryptoKey record", () => {
       );
       imported.length = 0;
       const swapped = await backend.restoreSigningKey({
-        ...key.toRecord(),
+        ...webRecordOf(key),
         privateKey: privateKeyOf(other),
       });
       await expect(swapped.sign(message)).rejects.toMatchObject({ code: "KEY_INVALID" });
@@ -369,7 +370,7 @@ describe("restoreSigningKey on a stored CryptoKey record", () => {
     const other = await node.generateSigningKey();
     expect((await node.restoreSigningKey(key.toRecord())).publicKey).toBe(key.publicKey);
     await expect(
-      node.restoreSigningKey({ ...key.toRecord(), privateKey: privateKeyOf(other) }),
+      node.restoreSigningKey({ ...webRecordOf(key), privateKey: privateKeyOf(other) }),
     ).rejects.toMatchObject({ code: "KEY_INVALID" });
   });
 });
