@@ -13,6 +13,9 @@ import {
   payloadChecksExpected,
   payloadChecksInPage,
   restoreStored,
+  restoreTampered,
+  restoreTamperedExpected,
+  storeTampered,
 } from "./fixtures/corePage.js";
 import { expect, test } from "./fixtures/coreServer.js";
 
@@ -110,6 +113,19 @@ test.describe("@signet/core in Chromium", () => {
     expect(second.publicKeyUncompressed).toBe(first.publicKeyUncompressed);
     expect(second.exported).toBe("InvalidAccessError");
     expectStampsVerify(second.stamps, first);
+  });
+
+  test("after a reload a stored key is taken without the probe, and a record whose public key is not its CryptoKey's never stamps", async ({
+    page,
+    coreServer,
+  }) => {
+    await openCorePage(page, coreServer.origin);
+    const stored = await page.evaluate(storeTampered);
+    await page.reload();
+    await page.waitForFunction(() => window.signetCore !== undefined);
+    const out = await page.evaluate(restoreTampered, PAYLOADS[0]!);
+    expect(out).toMatchObject({ ...restoreTamperedExpected, swappedPublicKey: stored.publicKey });
+    expect(verifyStampNode(out.stamp, PAYLOADS[0]!, stored.publicKeyUncompressed)).toBe(true);
   });
 
   test("the start-up probe falls back to memory without IndexedDB", async ({

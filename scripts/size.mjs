@@ -55,8 +55,14 @@ const budgets = [
     // all (the merged checks and the SCA binding share less than each half assumed alone). Raised
     // to what is measured; taking the page back toward the design's 20 KiB is issue #33's work
     // (one engine, the catalog as the source), not something to trim here by hiding code.
-    upFront: 25 * 1024,
-    whole: 48.5 * 1024,
+    // Raised to 26 KiB up front (25.92 measured) and 49 KiB in all (48.85) for issue #34, the
+    // first stamp after a page load: the IndexedDB key store (idb-keyval, the store and its
+    // start-up read) loads with the page instead of as a chunk, so a stored key is read as soon
+    // as IndexedDB answers (about 1 KiB up front, 0.5 KiB in all; a dynamic import of that chunk,
+    // cached, took 7–14 ms in Chromium, 29–84 ms in Firefox ESR, 1–27 ms in WebKitGTK); proving a restored key's public
+    // key on its first signature rather than by a probe at restore is about 60 B.
+    upFront: 26 * 1024,
+    whole: 49 * 1024,
   },
   {
     // The hooks alone: react and @signet/core are the app's own dependencies.

@@ -3,6 +3,7 @@
 import {
   exportWallet,
   type FetchFunction,
+  generateSigningKey,
   getSession,
   refreshSession,
   revokeSession,
@@ -134,5 +135,42 @@ describe("sessions under concurrency", () => {
     expect(events.filter((e) => e.type === "session")).toHaveLength(1);
     // Nothing of the key in the event.
     expect(JSON.stringify(events)).not.toContain(record.publicKey.slice(2, 20));
+  });
+
+  it("a held session whose stored key is not its public key's never stamps: its first signature is refused (KEY_INVALID), it is reported as lost once and removed", async () => {
+    const { customerId, accountId, emailCredentialId } = await stack.signUp();
+    const { client } = stack.client(customerId);
+    const session = await signInWithEmail(client, emailCredentialId);
+    // Another key's CryptoKey under this session's public key (a store that was tampered with).
+    const store = await client.keyStore();
+    const [id] = await store.list();
+    const record = (await store.get(id!))!;
+    const other = (await generateSigningKey()).toRecord();
+    await store.set(id!, { ...record, privateKey: other.privateKey } as never);
+
+    const events: SignetEvent[] = [];
+    const stamped: string[] = [];
+    const { client: reloaded } = stack.client(customerId, {
+      keyStore: store,
+      onEvent: (event) => events.push(event),
+      fetch: (input, init) => {
+        const stamp = new Headers(init.headers).get("Grid-Wallet-Signature");
+        if (stamp !== null) stamped.push(input);
+        return fetch(input, init);
+      },
+    });
+    // The record restores (its public key is proven by the first signature, not at load).
+    expect((await getSession(reloaded, { accountId }))?.id).toBe(session.id);
+    const error = (await exportWallet(reloaded, { accountId }).catch((e) => e)) as SignetError;
+    expect(error.code).toBe("KEY_INVALID");
+    expect(stamped).toEqual([]);
+    expect(events.filter((e) => e.type === "session")).toEqual([
+      { type: "session", action: "lost", accountId, sessionId: session.id },
+    ]);
+    expect(await store.list()).toEqual([]);
+    expect(await getSession(reloaded, { accountId })).toBeUndefined();
+    const next = (await exportWallet(reloaded, { accountId }).catch((e) => e)) as SignetError;
+    expect(next.code).toBe("NO_SESSION");
+    expect(events.filter((e) => e.type === "session")).toHaveLength(1);
   });
 });

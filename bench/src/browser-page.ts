@@ -1,5 +1,5 @@
-// Runs inside Chromium (bundled by browser.ts): the contenders of the browser benchmarks, and the
-// first-stamp-after-load measurement. Exposed on `window.signetBench` for the Node driver.
+// Runs inside Chromium (bundled by browser.ts): the contenders of the browser benchmarks. Exposed
+// on `window.signetBench` for the Node driver.
 import * as core from "@signet/core";
 import { ApiKeyStamper } from "@turnkey/api-key-stamper";
 import {
@@ -10,26 +10,7 @@ import {
 import { compareThroughput, latencies } from "./stats.js";
 import type { Inputs } from "./vectors.js";
 
-const scriptStart = performance.now();
-const STORE_ID = "bench-session";
-const store = core.createIndexedDbKeyStore({ dbName: "signet-bench" });
-
-async function firstStamp(payload: string) {
-  const record = await store.get(STORE_ID);
-  if (!record) throw new Error("no stored key: call prepareStoredKey first");
-  const key = await core.restoreSigningKey(record);
-  await core.stampPayload(payload, key);
-  const end = performance.now();
-  return { sinceNavigation: end, sinceScript: end - scriptStart };
-}
-
 const api = {
-  firstStamp,
-  async prepareStoredKey() {
-    const key = await core.generateSigningKey();
-    await store.set(STORE_ID, key.toRecord());
-    return key.publicKey;
-  },
   async keyGeneration(count: number) {
     return latencies(() => core.generateSigningKey(), count);
   },

@@ -47,11 +47,8 @@ export async function browserBenches(
   });
   try {
     const page = await browser.newPage();
-    const open = async () => {
-      await page.goto(origin);
-      await page.waitForFunction(() => "signetBench" in globalThis);
-    };
-    await open();
+    await page.goto(origin);
+    await page.waitForFunction(() => "signetBench" in globalThis);
     const version = browser.version();
 
     // Stamps with a held key.
@@ -90,19 +87,11 @@ export async function browserBenches(
       mode.timeMs,
     ] as const)) as [Throughput, Throughput][];
 
-    // Key generation, then the first stamp after a page load (IndexedDB read + restore + sign).
+    // Key generation (the first stamp after a page load has its own section: first-stamp.ts).
     const keygen = (await page.evaluate(
       (n) => signetBench.keyGeneration(n),
       mode.quick ? 10 : 50,
     )) as number[];
-    await page.evaluate(() => signetBench.prepareStoredKey());
-    const first: { sinceNavigation: number; sinceScript: number }[] = [];
-    for (let i = 0; i < (mode.quick ? 3 : 15); i++) {
-      await open();
-      first.push(await page.evaluate((p) => signetBench.firstStamp(p), PAYLOAD));
-    }
-    const firstWork = first.map((f) => f.sinceScript);
-    const firstNav = first.map((f) => f.sinceNavigation);
 
     return [
       {
@@ -147,9 +136,9 @@ export async function browserBenches(
         charts: [],
       },
       {
-        title: "Key generation and first stamp after a page load (Chromium)",
+        title: "Key generation (Chromium)",
         method:
-          "Key generation: `generateSigningKey()` (non-extractable ECDSA P-256), one call at a time. First stamp: a key stored in IndexedDB by an earlier visit; the page is loaded again and the script reads the record, restores the key (which signs and verifies a probe to prove the stored public key) and stamps a payload. Measured from the script's start and from navigation start, over repeated reloads.",
+          "`generateSigningKey()` (non-extractable ECDSA P-256), one call at a time. The first stamp after a page load, with a key an earlier visit stored, is measured in its own section below, in three engines.",
         table: {
           columns: ["measure", "median ms", "p90 ms", "samples"],
           rows: [
@@ -158,18 +147,6 @@ export async function browserBenches(
               median(keygen).toFixed(2),
               percentile(keygen, 90).toFixed(2),
               keygen.length,
-            ],
-            [
-              "first stamp, from script start (IndexedDB read + restore + sign)",
-              median(firstWork).toFixed(2),
-              percentile(firstWork, 90).toFixed(2),
-              firstWork.length,
-            ],
-            [
-              "first stamp, from navigation start",
-              median(firstNav).toFixed(2),
-              percentile(firstNav, 90).toFixed(2),
-              firstNav.length,
             ],
           ],
         },

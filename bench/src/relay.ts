@@ -1,19 +1,30 @@
 // Relay overhead on loopback: the same read (`GET /auth/credentials?accountId=…`, ownership-checked
-// by the relay) sent straight to the emulator with platform credentials, and through the relay,
-// by autocannon at fixed request rates and at growing numbers of concurrent users; then the
-// relay's heap across a long run. Emulator and relay each run in a process of their own.
+// by the relay) sent straight to the emulator with platform credentials and through the relay, by
+// autocannon at fixed request rates; the relay beside its floor (a bare pass-through in the same
+// process, relayFloor.ts) at growing numbers of concurrent users, with in-memory and Redis stores;
+// then the relay's retained heap across a long run. Emulator, relay and Redis each run in a
+// process of their own.
 import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import autocannon from "autocannon";
 import type { Chart, Mode } from "./node.js";
+import { startRedis } from "./redisServer.js";
+import {
+  type BenchUser,
+  MEMORY_TIMEOUT_MS,
+  type RelayServers,
+  relayAgainstFloor,
+  relayMemory,
+} from "./relayFloor.js";
 import { fmt, type Section } from "./report.js";
 import { median, percentile } from "./stats.js";
-import { lineChart } from "./svg.js";
 
 const AUTH = `Basic ${Buffer.from("emulator:emulator").toString("base64")}`;
 const USER_HEADER = "x-bench-customer";
 
-async function startServer(args: string[]): Promise<{ url: string; child: ChildProcess }> {
+async function startServer(
+  args: string[],
+): Promise<{ url: string; redisUrl?: string; floorUrl?: string; child: ChildProcess }> {
   const child = spawn(
     process.execPath,
     ["--expose-gc", "--import", "tsx", new URL("./servers.ts", import.meta.url).pathname, ...args],
@@ -26,7 +37,7 @@ async function startServer(args: string[]): Promise<{ url: string; child: ChildP
     rl.once("line", resolve);
     child.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
   });
-  return { url: (JSON.parse(line) as { url: string }).url, child };
+  return { ...(JSON.parse(line) as { url: string; redisUrl?: string; floorUrl?: string }), child };
 }
 
 type Run = { p50: number; p99: number; rps: number; errors: number };
@@ -44,12 +55,24 @@ async function load(options: autocannon.Options): Promise<Run> {
 }
 
 export async function relayOverhead(mode: Mode, charts: Chart[]): Promise<Section[]> {
-  const emulator = await startServer(["emulator"]);
-  const relay = await startServer(["relay", emulator.url]);
+  const redis = await startRedis();
   try {
-    // Users: customers with wallets, made through the platform API.
-    const userCount = mode.quick ? 8 : 64;
-    const users: { customerId: string; accountId: string }[] = [];
+    return await measureRelay(mode, charts, redis.port);
+  } finally {
+    await redis.stop();
+  }
+}
+
+async function measureRelay(mode: Mode, charts: Chart[], redisPort: number): Promise<Section[]> {
+  const emulator = await startServer(["emulator"]);
+  const relay = await startServer(["relay", emulator.url, String(redisPort)]).catch((error) => {
+    emulator.child.kill();
+    throw error;
+  });
+  try {
+    // Users: customers with wallets, made through the platform API, one per concurrent client.
+    const userCount = mode.quick ? 16 : 256;
+    const users: BenchUser[] = [];
     for (let i = 0; i < userCount; i++) {
       const created = await fetch(`${emulator.url}/customers`, {
         method: "POST",
@@ -103,7 +126,7 @@ export async function relayOverhead(mode: Mode, charts: Chart[]): Promise<Sectio
     // Added latency, precisely: one request at a time, alternating direct and relayed, timed with
     // the high-resolution clock (autocannon rounds latencies to whole milliseconds).
     let errors = 0;
-    const sequential = mode.quick ? 200 : 2000;
+    const sequential = mode.quick ? 100 : 2000;
     const seqDirect: number[] = [];
     const seqRelay: number[] = [];
     for (let i = 0; i < sequential; i++) {
@@ -138,50 +161,20 @@ export async function relayOverhead(mode: Mode, charts: Chart[]): Promise<Sectio
       ]);
     }
 
-    // Concurrency: max throughput with 1 … N users at once.
-    const levels = mode.quick ? [1, 8] : [1, 4, 16, 64];
-    const concRows: (string | number)[][] = [];
-    const directSeries: [number, number][] = [];
-    const relaySeries: [number, number][] = [];
-    for (const connections of levels) {
-      const amount = mode.quick ? 500 : 4000;
-      const a = await direct({ url: "", connections, amount });
-      const b = await viaRelay({ url: "", connections, amount });
-      errors += a.errors + b.errors;
-      directSeries.push([connections, Math.max(a.p50, 0.01)]);
-      relaySeries.push([connections, Math.max(b.p50, 0.01)]);
-      concRows.push([
-        connections,
-        `${a.p50} / ${a.p99}`,
-        `${b.p50} / ${b.p99}`,
-        fmt(a.rps),
-        fmt(b.rps),
-      ]);
+    const servers: RelayServers = {
+      floor: relay.floorUrl!,
+      relay: relay.url,
+      relayRedis: relay.redisUrl!,
+    };
+    const floorSection = await relayAgainstFloor(servers, users, mode, charts);
+    const memoryRelay = await startServer(["memory-relay", emulator.url]);
+    let memorySection: Section;
+    try {
+      memorySection = await relayMemory(memoryRelay.url, users, mode, MEMORY_TIMEOUT_MS + 1_000);
+    } finally {
+      memoryRelay.child.stdin?.end();
+      memoryRelay.child.kill();
     }
-    charts.push({
-      file: "relay-concurrency.svg",
-      alt: "Relay latency against concurrent users",
-      svg: lineChart(
-        "p50 latency against concurrent users (loopback)",
-        { x: "concurrent users (connections)", y: "p50 ms" },
-        [
-          { name: "emulator direct", points: directSeries },
-          { name: "through the relay", points: relaySeries },
-        ],
-      ),
-    });
-
-    // Memory: the relay's heap after a full GC, across a long run.
-    const total = mode.quick ? 5_000 : 100_000;
-    const memory = async () =>
-      ((await (await fetch(`${relay.url}/__memory`)).json()) as { heapUsed: number }).heapUsed;
-    const heap0 = await memory();
-    const half = await viaRelay({ url: "", connections: 16, amount: total / 2 });
-    const heapHalf = await memory();
-    const rest = await viaRelay({ url: "", connections: 16, amount: total / 2 });
-    const heapEnd = await memory();
-    errors += half.errors + rest.errors;
-    const mb = (b: number) => (b / 2 ** 20).toFixed(1);
 
     rateRows.unshift([
       "sequential (1 at a time)",
@@ -193,7 +186,7 @@ export async function relayOverhead(mode: Mode, charts: Chart[]): Promise<Sectio
     return [
       {
         title: "Relay overhead",
-        method: `autocannon on loopback, 10 connections, ${duration} s per rate, one read that the relay forwards after its ownership check (cached after the first request of each user), straight to the emulator and through the relay; emulator and relay each in a process of their own, rate limiting off so the limiter does not shape the load. Latencies in ms, p50 / p99; autocannon reports whole milliseconds, so the first row times single requests (alternating direct and relayed) with the high-resolution clock, and the added-latency target is read from it. Non-2xx answers, errors and timeouts across every run: ${errors}.`,
+        method: `autocannon on loopback, 10 connections, ${duration} s per rate, one read that the relay forwards after its ownership check (cached after the first request of each user), straight to the emulator and through the relay; emulator and relay each in a process of their own, the relay's rate limit on with a limit the load never reaches. Latencies in ms, p50 / p99; autocannon reports whole milliseconds, so the first row times single requests (alternating direct and relayed) with the high-resolution clock, and the added-latency target is read from it. Non-2xx answers, errors and timeouts across every run: ${errors}.`,
         table: {
           columns: [
             "requests/s",
@@ -222,44 +215,8 @@ export async function relayOverhead(mode: Mode, charts: Chart[]): Promise<Sectio
         ],
         charts: [],
       },
-      {
-        title: "Scale: relay latency against concurrent users",
-        method: `Each level sends ${mode.quick ? 500 : 4000} requests as fast as the servers answer, spread over ${users.length} users.`,
-        table: {
-          columns: [
-            "concurrent users",
-            "direct p50 / p99 ms",
-            "via relay p50 / p99 ms",
-            "direct req/s",
-            "relay req/s",
-          ],
-          rows: concRows,
-        },
-        targets: [],
-        charts: [{ file: "relay-concurrency.svg", alt: "Relay latency against concurrent users" }],
-      },
-      {
-        title: "Relay memory",
-        method: `${fmt(total)} requests through one relay process (16 connections, ${users.length} users); heap after a full GC before, half way and at the end.`,
-        table: {
-          columns: ["after", "heap used, MiB"],
-          rows: [
-            ["warm-up", mb(heap0)],
-            [`${fmt(total / 2)} requests`, mb(heapHalf)],
-            [`${fmt(total)} requests`, mb(heapEnd)],
-          ],
-        },
-        targets: [
-          {
-            label: "Relay heap growth over the second half of the run",
-            value: (heapEnd - heapHalf) / 2 ** 20,
-            unit: " MiB",
-            kind: "max",
-            bound: 1,
-          },
-        ],
-        charts: [],
-      },
+      floorSection,
+      memorySection,
     ];
   } finally {
     relay.child.stdin?.end();

@@ -7,6 +7,7 @@ import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { browserBenches } from "./browser.js";
+import { firstStampBench } from "./first-stamp.js";
 import { hermesBench } from "./hermes.js";
 import { hermesCurveBench } from "./hermes-curve.js";
 import { type Chart, type Mode, nodeHpke, nodeStamps, stampScale } from "./node.js";
@@ -35,6 +36,7 @@ const benches: Bench[] = [
   { id: "hpke-node", run: (c) => nodeHpke(inputs, mode, c) },
   { id: "stamp-scale", run: (c) => stampScale(inputs, mode, c) },
   { id: "chromium", run: (c) => browserBenches(inputs, mode, c) },
+  { id: "first-stamp", run: () => firstStampBench(mode) },
   { id: "size", run: (c) => bundleSizes(BENCH, c) },
   { id: "relay", run: (c) => relayOverhead(mode, c) },
   { id: "round-trips", run: () => roundTrips() },

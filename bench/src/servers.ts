@@ -1,48 +1,155 @@
-// A server for the relay benchmark, in its own process so that its memory and event loop are its
-// own: `emulator` serves the emulator; `relay <emulatorUrl>` serves the relay (users named by the
-// `x-bench-customer` header) and answers `GET /__memory` with its heap after a full GC. Both bind
-// 127.0.0.1 on a free port, print `{"url": …}` on one line, and exit when stdin closes.
-import { createServer } from "node:http";
+// Servers for the relay benchmark, each role in a process of its own so that its memory and event
+// loop are its own:
+//   emulator                               the emulator.
+//   relay <emulatorUrl> [redisPort]        in one process: the relay with in-memory stores, the
+//                                          relay with Redis stores (when a port is given) and the
+//                                          floor, a bare pass-through that adds the credentials
+//                                          and forwards with `fetch`.
+//   memory-relay <emulatorUrl>             the relay with in-memory stores alone; `GET /__memory`
+//                                          answers the heap after full garbage collections.
+// Users are named by the `x-bench-customer` header. Every server binds 127.0.0.1 on a free port;
+// the role prints its URLs as JSON on one line and exits when stdin closes.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
+import { setImmediate } from "node:timers/promises";
 import { startEmulatorServer } from "@signet/emulator";
-import { createRelay, toNodeHandler } from "@signet/relay";
+import { type CreateRelayOptions, createRelay, toNodeHandler } from "@signet/relay";
+import { createRedisStores, type RedisClientLike } from "@signet/relay/redis";
+import { MEMORY_TIMEOUT_MS } from "./relayFloor.js";
 
 export const USER_HEADER = "x-bench-customer";
-const [role, emulatorUrl] = process.argv.slice(2);
+export const BASE_PATH = "/api/grid";
+const AUTH = `Basic ${Buffer.from("emulator:emulator").toString("base64")}`;
+const [role, emulatorUrl, redisPort] = process.argv.slice(2);
 process.stdin.on("end", () => process.exit(0));
 process.stdin.resume();
+
+const listen = (server: Server): Promise<string> =>
+  new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () =>
+      resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
+    ),
+  );
+
+// The least a forwarder does: read the body, add the credentials, forward with `fetch`, pass the
+// status, the body bytes and the content type back.
+async function floor(req: IncomingMessage, res: ServerResponse, baseUrl: string): Promise<void> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const headers: Record<string, string> = { authorization: AUTH };
+  for (const name of ["content-type", "grid-wallet-signature", "request-id", "idempotency-key"]) {
+    const value = req.headers[name];
+    if (typeof value === "string") headers[name] = value;
+  }
+  try {
+    const upstream = await fetch(`${baseUrl}${(req.url ?? "/").slice(BASE_PATH.length)}`, {
+      method: req.method ?? "GET",
+      headers,
+      ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
+    });
+    const body = Buffer.from(await upstream.arrayBuffer());
+    res
+      .writeHead(upstream.status, {
+        "content-type": upstream.headers.get("content-type") ?? "application/json",
+      })
+      .end(body);
+  } catch {
+    res.writeHead(502).end();
+  }
+}
+
+// Heap in use after full collections until it stops shrinking (at most 5): one collection can
+// leave garbage that a finalizer or a weak reference releases only on the next.
+async function retainedHeap(): Promise<number> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error("run with --expose-gc");
+  let last = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < 5; i++) {
+    gc();
+    await setImmediate();
+    const used = process.memoryUsage().heapUsed;
+    if (used >= last) return Math.min(used, last);
+    last = used;
+  }
+  return last;
+}
+
+function relayOptions(baseUrl: string, stores?: ReturnType<typeof createRedisStores>) {
+  return {
+    baseUrl,
+    tokenId: "emulator",
+    clientSecret: "emulator",
+    resolveUser: (request) => {
+      const customerId = request.headers.get(USER_HEADER);
+      return customerId ? { customerId } : null;
+    },
+    // The limiter runs on every request, as deployed, with a limit the load never reaches.
+    rateLimit: { limit: 1e9, windowMs: 60_000, ...(stores ? { store: stores.rateLimit } : {}) },
+    ...(stores ? { ownershipCache: stores.ownershipCache } : {}),
+  } satisfies CreateRelayOptions;
+}
+
+async function redisStores(port: number) {
+  // ioredis as @signet/relay's own tests use it (its devDependency), so that the bench adds none.
+  const require = createRequire(
+    createRequire(import.meta.url).resolve("@signet/relay/package.json"),
+  );
+  const { Redis } = require("ioredis") as {
+    Redis: new (options: object) => RedisClientLike & { on(event: string, f: () => void): void };
+  };
+  const client = new Redis({
+    host: "127.0.0.1",
+    port,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+  });
+  client.on("error", () => {});
+  await new Promise<void>((resolve) => client.on("ready", resolve));
+  return createRedisStores(client, { commandTimeoutMs: 1_000 });
+}
 
 if (role === "emulator") {
   const emulator = await startEmulatorServer({ port: 0 });
   console.log(JSON.stringify({ url: emulator.url }));
-} else if (role === "relay" && emulatorUrl) {
+} else if (role === "memory-relay" && emulatorUrl) {
+  // Alone in its process, so that its heap is the relay's. Its upstream timeout is short: each
+  // request's deadline is held until it would fire, and the heap is read after a quiet period
+  // longer than it (relayFloor.ts).
   const relay = toNodeHandler(
-    createRelay({
-      baseUrl: emulatorUrl,
-      tokenId: "emulator",
-      clientSecret: "emulator",
-      resolveUser: (request) => {
-        const customerId = request.headers.get(USER_HEADER);
-        return customerId ? { customerId } : null;
-      },
-      rateLimit: false,
+    createRelay({ ...relayOptions(emulatorUrl), timeoutMs: MEMORY_TIMEOUT_MS }),
+  ) as (req: IncomingMessage, res: ServerResponse) => void;
+  const url = await listen(
+    createServer((req, res) => {
+      if (req.url === "/__memory") {
+        retainedHeap().then((heapUsed) =>
+          res
+            .writeHead(200, { "content-type": "application/json" })
+            .end(JSON.stringify({ heapUsed })),
+        );
+        return;
+      }
+      relay(req, res);
     }),
   );
-  const server = createServer((req, res) => {
-    if (req.url === "/__memory") {
-      (globalThis as { gc?: () => void }).gc?.();
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify(process.memoryUsage()));
-      return;
-    }
-    (relay as (req: unknown, res: unknown) => void)(req, res);
-  });
-  server.listen(0, "127.0.0.1", () => {
-    console.log(
-      JSON.stringify({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
-    );
-  });
+  console.log(JSON.stringify({ url }));
+} else if (role === "relay" && emulatorUrl) {
+  const relayUrl = await listen(
+    createServer(toNodeHandler(createRelay(relayOptions(emulatorUrl))) as never),
+  );
+  let redisUrl: string | undefined;
+  if (redisPort) {
+    const stores = await redisStores(Number(redisPort));
+    const handler = toNodeHandler(createRelay(relayOptions(emulatorUrl, stores))) as never;
+    redisUrl = await listen(createServer(handler));
+  }
+  const floorUrl = await listen(
+    createServer((req, res) => {
+      void floor(req, res, emulatorUrl);
+    }),
+  );
+  console.log(JSON.stringify({ url: relayUrl, redisUrl, floorUrl }));
 } else {
-  console.error("usage: servers.ts emulator | relay <emulatorUrl>");
+  console.error("usage: servers.ts emulator | relay <emulatorUrl> [redisPort]");
   process.exit(2);
 }

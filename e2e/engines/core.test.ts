@@ -16,6 +16,9 @@ import {
   payloadChecksExpected,
   payloadChecksInPage,
   restoreStored,
+  restoreTampered,
+  restoreTamperedExpected,
+  storeTampered,
 } from "../fixtures/corePage.js";
 import { ENGINES, type Engine, type EnginePage, launchEngine, waitUntil } from "./engines.js";
 
@@ -114,6 +117,26 @@ describe.each(ENGINES)("@signet/core in %s", (name) => {
       expect(second.publicKeyUncompressed).toBe(first.publicKeyUncompressed);
       expect(second.exported).toBe("InvalidAccessError");
       expectStampsVerify(second.stamps, first);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test("after a reload a stored key is taken without the probe, and a record whose public key is not its CryptoKey's never stamps", async () => {
+    const page = await openCorePage(engine);
+    try {
+      const stored = await page.evaluate(storeTampered, null);
+      await page.reload();
+      await waitUntil(
+        () => page.evaluate(() => window.signetCore !== undefined, null),
+        "@signet/core after the reload",
+      );
+      const out = await page.evaluate(restoreTampered, PAYLOADS[0]!);
+      expect(out).toMatchObject({
+        ...restoreTamperedExpected,
+        swappedPublicKey: stored.publicKey,
+      });
+      expect(verifyStampNode(out.stamp, PAYLOADS[0]!, stored.publicKeyUncompressed)).toBe(true);
     } finally {
       await page.close();
     }

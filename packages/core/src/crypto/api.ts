@@ -72,11 +72,14 @@ export interface CryptoApi {
   ): Promise<SigningKey>;
   /**
    * Turns a stored {@link SigningKeyRecord} (from `SigningKey.toRecord()` via a `KeyStore`) back into a
-   * {@link SigningKey}, checking that its public key belongs to its private key.
+   * {@link SigningKey}, checking that its public key belongs to its private key. A `scalar`
+   * record is checked here; a `webcrypto` record's private half cannot be read, so its key's first
+   * signature is checked against the stored public key before `sign` returns it: a mismatched
+   * record never stamps, and its first `sign` (or `stampPayload`) rejects with `KEY_INVALID`.
    *
    * @param record - A `webcrypto` (CryptoKey) or `scalar` (hex) record; noble refuses `webcrypto` ones.
    * @returns The {@link SigningKey}.
-   * @throws {SignetError} `KEY_INVALID` for a malformed or mismatched record.
+   * @throws {SignetError} `KEY_INVALID` for a malformed record or a mismatched `scalar` one.
    * @example
    * ```ts
    * const record = await keyStore.get(sessionId);

@@ -103,7 +103,11 @@ export interface CryptoBackend {
   generateSigningKey(options?: GenerateSigningKeyOptions): Promise<SigningKey>;
   /** Imports a checked 32-byte scalar. */
   importSigningKey(scalar: Uint8Array, options?: GenerateSigningKeyOptions): Promise<SigningKey>;
-  /** Turns a stored record back into a usable key. */
+  /**
+   * Turns a stored record back into a usable key whose public key is proven to be its private
+   * key's: at once, or (a private key that cannot be read) by checking its first signature before
+   * `sign` returns it; a mismatch is `KEY_INVALID` either way.
+   */
   restoreSigningKey(record: SigningKeyRecord): Promise<SigningKey>;
   generateDecryptionKey(): Promise<DecryptionKey>;
   /** Imports a checked 32-byte scalar. */

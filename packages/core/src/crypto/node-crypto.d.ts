@@ -10,6 +10,10 @@ declare module "node:crypto" {
     setPrivateKey(key: Uint8Array): void;
     getPublicKey(): Uint8Array;
   };
+  /** The public half of a private key; ./node.ts reads it as a JWK to check a restored record. */
+  export function createPublicKey(key: KeyObject): {
+    export(options: { format: "jwk" }): { x?: string; y?: string };
+  };
   export function sign(
     algorithm: string,
     data: Uint8Array,

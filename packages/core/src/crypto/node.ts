@@ -4,9 +4,10 @@
 // WebCrypto `CryptoKey`s, so records and key stores are the same as in the default entry; HPKE,
 // verification and hashing stay on the WebCrypto backend. The public key of an imported scalar
 // (legacy session keys) comes from OpenSSL too.
-import { createECDH, KeyObject, sign } from "node:crypto";
+import { createECDH, createPublicKey, KeyObject, sign } from "node:crypto";
 import { SignetError } from "../errors.js";
 import type { CryptoBackend, SigningKey } from "./backend.js";
+import { base64UrlEncode, hexToBytes } from "./encoding.js";
 import { webCryptoBackendWith } from "./webcrypto.js";
 
 /** d·G of an imported scalar through OpenSSL (SEC 1 §3.2.1), not JavaScript arithmetic. */
@@ -16,8 +17,19 @@ const opensslPublicKey = async (scalar: Uint8Array): Promise<Uint8Array> => {
   return new Uint8Array(ecdh.getPublicKey());
 };
 
-/** Re-binds a WebCrypto-held key's `sign` to its `KeyObject` (same key, same DER output form). */
-function withKeyObject(key: SigningKey): SigningKey {
+/** Whether OpenSSL derives `publicKeyUncompressed` (hex) from a private `KeyObject`. */
+function hasPublicKey(keyObject: KeyObject, publicKeyUncompressed: string): boolean {
+  const { x, y } = createPublicKey(keyObject).export({ format: "jwk" });
+  const point = hexToBytes(publicKeyUncompressed);
+  return x === base64UrlEncode(point.subarray(1, 33)) && y === base64UrlEncode(point.subarray(33));
+}
+
+/**
+ * Re-binds a WebCrypto-held key's `sign` to its `KeyObject` (same key, same DER output form).
+ * `restored`: a key restored from a record, whose public key OpenSSL proves here, at once (the
+ * WebCrypto key would prove it on its first signature, which the `KeyObject` now makes).
+ */
+function withKeyObject(key: SigningKey, restored = false): SigningKey {
   const record = key.toRecord();
   if (record.type !== "webcrypto") return key;
   let keyObject: KeyObject;
@@ -26,6 +38,8 @@ function withKeyObject(key: SigningKey): SigningKey {
   } catch {
     return key; // A CryptoKey from another realm: keep WebCrypto signing.
   }
+  if (restored && !hasPublicKey(keyObject, key.publicKeyUncompressed))
+    throw new SignetError("KEY_INVALID", `"record" public key does not match its private key`);
   return {
     publicKey: key.publicKey,
     publicKeyUncompressed: key.publicKeyUncompressed,
@@ -61,6 +75,6 @@ export function createNodeCryptoBackend(): CryptoBackend {
     generateSigningKey: async (options) => withKeyObject(await web.generateSigningKey(options)),
     importSigningKey: async (scalar, options) =>
       withKeyObject(await web.importSigningKey(scalar, options)),
-    restoreSigningKey: async (record) => withKeyObject(await web.restoreSigningKey(record)),
+    restoreSigningKey: async (record) => withKeyObject(await web.restoreSigningKey(record), true),
   };
 }

@@ -15,7 +15,13 @@ import type {
 import { loadChunk } from "./chunk.js";
 import { p1363ToDer } from "./der.js";
 import { base64UrlEncode, bytesToHex, hexToBytes } from "./encoding.js";
-import { decodePoint, encodePoint, normalizePublicKey, parseScalar } from "./p256.js";
+import {
+  decodePoint,
+  encodePoint,
+  normalizePublicKey,
+  type PublicKeyHex,
+  parseScalar,
+} from "./p256.js";
 import { defaultRandomBytes } from "./random.js";
 
 const ECDSA: EcKeyImportParams = { name: "ECDSA", namedCurve: "P-256" };
@@ -93,6 +99,84 @@ async function webCryptoSigningKey(
   };
 }
 
+const COMPRESSED_HEX = /^0[23][0-9a-f]{64}$/;
+
+// Chromium and Firefox import a compressed point as it is; WebKit refuses one (DataError), and
+// once it has, this realm decompresses stored keys itself before importing them.
+let compressedImport = true;
+
+/**
+ * The key of a stored `webcrypto` record, usable at once. Its private half cannot be read, so the
+ * record's public key is proven by the key's first signature, checked before `sign` returns it
+ * (a probe signed at restore would cost the first stamp a signature). The check's work (the
+ * stored key's import) starts at once and runs while the app gets to that signature.
+ */
+function restoredSigningKey(privateKey: CryptoKey, publicKey: string): SigningKey {
+  let hex: PublicKeyHex | undefined;
+  // A compressed key is only decompressed when needed: that is a square root in BigInt, 2–18 ms
+  // in a cold page. One that is not on the curve matches no private key.
+  const point = (): PublicKeyHex => {
+    try {
+      hex ??= normalizePublicKey(publicKey, "record.publicKey");
+      return hex;
+    } catch {
+      throw mismatch();
+    }
+  };
+  if (!COMPRESSED_HEX.test(publicKey)) point(); // not the canonical form: checked at once
+  const importRaw = (raw: string) =>
+    getSubtle().importKey("raw", source(hexToBytes(raw)), ECDSA, false, ["verify"]);
+  // The stored public key as a verification key: the browser decompresses the canonical form
+  // where it can (the same point: x and the parity of y); else it is decompressed here.
+  const verifier = async (): Promise<CryptoKey> => {
+    if (compressedImport && hex === undefined) {
+      try {
+        return await importRaw(publicKey);
+      } catch {
+        // Refused: off the curve (point() says so below), or an engine without compressed import.
+        const uncompressed = point().uncompressed;
+        compressedImport = false;
+        return importRaw(uncompressed);
+      }
+    }
+    return importRaw(point().uncompressed);
+  };
+  // Imported now, while the app gets to its first stamp; awaited by the first signature. A key
+  // that is never used must not report its refusal as an unhandled rejection.
+  let verifying: Promise<CryptoKey> | undefined = verifier();
+  verifying.catch(() => undefined);
+  let proven = false;
+  return {
+    publicKey: hex?.compressed ?? publicKey,
+    get publicKeyUncompressed() {
+      return point().uncompressed;
+    },
+    extractable: privateKey.extractable,
+    sign: (message) =>
+      attempt("KEY_INVALID", "signing failed", async () => {
+        const signing = getSubtle().sign(SIGN, privateKey, source(message));
+        if (proven) return p1363ToDer(bytes(await signing));
+        // A failed import (a transient one too) is tried again by the next signature.
+        verifying ??= verifier();
+        const [signature, key] = await Promise.all([
+          signing,
+          verifying.catch((error: unknown) => {
+            verifying = undefined;
+            throw error;
+          }),
+        ]);
+        if (!(await getSubtle().verify(SIGN, key, signature, source(message)))) throw mismatch();
+        proven = true;
+        return p1363ToDer(bytes(signature));
+      }),
+    toRecord: (): SigningKeyRecord => ({
+      type: "webcrypto",
+      privateKey,
+      publicKey: hex?.compressed ?? publicKey,
+    }),
+  };
+}
+
 const isCryptoKey = (value: unknown): value is CryptoKey =>
   typeof CryptoKey !== "undefined" && value instanceof CryptoKey;
 
@@ -135,10 +219,12 @@ function webCryptoDecryptionKey(keyPair: CryptoKeyPair, publicKeyRaw: Uint8Array
   };
 }
 
+const mismatch = () =>
+  new SignetError("KEY_INVALID", `"record" public key does not match its private key`);
+
 /** `key` if a restored record's public key is its private key's. */
 function matched<T>(ok: boolean, key: T): T {
-  if (!ok)
-    throw new SignetError("KEY_INVALID", `"record" public key does not match its private key`);
+  if (!ok) throw mismatch();
   return key;
 }
 
@@ -211,16 +297,7 @@ export function webCryptoBackendWith(publicKeyOf: PublicKeyOfScalar): CryptoBack
           `"record" expected an ECDSA P-256 private CryptoKey record`,
         );
       }
-      const publicKeyRaw = hexToBytes(
-        normalizePublicKey(record.publicKey, "record.publicKey").uncompressed,
-      );
-      const key = await webCryptoSigningKey(privateKey, publicKeyRaw);
-      // The private half cannot be read, so prove the stored public key belongs to it.
-      const probe = new Uint8Array([0x73, 0x69, 0x67, 0x6e, 0x65, 0x74]);
-      const signature = await attempt("KEY_INVALID", "signing failed", () =>
-        getSubtle().sign(SIGN, privateKey, probe),
-      );
-      return matched(await verifyP1363(publicKeyRaw, probe, bytes(signature)), key);
+      return restoredSigningKey(privateKey, record.publicKey);
     },
     generateDecryptionKey: () =>
       attempt("CRYPTO_UNAVAILABLE", "decryption key generation failed", async () => {

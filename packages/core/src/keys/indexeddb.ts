@@ -1,9 +1,10 @@
 // docs/architecture.md layer 2: browser persistence of non-extractable WebCrypto keys in IndexedDB through
-// idb-keyval, in Signet's own database; a probe decides whether this browser can hold them.
-import type { CryptoBackend } from "../crypto/backend.js";
-import { loadChunk } from "../crypto/chunk.js";
+// idb-keyval (./idb.ts), in Signet's own database; a stored key or a probe shows whether this
+// browser can hold them.
+import type { CryptoBackend, SigningKey } from "../crypto/backend.js";
 import { createWebCryptoBackend } from "../crypto/webcrypto.js";
 import { SignetError } from "../errors.js";
+import { openIdbStore } from "./idb.js";
 import {
   assertId,
   assertRecord,
@@ -36,30 +37,31 @@ export type IndexedDbKeyStoreOptions = {
  * ```
  */
 export function createIndexedDbKeyStore(options: IndexedDbKeyStoreOptions = {}): KeyStore {
-  type Idb = ReturnType<typeof import("./idb.js").openIdbStore>;
-  // IndexedDB's code loads with the first call (a failed load is retried on the next one).
-  let opened: Promise<Idb> | undefined;
-  const idb = async <T>(run: (store: Idb) => Promise<T>): Promise<T> => {
-    opened ??= loadChunk(() => import("./idb.js")).then(
-      (m) =>
-        m.openIdbStore(options.dbName ?? "signet", options.storeName ?? "keys", options.indexedDB),
-      (error) => {
-        opened = undefined;
-        throw error;
-      },
-    );
-    const store = await opened;
+  return indexedDbKeyStore(options).store;
+}
+
+/** The IndexedDB key store, and whether it already holds a `CryptoKey` (for the probe). */
+function indexedDbKeyStore(options: IndexedDbKeyStoreOptions): {
+  store: KeyStore;
+  holdsCryptoKey: () => Promise<boolean>;
+} {
+  const idb = openIdbStore(
+    options.dbName ?? "signet",
+    options.storeName ?? "keys",
+    options.indexedDB,
+  );
+  const typed = async <T>(run: () => Promise<T>): Promise<T> => {
     try {
-      return await run(store);
+      return await run();
     } catch (cause) {
       throw new SignetError("KEY_STORAGE_UNAVAILABLE", "IndexedDB key storage failed", { cause });
     }
   };
-  return {
+  const store: KeyStore = {
     persistence: "indexeddb",
     get: async (id) => {
       assertId(id);
-      const record = await idb((store) => store.get(id));
+      const record = await typed(() => idb.get(id));
       if (record === undefined) return undefined;
       assertRecord(record);
       return record;
@@ -67,15 +69,31 @@ export function createIndexedDbKeyStore(options: IndexedDbKeyStoreOptions = {}):
     set: async (id, record) => {
       assertId(id);
       assertRecord(record);
-      await idb((store) => store.set(id, record));
+      await typed(() => idb.set(id, record));
     },
     delete: async (id) => {
       assertId(id);
-      await idb((store) => store.delete(id));
+      await typed(() => idb.delete(id));
     },
     list: async () =>
-      (await idb((store) => store.keys())).filter((id): id is string => typeof id === "string"),
+      (await typed(() => idb.keys())).filter((id): id is string => typeof id === "string"),
   };
+  return {
+    store,
+    // One read of the few records of Signet's own store, kept for the reads that follow it.
+    holdsCryptoKey: async () => (await typed(() => idb.entries())).some(isCryptoKeyRecord),
+  };
+}
+
+/** A WebCrypto record whose private key came back from IndexedDB as a private `CryptoKey`. */
+function isCryptoKeyRecord(value: unknown): boolean {
+  const record = value as { type?: unknown; privateKey?: unknown } | null | undefined;
+  return (
+    record?.type === "webcrypto" &&
+    typeof CryptoKey !== "undefined" &&
+    record.privateKey instanceof CryptoKey &&
+    record.privateKey.type === "private"
+  );
 }
 
 /** Options of {@link createDefaultKeyStore}. */
@@ -87,16 +105,20 @@ export type DefaultKeyStoreOptions = IndexedDbKeyStoreOptions & {
 };
 
 const PROBE_ID = "signet:probe";
+const PROBE_MESSAGE = new Uint8Array([0x73, 0x69, 0x67, 0x6e, 0x65, 0x74]); // "signet"
 
 /**
  * Picks the best key store this browser allows: IndexedDB when it can store and read back a real
  * non-extractable `CryptoKey`, otherwise memory (no IndexedDB, Safari private browsing, Lockdown
- * Mode, `DataCloneError`, a hanging open). Call at start-up and show `persistence` to the user
- * when it is `"memory"` (signing in again after a reload).
+ * Mode, `DataCloneError`, a hanging open). A store that already holds a key an earlier visit
+ * stored has shown that (one read); an empty one is probed by storing a new key, reading it back
+ * and signing with the copy. Call at start-up and show `persistence` to the user when it is
+ * `"memory"` (signing in again after a reload).
  *
  * @param options - {@link DefaultKeyStoreOptions}.
  * @returns `{ store, persistence }`.
- * @throws Never for storage problems (they select memory); `CRYPTO_UNAVAILABLE` without WebCrypto.
+ * @throws Never for storage problems (they select memory); `CRYPTO_UNAVAILABLE` without WebCrypto
+ *   when there is a probe to make.
  * @example
  * ```ts
  * const { store, persistence } = await createDefaultKeyStore();
@@ -110,29 +132,38 @@ export async function createDefaultKeyStore(
   const factory = options.indexedDB ?? (globalThis as { indexedDB?: IDBFactory }).indexedDB;
   if (!factory) return memory();
   const backend = options.backend ?? createWebCryptoBackend();
-  const probeKey = await backend.generateSigningKey();
-  const store = createIndexedDbKeyStore({ ...options, indexedDB: factory });
-  const probe = async (): Promise<boolean> => {
+  const { store, holdsCryptoKey } = indexedDbKeyStore({ ...options, indexedDB: factory });
+  const probe = async (key: SigningKey): Promise<boolean> => {
     try {
-      await store.set(PROBE_ID, probeKey.toRecord());
+      await store.set(PROBE_ID, key.toRecord());
       const record = await store.get(PROBE_ID);
       if (!record) return false;
-      // Reading back is not enough: the clone must still sign with the same key.
+      // Reading back is not enough: the clone must still sign with the same key (its first
+      // signature is checked against the stored public key).
       const restored = await backend.restoreSigningKey(record);
-      return restored.publicKey === probeKey.publicKey;
+      await restored.sign(PROBE_MESSAGE);
+      return restored.publicKey === key.publicKey;
     } finally {
       await store.delete(PROBE_ID).catch(() => undefined);
     }
   };
+  // One deadline for the whole decision: some browsers never answer an open.
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<boolean>((resolve) => {
+  const timeout = new Promise<false>((resolve) => {
     timer = setTimeout(() => resolve(false), options.timeoutMs ?? 3_000);
   });
+  const indexeddb = { store, persistence: "indexeddb" as const };
   try {
-    const ok = await Promise.race([probe(), timeout]);
-    return ok ? { store, persistence: "indexeddb" } : memory();
-  } catch {
-    return memory();
+    // A key an earlier visit stored, read back as a private CryptoKey, is what the probe would
+    // show: this browser clones CryptoKeys into IndexedDB and out again. Its record's own public
+    // key is proven by its first signature (restoreSigningKey). One read, no write.
+    if (await Promise.race([holdsCryptoKey().catch(() => false), timeout])) return indexeddb;
+    const key = await backend.generateSigningKey(); // CRYPTO_UNAVAILABLE is the caller's to see
+    try {
+      return (await Promise.race([probe(key), timeout])) ? indexeddb : memory();
+    } catch {
+      return memory();
+    }
   } finally {
     clearTimeout(timer);
   }

@@ -132,6 +132,31 @@ export const SESSION_EXPIRY_MARGIN_MS = 5_000;
 export const isExpired = (session: Session, now: number): boolean =>
   Date.parse(session.expiresAt) - SESSION_EXPIRY_MARGIN_MS <= now;
 
+/** `key`, on which a `KEY_INVALID` before its first signature calls `lost` (then rethrows). */
+function lostIfUnproven(key: SigningKey, lost: () => Promise<void>): SigningKey {
+  let proven = false;
+  return {
+    publicKey: key.publicKey,
+    // Read when asked: a restored key may work its uncompressed form out only then.
+    get publicKeyUncompressed() {
+      return key.publicKeyUncompressed;
+    },
+    extractable: key.extractable,
+    toRecord: () => key.toRecord(),
+    async sign(message) {
+      try {
+        const signature = await key.sign(message);
+        proven = true;
+        return signature;
+      } catch (error) {
+        if (!proven && error instanceof SignetError && error.code === "KEY_INVALID")
+          await lost().catch(() => undefined);
+        throw error;
+      }
+    },
+  };
+}
+
 export function createSessionStore(parameters: {
   keyStore: () => Promise<KeyStore>;
   crypto: CryptoApi;
@@ -207,7 +232,8 @@ export function createSessionStore(parameters: {
         const session = record && decodeId(id, record.publicKey);
         if (!record || !session) continue;
         try {
-          sessions.set(session.id, { ...session, key: await crypto.restoreSigningKey(record) });
+          const key = await crypto.restoreSigningKey(record);
+          sessions.set(session.id, { ...session, key: lostIfUnproven(key, () => lose(session)) });
         } catch {
           // Unreadable (an evicted or corrupted key): never usable again. Say so, once.
           await store.delete(id);
@@ -236,6 +262,14 @@ export function createSessionStore(parameters: {
       },
     );
     return loading;
+  };
+
+  // A restored key whose first signature fails the proof of its public key (restoreSigningKey)
+  // is what a record that fails to restore is: forgotten and reported lost, once.
+  const lose = async (session: Session) => {
+    if (!held.has(session.id)) return;
+    await remove(session.accountId, session.id);
+    parameters.onGone?.(session, "lost");
   };
 
   // One re-read at a time, swapped in whole with this store's own changes meanwhile. Calls while

@@ -5,8 +5,9 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { SignetError } from "../../src/errors.js";
 
 const SCALAR = "c9afa9d845ba75166b5c215767b1d6934e50c3db36e89b127b8a622b120f6721";
-// One chunk holds them all (crypto/rare.ts), the IndexedDB half of the key store another.
-const CHUNKS = ["../../src/crypto/rare.js", "../../src/keys/idb.js"];
+// One chunk holds them all (crypto/rare.ts). The IndexedDB key store loads with the page: a stored
+// key is read without waiting for a chunk (keys/idb.ts).
+const CHUNKS = ["../../src/crypto/rare.js"];
 
 function failChunks() {
   for (const chunk of CHUNKS) {
@@ -107,24 +108,6 @@ describe("lazy chunks that fail to load", () => {
       "0360fed4ba255a9d31c961eb74c6356d68c049b8923b61fa6ce669622e60f29fb6",
     );
     delete (globalThis as { __signetChunkTries?: number }).__signetChunkTries;
-  });
-
-  it("the IndexedDB key store: NETWORK, retryable, and the next call loads it", async () => {
-    vi.resetModules();
-    vi.doMock("../../src/keys/idb.js", async (importOriginal) => {
-      const state = globalThis as { __signetIdbTries?: number };
-      state.__signetIdbTries = (state.__signetIdbTries ?? 0) + 1;
-      if (state.__signetIdbTries === 1) throw new TypeError("Failed to fetch");
-      return importOriginal();
-    });
-    const { indexedDB } = await import("fake-indexeddb");
-    const { createIndexedDbKeyStore } = await import("../../src/keys/indexeddb.js");
-    const { SignetError } = await import("../../src/errors.js");
-    const store = createIndexedDbKeyStore({ indexedDB, dbName: "lazy-load" });
-    const error = await failure(() => store.list(), SignetError);
-    expect(error).toMatchObject({ code: "NETWORK", retryable: true });
-    expect(await store.list()).toEqual([]);
-    delete (globalThis as { __signetIdbTries?: number }).__signetIdbTries;
   });
 });
 

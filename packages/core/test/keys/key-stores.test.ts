@@ -1,10 +1,15 @@
 // KeyStore seam: memory, IndexedDB (fake-indexeddb, whose structured clone in Node 20 keeps
 // CryptoKey objects, non-extractable included), the start-up probe and its fallbacks, and the
 // string-store adapter for React Native secure stores.
-import { IDBFactory } from "fake-indexeddb";
+import { IDBDatabase, IDBFactory, IDBObjectStore } from "fake-indexeddb";
 import { describe, expect, it, vi } from "vitest";
 import { expectDocumentedDetails } from "../../../test/src/errorDetails.js";
+import type { SigningKey } from "../../src/crypto/backend.js";
+import { derToP1363 } from "../../src/crypto/der-parse.js";
+import { hexToBytes } from "../../src/crypto/encoding.js";
 import { createNobleBackend } from "../../src/crypto/noble.js";
+import { createNodeCryptoBackend } from "../../src/crypto/node.js";
+import { stampPayload } from "../../src/crypto/stamp.js";
 import { createWebCryptoBackend } from "../../src/crypto/webcrypto.js";
 import type { SignetError } from "../../src/errors.js";
 import { createDefaultKeyStore, createIndexedDbKeyStore } from "../../src/keys/indexeddb.js";
@@ -12,6 +17,12 @@ import { createMemoryKeyStore, type KeyStore } from "../../src/keys/key-store.js
 import { createStringKeyStore } from "../../src/keys/string-store.js";
 
 const web = createWebCryptoBackend();
+const webRecordOf = (key: SigningKey) => {
+  const record = key.toRecord();
+  if (record.type !== "webcrypto") throw new Error("expected a CryptoKey record");
+  return record;
+};
+const privateKeyOf = (key: SigningKey): CryptoKey => webRecordOf(key).privateKey;
 const noble = createNobleBackend();
 
 async function exercise(store: KeyStore, backend = web) {
@@ -57,6 +68,41 @@ describe("createIndexedDbKeyStore (fake-indexeddb)", () => {
     const restored = await web.restoreSigningKey(record);
     expect(restored.publicKey).toBe(key.publicKey);
     await exercise(reloaded);
+  });
+
+  it("the records read at start-up serve the reads that follow until their transaction completes; a write drops them", async () => {
+    const indexedDB = new IDBFactory();
+    const first = (await web.generateSigningKey()).toRecord();
+    const second = (await web.generateSigningKey()).toRecord();
+    await createIndexedDbKeyStore({ indexedDB }).set("Session:1", first);
+    const transactions = vi.spyOn(IDBDatabase.prototype, "transaction");
+    try {
+      const { store } = await createDefaultKeyStore({ indexedDB });
+      // A write right after the start-up read: the read that follows sees it.
+      const writing = store.set("Session:2", second);
+      expect((await store.get("Session:2"))?.publicKey).toBe(second.publicKey);
+      await writing;
+      const removing = store.delete("Session:2");
+      expect(await store.list()).toEqual(["Session:1"]);
+      await removing;
+      // Once that transaction has completed, reads are reads of their own again.
+      const { store: later } = await createDefaultKeyStore({ indexedDB });
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      await createIndexedDbKeyStore({ indexedDB }).set("Session:3", second);
+      expect(await later.list()).toEqual(["Session:1", "Session:3"]);
+      expect(transactions.mock.calls.map((call) => call[1])).toEqual([
+        "readonly", // start-up read
+        "readwrite",
+        "readonly",
+        "readwrite",
+        "readonly",
+        "readonly", // the later start-up read
+        "readwrite", // another tab's write
+        "readonly",
+      ]);
+    } finally {
+      transactions.mockRestore();
+    }
   });
 
   it("uses its own database and store names", async () => {
@@ -161,6 +207,56 @@ describe("createDefaultKeyStore probe", () => {
     });
   });
 
+  it("skips the probe when the store already holds a CryptoKey an earlier visit stored: one read, no key made, nothing written", async () => {
+    const indexedDB = new IDBFactory();
+    const stored = await web.generateSigningKey();
+    await createIndexedDbKeyStore({ indexedDB }).set("Session:1", stored.toRecord());
+    const made = vi.fn(web.generateSigningKey);
+    const writes = vi.spyOn(IDBObjectStore.prototype, "put");
+    const transactions = vi.spyOn(IDBDatabase.prototype, "transaction");
+    const gets = vi.spyOn(IDBObjectStore.prototype, "get");
+    try {
+      const { store, persistence } = await createDefaultKeyStore({
+        indexedDB,
+        backend: { ...web, generateSigningKey: made },
+      });
+      expect(persistence).toBe("indexeddb");
+      expect(made).not.toHaveBeenCalled();
+      expect(writes).not.toHaveBeenCalled();
+      // What the session store reads next comes from that read's transaction, without a request.
+      expect(await store.list()).toEqual(["Session:1"]);
+      expect((await store.get("Session:1"))?.privateKey).toBeInstanceOf(CryptoKey);
+      expect(await store.get("Session:2")).toBeUndefined();
+      expect(transactions).toHaveBeenCalledTimes(1);
+      expect(gets).not.toHaveBeenCalled();
+    } finally {
+      writes.mockRestore();
+      transactions.mockRestore();
+      gets.mockRestore();
+    }
+  });
+
+  it("still probes a store that holds no CryptoKey (only scalar records)", async () => {
+    const indexedDB = new IDBFactory();
+    await createIndexedDbKeyStore({ indexedDB }).set(
+      "Session:noble",
+      (await noble.generateSigningKey()).toRecord(),
+    );
+    const made = vi.fn(web.generateSigningKey);
+    const writes = vi.spyOn(IDBObjectStore.prototype, "put");
+    try {
+      const { persistence } = await createDefaultKeyStore({
+        indexedDB,
+        backend: { ...web, generateSigningKey: made },
+      });
+      expect(persistence).toBe("indexeddb");
+      expect(made).toHaveBeenCalledTimes(1);
+      expect(writes).toHaveBeenCalledTimes(1); // the probe's record
+    } finally {
+      writes.mockRestore();
+    }
+  });
+
   it("falls back to memory when the read-back is not the same key", async () => {
     const indexedDB = new IDBFactory();
     const other = (await web.generateSigningKey()).toRecord();
@@ -171,6 +267,111 @@ describe("createDefaultKeyStore probe", () => {
       persistence: "memory",
     });
     expect(await store.list()).toEqual([]);
+  });
+});
+
+describe("restoreSigningKey on a stored CryptoKey record", () => {
+  it("proves the stored public key on the key's first signature: a mismatched record never signs", async () => {
+    const key = await web.generateSigningKey();
+    const other = await web.generateSigningKey();
+    const message = new Uint8Array([1, 2, 3]);
+    // A matching record signs, and its signatures verify against the stored public key.
+    const restored = await web.restoreSigningKey(key.toRecord());
+    for (let i = 0; i < 3; i++) {
+      const signature = await restored.sign(message);
+      const p1363 = derToP1363(signature);
+      expect(await web.verify(hexToBytes(key.publicKeyUncompressed), message, p1363)).toBe(true);
+    }
+    // Another key's CryptoKey under this public key: every signature is refused, none returned.
+    const swapped = await web.restoreSigningKey({
+      ...webRecordOf(key),
+      privateKey: privateKeyOf(other),
+    });
+    expect(swapped.publicKey).toBe(key.publicKey);
+    for (let i = 0; i < 2; i++) {
+      await expect(swapped.sign(message)).rejects.toMatchObject({ code: "KEY_INVALID" });
+      await expect(stampPayload("{}", swapped)).rejects.toMatchObject({ code: "KEY_INVALID" });
+    }
+  });
+
+  it("a stored public key off the curve matches no key: its first signature is refused; other encodings are normalised at once", async () => {
+    const key = await web.generateSigningKey();
+    const offCurve = `02${"0".repeat(63)}1`; // x = 1: x³ − 3x + b has no square root mod p
+    const restored = await web.restoreSigningKey({ ...key.toRecord(), publicKey: offCurve });
+    await expect(restored.sign(new Uint8Array([1]))).rejects.toMatchObject({ code: "KEY_INVALID" });
+    // One never used: its refused import is no unhandled rejection (vitest fails on one).
+    await web.restoreSigningKey({ ...key.toRecord(), publicKey: offCurve });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(() => restored.publicKeyUncompressed).toThrow(
+      expect.objectContaining({ code: "KEY_INVALID" }),
+    );
+    await expect(
+      web.restoreSigningKey({ ...key.toRecord(), publicKey: "not hex" }),
+    ).rejects.toMatchObject({ code: "KEY_INVALID" });
+    for (const publicKey of [key.publicKey.toUpperCase(), key.publicKeyUncompressed]) {
+      const same = await web.restoreSigningKey({ ...key.toRecord(), publicKey });
+      expect(same.publicKey).toBe(key.publicKey);
+      expect(same.toRecord().publicKey).toBe(key.publicKey);
+      expect(same.publicKeyUncompressed).toBe(key.publicKeyUncompressed);
+      await expect(stampPayload("{}", same)).resolves.toEqual(expect.any(String));
+    }
+  });
+
+  it("a stored public key with the other parity of y (the same x) never signs", async () => {
+    const key = await web.generateSigningKey();
+    const flipped = `${key.publicKey.startsWith("02") ? "03" : "02"}${key.publicKey.slice(2)}`;
+    const restored = await web.restoreSigningKey({ ...key.toRecord(), publicKey: flipped });
+    await expect(stampPayload("{}", restored)).rejects.toMatchObject({ code: "KEY_INVALID" });
+  });
+
+  it("where the browser refuses a compressed point (WebKit), the key is decompressed here and proven alike", async () => {
+    vi.resetModules();
+    const { createWebCryptoBackend: fresh } = await import("../../src/crypto/webcrypto.js");
+    const backend = fresh();
+    const importKey = crypto.subtle.importKey.bind(crypto.subtle);
+    const imported: number[] = [];
+    const spy = vi.spyOn(crypto.subtle, "importKey").mockImplementation(((
+      format: KeyFormat,
+      data: BufferSource,
+      ...rest: never[]
+    ) => {
+      const length = (data as Uint8Array).byteLength;
+      imported.push(length);
+      if (format === "raw" && length === 33)
+        return Promise.reject(new DOMException("compressed", "DataError"));
+      return (importKey as (...args: unknown[]) => Promise<CryptoKey>)(format, data, ...rest);
+    }) as never);
+    try {
+      const key = await backend.generateSigningKey();
+      const other = await backend.generateSigningKey();
+      const message = new Uint8Array([4, 5, 6]);
+      const restored = await backend.restoreSigningKey(key.toRecord());
+      const p1363 = derToP1363(await restored.sign(message));
+      expect(imported).toEqual([33, 65]); // refused once, then decompressed here
+      expect(await backend.verify(hexToBytes(key.publicKeyUncompressed), message, p1363)).toBe(
+        true,
+      );
+      imported.length = 0;
+      const swapped = await backend.restoreSigningKey({
+        ...webRecordOf(key),
+        privateKey: privateKeyOf(other),
+      });
+      await expect(swapped.sign(message)).rejects.toMatchObject({ code: "KEY_INVALID" });
+      expect(imported).toEqual([65]); // this realm no longer tries the compressed form
+    } finally {
+      spy.mockRestore();
+      vi.resetModules();
+    }
+  });
+
+  it("the node entry proves it at once, through OpenSSL", async () => {
+    const node = createNodeCryptoBackend();
+    const key = await node.generateSigningKey();
+    const other = await node.generateSigningKey();
+    expect((await node.restoreSigningKey(key.toRecord())).publicKey).toBe(key.publicKey);
+    await expect(
+      node.restoreSigningKey({ ...webRecordOf(key), privateKey: privateKeyOf(other) }),
+    ).rejects.toMatchObject({ code: "KEY_INVALID" });
   });
 });
 

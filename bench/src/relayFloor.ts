@@ -1,0 +1,275 @@
+// The relay against its floor: a bare pass-through in the same process that adds the credentials
+// and forwards with `fetch` (servers.ts). The same ownership-checked read at 1 … 256 concurrent
+// users, floor, relay with in-memory stores and relay with Redis stores interleaved round by
+// round, latencies timed with the high-resolution clock (load.ts). Then the relay's retained heap
+// (after full collections) at checkpoints across a long run, and the slope fitted through them,
+// which does not swing with when the collector last ran as a single before/after figure does.
+import { type LoadRequest, type LoadResult, runLoad } from "./load.js";
+import type { Chart, Mode } from "./node.js";
+import { fmt, type Section, type Target } from "./report.js";
+import { median, percentile } from "./stats.js";
+import { lineChart } from "./svg.js";
+
+/** The upstream timeout of the relay whose memory is measured (servers.ts `memory-relay`). */
+export const MEMORY_TIMEOUT_MS = 3_000;
+
+export type BenchUser = { customerId: string; accountId: string };
+export type RelayServers = { floor: string; relay: string; relayRedis: string };
+
+const USER_HEADER = "x-bench-customer";
+const CONTENDERS = ["floor", "relay", "relayRedis"] as const;
+type Contender = (typeof CONTENDERS)[number];
+const NAMES: Record<Contender, string> = {
+  floor: "floor (bare pass-through)",
+  relay: "relay, in-memory stores",
+  relayRedis: "relay, Redis stores",
+};
+
+/** Request n: user n (mod the users), that user's account in the query. */
+const requestFor =
+  (users: readonly BenchUser[]) =>
+  (n: number): LoadRequest => {
+    const u = users[n % users.length]!;
+    return {
+      path: `/api/grid/auth/credentials?accountId=${encodeURIComponent(u.accountId)}`,
+      headers: { [USER_HEADER]: u.customerId },
+    };
+  };
+
+type Level = {
+  connections: number;
+  runs: Record<Contender, { latencies: number[]; rps: number[]; errors: number }>;
+};
+
+const stat = (level: Level, c: Contender) => {
+  const { latencies, rps } = level.runs[c];
+  return {
+    p50: median(latencies),
+    p99: percentile(latencies, 99),
+    rps: median(rps),
+  };
+};
+
+export async function relayAgainstFloor(
+  servers: RelayServers,
+  users: readonly BenchUser[],
+  mode: Mode,
+  charts: Chart[],
+): Promise<Section> {
+  const next = requestFor(users);
+  const levels = mode.quick ? [1, 32, 64] : [1, 4, 16, 32, 64, 256];
+  const rounds = mode.quick ? 1 : 3;
+  const roundMs = mode.quick ? 400 : 2_000;
+  // Warm-up: every user once through each (ownership cached, connections open), then a short run.
+  for (const c of CONTENDERS) {
+    await runLoad({ url: servers[c], connections: 8, amount: users.length, next });
+    await runLoad({ url: servers[c], connections: 16, durationMs: 500, next });
+  }
+  const measured: Level[] = [];
+  let errors = 0;
+  for (const connections of levels) {
+    const level: Level = {
+      connections,
+      runs: {
+        floor: { latencies: [], rps: [], errors: 0 },
+        relay: { latencies: [], rps: [], errors: 0 },
+        relayRedis: { latencies: [], rps: [], errors: 0 },
+      },
+    };
+    for (let round = 0; round < rounds; round++) {
+      // A different order each round, so that drift in the machine's load hits each alike.
+      const order = CONTENDERS.map((_, i) => CONTENDERS[(i + round) % CONTENDERS.length]!);
+      for (const c of order) {
+        const run: LoadResult = await runLoad({
+          url: servers[c],
+          connections,
+          durationMs: roundMs,
+          next,
+        });
+        const into = level.runs[c];
+        for (const ms of run.latencies) into.latencies.push(ms);
+        into.rps.push(run.rps);
+        into.errors += run.errors;
+        errors += run.errors;
+      }
+    }
+    measured.push(level);
+  }
+
+  const ratios = (c: Exclude<Contender, "floor">) =>
+    measured.map((level) => {
+      const floor = stat(level, "floor");
+      const ours = stat(level, c);
+      return {
+        connections: level.connections,
+        p50: ours.p50 / floor.p50,
+        p99: ours.p99 / floor.p99,
+        rps: ours.rps / floor.rps,
+      };
+    });
+  const targets: Target[] = [];
+  for (const c of ["relay", "relayRedis"] as const) {
+    const r = ratios(c);
+    const store = c === "relay" ? "in-memory" : "Redis";
+    targets.push(
+      {
+        label: `Relay ÷ floor p50, worst level (${store} stores)`,
+        value: Math.max(...r.map((x) => x.p50)),
+        unit: "×",
+        kind: "max",
+        bound: 1.2,
+      },
+      {
+        label: `Relay ÷ floor p99, worst level (${store} stores)`,
+        value: Math.max(...r.map((x) => x.p99)),
+        unit: "×",
+        kind: "max",
+        bound: 1.5,
+      },
+      {
+        label: `Relay ÷ floor throughput at 32 and 64 users, lower (${store} stores)`,
+        value: Math.min(
+          ...r.filter((x) => x.connections === 32 || x.connections === 64).map((x) => x.rps),
+        ),
+        unit: "×",
+        kind: "min",
+        bound: 0.9,
+      },
+    );
+  }
+  targets.push({
+    label: "Failed requests in the floor comparison",
+    value: errors,
+    unit: "",
+    kind: "equal",
+    bound: 0,
+  });
+
+  const ms = (level: Level, c: Contender) => {
+    const s = stat(level, c);
+    return `${s.p50.toFixed(2)} / ${s.p99.toFixed(2)}`;
+  };
+  const memoryRatios = ratios("relay");
+  const redisRatios = ratios("relayRedis");
+  charts.push({
+    file: "relay-concurrency.svg",
+    alt: "Relay and its floor: p50 latency against concurrent users",
+    svg: lineChart(
+      "p50 latency against concurrent users (loopback)",
+      { x: "concurrent users (connections)", y: "p50 ms", logY: true },
+      CONTENDERS.map((c) => ({
+        name: NAMES[c],
+        points: measured.map((level) => [level.connections, stat(level, c).p50] as const),
+      })),
+    ),
+  });
+  return {
+    title: "Relay against a bare pass-through",
+    method: `The floor is the least a forwarder does, in the relay's own process: read the body, add the credentials, forward with \`fetch\`, pass status, body and content type back. The relay adds what it is for: the user's resolution, the route table, the ownership check (cached after each user's first request; in-process or in a real redis-server on loopback), the rate limit (on, with a limit the load never reaches, in the same store) and the answer's headers. ${users.length} users; at each level that many clients each send the next request when the last is answered (keep-alive), ${rounds} interleaved round${rounds > 1 ? "s" : ""} of ${fmt(roundMs)} ms per contender, order rotated each round; latencies pooled over the rounds and timed with the high-resolution clock, throughput the median round. Latency in ms, p50 / p99. Failed requests: ${errors}.`,
+    table: {
+      columns: [
+        "users",
+        "floor p50 / p99",
+        "relay (memory) p50 / p99",
+        "relay (Redis) p50 / p99",
+        "floor req/s",
+        "relay (memory) req/s",
+        "relay (Redis) req/s",
+        "÷ floor p50, p99, req/s (memory)",
+        "÷ floor p50, p99, req/s (Redis)",
+      ],
+      rows: measured.map((level, i) => {
+        const m = memoryRatios[i]!;
+        const r = redisRatios[i]!;
+        return [
+          level.connections,
+          ms(level, "floor"),
+          ms(level, "relay"),
+          ms(level, "relayRedis"),
+          fmt(stat(level, "floor").rps),
+          fmt(stat(level, "relay").rps),
+          fmt(stat(level, "relayRedis").rps),
+          `${m.p50.toFixed(2)}×, ${m.p99.toFixed(2)}×, ${m.rps.toFixed(2)}×`,
+          `${r.p50.toFixed(2)}×, ${r.p99.toFixed(2)}×, ${r.rps.toFixed(2)}×`,
+        ];
+      }),
+    },
+    targets,
+    charts: [
+      {
+        file: "relay-concurrency.svg",
+        alt: "Relay and its floor: p50 latency against concurrent users",
+      },
+    ],
+  };
+}
+
+/** Least-squares slope of y over x. */
+function slope(points: readonly (readonly [number, number])[]): number {
+  const n = points.length;
+  const mx = points.reduce((a, [x]) => a + x, 0) / n;
+  const my = points.reduce((a, [, y]) => a + y, 0) / n;
+  let num = 0;
+  let den = 0;
+  for (const [x, y] of points) {
+    num += (x - mx) * (y - my);
+    den += (x - mx) ** 2;
+  }
+  return den === 0 ? 0 : num / den;
+}
+
+export async function relayMemory(
+  relayUrl: string,
+  users: readonly BenchUser[],
+  mode: Mode,
+  quietMs: number,
+): Promise<Section> {
+  const total = mode.quick ? 5_000 : 100_000;
+  const checkpoints = mode.quick ? 3 : 10;
+  const next = requestFor(users);
+  // Read after a quiet period longer than the relay's upstream timeout: what each request holds
+  // until then (its deadline's timer) is gone, so that only what the relay keeps is measured.
+  const retained = async () => {
+    await new Promise((resolve) => setTimeout(resolve, quietMs));
+    return ((await (await fetch(`${relayUrl}/__memory`)).json()) as { heapUsed: number }).heapUsed;
+  };
+  const points: [number, number][] = [[0, await retained()]];
+  let errors = 0;
+  for (let i = 1; i <= checkpoints; i++) {
+    const run = await runLoad({
+      url: relayUrl,
+      connections: 16,
+      amount: total / checkpoints,
+      next,
+    });
+    errors += run.errors;
+    points.push([(i * total) / checkpoints, await retained()]);
+  }
+  // The first part fills what a warm relay holds (caches, pools, compiled code); the slope over
+  // the rest is what the relay keeps per request, read as growth over the whole run.
+  const steady = points.slice(1);
+  const growth = slope(steady) * total;
+  const mib = (bytes: number) => bytes / 2 ** 20;
+  const heaps = steady.map(([, y]) => y);
+  return {
+    title: "Relay memory",
+    method: `${fmt(total)} requests through one relay alone in its process (in-memory stores, 16 clients, ${users.length} users), in ${checkpoints} parts; after each, a quiet ${fmt(quietMs / 1000, 1)} s (longer than that relay's upstream timeout: each request's deadline holds its timer until then, which read at once made the heap swing by several MiB with how recently the load stopped), then the heap in use after full collections repeated until it stops shrinking. The figure is the least-squares slope through the checkpoints after the first part (which fills what a warm relay holds), read as growth over the whole run: a leak shows as a slope, and the collector's timing cannot move a figure taken after it has run to the end. Failed requests: ${errors}.`,
+    table: {
+      columns: ["after requests", "retained heap, MiB"],
+      rows: points.map(([n, bytes]) => [fmt(n), mib(bytes).toFixed(2)]),
+    },
+    targets: [
+      {
+        label: `Relay retained heap growth, fitted, over ${fmt(total)} requests`,
+        value: mib(growth),
+        unit: " MiB",
+        kind: "max",
+        bound: 1,
+      },
+    ],
+    charts: [],
+    notes: [
+      `Spread of the retained heap across the checkpoints after the first: ${mib(Math.max(...heaps) - Math.min(...heaps)).toFixed(2)} MiB.`,
+    ],
+  };
+}
