@@ -81,6 +81,12 @@ export type ClientErrorCode =
   | "CHALLENGE_INVALID"
   | "PAYLOAD_MISMATCH"
   | "PROCESSING_TIMEOUT"
+  /**
+   * A signed request's answer was lost after the service may have acted on it, and asking the
+   * service what happened did not settle it (`details.operation`, `details.step`): re-read the
+   * state before trying again.
+   */
+  | "OUTCOME_UNKNOWN"
   | "ABORTED"
   | "NETWORK"
   | "TIMEOUT"
@@ -130,7 +136,9 @@ export type SignedRequestErrorCode =
   | "CHALLENGE_INVALID"
   /** A payload to sign that does not bind this device's own request: nothing was signed. */
   | "PAYLOAD_MISMATCH"
-  | "PROCESSING_TIMEOUT";
+  | "PROCESSING_TIMEOUT"
+  /** An answer lost after the service may have acted, which asking it did not settle. */
+  | "OUTCOME_UNKNOWN";
 
 /** What finding, restoring and stamping with a held session can end in. */
 export type SessionErrorCode = "NO_SESSION" | "SESSION_EXPIRED" | "KEY_STORAGE_UNAVAILABLE";

@@ -113,6 +113,21 @@ export type SignetErrorDetailsMap = {
   SESSION_EXPIRED: { accountId: string; sessionId: string; readonly [field: string]: unknown };
   /** No usable session on this device for the account. */
   NO_SESSION: { accountId?: string; sessionId?: string; readonly [field: string]: unknown };
+  /**
+   * A signed send may have taken effect, its answer was lost, and the look-up that settles it
+   * could not: which operation, at which step (`leg 2`: the signed leg whose answer was lost;
+   * `recovery`: the look-up failed past the retry policy), the code that ended it (`code`,
+   * `status`: a spent request id's 401, the relay's 403) and, for `recovery`, the look-up's code.
+   */
+  OUTCOME_UNKNOWN: {
+    operation?: string;
+    step: string;
+    requestId?: string;
+    code: string;
+    status?: number;
+    recoveryCode?: string;
+    readonly [field: string]: unknown;
+  };
   /** The time budget ran out while the service was still processing. */
   PROCESSING_TIMEOUT: { operation?: string; polls?: number; readonly [field: string]: unknown };
   QUOTE_EXPIRED: { quoteId: string; readonly [field: string]: unknown };

@@ -21,6 +21,20 @@ export const challengeExpiredError = (
     cause,
   });
 
+/**
+ * `OUTCOME_UNKNOWN`: a signed send may have taken effect, its answer was lost, and asking the
+ * service did not settle what happened (details: `operation`, `step`, `requestId`, `code`).
+ */
+export const outcomeUnknownError = (
+  details: Record<string, unknown>,
+  cause: SignetError,
+): SignetError<"OUTCOME_UNKNOWN"> =>
+  new SignetError(
+    "OUTCOME_UNKNOWN",
+    "The answer was lost and the outcome could not be read back: check the state before trying again",
+    { details: details as SignetError<"OUTCOME_UNKNOWN">["details"], cause },
+  );
+
 /** `PROCESSING_TIMEOUT` (retryable): the run's time budget is spent. */
 export const processingTimeoutError = (
   details: Record<string, unknown>,
