@@ -1,10 +1,11 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { isSignetError, type SignetErrorOf } from "../errors.js";
+import { isSignetError, type SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { signWithSession } from "../session/sessionSigner.js";
 import { type CheckPayload, expectActivity, hexValue } from "../transport/payloadCheck.js";
 import { expectShape } from "../transport/responseShape.js";
+import { resolveRetryPolicy, retryEvent } from "../transport/retry.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 import { expiredSessionError, requireLiveSession } from "./sessionExpiry.js";
 
@@ -26,9 +27,10 @@ export async function exportWallet(
   assertServiceId("accountId", accountId, "InternalAccount");
   const session = await requireLiveSession(client, accountId);
   // An export can only be received by re-sending; if its answer was lost after the service
-  // produced it (the re-send then meets a spent request id), or its challenge lapsed, a new export
-  // starts, once, under a fresh key (docs/protocol.md §4: a key is never offered twice). The
-  // service stores nothing, so repeating it is safe.
+  // produced it (the re-send then meets a spent request id), its challenge lapsed, or no answer
+  // came at all, a new export starts under a fresh key (docs/protocol.md §4: a key is never
+  // offered twice), as often as the retry policy allows. The service stores nothing, so
+  // repeating it is safe.
   const run = async () => {
     const key = await client.crypto.generateDecryptionKey();
     const { body } = await client.signed(
@@ -54,19 +56,9 @@ export async function exportWallet(
     );
     return { key, body };
   };
-  const { key, body } = await run()
-    .catch((error: unknown) => {
-      if (
-        isSignetError(error) &&
-        (error.details?.ambiguousResend === true || error.code === "CHALLENGE_EXPIRED")
-      ) {
-        return run();
-      }
-      throw error;
-    })
-    .catch(async (error: unknown) => {
-      throw await expiredSessionError(client, error, session, parameters.signal);
-    });
+  const { key, body } = await startOver(client, parameters, run).catch(async (error: unknown) => {
+    throw await expiredSessionError(client, error, session, parameters.signal);
+  });
   return client.crypto.openExportBundle({
     bundle: body.encryptedWalletCredentials,
     key,
@@ -74,6 +66,48 @@ export async function exportWallet(
     ...client.bundleTrust("exportBundle", parameters.onEvent),
   });
 }
+
+/**
+ * Runs `run` again, from a fresh export, after a failure that a new export can cure: a lost answer
+ * or a lapsed challenge (`OUTCOME_UNKNOWN`, `CHALLENGE_EXPIRED`, an answer after a send that may
+ * have been taken), or no answer at all (`NETWORK`, `TIMEOUT`, a 5xx, `PROCESSING_TIMEOUT`), up to
+ * the retry policy's `retryCount` times, each announced as a `restart` retry event.
+ * @throws {SignetError} the last failure.
+ */
+async function startOver<T>(
+  client: SignetClient,
+  call: CallOptions,
+  run: () => Promise<T>,
+): Promise<T> {
+  const policy = resolveRetryPolicy(client.retry, call.retry);
+  const path = "/internal-accounts/{InternalAccount}/export";
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (!isSignetError(error) || attempt > policy.retryCount || !curedByNewExport(error))
+        throw error;
+      client.emit(
+        retryEvent(
+          { method: "POST", path, operation: "exportWallet" },
+          "restart",
+          attempt,
+          0,
+          client.clock.now(),
+          error,
+        ),
+        call.onEvent,
+      );
+    }
+  }
+}
+
+const curedByNewExport = (error: SignetError) =>
+  error.code !== "ABORTED" &&
+  (error.code === "OUTCOME_UNKNOWN" ||
+    error.code === "CHALLENGE_EXPIRED" ||
+    error.details?.ambiguousResend === true ||
+    (error.retryable && (error.status === undefined || error.status >= 500)));
 
 /**
  * What an export signs (docs/protocol.md §11): the wallet's export to the decrypt-only key made
