@@ -1,4 +1,5 @@
 // The whole chain over real HTTP on 127.0.0.1: core client → relay (node:http) → emulator (node:http).
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
@@ -117,9 +118,33 @@ export async function startStack(
      * and the service) that rewrites what the device sent or what the service answered.
      */
     relayUpstream?: (upstream: typeof fetch) => typeof fetch;
+    /**
+     * Something between the relay and the emulator (a fault proxy): started with the fetch that
+     * reaches the emulator (the OpenAPI judge included), it gives the URL the relay calls instead.
+     */
+    serviceHop?: (
+      forward: typeof fetch,
+      emulatorUrl: string,
+    ) => Promise<{ url: string; close(): Promise<void> }>;
+    /**
+     * Headers of a device's request that the relay's calls to the service carry on, so that a
+     * `serviceHop` knows which flow and step each call serves (test tags; the relay never sees
+     * them as anything but unknown headers it does not forward).
+     */
+    relayTags?: readonly string[];
+    /** The relay's own settings, where a suite needs other than the defaults. */
+    relayOptions?: { timeoutMs?: number; ownershipCacheTtlMs?: number };
   } = {},
 ): Promise<Stack> {
-  const { onRelayEvent, judgeRequests = true, relayUpstream, ...emulatorOptions } = options;
+  const {
+    onRelayEvent,
+    judgeRequests = true,
+    relayUpstream,
+    serviceHop,
+    relayTags = [],
+    relayOptions = {},
+    ...emulatorOptions
+  } = options;
   const emulator = await startEmulatorServer({ port: 0, ...emulatorOptions });
   // docs/protocol.md: the service's OpenAPI judges every exchange with the emulator.
   const findings: (OpenApiFinding & { test?: string })[] = [];
@@ -134,9 +159,22 @@ export async function startStack(
         if (test) unreported.push(named);
       },
     });
+  // The tags of the device's request being handled, for the relay's calls to the service.
+  const tagged = new AsyncLocalStorage<Record<string, string>>();
+  const hop = serviceHop ? await serviceHop(judged(), emulator.url) : undefined;
+  const withTags =
+    (upstream: typeof fetch): typeof fetch =>
+    (input, init) => {
+      const tags = tagged.getStore();
+      if (!tags || Object.keys(tags).length === 0) return upstream(input, init);
+      const headers = new Headers(init?.headers);
+      for (const [name, value] of Object.entries(tags)) headers.set(name, value);
+      return upstream(input, { ...init, headers });
+    };
+  const upstreamFetch = hop ? withTags(fetch) : judged();
   const newRelay = () =>
     createRelay({
-      baseUrl: emulator.url,
+      baseUrl: hop?.url ?? emulator.url,
       tokenId: "emulator",
       clientSecret: "emulator",
       resolveUser: (request) => {
@@ -146,11 +184,20 @@ export async function startStack(
       rateLimit: false,
       // The service needs the end user's address on an SCA login: the relay sees the connection.
       endUserIpAddress: nodeRemoteAddress,
-      fetch: relayUpstream ? relayUpstream(judged()) : judged(),
+      fetch: relayUpstream ? relayUpstream(upstreamFetch) : upstreamFetch,
       ...(onRelayEvent ? { onEvent: onRelayEvent } : {}),
+      ...relayOptions,
     });
   const listen = async (port: number): Promise<Server> => {
-    const server: Server = createServer(toNodeHandler(newRelay()) as never);
+    const handler = toNodeHandler(newRelay());
+    const server: Server = createServer((request, response) => {
+      const tags: Record<string, string> = {};
+      for (const name of relayTags) {
+        const value = request.headers[name];
+        if (typeof value === "string") tags[name] = value;
+      }
+      void tagged.run(tags, () => handler(request as never, response as never));
+    });
     await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
     return server;
   };
@@ -292,6 +339,7 @@ export async function startStack(
     openApiFindings: () => findings,
     async close() {
       await stop(server);
+      await hop?.close();
       await emulator.close();
       // Exchanges outside any test (suite setup, benchmarks) are reported here.
       const outside = findings.filter((f) => f.test === undefined);
