@@ -6,9 +6,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
-/** What can go wrong on a hop. Durations are real milliseconds. */
-export type ProxyFault =
-  /** The connection is cut before anything is forwarded. */
+/** What can go wrong on a hop, with a name for counting it. Durations are real milliseconds. */
+export type ProxyFault = {
+  label?: string;
+} /** The connection is cut before anything is forwarded. */ & (
   | { kind: "drop-request" }
   /** Forwarded and answered, then the connection is cut: the answer is lost. */
   | { kind: "drop-response" }
@@ -31,7 +32,8 @@ export type ProxyFault =
    */
   | { kind: "hold-past-expiry" }
   /** Forwarded; `during` runs `afterMs` later while the request is in flight (a restart). */
-  | { kind: "interrupt"; afterMs: number; during: () => Promise<void> };
+  | { kind: "interrupt"; afterMs: number; during: () => Promise<void> }
+);
 
 /** One request as the proxy sees it. */
 export type ProxiedRequest = {
@@ -62,6 +64,8 @@ export type FaultProxy = {
   url: string;
   /** Requests of `flow` still being handled (held, forwarded, or answering). */
   pending(flow: string): number;
+  /** The number of `flow`'s last request so far (0 before the first). */
+  issued(flow: string): number;
   /** Resolves once `flow` has no request in the proxy. */
   drained(flow: string): Promise<void>;
   close(): Promise<void>;
@@ -173,7 +177,10 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     const heldUntil = requestId === undefined ? undefined : held.get(requestId);
     let fault =
       heldUntil !== undefined && heldUntil > Date.now()
-        ? ({ kind: "hold-past-expiry" } as const)
+        ? ({
+            kind: "hold-past-expiry",
+            label: "held with an earlier send of its request id",
+          } as const)
         : options.decide(proxied);
     if (fault?.kind === "hold-past-expiry" && heldUntil === undefined) {
       const expiresAt = requestId === undefined ? undefined : expiries.get(requestId);
@@ -291,6 +298,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
   return {
     url: `http://127.0.0.1:${port}`,
     pending: (flow) => inFlight.get(flow) ?? 0,
+    issued: (flow) => counters.get(flow) ?? 0,
     drained: (flow) =>
       (inFlight.get(flow) ?? 0) === 0
         ? Promise.resolve()
