@@ -144,6 +144,8 @@ export type FlowResult = {
   ownSteps: { index: number; label: string }[];
   /** Whether the flow completed only after a retry, a wait, a fresh start or a read-back. */
   recovered: boolean;
+  /** Times the app asked the user for a newer code (a late code request superseded one). */
+  codesAskedAgain: number;
   /** Sessions the service still listed for the account after the sign-out. */
   orphans: number;
   keysLeft: boolean;
@@ -332,10 +334,10 @@ export async function startChain(t: Timing): Promise<Chain> {
     }).client;
     let quoteId: string | undefined;
     let ownEventsFrom = 0;
+    let codesAskedAgain = 0;
     const run = async () => {
       const signIn = async () => {
-        const otp = await requestOtp(client, { credentialId: user.emailCredentialId });
-        return verifyOtp(client, { ...otp, otpCode: "000000" });
+        codesAskedAgain += await signInAsAnApp(client, user.emailCredentialId);
       };
       if (kind !== "sign-in") {
         await signIn();
@@ -345,10 +347,12 @@ export async function startChain(t: Timing): Promise<Chain> {
       if (kind === "execute" || sca)
         quoteId = (await stack.walletQuote(user, random.int(1, 50) * 10_000)).quoteId;
       const wrongCodeFirst = options.wrongCodeFirst ?? random.next() < 0.3;
-      await ownPart(kind, client, user, quoteId, random, {
-        settleWithinMs: 40 * t.clientTimeoutMs,
-        wrongCodeFirst,
-      });
+      if (kind === "sign-in") await signIn();
+      else
+        await ownPart(kind, client, user, quoteId, random, {
+          settleWithinMs: 40 * t.clientTimeoutMs,
+          wrongCodeFirst,
+        });
     };
     let timer: ReturnType<typeof setTimeout> | undefined;
     const settled = await Promise.race([
@@ -418,6 +422,7 @@ export async function startChain(t: Timing): Promise<Chain> {
         .sort((a, b) => a.index - b.index)
         .map((record) => ({ index: record.index, label: stepLabel(record) })),
       recovered: outcome === "completed" && recovered,
+      codesAskedAgain,
       ...books,
     };
   }
@@ -472,7 +477,31 @@ export async function startChain(t: Timing): Promise<Chain> {
   };
 }
 
-/** The flow's own part, after its sign-in (for `sign-in`, the sign-in itself). */
+/**
+ * An email sign-in as an app plays it: the code requested, then verified. A code request that
+ * reached the service late (after the device had asked again and got its answer) issues a newer
+ * code, which supersedes the one the device sealed to: the service refuses the bundle
+ * (`details.reason` `OTP_BUNDLE_UNDECRYPTABLE`), and the app asks the user for the newest code,
+ * as it would for an expired one (twice at most). Returns how often it asked again.
+ */
+async function signInAsAnApp(
+  client: ReturnType<typeof createClient>,
+  credentialId: string,
+): Promise<number> {
+  for (let askedAgain = 0; ; askedAgain++) {
+    const otp = await requestOtp(client, { credentialId });
+    try {
+      await verifyOtp(client, { ...otp, otpCode: "000000" });
+      return askedAgain;
+    } catch (error) {
+      const superseded =
+        isSignetError(error) && error.details?.reason === "OTP_BUNDLE_UNDECRYPTABLE";
+      if (!superseded || askedAgain >= 2) throw error;
+    }
+  }
+}
+
+/** The flow's own part, after its sign-in. */
 async function ownPart(
   kind: FlowKind,
   client: ReturnType<typeof createClient>,
@@ -482,11 +511,8 @@ async function ownPart(
   play: { settleWithinMs: number; wrongCodeFirst: boolean },
 ): Promise<void> {
   switch (kind) {
-    case "sign-in": {
-      const otp = await requestOtp(client, { credentialId: user.emailCredentialId });
-      await verifyOtp(client, { ...otp, otpCode: "000000" });
-      return;
-    }
+    case "sign-in":
+      throw new TypeError("the sign-in is played by signInAsAnApp");
     case "add passkey":
       await addPasskey(client, {
         accountId: user.accountId,

@@ -28,6 +28,7 @@ export type CellResult = Cell & {
   orphans: number;
   keysLeft: boolean;
   ledger: FlowResult["ledger"];
+  codesAskedAgain: number;
 };
 
 export type MatrixOptions = {
@@ -58,6 +59,8 @@ export type MatrixCounts = {
   /** Per flow and step: cells and completed. */
   byStep: Record<string, { cells: number; completed: number }>;
   orphanSessions: number;
+  /** Cells where the app asked for a newer code (a late code request superseded one). */
+  codesAskedAgain: { flow: string; step: string; fault: string }[];
   keysLeftAfterSignOut: number;
   hungPastDeadline: number;
   untypedFailures: number;
@@ -171,6 +174,7 @@ export async function runMatrix(options: MatrixOptions): Promise<MatrixCounts> {
         orphans: result.orphans,
         keysLeft: result.keysLeft,
         ledger: result.ledger,
+        codesAskedAgain: result.codesAskedAgain,
       });
       options.onProgress?.(results.length, cells.length);
     };
@@ -223,6 +227,7 @@ function tally(
     byKind: {},
     byStep: {},
     orphanSessions: 0,
+    codesAskedAgain: [],
     keysLeftAfterSignOut: 0,
     hungPastDeadline: 0,
     untypedFailures: 0,
@@ -250,6 +255,12 @@ function tally(
     count(counts.byKind, `${result.kind.hop}: ${result.kind.name}`, completed);
     count(counts.byStep, `${result.flow}: ${result.step.label}`, completed);
     counts.orphanSessions += result.orphans;
+    if (result.codesAskedAgain > 0)
+      counts.codesAskedAgain.push({
+        flow: result.flow,
+        step: result.step.label,
+        fault: `${result.kind.hop}: ${result.kind.name}`,
+      });
     if (result.keysLeft) counts.keysLeftAfterSignOut++;
     if (result.outcome === "hung") counts.hungPastDeadline++;
     if (result.outcome === "untyped") counts.untypedFailures++;

@@ -60,6 +60,8 @@ export type SoakCounts = {
   byKind: Record<string, Tally>;
   /** Per device step: flows that met a fault there, and how many completed. */
   byStep: Record<string, Tally>;
+  /** Sign-ins where the app asked for a newer code (a late code request superseded one). */
+  codesAskedAgain: number;
   /** Failures of faulted flows, `flow: CODE`. */
   failureCodes: Record<string, number>;
   // What must be 0:
@@ -105,6 +107,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakCounts> {
     ) as SoakCounts["outcomes"],
     byKind: {},
     byStep: {},
+    codesAskedAgain: 0,
     failureCodes: {},
     doubleExecutions: 0,
     ledgerMismatches: 0,
@@ -151,6 +154,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakCounts> {
         counts.failureCodes[key] = (counts.failureCodes[key] ?? 0) + 1;
       }
     }
+    counts.codesAskedAgain += result.codesAskedAgain;
     if (result.outcome === "hung") counts.hungPastDeadline++;
     if (result.outcome === "untyped") counts.untypedFailures++;
     if (result.keysLeft) counts.keysLeftAfterSignOut++;
