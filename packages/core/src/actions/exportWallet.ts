@@ -26,12 +26,12 @@ export async function exportWallet(
   const { accountId, organizationId } = assertCall(client, parameters);
   assertServiceId("accountId", accountId, "InternalAccount");
   const session = await requireLiveSession(client, accountId);
-  // An export can only be received by re-sending; if its answer was lost after the service
-  // produced it (the re-send then meets a spent request id), its challenge lapsed, or no answer
-  // came at all, a new export starts under a fresh key (docs/protocol.md §4: a key is never
+  // An export can only be received by re-sending; if its answer was lost after the service may
+  // have produced it (the re-send then meets a spent request id, or no answer comes), or its
+  // challenge lapsed, a new export starts under a fresh key (docs/protocol.md §4: a key is never
   // offered twice), as often as the retry policy allows. The service stores nothing, so
   // repeating it is safe.
-  const run = async () => {
+  const run = async (lost: { answer: boolean }) => {
     const key = await client.crypto.generateDecryptionKey();
     const { body } = await client.signed(
       {
@@ -51,6 +51,11 @@ export async function exportWallet(
             ["encryptedWalletCredentials"],
             "export",
           ),
+        // No read shows an export: a signed send whose outcome stays open is started afresh.
+        resolveAmbiguous: async () => {
+          lost.answer = true;
+          return undefined;
+        },
       },
       parameters,
     );
@@ -68,24 +73,25 @@ export async function exportWallet(
 }
 
 /**
- * Runs `run` again, from a fresh export, after a failure that a new export can cure: a lost answer
- * or a lapsed challenge (`OUTCOME_UNKNOWN`, `CHALLENGE_EXPIRED`, an answer after a send that may
- * have been taken), or no answer at all (`NETWORK`, `TIMEOUT`, a 5xx, `PROCESSING_TIMEOUT`), up to
- * the retry policy's `retryCount` times, each announced as a `restart` retry event.
+ * Runs `run` again, from a fresh export, after a failure that a new export can cure: an answer
+ * lost after a signed send may have been taken (`run` sets `lost.answer`), or a lapsed challenge,
+ * up to the retry policy's `retryCount` times, each announced as a `restart` retry event. A
+ * failure before anything was signed already had the policy's retries.
  * @throws {SignetError} the last failure.
  */
 async function startOver<T>(
   client: SignetClient,
   call: CallOptions,
-  run: () => Promise<T>,
+  run: (lost: { answer: boolean }) => Promise<T>,
 ): Promise<T> {
   const policy = resolveRetryPolicy(client.retry, call.retry);
   const path = "/internal-accounts/{InternalAccount}/export";
   for (let attempt = 1; ; attempt++) {
+    const lost = { answer: false };
     try {
-      return await run();
+      return await run(lost);
     } catch (error) {
-      if (!isSignetError(error) || attempt > policy.retryCount || !curedByNewExport(error))
+      if (!isSignetError(error) || attempt > policy.retryCount || !curedByNewExport(error, lost))
         throw error;
       client.emit(
         retryEvent(
@@ -102,12 +108,10 @@ async function startOver<T>(
   }
 }
 
-const curedByNewExport = (error: SignetError) =>
+const curedByNewExport = (error: SignetError, lost: { answer: boolean }) =>
   error.code !== "ABORTED" &&
-  (error.code === "OUTCOME_UNKNOWN" ||
-    error.code === "CHALLENGE_EXPIRED" ||
-    error.details?.ambiguousResend === true ||
-    (error.retryable && (error.status === undefined || error.status >= 500)));
+  error.code !== "PAYLOAD_MISMATCH" &&
+  (lost.answer || error.code === "CHALLENGE_EXPIRED" || error.code === "OUTCOME_UNKNOWN");
 
 /**
  * What an export signs (docs/protocol.md §11): the wallet's export to the decrypt-only key made
