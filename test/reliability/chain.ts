@@ -233,6 +233,22 @@ async function startCleanRelay(
   };
 }
 
+/**
+ * The test's backend calls (sign-up, funding, the books), outside the faults: a connection the
+ * loaded loop lost is tried again (a sign-up again under a new address; a customer left behind
+ * by a lost answer holds nothing).
+ */
+async function backend<T>(call: (attempt: number) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call(attempt);
+    } catch (error) {
+      if (!(error instanceof TypeError) || attempt >= 4) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    }
+  }
+}
+
 /** What `stack.walletQuote` funds each wallet with. */
 const FUNDED = 5_000_000;
 
@@ -306,15 +322,13 @@ export async function startChain(t: Timing): Promise<Chain> {
     options: FlowOptions = {},
   ): Promise<FlowResult> {
     const sca = kind === "execute with SCA";
-    const user = await stack.signUp(
-      `${name}@example.com`,
-      sca
-        ? {
-            region: random.pick(["DE", "FR", "NL", "IE"]),
-            phoneNumber: `+3531${String(random.int(0, 999_999_999)).padStart(9, "0")}`,
-          }
-        : {},
-    );
+    const extra = sca
+      ? {
+          region: random.pick(["DE", "FR", "NL", "IE"]),
+          phoneNumber: `+3531${String(random.int(0, 999_999_999)).padStart(9, "0")}`,
+        }
+      : {};
+    const user = await backend((attempt) => stack.signUp(`${name}-${attempt}@example.com`, extra));
     const flow = user.customerId;
     const own = { device: [] as ProxyRecord[], service: [] as ProxyRecord[] };
     records.set(flow, own);
@@ -344,8 +358,10 @@ export async function startChain(t: Timing): Promise<Chain> {
         state.ownStart = deviceProxy.issued(flow) + 1;
       }
       ownEventsFrom = events.length;
-      if (kind === "execute" || sca)
-        quoteId = (await stack.walletQuote(user, random.int(1, 50) * 10_000)).quoteId;
+      if (kind === "execute" || sca) {
+        const amount = random.int(1, 50) * 10_000;
+        quoteId = (await backend(() => stack.walletQuote(user, amount))).quoteId;
+      }
       const wrongCodeFirst = options.wrongCodeFirst ?? random.next() < 0.3;
       if (kind === "sign-in") await signIn();
       else
@@ -441,20 +457,21 @@ export async function startChain(t: Timing): Promise<Chain> {
     });
     await signOut(client, { accountId: user.accountId }).catch(() => undefined);
     client.destroy();
-    const listed = await stack.platform<{ data: unknown[] }>(
-      "GET",
-      `/auth/sessions?accountId=${user.accountId}`,
+    const listed = await backend(() =>
+      stack.platform<{ data: unknown[] }>("GET", `/auth/sessions?accountId=${user.accountId}`),
     );
     const keysLeft = (await keyStore.list()).length > 0;
     let ledger: FlowResult["ledger"] = "none";
     if (quoteId !== undefined) {
-      const accounts = await stack.platform<{
-        data: { id: string; balance: { amount: number } }[];
-      }>("GET", `/customers/internal-accounts?type=EMBEDDED_WALLET&customerId=${user.customerId}`);
+      const accounts = await backend(() =>
+        stack.platform<{ data: { id: string; balance: { amount: number } }[] }>(
+          "GET",
+          `/customers/internal-accounts?type=EMBEDDED_WALLET&customerId=${user.customerId}`,
+        ),
+      );
       const balance = accounts.body.data.find((a) => a.id === user.accountId)?.balance.amount;
-      const quote = await stack.platform<{ status: string; totalSendingAmount: number }>(
-        "GET",
-        `/quotes/${quoteId}`,
+      const quote = await backend(() =>
+        stack.platform<{ status: string; totalSendingAmount: number }>("GET", `/quotes/${quoteId}`),
       );
       // Executed is debited, held for SCA included; only a quote never executed is not.
       const expected = quote.body.status === "PENDING" ? 0 : quote.body.totalSendingAmount;

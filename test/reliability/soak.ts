@@ -188,7 +188,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakCounts> {
   try {
     let next = 0;
     await Promise.all(
-      Array.from({ length: Math.min(options.concurrency, options.flows) }, async () => {
+      Array.from({ length: Math.min(options.concurrency, options.flows) }, async (_, worker) => {
+        // The flows start spread over a few seconds, as users arrive, not in one burst.
+        await new Promise((resolve) => setTimeout(resolve, worker * 40));
         while (next < options.flows) await runOne(next++);
       }),
     );

@@ -245,6 +245,9 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     }
     for (const [name, value] of Object.entries(options.addHeaders?.(record) ?? {}))
       headers.set(name, value);
+    // A connection per request: a pooled socket the next hop closed while idle would fail the
+    // request as a fault nobody injected (under load the race is likely).
+    headers.set("connection", "close");
     let upstream: Response;
     let text: Buffer;
     try {
