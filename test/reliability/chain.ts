@@ -261,7 +261,6 @@ export async function startChain(t: Timing): Promise<Chain> {
   const plans = new Map<string, { plan: FaultPlan; state: FlowState }>();
   const records = new Map<string, { device: ProxyRecord[]; service: ProxyRecord[] }>();
   let serviceProxy: FaultProxy | undefined;
-  let restarting: Promise<void> | undefined;
   const stack = await startStack({
     settlementDelayMs: 5,
     ...configured.emulator,
@@ -289,23 +288,32 @@ export async function startChain(t: Timing): Promise<Chain> {
       return serviceProxy;
     },
   });
-  const relayOrigin = new URL(stack.relayUrl).origin;
-  const restartRelay = () => {
+  // Each flow has a relay of its own (the same relay, on a port of its own), so that a restart
+  // cuts that flow's requests, as a restart of the one instance a user's requests reach would,
+  // and not every flow running at the same moment.
+  const relays = new Map<string, Awaited<ReturnType<Stack["startRelay"]>>>();
+  const restarts = new Map<string, Promise<void>>();
+  const restartRelay = (flow: string) => {
+    const relay = relays.get(flow);
+    if (relay === undefined) return Promise.resolve();
     // One restart at a time; a restart asked for meanwhile is the same restart.
-    restarting ??= stack.restartRelay().finally(() => {
-      restarting = undefined;
-    });
-    return restarting;
+    let running = restarts.get(flow);
+    if (running === undefined) {
+      running = relay.restart().finally(() => restarts.delete(flow));
+      restarts.set(flow, running);
+    }
+    return running;
   };
   const deviceProxy = await startFaultProxy({
-    target: relayOrigin,
+    target: (request) => new URL(relays.get(request.flow ?? "")?.url ?? stack.relayUrl).origin,
     flowHeader: USER_HEADER,
     addHeaders: (request) => ({ [STEP_HEADER]: String(request.index) }),
     decide: (request) => {
       const entry = request.flow === undefined ? undefined : plans.get(request.flow);
       const fault = entry?.plan.device(request, entry.state);
-      // A restart of the relay while this request is in it.
-      return fault?.kind === "interrupt" ? { ...fault, during: restartRelay } : fault;
+      // A restart of the flow's relay while this request is in it.
+      const flow = request.flow ?? "";
+      return fault?.kind === "interrupt" ? { ...fault, during: () => restartRelay(flow) } : fault;
     },
     onRecord: (record) => {
       if (record.flow !== undefined) records.get(record.flow)?.device.push(record);
@@ -330,6 +338,7 @@ export async function startChain(t: Timing): Promise<Chain> {
       : {};
     const user = await backend((attempt) => stack.signUp(`${name}-${attempt}@example.com`, extra));
     const flow = user.customerId;
+    relays.set(flow, await stack.startRelay());
     const own = { device: [] as ProxyRecord[], service: [] as ProxyRecord[] };
     records.set(flow, own);
     // The sign-in before a flow's own part meets the plan's faults too; a plan that faults only
@@ -427,6 +436,9 @@ export async function startChain(t: Timing): Promise<Chain> {
     const books = await closeBooks(flow, user, keyStore, quoteId);
     plans.delete(flow);
     records.delete(flow);
+    await restarts.get(flow);
+    await relays.get(flow)?.close();
+    relays.delete(flow);
     client.destroy();
     return {
       kind,
@@ -488,6 +500,7 @@ export async function startChain(t: Timing): Promise<Chain> {
     invariants: () => ({ ...watcher.counts }),
     async close() {
       await deviceProxy.close();
+      for (const relay of relays.values()) await relay.close();
       await clean.close();
       await stack.close();
     },

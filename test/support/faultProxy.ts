@@ -72,8 +72,8 @@ export type FaultProxy = {
 };
 
 export type FaultProxyOptions = {
-  /** Origin (and optional base path) requests are forwarded to. */
-  target: string;
+  /** Origin (and optional base path) requests are forwarded to, or one per request. */
+  target: string | ((request: ProxiedRequest) => string);
   /** Sends a request on; default the global `fetch`. */
   forward?: typeof fetch;
   /** The header naming a request's flow, read (not stripped: the next hop may need it). */
@@ -118,7 +118,11 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
  */
 export async function startFaultProxy(options: FaultProxyOptions): Promise<FaultProxy> {
   const forward = options.forward ?? fetch;
-  const target = options.target.replace(/\/+$/, "");
+  const targetOf = (request: ProxiedRequest) =>
+    (typeof options.target === "string" ? options.target : options.target(request)).replace(
+      /\/+$/,
+      "",
+    );
   const tagHeaders = new Set(options.tagHeaders ?? []);
   const counters = new Map<string, number>();
   const inFlight = new Map<string, number>();
@@ -251,7 +255,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     let upstream: Response;
     let text: Buffer;
     try {
-      upstream = await forward(`${target}${record.url}`, {
+      upstream = await forward(`${targetOf(record)}${record.url}`, {
         method: record.method,
         headers,
         redirect: "manual",

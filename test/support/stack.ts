@@ -96,6 +96,12 @@ export type Stack = {
   /** Stops the relay (cutting open connections) and starts a fresh one on the same port. */
   restartRelay(): Promise<void>;
   /**
+   * Another relay like the stack's own (same service, options and tags), on a port of its own,
+   * which restarts alone: a suite that runs many flows at once gives each its own, so that a
+   * restart cuts one flow's requests rather than all of them.
+   */
+  startRelay(): Promise<{ url: string; restart(): Promise<void>; close(): Promise<void> }>;
+  /**
    * Where the requests the relay forwards, the backend's calls and the answers of the emulator
    * disagreed with the service's OpenAPI so far, each with the test it happened in. `close()`
    * fails the suite when there is any.
@@ -335,6 +341,18 @@ export async function startStack(
       // A new relay process in all but name: connections cut, memory state (caches) gone.
       await stop(server);
       server = await listen(relayPort);
+    },
+    async startRelay() {
+      let own = await listen(0);
+      const port = (own.address() as AddressInfo).port;
+      return {
+        url: `http://127.0.0.1:${port}/api/grid`,
+        async restart() {
+          await stop(own);
+          own = await listen(port);
+        },
+        close: () => stop(own),
+      };
     },
     openApiFindings: () => findings,
     async close() {
