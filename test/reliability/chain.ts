@@ -146,6 +146,8 @@ export type FlowResult = {
   recovered: boolean;
   /** Times the app asked the user for a newer code (a late code request superseded one). */
   codesAskedAgain: number;
+  /** From the flow's first request to its outcome (the books after it not counted). */
+  durationMs: number;
   /** Sessions the service still listed for the account after the sign-out. */
   orphans: number;
   keysLeft: boolean;
@@ -380,6 +382,7 @@ export async function startChain(t: Timing): Promise<Chain> {
         });
     };
     let timer: ReturnType<typeof setTimeout> | undefined;
+    const startedAt = performance.now();
     const settled = await Promise.race([
       run().then(
         () => "completed" as const,
@@ -390,6 +393,7 @@ export async function startChain(t: Timing): Promise<Chain> {
       }),
     ]);
     clearTimeout(timer);
+    const durationMs = Math.round(performance.now() - startedAt);
     const outcome: FlowResult["outcome"] =
       settled === "completed" || settled === "hung"
         ? settled
@@ -451,6 +455,7 @@ export async function startChain(t: Timing): Promise<Chain> {
         .map((record) => ({ index: record.index, label: stepLabel(record) })),
       recovered: outcome === "completed" && recovered,
       codesAskedAgain,
+      durationMs,
       ...books,
     };
   }

@@ -40,6 +40,8 @@ export type SoakCounts = {
   deviceRate: number;
   serviceRate: number;
   durationMs: number;
+  /** How long flows took, from the first request to the outcome: median, 99th centile, longest. */
+  flowMs: { p50: number; p99: number; max: number };
   /** The devices' requests, re-sends included. */
   requests: number;
   /** Faults injected per hop (silent ones and PROCESSING included). */
@@ -94,6 +96,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakCounts> {
     deviceRate: options.deviceRate,
     serviceRate: options.serviceRate,
     durationMs: 0,
+    flowMs: { p50: 0, p99: 0, max: 0 },
     requests: 0,
     injected: { device: 0, service: 0 },
     seen: 0,
@@ -119,9 +122,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakCounts> {
     orphanSessions: 0,
   };
   const started = performance.now();
+  const durations: number[] = [];
 
   const tally = (result: FlowResult) => {
     counts.flows++;
+    durations.push(result.durationMs);
     const completed = result.outcome === "completed";
     const outcome = counts.outcomes[result.kind];
     if (completed) outcome.completed++;
@@ -200,6 +205,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakCounts> {
     counts.requestIdReusedAfterTerminal = invariants.reusedAfterTerminal;
     counts.retriesWithDifferentBody = invariants.differentBody;
     counts.durationMs = Math.round(performance.now() - started);
+    const sorted = durations.sort((a, b) => a - b);
+    const at = (q: number) =>
+      sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+    counts.flowMs = { p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? 0 };
     await chain.close();
   }
   return counts;
