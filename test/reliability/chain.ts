@@ -401,35 +401,7 @@ export async function startChain(t: Timing): Promise<Chain> {
           ? { code: settled.code }
           : "untyped";
     if (outcome === "untyped") console.error(`untyped failure in ${kind}:`, settled);
-    if (process.env.SOAK_DEBUG && outcome !== "completed") {
-      const error = settled as {
-        code?: string;
-        message?: string;
-        details?: unknown;
-        cause?: unknown;
-      };
-      console.error(
-        `${kind} failed: ${error.code} ${error.message} ${JSON.stringify(error.details)} cause ${String(error.cause)}`,
-        own.device
-          .sort((a, b) => a.index - b.index)
-          .map(
-            (r) =>
-              `${r.index} ${stepLabel(r)} ${r.fault?.label ?? ""} → ${r.status}${r.unreachable ? " cut" : ""}`,
-          )
-          .join("\n"),
-        "\nservice:\n",
-        own.service
-          .map(
-            (r) => `${r.tags[STEP_HEADER]} ${stepLabel(r)} ${r.fault?.label ?? ""} → ${r.status}`,
-          )
-          .join("\n"),
-        "\nevents:\n",
-        events
-          .filter((e) => e.type !== "request")
-          .map((e) => JSON.stringify(e))
-          .join("\n"),
-      );
-    }
+    if (process.env.SOAK_DEBUG && outcome !== "completed") debugDump(kind, settled, own, events);
     // Faults stop; requests still held in a proxy (late deliveries) land before the books close.
     plans.set(flow, { plan: { device: () => undefined, service: () => undefined }, state });
     await deviceProxy.drained(flow);
@@ -437,7 +409,7 @@ export async function startChain(t: Timing): Promise<Chain> {
     const recovered = events
       .slice(ownEventsFrom)
       .some((event) => event.type === "retry" && event.reason !== "processing");
-    const books = await closeBooks(flow, user, keyStore, quoteId);
+    const books = await closeBooks(stack, clean.url, flow, user, keyStore, quoteId);
     plans.delete(flow);
     records.delete(flow);
     await restarts.get(flow);
@@ -458,44 +430,6 @@ export async function startChain(t: Timing): Promise<Chain> {
       durationMs,
       ...books,
     };
-  }
-
-  /** Sign-out on the clean path, then what the service still holds and what the device kept. */
-  async function closeBooks(
-    flow: string,
-    user: { customerId: string; accountId: string },
-    keyStore: KeyStore,
-    quoteId: string | undefined,
-  ): Promise<Pick<FlowResult, "orphans" | "keysLeft" | "ledger">> {
-    const { client } = stack.client(flow, {
-      relayUrl: clean.url,
-      keyStore,
-      signedRequests: undefined,
-    });
-    await signOut(client, { accountId: user.accountId }).catch(() => undefined);
-    client.destroy();
-    const listed = await backend(() =>
-      stack.platform<{ data: unknown[] }>("GET", `/auth/sessions?accountId=${user.accountId}`),
-    );
-    const keysLeft = (await keyStore.list()).length > 0;
-    let ledger: FlowResult["ledger"] = "none";
-    if (quoteId !== undefined) {
-      const accounts = await backend(() =>
-        stack.platform<{ data: { id: string; balance: { amount: number } }[] }>(
-          "GET",
-          `/customers/internal-accounts?type=EMBEDDED_WALLET&customerId=${user.customerId}`,
-        ),
-      );
-      const balance = accounts.body.data.find((a) => a.id === user.accountId)?.balance.amount;
-      const quote = await backend(() =>
-        stack.platform<{ status: string; totalSendingAmount: number }>("GET", `/quotes/${quoteId}`),
-      );
-      // Executed is debited, held for SCA included; only a quote never executed is not.
-      const expected = quote.body.status === "PENDING" ? 0 : quote.body.totalSendingAmount;
-      const spent = FUNDED - (balance ?? Number.NaN);
-      ledger = spent === expected ? "ok" : spent > expected ? "double" : "mismatch";
-    }
-    return { orphans: listed.body.data.length, keysLeft, ledger };
   }
 
   return {
@@ -534,6 +468,69 @@ async function signInAsAnApp(
       if (!superseded || askedAgain >= 2) throw error;
     }
   }
+}
+
+/** Sign-out on the clean path, then what the service still holds and what the device kept. */
+async function closeBooks(
+  stack: Stack,
+  cleanUrl: string,
+  flow: string,
+  user: { customerId: string; accountId: string },
+  keyStore: KeyStore,
+  quoteId: string | undefined,
+): Promise<Pick<FlowResult, "orphans" | "keysLeft" | "ledger">> {
+  const { client } = stack.client(flow, {
+    relayUrl: cleanUrl,
+    keyStore,
+    signedRequests: undefined,
+  });
+  await signOut(client, { accountId: user.accountId }).catch(() => undefined);
+  client.destroy();
+  const listed = await backend(() =>
+    stack.platform<{ data: unknown[] }>("GET", `/auth/sessions?accountId=${user.accountId}`),
+  );
+  const keysLeft = (await keyStore.list()).length > 0;
+  let ledger: FlowResult["ledger"] = "none";
+  if (quoteId !== undefined) {
+    const accounts = await backend(() =>
+      stack.platform<{ data: { id: string; balance: { amount: number } }[] }>(
+        "GET",
+        `/customers/internal-accounts?type=EMBEDDED_WALLET&customerId=${user.customerId}`,
+      ),
+    );
+    const balance = accounts.body.data.find((a) => a.id === user.accountId)?.balance.amount;
+    const quote = await backend(() =>
+      stack.platform<{ status: string; totalSendingAmount: number }>("GET", `/quotes/${quoteId}`),
+    );
+    // Executed is debited, held for SCA included; only a quote never executed is not.
+    const expected = quote.body.status === "PENDING" ? 0 : quote.body.totalSendingAmount;
+    const spent = FUNDED - (balance ?? Number.NaN);
+    ledger = spent === expected ? "ok" : spent > expected ? "double" : "mismatch";
+  }
+  return { orphans: listed.body.data.length, keysLeft, ledger };
+}
+
+/** A failed flow's requests on both hops and its events (`SOAK_DEBUG=1`), to read what went wrong. */
+function debugDump(
+  kind: FlowKind,
+  settled: unknown,
+  own: { device: ProxyRecord[]; service: ProxyRecord[] },
+  events: readonly SignetEvent[],
+): void {
+  const error = settled as { code?: string; message?: string; details?: unknown };
+  const line = (r: ProxyRecord, step: string | number) =>
+    `${step} ${stepLabel(r)} ${r.fault?.label ?? ""} → ${r.status ?? "no answer"}${r.unreachable ? " (cut)" : ""}`;
+  console.error(
+    [
+      `${kind} failed: ${error.code} ${error.message} ${JSON.stringify(error.details)}`,
+      "device:",
+      ...[...own.device].sort((a, b) => a.index - b.index).map((r) => line(r, r.index)),
+      "service:",
+      ...own.service.map((r) => line(r, r.tags[STEP_HEADER] ?? "?")),
+      "events:",
+      ...events.filter((e) => e.type !== "request").map((e) => JSON.stringify(e)),
+    ].join("\n"),
+  );
 }
 
 /** The flow's own part, after its sign-in. */
