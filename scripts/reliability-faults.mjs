@@ -36,7 +36,7 @@ export function faultSections(soak, matrix) {
     `| sessions still live at the service after sign-out (orphans) | ${zero(soak.orphanSessions)} |`,
     `| faulted flows that did not complete | ${zero(failed)} of ${n(soak.faultedFlows)} (${pct(soak.faultedCompleted, soak.faultedFlows)} completed; target ≥ 99%) |`,
     "",
-    `${n(soak.faultedFlows)} of ${n(soak.flows)} flows met a fault their device saw, ${n(soak.multiFaultFlows)} of them more than one (at most ${n(soak.maxFaultsInAFlow)} in one flow); ${n(soak.recovered)} of those that completed got there through a recovery (a retry, a wait on \`Retry-After\`, a fresh challenge, or an outcome read back from the service). Sign-ins that asked the user for a newer code: ${n(soak.codesAskedAgain)}; a code request delivered late (after the device had asked again and been answered) issues a newer code, which supersedes the one the device sealed to, and the service refuses the older bundle; an app asks for the newest code, as the soak does.`,
+    `${n(soak.faultedFlows)} of ${n(soak.flows)} flows met a fault their device saw, ${n(soak.multiFaultFlows)} of them more than one (at most ${n(soak.maxFaultsInAFlow)} in one flow); ${n(soak.recovered)} of those that completed got there through a recovery (a retry, a wait on \`Retry-After\`, a fresh challenge, or an outcome read back from the service). Two answers the library hands to the app, which the soak's app handles as an app would (once or twice per flow, counted here): a code request delivered late (after the device had asked again and been answered) issues a newer code, which supersedes the one the device sealed to, and the service refuses the older bundle, so the app asks the user for the newest code (${n(soak.codesAskedAgain)} sign-ins); and an SCA login start delivered late supersedes the login the device is completing, whose completion the service refuses, so the app authorizes the payment again (${n(soak.scaAskedAgain)} payments; the SCA flow's own recovery does not start a login over on that answer).`,
     "",
     "| flow | flows | met a fault | completed | failed |",
     "|---|---|---|---|---|",
@@ -125,7 +125,7 @@ function matrixSection(matrix) {
     );
   if (matrix.codesAskedAgain.length > 0)
     lines.push(
-      `Cells where the app asked for a newer code (a late code request superseded the one held): ${matrix.codesAskedAgain
+      `Cells where the app asked again, for a newer code or a payment's authorization (a late code request or SCA login start superseded the one held, as above): ${matrix.codesAskedAgain
         .map((c) => `${c.flow}, \`${c.step}\`, ${c.fault}`)
         .join("; ")}.`,
       "",

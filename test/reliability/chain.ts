@@ -146,6 +146,8 @@ export type FlowResult = {
   recovered: boolean;
   /** Times the app asked the user for a newer code (a late code request superseded one). */
   codesAskedAgain: number;
+  /** Times the app authorized a payment again (a late SCA login start superseded the login). */
+  scaAskedAgain: number;
   /** From the flow's first request to its outcome (the books after it not counted). */
   durationMs: number;
   /** Sessions the service still listed for the account after the sign-out. */
@@ -360,6 +362,7 @@ export async function startChain(t: Timing): Promise<Chain> {
     let quoteId: string | undefined;
     let ownEventsFrom = 0;
     let codesAskedAgain = 0;
+    let scaAskedAgain = 0;
     const run = async () => {
       const signIn = async () => {
         codesAskedAgain += await signInAsAnApp(client, user.emailCredentialId);
@@ -379,6 +382,9 @@ export async function startChain(t: Timing): Promise<Chain> {
         await ownPart(kind, client, user, quoteId, random, {
           settleWithinMs: 40 * t.clientTimeoutMs,
           wrongCodeFirst,
+          scaAskedAgain: () => {
+            scaAskedAgain += 1;
+          },
         });
     };
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -427,6 +433,7 @@ export async function startChain(t: Timing): Promise<Chain> {
         .map((record) => ({ index: record.index, label: stepLabel(record) })),
       recovered: outcome === "completed" && recovered,
       codesAskedAgain,
+      scaAskedAgain,
       durationMs,
       ...books,
     };
@@ -533,6 +540,12 @@ function debugDump(
   );
 }
 
+/** The service's refusal of an SCA login completion whose login a newer start superseded. */
+const supersededLogin = (error: unknown) =>
+  isSignetError(error) &&
+  error.status === 400 &&
+  JSON.stringify(error.details).includes("is not the challenge of the login in progress");
+
 /** The flow's own part, after its sign-in. */
 async function ownPart(
   kind: FlowKind,
@@ -540,7 +553,7 @@ async function ownPart(
   user: { accountId: string; emailCredentialId: string },
   quoteId: string | undefined,
   random: Random,
-  play: { settleWithinMs: number; wrongCodeFirst: boolean },
+  play: { settleWithinMs: number; wrongCodeFirst: boolean; scaAskedAgain: () => void },
 ): Promise<void> {
   switch (kind) {
     case "sign-in":
@@ -570,11 +583,23 @@ async function ownPart(
       if (sca && executed.status !== "PENDING_AUTHORIZATION")
         throw new Error(`an EU payment was not held for SCA (${executed.status})`);
       if (executed.status === "PENDING_AUTHORIZATION") {
-        executed = await authorizeQuote(client, {
-          quote: executed,
-          onChallenge: (_challenge, { error }) =>
-            play.wrongCodeFirst && !error ? { code: "000000" } : { code: "123456" },
-        });
+        const authorize = (quote: unknown) =>
+          authorizeQuote(client, {
+            quote: quote as Parameters<typeof authorizeQuote>[1]["quote"],
+            onChallenge: (_challenge, { error }) =>
+              play.wrongCodeFirst && !error ? { code: "000000" } : { code: "123456" },
+          });
+        try {
+          executed = await authorize(executed);
+        } catch (error) {
+          // An SCA login start delivered late (after the device had started again and been
+          // answered) supersedes the login the device is completing; the service refuses the
+          // completion. The SCA flow does not start over by itself on that answer, so the app's
+          // "try again" does: the quote, read again, is authorized again (once).
+          if (!supersededLogin(error)) throw error;
+          play.scaAskedAgain();
+          executed = await authorize(await getQuote(client, { quoteId: quoteId! }));
+        }
       }
       if (executed.transactionId)
         await waitForTransaction(client, {

@@ -29,6 +29,7 @@ export type CellResult = Cell & {
   keysLeft: boolean;
   ledger: FlowResult["ledger"];
   codesAskedAgain: number;
+  scaAskedAgain: number;
 };
 
 export type MatrixOptions = {
@@ -59,7 +60,10 @@ export type MatrixCounts = {
   /** Per flow and step: cells and completed. */
   byStep: Record<string, { cells: number; completed: number }>;
   orphanSessions: number;
-  /** Cells where the app asked for a newer code (a late code request superseded one). */
+  /**
+   * Cells where the app asked again: for a newer code (a late code request superseded one), or
+   * authorized a payment again (a late SCA login start superseded the login).
+   */
   codesAskedAgain: { flow: string; step: string; fault: string }[];
   keysLeftAfterSignOut: number;
   hungPastDeadline: number;
@@ -175,6 +179,7 @@ export async function runMatrix(options: MatrixOptions): Promise<MatrixCounts> {
         keysLeft: result.keysLeft,
         ledger: result.ledger,
         codesAskedAgain: result.codesAskedAgain,
+        scaAskedAgain: result.scaAskedAgain,
       });
       options.onProgress?.(results.length, cells.length);
     };
@@ -255,7 +260,7 @@ function tally(
     count(counts.byKind, `${result.kind.hop}: ${result.kind.name}`, completed);
     count(counts.byStep, `${result.flow}: ${result.step.label}`, completed);
     counts.orphanSessions += result.orphans;
-    if (result.codesAskedAgain > 0)
+    if (result.codesAskedAgain > 0 || result.scaAskedAgain > 0)
       counts.codesAskedAgain.push({
         flow: result.flow,
         step: result.step.label,

@@ -64,6 +64,8 @@ export type SoakCounts = {
   byStep: Record<string, Tally>;
   /** Sign-ins where the app asked for a newer code (a late code request superseded one). */
   codesAskedAgain: number;
+  /** Payments the app authorized again (a late SCA login start superseded the login). */
+  scaAskedAgain: number;
   /** Failures of faulted flows, `flow: CODE`. */
   failureCodes: Record<string, number>;
   // What must be 0:
@@ -111,6 +113,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakCounts> {
     byKind: {},
     byStep: {},
     codesAskedAgain: 0,
+    scaAskedAgain: 0,
     failureCodes: {},
     doubleExecutions: 0,
     ledgerMismatches: 0,
@@ -160,6 +163,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakCounts> {
       }
     }
     counts.codesAskedAgain += result.codesAskedAgain;
+    counts.scaAskedAgain += result.scaAskedAgain;
     if (result.outcome === "hung") counts.hungPastDeadline++;
     if (result.outcome === "untyped") counts.untypedFailures++;
     if (result.keysLeft) counts.keysLeftAfterSignOut++;
