@@ -123,9 +123,9 @@ function matrixSection(matrix) {
       ...matrix.failures.map((f) => `| ${f.flow}, \`${f.step}\`, ${f.fault} | ${f.code} |`),
       "",
     );
-  if (matrix.codesAskedAgain.length > 0)
+  if (matrix.askedAgain.length > 0)
     lines.push(
-      `Cells where the app asked again, for a newer code or a payment's authorization (a late code request or SCA login start superseded the one held, as above): ${matrix.codesAskedAgain
+      `Cells where the app asked again, for a newer code or a payment's authorization (a late code request or SCA login start superseded the one held, as above): ${matrix.askedAgain
         .map((c) => `${c.flow}, \`${c.step}\`, ${c.fault}`)
         .join("; ")}.`,
       "",

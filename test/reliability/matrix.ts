@@ -64,7 +64,7 @@ export type MatrixCounts = {
    * Cells where the app asked again: for a newer code (a late code request superseded one), or
    * authorized a payment again (a late SCA login start superseded the login).
    */
-  codesAskedAgain: { flow: string; step: string; fault: string }[];
+  askedAgain: { flow: string; step: string; fault: string }[];
   keysLeftAfterSignOut: number;
   hungPastDeadline: number;
   untypedFailures: number;
@@ -232,7 +232,7 @@ function tally(
     byKind: {},
     byStep: {},
     orphanSessions: 0,
-    codesAskedAgain: [],
+    askedAgain: [],
     keysLeftAfterSignOut: 0,
     hungPastDeadline: 0,
     untypedFailures: 0,
@@ -261,7 +261,7 @@ function tally(
     count(counts.byStep, `${result.flow}: ${result.step.label}`, completed);
     counts.orphanSessions += result.orphans;
     if (result.codesAskedAgain > 0 || result.scaAskedAgain > 0)
-      counts.codesAskedAgain.push({
+      counts.askedAgain.push({
         flow: result.flow,
         step: result.step.label,
         fault: `${result.kind.hop}: ${result.kind.name}`,
