@@ -29,9 +29,10 @@ const DEFAULT_MAX_LEGS = 2;
  */
 export const MAX_CHALLENGE_LIFETIME_MS = 15 * 60_000;
 /**
- * Without a caller's `timeoutMs`, a run that holds a challenge ends this long after it started:
- * room for one restart after a challenge of the longest honoured lifetime, and no more, so
- * endless PROCESSING answers cannot keep a call pending.
+ * Without a caller's `timeoutMs`, a run that holds a challenge ends this long after it started,
+ * restarts included: room for one restart after a challenge of the longest honoured lifetime (the
+ * service's challenges live minutes, so the policy's restarts fit), and no more, so endless
+ * PROCESSING answers cannot keep a call pending.
  */
 export const MAX_SIGNED_RUN_MS = 2 * MAX_CHALLENGE_LIFETIME_MS;
 
