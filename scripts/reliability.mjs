@@ -47,7 +47,7 @@ const vitest = spawnSync(
       // The libraries' defaults: nothing scaled. Many flows at once, since most of a flow's time
       // is spent waiting out a time limit it met.
       SOAK_SCALE: "1",
-      SOAK_CONCURRENCY: process.env.SOAK_CONCURRENCY ?? "150",
+      SOAK_CONCURRENCY: process.env.SOAK_CONCURRENCY ?? "250",
       SOAK_DEVICE_RATE: process.env.SOAK_DEVICE_RATE ?? "0.1",
       SOAK_SERVICE_RATE: process.env.SOAK_SERVICE_RATE ?? "0.04",
       MATRIX_FULL: "1",
