@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -25,6 +25,8 @@ export default defineConfig({
       "packages/*/test/**/*.test.{ts,tsx}",
       "test/**/*.test.ts",
     ],
+    // The fresh Expo app runs its own jest-expo suite (scripts/expo-app.mjs).
+    exclude: [...configDefaults.exclude, "test/expo-app/**"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",

@@ -46,7 +46,7 @@ test("a quote for 10.00 is discarded when the user types 20.00; the new one show
   await page.getByRole("button", { name: "Get quote" }).click();
   await expect(page.getByTestId("signing-amount")).toHaveText(/20\.00/);
   await page.getByRole("button", { name: "Sign and send" }).click();
-  await expect(page.getByTestId("tx-status")).toHaveText("COMPLETED", { timeout: 30_000 });
+  await expect(page.getByTestId("tx-status")).toHaveText("Completed", { timeout: 30_000 });
   await expect(page.getByTestId("balance")).toHaveText(/^\$?480\.00/);
   expect(problems).toEqual([]);
 });
@@ -90,7 +90,7 @@ async function expiredQuote(page: Page, demo: DemoServer) {
   await expect(page.getByRole("button", { name: "Sign and send" })).toBeEnabled();
   expect(await page.getByTestId("signing").textContent()).not.toBe(first);
   await page.getByRole("button", { name: "Sign and send" }).click();
-  await expect(page.getByTestId("tx-status")).toHaveText("COMPLETED", { timeout: 30_000 });
+  await expect(page.getByTestId("tx-status")).toHaveText("Completed", { timeout: 30_000 });
 }
 
 async function funded(page: Page, region = "US", tag = "trust") {
@@ -109,7 +109,7 @@ test("a US payment reloaded mid-way is found again and followed to COMPLETED; Ac
   await expect(page.getByText("Settling with the bank…")).toBeVisible();
   await page.reload();
   await expect(page.getByTestId("resumed")).toContainText("$30.00");
-  await expect(page.getByTestId("tx-status")).toHaveText("COMPLETED", { timeout: 30_000 });
+  await expect(page.getByTestId("tx-status")).toHaveText("Completed", { timeout: 30_000 });
   await expect(page.getByTestId("balance")).toHaveText(/^\$?470\.00/);
   // Nothing is kept once it ended: another reload starts clean.
   await page.reload();
@@ -121,6 +121,12 @@ test("a US payment reloaded mid-way is found again and followed to COMPLETED; Ac
   await expect(items).toHaveCount(2);
   await expect(items.first()).toContainText("Sent to Demo Payee");
   await expect(items.first()).toContainText("Completed");
+  // Its receipt opens from the row.
+  await items
+    .first()
+    .getByRole("button", { name: /^Receipt/ })
+    .click();
+  await expect(items.first().getByTestId("receipt")).toContainText("Demo Payee");
   await expect(items.first()).toContainText("30.00");
 });
 
@@ -132,22 +138,24 @@ test("phone: an EU payment reloaded at SCA step 1 resumes there, the code box in
   await funded(page, "DE", "reload-sca");
   await page.getByRole("button", { name: "Get quote" }).click();
   await page.getByRole("button", { name: "Sign and send" }).click();
+  const code = page.getByLabel("Code sent by SMS (sandbox: 123456)");
+  // The bank's login to payments first; it lasts, so the reload does not ask for it again.
+  await expect(page.getByRole("heading", { name: "Confirm it is you" })).toBeVisible();
+  await code.fill("123456");
   const step1 = page.getByRole("heading", { name: "Step 1: Confirm the currency conversion" });
   await expect(step1).toBeVisible();
   await page.reload();
   await expect(page.getByTestId("resumed")).toContainText("waits for your confirmation");
   await expect(step1).toBeVisible();
-  const code = page.getByLabel("Code sent by SMS (sandbox: 123456)");
   await expect(code).toBeFocused();
   await expect(code).toBeInViewport();
   await checkScreen(page, testInfo, "trust-02-resumed-sca");
   await code.fill("123456");
-  // The first payment of a session asks for the customer's SCA login, then goes on by itself.
-  await expect(page.getByRole("heading", { name: "Confirm it is you" })).toBeVisible();
-  await code.fill("123456");
   await expect(page.getByRole("heading", { name: "Step 2: Confirm the payout" })).toBeVisible();
   await code.fill("123456");
-  await expect(page.getByTestId("tx-status")).toHaveText("COMPLETED", { timeout: 30_000 });
+  await expect(page.getByTestId("tx-status")).toHaveText("Completed", { timeout: 30_000 });
+  // Done: nothing says it waits any more.
+  await expect(page.getByTestId("resumed")).toHaveCount(0);
   await context.close();
 });
 
@@ -159,8 +167,10 @@ test("a quote above the balance cannot be signed; a failed execute keeps 'signed
   await page.getByRole("button", { name: "Get quote" }).click();
   await expect(page.getByTestId("over-balance")).toContainText("More than the wallet holds");
   await expect(page.getByRole("button", { name: "Sign and send" })).toBeDisabled();
+  // The quote is the step that failed; nothing after it started.
   const progress = page.getByRole("list", { name: "Payment progress" });
-  await expect(progress.locator(".step-failed")).toHaveCount(0);
+  await expect(progress.locator(".step-failed")).toHaveCount(1);
+  await expect(progress.locator(".step-failed")).toContainText("Quote");
 });
 
 test("decimal commas: 12,50 is 12.50", async ({ page }) => {

@@ -212,6 +212,7 @@ test("WebAuthn Signal API: a revoked passkey leaves the device's passkey manager
     await core.revokeCredential(client, {
       accountId: user.ids.accountId,
       credentialId: first.id,
+      type: "PASSKEY",
       passkeyCredentialId: first.credentialId,
     });
   }, added[0]!);
@@ -227,6 +228,7 @@ test("WebAuthn Signal API: a revoked passkey leaves the device's passkey manager
       await core.revokeCredential(client, {
         accountId: user.ids.accountId,
         credentialId: second.id,
+        type: "PASSKEY",
       });
       const listed = await core.listCredentials(client, {
         accountId: user.ids.accountId,

@@ -10,13 +10,29 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 let failed = false;
 // Tests, their helpers and fixtures, wherever they sit (a public "testing" entry is not one).
 const TEST_FILE = /(^|\/)(test|tests|__tests__|fixtures?)\/|\.(test|spec)\.[cm]?[jt]sx?$/;
+// Code for an app's own tests (@signet/emulator/testing, @signet/core/jest) ships only as a
+// deliberate public entry: its folder must be the target of an explicit `exports` subpath, so
+// nothing an app imports reaches it and no test helper rides along unnoticed.
+const TEST_SUPPORT = /^(?:dist|src)\/(testing|jest)\//;
+const exportedFolders = (manifest) =>
+  new Set(
+    JSON.stringify(manifest.exports ?? {})
+      .match(/"\.\/dist\/(testing|jest)\//g)
+      ?.map((target) => target.slice(8, -1)) ?? [],
+  );
 for (const dir of readdirSync(join(root, "packages"))) {
   const pkgDir = join(root, "packages", dir);
   const manifest = join(pkgDir, "package.json");
-  if (!existsSync(manifest) || JSON.parse(readFileSync(manifest, "utf8")).private) continue;
+  if (!existsSync(manifest)) continue;
+  const pkg = JSON.parse(readFileSync(manifest, "utf8"));
+  if (pkg.private) continue;
+  const entries = exportedFolders(pkg);
   const pack = spawnSync("npm", ["pack", "--dry-run", "--json"], { cwd: pkgDir, encoding: "utf8" });
   const files = pack.status === 0 ? JSON.parse(pack.stdout)[0].files.map((f) => f.path) : null;
-  const testOnly = (files ?? []).filter((path) => TEST_FILE.test(path));
+  const testOnly = (files ?? []).filter(
+    (path) =>
+      TEST_FILE.test(path) || (TEST_SUPPORT.test(path) && !entries.has(TEST_SUPPORT.exec(path)[1])),
+  );
   if (files === null || testOnly.length > 0) {
     console.error(
       files === null

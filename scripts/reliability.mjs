@@ -153,7 +153,7 @@ const lines = [
   "",
   "## Compromised backend",
   "",
-  "`test/reliability.compromised.test.ts`: the relay's upstream `fetch` is the attacker (it rewrites what the device sent, or answers with a challenge of an export it started itself); the emulator stays honest. Signed: a signature over a payload the attacker arranged reached the relay (the attack would have worked). After each attack the same operation runs unattacked and completes.",
+  "`test/reliability.compromised.test.ts`: the relay's upstream `fetch` is the attacker (it rewrites what the device sent, answers with a challenge or payload of another operation, or changes the customer with its own API credentials first); the emulator stays honest. Each row's binding and its source in the service's documents: docs/protocol.md §11. Signed: a signature over a payload the attacker arranged reached the relay (the attack would have worked). After each attack the same operation runs unattacked and completes.",
   "",
   "| operation | swap | tried | signed | refused with |",
   "|---|---|---|---|---|",

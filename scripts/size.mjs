@@ -3,7 +3,7 @@
 // minified, code splitting) and gzipped at level 9. Two budgets per entry: what a page loads up
 // front (the entry and every chunk it imports statically) and everything it can load (lazy
 // chunks reached through import() included).
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
@@ -38,8 +38,25 @@ const budgets = [
     // the actions' chunks too, as the design asks of rare paths (no request waits for its code):
     // about 90 B of code; the rest is esbuild re-splitting the modules those chunks share with
     // the page and the order the chunks are gzipped together in.
-    upFront: 24.5 * 1024,
-    whole: 46 * 1024,
+    // A lazy part the runtime cannot load (Jest without import()) told apart from the network's
+    // failure (RUNTIME_UNSUPPORTED, #39): about 0.2 KiB up front, within the budget (24.43).
+    // Everything raised to 47.25 KiB (47.16 measured; up front 24.48) for issue #31: each SCA
+    // proof bound to the quote the user confirmed (the client's record of challenges, quotes and
+    // passkeys, the checks before a prompt, answers compared with the quote asked for) and the SCA
+    // login at execute, about 1.4 KiB; authorizeQuote moved into the SCA chunk with the login
+    // (they share the proof and its checks) so that the page pays 0.2 KiB of it.
+    // Then about 0.9 KiB more for issue #31's checks grounded in the service's own documents: values compared the way the service
+    // may write them, the device's ids and keys bound wherever a payload names them, each kind of
+    // identifier pinned on its own, a delegated key's signer identity, a revoke's kind from the
+    // call, a new email or SMS credential's contact, and the passkey sign-in's proof of its key:
+    // about 0.9 KiB, two thirds of it in the prefetched payloadRead chunk. The comparisons were
+    // moved into that chunk (up front they are descriptions) to keep the page's budget.
+    // Measured again when #31's two halves and #36 met on main: 24.87 KiB up front and 48.32 in
+    // all (the merged checks and the SCA binding share less than each half assumed alone). Raised
+    // to what is measured; taking the page back toward the design's 20 KiB is issue #33's work
+    // (one engine, the catalog as the source), not something to trim here by hiding code.
+    upFront: 25 * 1024,
+    whole: 48.5 * 1024,
   },
   {
     // The hooks alone: react and @signet/core are the app's own dependencies.
@@ -48,8 +65,12 @@ const budgets = [
     // 4.5 KiB, half a KiB over the design's 4: a hook each for the SCA login and factors, the
     // transactions list, wallet privacy and contact verification, and the TanStack-shaped results
     // (skipToken, select, per-call SCA state) with their one table of invalidations.
-    upFront: 4.5 * 1024,
-    whole: 4.5 * 1024,
+    // Then 4.55 KiB (4.53 measured) when useExecuteQuote took the SCA prompt state too, for a
+    // service that asks for the SCA login at execute, and every prompt the confirmed quote.
+    // Then 4.75 KiB (4.72 measured) with refetchOnWindowFocus (#36): the focus and visibility
+    // listeners and the per-query option that turns them off.
+    upFront: 4.75 * 1024,
+    whole: 4.75 * 1024,
     external: ["react", "react-dom", "@signet/core"],
   },
 ];
@@ -145,8 +166,18 @@ for (const { name, entry, upFront, whole, external = [] } of budgets) {
   );
 }
 if (process.argv.includes("--write")) {
+  // The React Native section is written by scripts/size-react-native.mjs (two `expo export`
+  // runs, minutes long): kept as it is.
+  const file = join(root, "docs/size.md");
+  const previous = existsSync(file) ? readFileSync(file, "utf8") : "";
+  const start = previous.indexOf("<!-- react-native:start -->");
+  const end = previous.indexOf("<!-- react-native:end -->");
+  const reactNative =
+    start >= 0 && end > start
+      ? previous.slice(start, end + "<!-- react-native:end -->".length)
+      : "";
   writeFileSync(
-    join(root, "docs/size.md"),
+    file,
     [
       "# Sizes",
       "",
@@ -155,6 +186,7 @@ if (process.argv.includes("--write")) {
       "`pnpm size`, which fails over a budget; the READMEs point here instead of repeating figures.",
       "",
       ...report,
+      ...(reactNative ? [reactNative, ""] : []),
     ].join("\n"),
   );
 }

@@ -122,7 +122,26 @@ if (!installed) finish();
 check("build", runPnpm(["run", "build"]));
 check("typecheck", runPnpm(["run", "typecheck"]));
 check("lint", runPnpm(["exec", "biome", "check", "."]));
-check("package exports (publint, attw)", runPnpm(["exec", "node", "scripts/check-packages.mjs"]));
+// The release, rehearsed on this build (docs/releasing.md), each step counted: publint, attw and
+// the no-test-code check (scripts/check-packages.mjs); every entry point's API report current, and
+// every API change since the last release with a pending changeset (scripts/api-report.mjs); then
+// each package packed once, that tarball checked (registry metadata, changelog, every file its
+// exports name) and given to `npm publish --provenance --dry-run`.
+const releaseOut = join(results, "release.json");
+const releaseOk = runPnpm([
+  "exec",
+  "node",
+  "scripts/release.mjs",
+  "--dry-run",
+  "--skip-build",
+  "--summary",
+  releaseOut,
+]);
+const releaseSteps = readJson(releaseOut);
+for (const step of Array.isArray(releaseSteps) ? releaseSteps : [])
+  check(`release dry run: ${step.name}`, step.ok);
+if (!Array.isArray(releaseSteps) || (!releaseOk && releaseSteps.every((step) => step.ok)))
+  check("release dry run (no summary, or its exit status)", false);
 check("size budget", runPnpm(["exec", "node", "scripts/size.mjs"]));
 // The API reference from the TSDoc of every public export (docs/api, not committed): built here so
 // that a broken link or a doc that no longer matches the code fails CI.
@@ -152,6 +171,29 @@ check(
   "apps/mobile expo export (Android and iOS Hermes bundles)",
   run("node", ["apps/mobile/scripts/export.mjs"]),
 );
+
+// A fresh Expo app (test/expo-app: create-expo-app's default template plus only what the core
+// README's Expo path and "Testing with jest-expo" say) on the PACKED @signet/core, installed with
+// npm from its committed lockfile: it type-checks, exports for Android and iOS, and passes its jest
+// journey (sign-in, a payment to COMPLETED, the recovery phrase) against the demo server.
+const expoApp = (step, ...args) => run("node", ["scripts/expo-app.mjs", step, ...args]);
+if (expoApp("install")) {
+  check("test/expo-app tsc", expoApp("typecheck"));
+  check("test/expo-app expo export (Android and iOS Hermes bundles)", expoApp("export"));
+  const jestOut = join(results, "expo-app-jest.json");
+  const jestOk = expoApp("jest", jestOut);
+  const report = readJson(jestOut);
+  if (report) {
+    passed += report.numPassedTests ?? 0;
+    failed += report.numFailedTests ?? 0;
+    if ((report.numFailedTests ?? 0) > 0)
+      failures.push(`test/expo-app jest: ${report.numFailedTests} failed`);
+    if ((report.numFailedTestSuites ?? 0) > 0 && (report.numFailedTests ?? 0) === 0)
+      check("test/expo-app jest suites that failed to load", false);
+    if (!jestOk && (report.numFailedTests ?? 0) === 0 && (report.numFailedTestSuites ?? 0) === 0)
+      check("test/expo-app jest exit status", false);
+  } else check("test/expo-app jest (no report)", false);
+} else check("test/expo-app install of the packed @signet/core", false);
 
 // Browser tests (Playwright in Debian's Chromium).
 if (ensureChromium()) {

@@ -10,6 +10,7 @@ import {
   createMemoryKeyStore,
   exportWallet,
   refreshSession,
+  revokeSession,
   SignetError,
   updateCustomerContact,
 } from "@signet/core";
@@ -22,7 +23,9 @@ import {
   parseDemoAttack,
 } from "../apps/demo/server/attack.js";
 import { COOKIE_NAME, readSessionId } from "../apps/demo/server/cookie.js";
+import { deviceName } from "../apps/demo/server/device.js";
 import { createWindowLimiter } from "../apps/demo/server/rateLimit.js";
+import { DEMO_ROUTES } from "../apps/demo/server/routes/index.js";
 import {
   type DemoServer,
   type DemoServerOptions,
@@ -469,4 +472,130 @@ describe("the attack switch against the real core client", () => {
       expect(error.code).toBe("PAYLOAD_MISMATCH");
       expect(JSON.stringify(error)).not.toContain(ATTACKER_EMAIL);
     });
+});
+
+describe("round two: one identity, live sessions, named devices, a restart seen", () => {
+  /** A core client signed in to the demo (cookie) and to the wallet (email OTP). */
+  async function signedIn(demo: DemoServer, email = freshEmail("r2")) {
+    const { cookie, profile } = await signIn(demo, email);
+    const me = await call(demo, "GET", "/api/demo/me", { headers: { cookie } });
+    const credentials = me.body.credentials as { id: string; type: string }[];
+    const config = await call(demo, "GET", "/api/demo/config");
+    const client = createClient({
+      relayUrl: `${demo.url}/api/grid`,
+      headers: { cookie },
+      keyStore: createMemoryKeyStore(),
+      trustedKeys: config.body.trustedKeys as { otpTargetBundle: string[] },
+    });
+    const session = await signInWithEmail(
+      client,
+      credentials.find((c) => c.type === "EMAIL_OTP")!.id,
+    );
+    return {
+      client,
+      cookie,
+      session,
+      customerId: profile.customerId!,
+      accountId: profile.accountId!,
+    };
+  }
+
+  it("the demo login follows a verified email change: the new address finds the same customer, the old one no longer does", async () => {
+    const demo = await start();
+    const old = freshEmail("before");
+    const { client, cookie, customerId, accountId } = await signedIn(demo, old);
+    const next = freshEmail("after");
+    expect(
+      (
+        await call(demo, "POST", "/api/demo/contact/start", {
+          body: { email: next },
+          headers: { cookie },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await call(demo, "POST", "/api/demo/contact/verify", {
+          body: { code: "000000" },
+          headers: { cookie },
+        })
+      ).status,
+    ).toBe(200);
+    await updateCustomerContact(client, { customerId, accountId, email: next });
+    // Before any /me: the proved and signed address signs in to the same customer.
+    const again = await signIn(demo, next);
+    expect(again.profile.customerId).toBe(customerId);
+    expect(again.profile.email).toBe(next);
+    const me = await call(demo, "GET", "/api/demo/me", { headers: { cookie: again.cookie } });
+    expect(me.body.email).toBe(next);
+    const stranger = await signIn(demo, old);
+    expect(stranger.profile.customerId).not.toBe(customerId);
+  });
+
+  it("funding and quotes with a wallet session the service no longer has: 401 WALLET_SESSION_ENDED, nothing funded", async () => {
+    const demo = await start();
+    const { client, cookie, session, accountId } = await signedIn(demo);
+    const fund = (sessionId: string) =>
+      call(demo, "POST", "/api/demo/fund", {
+        body: { amount: 100, sessionId },
+        headers: { cookie },
+      });
+    expect((await fund(session.id)).status).toBe(200);
+    await revokeSession(client, { accountId, sessionId: session.id });
+    const refused = await fund(session.id);
+    expect(refused.status).toBe(401);
+    expect(refused.body.code).toBe("WALLET_SESSION_ENDED");
+    const quote = await call(demo, "POST", "/api/demo/quote", {
+      body: { amount: 100, sessionId: session.id },
+      headers: { cookie },
+    });
+    expect(quote.body.code).toBe("WALLET_SESSION_ENDED");
+    const activity = await call(demo, "GET", "/api/demo/activity", { headers: { cookie } });
+    expect((activity.body.data as unknown[]).length).toBe(1);
+  });
+
+  it("a wallet session is named by the device's User-Agent, and only a session of the wallet", async () => {
+    const demo = await start();
+    const { cookie, session } = await signedIn(demo);
+    const chrome =
+      "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36";
+    const named = await call(demo, "POST", "/api/demo/devices", {
+      body: { sessionId: session.id },
+      headers: { cookie, "user-agent": chrome },
+    });
+    expect(named.body).toEqual({ name: "Chrome on Linux" });
+    const other = await call(demo, "POST", "/api/demo/devices", {
+      body: { sessionId: "Session:not-this-wallets" },
+      headers: { cookie },
+    });
+    expect(other.status).toBe(404);
+    const list = await call(demo, "GET", "/api/demo/devices", { headers: { cookie } });
+    expect(list.body).toEqual({ devices: { [session.id]: "Chrome on Linux" } });
+    expect(deviceName("SignetWallet/0.1 (ios)")).toBe("Signet Wallet on iOS");
+    expect(deviceName(undefined)).toBe("A browser");
+  });
+
+  it("the configuration names the server's start: another start, another instanceId", async () => {
+    const first = await start();
+    const second = await start();
+    const a = (await call(first, "GET", "/api/demo/config")).body.instanceId;
+    const b = (await call(second, "GET", "/api/demo/config")).body.instanceId;
+    expect(a).toMatch(/^[A-Za-z0-9_-]{16}$/);
+    expect(b).not.toBe(a);
+  });
+
+  it("the endpoints are a route table: one handler per route, each open or signed-in only", () => {
+    const open = Object.entries(DEMO_ROUTES)
+      .filter(([, route]) => !route.signedIn)
+      .map(([key]) => key)
+      .sort();
+    expect(open).toEqual([
+      "GET /api/demo/config",
+      "GET /api/demo/me",
+      "POST /api/demo/signin",
+      "POST /api/demo/signout",
+    ]);
+    for (const key of Object.keys(DEMO_ROUTES))
+      expect(key).toMatch(/^(GET|POST) \/api\/demo\/[a-z/-]+$/);
+  });
 });

@@ -174,10 +174,12 @@ describe("OAuth: core → relay → emulator", () => {
 
 describe("credentials and sessions", () => {
   it("adds an SMS credential, lists, and refuses a second EMAIL_OTP", async () => {
-    const { customerId, accountId, emailCredentialId } = await stack.signUp();
+    const { customerId, accountId, emailCredentialId, email } = await stack.signUp();
     const { client } = stack.client(customerId);
     await signInWithEmail(client, emailCredentialId);
-    const error = await addCredential(client, { accountId, type: "EMAIL_OTP" }).catch((e) => e);
+    const error = await addCredential(client, { accountId, type: "EMAIL_OTP", email }).catch(
+      (e) => e,
+    );
     expect(error.code).toBe("EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS");
     const credentials = await listCredentials(client, { accountId });
     expect(credentials).toHaveLength(1);
@@ -190,6 +192,7 @@ describe("credentials and sessions", () => {
     const last = await revokeCredential(client, {
       accountId,
       credentialId: emailCredentialId,
+      type: "EMAIL_OTP",
     }).catch((e) => e);
     expect(last.code).toBe("NO_SESSION"); // the only session is the email one
     const passkey = await addPasskey(client, {
@@ -200,7 +203,11 @@ describe("credentials and sessions", () => {
       user: passkeyUser("dan"),
     });
     await signInWithPasskey(client, { credentialId: passkey.id });
-    await revokeCredential(client, { accountId, credentialId: emailCredentialId });
+    await revokeCredential(client, {
+      accountId,
+      credentialId: emailCredentialId,
+      type: "EMAIL_OTP",
+    });
     const remaining = await listCredentials(client, { accountId });
     expect(remaining.map((c) => c.id)).toEqual([passkey.id]);
     // The email session ended with its credential; the passkey session remains.

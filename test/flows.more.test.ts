@@ -37,7 +37,11 @@ describe("less common flows", () => {
     });
     const { client } = stack.client(customerId);
     await signInWithEmail(client, emailCredentialId);
-    const sms = await addCredential(client, { accountId, type: "SMS_OTP" });
+    const sms = await addCredential(client, {
+      accountId,
+      type: "SMS_OTP",
+      phoneNumber: "+15555550123",
+    });
     expect(sms.type).toBe("SMS_OTP");
     const otp = await requestOtp(client, { credentialId: sms.id });
     const session = await verifyOtp(client, { ...otp, otpCode: "000000" });
@@ -149,7 +153,7 @@ describe("less common flows", () => {
       path: `/auth/credentials/${emailCredentialId}`,
       expectedStatus: 204,
       sign: (payload) => client.crypto.stampPayload(payload, session!.key),
-      checkPayload: revokeCredentialPayload(client, { accountId }),
+      checkPayload: revokeCredentialPayload(client, { accountId, type: "EMAIL_OTP" }),
     }).catch((e) => e);
     expect(error).toBeInstanceOf(SignetError);
     expect(error.status).toBe(400);

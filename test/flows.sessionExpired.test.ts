@@ -13,6 +13,7 @@ import {
   signOut,
 } from "@signet/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectDocumentedDetails } from "../packages/test/src/errorDetails.js";
 import { signInWithEmail } from "./support/signIn.js";
 import { type Stack, startStack } from "./support/stack.js";
 
@@ -60,6 +61,8 @@ describe("a session expired on the service's clock", () => {
       },
       cause: { code: "WALLET_SIGNATURE_INVALID" },
     });
+    // "SESSION_EXPIRED" carries what codes.ts lists, and no more.
+    expectDocumentedDetails(error);
     await client.sessions.settled();
     expect(heldSessions(client, user.accountId)).toEqual([]);
   });

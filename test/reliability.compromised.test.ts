@@ -1,9 +1,11 @@
 // docs/protocol.md §11, README "Security notes": a compromised backend. The relay's upstream `fetch`
-// is the attacker: it rewrites what the device sent (a key, an email, a card, the quote's path) or
-// answers with a challenge of its own (an export it started), and the emulator stays honest. For
-// every signed operation the device must refuse before any key touches the payload: no signature
-// over a payload the attacker arranged ever reaches the relay. The same operation without the
-// attack then completes. `pnpm reliability` writes these rows to RELIABILITY.md.
+// is the attacker: it rewrites what the device sent (a key, an email, a card, the quote's path, the
+// credential a revoke is about), answers with a challenge or payload of its own (an export it
+// started, a privacy change passed off as a transfer and the reverse), or changes the customer
+// with its own API credentials first (its phone behind a new SMS credential); the emulator stays
+// honest. For every signed operation the device must refuse before any key touches the payload: no
+// signature over a payload the attacker arranged ever reaches the relay. The same operation without
+// the attack then completes. `pnpm reliability` writes these rows to RELIABILITY.md.
 import {
   addCredential,
   addPasskey,
@@ -14,6 +16,7 @@ import {
   exportWallet,
   getQuote,
   listCredentials,
+  type PendingAuthorizationQuoteJson,
   type QuoteJson,
   refreshSession,
   requestOtp,
@@ -21,10 +24,12 @@ import {
   revokeSession,
   SignetError,
   scaLogin,
+  signInWithPasskey,
   signOut,
   updateCustomerContact,
   updateWalletPrivacy,
   verifyOtp,
+  waitForTransaction,
 } from "@signet/core";
 import { createSoftAuthenticator } from "@signet/emulator/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -41,7 +46,7 @@ type Plan = (request: Outgoing) => Promise<
       body?: string;
       answer?: Response;
       /** Changes the service's answer on its way back (its `Date`, say). */
-      respond?: (response: Response) => Response;
+      respond?: (response: Response) => Response | Promise<Response>;
     }
   | undefined
 >;
@@ -105,6 +110,11 @@ afterAll(() => stack?.close());
 
 const rp = { id: "localhost", name: "Signet test" };
 const ATTACKER_EMAIL = "attacker@example.net";
+const ATTACKER_PHONE = "+14155550999";
+let phones = 0;
+/** An SMS credential the user adds: the number they confirmed (one per user: numbers are unique). */
+const smsCredential = () =>
+  ({ type: "SMS_OTP", phoneNumber: `+1415555${String(1000 + ++phones).slice(-4)}` }) as const;
 
 /** Rewrites the JSON body of matching requests (every leg alike, so the service's pending request matches). */
 const rewriteBody =
@@ -134,6 +144,24 @@ const substituteExport =
     );
     return { answer: Response.json(started.body, { status: started.status }) };
   };
+
+/** A quote answer with its `scaChallenge` changed (the attacker rewriting the service's answer). */
+async function forgedAnswer(
+  response: Response,
+  change: (challenge: Record<string, unknown>) => Record<string, unknown>,
+): Promise<Response> {
+  const quote = (await response.json()) as Record<string, unknown>;
+  const challenge = quote.scaChallenge as Record<string, unknown> | undefined;
+  return Response.json(challenge ? { ...quote, scaChallenge: change(challenge) } : quote, {
+    status: response.status,
+    headers: { date: response.headers.get("date") ?? new Date().toUTCString() },
+  });
+}
+
+let scaPhones = 0;
+/** A phone number no other customer has (an SCA customer's SMS factor). */
+const freshPhone = () =>
+  `+3538${String(Date.now() % 1e6).padStart(6, "0")}${String(++scaPhones).padStart(3, "0")}`;
 
 type Row = {
   operation: string;
@@ -362,15 +390,49 @@ describe("a compromised backend gets nothing signed away", () => {
   });
 
   it("add SMS credential: the challenge is swapped for the backend's export", async () => {
-    const user = await signedInUser({ phoneNumber: "+14155550123" });
+    const sms = smsCredential();
+    const user = await signedInUser({ phoneNumber: sms.phoneNumber });
     await attack(
       {
         operation: "addCredential (SMS_OTP)",
         swap: "answered with the backend's export challenge",
       },
       substituteExport("POST", /^\/auth\/credentials$/, () => user.accountId),
-      () => addCredential(user.client, { accountId: user.accountId, type: "SMS_OTP" }),
-      () => addCredential(user.client, { accountId: user.accountId, type: "SMS_OTP" }),
+      () => addCredential(user.client, { accountId: user.accountId, ...sms }),
+      () => addCredential(user.client, { accountId: user.accountId, ...sms }),
+    );
+  });
+
+  it("add SMS credential: the backend ties its own phone to the customer first", async () => {
+    const sms = smsCredential();
+    const user = await signedInUser({ phoneNumber: sms.phoneNumber });
+    const setPhone = async (phoneNumber: string) =>
+      expect(
+        (
+          await stack.platform("PATCH", `/customers/${user.customerId}`, {
+            customerType: "INDIVIDUAL",
+            phoneNumber,
+          })
+        ).status,
+      ).toBe(200);
+    await attack(
+      {
+        operation: "addCredential (SMS_OTP)",
+        swap: "the customer's phone → the backend's, with its own API credentials",
+      },
+      async ({ url, method, headers }) => {
+        if (method !== "POST" || url.pathname !== "/auth/credentials") return undefined;
+        if (headers.has("grid-wallet-signature")) return {};
+        await setPhone(ATTACKER_PHONE);
+        return {};
+      },
+      // The user confirmed their own number; the service would send the codes to the backend's.
+      () => addCredential(user.client, { accountId: user.accountId, ...sms }),
+      async () => {
+        await setPhone(sms.phoneNumber);
+        const added = await addCredential(user.client, { accountId: user.accountId, ...sms });
+        expect(added.type).toBe("SMS_OTP");
+      },
     );
   });
 
@@ -385,9 +447,18 @@ describe("a compromised backend gets nothing signed away", () => {
     await attack(
       { operation: "revokeCredential", swap: "answered with the backend's export challenge" },
       substituteExport("DELETE", /^\/auth\/credentials\//, () => user.accountId),
-      () => revokeCredential(user.client, { accountId: user.accountId, credentialId: oauth.id }),
+      () =>
+        revokeCredential(user.client, {
+          accountId: user.accountId,
+          credentialId: oauth.id,
+          type: "OAUTH",
+        }),
       async () => {
-        await revokeCredential(user.client, { accountId: user.accountId, credentialId: oauth.id });
+        await revokeCredential(user.client, {
+          accountId: user.accountId,
+          credentialId: oauth.id,
+          type: "OAUTH",
+        });
         expect(
           (await listCredentials(user.client, { accountId: user.accountId })).map((c) => c.id),
         ).not.toContain(oauth.id);
@@ -548,41 +619,57 @@ describe("a compromised backend gets nothing signed away", () => {
       { clientPublicKey: await newKeyHex(true) },
     );
     const signInChallenge = Buffer.from(stolen.body.challenge, "utf8").toString("base64url");
+    // The wallet sign-in passkey, as the authenticator holds it (the SCA one is the other).
+    const signInCredentialId = user.authenticator.credentials.find(
+      (c) => c.id !== factor.credentialId,
+    )!.id;
     const taps = () => user.authenticator.credentials.reduce((sum, c) => sum + c.signCount, 0);
-    return { ...user, factor, signInChallenge, taps };
+    return { ...user, factor, signInChallenge, signInCredentialId, taps };
   }
 
   it("SCA by passkey: the backend passes off a wallet sign-in challenge as the payment's", async () => {
     const user = await scaPasskeyUser("NL");
     const { quoteId } = await stack.walletQuote(user, 100_000);
-    const executed = await executeQuote(user.client, {
-      quote: await getQuote(user.client, { quoteId }),
-      scaFactor: "PASSKEY",
-    });
-    if (executed.status !== "PENDING_AUTHORIZATION") throw new Error("expected SCA");
-    const forged = {
-      ...executed,
-      scaChallenge: {
-        ...executed.scaChallenge,
-        passkeyAssertionOptions: {
-          ...executed.scaChallenge.passkeyAssertionOptions,
-          challenge: user.signInChallenge,
-        },
-      },
-    };
+    const quote = await getQuote(user.client, { quoteId });
+    // The execute's own answer carries the forged challenge (the first the device sees of it):
+    // the sign-in challenge the backend started for its key, naming the wallet's sign-in passkey,
+    // so that the tap would sign the wallet in for the backend.
+    const forge: Plan = async ({ url }) =>
+      url.pathname.endsWith(`/quotes/${quoteId}/execute`)
+        ? {
+            respond: (response) =>
+              forgedAnswer(response, (challenge) => ({
+                ...challenge,
+                id: "ScaChallenge:019542f5-b3e7-1d02-0000-00000000f00d",
+                passkeyAssertionOptions: {
+                  ...(challenge.passkeyAssertionOptions as object),
+                  challenge: user.signInChallenge,
+                  allowCredentials: [{ id: user.signInCredentialId, type: "public-key" }],
+                },
+              })),
+          }
+        : undefined;
     const taps = user.taps();
     await attack(
       {
         operation: "authorizeQuote (PASSKEY)",
-        swap: "a wallet sign-in challenge as the SCA challenge",
+        swap: "a wallet sign-in challenge, naming the sign-in passkey, as the SCA challenge",
       },
-      async () => undefined,
-      () => authorizeQuote(user.client, { quote: forged, onChallenge: () => ({ passkey: true }) }),
+      forge,
+      async () => {
+        const executed = await executeQuote(user.client, { quote, scaFactor: "PASSKEY" });
+        if (executed.status !== "PENDING_AUTHORIZATION") throw new Error("expected SCA");
+        await authorizeQuote(user.client, {
+          quote: executed,
+          onChallenge: () => ({ passkey: true }),
+        });
+      },
       async () => {
         // The tap never happened over the forged challenge; the real one goes through.
         expect(user.taps()).toBe(taps);
+        const pending = await getQuote(user.client, { quoteId });
         const released = await authorizeQuote(user.client, {
-          quote: executed,
+          quote: pending as PendingAuthorizationQuoteJson,
           onChallenge: () => ({ passkey: true }),
         });
         expect(released.status).toBe("PROCESSING");
@@ -596,7 +683,7 @@ describe("a compromised backend gets nothing signed away", () => {
     await attack(
       {
         operation: "scaLogin (PASSKEY)",
-        swap: "a wallet sign-in challenge as the login's",
+        swap: "a wallet sign-in challenge, naming the sign-in passkey, as the login's",
       },
       async ({ url, method }) => {
         if (method !== "POST" || !url.pathname.endsWith("/sca/login/start")) return undefined;
@@ -608,7 +695,14 @@ describe("a compromised backend gets nothing signed away", () => {
         const options = started.body.passkeyOptions as Record<string, unknown>;
         return {
           answer: Response.json(
-            { ...started.body, passkeyOptions: { ...options, challenge: user.signInChallenge } },
+            {
+              ...started.body,
+              passkeyOptions: {
+                ...options,
+                challenge: user.signInChallenge,
+                allowCredentials: [{ id: user.signInCredentialId, type: "public-key" }],
+              },
+            },
             { status: 200 },
           ),
         };
@@ -621,6 +715,311 @@ describe("a compromised backend gets nothing signed away", () => {
           onChallenge: () => ({ passkey: true }),
         });
         expect(login.status).toBe("SUCCESS");
+      },
+    );
+  });
+
+  /** Counts the authorizations and SCA login completions that reach the service while armed. */
+  function proofsSent(plan: Plan): { plan: Plan; count: () => number } {
+    let sent = 0;
+    return {
+      count: () => sent,
+      plan: async (request) => {
+        const path = request.url.pathname;
+        if (request.method === "POST" && /\/(authorize|sca\/login\/complete)$/.test(path)) sent++;
+        return plan(request);
+      },
+    };
+  }
+
+  for (const factor of ["SMS_OTP", "PASSKEY"] as const) {
+    it(`SCA (${factor}): another pending payment's challenge is passed off as this one's`, async () => {
+      const user =
+        factor === "PASSKEY"
+          ? await scaPasskeyUser("DE")
+          : { ...(await signedInUser({ region: "DE", phoneNumber: freshPhone() })), taps: () => 0 };
+      await scaLogin(user.client, {
+        factor,
+        onChallenge: () => (factor === "PASSKEY" ? { passkey: true } : { code: "123456" }),
+      });
+      // The customer started a payment of 3.00 and left it at its SCA prompt…
+      const big = await stack.walletQuote(user, 3_000_000);
+      const bigQuote = await getQuote(user.client, { quoteId: big.quoteId });
+      const left = await executeQuote(user.client, { quote: bigQuote, scaFactor: factor });
+      if (left.status !== "PENDING_AUTHORIZATION") throw new Error("expected SCA");
+      // …and now confirms 0.10: the backend answers its execute with the 3.00's challenge and
+      // sends the proof to the 3.00's authorize.
+      const small = await stack.walletQuote(user, 100_000);
+      const smallQuote = await getQuote(user.client, { quoteId: small.quoteId });
+      const swap = proofsSent(async ({ url }) => {
+        if (url.pathname.endsWith(`/quotes/${small.quoteId}/execute`))
+          return {
+            respond: (response) => forgedAnswer(response, () => ({ ...left.scaChallenge })),
+          };
+        if (url.pathname.endsWith(`/quotes/${small.quoteId}/authorize`))
+          return { url: new URL(url.href.replace(small.quoteId, big.quoteId)) };
+        return undefined;
+      });
+      const taps = user.taps();
+      const asked: unknown[] = [];
+      await attack(
+        {
+          operation: `authorizeQuote (${factor})`,
+          swap: "another pending payment's challenge, the proof sent to that payment",
+        },
+        swap.plan,
+        async () => {
+          const executed = await executeQuote(user.client, {
+            quote: smallQuote,
+            scaFactor: factor,
+          });
+          if (executed.status !== "PENDING_AUTHORIZATION") throw new Error("expected SCA");
+          await authorizeQuote(user.client, {
+            quote: executed,
+            onChallenge: (challenge) => {
+              asked.push(challenge.id);
+              return factor === "PASSKEY" ? { passkey: true } : { code: "123456" };
+            },
+          });
+        },
+        async () => {
+          // Nobody was asked, nothing tapped, no proof sent; the 3.00 still waits.
+          expect(asked).toEqual([]);
+          expect(user.taps()).toBe(taps);
+          expect(swap.count()).toBe(0);
+          expect((await getQuote(user.client, { quoteId: big.quoteId })).status).toBe(
+            "PENDING_AUTHORIZATION",
+          );
+          // The 0.10's own challenge releases the 0.10 alone.
+          const own = (await getQuote(user.client, {
+            quoteId: small.quoteId,
+          })) as PendingAuthorizationQuoteJson;
+          const released = await authorizeQuote(user.client, {
+            quote: own,
+            onChallenge: (_challenge, { quote }) => {
+              expect(quote).toMatchObject({ id: small.quoteId, totalSendingAmount: 100_000 });
+              return factor === "PASSKEY" ? { passkey: true } : { code: "123456" };
+            },
+          });
+          expect(released.status).toBe("PROCESSING");
+          expect((await getQuote(user.client, { quoteId: big.quoteId })).status).toBe(
+            "PENDING_AUTHORIZATION",
+          );
+        },
+      );
+    });
+  }
+
+  it("SCA login by passkey: the login's options name another relying party than the login start", async () => {
+    const user = await scaPasskeyUser("BE");
+    const taps = user.taps();
+    await attack(
+      {
+        operation: "scaLogin (PASSKEY)",
+        swap: "passkeyOptions.rpId other than the start's relyingPartyId",
+        code: "MALFORMED_RESPONSE",
+      },
+      async ({ url, method }) => {
+        if (method !== "POST" || !url.pathname.endsWith("/sca/login/start")) return undefined;
+        const started = await stack.platform<Record<string, unknown>>(
+          "POST",
+          `/sca/login/start?customerId=${user.customerId}`,
+          { factor: "PASSKEY" },
+        );
+        const options = started.body.passkeyOptions as Record<string, unknown>;
+        return {
+          answer: Response.json(
+            { ...started.body, passkeyOptions: { ...options, rpId: "wallet.example.net" } },
+            { status: 200 },
+          ),
+        };
+      },
+      () => scaLogin(user.client, { factor: "PASSKEY", onChallenge: () => ({ passkey: true }) }),
+      async () => {
+        expect(user.taps()).toBe(taps);
+        const login = await scaLogin(user.client, {
+          factor: "PASSKEY",
+          onChallenge: () => ({ passkey: true }),
+        });
+        expect(login.status).toBe("SUCCESS");
+      },
+    );
+  });
+
+  it("SCA login by passkey: a pending payment's passkey challenge is passed off as the login's", async () => {
+    const user = await scaPasskeyUser("AT");
+    await scaLogin(user.client, { factor: "PASSKEY", onChallenge: () => ({ passkey: true }) });
+    const big = await stack.walletQuote(user, 3_000_000);
+    const left = await executeQuote(user.client, {
+      quote: await getQuote(user.client, { quoteId: big.quoteId }),
+      scaFactor: "PASSKEY",
+    });
+    if (left.status !== "PENDING_AUTHORIZATION") throw new Error("expected SCA");
+    const swap = proofsSent(async ({ url, method }) => {
+      if (method !== "POST" || !url.pathname.endsWith("/sca/login/start")) return undefined;
+      const started = await stack.platform<Record<string, unknown>>(
+        "POST",
+        `/sca/login/start?customerId=${user.customerId}`,
+        { factor: "PASSKEY" },
+      );
+      return {
+        answer: Response.json(
+          { ...started.body, passkeyOptions: left.scaChallenge.passkeyAssertionOptions },
+          { status: 200 },
+        ),
+      };
+    });
+    const taps = user.taps();
+    await attack(
+      {
+        operation: "scaLogin (PASSKEY)",
+        swap: "a pending payment's passkey challenge as the login's",
+      },
+      swap.plan,
+      () => scaLogin(user.client, { factor: "PASSKEY", onChallenge: () => ({ passkey: true }) }),
+      async () => {
+        expect(user.taps()).toBe(taps);
+        expect(swap.count()).toBe(0);
+        expect(
+          (
+            await scaLogin(user.client, {
+              factor: "PASSKEY",
+              onChallenge: () => ({ passkey: true }),
+            })
+          ).status,
+        ).toBe("SUCCESS");
+        expect((await getQuote(user.client, { quoteId: big.quoteId })).status).toBe(
+          "PENDING_AUTHORIZATION",
+        );
+      },
+    );
+  });
+
+  it("SCA by passkey: an SCA login's options are passed off as a payment's", async () => {
+    const user = await scaPasskeyUser("FR");
+    // A login the customer started and left: its options are the device's as a login's.
+    let loginOptions: unknown;
+    await scaLogin(user.client, {
+      factor: "PASSKEY",
+      onChallenge: (challenge) => {
+        loginOptions = challenge.passkeyAssertionOptions;
+        throw new Error("the customer closed the prompt");
+      },
+    }).catch(() => undefined);
+    const { quoteId } = await stack.walletQuote(user, 100_000);
+    const quote = await getQuote(user.client, { quoteId });
+    const swap = proofsSent(async ({ url }) =>
+      url.pathname.endsWith(`/quotes/${quoteId}/execute`)
+        ? {
+            respond: (response) =>
+              forgedAnswer(response, (challenge) => ({
+                ...challenge,
+                id: "ScaChallenge:019542f5-b3e7-1d02-0000-00000000beef",
+                passkeyAssertionOptions: loginOptions,
+              })),
+          }
+        : undefined,
+    );
+    const taps = user.taps();
+    await attack(
+      { operation: "authorizeQuote (PASSKEY)", swap: "an SCA login's options as the payment's" },
+      swap.plan,
+      async () => {
+        const executed = await executeQuote(user.client, { quote, scaFactor: "PASSKEY" });
+        if (executed.status !== "PENDING_AUTHORIZATION") throw new Error("expected SCA");
+        await authorizeQuote(user.client, {
+          quote: executed,
+          onChallenge: () => ({ passkey: true }),
+        });
+      },
+      async () => {
+        expect(user.taps()).toBe(taps);
+        expect(swap.count()).toBe(0);
+        const released = await authorizeQuote(user.client, {
+          quote: (await getQuote(user.client, { quoteId })) as PendingAuthorizationQuoteJson,
+          onChallenge: () => ({ passkey: true }),
+        });
+        expect(released.status).toBe("PROCESSING");
+      },
+    );
+  });
+
+  it("SCA: the quote read after a lost authorization is another quote", async () => {
+    const user = await signedInUser({ region: "IT", phoneNumber: freshPhone() });
+    await scaLogin(user.client, { onChallenge: () => ({ code: "123456" }) });
+    const { quoteId } = await stack.walletQuote(user, 100_000);
+    const other = await stack.walletQuote(user, 3_000_000);
+    const executed = await executeQuote(user.client, {
+      quote: await getQuote(user.client, { quoteId }),
+    });
+    if (executed.status !== "PENDING_AUTHORIZATION") throw new Error("expected SCA");
+    const otherAnswer = (await stack.platform("GET", `/quotes/${other.quoteId}`)).body;
+    await attack(
+      {
+        operation: "authorizeQuote (re-read)",
+        swap: "the authorization's answer lost, the re-read answered with another quote",
+        code: "MALFORMED_RESPONSE",
+      },
+      async ({ url, method }) => {
+        if (method === "POST" && url.pathname.endsWith(`/quotes/${quoteId}/authorize`))
+          return {
+            answer: Response.json(
+              { status: 502, code: "UPSTREAM_UNAVAILABLE", message: "lost" },
+              { status: 502 },
+            ),
+          };
+        if (method === "GET" && url.pathname.endsWith(`/quotes/${quoteId}`))
+          return { answer: Response.json(otherAnswer, { status: 200 }) };
+        return undefined;
+      },
+      async () => {
+        const error = await authorizeQuote(user.client, {
+          quote: executed,
+          onChallenge: () => ({ code: "123456" }),
+        }).catch((e) => e);
+        expect(error).toMatchObject({ details: { quoteId, field: "id" } });
+        throw error;
+      },
+      async () => {
+        const released = await authorizeQuote(user.client, {
+          quote: executed,
+          onChallenge: () => ({ code: "123456" }),
+        });
+        expect(released).toMatchObject({ id: quoteId, status: "PROCESSING" });
+      },
+    );
+  });
+
+  it("settlement: the transaction read is another, completed one", async () => {
+    const user = await signedInUser();
+    const { quoteId } = await stack.walletQuote(user, 100_000);
+    const executed = await executeQuote(user.client, {
+      quote: await getQuote(user.client, { quoteId }),
+    });
+    const transactionId = executed.transactionId!;
+    const other = "Transaction:019542f5-b3e7-1d02-0000-0000000000aa";
+    await attack(
+      {
+        operation: "waitForTransaction",
+        swap: "the read answered with another transaction, COMPLETED",
+        code: "MALFORMED_RESPONSE",
+      },
+      async ({ url, method }) =>
+        method === "GET" && url.pathname.endsWith(`/transactions/${transactionId}`)
+          ? {
+              respond: async (response) => {
+                const transaction = (await response.json()) as Record<string, unknown>;
+                return Response.json({ ...transaction, id: other, status: "COMPLETED" });
+              },
+            }
+          : undefined,
+      () => waitForTransaction(user.client, { transactionId, pollingInterval: 20 }),
+      async () => {
+        const settled = await waitForTransaction(user.client, {
+          transactionId,
+          pollingInterval: 20,
+        });
+        expect(settled).toMatchObject({ id: transactionId, status: "COMPLETED" });
       },
     );
   });
@@ -640,6 +1039,151 @@ describe("a compromised backend gets nothing signed away", () => {
           privateEnabled: true,
         });
         expect(account.privateEnabled).toBe(true);
+      },
+    );
+  });
+
+  it("revoke credential: asked to remove a planted OAuth login, the backend has the user's SMS credential removed", async () => {
+    const sms = smsCredential();
+    const user = await signedInUser({ phoneNumber: sms.phoneNumber });
+    const phone = await addCredential(user.client, { accountId: user.accountId, ...sms });
+    const token = sandboxIdToken({ sub: "planted", iat: Math.floor(Date.now() / 1000) });
+    const planted = await addCredential(user.client, {
+      accountId: user.accountId,
+      type: "OAUTH",
+      oidcToken: token,
+    });
+    const remaining = async () =>
+      (await listCredentials(user.client, { accountId: user.accountId })).map((c) => c.id);
+    await attack(
+      {
+        operation: "revokeCredential",
+        swap: "the OAuth login's removal → the SMS credential's (the 202 names SMS_OTP)",
+      },
+      async ({ url, method }) =>
+        method === "DELETE" && url.pathname === `/auth/credentials/${planted.id}`
+          ? { url: new URL(url.href.replace(planted.id, phone.id)) }
+          : undefined,
+      () =>
+        revokeCredential(user.client, {
+          accountId: user.accountId,
+          credentialId: planted.id,
+          type: "OAUTH",
+        }),
+      async () => {
+        expect(await remaining()).toContain(phone.id);
+        await revokeCredential(user.client, {
+          accountId: user.accountId,
+          credentialId: planted.id,
+          type: "OAUTH",
+        });
+        const left = await remaining();
+        expect(left).toContain(phone.id);
+        expect(left).not.toContain(planted.id);
+      },
+    );
+  });
+
+  it("quote execute: a privacy change's payload is passed off as the quote's", async () => {
+    const user = await signedInUser();
+    const { quoteId } = await stack.walletQuote(user, 100_000);
+    const quote = await getQuote(user.client, { quoteId });
+    // The backend starts a privacy change itself and hands the app its payload as the quote's.
+    const privacy = await stack.platform<{ payloadToSign: string }>(
+      "PATCH",
+      `/internal-accounts/${user.accountId}`,
+      { privateEnabled: true },
+    );
+    const forged: QuoteJson = {
+      ...quote,
+      paymentInstructions: [
+        {
+          accountOrWalletInfo: {
+            accountType: "EMBEDDED_WALLET",
+            payloadToSign: privacy.body.payloadToSign,
+          },
+        },
+      ],
+    } as QuoteJson;
+    await attack(
+      { operation: "executeQuote", swap: "a privacy change's payload as the transfer's" },
+      async () => undefined,
+      () => executeQuote(user.client, { quote: forged }),
+      async () => {
+        expect((await executeQuote(user.client, { quote })).id).toBe(quoteId);
+        const account = await stack.platform<{ privateEnabled?: boolean }>(
+          "GET",
+          `/internal-accounts/${user.accountId}`,
+        );
+        expect(account.body.privateEnabled ?? false).toBe(false);
+      },
+    );
+  });
+
+  it("wallet privacy: a quote's transfer payload is passed off as the privacy change's", async () => {
+    const user = await signedInUser();
+    const { quoteId } = await stack.walletQuote(user, 100_000);
+    const quote = await getQuote(user.client, { quoteId });
+    const transfer = quote.paymentInstructions!.find(
+      (p) => p.accountOrWalletInfo.accountType === "EMBEDDED_WALLET",
+    )!.accountOrWalletInfo.payloadToSign;
+    await attack(
+      {
+        operation: "updateWalletPrivacy",
+        swap: "a quote's transfer payload as the privacy change's",
+      },
+      async ({ url, method, headers }) =>
+        method === "PATCH" &&
+        url.pathname === `/internal-accounts/${user.accountId}` &&
+        !headers.has("grid-wallet-signature")
+          ? {
+              answer: Response.json(
+                {
+                  payloadToSign: transfer,
+                  requestId: `Request:${crypto.randomUUID()}`,
+                  expiresAt: new Date(Date.now() + 300_000).toISOString(),
+                },
+                { status: 202 },
+              ),
+            }
+          : undefined,
+      () => updateWalletPrivacy(user.client, { accountId: user.accountId, privateEnabled: true }),
+      async () => {
+        const account = await updateWalletPrivacy(user.client, {
+          accountId: user.accountId,
+          privateEnabled: true,
+        });
+        expect(account.privateEnabled).toBe(true);
+        expect((await getQuote(user.client, { quoteId })).status).toBe("PENDING");
+      },
+    );
+  });
+
+  it("passkey sign-in: the backend swaps the key of the passkey challenge for its own", async () => {
+    const user = await signedInUser();
+    const passkey = await addPasskey(user.client, {
+      accountId: user.accountId,
+      nickname: "Phone",
+      challenge: registrationChallenge(),
+      rp,
+      user: passkeyUser("proof"),
+    });
+    const theirs = await newKeyHex(true);
+    const held = (await user.client.sessions.list(user.accountId)).map((s) => s.id);
+    await attack(
+      {
+        operation: "signInWithPasskey",
+        swap: "clientPublicKey of the challenge → the backend's key",
+        code: "SESSION_KEY_MISMATCH",
+      },
+      rewriteBody("POST", /\/challenge$/, (b) => ({ ...b, clientPublicKey: theirs })),
+      () => signInWithPasskey(user.client, { credentialId: passkey.id }),
+      async () => {
+        // Nothing was held from the refused sign-in.
+        expect((await user.client.sessions.list(user.accountId)).map((s) => s.id)).toEqual(held);
+        const session = await signInWithPasskey(user.client, { credentialId: passkey.id });
+        expect(session.credentialId).toBe(passkey.id);
+        await exportWallet(user.client, { accountId: user.accountId });
       },
     );
   });

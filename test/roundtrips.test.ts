@@ -128,6 +128,9 @@ describe("round trips per flow", () => {
     ).toEqual([
       "POST /auth/credentials/:id/challenge 200",
       "POST /auth/credentials/:id/verify 200",
+      // The proof that the session is this device's key's (docs/protocol.md §11).
+      "POST /auth/sessions/:id/refresh 202",
+      "POST /auth/sessions/:id/refresh 201",
     ]);
   });
 
@@ -166,7 +169,11 @@ describe("round trips per flow", () => {
     ).toEqual(["DELETE /auth/sessions/:id 202", "DELETE /auth/sessions/:id 204"]);
     expect(
       await requestsOf(() =>
-        revokeCredential(client, { accountId: ids.accountId, credentialId: state.oauthId! }),
+        revokeCredential(client, {
+          accountId: ids.accountId,
+          credentialId: state.oauthId!,
+          type: "OAUTH",
+        }),
       ),
     ).toEqual(["DELETE /auth/credentials/:id 202", "DELETE /auth/credentials/:id 204"]);
   });

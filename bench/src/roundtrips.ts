@@ -46,8 +46,9 @@ export async function roundTrips(): Promise<Section> {
         },
       ],
       [
+        // Challenge and verify, then the refresh that proves the session is the device's key's.
         "passkey sign-in",
-        2,
+        4,
         async () => {
           ids.passkeySession = (
             await core.signInWithPasskey(client, { credentialId: ids.passkey! })
@@ -85,7 +86,7 @@ export async function roundTrips(): Promise<Section> {
       [
         "revoke credential",
         2,
-        () => core.revokeCredential(client, { accountId, credentialId: ids.oauth! }),
+        () => core.revokeCredential(client, { accountId, credentialId: ids.oauth!, type: "OAUTH" }),
       ],
       [
         "execute quote",

@@ -18,12 +18,15 @@ const README_SHOTS = process.env.UPDATE_DEMO_SCREENSHOTS
   ? join(root, "apps/demo/screenshots")
   : undefined;
 
-/** `options`: more server options (the attack switch, say). */
+/**
+ * `options`: more server options (the attack switch, say). `DEMO_APP_DIR` serves another build of
+ * the app (an older one, to see a journey fail before its fix).
+ */
 export async function startDemo(
   options: Partial<Omit<DemoServerOptions, "appDir">> = {},
 ): Promise<DemoServer> {
   return startDemoServer({
-    appDir: join(root, "apps/demo/dist/app"),
+    appDir: process.env.DEMO_APP_DIR ?? join(root, "apps/demo/dist/app"),
     port: 0,
     settlementDelayMs: 1_500,
     ...options,

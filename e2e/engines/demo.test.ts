@@ -137,7 +137,7 @@ describe.each(ENGINES)("the demo in %s", (name) => {
       await page.click(button("Get quote"));
       await waitForText(page, "//section[@aria-label='Quote']", /25\.00/);
       await page.click(button("Sign and send"));
-      await waitForText(page, testId("tx-status"), /^COMPLETED$/, 30_000);
+      await waitForText(page, testId("tx-status"), /^Completed$/, 30_000);
       await waitForCount(
         page,
         "//*[@aria-label='Payment progress']//*[contains(@class, 'step-done')]",
@@ -150,6 +150,9 @@ describe.each(ENGINES)("the demo in %s", (name) => {
       expect(log.join("\n")).not.toContain("000000");
 
       await openScreen(page, "Export");
+      // A second factor before the phrase: an email code.
+      await page.click(button("Email a code to"));
+      await page.fill(field("Code to confirm it is you"), "000000");
       await page.click(field("I am alone and nobody can see my screen"));
       await page.click(button("Reveal recovery phrase"));
       await waitForCount(page, listItems("Recovery phrase"), 12);

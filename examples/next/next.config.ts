@@ -15,9 +15,9 @@ const nextConfig: NextConfig = {
   distDir: edge ? ".next-edge" : ".next",
   turbopack: {
     // @hpke/common (under @signet/core) keeps a Node 18 fallback, `await import("crypto")`, that
-    // no browser reaches (globalThis.crypto is always there), yet Turbopack bundles a 134 KiB
-    // crypto-browserify polyfill for it into every build. An empty module stands in for it, in
-    // the browser bundle only.
+    // no browser reaches (globalThis.crypto is always there), yet Turbopack bundles a
+    // crypto-browserify polyfill for it (137 KiB gzip) into every build. An empty module stands
+    // in for it, in the browser bundle only.
     resolveAlias: { crypto: { browser: "./lib/empty.ts" } },
   },
 };

@@ -471,7 +471,7 @@ async function signInAsAnApp(
       return askedAgain;
     } catch (error) {
       const superseded =
-        isSignetError(error) && error.details?.reason === "OTP_BUNDLE_UNDECRYPTABLE";
+        isSignetError(error, "UNAUTHORIZED") && error.details.reason === "OTP_BUNDLE_UNDECRYPTABLE";
       if (!superseded || askedAgain >= 2) throw error;
     }
   }

@@ -62,7 +62,7 @@ export type Stack = {
     email?: string,
     /** More customer fields (e.g. `phoneNumber`). */
     extra?: Record<string, unknown>,
-  ): Promise<{ customerId: string; accountId: string; emailCredentialId: string }>;
+  ): Promise<{ customerId: string; accountId: string; emailCredentialId: string; email: string }>;
   /**
    * Funds the wallet, adds a USD bank account and creates a quote from the wallet to it (a
    * cross-currency send: USDB to USD). `quoteFields` go into the quote request as well
@@ -140,6 +140,11 @@ export async function startStack(
     relayTags?: readonly string[];
     /** The relay's own settings, where a suite needs other than the defaults. */
     relayOptions?: { timeoutMs?: number; ownershipCacheTtlMs?: number };
+    /**
+     * `false`: the relay is created without its `endUserIpAddress` option (a misconfigured
+     * relay). Default: the connection's peer address.
+     */
+    relayEndUserIp?: false;
   } = {},
 ): Promise<Stack> {
   const {
@@ -149,6 +154,7 @@ export async function startStack(
     serviceHop,
     relayTags = [],
     relayOptions = {},
+    relayEndUserIp,
     ...emulatorOptions
   } = options;
   const emulator = await startEmulatorServer({ port: 0, ...emulatorOptions });
@@ -189,7 +195,7 @@ export async function startStack(
       },
       rateLimit: false,
       // The service needs the end user's address on an SCA login: the relay sees the connection.
-      endUserIpAddress: nodeRemoteAddress,
+      ...(relayEndUserIp === false ? {} : { endUserIpAddress: nodeRemoteAddress }),
       fetch: relayUpstream ? relayUpstream(upstreamFetch) : upstreamFetch,
       ...(onRelayEvent ? { onEvent: onRelayEvent } : {}),
       ...relayOptions,
@@ -261,7 +267,7 @@ export async function startStack(
         `/auth/credentials?accountId=${accountId}`,
       );
       const emailCredentialId = credentials.body.data.find((c) => c.type === "EMAIL_OTP")!.id;
-      return { customerId, accountId, emailCredentialId };
+      return { customerId, accountId, emailCredentialId, email };
     },
     async walletQuote(user, amount = 1_000_000, quoteFields = {}) {
       await platform("POST", `/sandbox/internal-accounts/${user.accountId}/fund`, {

@@ -3,9 +3,12 @@
 // refused afterwards. In memory, bounded in count, each record with an absolute expiry.
 import { randomBytes } from "node:crypto";
 
-/** Who is signed in to the demo (not a wallet session: the app's own login). */
+/**
+ * Who is signed in to the demo (not a wallet session: the app's own login). Keyed by the
+ * customer, never by the email the user typed: the email can change (a verified contact change),
+ * the customer cannot. The current email is read from the service when it is shown.
+ */
 export type DemoUser = {
-  email: string;
   customerId: string;
   accountId: string;
   region: string;

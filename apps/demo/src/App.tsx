@@ -9,38 +9,45 @@ import { EventLog } from "./EventLog.js";
 import { Export } from "./Export.js";
 import { onRelayUnauthorized, onSessionRejected } from "./log.js";
 import { Receive } from "./Receive.js";
-import { Send } from "./Send.js";
 import { Sessions } from "./Sessions.js";
+import {
+  DemoForgotNote,
+  Header,
+  type LostSession,
+  LostSessionNote,
+  type ScreenId,
+  screenOfHash,
+  WalletNav,
+} from "./Shell.js";
 import { DemoLogin, WalletSignIn } from "./SignIn.js";
+import { SmsOffer } from "./SmsOffer.js";
+import { SendScreen } from "./send/SendScreen.js";
+import { onSignal } from "./signals.js";
 import { announceChange, ErrorNote, ScreenBoundary } from "./ui.js";
 
-const SCREENS = [
-  { id: "send", label: "Send money" },
-  { id: "activity", label: "Activity" },
-  { id: "receive", label: "Receive" },
-  { id: "credentials", label: "Sign-in methods" },
-  { id: "sessions", label: "Sessions" },
-  { id: "export", label: "Export" },
-  { id: "contact", label: "Contact" },
-] as const;
-type ScreenId = (typeof SCREENS)[number]["id"];
-
-const screenOfHash = (): ScreenId =>
-  SCREENS.find((s) => `#${s.id}` === window.location.hash)?.id ?? "send";
-
-export function App({ config }: { config: DemoConfig }) {
+export function App({
+  config,
+  restarted,
+  onForgotten,
+}: {
+  config: DemoConfig;
+  /** The demo server restarted since this page loaded (main.tsx found a new instance id). */
+  restarted: boolean;
+  /** The demo server no longer knows this browser: main.tsx checks whether it restarted. */
+  onForgotten: () => void;
+}) {
   const [profile, setProfile] = useState<DemoProfile | null>();
   const [loadError, setLoadError] = useState<unknown>(null);
   const [screen, setScreen] = useState<ScreenId>(screenOfHash);
-  const { status } = useSession(profile ? { accountId: profile.accountId } : {});
+  const { status, session } = useSession(profile ? { accountId: profile.accountId } : {});
   const signOut = useSignOut();
   const wasSignedIn = useRef(false);
   // Why the wallet session ended, for a message that tells the truth: the user signed out or
   // revoked this device's session here, or it ended on its own (expiry, another tab or device).
-  const [lostSession, setLostSession] = useState<"signedOut" | "revokedHere" | "lost">();
+  const [lostSession, setLostSession] = useState<LostSession>();
   const endingHere = useRef<"signedOut" | "revokedHere">(undefined);
-  // The demo server no longer knows this browser (restarted, or the demo was left elsewhere).
-  const [demoForgot, setDemoForgot] = useState(false);
+  // The demo server no longer knows this browser (signed out elsewhere, or restarted).
+  const [demoForgot, setDemoForgot] = useState(restarted);
   const headingRef = useRef<HTMLDivElement>(null);
 
   const reloadProfile = useCallback(() => {
@@ -49,39 +56,42 @@ export function App({ config }: { config: DemoConfig }) {
       (e) => (e instanceof DemoApiError && e.status === 401 ? setProfile(null) : setLoadError(e)),
     );
   }, []);
-  // Any 401 of the relay: ask the demo server whether it still knows us. If not, only a new
-  // demo sign-in helps, so say so instead of retrying a call that can never pass.
+  // Any 401 of the relay, or SIGNED_OUT from a demo endpoint: ask the demo server whether it
+  // still knows us. If not, only a new demo sign-in helps: say so, with the email field in sight.
   const checking = useRef(false);
-  useEffect(
-    () =>
-      onRelayUnauthorized(() => {
-        if (checking.current) return;
-        checking.current = true;
-        demoApi
-          .me()
-          .then(
-            (p) => {
-              if (p === null) {
-                wasSignedIn.current = false;
-                setLostSession(undefined);
-                setDemoForgot(true);
-                setProfile(null);
-              }
-            },
-            () => undefined,
-          )
-          .finally(() => {
-            checking.current = false;
-          });
-      }),
-    [],
-  );
+  useEffect(() => {
+    const check = () => {
+      if (checking.current) return;
+      checking.current = true;
+      demoApi
+        .me()
+        .then(
+          (p) => {
+            if (p !== null) return;
+            wasSignedIn.current = false;
+            setLostSession(undefined);
+            setDemoForgot(true);
+            setProfile(null);
+            onForgotten();
+          },
+          () => undefined,
+        )
+        .finally(() => {
+          checking.current = false;
+        });
+    };
+    const stops = [onRelayUnauthorized(check), onSignal("demoSignedOut", check)];
+    return () => {
+      for (const stop of stops) stop();
+    };
+  }, [onForgotten]);
   useEffect(() => reloadProfile(), [reloadProfile]);
   useEffect(() => {
     const onHash = () => setScreen(screenOfHash());
     window.addEventListener("hashchange", onHash);
     return () => window.removeEventListener("hashchange", onHash);
   }, []);
+  const sessionId = session?.id;
   useEffect(() => {
     if (status === "signedIn") {
       wasSignedIn.current = true;
@@ -96,18 +106,28 @@ export function App({ config }: { config: DemoConfig }) {
       endingHere.current = undefined;
     }
   }, [status, reloadProfile]);
+  // Each new wallet session is named by this device (the server reads the browser's name).
+  useEffect(() => {
+    if (!sessionId) return;
+    demoApi.registerDevice(sessionId).then(
+      () => announceChange("sessions"),
+      () => undefined,
+    );
+  }, [sessionId]);
 
-  // A session revoked in another tab or device: the next signed call gets 401, and signing out
-  // here drops the dead session's key (core treats a session the service no longer knows as gone).
+  // A session revoked in another tab or device: the next signed call gets 401 (or the demo server
+  // says so before funding or a quote), and signing out here drops the dead session's key.
   const accountId = profile?.accountId;
   const { mutate: signOutNow } = signOut;
-  useEffect(
-    () =>
-      onSessionRejected(() => {
-        if (accountId && status === "signedIn") signOutNow({ accountId });
-      }),
-    [accountId, status, signOutNow],
-  );
+  useEffect(() => {
+    const end = () => {
+      if (accountId && status === "signedIn") signOutNow({ accountId });
+    };
+    const stops = [onSessionRejected(end), onSignal("walletSessionEnded", end)];
+    return () => {
+      for (const stop of stops) stop();
+    };
+  }, [accountId, status, signOutNow]);
 
   const go = (id: ScreenId) => {
     window.location.hash = id;
@@ -131,15 +151,7 @@ export function App({ config }: { config: DemoConfig }) {
   else if (profile === null)
     main = (
       <>
-        {demoForgot && (
-          <div className="note note-warn narrow" role="alert">
-            <strong>You are signed out of the demo.</strong>
-            <p>
-              The demo server no longer knows this browser: it was restarted, or you left the demo
-              in another tab. Enter your email to continue; your wallet is still there.
-            </p>
-          </div>
-        )}
+        {demoForgot && <DemoForgotNote config={config} restarted={restarted} />}
         <DemoLogin
           config={config}
           onProfile={(p) => {
@@ -152,74 +164,25 @@ export function App({ config }: { config: DemoConfig }) {
   else if (status !== "signedIn")
     main = (
       <>
-        {lostSession === "lost" && (
-          <div className="note note-warn narrow" role="alert">
-            <strong>You were signed out of the wallet.</strong>
-            <p>
-              The session expired or was ended in another tab or device. Sign in again to continue.
-            </p>
-          </div>
-        )}
-        {lostSession === "signedOut" && (
-          <p className="note note-ok narrow" role="status">
-            <strong>You signed out of the wallet.</strong> This device holds no key for it now.
-          </p>
-        )}
-        {lostSession === "revokedHere" && (
-          <p className="note note-ok narrow" role="status">
-            <strong>You ended this device's session.</strong> Sign in again to continue.
-          </p>
-        )}
+        <LostSessionNote why={lostSession} />
         <WalletSignIn config={config} profile={profile} onSwitchUser={leaveDemo} />
       </>
     );
   else
     main = (
       <>
-        <nav aria-label="Wallet" className="tabs">
-          {SCREENS.map((s) => (
-            <a
-              key={s.id}
-              href={`#${s.id}`}
-              aria-current={screen === s.id ? "page" : undefined}
-              onClick={(e) => {
-                e.preventDefault();
-                go(s.id);
-              }}
-            >
-              {s.label}
-            </a>
-          ))}
-        </nav>
+        <WalletNav screen={screen} go={go} />
+        <SmsOffer profile={profile} onAdded={reloadProfile} />
         <div ref={headingRef} tabIndex={-1} className="screen">
-          {screen === "send" && <Send customerId={profile.customerId} region={profile.region} />}
-          {screen === "credentials" && (
-            <Credentials
-              accountId={profile.accountId}
-              hasPhone={profile.phoneNumber !== undefined}
-              onChanged={reloadProfile}
-            />
-          )}
-          {screen === "activity" && <Activity />}
-          {screen === "receive" && <Receive />}
-          {screen === "sessions" && (
-            <Sessions
-              accountId={profile.accountId}
-              onEndingHere={(why) => {
-                endingHere.current = why;
-              }}
-            />
-          )}
-          {screen === "export" && <Export accountId={profile.accountId} />}
-          {screen === "contact" && (
-            <Contact
-              customerId={profile.customerId}
-              accountId={profile.accountId}
-              email={profile.email}
-              phoneNumber={profile.phoneNumber}
-              onChanged={reloadProfile}
-            />
-          )}
+          <WalletScreen
+            screen={screen}
+            profile={profile}
+            go={go}
+            reloadProfile={reloadProfile}
+            onEndingHere={(why) => {
+              endingHere.current = why;
+            }}
+          />
         </div>
       </>
     );
@@ -229,29 +192,7 @@ export function App({ config }: { config: DemoConfig }) {
       <a href="#main" className="skip">
         Skip to content
       </a>
-      <header className="top">
-        <div className="brand">
-          <span className="logo" aria-hidden="true">
-            ◆
-          </span>{" "}
-          Signet <span className="muted">demo wallet</span>
-        </div>
-        <div className="row">
-          <span className="badge" title="Where the service calls go">
-            {config.mode === "emulator" ? "Local emulator" : "Sandbox"}
-          </span>
-          {profile && (
-            <>
-              <span className="who" title={profile.email}>
-                {profile.email}
-              </span>
-              <button type="button" className="link" onClick={leaveDemo}>
-                Leave demo
-              </button>
-            </>
-          )}
-        </div>
-      </header>
+      <Header config={config} profile={profile} onLeave={leaveDemo} />
       <div className="layout">
         <main id="main">
           <ScreenBoundary>{main}</ScreenBoundary>
@@ -260,4 +201,49 @@ export function App({ config }: { config: DemoConfig }) {
       </div>
     </div>
   );
+}
+
+function WalletScreen({
+  screen,
+  profile,
+  go,
+  reloadProfile,
+  onEndingHere,
+}: {
+  screen: ScreenId;
+  profile: DemoProfile;
+  go: (id: ScreenId) => void;
+  reloadProfile: () => void;
+  onEndingHere: (why: "signedOut" | "revokedHere") => void;
+}) {
+  switch (screen) {
+    case "send":
+      return <SendScreen profile={profile} />;
+    case "credentials":
+      return (
+        <Credentials
+          accountId={profile.accountId}
+          phoneNumber={profile.phoneNumber}
+          onChanged={reloadProfile}
+        />
+      );
+    case "activity":
+      return <Activity profile={profile} onConfirm={() => go("send")} />;
+    case "receive":
+      return <Receive />;
+    case "sessions":
+      return <Sessions accountId={profile.accountId} onEndingHere={onEndingHere} />;
+    case "export":
+      return <Export profile={profile} />;
+    case "contact":
+      return (
+        <Contact
+          customerId={profile.customerId}
+          accountId={profile.accountId}
+          email={profile.email}
+          phoneNumber={profile.phoneNumber}
+          onChanged={reloadProfile}
+        />
+      );
+  }
 }

@@ -29,10 +29,30 @@ export function Contact({
   const [busy, setBusy] = useState<"sending" | "checking">();
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState<Kind>();
+  const [resent, setResent] = useState(false);
   const fieldId = useId();
   const codeId = useId();
   const codeRef = useRef<HTMLInputElement>(null);
 
+  // The same new address or number gets a new code (the old one is used up after five tries).
+  const resend = async () => {
+    if (!pending) return;
+    setBusy("sending");
+    setError(null);
+    setResent(false);
+    try {
+      await demoApi.contactStart(
+        pending.kind === "email" ? { email: pending.value } : { phoneNumber: pending.value },
+      );
+      setCode("");
+      setResent(true);
+      codeRef.current?.focus();
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(undefined);
+    }
+  };
   const startOver = () => {
     setPending(undefined);
     setCode("");
@@ -62,6 +82,7 @@ export function Contact({
     if (!pending || busy) return;
     setBusy("checking");
     setError(null);
+    setResent(false);
     try {
       const proved = await demoApi.contactVerify(digits);
       // Proved: now the device signs the change.
@@ -123,7 +144,9 @@ export function Contact({
           </label>
           <input
             id={fieldId}
-            type={kind === "email" ? "email" : "tel"}
+            // Text, not "email": the browser's check refuses accents (zoë@…) the service takes.
+            type={kind === "email" ? "text" : "tel"}
+            inputMode={kind === "email" ? "email" : "tel"}
             autoComplete={kind === "email" ? "email" : "tel"}
             maxLength={kind === "email" ? 254 : 24}
             required
@@ -162,10 +185,23 @@ export function Contact({
             <button type="submit" className="primary" disabled={busy !== undefined}>
               {busy === "checking" ? "Checking…" : "Verify and save"}
             </button>
+            <button
+              type="button"
+              className="link"
+              disabled={busy !== undefined}
+              onClick={() => void resend()}
+            >
+              {busy === "sending" ? "Sending…" : "Send a new code"}
+            </button>
             <button type="button" className="link" onClick={startOver}>
               Use another {pending.kind === "email" ? "address" : "number"}
             </button>
           </div>
+          {resent && !error && (
+            <p role="status" className="note note-ok">
+              A new code was sent to {pending.value}. Enter it above.
+            </p>
+          )}
         </form>
       )}
       {saved && (
@@ -174,7 +210,15 @@ export function Contact({
           {saved === "email" ? "address" : "number"}.
         </p>
       )}
-      <ErrorNote error={error} title="That did not work" />
+      <ErrorNote
+        error={error}
+        title="That did not work"
+        advice={{
+          WRONG_CODE: "Check the code and type it again, or press “Send a new code”.",
+          TOO_MANY_CODES: "Press “Send a new code”, then enter the new one.",
+          NO_CODE_PENDING: "Press “Send a new code”, then enter the new one.",
+        }}
+      />
       <ErrorNote error={update.error} title="Could not change the contact details" />
     </section>
   );

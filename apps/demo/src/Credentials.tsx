@@ -1,4 +1,5 @@
 // Credentials: list, add a passkey / SMS code / Google login, remove (after a confirmation).
+import type { CredentialType } from "@signet/core";
 import {
   useAddCredential,
   useAddPasskey,
@@ -42,16 +43,24 @@ export function passkeyNickname(userAgent = navigator.userAgent, now = new Date(
 
 type Notice = { tone: "ok"; text: string } | undefined;
 
+/** A credential type core can remove: the device signs only the removal of the type shown. */
+const removable = (type: string): type is CredentialType =>
+  ["EMAIL_OTP", "SMS_OTP", "OAUTH", "PASSKEY"].includes(type);
+
 export function Credentials({
   accountId,
-  hasPhone,
+  phoneNumber,
   onChanged,
 }: {
   accountId: string;
-  /** The customer has a phone on file, which an SMS code credential needs. */
-  hasPhone: boolean;
+  /**
+   * The customer's phone on file, which an SMS code credential needs; shown beside the button, it
+   * is the number the device checks the signed payload against.
+   */
+  phoneNumber: string | undefined;
   onChanged: () => void;
 }) {
+  const hasPhone = phoneNumber !== undefined;
   const credentials = useCredentials({ accountId });
   const addPasskey = useAddPasskey();
   const addCredential = useAddCredential();
@@ -117,14 +126,17 @@ export function Credentials({
                 ariaLabel={`Remove ${name} ${c.nickname ?? ""}`.trim()}
                 question={`Remove ${name}${c.nickname ? ` (${c.nickname})` : ""}? Its sessions end too.`}
                 confirmLabel="Yes, remove"
-                disabled={busy || list.length < 2 || c.id === inUse}
+                disabled={busy || list.length < 2 || c.id === inUse || !removable(c.type)}
                 onConfirm={() => {
+                  if (!removable(c.type)) return;
                   clearNotes();
                   // A passkey's WebAuthn id lets the browser drop it from its passkey manager too.
                   revoke
                     .mutateAsync({
                       accountId,
                       credentialId: c.id,
+                      // The type the user confirmed removing: never another kind.
+                      type: c.type,
                       passkeyCredentialId: c.credentialId,
                     })
                     .then(
@@ -166,8 +178,9 @@ export function Credentials({
           disabled={busy || hasSms || !hasPhone}
           aria-describedby="sms-hint"
           onClick={() => {
+            if (phoneNumber === undefined) return;
             clearNotes();
-            addCredential.mutateAsync({ accountId, type: "SMS_OTP" }).then(
+            addCredential.mutateAsync({ accountId, type: "SMS_OTP", phoneNumber }).then(
               () => changed("Added SMS code: the unlock screen offers it now."),
               () => undefined,
             );
@@ -199,7 +212,7 @@ export function Credentials({
         {hasSms
           ? "SMS code is already a sign-in method."
           : hasPhone
-            ? "SMS codes go to the phone number on file."
+            ? `SMS codes go to ${phoneNumber}, the number on file.`
             : "SMS code needs a phone number: add one under Contact first (it is verified by a code)."}
       </p>
       {notice && (

@@ -2,12 +2,19 @@
 // minute. It lives only in this component's state: never logged, stored or sent anywhere.
 import { useExportWallet } from "@signet/react";
 import { type FormEvent, useEffect, useId, useState } from "react";
+import type { DemoProfile } from "./demoApi.js";
+import { STEP_UP_MS, StepUp } from "./StepUp.js";
 import { ErrorNote, useSecondsLeft } from "./ui.js";
 
 const SHOW_MS = 60_000;
 
-export function Export({ accountId }: { accountId: string }) {
+export function Export({ profile }: { profile: DemoProfile }) {
+  const { accountId } = profile;
   const exportWallet = useExportWallet();
+  // The second factor, proved on this screen: until when it lets the phrase be revealed.
+  const [provedUntil, setProvedUntil] = useState<number>();
+  const provedLeft = useSecondsLeft(provedUntil);
+  const proved = provedLeft !== undefined && provedLeft > 0;
   const [confirmed, setConfirmed] = useState(false);
   const [hideAt, setHideAt] = useState<number>();
   const confirmId = useId();
@@ -99,6 +106,8 @@ export function Export({ accountId }: { accountId: string }) {
             </button>
           </div>
         </form>
+      ) : !shown && !proved ? (
+        <StepUp profile={profile} onProved={() => setProvedUntil(Date.now() + STEP_UP_MS)} />
       ) : !shown ? (
         <div className="stack">
           {verdict === "ok" && (
@@ -138,7 +147,7 @@ export function Export({ accountId }: { accountId: string }) {
             ))}
           </ol>
           <p className="muted" role="status">
-            Hidden again in {left ?? 60} s.
+            Hidden again in {left ?? SHOW_MS / 1000} s.
           </p>
           <div className="row wrap">
             <button type="button" className="primary" onClick={wroteItDown}>

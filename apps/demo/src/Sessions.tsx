@@ -7,16 +7,36 @@ import {
   useSessions,
   useSignOut,
 } from "@signet/react";
+import { useCallback, useEffect, useState } from "react";
+import { demoApi } from "./demoApi.js";
 import {
   announceChange,
   ConfirmButton,
   ErrorNote,
   formatSeconds,
-  methodName,
   useFreshList,
   useSecondsLeft,
   when,
 } from "./ui.js";
+
+/** How a session was opened, inside a sentence: "an email code", "an SMS code", "a passkey". */
+const SIGNED_IN_WITH: Record<string, string> = {
+  EMAIL_OTP: "an email code",
+  SMS_OTP: "an SMS code",
+  PASSKEY: "a passkey",
+  OAUTH: "a Google login",
+};
+
+/** Wallet session id → the device it was opened on, from the demo server; kept fresh. */
+function useDeviceNames(): Record<string, string> {
+  const [names, setNames] = useState<Record<string, string>>({});
+  const load = useCallback(() => {
+    demoApi.devices().then(setNames, () => undefined);
+  }, []);
+  useEffect(() => load(), [load]);
+  useFreshList("sessions", load);
+  return names;
+}
 
 export function Sessions({
   accountId,
@@ -33,6 +53,7 @@ export function Sessions({
   const signOut = useSignOut();
   const left = useSecondsLeft(expiresAt);
   useFreshList("sessions", sessions.refetch);
+  const devices = useDeviceNames();
 
   return (
     <section className="card" aria-labelledby="sessions-title">
@@ -100,25 +121,30 @@ export function Sessions({
       <ul className="list" aria-label="Sessions">
         {(sessions.data ?? []).map((s) => {
           const mine = s.id === session?.id;
-          const name = s.nickname || methodName(s.type);
-          const until = new Date(s.expiresAt).toLocaleTimeString();
+          // Named by the device it is on and when it began, never by the email or phone.
+          const name =
+            devices[s.id] ?? (mine ? "This device" : "A device this browser did not see");
+          const until = new Date(s.expiresAt).toLocaleTimeString([], {
+            hour: "2-digit",
+            minute: "2-digit",
+          });
           return (
             <li key={s.id} className="list-item">
               <div>
                 <strong>{name}</strong>
                 {mine && <span className="badge">this device</span>}
                 <div className="muted small">
-                  Signed in with {methodName(s.type).toLowerCase()} · {when(s.createdAt)} · until{" "}
-                  {until}
+                  Signed in {when(s.createdAt)} with {SIGNED_IN_WITH[s.type] ?? "another method"} ·
+                  until {until}
                 </div>
               </div>
               <ConfirmButton
                 label="Revoke"
-                ariaLabel={`Revoke session ${name} until ${until}${mine ? " (this device)" : ""}`}
+                ariaLabel={`Revoke the session of ${name}, signed in ${when(s.createdAt)}${mine ? " (this device)" : ""}`}
                 question={
                   mine
                     ? "End this device's session? You will need to sign in again here."
-                    : `End the session "${name}"? That device will need to sign in again.`
+                    : `End the session of ${name}? That device will need to sign in again.`
                 }
                 confirmLabel={mine ? "Yes, end it and sign out" : "Yes, revoke"}
                 disabled={revoke.isPending}

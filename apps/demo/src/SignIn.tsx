@@ -1,23 +1,26 @@
 // Sign in: the demo's own login by email (creates or finds the customer and wallet), then a
 // wallet session by email code, passkey (with browser autofill where supported) or OAuth.
 import { browserSupportsPasskeyAutofill } from "@signet/core";
+import { useRequestOtp, useSignInWithOAuth, useVerifyOtp } from "@signet/react";
+import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { EMAIL_SHAPE } from "./checks.js";
 import {
-  useRequestOtp,
-  useSignInWithOAuth,
-  useSignInWithPasskey,
-  useVerifyOtp,
-} from "@signet/react";
-import { type FormEvent, useEffect, useId, useState } from "react";
-import { type DemoConfig, type DemoCredential, type DemoProfile, demoApi } from "./demoApi.js";
-import { CodeInput, ErrorNote } from "./ui.js";
+  type DemoConfig,
+  type DemoCredential,
+  DemoInputError,
+  type DemoProfile,
+  demoApi,
+} from "./demoApi.js";
+import { usePasskeyUnlock } from "./passkeyUnlock.js";
+import { CodeInput, ErrorNote, useSecondsLeft } from "./ui.js";
 
 /** After five wrong codes the service stops taking that code: a new one is the way out. */
 const OTP_ADVICE = {
-  RATE_LIMITED: "Too many wrong tries for this code. Send a new code, then enter that one.",
-  UNAUTHORIZED: "That code was not accepted. Check it, or send a new code.",
+  RATE_LIMITED: "Too many wrong tries for this code. Press “Send a new code”, then enter that one.",
+  UNAUTHORIZED: "That code was not accepted. Type it again, or press “Send a new code”.",
 };
 
-const REGION_NAMES: Record<string, string> = {
+export const REGION_NAMES: Record<string, string> = {
   US: "United States",
   DE: "Germany (EU, payments need SCA)",
   FR: "France (EU, payments need SCA)",
@@ -41,6 +44,14 @@ export function DemoLogin({
   const regionId = useId();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    // The browser's own email check refuses addresses with accents (zoë@…) that the service
+    // takes, so the field is text and the demo checks the shape itself.
+    if (!EMAIL_SHAPE.test(email.trim())) {
+      setError(
+        new DemoInputError("INVALID_EMAIL", `“${email.slice(0, 60)}” is not an email address.`),
+      );
+      return;
+    }
     setBusy(true);
     setError(null);
     try {
@@ -66,7 +77,10 @@ export function DemoLogin({
         <label htmlFor={emailId}>Email</label>
         <input
           id={emailId}
-          type="email"
+          type="text"
+          inputMode="email"
+          autoCapitalize="none"
+          spellCheck={false}
           autoComplete="email"
           maxLength={254}
           required
@@ -103,7 +117,6 @@ export function WalletSignIn({
   profile: DemoProfile;
   onSwitchUser: () => void;
 }) {
-  const passkey = useSignInWithPasskey();
   const oauth = useSignInWithOAuth();
   const accountFieldId = useId();
   const smsCredential = profile.credentials.find((c) => c.type === "SMS_OTP");
@@ -111,26 +124,27 @@ export function WalletSignIn({
   const passkeys = profile.credentials.filter((c) => c.type === "PASSKEY");
   const oauthCredential = profile.credentials.find((c) => c.type === "OAUTH");
   const firstPasskey = passkeys[0];
+  const unlock = usePasskeyUnlock(firstPasskey?.id);
+  const passkey = unlock.signIn;
+  const waitLeft = useSecondsLeft(unlock.waitingUntil);
 
-  // Browser autofill (conditional UI): the passkey is offered when the account field is focused.
-  const [autofill] = useState(() => new AbortController());
-  const passkeyId = firstPasskey?.id;
-  const { mutate: startPasskey } = passkey;
-  useEffect(() => {
-    if (!passkeyId) return;
-    let live = true;
+  // Browser autofill (conditional UI) offers the passkey once the account field has the focus:
+  // only then does the screen ask the service for a challenge (never on load).
+  const autofill = useRef<AbortController | undefined>(undefined);
+  useEffect(() => () => autofill.current?.abort(), []);
+  const offerAutofill = () => {
+    if (!firstPasskey || autofill.current) return;
+    const controller = new AbortController();
+    autofill.current = controller;
     void browserSupportsPasskeyAutofill().then((supported) => {
-      if (supported && live && !autofill.signal.aborted)
-        startPasskey({ credentialId: passkeyId, autofill: true, signal: autofill.signal });
+      if (supported && !controller.signal.aborted)
+        void unlock.run({ autofill: true, signal: controller.signal });
     });
-    return () => {
-      live = false;
-    };
-  }, [passkeyId, autofill, startPasskey]);
-  useEffect(() => () => autofill.abort(), [autofill]);
+  };
 
   // An autofill attempt that ends (aborted, or the browser gave up) is not the user's doing.
-  const passkeyError = passkey.variables?.autofill === true ? null : passkey.error;
+  const passkeyError =
+    unlock.prepareError ?? (passkey.variables?.autofill === true ? null : passkey.error);
 
   return (
     <section className="card narrow" aria-labelledby="wallet-signin-title">
@@ -142,6 +156,7 @@ export function WalletSignIn({
           value={profile.email}
           readOnly
           autoComplete="username webauthn"
+          onFocus={offerAutofill}
           aria-describedby={`${accountFieldId}-hint`}
         />
         <button type="button" className="link" onClick={onSwitchUser}>
@@ -150,8 +165,8 @@ export function WalletSignIn({
       </div>
       <p id={`${accountFieldId}-hint`} className="hint">
         {profile.region === "US"
-          ? "United States customer"
-          : `EU customer (${profile.region}): payments need SCA`}
+          ? "Customer in the United States"
+          : `Customer in ${(REGION_NAMES[profile.region] ?? "the EU").replace(/ \(.*\)$/, "")}: payments are confirmed with a second factor`}
       </p>
 
       {firstPasskey && (
@@ -160,15 +175,24 @@ export function WalletSignIn({
           <button
             type="button"
             className="primary"
-            disabled={passkey.isPending && passkey.variables?.autofill !== true}
+            disabled={
+              (passkey.isPending && passkey.variables?.autofill !== true) ||
+              unlock.waitingUntil !== undefined
+            }
             onClick={() => {
-              // Straight from the tap, so the prompt opens in this task (iOS Safari needs it).
-              autofill.abort();
-              passkey.mutate({ credentialId: firstPasskey.id });
+              autofill.current?.abort();
+              autofill.current = undefined;
+              void unlock.run();
             }}
           >
             Sign in with passkey
           </button>
+          {unlock.waitingUntil !== undefined && (
+            <p className="note" role="status">
+              Many sign-in attempts just now: the wallet service asks to wait. Trying again in{" "}
+              {waitLeft ?? 0} s.
+            </p>
+          )}
           <ErrorNote error={passkeyError} title="Passkey sign-in did not finish" />
         </div>
       )}
@@ -246,11 +270,14 @@ function OtpMethod({
   const challenge = requestOtp.data;
   const verify = (digits: string) => {
     if (!challenge || verifyOtp.isPending) return;
-    verifyOtp.mutate({
-      credential: challenge.credential,
-      otpEncryptionTargetBundle: challenge.otpEncryptionTargetBundle,
-      otpCode: digits,
-    });
+    verifyOtp
+      .mutateAsync({
+        credential: challenge.credential,
+        otpEncryptionTargetBundle: challenge.otpEncryptionTargetBundle,
+        otpCode: digits,
+      })
+      // A refused code leaves the field empty for the next one.
+      .catch(() => setCode(""));
   };
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();

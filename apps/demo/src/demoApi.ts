@@ -1,10 +1,15 @@
 // The demo's own endpoints (/api/demo/): the app's login, funding, quotes, passkey challenges and
 // sandbox OIDC tokens. These stand in for what an integrator's backend does.
 import type { CurrencyJson, QuoteJson } from "@signet/core";
+import type { DemoErrorCode } from "./advice.js";
 import { logLine } from "./log.js";
+import { raise } from "./signals.js";
 
 export type DemoConfig = {
   mode: "emulator" | "sandbox";
+  /** A random id per start of the demo server: another one means it restarted. */
+  instanceId: string;
+  startedAt: string;
   rpId: string;
   otpHint: string;
   trustedKeys?: { otpTargetBundle: string[]; exportBundle: string[] };
@@ -52,9 +57,24 @@ export type DemoReceive = {
 
 /** A demo endpoint's refusal, with the server's message (written for the user). */
 export class DemoApiError extends Error {
+  override readonly name = "DemoApiError";
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: DemoErrorCode | (string & {}),
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Something the demo itself refuses before any request (an amount that is not one, a step-up not
+ * done): a stable code with advice in ./advice.ts, and a message written for the user.
+ */
+export class DemoInputError extends Error {
+  override readonly name = "DemoInputError";
+  constructor(
+    readonly code: DemoErrorCode,
     message: string,
   ) {
     super(message);
@@ -85,12 +105,17 @@ async function call<T>(method: "GET" | "POST", path: string, body?: unknown): Pr
     response.ok ? "ok" : "error",
   );
   const data = (await response.json().catch(() => ({}))) as { code?: string; message?: string };
-  if (!response.ok)
+  if (!response.ok) {
+    // The shell answers these wherever they happen: back to the demo's sign-in, or to unlock.
+    if (response.status === 401 && data.code === "SIGNED_OUT") raise("demoSignedOut");
+    if (response.status === 401 && data.code === "WALLET_SESSION_ENDED")
+      raise("walletSessionEnded");
     throw new DemoApiError(
       response.status,
       data.code ?? "ERROR",
       data.message ?? `The demo server answered ${response.status}.`,
     );
+  }
   return data as T;
 }
 
@@ -103,10 +128,23 @@ export const demoApi = {
     ),
   signIn: (email: string, region: string) => call<DemoProfile>("POST", "signin", { email, region }),
   signOut: () => call<object>("POST", "signout"),
-  fund: (amount: number) => call<{ funded: number }>("POST", "fund", { amount }),
+  /** Test funds; `sessionId` (this device's wallet session) is checked first by the server. */
+  fund: (amount: number, sessionId?: string) =>
+    call<{ funded: number }>("POST", "fund", { amount, ...(sessionId ? { sessionId } : {}) }),
   /** A quote to the demo payee; `scaFactor` is how an EU customer will confirm it. */
-  quote: (amount: number, scaFactor?: "SMS_OTP" | "PASSKEY") =>
-    call<QuoteJson>("POST", "quote", { amount, ...(scaFactor ? { scaFactor } : {}) }),
+  quote: (
+    amount: number,
+    options: { scaFactor?: "SMS_OTP" | "PASSKEY"; sessionId?: string | undefined } = {},
+  ) =>
+    call<QuoteJson>("POST", "quote", {
+      amount,
+      ...(options.scaFactor ? { scaFactor: options.scaFactor } : {}),
+      ...(options.sessionId ? { sessionId: options.sessionId } : {}),
+    }),
+  /** Names this device's new wallet session by the browser (the server reads the User-Agent). */
+  registerDevice: (sessionId: string) => call<{ name: string }>("POST", "devices", { sessionId }),
+  /** Wallet session id → the device it was opened on, for the sessions the server was told of. */
+  devices: () => call<{ devices: Record<string, string> }>("GET", "devices").then((r) => r.devices),
   activity: () => call<{ data: DemoActivity[] }>("GET", "activity").then((r) => r.data),
   receive: () => call<DemoReceive>("GET", "receive"),
   /** Sends a code to prove a new contact (the demo sends none: its code is public). */

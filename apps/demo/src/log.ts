@@ -50,18 +50,21 @@ export function logSignetEvent(event: SignetEvent): void {
         !/^\/auth\/credentials\/[^/]+\/(verify|challenge)/.test(event.path)
       )
         for (const listener of rejectedListeners) listener();
-      const outcome = event.status ?? event.code ?? "no answer";
+      // A request the app stopped itself (a screen closed, an autofill offer withdrawn) is not a
+      // failure: it reads as stopped, in the log's plain colour.
+      const stopped = event.status === undefined && event.code === "ABORTED";
+      const outcome = stopped ? "stopped by the app" : (event.status ?? event.code ?? "no answer");
       const ok = event.status !== undefined && event.status < 400;
       logLine(
         `${event.method} /api/grid${redactPath(event.path)} → ${outcome}${event.signed ? " · signed" : ""} · ${Math.round(event.durationMs)} ms`,
-        ok ? "ok" : "error",
+        ok ? "ok" : stopped ? "info" : "error",
       );
       return;
     }
     case "signedRequest":
       logLine(
         `${event.operation ?? event.method} · ${event.stage} (leg ${event.leg})`,
-        event.stage === "failed" ? "error" : "info",
+        event.stage === "failed" && event.code !== "ABORTED" ? "error" : "info",
       );
       return;
     case "session":

@@ -1,9 +1,14 @@
-import { createBrowserWebAuthn, createClient, type WebAuthnProvider } from "@signet/core";
+import {
+  createBrowserWebAuthn,
+  createClient,
+  type SignetClient,
+  type WebAuthnProvider,
+} from "@signet/core";
 import { SignetProvider } from "@signet/react";
-import { StrictMode } from "react";
+import { StrictMode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App.js";
-import { demoApi } from "./demoApi.js";
+import { type DemoConfig, demoApi } from "./demoApi.js";
 import { logSignetEvent } from "./log.js";
 
 /**
@@ -29,23 +34,59 @@ function demoWebAuthn(): WebAuthnProvider {
   };
 }
 
+/** One client per start of the demo server: its keys are the ones that server trusts. */
+function clientFor(config: DemoConfig): SignetClient {
+  return createClient({
+    relayUrl: "/api/grid",
+    onEvent: logSignetEvent,
+    webauthn: demoWebAuthn(),
+    ...(config.trustedKeys ? { trustedKeys: config.trustedKeys } : {}),
+    allowUnsignedBundles: config.allowUnsignedBundles,
+  });
+}
+
+/**
+ * The page's root. When the demo server forgets the browser, it asks for the configuration again:
+ * a new instance id means the server restarted, so the client is made again with the keys the new
+ * server trusts (the old ones would refuse every bundle it seals) and the screens start over.
+ */
+function Root({ initial }: { initial: DemoConfig }) {
+  const [config, setConfig] = useState(initial);
+  const [restarted, setRestarted] = useState(false);
+  const client = useMemo(() => clientFor(config), [config]);
+  // The client of the server before the restart stops its background work (not on Strict Mode's
+  // second effect: the same client is kept then).
+  const previous = useRef<SignetClient>(undefined);
+  useEffect(() => {
+    const old = previous.current;
+    previous.current = client;
+    if (old && old !== client) old.destroy();
+  }, [client]);
+  const seen = config.instanceId;
+  const recheck = useCallback(() => {
+    demoApi.config().then(
+      (next) => {
+        if (next.instanceId === seen) return;
+        setRestarted(true);
+        setConfig(next);
+      },
+      () => undefined,
+    );
+  }, [seen]);
+  return (
+    <SignetProvider client={client} key={config.instanceId}>
+      <App config={config} restarted={restarted} onForgotten={recheck} />
+    </SignetProvider>
+  );
+}
+
 const root = createRoot(document.getElementById("root") as HTMLElement);
 
 demoApi.config().then(
   (config) => {
-    // One client for the page: the relay on this origin, the demo cookie sent with each call.
-    const client = createClient({
-      relayUrl: "/api/grid",
-      onEvent: logSignetEvent,
-      webauthn: demoWebAuthn(),
-      ...(config.trustedKeys ? { trustedKeys: config.trustedKeys } : {}),
-      allowUnsignedBundles: config.allowUnsignedBundles,
-    });
     root.render(
       <StrictMode>
-        <SignetProvider client={client}>
-          <App config={config} />
-        </SignetProvider>
+        <Root initial={config} />
       </StrictMode>,
     );
   },

@@ -1,74 +1,25 @@
 // Small pieces every screen uses: error notes that say what to do, step progress, countdowns.
 import type { CurrencyJson } from "@signet/core";
 import { Component, type ReactNode, useEffect, useRef, useState } from "react";
-import { DemoApiError } from "./demoApi.js";
+import { adviceFor } from "./advice.js";
+import { DemoApiError, DemoInputError } from "./demoApi.js";
 
-const ADVICE: Record<string, string> = {
-  INVALID_INPUT: "Check what you typed and try again.",
-  UNAUTHORIZED:
-    "The code or credential was not accepted. Check it and try again, or ask for a new code.",
-  CHALLENGE_EXPIRED: "The code expired. Ask for a new one.",
-  CHALLENGE_INVALID: "That code is not valid any more. Ask for a new one.",
-  ACCOUNT_LOCKED: "Too many wrong attempts. Wait a few minutes, then ask for a new code.",
-  SCA_SESSION_REQUIRED:
-    "Your confirmation login lapsed. Sign out and in again, then confirm the payment again.",
-  BAD_REQUEST: "That confirmation was not accepted. Check the code and try again.",
-  NO_SESSION: "This device holds no session for the wallet. Sign in again.",
-  SESSION_EXPIRED: "Your session ended. Sign in again to continue.",
-  NOT_FOUND: "The service no longer knows this session or item. Sign in again, or reload the page.",
-  WEBAUTHN_CANCELLED: "The passkey prompt was closed. Try again and confirm on your device.",
-  WEBAUTHN_TIMEOUT:
-    "The passkey prompt timed out before you confirmed. Try again and confirm on your device.",
-  WEBAUTHN_RP_ID_INVALID:
-    "This page's address does not match the passkey's site. Open the demo at http://localhost, not 127.0.0.1 or another name.",
-  WEBAUTHN_DOMAIN_INVALID:
-    "Passkeys need a domain name. Open the demo at http://localhost, not an IP address.",
-  WEBAUTHN_INVALID_STATE: "This device already holds a passkey for this wallet.",
-  WEBAUTHN_UNSUPPORTED: "This browser cannot use passkeys. Use the email code instead.",
-  WEBAUTHN_WRONG_CREDENTIAL: "That passkey belongs to another wallet. Pick this wallet's passkey.",
-  PASSKEY_CREDENTIAL_ALREADY_EXISTS: "This passkey is already on the wallet.",
-  INSUFFICIENT_FUNDS: "The wallet has too little money. Add test funds, then get a new quote.",
-  QUOTE_EXPIRED: "The quote expired before it was signed; nothing was sent. Get a new quote.",
-  PAYLOAD_MISMATCH:
-    "This device refused to sign: what the server asked it to sign is not what you asked for. Nothing was signed or sent. If it repeats, the app's server may be compromised; stop and tell its operator.",
-  QUOTE_ALREADY_EXECUTED: "This quote was already sent. Check the transfer below.",
-  NETWORK: "The server did not answer. Check that the demo is still running, then try again.",
-  TIMEOUT: "The server took too long. Try again.",
-  PROCESSING_TIMEOUT: "The service is still working on it. Wait a moment and try again.",
-  RATE_LIMITED: "Too many requests. Wait a minute and try again.",
-  RELAY_UNAUTHENTICATED:
-    "The demo server no longer knows this browser (it was restarted, or you signed out in another tab). Sign in again.",
-  INVALID_EMAIL: "Check the email address and try again.",
-  TOO_MANY_CODES: "Ask for a new code, then enter that one.",
-  WRONG_CODE: "Check the code and try again, or ask for a new one.",
-  NO_CODE_PENDING: "Ask for a new code.",
-  UNEXPECTED_STATUS:
-    "The server answered in a way the app did not expect. Reload the page and try again.",
-  SIGNED_OUT: "Enter your email to sign in to the demo again.",
-};
-
-/** `{ what happened, what to do }` for a Signet or demo error. */
-export function explain(error: unknown): { code: string; what: string; todo: string } {
+/** `{ code, what happened (when it is in the user's words), what to do }` for any error. */
+export function explain(error: unknown): { code: string; what: string | undefined; todo: string } {
   const code =
     typeof error === "object" && error !== null && "code" in error && typeof error.code === "string"
       ? error.code
       : "ERROR";
-  const what = error instanceof Error ? error.message : "Something went wrong.";
-  const todo =
-    ADVICE[code] ??
-    (error instanceof DemoApiError
-      ? error.status >= 400 && error.status < 500
-        ? // The demo server's own refusals are written for the user: what to change.
-          "Change what the message above asks for, then try again."
-        : "Try again; if it repeats, restart the demo."
-      : "Try again. If it keeps failing, reload the page.");
-  return { code, what, todo };
+  // The demo's own messages are written for the user; the service's and core's are not shown.
+  const what =
+    error instanceof DemoApiError || error instanceof DemoInputError ? error.message : undefined;
+  return { code, what, todo: adviceFor(code) };
 }
 
 /**
- * An error with what to do about it. `advice` overrides the general advice for some codes where
- * the screen knows better (after wrong codes, "Send a new code" is the way out, not waiting).
- * It scrolls itself into view when it appears, so a phone user sees it.
+ * An error with what to do about it, in plain words: no code or service wording on screen (the
+ * code stays in `data-code`). `advice` overrides the advice for some codes where the screen knows
+ * better (after wrong codes, "Send a new code" is the way out). It scrolls itself into view.
  */
 export function ErrorNote({
   error,
@@ -88,15 +39,13 @@ export function ErrorNote({
   const { code, what } = explained;
   const todo = advice?.[code] ?? explained.todo;
   return (
-    <div className="note note-error" role="alert" ref={ref}>
+    <div className="note note-error" role="alert" ref={ref} data-code={code}>
       <strong>
         <span aria-hidden="true">⚠ </span>
         {title}
       </strong>
+      {what && <p>{what}</p>}
       <p>{todo}</p>
-      <p className="muted small">
-        {what} <code>{code}</code>
-      </p>
     </div>
   );
 }
@@ -131,17 +80,28 @@ export function Steps({ steps, label }: { steps: Step[]; label: string }) {
   );
 }
 
-/** Seconds left until `until` (RFC 3339 or ms), ticking once a second. */
+/**
+ * Whole seconds left until `until` (RFC 3339 or ms), ticking once a second. Rounded down, and
+ * measured from now when `until` changes, so a minute shows as 60 s, never 61.
+ */
 export function useSecondsLeft(until: string | number | undefined): number | undefined {
   const [now, setNow] = useState(() => Date.now());
+  const [seen, setSeen] = useState(until);
+  // A new deadline: the clock reads the time now, not the last tick's.
+  let current = now;
+  if (seen !== until) {
+    current = Date.now();
+    setSeen(until);
+    setNow(current);
+  }
   useEffect(() => {
     if (until === undefined) return;
-    const timer = setInterval(() => setNow(Date.now()), 1000);
+    const timer = setInterval(() => setNow(Date.now()), 250);
     return () => clearInterval(timer);
   }, [until]);
   if (until === undefined) return undefined;
   const end = typeof until === "number" ? until : Date.parse(until);
-  return Math.max(0, Math.round((end - now) / 1000));
+  return Math.max(0, Math.floor((end - current) / 1000));
 }
 
 export const formatSeconds = (s: number) =>

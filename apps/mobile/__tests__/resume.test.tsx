@@ -1,24 +1,20 @@
 // A phone that slept: the app's client (src/signet.ts with src/appState.ts, as src/WalletRoot.tsx
 // makes it) checks its held session again when React Native's AppState says "active", so a session
 // that expired while the phone slept is dropped on resume, before any call finds it. Signed in over
-// real HTTP against the web demo's server (./server.mjs). Replaced: the secure store's and the file
-// system's native storage (in memory), the platform passkey UI, the cookie store of React Native's
-// networking, and AppState (React Native's Jest mock; its listener is called as the phone would).
+// real HTTP against the web demo's server (./server.mjs). Replaced: the secure store's native
+// storage (in memory), the platform passkey UI, and AppState (React Native's Jest mock; its
+// listener is called as the phone would); core's Jest preset keeps the cookies of React Native's
+// networking and the iOS preferences in memory.
 import type { SignetEvent } from "@signet/core";
 import { AppState, type AppStateStatus } from "react-native";
 import { reactNativeAppState } from "../src/appState";
 import { loadWallet, logIn, sendEmailCode, verifyEmailCode, walletCalls } from "../src/journeys";
 import { createWalletClient } from "../src/signet";
-import { keepCookies } from "./support/platform";
 
 jest.mock("expo-secure-store", () => jest.requireActual("./support/nativeStores").secureStore());
 
-jest.mock("expo-file-system", () => jest.requireActual("./support/nativeStores").fileSystem());
-
-// The platform passkey UI (the emulator's software authenticator) and the cookie store of React
-// Native's networking (./support/platform.ts).
+// The platform passkey UI: the emulator's software authenticator (./support/platform.ts).
 jest.mock("react-native-passkeys", () => jest.requireActual("./support/platform").passkeys());
-keepCookies();
 
 const secureItems = (): Map<string, string> => jest.requireMock("expo-secure-store").__items;
 const sessionKeys = () => [...secureItems().keys()].filter((key) => key.startsWith("signet.k."));

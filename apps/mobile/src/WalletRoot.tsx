@@ -2,10 +2,19 @@
 // the demo user (the integrator's own login) for every screen.
 import type { SignetClient } from "@signet/core";
 import { SignetProvider } from "@signet/react";
-import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from "react";
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+} from "react";
 import { ActivityIndicator, Text, View } from "react-native";
+import { SafeAreaProvider } from "react-native-safe-area-context";
 import { reactNativeAppState } from "./appState";
-import type { DemoConfig, DemoProfile } from "./demoApi";
+import { type DemoConfig, type DemoProfile, demoApi } from "./demoApi";
 import { loadWallet } from "./journeys";
 import { createWalletClient } from "./signet";
 import { styles } from "./ui";
@@ -14,6 +23,8 @@ type WalletState = {
   demo: DemoConfig;
   profile: DemoProfile | null;
   setProfile(profile: DemoProfile | null): void;
+  /** Reads the demo user again (after a contact or sign-in method change). */
+  reload(): void;
 };
 
 const WalletContext = createContext<WalletState | null>(null);
@@ -55,7 +66,13 @@ export function WalletRoot({
     };
   }, []);
   const client = useMemo(() => (demo ? createClient(demo) : undefined), [demo, createClient]);
-  const state = useMemo(() => (demo ? { demo, profile, setProfile } : undefined), [demo, profile]);
+  const reload = useCallback(() => {
+    demoApi.me().then(setProfile, () => undefined);
+  }, []);
+  const state = useMemo(
+    () => (demo ? { demo, profile, setProfile, reload } : undefined),
+    [demo, profile, reload],
+  );
   if (error)
     return (
       <View style={styles.screen}>
@@ -72,8 +89,10 @@ export function WalletRoot({
       </View>
     );
   return (
-    <SignetProvider client={client}>
-      <WalletContext.Provider value={state}>{children}</WalletContext.Provider>
-    </SignetProvider>
+    <SafeAreaProvider>
+      <SignetProvider client={client}>
+        <WalletContext.Provider value={state}>{children}</WalletContext.Provider>
+      </SignetProvider>
+    </SafeAreaProvider>
   );
 }

@@ -57,7 +57,7 @@ export function walletCalls(
 export class JourneyError extends Error {
   override readonly name = "JourneyError";
   constructor(
-    readonly code: "NO_EMAIL_CREDENTIAL" | "INVALID_AMOUNT" | "NOT_SENT",
+    readonly code: "NO_EMAIL_CREDENTIAL" | "INVALID_AMOUNT" | "INVALID_EMAIL" | "NOT_SENT",
     message: string,
   ) {
     super(message);
@@ -115,12 +115,19 @@ export function paymentUnits(amount: string, decimals = 2): number {
   return units > 0 && Number.isSafeInteger(units) ? units : Number.NaN;
 }
 
-/** A quote for `units` from the demo server, after funding the sandbox wallet with as much. */
-export async function quotePayment(units: number): Promise<QuoteJson> {
+/**
+ * A quote for `units` from the demo server. It funds nothing: a wallet short of money gets a quote
+ * it cannot send, which the screen says (funding is the customer's own "Add test funds").
+ */
+export async function quotePayment(units: number, sessionId?: string): Promise<QuoteJson> {
   if (!(units > 0))
     throw new JourneyError("INVALID_AMOUNT", "Type an amount above zero, such as 5.00.");
-  await demoApi.fund(units);
-  return demoApi.quote(units);
+  return demoApi.quote(units, sessionId);
+}
+
+/** Sandbox test funds into the wallet, in its currency's smallest unit. */
+export async function fundWallet(units: number, sessionId?: string): Promise<void> {
+  await demoApi.fund(units, sessionId);
 }
 
 /**

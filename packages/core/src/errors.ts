@@ -4,159 +4,49 @@
  * mnemonics, stamps or platform secrets.
  */
 
-import type { ServiceErrorCode, SignetErrorCode } from "./codes.js";
+import type {
+  AnswerErrorDetails,
+  KnownErrorCode,
+  SignetErrorCode,
+  SignetErrorDetailsMap,
+} from "./codes.js";
 import { defined } from "./defined.js";
 
 export type {
+  AnswerErrorDetails,
   BundleErrorCode,
   ClientErrorCode,
+  ClientErrorDetailsMap,
   CryptoErrorCode,
+  FieldErrorDetails,
   KnownErrorCode,
+  NoDetails,
+  ReasonDetails,
   RelayErrorCode,
+  RelayErrorDetailsMap,
   RequestErrorCode,
   ServiceErrorCode,
+  ServiceErrorDetailsMap,
   SessionErrorCode,
   SessionSignedErrorCode,
   SignedRequestErrorCode,
   SignetErrorCode,
+  SignetErrorDetailsMap,
   WebAuthnErrorCode,
+  WebAuthnErrorDetails,
+  WebAuthnErrorDetailsMap,
 } from "./codes.js";
 
 /**
- * Context a request adds to the error of an answer (`transport/responseError.ts` and the
- * signed-request engine): besides the service's own `details`, passed through with their strings
- * redacted.
+ * The `details` of a code this version does not know (a newer service's): whatever its answer
+ * carried, and what the request adds.
  */
-export type AnswerErrorDetails = {
-  /** The wait the answer's `Retry-After` asked for, in ms. */
-  retryAfterMs?: number;
-  /** The signed operation (`executeQuote`, `revokeSession`, …). */
-  operation?: string;
-  /** The request id of the challenge the answer was about. */
-  requestId?: string;
-  /**
-   * The answer followed a re-send after no answer or a 5xx on a signed leg: the first send may
-   * have taken effect, so re-read the state before trying again.
-   */
-  ambiguousResend?: boolean;
-  readonly [field: string]: unknown;
-};
-
-/** What a passkey failure carries (`webauthn/errors.ts`, the React Native adapters). */
-export type WebAuthnErrorDetails = {
-  /** `registration` (create) or `authentication` (get). */
-  ceremony?: string;
-  /** The DOM error's name (`NotAllowedError`, …). */
-  name?: string;
-  /** `@simplewebauthn/browser`'s diagnosis (`ERROR_INVALID_RP_ID`, …). */
-  webauthnCode?: string;
-  /** The native module's error code (React Native). */
-  native?: string;
-  /** The relying party id the ceremony's options named. */
-  rpId?: string;
-  /** The page's host (absent in an app). */
-  hostname?: string;
-  /** The options' timeout, when they gave one. */
-  timeoutMs?: number;
-  /** How long the ceremony ran before it failed. */
-  elapsedMs?: number;
-  /** Whether it was a conditional (autofill) request. */
-  conditional?: boolean;
-  readonly [field: string]: unknown;
-};
+export type UnknownCodeDetails = AnswerErrorDetails & { readonly [field: string]: unknown };
 
 /**
- * The shape of `details` for each code that carries fields, so that checking `code` types
- * `details`: `if (error.code === "RATE_LIMITED") wait(error.details.retryAfterMs)`. Every shape
- * stays an open plain object (the service may add fields); a code without an entry has
- * `Record<string, unknown>`. No field ever holds a key, an OTP code, a mnemonic, a stamp or a
- * platform secret.
- */
-export type SignetErrorDetailsMap = {
-  /** 429, from the service or the relay. */
-  RATE_LIMITED: AnswerErrorDetails & { reason?: string; retryAfterSeconds?: number };
-  /** 423: the SCA account is locked. */
-  ACCOUNT_LOCKED: AnswerErrorDetails & {
-    lockedUntil?: string;
-    failedAttempts?: number;
-    suspended?: boolean;
-  };
-  /** Refused before signing (docs/protocol.md §11): which check, which signature, which field. */
-  PAYLOAD_MISMATCH: {
-    operation: string;
-    /** 1 for the first payload of the call, 2 for the next leg's. */
-    signature: number;
-    /** The payload's field that did not bind the device's request. */
-    field: string;
-    /** The activity type the payload named, when that was the mismatch. */
-    activityType?: string;
-    readonly [field: string]: unknown;
-  };
-  /** The challenge lapsed before a terminal answer. */
-  CHALLENGE_EXPIRED: {
-    requestId?: string;
-    /** The challenge's `expiresAt`, RFC 3339. */
-    expiresAt?: string;
-    operation?: string;
-    readonly [field: string]: unknown;
-  };
-  /** A 202 whose challenge is not one to sign. */
-  CHALLENGE_INVALID: {
-    /** `payloadToSign`, `requestId` or `expiresAt`. */
-    field?: string;
-    requestId?: string;
-    maxLegs?: number;
-    operation?: string;
-    readonly [field: string]: unknown;
-  };
-  /** The held session expired by both clocks. */
-  SESSION_EXPIRED: { accountId: string; sessionId: string; readonly [field: string]: unknown };
-  /** No usable session on this device for the account. */
-  NO_SESSION: { accountId?: string; sessionId?: string; readonly [field: string]: unknown };
-  /**
-   * A signed send may have taken effect, its answer was lost, and the look-up that settles it
-   * could not: which operation, at which step (`leg 2`: the signed leg whose answer was lost;
-   * `recovery`: the look-up failed past the retry policy), the code that ended it (`code`,
-   * `status`: a spent request id's 401, the relay's 403) and, for `recovery`, the look-up's code.
-   */
-  OUTCOME_UNKNOWN: {
-    operation?: string;
-    step: string;
-    requestId?: string;
-    code: string;
-    status?: number;
-    recoveryCode?: string;
-    readonly [field: string]: unknown;
-  };
-  /** The time budget ran out while the service was still processing. */
-  PROCESSING_TIMEOUT: { operation?: string; polls?: number; readonly [field: string]: unknown };
-  QUOTE_EXPIRED: { quoteId: string; readonly [field: string]: unknown };
-  QUOTE_FAILED: { quoteId: string; status: string; readonly [field: string]: unknown };
-  SCA_LOGIN_FAILED: { status: string; readonly [field: string]: unknown };
-  SCA_ORIGIN_NOT_ALLOWED: {
-    origin: string;
-    allowedOrigins: readonly string[];
-    readonly [field: string]: unknown;
-  };
-  /** The passkey used is not the one the challenge named (base64url credential ids). */
-  WEBAUTHN_WRONG_CREDENTIAL: WebAuthnErrorDetails & { expected?: string; used?: string };
-  WEBAUTHN_CANCELLED: WebAuthnErrorDetails;
-  WEBAUTHN_TIMEOUT: WebAuthnErrorDetails;
-  WEBAUTHN_INVALID_STATE: WebAuthnErrorDetails;
-  WEBAUTHN_SECURITY: WebAuthnErrorDetails;
-  WEBAUTHN_RP_ID_INVALID: WebAuthnErrorDetails;
-  WEBAUTHN_DOMAIN_INVALID: WebAuthnErrorDetails;
-  WEBAUTHN_FAILED: WebAuthnErrorDetails;
-  WEBAUTHN_UNSUPPORTED: WebAuthnErrorDetails;
-  /** No secure random source or no WebCrypto: which one is `missing`. */
-  CRYPTO_UNAVAILABLE: { missing?: string; readonly [field: string]: unknown };
-  /** An answer of the wrong shape: the fields it lacks, or the resource it is about. */
-  MALFORMED_RESPONSE: AnswerErrorDetails & { missing?: string[]; quoteId?: string; field?: string };
-};
-
-/**
- * The `details` of an error with code `TCode`: its shape in {@link SignetErrorDetailsMap}, or a
- * plain object for codes without one (the service's codes carry {@link AnswerErrorDetails}).
+ * The `details` of an error with code `TCode`: its closed shape in {@link SignetErrorDetailsMap}
+ * (codes.ts), so that checking `code` types `details` and a field the code does not carry is a
+ * type error; {@link UnknownCodeDetails} for a code this version does not know.
  *
  * @example
  * ```ts
@@ -164,11 +54,7 @@ export type SignetErrorDetailsMap = {
  * ```
  */
 export type SignetErrorDetails<TCode extends SignetErrorCode = SignetErrorCode> =
-  TCode extends keyof SignetErrorDetailsMap
-    ? SignetErrorDetailsMap[TCode]
-    : TCode extends ServiceErrorCode
-      ? AnswerErrorDetails
-      : Record<string, unknown>;
+  TCode extends KnownErrorCode ? SignetErrorDetailsMap[TCode] : UnknownCodeDetails;
 
 export type SignetErrorOptions<TCode extends SignetErrorCode = SignetErrorCode> = {
   /** HTTP status when the error came from the relay or the service. */
@@ -266,6 +152,15 @@ export function isSignetError<TCode extends SignetErrorCode = SignetErrorCode>(
   code?: TCode,
 ): error is SignetError<TCode> {
   return error instanceof SignetError && (code === undefined || error.code === code);
+}
+
+/**
+ * A field of an error's `details` whatever its code, as `unknown`: for code that handles every
+ * code alike (the retry policy reads `retryAfterMs` of any answer). Code that knows the code
+ * narrows on it instead and reads the typed field.
+ */
+export function detailOf(error: SignetError, field: string): unknown {
+  return (error.details as Readonly<Record<string, unknown>>)[field];
 }
 
 /**

@@ -14,13 +14,13 @@ export {
   type AddPasskeyReturnType,
   addPasskey,
 } from "./actions/addPasskey.js";
-export {
-  type AuthorizeQuoteErrorType,
-  type AuthorizeQuoteParameters,
-  type AuthorizeQuoteReturnType,
-  authorizeQuote,
-  type ScaChallengeContext,
-  type ScaProof,
+export type {
+  AuthorizeQuoteErrorType,
+  AuthorizeQuoteParameters,
+  AuthorizeQuoteReturnType,
+  ConfirmedQuote,
+  ScaChallengeContext,
+  ScaProof,
 } from "./actions/authorizeQuote.js";
 export type {
   ConfirmContactVerificationErrorType,
@@ -66,6 +66,7 @@ export {
   getSession,
 } from "./actions/getSession.js";
 export {
+  authorizeQuote,
   deleteScaFactor,
   enrollScaPasskey,
   listScaFactors,
@@ -169,13 +170,13 @@ export type {
   ScaFactorJson,
   SecurityEventType,
 } from "./actions/scaFactors.js";
+export { readPasskeyOptions } from "./actions/scaLedger.js";
 export type {
   ScaLoginErrorType,
   ScaLoginFactor,
   ScaLoginParameters,
   ScaLoginReturnType,
 } from "./actions/scaLogin.js";
-export { readPasskeyOptions } from "./actions/scaProof.js";
 export {
   type SignInWithOAuthErrorType,
   type SignInWithOAuthParameters,
@@ -257,12 +258,18 @@ export {
   type AnswerErrorDetails,
   type BundleErrorCode,
   type ClientErrorCode,
+  type ClientErrorDetailsMap,
   type CryptoErrorCode,
+  type FieldErrorDetails,
   isSignetError,
   type KnownErrorCode,
+  type NoDetails,
+  type ReasonDetails,
   type RelayErrorCode,
+  type RelayErrorDetailsMap,
   type RequestErrorCode,
   type ServiceErrorCode,
+  type ServiceErrorDetailsMap,
   type SessionErrorCode,
   type SessionSignedErrorCode,
   type SignedRequestErrorCode,
@@ -272,8 +279,10 @@ export {
   type SignetErrorDetailsMap,
   type SignetErrorOf,
   type SignetErrorOptions,
+  type UnknownCodeDetails,
   type WebAuthnErrorCode,
   type WebAuthnErrorDetails,
+  type WebAuthnErrorDetailsMap,
 } from "./errors.js";
 export type {
   BundleWarningEvent,

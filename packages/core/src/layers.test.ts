@@ -31,6 +31,9 @@ const RANKS: [prefix: string, rank: number][] = [
   // The passkey setup checker: an entry of its own (`@signet/core/check-passkeys`, the `signet`
   // bin), which imports nothing of the client.
   ["passkey-check/", 9],
+  // `@signet/core/jest`: the preset for an app's own Jest tests, an entry of its own that imports
+  // nothing of the client (apps never bundle it).
+  ["jest/", 9],
   // The `node` condition wraps the default entry.
   ["index.node.ts", 10],
 ];

@@ -172,6 +172,7 @@ describe("hermes flows: against the emulator", () => {
     expect(new Set(deviceOnly(run.keychain))).toEqual(new Set(["whenUnlockedThisDeviceOnly"]));
   });
 
+  // Each I/O call is a Hermes run: the sign-in's proof of its key (a refresh) adds two.
   it("a passkey sign-in: after a restart, the passkey added and used through react-native-passkeys", async () => {
     const keychain = runs.otp?.keychain ?? [];
     const run = await flow(
@@ -196,7 +197,7 @@ describe("hermes flows: against the emulator", () => {
     );
     expect(run.secureStore.length).toBeGreaterThanOrEqual(2);
     expect(new Set(deviceOnly(run.secureStore))).toEqual(new Set(["whenUnlockedThisDeviceOnly"]));
-  });
+  }, 60_000);
 
   it("a quote execute with SCA: stamped in Hermes with the restored passkey session, a passkey enrolled for SCA and asked for on execute, the SCA login and both challenges answered through react-native-passkeys", async () => {
     // A cross-currency send (USDB to USD): the conversion, then the payout, each by passkey.

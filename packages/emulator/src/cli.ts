@@ -18,6 +18,8 @@ Options:
   --client-secret <s>  Basic auth password (default emulator)
   --sca-session-ttl-ms <ms>       SCA login lifetime (default 900000)
   --no-sca-login                  quote authorize needs no SCA login session
+  --sca-login-at-execute          quote execute needs an SCA login session too (409 SCA_SESSION_REQUIRED)
+  --control-host <name>           a Host name, besides loopback ones, the /_emulator controls answer; repeatable
   --passkey-options-shape <shape> json (default) or publicKey ({ publicKey: {...} })
   -h, --help           show this help
 
@@ -59,6 +61,8 @@ async function main(): Promise<void> {
     ...(values["client-secret"] !== undefined ? { clientSecret: values["client-secret"] } : {}),
     ...(ttl !== undefined ? { scaSessionTtlMs: Number(ttl) } : {}),
     ...(values["no-sca-login"] ? { requireScaLogin: false } : {}),
+    ...(values["sca-login-at-execute"] ? { requireScaSessionAtExecute: true } : {}),
+    ...(values["control-host"] !== undefined ? { controlHosts: values["control-host"] } : {}),
     ...(shape !== undefined ? { passkeyOptionsShape: shape } : {}),
     webauthn: {
       ...(values["rp-id"] !== undefined ? { rpId: values["rp-id"] } : {}),
@@ -92,6 +96,8 @@ function parse() {
       "client-secret": { type: "string" },
       "sca-session-ttl-ms": { type: "string" },
       "no-sca-login": { type: "boolean" },
+      "sca-login-at-execute": { type: "boolean" },
+      "control-host": { type: "string", multiple: true },
       "passkey-options-shape": { type: "string" },
       help: { type: "boolean", short: "h" },
     },

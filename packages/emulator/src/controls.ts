@@ -36,18 +36,26 @@ const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
 /**
  * The controls answer scripts and tools, never another site: a page on any other origin (another
  * port of `localhost` included) could otherwise reset the ledger, add faults or read the request
- * log with one simple request. A call is refused when the browser says it crosses sites
- * (`Sec-Fetch-Site` other than `same-origin` or `none`), or names an `Origin` that is not this
- * emulator's own on a loopback name (a DNS-rebound page has the emulator's port but not its name).
- * Tools such as Node's `fetch` send neither header and pass.
+ * log with one simple request. A call is refused when the URL's host (the `Host` header, over
+ * HTTP) is not a loopback name or one of `controlHosts` (a DNS-rebound page reaches the
+ * emulator's port under its own name, and its same-origin GETs carry no `Origin`), when the
+ * browser says it crosses sites (`Sec-Fetch-Site` other than `same-origin` or `none`), or names
+ * an `Origin` that is not this emulator's own on such a name. Tools such as Node's `fetch` send
+ * the `Host` they were given (`127.0.0.1:<port>`) and no `Origin`, and pass.
  *
  * @throws {ServiceError} 403 `CROSS_ORIGIN_FORBIDDEN`.
  */
-export function assertControlCaller(url: URL, headers: Headers): void {
+export function assertControlCaller(
+  url: URL,
+  headers: Headers,
+  controlHosts: readonly string[] = [],
+): void {
   const site = headers.get("sec-fetch-site");
   const origin = headers.get("origin");
+  const named = (host: string) => LOOPBACK_NAMES.has(host) || controlHosts.includes(host);
   let reason: string | undefined;
-  if (site !== null && site !== "same-origin" && site !== "none")
+  if (!named(url.hostname.toLowerCase())) reason = "Host is not a loopback name";
+  else if (site !== null && site !== "same-origin" && site !== "none")
     reason = `Sec-Fetch-Site: ${site}`;
   else if (origin !== null) {
     let parsed: URL | undefined;
@@ -57,7 +65,7 @@ export function assertControlCaller(url: URL, headers: Headers): void {
       parsed = undefined;
     }
     if (parsed === undefined || parsed.origin !== url.origin) reason = "another origin";
-    else if (!LOOPBACK_NAMES.has(parsed.hostname)) reason = "not a loopback name";
+    else if (!named(parsed.hostname.toLowerCase())) reason = "not a loopback name";
   }
   if (reason !== undefined) {
     throw new ServiceError(

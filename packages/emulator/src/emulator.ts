@@ -207,7 +207,7 @@ export function createEmulator(options: CreateEmulatorParameters = {}): CreateEm
     const rawPath = url.pathname;
     if (rawPath === CONTROL_PREFIX || rawPath.startsWith(`${CONTROL_PREFIX}/`)) {
       try {
-        assertControlCaller(url, request.headers);
+        assertControlCaller(url, request.headers, rt.options.controlHosts);
         const raw = await readRawBody(request);
         return handleControl(
           rt,

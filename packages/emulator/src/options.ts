@@ -56,6 +56,21 @@ export type EmulatorOptions = {
    */
   requireScaLogin?: boolean;
   /**
+   * Whether `POST /quotes/{id}/execute` of an SCA customer's wallet quote needs an SCA session
+   * too: without one it answers 409 `SCA_SESSION_REQUIRED`, judged after the stamp, with nothing
+   * executed and nothing remembered under the `Idempotency-Key` (the same execute goes through
+   * after a login). The service's `Error409` lists the code for any call and its
+   * `ScaLoginComplete.sessionExpiresAt` says money movement is refused once the session passes;
+   * it does not say whether execute itself checks. Default `false`.
+   */
+  requireScaSessionAtExecute?: boolean;
+  /**
+   * Host names, besides `localhost`, `127.0.0.1` and `[::1]`, whose `Host` the `/_emulator`
+   * controls answer (an emulator reached by another name on purpose, a LAN address say). Any
+   * other `Host` is refused with 403 `CROSS_ORIGIN_FORBIDDEN`: a DNS-rebound page names its own.
+   */
+  controlHosts?: readonly string[];
+  /**
    * The shape of the opaque WebAuthn options the emulator hands out (a quote challenge's
    * `passkeyAssertionOptions`, an SCA login's `passkeyOptions`, an SCA enrolment's `options`):
    * `"json"` (default) the standard `PublicKeyCredential…OptionsJSON`, `"publicKey"` the same
@@ -85,6 +100,8 @@ export type ResolvedOptions = {
   now: () => number;
   scaSessionTtlMs: number;
   requireScaLogin: boolean;
+  requireScaSessionAtExecute: boolean;
+  controlHosts: string[];
   passkeyOptionsShape: "json" | "publicKey";
 };
 
@@ -133,6 +150,8 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     now: options.now ?? Date.now,
     scaSessionTtlMs: positive("scaSessionTtlMs", options.scaSessionTtlMs, 15 * 60_000),
     requireScaLogin: options.requireScaLogin ?? true,
+    requireScaSessionAtExecute: options.requireScaSessionAtExecute ?? false,
+    controlHosts: (options.controlHosts ?? []).map((name) => name.toLowerCase()),
     passkeyOptionsShape: passkeyOptionsShape(options.passkeyOptionsShape),
   };
 }

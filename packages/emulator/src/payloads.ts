@@ -1,8 +1,10 @@
 // docs/protocol.md §11: every `payloadToSign` the emulator issues, in the shapes the service's
-// OpenAPI shows in its 202 examples (Turnkey-style activity JSON), kept in this one module so a
-// shape that turns out wrong is corrected in one place. Where the service shows no shape (delegated
-// keys, credential and session deletions, the quote's transaction bytes) the choice is this
-// project's, written down in docs/protocol.md §11.
+// OpenAPI and its Global Accounts pages show (Turnkey-style activity JSON; the vendored corpus in
+// packages/test/corpus), kept in this one module so a shape that turns out wrong is corrected in
+// one place; packages/emulator/test/payloadCorpus.test.ts holds each against the corpus. Where the
+// service shows no shape (delegated keys: its prose names the activities; removing an email or SMS
+// credential; the quote's transaction bytes) the choice is this project's, written down in
+// docs/protocol.md §11.
 //
 // The bytes keep the traps a client must survive: Go's JSON escapes (`<`, `>`, `&` as `\u003c`…)
 // and a trailing newline (encodePayload), and the quote's key order, which is not alphabetical.
@@ -148,31 +150,59 @@ export function revokeCredentialPayload(
 }
 
 /**
- * Delegated keys (no example from the service; this project's decision): first the policy that
- * lets exactly this key spend from exactly this card, then the API key itself, named as the
- * client named it. The card is bound before anything is signed for the key.
+ * Delegated keys, in the two activities the service's prose names ("creates an isolated signer
+ * identity holding the public key, then policies granting that identity signing and
+ * self-revocation authority"), written in Turnkey's vocabulary since the service shows no
+ * payload: first the signer identity (one user, holding the key as its one API key, nothing to
+ * sign in with), then the policies whose consensus names that identity. Where the card and the
+ * account appear (the identity's name, the policies' notes) is this project's decision
+ * (docs/protocol.md §11): a device binds them wherever a payload names them.
  */
 export function delegatedKeyPayload(
   ctx: RequestContext,
   step: 1 | 2,
   request: { accountId: string; cardId: string; nickname: string; publicKey: string },
 ): string {
-  return step === 1
-    ? activity(ctx.rt, ctx.now(), "CREATE_POLICY_V3", {
-        condition: `card.id == '${request.cardId}' && key.publicKey == '${request.publicKey}'`,
+  if (step === 1) {
+    return activity(ctx.rt, ctx.now(), "CREATE_USERS_V3", {
+      users: [
+        {
+          apiKeys: [
+            {
+              apiKeyName: request.nickname,
+              curveType: "API_KEY_CURVE_P256",
+              publicKey: request.publicKey,
+            },
+          ],
+          authenticators: [],
+          oauthProviders: [],
+          userName: `Delegated key of ${request.cardId}`,
+          userTags: [],
+        },
+      ],
+    });
+  }
+  const signer = enclaveId("user", `delegated|${request.publicKey}`);
+  const consensus = `approvers.any(user, user.id == '${signer}')`;
+  const notes = `${request.nickname}: ${request.cardId} funded by ${request.accountId}`;
+  return activity(ctx.rt, ctx.now(), "CREATE_POLICIES", {
+    policies: [
+      {
+        condition: `activity.type == 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2' && wallet.id == '${enclaveId("wallet", request.accountId)}'`,
+        consensus,
         effect: "EFFECT_ALLOW",
-        policyName: request.nickname,
-      })
-    : activity(ctx.rt, ctx.now(), "CREATE_API_KEYS_V2", {
-        apiKeys: [
-          {
-            apiKeyName: request.nickname,
-            curveType: "API_KEY_CURVE_P256",
-            publicKey: request.publicKey,
-          },
-        ],
-        userId: enclaveId("user", request.accountId),
-      });
+        notes,
+        policyName: `${request.nickname}: signing`,
+      },
+      {
+        condition: `activity.type == 'ACTIVITY_TYPE_DELETE_USERS' && activity.params.user_ids.all(id, id == '${signer}')`,
+        consensus,
+        effect: "EFFECT_ALLOW",
+        notes,
+        policyName: `${request.nickname}: self-revocation`,
+      },
+    ],
+  });
 }
 
 /**

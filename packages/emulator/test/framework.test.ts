@@ -24,7 +24,7 @@ describe("routing and platform auth", () => {
       }),
     );
     expect(right.status).toBe(200);
-    expect((await emulator.fetch(new Request("http://e/_emulator/keys"))).status).toBe(200);
+    expect((await emulator.fetch(new Request("http://localhost/_emulator/keys"))).status).toBe(200);
   });
 
   it("serves paths at the root and under /grid/2025-10-13", async () => {

@@ -308,6 +308,32 @@ describe("SCA login and session", () => {
     );
   });
 
+  it("requireScaSessionAtExecute: execute without a session is 409 SCA_SESSION_REQUIRED, nothing executed or remembered under the key", async () => {
+    start({ requireScaSessionAtExecute: true });
+    const [a, b] = [await customer(), await customer()];
+    const us = await customer("US");
+    const q = await quote(a, b);
+    const refused = await execute(a, q, undefined, "key-1");
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe("SCA_SESSION_REQUIRED");
+    // Nothing moved: the quote still waits to be executed, the wallet keeps its balance.
+    expect((await call(t, "GET", `/quotes/${q.id}`)).body.status).toBe("PENDING");
+    const balance = async () =>
+      (await call(t, "GET", `/customers/internal-accounts?customerId=${a.id}`)).body.data[0].balance
+        .amount;
+    expect(await balance()).toBe(5_000_000);
+    // After a login, the same execute under the same key goes through, once.
+    await smsLogin(a);
+    const paid = await execute(a, q, undefined, "key-1");
+    expect(paid.status).toBe(200);
+    expect(paid.body.status).toBe("PENDING_AUTHORIZATION");
+    expect((await execute(a, q, undefined, "key-1")).body).toEqual(paid.body);
+    expect(await balance()).toBe(4_000_000);
+    // Customers outside SCA regions are never asked for it.
+    const usQuote = await quote(us, b);
+    expect((await execute(us, usQuote)).status).toBe(200);
+  });
+
   it("requireScaLogin: false restores authorize without a login", async () => {
     start({ requireScaLogin: false });
     const [a, b] = [await customer(), await customer()];

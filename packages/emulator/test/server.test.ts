@@ -268,7 +268,42 @@ describe("controls over HTTP refuse other sites", () => {
     const host = `rebound.example:${server.port}`;
     const answer = await reset([`Origin: http://${host}`], host);
     expect(answer.status).toBe(403);
-    expect(JSON.parse(answer.body)).toMatchObject({ details: { reason: "not a loopback name" } });
+    expect(JSON.parse(answer.body)).toMatchObject({
+      details: { reason: "Host is not a loopback name" },
+    });
+  });
+
+  it("refuses a DNS-rebound read: a same-origin GET carries no Origin, but its Host is not loopback", async () => {
+    const user = await signUp(t);
+    for (const path of ["/_emulator/requests", "/_emulator/keys", "/_emulator/faults"]) {
+      const answer = await rawHttp(
+        server.url,
+        rawRequest("GET", path, ["Sec-Fetch-Site: same-origin"]).replace(
+          "Host: 127.0.0.1",
+          `Host: rebound.example:${server.port}`,
+        ),
+      );
+      expect(answer.status).toBe(403);
+      expect(JSON.parse(answer.body)).toMatchObject({
+        code: "CROSS_ORIGIN_FORBIDDEN",
+        details: { reason: "Host is not a loopback name" },
+      });
+      expect(answer.body).not.toContain(user.customer.id);
+    }
+    // The name the emulator is served under on purpose is taken once configured.
+    const named = await startEmulatorServer({ port: 0, controlHosts: ["emulator.lan"] });
+    try {
+      const ok = await rawHttp(
+        named.url,
+        rawRequest("GET", "/_emulator/keys", []).replace(
+          "Host: 127.0.0.1",
+          `Host: emulator.lan:${named.port}`,
+        ),
+      );
+      expect(ok.status).toBe(200);
+    } finally {
+      await named.close();
+    }
   });
 
   it("takes tools (no Origin) and pages of its own origin", async () => {

@@ -282,7 +282,7 @@ export function httpTarget(url: string): Target {
 }
 
 export function processTarget(emulator: { fetch(request: Request): Promise<Response> }): Target {
-  return judged({ base: "http://emulator.test", fetch: (r) => emulator.fetch(r) });
+  return judged({ base: "http://localhost", fetch: (r) => emulator.fetch(r) });
 }
 
 /** Sends one request; `body` strings are sent as-is, objects as JSON. */

@@ -1,14 +1,22 @@
 "use client";
-// Strong Customer Authentication as hook state: core's authorizeQuote asks for each challenge's
-// answer through a callback; here the waiting challenge is state for the screen to render, and
+// Strong Customer Authentication as hook state: core's authorizeQuote (and executeQuote, when the
+// service asks for the SCA login at execute) asks for each challenge's answer through a callback;
+// here the waiting challenge is state for the screen to render, with the payment it confirms, and
 // the screen answers it with `answer`.
 import {
   type AuthorizeQuoteErrorType,
   type AuthorizeQuoteParameters,
   type AuthorizeQuoteReturnType,
   authorizeQuote,
+  type CallOptions,
+  type ConfirmedQuote,
+  type ExecuteQuoteErrorType,
+  type ExecuteQuoteParameters,
+  type ExecuteQuoteReturnType,
+  executeQuote,
   type ScaChallengeJson,
   type ScaProof,
+  type SignetClient,
   SignetError,
 } from "@signet/core";
 import { useCallback, useRef, useState } from "react";
@@ -26,17 +34,19 @@ export type PendingScaChallenge = {
    * payment's answer (`challenge.purpose` is `"SCA_LOGIN"`): say "confirm it is you".
    */
   login: boolean;
+  /**
+   * The payment this prompt confirms, as the user confirmed it (its amount, currencies and
+   * payee): show it beside every prompt, the login's too.
+   */
+  quote: ConfirmedQuote | undefined;
 };
 
 /** `authorizeQuote`'s parameters; `onChallenge` is optional here (the hook's state answers). */
 export type UseAuthorizeQuoteVariables = Omit<AuthorizeQuoteParameters, "onChallenge"> &
   Partial<Pick<AuthorizeQuoteParameters, "onChallenge">>;
 
-export type UseAuthorizeQuoteReturnType = UseMutationReturnType<
-  UseAuthorizeQuoteVariables,
-  AuthorizeQuoteReturnType,
-  AuthorizeQuoteErrorType
-> & {
+/** What a hook whose call may ask for SCA proofs adds to a mutation's state. */
+export type ScaPromptState = {
   /** The challenge the customer must answer now, or `undefined` when none waits. */
   pendingChallenge: PendingScaChallenge | undefined;
   /**
@@ -51,6 +61,23 @@ export type UseAuthorizeQuoteReturnType = UseMutationReturnType<
    */
   resend: () => Promise<void>;
 };
+
+export type UseAuthorizeQuoteReturnType = UseMutationReturnType<
+  UseAuthorizeQuoteVariables,
+  AuthorizeQuoteReturnType,
+  AuthorizeQuoteErrorType
+> &
+  ScaPromptState;
+
+/** `executeQuote`'s parameters; `onChallenge` is optional here (the hook's state answers). */
+export type UseExecuteQuoteVariables = ExecuteQuoteParameters;
+
+export type UseExecuteQuoteReturnType = UseMutationReturnType<
+  UseExecuteQuoteVariables,
+  ExecuteQuoteReturnType,
+  ExecuteQuoteErrorType
+> &
+  ScaPromptState;
 
 type Waiting = {
   resolve: (proof: ScaProof) => void;
@@ -86,16 +113,50 @@ const aborted = (reason: unknown) =>
  * ```
  */
 export function useAuthorizeQuote(): UseAuthorizeQuoteReturnType {
+  return useScaPrompts<
+    UseAuthorizeQuoteVariables,
+    AuthorizeQuoteReturnType,
+    AuthorizeQuoteErrorType
+  >(authorizeQuote, "authorizeQuote");
+}
+
+/**
+ * Executes a quote from the wallet, once (`executeQuote`). For a customer in the EU or EEA whose
+ * service asks for the SCA login at execute (409 `SCA_SESSION_REQUIRED`), the login's challenge
+ * shows in `pendingChallenge` (`login: true`, with the payment in `quote`) until the screen calls
+ * `answer`; the execute then goes again, once, under the same `Idempotency-Key`. Pass your own
+ * `onChallenge` to answer it yourself, or `scaLogin: false` to get the 409 instead.
+ *
+ * @returns `{ mutate, mutateAsync, status, data, error, stage, variables, reset, pendingChallenge, answer, resend }`.
+ */
+export function useExecuteQuote(): UseExecuteQuoteReturnType {
+  return useScaPrompts<UseExecuteQuoteVariables, ExecuteQuoteReturnType, ExecuteQuoteErrorType>(
+    executeQuote,
+    "executeQuote",
+  );
+}
+
+/** The mutation of an action that asks for SCA proofs through `onChallenge`, as state. */
+function useScaPrompts<
+  TVariables extends CallOptions & {
+    onChallenge?: AuthorizeQuoteParameters["onChallenge"] | undefined;
+  },
+  TData,
+  TError extends SignetError,
+>(
+  run: (
+    client: SignetClient,
+    variables: TVariables & Pick<AuthorizeQuoteParameters, "onChallenge">,
+  ) => Promise<TData>,
+  name: "authorizeQuote" | "executeQuote",
+): UseMutationReturnType<TVariables, TData, TError> & ScaPromptState {
   const [pendingChallenge, setPendingChallenge] = useState<PendingScaChallenge>();
   // The latest call's number and its waiting challenge: only the latest call touches them.
   const latest = useRef(0);
   const waiting = useRef<Waiting | undefined>(undefined);
 
   const action = useCallback(
-    (
-      client: Parameters<typeof authorizeQuote>[0],
-      variables: UseAuthorizeQuoteVariables,
-    ): Promise<AuthorizeQuoteReturnType> => {
+    (client: SignetClient, variables: TVariables): Promise<TData> => {
       // A new call: the previous one's wait ends (`answer` only ever reaches the latest call).
       waiting.current?.cancel();
       const call = ++latest.current;
@@ -103,7 +164,7 @@ export function useAuthorizeQuote(): UseAuthorizeQuoteReturnType {
       const { signal } = variables;
       const onChallenge: AuthorizeQuoteParameters["onChallenge"] =
         variables.onChallenge ??
-        ((challenge, { step, error, resend, login }) =>
+        ((challenge, { step, error, resend, login, quote }) =>
           new Promise<ScaProof>((resolve, reject) => {
             let mine: Waiting | undefined;
             const release = () => {
@@ -129,22 +190,18 @@ export function useAuthorizeQuote(): UseAuthorizeQuoteReturnType {
             };
             signal?.addEventListener("abort", stop, { once: true });
             waiting.current = mine;
-            setPendingChallenge({ challenge, step, error, login: login === true });
+            setPendingChallenge({ challenge, step, error, login: login === true, quote });
           }));
-      return authorizeQuote(client, { ...variables, onChallenge }).finally(() => {
+      return run(client, { ...variables, onChallenge }).finally(() => {
         // A stale call's settlement never touches the latest call's state.
         if (!isLatest()) return;
         waiting.current = undefined;
         setPendingChallenge(undefined);
       });
     },
-    [],
+    [run],
   );
-  const mutation = useSignetMutation<
-    UseAuthorizeQuoteVariables,
-    AuthorizeQuoteReturnType,
-    AuthorizeQuoteErrorType
-  >(action, "authorizeQuote");
+  const mutation = useSignetMutation<TVariables, TData, TError>(action, name);
 
   const answer = useCallback((proof: ScaProof) => waiting.current?.resolve(proof), []);
   const resend = useCallback(async () => {

@@ -25,14 +25,10 @@ import {
   type EnrollScaPasskeyErrorType,
   type EnrollScaPasskeyParameters,
   type EnrollScaPasskeyReturnType,
-  type ExecuteQuoteErrorType,
-  type ExecuteQuoteParameters,
-  type ExecuteQuoteReturnType,
   type ExportWalletErrorType,
   type ExportWalletParameters,
   type ExportWalletReturnType,
   enrollScaPasskey,
-  executeQuote,
   exportWallet,
   type GetDelegatedKeyErrorType,
   type GetDelegatedKeyParameters,
@@ -273,17 +269,6 @@ export const useExportWallet = (): UseMutationReturnType<
   ExportWalletReturnType,
   ExportWalletErrorType
 > => useSignetMutation(exportWallet, "exportWallet");
-
-/**
- * Executes a quote from the wallet, once (`executeQuote`).
- *
- * @returns `{ mutate, mutateAsync, status, data, error, stage, variables, reset }`.
- */
-export const useExecuteQuote = (): UseMutationReturnType<
-  ExecuteQuoteParameters,
-  ExecuteQuoteReturnType,
-  ExecuteQuoteErrorType
-> => useSignetMutation(executeQuote, "executeQuote");
 
 /**
  * Changes the customer's email or phone number (`updateCustomerContact`). The service renames

@@ -7,9 +7,13 @@
 // shapes. Every module is a client module; nothing browser-only runs at import or render.
 export {
   type PendingScaChallenge,
+  type ScaPromptState,
   type UseAuthorizeQuoteReturnType,
   type UseAuthorizeQuoteVariables,
+  type UseExecuteQuoteReturnType,
+  type UseExecuteQuoteVariables,
   useAuthorizeQuote,
+  useExecuteQuote,
 } from "./authorize.js";
 export {
   SignetProvider,
@@ -36,7 +40,6 @@ export {
   useDelegatedKeys,
   useDeleteScaFactor,
   useEnrollScaPasskey,
-  useExecuteQuote,
   useExportWallet,
   useInternalAccounts,
   usePreparePasskeySignIn,

@@ -87,6 +87,13 @@ export type QueryOptions<
   retry?: boolean | number | ((failureCount: number, error: TError) => boolean) | undefined;
   /** The wait before retry number `failureCount`, in ms. Default `min(1000 · 2^n, 30 000)`. */
   retryDelay?: number | ((failureCount: number, error: TError) => number) | undefined;
+  /**
+   * Refetch when the window regains focus or the page becomes visible again (a change made on
+   * another device or tab then shows). Default `true`, as TanStack Query's: the shown query
+   * refetches unless its answer is younger than a `staleTime` you gave. `"always"` ignores
+   * `staleTime`; `false` never refetches on focus. Browsers only (no `window` events, no effect).
+   */
+  refetchOnWindowFocus?: boolean | "always" | undefined;
 };
 
 /** A query hook's first argument: the action's parameters (with options), or `skipToken`. */
@@ -103,8 +110,12 @@ const split = (
   options: object | undefined,
 ): [object | undefined, Record<string, unknown>] => {
   if (parameters === skipToken) return [undefined, { ...options, enabled: false }];
-  const { enabled, select, staleTime, retry, retryDelay, ...rest } = parameters;
-  return [rest, { enabled, select, staleTime, retry, retryDelay, ...options }];
+  const { enabled, select, staleTime, retry, retryDelay, refetchOnWindowFocus, ...rest } =
+    parameters;
+  return [
+    rest,
+    { enabled, select, staleTime, retry, retryDelay, refetchOnWindowFocus, ...options },
+  ];
 };
 
 const DISABLED_KEY = ["@signet/react:skip"] as const;
@@ -130,7 +141,14 @@ export function useSignetQuery<
     options,
   );
   const own = given as QueryOptions<TData, TError, TSelected>;
-  const { enabled = true, staleTime = Number.POSITIVE_INFINITY, select } = own;
+  const {
+    enabled = true,
+    staleTime = Number.POSITIVE_INFINITY,
+    select,
+    refetchOnWindowFocus = true,
+  } = own;
+  // A staleTime the app gave keeps a young answer on focus; the default (Infinity) is about mounts.
+  const focusFreshFor = own.staleTime ?? 0;
   const p = actionParameters as (TParameters & CallOptions) | undefined;
   // The fetch tells the cache its retry waits, so every component showing the query sees them.
   const query = p
@@ -203,6 +221,27 @@ export function useSignetQuery<
     if (current.status === "pending" || Date.now() - current.updatedAt >= staleTime)
       void cache.fetch(queryKey, run);
   }, [active, cache, hash, run, staleTime, needsFirstFetch]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `hash` stands for the key
+  useEffect(() => {
+    if (!active || refetchOnWindowFocus === false) return;
+    // Not in a browser (server rendering never runs effects; React Native has no window events).
+    if (typeof window === "undefined" || typeof window.addEventListener !== "function") return;
+    const doc = typeof document === "undefined" ? undefined : document;
+    const onFocus = () => {
+      if (doc?.visibilityState === "hidden") return;
+      const current = cache.snapshot(hash);
+      if (current.isFetching) return;
+      const young = current.status !== "pending" && Date.now() - current.updatedAt < focusFreshFor;
+      if (refetchOnWindowFocus !== "always" && young) return;
+      void cache.fetch(queryKey, run);
+    };
+    window.addEventListener("focus", onFocus);
+    doc?.addEventListener("visibilitychange", onFocus);
+    return () => {
+      window.removeEventListener("focus", onFocus);
+      doc?.removeEventListener("visibilitychange", onFocus);
+    };
+  }, [active, cache, hash, run, refetchOnWindowFocus, focusFreshFor]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `hash` stands for the key
   const refetch = useCallback(
     () => (active ? cache.fetch(queryKey, run) : Promise.resolve()),

@@ -132,11 +132,11 @@ let phones = 0;
  * An EU customer (with the verified phone SCA needs) and a quote to pay; logged in to SCA ahead
  * unless `scaLoggedIn` is false, when the payment's authorization asks for the login itself.
  */
-async function euPayer(region: string, scaLoggedIn = true) {
+async function euPayer(region: string, scaLoggedIn = true, on: Stack = stack) {
   const phoneNumber = `+3361${String(Date.now() % 1e5).padStart(5, "0")}${String(++phones).padStart(3, "0")}`;
-  const user = await stack.signUp(undefined, { region, phoneNumber });
-  const { quoteId } = await stack.walletQuote(user, 250_000);
-  const { client } = stack.client(user.customerId);
+  const user = await on.signUp(undefined, { region, phoneNumber });
+  const { quoteId } = await on.walletQuote(user, 250_000);
+  const { client } = on.client(user.customerId);
   await signInWithEmail(client, user.emailCredentialId);
   if (scaLoggedIn) await scaLogin(client, { onChallenge: () => ({ code: "123456" }) });
   return { client, quoteId };
@@ -314,6 +314,12 @@ describe.each([
     const first = result.current.sca.pendingChallenge!;
     expect(first.challenge).toMatchObject({ factor: "SMS_OTP", purpose: "CURRENCY_CONVERSION" });
     expect(first.error).toBeUndefined();
+    // The payment as the user confirmed it rides with every prompt, to show beside it.
+    expect(first.quote).toMatchObject({
+      id: quoteId,
+      totalSendingAmount: 250_000,
+      destination: { accountId: result.current.quote.data!.destination!.accountId },
+    });
     await act(() => result.current.sca.resend());
 
     // No SCA session yet: the service asks for the customer's SCA login before it judges the
@@ -324,6 +330,7 @@ describe.each([
       factor: "SMS_OTP",
       purpose: "SCA_LOGIN",
     });
+    expect(result.current.sca.pendingChallenge?.quote?.id).toBe(quoteId);
     act(() => result.current.sca.answer({ code: "123456" }));
     // Now the wrong payment code is judged: it comes back with its error.
     await waitFor(() => expect(result.current.sca.pendingChallenge?.error).toBeDefined());
@@ -343,6 +350,37 @@ describe.each([
     await waitFor(() => expect(result.current.transaction.data?.status).toBe("COMPLETED"), {
       timeout: 10_000,
     });
+  });
+
+  it("SCA: a service that asks for the SCA login at execute: the login shows in useExecuteQuote's state, then the execute goes once", async () => {
+    const atExecute = await startStack({ settlementDelayMs: 50, requireScaSessionAtExecute: true });
+    try {
+      const { client, quoteId } = await euPayer("NL", false, atExecute);
+      const { result } = renderHook(
+        () => ({ quote: useQuote({ quoteId }), execute: useExecuteQuote() }),
+        wrap(client),
+      );
+      await waitFor(() => expect(result.current.quote.status).toBe("success"));
+      let executed: unknown;
+      act(() => {
+        result.current.execute.mutateAsync({ quote: result.current.quote.data! }).then((quote) => {
+          executed = quote;
+        });
+      });
+      await waitFor(() => expect(result.current.execute.pendingChallenge?.login).toBe(true));
+      const prompt = result.current.execute.pendingChallenge!;
+      expect(prompt.challenge).toMatchObject({ factor: "SMS_OTP", purpose: "SCA_LOGIN" });
+      expect(prompt.quote).toMatchObject({ id: quoteId, totalSendingAmount: 250_000 });
+      expect(result.current.execute.status).toBe("pending");
+      act(() => result.current.execute.answer({ code: "123456" }));
+      await waitFor(() => expect(result.current.execute.status).toBe("success"));
+      expect(result.current.execute.pendingChallenge).toBeUndefined();
+      expect(executed).toMatchObject({ id: quoteId, status: "PENDING_AUTHORIZATION" });
+      const executes = (await atExecute.requests()).filter((r) => r.path.endsWith("/execute"));
+      expect(executes.map((r) => r.status)).toEqual([409, 200]);
+    } finally {
+      await atExecute.close();
+    }
   });
 
   it("SCA: reset while a challenge waits ends the call as ABORTED and clears the challenge", async () => {
@@ -637,6 +675,76 @@ describe.each([
     // One cache entry: every observer of the key sees the new answer.
     expect(result.current.lateDefault.data).toHaveLength(1);
     expect(result.current.list.data).toHaveLength(1);
+  });
+
+  it("refetchOnWindowFocus: by default a shown query refetches when the window regains focus, as TanStack Query's", async () => {
+    const user = await stack.signUp();
+    const { client } = stack.client(user.customerId);
+    const parameters = { accountId: user.accountId };
+    const { result } = renderHook(
+      () => ({
+        byDefault: useSessions(parameters),
+        off: useSessions({ ...parameters, refetchOnWindowFocus: false }),
+        young: useSessions(parameters, { staleTime: 60_000 }),
+        always: useSessions(parameters, { staleTime: 60_000, refetchOnWindowFocus: "always" }),
+      }),
+      wrap(client),
+    );
+    await waitFor(() => expect(result.current.byDefault.data).toEqual([]));
+    // Another device signs in: nothing here knows until the window comes back into focus.
+    await signInWithEmail(client, user.emailCredentialId);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(result.current.byDefault.data).toEqual([]);
+    act(() => {
+      window.dispatchEvent(new Event("focus"));
+    });
+    await waitFor(() => expect(result.current.byDefault.data).toHaveLength(1));
+    // One key, one cache entry: all four show the answer the default's refetch brought.
+    expect(result.current.off.data).toHaveLength(1);
+  });
+
+  it("refetchOnWindowFocus: false and a young answer under a given staleTime do not refetch; 'always' does", async () => {
+    const user = await stack.signUp();
+    const { client } = stack.client(user.customerId);
+    const parameters = { accountId: user.accountId };
+    const fetched: string[] = [];
+    const spy = (name: string) => ({
+      onEvent: (event: { type: string; path?: string }) => {
+        if (event.type === "request" && event.path?.startsWith("/auth/sessions"))
+          fetched.push(name);
+      },
+    });
+    const mount = (options: object, name: string) =>
+      renderHook(() => useSessions({ ...parameters, ...spy(name) }, options), wrap(client));
+    const off = mount({ refetchOnWindowFocus: false }, "off");
+    await waitFor(() => expect(off.result.current.data).toEqual([]));
+    off.unmount();
+    const young = mount({ staleTime: 60_000 }, "young");
+    await waitFor(() => expect(young.result.current.data).toEqual([]));
+    young.unmount();
+    const always = mount({ staleTime: 60_000, refetchOnWindowFocus: "always" }, "always");
+    await waitFor(() => expect(always.result.current.data).toEqual([]));
+    fetched.length = 0;
+    act(() => {
+      window.dispatchEvent(new Event("focus"));
+    });
+    await waitFor(() => expect(fetched).toEqual(["always"]));
+    always.unmount();
+    // The others, each alone: focus brings no request.
+    for (const [options, name] of [
+      [{ refetchOnWindowFocus: false }, "off"],
+      [{ staleTime: 60_000 }, "young"],
+    ] as const) {
+      const view = mount(options, name);
+      await waitFor(() => expect(view.result.current.isFetching).toBe(false));
+      fetched.length = 0;
+      act(() => {
+        window.dispatchEvent(new Event("focus"));
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(fetched).toEqual([]);
+      view.unmount();
+    }
   });
 
   it("query options per action: the app invalidates a list itself with its key", async () => {

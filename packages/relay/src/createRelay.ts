@@ -2,7 +2,7 @@
 
 import { checkBody } from "./checkBody.js";
 import { checkQuery, invalidInput } from "./checkQuery.js";
-import { endUserIp, withEndUserIp } from "./endUserIp.js";
+import { endUserIp, hasEndUserIp, missingEndUserIp, withEndUserIp } from "./endUserIp.js";
 import { RelayErrorCode, RelayRefusal, relayErrorResponse, relayErrorStatus } from "./errors.js";
 import { FORWARDED_RESPONSE_HEADERS, pickForwardedHeaders } from "./forwardedHeaders.js";
 import {
@@ -93,11 +93,19 @@ export interface CreateRelayOptions {
   /** Where ownership facts are remembered (default: in memory, per instance). */
   ownershipCache?: OwnershipCache;
   /**
-   * Opt-in: the end user's IP address, which the relay writes into the `endUserIpAddress` of an
-   * SCA authorization (`POST /quotes/{id}/authorize`) for the service's risk checks, in place of
-   * whatever the device sent (docs/protocol.md §9). Behind Node's http server,
-   * `nodeRemoteAddress` reads the connection's peer; behind a proxy, read the header it sets.
-   * Returning `undefined` (or anything that is not an IP address) leaves the field out.
+   * The end user's IP address, which the relay writes into the `endUserIpAddress` of an SCA
+   * authorization (`POST /quotes/{id}/authorize`) and an SCA login completion
+   * (`POST /sca/login/complete`) for the service's risk checks, in place of whatever the device
+   * sent (docs/protocol.md §9). Behind Node's http server, `nodeRemoteAddress` reads the
+   * connection's peer; behind a proxy, read the header it sets. Returning `undefined` (or anything
+   * that is not an IP address) leaves the field out of an authorization.
+   *
+   * Needed by every app with customers in the EU or EEA: the service requires the address on an
+   * SCA login completion, so without this option (or with one that gives no address for the
+   * request) the relay answers that completion itself, 500 `RELAY_MISCONFIGURED` with
+   * `details.option: "endUserIpAddress"`, instead of forwarding a request the service would
+   * refuse with a 400 (which reads as a wrong code). A completion whose body already carries an
+   * address (the device's own `endUserIpAddress`) is forwarded as sent when the option is unset.
    */
   endUserIpAddress?: (request: Request) => string | undefined | Promise<string | undefined>;
   /**
@@ -400,8 +408,13 @@ function configureRelay(options: CreateRelayOptions): RelayHandler {
     if (route.body !== undefined) {
       body = await readBody(request, maxBodyBytes);
       bodyIds = checkBody(route, body, headers.get("Content-Type"));
-      if (route.body.endUserIpAddress && options.endUserIpAddress) {
-        body = withEndUserIp(body, await endUserIp(options.endUserIpAddress, request));
+      const ip = route.body.endUserIpAddress;
+      if (ip && options.endUserIpAddress) {
+        const address = await endUserIp(options.endUserIpAddress, request);
+        if (address === undefined && ip === "required") throw missingEndUserIp("no address");
+        body = withEndUserIp(body, address);
+      } else if (ip === "required" && !hasEndUserIp(body)) {
+        throw missingEndUserIp("not configured");
       }
     }
     const pathIds = match.ids.flatMap((id) =>

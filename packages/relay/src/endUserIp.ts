@@ -44,6 +44,27 @@ export function withEndUserIp(
   return new TextEncoder().encode(JSON.stringify(json)) as Uint8Array<ArrayBuffer>;
 }
 
+/** Whether a body (a strict JSON object, checked before) names an `endUserIpAddress` string. */
+export function hasEndUserIp(body: Uint8Array<ArrayBuffer>): boolean {
+  const json = JSON.parse(new TextDecoder().decode(body)) as Record<string, unknown>;
+  return typeof json.endUserIpAddress === "string" && json.endUserIpAddress !== "";
+}
+
+/**
+ * The relay's refusal of a request whose `endUserIpAddress` the service requires and the relay
+ * cannot give: the `endUserIpAddress` option is `"not configured"`, or gave `"no address"` for
+ * this request. The request is not forwarded.
+ */
+export function missingEndUserIp(reason: "not configured" | "no address"): RelayRefusal {
+  return new RelayRefusal(
+    "RELAY_MISCONFIGURED",
+    reason === "not configured"
+      ? "The relay is not configured with the end user's address (createRelay's endUserIpAddress), which an SCA login needs."
+      : "The relay's endUserIpAddress option gave no IP address for this request, which an SCA login needs.",
+    { option: "endUserIpAddress", reason },
+  );
+}
+
 const peers = new WeakMap<Request, string>();
 
 /** Remembers the peer address of a request that `toNodeHandler` built. */

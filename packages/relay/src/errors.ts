@@ -22,6 +22,7 @@ import { type RelayErrorCode as ProtocolRelayErrorCode, RELAY_ERROR_STATUS } fro
  * | `UPSTREAM_TIMEOUT` | 504 | the service did not answer within `timeoutMs` |
  * | `INVALID_INPUT` | 400 | a malformed path, query, header or body |
  * | `INTERNAL_ERROR` | 500 | `resolveUser` threw or returned something that is not a user |
+ * | `RELAY_MISCONFIGURED` | 500 | an SCA login completion with no end user's address to send: `createRelay`'s `endUserIpAddress` is not set, or gave none for the request, and the body carries none (`details.option`, `details.reason`); not forwarded |
  *
  * @example
  * const body = (await response.json()) as RelayErrorBody;

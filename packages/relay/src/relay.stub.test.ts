@@ -227,6 +227,9 @@ describe("the route table", () => {
         code: '{"code":"123456"}',
       };
       body = samples[route.body.exactlyOneOf[0]!];
+    } else if (route.body?.endUserIpAddress === "required") {
+      // The service requires the end user's address on an SCA login completion.
+      body = '{"code":"123456","endUserIpAddress":"203.0.113.9"}';
     } else if (route.body) {
       body = "{}";
     }
@@ -566,6 +569,64 @@ describe("SCA authorization", () => {
       body,
     });
     expect(last().body.toString()).toBe(body);
+  });
+});
+
+describe("SCA login completion: the end user's address the service requires", () => {
+  const complete = (api: string, body: string, headers: Record<string, string> = {}) =>
+    fetch(`${api}/sca/login/complete`, {
+      method: "POST",
+      headers: json(a, headers),
+      body,
+    });
+  const code = '{"factor":"SMS_OTP","challengeId":"ScaChallenge:1","code":"123456"}';
+
+  it("is refused by the relay, typed and not forwarded, when endUserIpAddress is not configured", async () => {
+    const api = await start();
+    stub.requests.length = 0;
+    const response = await complete(api, code);
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({
+      status: 500,
+      code: "RELAY_MISCONFIGURED",
+      message: expect.stringContaining("endUserIpAddress"),
+      details: { option: "endUserIpAddress", reason: "not configured" },
+    });
+    expect(stub.requests).toHaveLength(0);
+    expect(events.at(-1)).toMatchObject({ code: "RELAY_MISCONFIGURED" });
+  });
+
+  it("is refused when the option gives no IP address for the request", async () => {
+    const api = await start({ endUserIpAddress: (request) => request.headers.get("x-ip") ?? "" });
+    stub.requests.length = 0;
+    const response = await complete(api, code, { "x-ip": "not-an-ip" });
+    expect(await response.json()).toMatchObject({
+      code: "RELAY_MISCONFIGURED",
+      details: { option: "endUserIpAddress", reason: "no address" },
+    });
+    expect(stub.requests).toHaveLength(0);
+  });
+
+  it("carries the relay's address when configured, and the device's own when it is not", async () => {
+    const configured = await start({ endUserIpAddress: nodeRemoteAddress });
+    expect((await complete(configured, code)).status).toBe(200);
+    expect(JSON.parse(last().body.toString())).toMatchObject({ endUserIpAddress: "127.0.0.1" });
+    await relay!.close();
+    const bare = await start();
+    const claimed = '{"factor":"SMS_OTP","code":"123456","endUserIpAddress":"198.51.100.9"}';
+    expect((await complete(bare, claimed)).status).toBe(200);
+    expect(last().body.toString()).toBe(claimed);
+  });
+
+  it("leaves an authorization without an address alone (the field is optional there)", async () => {
+    const api = await start();
+    const response = await fetch(`${api}/quotes/${a.quote}/authorize`, {
+      method: "POST",
+      headers: json(a),
+      body: '{"code":"123456"}',
+    });
+    expect(response.status).toBe(200);
+    expect(last().body.toString()).toBe('{"code":"123456"}');
   });
 });
 

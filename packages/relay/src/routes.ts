@@ -108,9 +108,11 @@ export interface RelayRoute {
     readonly alsoAllowed?: Readonly<Record<string, readonly string[]>>;
     /**
      * The body's `endUserIpAddress` is the relay's to set when `createRelay`'s
-     * `endUserIpAddress` option is given (docs/protocol.md §9).
+     * `endUserIpAddress` option is given (docs/protocol.md §9). `"required"`: the service
+     * refuses the request without one (`ScaLoginCompleteRequest`), so the relay refuses it first
+     * with `RELAY_MISCONFIGURED` when it has no address to write and the device sent none.
      */
-    readonly endUserIpAddress?: boolean;
+    readonly endUserIpAddress?: "optional" | "required";
   };
   /** What the route is for, shown in the README table. */
   readonly summary: string;
@@ -238,7 +240,7 @@ export const RELAY_ROUTES: readonly RelayRoute[] = [
   {
     method: "POST",
     path: "/quotes/{Quote}/authorize",
-    body: { endUserIpAddress: true },
+    body: { endUserIpAddress: "optional" },
     summary: "authorize a quote's SCA challenge (SMS code or passkey assertion)",
   },
   {
@@ -329,7 +331,7 @@ export const RELAY_ROUTES: readonly RelayRoute[] = [
     method: "POST",
     path: "/sca/login/complete",
     query: { customerId: { kind: "Customer", forced: true } },
-    body: { endUserIpAddress: true },
+    body: { endUserIpAddress: "required" },
     summary: "complete the caller's SCA login (code or passkey assertion)",
   },
   {

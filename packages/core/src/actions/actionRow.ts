@@ -8,7 +8,10 @@ export type ActionMethod = "GET" | "POST" | "PATCH" | "DELETE";
  * most, the payload check that reads `payloadToSign` first (§11), the status of success.
  */
 export type ActionSigning = {
-  /** The key that stamps: a held session's, or the one-time key (TEK) of an OTP sign-in. */
+  /**
+   * The key that stamps: a held session's, or a sign-in's one-time key (the TEK of an OTP sign-in;
+   * the key a passkey sign-in sent, whose one stamp proves the new session is its own).
+   */
   readonly signer: "session" | "oneTimeKey";
   /** `challenge`: 202 then the stamped re-send; `direct`: one stamped request (quote execute). */
   readonly mode: "challenge" | "direct";

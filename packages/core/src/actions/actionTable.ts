@@ -66,10 +66,23 @@ export const actionTable = {
   },
   signInWithPasskey: {
     summary:
-      "a WebAuthn assertion over the challenge's UTF-8 bytes, verified with its `Request-Id`; `autofill: true` offers the passkey in the browser's autofill",
+      "a WebAuthn assertion over the challenge's UTF-8 bytes, verified with its `Request-Id`, then a refresh stamped by the device's key proves the session is its own; `autofill: true` offers the passkey in the browser's autofill",
     requests: [
       { method: "POST", path: "/auth/credentials/{AuthMethod}/challenge" },
       { method: "POST", path: "/auth/credentials/{AuthMethod}/verify" },
+      {
+        method: "POST",
+        path: "/auth/sessions/{Session}/refresh",
+        signed: {
+          signer: "oneTimeKey",
+          mode: "challenge",
+          legs: 2,
+          check: "refreshSessionPayload",
+          status: 201,
+          signedBy:
+            "the key this device sent for the new session, which only that session's refresh accepts (the proof; the session held is the refreshed one)",
+        },
+      },
     ],
     hook: { kind: "mutation", name: "useSignInWithPasskey", invalidates: ["sessions"] },
   },
@@ -220,7 +233,7 @@ export const actionTable = {
   },
   authorizeQuote: {
     summary:
-      "Strong Customer Authentication of a pending quote: each challenge answered with an SMS code or a passkey assertion until the transfer is released (an SCA login first when the service asks for one)",
+      "Strong Customer Authentication of a pending quote: each challenge answered with an SMS code or a passkey assertion until the transfer is released (and the SCA login, when the service refuses the first answer with 409 SCA_SESSION_REQUIRED)",
     requests: [{ method: "POST", path: "/quotes/{Quote}/authorize" }],
     hook: {
       kind: "mutation",

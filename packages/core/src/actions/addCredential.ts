@@ -6,11 +6,27 @@ import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { AuthMethodJson } from "../wire.js";
+import { assertEmail, assertPhoneNumber } from "./contactArguments.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 
-export type AddCredentialParameters = CallOptions & {
-  accountId: string;
-} & ({ type: "EMAIL_OTP" | "SMS_OTP" } | { type: "OAUTH"; oidcToken: string });
+/** The credential to add, and for an OTP credential the contact the user confirmed for it. */
+export type AddCredentialParameters = CallOptions & { accountId: string } & (
+    | {
+        type: "EMAIL_OTP";
+        /**
+         * The email the user confirmed the codes will go to (the customer's email on file, as your
+         * app showed it). The device signs only an activity that sets exactly this email: a backend
+         * that tied another address to the customer gets nothing signed.
+         */
+        email: string;
+      }
+    | {
+        type: "SMS_OTP";
+        /** The phone number (E.164) the user confirmed the codes will go to, as for `email`. */
+        phoneNumber: string;
+      }
+    | { type: "OAUTH"; oidcToken: string }
+  );
 
 export type AddCredentialReturnType = AuthMethodJson;
 export type AddCredentialErrorType = SignetErrorOf<ActionErrorCode<"addCredential">>;
@@ -37,6 +53,10 @@ export async function addCredential(
       "a JWT string",
       typeof parameters.oidcToken,
     );
+  } else if (parameters.type === "EMAIL_OTP") {
+    assertEmail(parameters.email);
+  } else {
+    assertPhoneNumber(parameters.phoneNumber);
   }
   const session = await requireSession(client, { accountId });
   const body =
@@ -63,15 +83,13 @@ export async function addCredential(
 /**
  * What adding a credential signs (docs/protocol.md §11): for an OAuth credential, the provider
  * with exactly the token the caller passed; for an email or SMS credential, the activity that
- * ties the customer's contact to the account (the device passes no contact here, so only the
- * activity type binds).
+ * ties the contact to the account, naming exactly the contact the user confirmed (an email without
+ * regard to case, a phone number whatever separators the service writes). The service sends the
+ * credential's codes to that contact: another one would let its holder sign in.
  */
 export function addCredentialPayload(
   client: SignetClient,
-  request: { accountId: string } & (
-    | { type: "EMAIL_OTP" | "SMS_OTP" }
-    | { type: "OAUTH"; oidcToken: string }
-  ),
+  request: AddCredentialParameters,
 ): CheckPayload {
   return expectActivity(client, request.accountId, [
     request.type === "OAUTH"
@@ -80,12 +98,14 @@ export function addCredentialPayload(
           equals: { "oauthProviders.0.oidcToken": request.oidcToken },
           counts: { oauthProviders: 1 },
         }
-      : {
-          types: [
-            request.type === "EMAIL_OTP"
-              ? "ACTIVITY_TYPE_UPDATE_USER_EMAIL"
-              : "ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER",
-          ],
-        },
+      : request.type === "EMAIL_OTP"
+        ? {
+            types: ["ACTIVITY_TYPE_UPDATE_USER_EMAIL"],
+            equals: { userEmail: { as: "email", value: request.email } },
+          }
+        : {
+            types: ["ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER"],
+            equals: { userPhoneNumber: { as: "phone", value: request.phoneNumber } },
+          },
   ]);
 }

@@ -11,6 +11,7 @@ import { expectShape } from "../transport/responseShape.js";
 import { toWebAuthnError } from "../webauthn/errors.js";
 import type { AuthMethodJson } from "../wire.js";
 import type { ActionErrorCode } from "./errorCodes.js";
+import { notePasskeys } from "./scaLedger.js";
 import { expiredSessionError } from "./sessionExpiry.js";
 
 export type AddPasskeyParameters = CallOptions & {
@@ -84,6 +85,8 @@ export async function addPasskey(
     .catch((error: unknown) => {
       throw toWebAuthnError(error);
     });
+  // A wallet sign-in passkey: it never answers an SCA challenge on this client (§11).
+  notePasskeys(client, "signIn", [registration.rawId]);
   const session = await requireSession(client, { accountId });
   // docs/protocol.md §10: only the service's transports go (browsers report `smart-card`, `cable`).
   const transports = serviceTransports(registration.response.transports);
@@ -109,6 +112,8 @@ export async function addPasskey(
         sign: signWithSession(client, session),
         checkPayload: addPasskeyPayload(client, {
           accountId,
+          nickname,
+          challenge,
           credentialId: registration.rawId,
           clientDataJson: registration.response.clientDataJSON,
           attestationObject: registration.response.attestationObject,
@@ -132,8 +137,7 @@ export async function addPasskey(
       // is an authenticator that replayed an old credential, and stays an error. (A relay that
       // lied here could as well have answered 201: no trust is added.)
       if (
-        isSignetError(error) &&
-        error.code === "PASSKEY_CREDENTIAL_ALREADY_EXISTS" &&
+        isSignetError(error, "PASSKEY_CREDENTIAL_ALREADY_EXISTS") &&
         error.details.ambiguousResend === true
       ) {
         const found = await findPasskey(
@@ -151,12 +155,16 @@ export async function addPasskey(
 
 /**
  * What adding a passkey signs (docs/protocol.md §11): one authenticator whose attestation is the
- * one this device's ceremony just made. Another would let its holder sign in as the user.
+ * one this device's ceremony just made. Another would let its holder sign in as the user. Where
+ * the payload names the authenticator's name and registration challenge (the service's example
+ * does), they are the ones this device sent.
  */
 export function addPasskeyPayload(
   client: SignetClient,
   request: {
     accountId: string;
+    nickname?: string | undefined;
+    challenge?: string | undefined;
     credentialId: string;
     clientDataJson: string;
     attestationObject: string;
@@ -169,6 +177,14 @@ export function addPasskeyPayload(
         "authenticators.0.attestation.credentialId": request.credentialId,
         "authenticators.0.attestation.clientDataJson": request.clientDataJson,
         "authenticators.0.attestation.attestationObject": request.attestationObject,
+      },
+      where: {
+        ...(request.nickname === undefined
+          ? {}
+          : { "authenticators.0.authenticatorName": request.nickname }),
+        ...(request.challenge === undefined
+          ? {}
+          : { "authenticators.0.challenge": request.challenge }),
       },
       counts: { authenticators: 1 },
     },

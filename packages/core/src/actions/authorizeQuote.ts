@@ -14,8 +14,10 @@ import type {
 } from "../wire.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 import { type ExecuteQuoteReturnType, parseExecutedQuote } from "./executeQuote.js";
-import { scaLogin } from "./lazy.js";
 import { resendQuoteAuthorization } from "./resendQuoteAuthorization.js";
+import { bindChallenge, type ScaProofSite } from "./scaBinding.js";
+import { assertSameQuote, confirmedQuote, noteChallenge } from "./scaLedger.js";
+import { scaLogin } from "./scaLogin.js";
 import {
   MAX_REFUSED_ANSWERS,
   type ScaChallengeContext,
@@ -23,7 +25,7 @@ import {
   scaProofFields,
 } from "./scaProof.js";
 
-export type { ScaChallengeContext, ScaProof } from "./scaProof.js";
+export type { ConfirmedQuote, ScaChallengeContext, ScaProof } from "./scaProof.js";
 
 export type AuthorizeQuoteParameters = CallOptions & {
   /** The quote in `PENDING_AUTHORIZATION`, as `executeQuote` or `getQuote` returned it. */
@@ -32,7 +34,9 @@ export type AuthorizeQuoteParameters = CallOptions & {
    * Called once per challenge, in order, and again for the same challenge after a refused
    * answer. Return `{ code }` for `SMS_OTP` and `TOTP`, `{ passkey: true }` for `PASSKEY` (resolve
    * it from the customer's tap: the passkey prompt opens right after). Show `challenge.purpose`
-   * as the step's title; never branch on it. Throw to give up: the error is passed on as thrown.
+   * as the step's title, and `context.quote`'s amount and payee beside it (the payment as the
+   * user confirmed it); never branch on `purpose`. Throw to give up: the error is passed on as
+   * thrown.
    */
   onChallenge: (
     challenge: ScaChallengeJson,
@@ -64,44 +68,7 @@ export type AuthorizeQuoteReturnType = ExecutedQuoteJson;
 
 export type AuthorizeQuoteErrorType = SignetErrorOf<ActionErrorCode<"authorizeQuote">>;
 
-/**
- * Authorizes a quote that waits for Strong Customer Authentication (customers in the EU and
- * EEA): answers each `scaChallenge` with what `onChallenge` returns, an SMS code or a passkey
- * assertion made through the client's WebAuthn provider from the challenge's
- * `passkeyAssertionOptions` (sent with its origin), and repeats while the quote stays
- * `PENDING_AUTHORIZATION` (a cross-currency send asks twice: the conversion, then the payout).
- * Each answer is sent once, never retried on its own, and the quote is never executed again.
- * Follow with `waitForTransaction`.
- *
- * An answer left unanswered, or answered 5xx (the relay's 502/504 `UPSTREAM_*` included), may
- * have been taken: the quote is read once. Released, it is returned; at its next challenge, that
- * one is asked for; `EXPIRED` is `QUOTE_EXPIRED` and `FAILED` is `QUOTE_FAILED`; still waiting
- * for this challenge, `onChallenge` is asked again with `context.error` (the same proof is never
- * sent again by itself). A proof refused (400, 409) after that read reads the quote again, as a
- * first answer still at work may have released it meanwhile.
- *
- * A refused answer (400) asks `onChallenge` again with `context.error`. `SCA_SESSION_REQUIRED`
- * (409: the customer's SCA login is missing or lapsed) runs the SCA login (`scaLogin`) through
- * the same `onChallenge`, with the challenge's factor (SMS unless it is a passkey's), and sends
- * the answer again, once. Other refusals end the call: `CONFLICT` (409: nothing to authorize, or not an SCA
- * region), `ACCOUNT_LOCKED` (423: `details.lockedUntil`, `details.failedAttempts`,
- * `details.suspended`), `RATE_LIMITED` (429: `details.retryAfterMs`).
- *
- * @throws {SignetError} the codes above, `QUOTE_EXPIRED`, `QUOTE_FAILED`, `CHALLENGE_EXPIRED`, `WEBAUTHN_*`, `QUOTE_NOT_FOUND`, `NETWORK`, `INVALID_ARGUMENT`.
- * @example
- * ```ts
- * const executed = await executeQuote(client, { quote });
- * const released =
- *   executed.status === "PENDING_AUTHORIZATION"
- *     ? await authorizeQuote(client, {
- *         quote: executed,
- *         onChallenge: (challenge, { error }) =>
- *           challenge.factor === "PASSKEY" ? ui.waitForTap(challenge.purpose) : ui.askCode(challenge.purpose, error),
- *       })
- *     : executed;
- * await waitForTransaction(client, { transactionId: released.transactionId! });
- * ```
- */
+/** `authorizeQuote`, loaded on first use: documented at the public function in `lazy.ts`. */
 export async function authorizeQuote(
   client: SignetClient,
   parameters: AuthorizeQuoteParameters,
@@ -115,9 +82,29 @@ export async function authorizeQuote(
     typeof onChallenge,
   );
   const quoteId = quote.id;
-  let current = parseExecutedQuote(quote);
+  // The payment as the user confirmed it: every answer must be about it, every prompt shows it.
+  const confirmed = confirmedQuote(client, quote);
+  const ask: AuthorizeQuoteParameters["onChallenge"] = (challenge, context) =>
+    onChallenge(challenge, { ...context, quote: confirmed });
+  /** A quote answer, or a re-read: about this quote, and its challenge noted as this quote's. */
+  const read = (answer: unknown) => {
+    const parsed = parseExecutedQuote(answer);
+    assertSameQuote(parsed, confirmed);
+    noteChallenge(client, quoteId, parsed.scaChallenge);
+    return parsed;
+  };
+  let current = read(quote);
   for (let step = 1; current.status === "PENDING_AUTHORIZATION"; step++) {
     const challenge: ScaChallengeJson = current.scaChallenge;
+    const site: ScaProofSite = {
+      operation: "authorizeQuote",
+      step,
+      origin: parameters.origin,
+      timeoutMs: parameters.timeoutMs,
+      onEvent: parameters.onEvent,
+    };
+    // Before the customer is asked: a challenge of another payment or of a login is refused.
+    bindChallenge(client, quoteId, challenge, site);
     const resend = () => resendQuoteAuthorization(client, { quoteId, signal: parameters.signal });
     let error: SignetError | undefined;
     let refused = 0;
@@ -132,14 +119,8 @@ export async function authorizeQuote(
         ...(await scaProofFields(
           client,
           challenge,
-          await parameters.onChallenge(challenge, { step, error, resend }),
-          {
-            operation: "authorizeQuote",
-            step,
-            origin: parameters.origin,
-            timeoutMs: parameters.timeoutMs,
-            onEvent: parameters.onEvent,
-          },
+          await ask(challenge, { step, error, resend }),
+          site,
         )),
       };
       reuse = undefined;
@@ -148,7 +129,7 @@ export async function authorizeQuote(
       }
       const proofAfterReread = reread;
       try {
-        current = parseExecutedQuote(
+        current = read(
           await client.request(
             {
               method: "POST",
@@ -171,15 +152,16 @@ export async function authorizeQuote(
           (cause.status === 400 || cause.status === 409);
         if ((unknown && !reread) || refusedAfterRead) {
           reread = true;
-          const read = parseExecutedQuote(
+          // The quote asked for, and no other: a re-read about another quote is refused.
+          const again = read(
             await client
               .request({ method: "GET", path: `/quotes/${quoteId}` }, parameters)
               // The read failing leaves the outcome as unknown as the authorize's own error.
               .catch(() => Promise.reject(cause)),
           );
-          if (read.status !== "PENDING_AUTHORIZATION" || read.scaChallenge?.id !== challenge.id) {
+          if (again.status !== "PENDING_AUTHORIZATION" || again.scaChallenge?.id !== challenge.id) {
             // Taken: released (or ended), or on to its next challenge.
-            current = settled(read, quoteId);
+            current = settled(again, quoteId);
             break;
           }
           if (unknown) {
@@ -194,7 +176,7 @@ export async function authorizeQuote(
           // The service judged no proof yet. A failed login ends the call as it failed.
           await scaLogin(client, {
             factor: challenge.factor === "PASSKEY" ? "PASSKEY" : "SMS_OTP",
-            onChallenge: parameters.onChallenge,
+            onChallenge: ask,
             origin: parameters.origin,
             endUserIpAddress: parameters.endUserIpAddress,
             timeoutMs: parameters.timeoutMs,
@@ -222,7 +204,9 @@ export async function authorizeQuote(
 
 /** Whether an authorize's answer leaves open that the service took it: none, or a 5xx. */
 function outcomeUnknown(cause: SignetError): boolean {
-  return cause.code !== "ABORTED" && (cause.status === undefined || cause.status >= 500);
+  // The relay's own configuration refusal never reached the service: nothing was taken.
+  if (cause.code === "ABORTED" || cause.code === "RELAY_MISCONFIGURED") return false;
+  return cause.status === undefined || cause.status >= 500;
 }
 
 /**

@@ -60,7 +60,7 @@ export async function createDelegatedKey(
     parameters,
   );
   const approved = check.delegatedPublicKey();
-  if (approved !== undefined && body.publicKey.toLowerCase() !== approved.toLowerCase()) {
+  if (approved !== undefined && body.publicKey.toLowerCase() !== approved) {
     throw new SignetError(
       "MALFORMED_RESPONSE",
       "The delegated key is not the key this device approved",
@@ -73,41 +73,63 @@ export async function createDelegatedKey(
 }
 
 /**
- * What creating a delegated key signs (the service shows no example; docs/protocol.md §11 records
- * this project's decision): first the policy that lets one key spend from exactly the caller's
- * card, under the caller's name, then that same key as an API key of the same name. The key the
- * policy names must be the key the service then returns.
+ * What creating a delegated key signs (docs/protocol.md §11). The service shows no payload; its
+ * prose says it "creates an isolated signer identity holding the public key, then policies
+ * granting that identity signing and self-revocation authority", in Turnkey's vocabulary:
+ *
+ * 1. a user-creating activity (`CREATE_USERS_V3` or `_V2`): exactly one identity, holding exactly
+ *    one compressed P-256 API key (read here as the key approved), and no passkey, OAuth provider,
+ *    email or phone to sign in with;
+ * 2. a policy-creating activity (`CREATE_POLICIES` or `CREATE_POLICY_V3`): every public key it
+ *    names is the approved one.
+ *
+ * In both, every card and internal account named is the caller's. The key the 201 returns must be
+ * the approved one. The policies' consensus names the identity by an id the enclave assigns, which
+ * the device cannot know: that the policies grant that identity and no other only the service can
+ * close.
  */
 export function createDelegatedKeyPayload(
   client: SignetClient,
   request: { accountId: string; cardId: string; nickname: string },
 ): CheckPayload & { delegatedPublicKey(): string | undefined } {
+  // The key read from the first payload, approved once that whole payload passed.
+  let read: string | undefined;
   let approved: string | undefined;
-  const condition = new RegExp(
-    `^card\\.id == '${request.cardId.replace(/[^\w:-]/g, "")}' && key\\.publicKey == '(0[23][0-9a-fA-F]{64})'$`,
-  );
+  const ownIds = { Card: [request.cardId], InternalAccount: [request.accountId] };
+  const user = "users.0";
   const check = expectActivity(client, request.accountId, (context) => [
     {
-      types: ["ACTIVITY_TYPE_CREATE_POLICY_V3"],
+      types: ["ACTIVITY_TYPE_CREATE_USERS_V3", "ACTIVITY_TYPE_CREATE_USERS_V2"],
       equals: {
-        policyName: request.nickname,
-        condition: {
+        [`${user}.apiKeys.0.publicKey`]: {
           test: (value) => {
-            const match = typeof value === "string" ? condition.exec(value) : null;
-            if (match && context.signature === 1) approved = match[1];
-            return match !== null;
+            const key = typeof value === "string" && /^0[23][\da-f]{64}$/i.test(value);
+            if (key && context.signature === 1) read = value.toLowerCase();
+            return key;
           },
         },
       },
+      // Isolated: nothing to sign in with.
+      where: {
+        [`${user}.apiKeys.0.curveType`]: "API_KEY_CURVE_P256",
+        [`${user}.authenticators`]: { as: "none" },
+        [`${user}.oauthProviders`]: { as: "none" },
+        [`${user}.userEmail`]: { as: "cleared" },
+        [`${user}.userPhoneNumber`]: { as: "cleared" },
+      },
+      counts: { users: 1, [`${user}.apiKeys`]: 1 },
+      ownIds,
     },
     {
-      types: ["ACTIVITY_TYPE_CREATE_API_KEYS_V2"],
-      equals: {
-        "apiKeys.0.apiKeyName": request.nickname,
-        "apiKeys.0.publicKey": { test: (value) => value === approved && approved !== undefined },
-      },
-      counts: { apiKeys: 1 },
+      types: ["ACTIVITY_TYPE_CREATE_POLICIES", "ACTIVITY_TYPE_CREATE_POLICY_V3"],
+      ownIds,
+      publicKeys: approved === undefined ? [] : [approved],
     },
   ]);
-  return Object.assign(check, { delegatedPublicKey: () => approved });
+  const approving: CheckPayload = async (payloadToSign, context) => {
+    const verdict = await check(payloadToSign, context);
+    if (context.signature === 1) approved = verdict.known ? read : undefined;
+    return verdict;
+  };
+  return Object.assign(approving, { delegatedPublicKey: () => approved });
 }

@@ -68,7 +68,7 @@ const BUNDLE = [
 /** A request stamped by a held session through the engine. */
 const SESSION_SIGNED = [...REQUEST, ...SIGNED, ...SESSION] as const;
 
-/** The SCA login's operations, which `authorizeQuote` runs by itself when the service asks. */
+/** The SCA login's operations, which `authorizeQuote` and `executeQuote` run when the service asks. */
 const SCA_LOGIN = ["POST /sca/login/start", "POST /sca/login/complete"] as const;
 
 /** One row: the service operations an action calls, and the client codes its code paths raise. */
@@ -106,6 +106,7 @@ export const ACTION_ERROR_CODES = {
       "CHALLENGE_EXPIRED",
       "PAYLOAD_MISMATCH",
       "SCA_LOGIN_FAILED",
+      "SCA_ORIGIN_NOT_ALLOWED",
       "QUOTE_EXPIRED",
       "QUOTE_FAILED",
     ],
@@ -126,9 +127,11 @@ export const ACTION_ERROR_CODES = {
     passkey: true,
   },
   executeQuote: {
-    operations: ["POST /quotes/{quoteId}/execute"],
+    // The SCA login it runs when the service refuses the execute for want of one.
+    operations: ["POST /quotes/{quoteId}/execute", ...SCA_LOGIN],
     undocumented: ["INSUFFICIENT_FUNDS"],
-    client: [...SESSION_SIGNED, "QUOTE_EXPIRED"],
+    client: [...SESSION_SIGNED, "QUOTE_EXPIRED", "SCA_LOGIN_FAILED", "SCA_ORIGIN_NOT_ALLOWED"],
+    passkey: true,
   },
   exportWallet: {
     operations: ["POST /internal-accounts/{id}/export"],
@@ -170,7 +173,13 @@ export const ACTION_ERROR_CODES = {
   revokeSession: { operations: ["DELETE /auth/sessions/{id}"], client: SESSION_SIGNED },
   scaLogin: {
     operations: SCA_LOGIN,
-    client: [...REQUEST, "CHALLENGE_EXPIRED", "PAYLOAD_MISMATCH", "SCA_LOGIN_FAILED"],
+    client: [
+      ...REQUEST,
+      "CHALLENGE_EXPIRED",
+      "PAYLOAD_MISMATCH",
+      "SCA_LOGIN_FAILED",
+      "SCA_ORIGIN_NOT_ALLOWED",
+    ],
     passkey: true,
   },
   signInWithOAuth: {
@@ -178,15 +187,13 @@ export const ACTION_ERROR_CODES = {
     client: [...REQUEST, ...CRYPTO, "KEY_STORAGE_UNAVAILABLE"],
   },
   signInWithPasskey: {
-    operations: ["POST /auth/credentials/{id}/challenge", "POST /auth/credentials/{id}/verify"],
-    client: [
-      ...REQUEST,
-      ...BUNDLE,
-      "CHALLENGE_EXPIRED",
-      "CHALLENGE_INVALID",
-      "PROCESSING_TIMEOUT",
-      "KEY_STORAGE_UNAVAILABLE",
+    // The refresh proves at once that the session is the device's key's.
+    operations: [
+      "POST /auth/credentials/{id}/challenge",
+      "POST /auth/credentials/{id}/verify",
+      "POST /auth/sessions/{id}/refresh",
     ],
+    client: [...REQUEST, ...SIGNED, ...BUNDLE, "KEY_STORAGE_UNAVAILABLE", "SESSION_KEY_MISMATCH"],
     passkey: true,
   },
   signOut: { operations: ["DELETE /auth/sessions/{id}"], client: SESSION_SIGNED },

@@ -4,13 +4,22 @@
 
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { assertArgument, SignetError, type SignetErrorOf } from "../errors.js";
+import { assertArgument, isSignetError, SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { signWithSession } from "../session/sessionSigner.js";
+import { generateIdempotencyKey } from "../transport/idempotencyKey.js";
 import { expectShape } from "../transport/responseShape.js";
-import type { ExecutedQuoteJson, PendingAuthorizationQuoteJson, QuoteJson } from "../wire.js";
+import type {
+  ExecutedQuoteJson,
+  PendingAuthorizationQuoteJson,
+  QuoteJson,
+  ScaChallengeJson,
+} from "../wire.js";
 import type { ActionErrorCode } from "./errorCodes.js";
+import { scaLogin } from "./lazy.js";
 import { executeQuotePayload, quotePayloadToSign } from "./quotePayload.js";
+import { assertSameQuote, confirmedQuote, confirmQuote, noteChallenge } from "./scaLedger.js";
+import type { ScaChallengeContext, ScaProof } from "./scaProof.js";
 import { expiredSessionError, requireLiveSession } from "./sessionExpiry.js";
 
 export type ExecuteQuoteParameters = CallOptions & {
@@ -29,6 +38,24 @@ export type ExecuteQuoteParameters = CallOptions & {
    * the service for other customers.
    */
   scaFactor?: "SMS_OTP" | "PASSKEY" | undefined;
+  /**
+   * For a customer in an SCA region: when the service refuses the execute for want of the
+   * customer's SCA login (409 `SCA_SESSION_REQUIRED`), the login runs through this callback, as
+   * in `authorizeQuote` (`context.login` is true, `context.quote` the quote as given here), and
+   * the execute is sent again, once, under the same `Idempotency-Key`. Left out, the 409 is
+   * passed on.
+   */
+  onChallenge?:
+    | ((challenge: ScaChallengeJson, context: ScaChallengeContext) => ScaProof | Promise<ScaProof>)
+    | undefined;
+  /** False passes `SCA_SESSION_REQUIRED` on even with `onChallenge`. Default true. */
+  scaLogin?: boolean | undefined;
+  /** The SCA login's passkey origin. Default: the one in the authenticator's `clientDataJSON`. */
+  origin?: string | undefined;
+  /** The SCA login's end-user address; usually the relay's to set (`createRelay`). */
+  endUserIpAddress?: string | undefined;
+  /** The SCA login's passkey prompt time limit in ms, when the options give none. Default 60 000. */
+  timeoutMs?: number | undefined;
 };
 /**
  * The quote after execute: either its transfer started (`PROCESSING`, with `transactionId`), or
@@ -48,12 +75,18 @@ export type ExecuteQuoteErrorType = SignetErrorOf<ActionErrorCode<"executeQuote"
  * Hand it to `authorizeQuote` (never execute it again: the service refuses that with 409).
  * Otherwise the transfer has started: follow it with `waitForTransaction`.
  *
+ * A service that refuses the execute itself for want of the customer's SCA login (409
+ * `SCA_SESSION_REQUIRED`: the session is missing or past its `sessionExpiresAt`) has moved
+ * nothing: with `onChallenge`, the SCA login runs (with the PASSKEY factor when `scaFactor` is
+ * `"PASSKEY"`, else SMS) and the execute is sent again, once, under the same `Idempotency-Key`, so
+ * it still pays at most once. A failed login ends the call with its own error.
+ *
  * The session is judged first, as the service authenticates before it looks at the quote: a held
  * session that has expired on the service's clock (a device that slept) ends the call in
  * `SESSION_EXPIRED` (sign in again), whatever the quote's state but executed; with a live
  * session, a quote past its `expiresAt` ends it in `QUOTE_EXPIRED` before anything is signed.
  *
- * @throws {SignetError} `NO_SESSION`, `SESSION_EXPIRED`, `QUOTE_EXPIRED`, `CONFLICT`-class 409s (already executed, expired), `WALLET_SIGNATURE_INVALID`, `NETWORK`, `MALFORMED_RESPONSE` (a pending quote without its challenge).
+ * @throws {SignetError} `NO_SESSION`, `SESSION_EXPIRED`, `QUOTE_EXPIRED`, `CONFLICT`-class 409s (already executed, expired), `SCA_SESSION_REQUIRED` (without `onChallenge`), the SCA login's errors (`ACCOUNT_LOCKED`, `SCA_LOGIN_FAILED`, `WEBAUTHN_*`, …), `WALLET_SIGNATURE_INVALID`, `NETWORK`, `MALFORMED_RESPONSE` (a pending quote without its challenge, or an answer about another quote).
  * @example
  * ```ts
  * let executed = await executeQuote(client, { quote });
@@ -93,34 +126,54 @@ export async function executeQuote(
       details: { quoteId: quote.id },
     });
   }
-  const { body } = await client
-    .signed(
-      {
-        operation: "executeQuote",
-        mode: "direct",
-        method: "POST",
-        path: `/quotes/${quote.id}/execute`,
-        payloadToSign,
-        ...(scaFactor ? { body: JSON.stringify({ scaFactor }) } : {}),
-        ...(idempotencyKey ? { idempotencyKey } : {}),
-        expectedStatus: 200,
-        sign: signWithSession(client, session),
-        checkPayload: executeQuotePayload(client, quote),
-        parseBody: (answer) => {
-          const executed = parseExecutedQuote(answer);
-          if (executed.id !== quote.id) {
-            throw new SignetError("MALFORMED_RESPONSE", "The answer is about another quote", {
-              details: { quoteId: quote.id },
-            });
-          }
-          return executed;
+  // The quote as the user confirmed it: its SCA prompts show it, its answers must be about it.
+  confirmQuote(client, quote);
+  const confirmed = confirmedQuote(client, quote);
+  // One key for this call, the send after an SCA login included: it can never pay twice.
+  const key = idempotencyKey ?? generateIdempotencyKey(client.crypto.backend.randomBytes);
+  const send = () =>
+    client
+      .signed(
+        {
+          operation: "executeQuote",
+          mode: "direct",
+          method: "POST",
+          path: `/quotes/${quote.id}/execute`,
+          payloadToSign,
+          ...(scaFactor ? { body: JSON.stringify({ scaFactor }) } : {}),
+          idempotencyKey: key,
+          expectedStatus: 200,
+          sign: signWithSession(client, session),
+          checkPayload: executeQuotePayload(client, quote),
+          parseBody: (answer) => {
+            const executed = parseExecutedQuote(answer);
+            assertSameQuote(executed, confirmed);
+            noteChallenge(client, quote.id, executed.scaChallenge);
+            return executed;
+          },
         },
-      },
-      parameters,
-    )
-    .catch(async (error: unknown) => {
-      throw await expiredSessionError(client, error, session, parameters.signal);
+        parameters,
+      )
+      .catch(async (error: unknown) => {
+        throw await expiredSessionError(client, error, session, parameters.signal);
+      });
+  const { onChallenge } = parameters;
+  const { body } = await send().catch(async (error: unknown) => {
+    // docs/protocol.md §9: refused for want of the SCA login, nothing moved: log in, send again.
+    const login =
+      isSignetError(error) &&
+      error.code === "SCA_SESSION_REQUIRED" &&
+      typeof onChallenge === "function" &&
+      parameters.scaLogin !== false;
+    if (!login) throw error;
+    // The call's origin, end-user address, time limit, signal and events go to the login as given.
+    await scaLogin(client, {
+      ...parameters,
+      factor: scaFactor === "PASSKEY" ? "PASSKEY" : "SMS_OTP",
+      onChallenge: (challenge, context) => onChallenge(challenge, { ...context, quote: confirmed }),
     });
+    return send();
+  });
   return body;
 }
 

@@ -3,7 +3,7 @@ import type { SignetClient } from "../client.js";
 import { isSignetError, type SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { signWithSession } from "../session/sessionSigner.js";
-import { type CheckPayload, expectActivity, hexValue } from "../transport/payloadCheck.js";
+import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
 import { expectShape } from "../transport/responseShape.js";
 import { resolveRetryPolicy, retryEvent } from "../transport/retry.js";
 import type { ActionErrorCode } from "./errorCodes.js";
@@ -115,7 +115,10 @@ const curedByNewExport = (error: SignetError, lost: { answer: boolean }) =>
 
 /**
  * What an export signs (docs/protocol.md §11): the wallet's export to the decrypt-only key made
- * for this call. Any other target key would let its holder open the recovery phrase.
+ * for this call (the same point in either encoding, hex in either case), and any internal account
+ * it names is this one. Any other target key would let its holder open the recovery phrase. The
+ * `walletId` is pinned as a wallet id of its own kind, never compared with a signature's
+ * `signWith`.
  */
 export function exportWalletPayload(
   client: SignetClient,
@@ -124,7 +127,8 @@ export function exportWalletPayload(
   return expectActivity(client, request.accountId, [
     {
       types: ["ACTIVITY_TYPE_EXPORT_WALLET"],
-      equals: { targetPublicKey: hexValue(request.clientPublicKey) },
+      equals: { targetPublicKey: { as: "key", value: request.clientPublicKey } },
+      ownIds: { InternalAccount: [request.accountId] },
     },
   ]);
 }

@@ -1,11 +1,12 @@
-// The Strong Customer Authentication actions (login and factors) are chunks of their own, one
-// each, kept out of what a page loads before its first stamp (docs/architecture.md "Size"); the
+// The Strong Customer Authentication actions are chunks of their own: the login with the
+// authorization that runs it (one chunk), and the factors, kept out of what a page loads before its first stamp (docs/architecture.md "Size"); the
 // rarer account and wallet actions are one chunk (`lazyWallet.ts`). All of them start loading when
 // a client is made (`preloadActions`), so no call waits for its code. Each public function is
 // here, with its documentation; its module holds the code.
 
 import type { SignetClient } from "../client.js";
 import { loadChunk } from "../crypto/chunk.js";
+import type { AuthorizeQuoteParameters, AuthorizeQuoteReturnType } from "./authorizeQuote.js";
 import { loadWalletActions } from "./lazyWallet.js";
 import type {
   DeleteScaFactorParameters,
@@ -19,7 +20,7 @@ import type {
 } from "./scaFactors.js";
 import type { ScaLoginParameters, ScaLoginReturnType } from "./scaLogin.js";
 
-const loadScaLogin = () => loadChunk(() => import("./scaLogin.js"));
+const loadScaActions = () => loadChunk(() => import("./scaActions.js"));
 const loadScaFactors = () => loadChunk(() => import("./scaFactors.js"));
 
 /**
@@ -28,8 +29,59 @@ const loadScaFactors = () => loadChunk(() => import("./scaFactors.js"));
  * retryable `NETWORK` error and tries again.
  */
 export function preloadActions(): void {
-  for (const load of [loadScaLogin, loadScaFactors, loadWalletActions])
+  for (const load of [loadScaActions, loadScaFactors, loadWalletActions])
     load().catch(() => undefined);
+}
+
+/**
+ * Authorizes a quote that waits for Strong Customer Authentication (customers in the EU and
+ * EEA): answers each `scaChallenge` with what `onChallenge` returns, an SMS code or a passkey
+ * assertion made through the client's WebAuthn provider from the challenge's
+ * `passkeyAssertionOptions` (sent with its origin), and repeats while the quote stays
+ * `PENDING_AUTHORIZATION` (a cross-currency send asks twice: the conversion, then the payout).
+ * Each answer is sent once, never retried on its own, and the quote is never executed again.
+ * Follow with `waitForTransaction`.
+ *
+ * An answer left unanswered, or answered 5xx (the relay's 502/504 `UPSTREAM_*` included), may
+ * have been taken: the quote is read once. Released, it is returned; at its next challenge, that
+ * one is asked for; `EXPIRED` is `QUOTE_EXPIRED` and `FAILED` is `QUOTE_FAILED`; still waiting
+ * for this challenge, `onChallenge` is asked again with `context.error` (the same proof is never
+ * sent again by itself). A proof refused (400, 409) after that read reads the quote again, as a
+ * first answer still at work may have released it meanwhile.
+ *
+ * Each proof is bound to this quote where anything binds it (docs/protocol.md §11): a challenge
+ * this client has seen come with another quote or an SCA login, or with other passkey options,
+ * is refused before the customer is asked (`PAYLOAD_MISMATCH`), as is a passkey ceremony by one of
+ * the wallet's sign-in passkeys; every answer, and every re-read, must be about this quote (its
+ * id, amount and payee), else `MALFORMED_RESPONSE` (`details.quoteId`, `details.field`).
+ *
+ * A refused answer (400) asks `onChallenge` again with `context.error`. `SCA_SESSION_REQUIRED`
+ * (409: the customer's SCA login is missing or lapsed) runs the SCA login (`scaLogin`) through
+ * the same `onChallenge`, with the challenge's factor (SMS unless it is a passkey's), and sends
+ * the answer again, once. Other refusals end the call: `CONFLICT` (409: nothing to authorize, or not an SCA
+ * region), `ACCOUNT_LOCKED` (423: `details.lockedUntil`, `details.failedAttempts`,
+ * `details.suspended`), `RATE_LIMITED` (429: `details.retryAfterMs`).
+ *
+ * @throws {SignetError} the codes above, `QUOTE_EXPIRED`, `QUOTE_FAILED`, `CHALLENGE_EXPIRED`, `PAYLOAD_MISMATCH`, `SCA_ORIGIN_NOT_ALLOWED`, `MALFORMED_RESPONSE`, `WEBAUTHN_*`, `QUOTE_NOT_FOUND`, `NETWORK`, `INVALID_ARGUMENT`.
+ * @example
+ * ```ts
+ * const executed = await executeQuote(client, { quote });
+ * const released =
+ *   executed.status === "PENDING_AUTHORIZATION"
+ *     ? await authorizeQuote(client, {
+ *         quote: executed,
+ *         onChallenge: (challenge, { error }) =>
+ *           challenge.factor === "PASSKEY" ? ui.waitForTap(challenge.purpose) : ui.askCode(challenge.purpose, error),
+ *       })
+ *     : executed;
+ * await waitForTransaction(client, { transactionId: released.transactionId! });
+ * ```
+ */
+export async function authorizeQuote(
+  client: SignetClient,
+  parameters: AuthorizeQuoteParameters,
+): Promise<AuthorizeQuoteReturnType> {
+  return (await loadScaActions()).authorizeQuote(client, parameters);
 }
 
 /**
@@ -54,7 +106,7 @@ export async function scaLogin(
   client: SignetClient,
   parameters: ScaLoginParameters,
 ): Promise<ScaLoginReturnType> {
-  return (await loadScaLogin()).scaLogin(client, parameters);
+  return (await loadScaActions()).scaLogin(client, parameters);
 }
 
 /**

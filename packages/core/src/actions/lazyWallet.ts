@@ -113,11 +113,16 @@ export async function revokeDelegatedKey(
 
 /**
  * Adds an OTP or OAuth credential to the wallet, stamped by a held session of the account
- * (a signed request). For passkeys use `addPasskey`.
+ * (a signed request). For passkeys use `addPasskey`. An email or SMS credential takes the contact
+ * the user confirmed (`email` / `phoneNumber`, as your app showed it): the service sends the codes
+ * to the customer's contact on file, and the device signs only a payload that names exactly this
+ * one (docs/protocol.md §11).
  *
- * @throws {SignetError} `NO_SESSION`, `EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS`, `SMS_OTP_CREDENTIAL_ALREADY_EXISTS`, `INVALID_INPUT`.
+ * @throws {SignetError} `NO_SESSION`, `PAYLOAD_MISMATCH` (the payload names another contact),
+ *   `EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS`, `SMS_OTP_CREDENTIAL_ALREADY_EXISTS`, `INVALID_INPUT`.
  * @example
  * ```ts
+ * await addCredential(client, { accountId, type: "SMS_OTP", phoneNumber: "+14155550123" });
  * await addCredential(client, { accountId, type: "OAUTH", oidcToken });
  * ```
  */
@@ -131,11 +136,15 @@ export async function addCredential(
 /**
  * Revokes a credential, stamped by a held session issued by a DIFFERENT credential of the account
  * (the service's rule). Sessions the revoked credential issued end; their keys are deleted here.
+ * `type` is the credential's type as the user confirmed it (the entry of `listCredentials` they
+ * chose): the device signs only the removal of that kind of credential, whatever the service's
+ * answer says (docs/protocol.md §11).
  *
- * @throws {SignetError} `NO_SESSION` (no session from another credential), `INVALID_INPUT` (last credential), `NOT_FOUND`.
+ * @throws {SignetError} `NO_SESSION` (no session from another credential), `PAYLOAD_MISMATCH`
+ *   (the payload removes another kind of credential), `INVALID_INPUT` (last credential), `NOT_FOUND`.
  * @example
  * ```ts
- * await revokeCredential(client, { accountId, credentialId: oldPasskey.id });
+ * await revokeCredential(client, { accountId, credentialId: oldPasskey.id, type: "PASSKEY" });
  * ```
  */
 export async function revokeCredential(

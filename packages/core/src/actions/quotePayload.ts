@@ -4,8 +4,8 @@ import type { SignetClient } from "../client.js";
 import { SignetError } from "../errors.js";
 import {
   type CheckPayload,
+  type Expected,
   expectActivity,
-  MAX_PAYLOAD_AGE_MS,
   readActivity,
   readTransaction,
 } from "../transport/payloadCheck.js";
@@ -29,31 +29,35 @@ export function quotePayloadToSign(quote: QuoteJson): string {
   return payload;
 }
 
+/** The activity type of a quote's payload: a transaction signature (the Quote schema's example). */
+const TRANSFER_ACTIVITY = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2";
+
 /**
  * What executing a quote signs (docs/protocol.md §11): a transaction signature
- * (`ACTIVITY_TYPE_SIGN_TRANSACTION_V2` or `_SIGN_RAW_PAYLOAD_V2`) made while the quote was alive, for
- * the wallet this account signed with before. Where the transaction is readable (the emulator's
- * `unsignedTransaction` is hex of UTF-8 JSON naming the quote, amount, currency and destination),
- * each field it names must be the quote the app passed and showed; an opaque transaction (the
- * service's hashes) binds only as far as the rest does.
+ * (`ACTIVITY_TYPE_SIGN_TRANSACTION_V2`, as the service's Quote example shows; a raw-payload
+ * signature, the documented shape of a privacy change, is never taken for a transfer), whose
+ * `signWith` is the one this account's transfers used before. Any quote id the payload names is
+ * this quote's. Where the transaction is readable (the emulator's `unsignedTransaction` is hex of
+ * UTF-8 JSON naming the quote, source, amount, currency and destination), it must name this quote,
+ * and each other field it names must be the quote the app passed and showed (amounts as a number
+ * or a decimal string); an opaque transaction (the service's chain bytes) binds only as far as the
+ * rest does.
  */
 export function executeQuotePayload(client: SignetClient, quote: QuoteJson): CheckPayload {
-  const expiresAt = Date.parse(quote.expiresAt ?? "");
-  const createdAt = Date.parse(quote.createdAt ?? "");
+  const where: Record<string, Expected> = {};
+  if (quote.totalSendingAmount !== undefined)
+    where.amount = { as: "amount", value: quote.totalSendingAmount };
+  if (quote.sendingCurrency?.code)
+    where.currency = { as: "text", value: quote.sendingCurrency.code };
+  if (quote.destination?.accountId)
+    where.destination = { as: "text", value: quote.destination.accountId };
+  if (quote.source?.accountId) where.from = { as: "text", value: quote.source.accountId };
   return expectActivity(client, quote.source?.accountId ?? "", [
     {
-      types: ["ACTIVITY_TYPE_SIGN_TRANSACTION_V2", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2"],
-      window: {
-        from: Number.isFinite(createdAt) ? createdAt : expiresAt - MAX_PAYLOAD_AGE_MS,
-        to: expiresAt,
-      },
-      transaction: {
-        quoteId: quote.id,
-        amount:
-          quote.totalSendingAmount === undefined ? undefined : String(quote.totalSendingAmount),
-        currency: quote.sendingCurrency?.code,
-        destination: quote.destination?.accountId,
-      },
+      types: [TRANSFER_ACTIVITY],
+      signer: "transfer",
+      ownIds: { Quote: [quote.id] },
+      transaction: { equals: { quoteId: { as: "text", value: quote.id } }, where },
     },
   ]);
 }
@@ -94,8 +98,8 @@ export function readQuotePayload(quote: QuoteJson): QuotePayloadSummary {
     ...(transaction
       ? Object.fromEntries(
           ["quoteId", "amount", "currency", "destination"]
-            .filter((name) => typeof transaction[name] === "string")
-            .map((name) => [name, transaction[name]]),
+            .filter((name) => ["string", "number"].includes(typeof transaction[name]))
+            .map((name) => [name, String(transaction[name])]),
         )
       : {}),
     readable: transaction !== undefined,

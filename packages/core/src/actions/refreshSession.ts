@@ -13,7 +13,7 @@ import { listSessionsJson } from "../session/listedSessions.js";
 import { forgetPossibleSession, notePossibleSession } from "../session/possibleSessions.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import type { Session } from "../session/sessionStore.js";
-import { type CheckPayload, expectActivity, hexValue } from "../transport/payloadCheck.js";
+import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
 import type { AuthSessionJson } from "../wire.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 import { revokeSessionPayload } from "./revokeSession.js";
@@ -171,8 +171,8 @@ export async function refreshSession(
 
 /**
  * What a refresh signs (docs/protocol.md §11): a read-write session for the key this device just
- * made, exactly as sent (compressed, or uncompressed in the legacy flow). Any other target key
- * would hand the new session to whoever holds that key.
+ * made (compressed, or uncompressed in the legacy flow; either encoding, either case). Any other
+ * target key would hand the new session to whoever holds that key.
  */
 export function refreshSessionPayload(
   client: SignetClient,
@@ -181,7 +181,7 @@ export function refreshSessionPayload(
   return expectActivity(client, request.accountId, [
     {
       types: ["ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2"],
-      equals: { targetPublicKey: hexValue(request.clientPublicKey) },
+      equals: { targetPublicKey: { as: "key", value: request.clientPublicKey } },
     },
   ]);
 }
@@ -202,7 +202,7 @@ const MAX_CANDIDATES = 3;
 const MAX_PROOF_DEPTH = 2;
 
 /** Who asks: the proofs are part of the calling action, and their events say so. */
-type Operation = "verifyOtp" | "refreshSession" | "signOut";
+type Operation = "verifyOtp" | "refreshSession" | "signInWithPasskey" | "signOut";
 
 /**
  * Finds and adopts the session an unanswered sign-in or refresh made with `key`, proven: the
@@ -239,7 +239,7 @@ export async function adoptProvenSession(
     depth?: number;
   },
 ): Promise<{ session: AuthSessionJson; key: SigningKey } | undefined> {
-  const { accountId, listed, sinceMs, key } = parameters;
+  const { accountId, listed, sinceMs } = parameters;
   // Another tab's session, stored a moment ago, is held too.
   await client.sessions.sync();
   const held = new Set((client.sessions.getSnapshot()[accountId] ?? []).map((s) => s.id));

@@ -1,6 +1,6 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import type { SignetErrorOf } from "../errors.js";
+import { assertArgument, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import {
@@ -16,6 +16,12 @@ export type RevokeCredentialParameters = CallOptions & {
   accountId: string;
   /** The credential to revoke (`AuthMethod:…`). */
   credentialId: string;
+  /**
+   * The credential's type, as the user confirmed it (the `type` of the `listCredentials` entry
+   * they chose). The device signs only the removal of this kind of credential: a payload that
+   * removes another kind, or a challenge naming another type, is refused.
+   */
+  type: "PASSKEY" | "OAUTH" | "EMAIL_OTP" | "SMS_OTP";
   /**
    * For a passkey: its WebAuthn credential id (the `credentialId` of its `listCredentials`
    * entry). Once revoked, the device's passkey manager is told it is gone (WebAuthn Signal API,
@@ -33,9 +39,15 @@ export async function revokeCredential(
   client: SignetClient,
   parameters: RevokeCredentialParameters,
 ): Promise<RevokeCredentialReturnType> {
-  const { accountId, credentialId } = assertCall(client, parameters);
+  const { accountId, credentialId, type } = assertCall(client, parameters);
   assertServiceId("accountId", accountId, "InternalAccount");
   assertServiceId("credentialId", credentialId, "AuthMethod");
+  assertArgument(
+    typeof type === "string" && Object.hasOwn(REVOCATIONS, type),
+    "type",
+    "PASSKEY, OAUTH, EMAIL_OTP or SMS_OTP",
+    String(type),
+  );
   const session = await requireSession(client, { accountId, excludeCredentialId: credentialId });
   await client.signed(
     {
@@ -44,7 +56,7 @@ export async function revokeCredential(
       path: `/auth/credentials/${credentialId}`,
       expectedStatus: 204,
       sign: signWithSession(client, session),
-      checkPayload: revokeCredentialPayload(client, { accountId }),
+      checkPayload: revokeCredentialPayload(client, { accountId, type }),
     },
     parameters,
   );
@@ -61,38 +73,42 @@ export async function revokeCredential(
   }
 }
 
-/** The deletion each credential type signs; the 202 names the type (docs/protocol.md §11). */
+/**
+ * The removal each credential type signs (docs/protocol.md §11). A passkey's is the documented
+ * deletion of one authenticator; an OAuth login's, Turnkey's deletion of one provider (derived:
+ * the service shows none). For an email or SMS credential the service shows nothing: whatever it
+ * signs (the emulator clears the contact), it never sets a contact, which would send the codes
+ * elsewhere.
+ */
 const REVOCATIONS: Record<string, ActivityExpectation> = {
   PASSKEY: { types: ["ACTIVITY_TYPE_DELETE_AUTHENTICATORS"], counts: { authenticatorIds: 1 } },
   OAUTH: { types: ["ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS"], counts: { providerIds: 1 } },
-  // Removing an OTP credential clears the contact; never sets one.
-  EMAIL_OTP: { types: ["ACTIVITY_TYPE_UPDATE_USER_EMAIL"], equals: { userEmail: "" } },
-  SMS_OTP: { types: ["ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER"], equals: { userPhoneNumber: "" } },
+  EMAIL_OTP: {
+    types: ["ACTIVITY_TYPE_UPDATE_USER_EMAIL", "ACTIVITY_TYPE_UPDATE_USER"],
+    where: { userEmail: { as: "cleared" }, userPhoneNumber: { as: "cleared" } },
+  },
+  SMS_OTP: {
+    types: ["ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER", "ACTIVITY_TYPE_UPDATE_USER"],
+    where: { userEmail: { as: "cleared" }, userPhoneNumber: { as: "cleared" } },
+  },
 };
 
 /**
- * What revoking a credential signs: the deletion of one authenticator or provider, or the
- * clearing of the contact of an OTP credential, as the challenge's credential `type` says. The
- * ids inside are the enclave's own, so the type and the count bind.
+ * What revoking a credential signs: the removal of the kind of credential the caller named (its
+ * own call, never the service's answer, decides which). A challenge that names another type is
+ * refused too. The ids inside are the enclave's own, so the type and the count bind.
  */
 export function revokeCredentialPayload(
   client: SignetClient,
-  request: { accountId: string },
+  request: { accountId: string; type: RevokeCredentialParameters["type"] },
 ): CheckPayload {
-  const checks = Object.fromEntries(
-    Object.entries(REVOCATIONS).map(([type, expectation]) => [
-      type,
-      expectActivity(client, request.accountId, [expectation]),
-    ]),
-  );
+  // No known type (a caller of this builder outside the action): every known activity is refused.
+  const check = expectActivity(client, request.accountId, [
+    REVOCATIONS[request.type] ?? { types: [] },
+  ]);
   return (payloadToSign, context) => {
-    const check = context.type === undefined ? undefined : checks[context.type];
-    if (!check) {
-      throw payloadMismatch(
-        context,
-        "type",
-        "cannot be checked: the challenge names no credential type",
-      );
+    if (context.type !== undefined && context.type !== request.type) {
+      throw payloadMismatch(context, "type", "names another kind of credential");
     }
     return check(payloadToSign, context);
   };

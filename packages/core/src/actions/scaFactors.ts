@@ -11,7 +11,7 @@ import { toWebAuthnError } from "../webauthn/errors.js";
 import type { RegistrationOptionsJSON } from "../webauthn/types.js";
 import type { ScaFactor } from "../wire.js";
 import type { ActionErrorCode } from "./errorCodes.js";
-import { originOf } from "./scaProof.js";
+import { notePasskeys, originOf } from "./scaLedger.js";
 
 /** One enrolled SCA factor (`ScaFactorView`). */
 export type ScaFactorJson = {
@@ -38,7 +38,16 @@ export async function listScaFactors(
   if (!Array.isArray(list?.factors)) {
     throw new SignetError("MALFORMED_RESPONSE", "Expected ScaFactorList.factors to be an array");
   }
-  return list.factors.map((item) => expectShape<ScaFactorJson>(item, ["factor"], "ScaFactorView"));
+  const factors = list.factors.map((item) =>
+    expectShape<ScaFactorJson>(item, ["factor"], "ScaFactorView"),
+  );
+  // The service's own word on which passkeys are enrolled for SCA (docs/protocol.md §11).
+  notePasskeys(
+    client,
+    "sca",
+    factors.map((f) => f.credentialId),
+  );
+  return factors;
 }
 
 export type EnrollScaPasskeyParameters = CallOptions & {
@@ -94,6 +103,8 @@ export async function enrollScaPasskey(
       { details: { origin, allowedOrigins: allowed } },
     );
   }
+  // The device made this credential for SCA itself: its assertions answer SCA challenges.
+  notePasskeys(client, "sca", [credential.rawId, credential.id]);
   const confirmed = await client.request<{ factor?: unknown } | null>(
     {
       method: "POST",

@@ -10,6 +10,8 @@ import { abortedError } from "../transport/abort.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { ScaChallengeJson } from "../wire.js";
 import type { ActionErrorCode } from "./errorCodes.js";
+import { bindChallenge, type ScaProofSite } from "./scaBinding.js";
+import { SCA_LOGIN_OWNER } from "./scaLedger.js";
 import {
   MAX_REFUSED_ANSWERS,
   type ScaChallengeContext,
@@ -103,6 +105,14 @@ export async function scaLogin(
     if (factor === "SMS_OTP" && typeof challengeId !== "string") {
       throw new SignetError("MALFORMED_RESPONSE", "The SMS login has no challengeId");
     }
+    // ScaLoginStart names the relying party beside the opaque options: they must agree.
+    const options = answer.passkeyOptions as { publicKey?: { rpId?: unknown }; rpId?: unknown };
+    const rpId = options?.publicKey?.rpId ?? options?.rpId;
+    if (answer.relyingPartyId && rpId !== undefined && rpId !== answer.relyingPartyId) {
+      throw new SignetError("MALFORMED_RESPONSE", "The login's passkey options name another RP", {
+        details: { field: "passkeyOptions.rpId" },
+      });
+    }
     return {
       id: challengeId ?? "sca-login",
       challengeId,
@@ -114,6 +124,13 @@ export async function scaLogin(
       passkeyAllowedOrigins: answer.allowedOrigins ?? null,
     };
   };
+  const site: ScaProofSite = {
+    operation: "scaLogin",
+    step: 1,
+    origin: parameters.origin,
+    timeoutMs: parameters.timeoutMs,
+    onEvent: parameters.onEvent,
+  };
   let challenge = await start();
   let error: SignetError | undefined;
   let refused = 0;
@@ -124,14 +141,11 @@ export async function scaLogin(
     const resend = async () => {
       challenge = await start();
     };
+    // docs/protocol.md §11: before the customer is asked, a challenge this device has seen come
+    // with a payment is refused: a login's tap or code never releases a payment.
+    bindChallenge(client, SCA_LOGIN_OWNER, { ...challenge, id: challenge.challengeId ?? "" }, site);
     const proof = await onChallenge(challenge, { step: 1, error, login: true, resend });
-    const fields = await scaProofFields(client, challenge, proof, {
-      operation: "scaLogin",
-      step: 1,
-      origin: parameters.origin,
-      timeoutMs: parameters.timeoutMs,
-      onEvent: parameters.onEvent,
-    });
+    const fields = await scaProofFields(client, challenge, proof, site);
     if (Date.parse(challenge.expiresAt) <= client.clock.now()) {
       throw new SignetError("CHALLENGE_EXPIRED", "The SCA login code expired");
     }
@@ -176,8 +190,10 @@ export async function scaLogin(
         error = cause;
         continue;
       }
-      // A 400 is a refused proof: ask again, until the service locks (423) or limits (429).
-      if ((cause as SignetError).status !== 400) throw cause;
+      // A 400 is a refused proof: ask again, until the service locks (423) or limits (429). One
+      // about the end user's address (the relay's to set) is no verdict on the proof: asking again
+      // cannot cure it.
+      if ((cause as SignetError).status !== 400 || namesEndUserIp(cause)) throw cause;
       if (++refused >= MAX_REFUSED_ANSWERS) throw cause;
       error = cause as SignetError;
     }
@@ -186,6 +202,18 @@ export async function scaLogin(
 
 /** Whether a completion's outcome is unknown: no answer (not a cancel), or a 5xx. */
 function isUnanswered(cause: unknown): cause is SignetError {
-  if (!isSignetError(cause) || cause.code === "ABORTED") return false;
+  // The relay refusing for want of its own configuration (`endUserIpAddress`): nothing was sent on.
+  if (!isSignetError(cause) || cause.code === "ABORTED" || cause.code === "RELAY_MISCONFIGURED")
+    return false;
   return cause.status === undefined || cause.status >= 500;
+}
+
+/** Whether a 400 names `endUserIpAddress` among its field errors (`details.errors[].field`). */
+function namesEndUserIp(cause: unknown): boolean {
+  if (!isSignetError(cause) || cause.code !== "INVALID_INPUT") return false;
+  const errors = (cause as SignetError<"INVALID_INPUT">).details.errors;
+  return (
+    Array.isArray(errors) &&
+    errors.some((e) => (e as { field?: unknown } | null)?.field === "endUserIpAddress")
+  );
 }

@@ -3,13 +3,14 @@
 // assertion made from the service's opaque WebAuthn options and sent with its origin.
 
 import type { SignetClient } from "../client.js";
-import { base64UrlDecode, utf8Decode } from "../crypto/encoding.js";
 import { assertArgument, SignetError } from "../errors.js";
-import type { EventSink } from "../events.js";
-import { payloadMismatch } from "../transport/payloadCheck.js";
 import { toWebAuthnError } from "../webauthn/errors.js";
-import type { AuthenticationOptionsJSON } from "../webauthn/types.js";
 import type { ScaChallengeJson } from "../wire.js";
+import { assertScaPasskeys, type ScaProofSite } from "./scaBinding.js";
+import { type ConfirmedQuote, originOf, readPasskeyOptions } from "./scaLedger.js";
+
+export type { ScaProofSite } from "./scaBinding.js";
+export type { ConfirmedQuote } from "./scaLedger.js";
 
 /** How to answer one challenge: the code the customer typed, or a passkey ceremony. */
 export type ScaProof = { code: string } | { passkey: true };
@@ -30,6 +31,13 @@ export type ScaChallengeContext = {
   login?: boolean | undefined;
   /** Sends the SMS code of this challenge again (`SMS_OTP` only). */
   resend: () => Promise<void>;
+  /**
+   * The payment this prompt confirms, as the user confirmed it: show its amount and payee beside
+   * the prompt, so a tap or code is never given blind. Set for every challenge of `authorizeQuote`
+   * and for a login that `authorizeQuote` or `executeQuote` runs for a payment; absent for a
+   * login started on its own (`scaLogin`).
+   */
+  quote?: ConfirmedQuote | undefined;
 };
 
 /**
@@ -39,41 +47,13 @@ export type ScaChallengeContext = {
  */
 export const MAX_REFUSED_ANSWERS = 5;
 
-/** Where a proof is made, for the payload-refusal event and error. */
-export type ScaProofSite = {
-  operation: "authorizeQuote" | "scaLogin";
-  step: number;
-  origin?: string | undefined;
-  timeoutMs?: number | undefined;
-  onEvent?: EventSink | undefined;
-};
-
-/**
- * Reads the service's opaque WebAuthn request options (the OpenAPI types them as any object):
- * the options themselves, or wrapped as the browser API takes them (`{ publicKey: {...} }`).
- *
- * @throws {SignetError} `MALFORMED_RESPONSE` when neither shape carries a challenge.
- */
-export function readPasskeyOptions(options: unknown): AuthenticationOptionsJSON {
-  const object = (value: unknown): Record<string, unknown> | undefined =>
-    typeof value === "object" && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  const outer = object(options);
-  const inner = object(outer?.publicKey) ?? outer;
-  if (typeof inner?.challenge !== "string" || inner.challenge === "") {
-    throw new SignetError("MALFORMED_RESPONSE", "The passkey challenge has no WebAuthn options");
-  }
-  return inner as AuthenticationOptionsJSON;
-}
-
 /**
  * The proof fields of an `ScaAuthorization` / `ScaLoginCompleteRequest` body for `proof`: `code`,
  * or `passkeyAssertion` with `origin` after the passkey ceremony.
  */
 export async function scaProofFields(
   client: SignetClient,
-  challenge: Pick<ScaChallengeJson, "factor" | "passkeyAssertionOptions">,
+  challenge: Pick<ScaChallengeJson, "factor" | "passkeyAssertionOptions" | "passkeyAllowedOrigins">,
   proof: ScaProof,
   site: ScaProofSite,
 ): Promise<Record<string, unknown>> {
@@ -81,28 +61,17 @@ export async function scaProofFields(
   if (challenge.factor === "PASSKEY") {
     assertArgument(given?.passkey === true, "onChallenge", "{ passkey: true }", "another proof");
     const options = readPasskeyOptions(challenge.passkeyAssertionOptions);
-    // docs/protocol.md §11: the customer's passkey signs nothing shaped like a wallet sign-in
-    // challenge (the UTF-8 bytes of 64 hex digits, §5): a backend could otherwise pass off the
-    // challenge of a session for its own key as a payment's or a login's, and have the tap
-    // authorise it.
-    if (isWalletSessionChallenge(options.challenge)) {
-      const field = "passkeyAssertionOptions.challenge";
-      client.emit(
-        {
-          type: "payload",
-          action: "refused",
-          operation: site.operation,
-          signature: site.step,
-          field,
-        },
-        site.onEvent,
-      );
-      throw payloadMismatch(
-        { operation: site.operation, signature: site.step },
-        field,
-        "has the shape of a wallet sign-in challenge",
-      );
-    }
+    // docs/protocol.md §11: the options are opaque (any challenge the service makes is taken), but
+    // an SCA ceremony is never one of the wallet's sign-in passkeys this device knows: before the
+    // tap by the credentials the options name, after it by the one that answered (not sent).
+    const named = Array.isArray(options.allowCredentials) ? options.allowCredentials : [];
+    const field = site.operation === "scaLogin" ? "passkeyOptions" : "passkeyAssertionOptions";
+    assertScaPasskeys(
+      client,
+      named.map((c) => c?.id),
+      site,
+      `${field}.allowCredentials`,
+    );
     // The service's options go to the authenticator as they are; only a missing timeout is added.
     const assertion = await client
       .webauthn()
@@ -110,8 +79,19 @@ export async function scaProofFields(
       .catch((error: unknown) => {
         throw toWebAuthnError(error);
       });
+    assertScaPasskeys(client, [assertion.rawId, assertion.id], site, "passkeyAssertion.id");
     const origin = site.origin ?? originOf(assertion.response.clientDataJSON);
     assertArgument(typeof origin === "string" && origin !== "", "origin", "a string", "none");
+    // ScaAuthorization.origin: "When the challenge lists passkeyAllowedOrigins …, it must be one of
+    // those" (a login's `allowedOrigins`): never sent for the service to refuse and count.
+    const allowed = challenge.passkeyAllowedOrigins;
+    if (Array.isArray(allowed) && allowed.length > 0 && !allowed.includes(origin)) {
+      throw new SignetError(
+        "SCA_ORIGIN_NOT_ALLOWED",
+        "The passkey ceremony ran on an origin the challenge does not allow",
+        { details: { origin, allowedOrigins: allowed } },
+      );
+    }
     return { passkeyAssertion: assertion, origin };
   }
   const code = given?.code;
@@ -123,22 +103,4 @@ export async function scaProofFields(
     "something else",
   );
   return { code: code.trim() };
-}
-
-/** Whether a WebAuthn challenge is the UTF-8 bytes of 64 hex digits (a wallet session's, §5). */
-function isWalletSessionChallenge(challenge: string): boolean {
-  try {
-    return /^[0-9a-f]{64}$/i.test(utf8Decode(base64UrlDecode(challenge)));
-  } catch {
-    return false;
-  }
-}
-
-/** The origin the authenticator signed over (WebAuthn §5.8.1 `CollectedClientData.origin`). */
-export function originOf(clientDataJSON: string): unknown {
-  try {
-    return JSON.parse(utf8Decode(base64UrlDecode(clientDataJSON))).origin;
-  } catch {
-    return undefined;
-  }
 }

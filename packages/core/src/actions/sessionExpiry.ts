@@ -6,7 +6,7 @@
 // off, and the client follows the relay's `Date` only so far. A session the list no longer has is
 // dropped from the device.
 import type { SignetClient } from "../client.js";
-import { isSignetError, SignetError } from "../errors.js";
+import { detailOf, isSignetError, SignetError } from "../errors.js";
 import { requireSession } from "../session/sessionSigner.js";
 import { type ActiveSession, isExpired, type Session } from "../session/sessionStore.js";
 import { listSessions } from "./listSessions.js";
@@ -70,7 +70,7 @@ export async function expiredSessionError(
 ): Promise<unknown> {
   if (!isSignetError(error)) return error;
   const aboutSession = error.status === 401 || error.status === 403;
-  const quoteExpired = error.status === 409 && error.details?.reason === "QUOTE_EXPIRED";
+  const quoteExpired = error.status === 409 && detailOf(error, "reason") === "QUOTE_EXPIRED";
   if (!aboutSession && !quoteExpired) return error;
   try {
     const listed = await listSessions(client, { accountId: session.accountId, signal });

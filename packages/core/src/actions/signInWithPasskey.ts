@@ -7,14 +7,20 @@ import type { DecryptionKey, SigningKey } from "../crypto/backend.js";
 import { base64UrlEncode, utf8Encode } from "../crypto/encoding.js";
 import { SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
-import { establishSession, parseAuthSession } from "../session/establishSession.js";
+import {
+  establishSession,
+  parseAuthSession,
+  sessionSigningKey,
+} from "../session/establishSession.js";
 import type { Session } from "../session/sessionStore.js";
 import { REQUEST_ID_HEADER } from "../transport/headers.js";
 import { requestUntilSettled } from "../transport/pollUntil.js";
 import { expectShape } from "../transport/responseShape.js";
 import { toWebAuthnError } from "../webauthn/errors.js";
-import type { PasskeyAuthChallengeJson } from "../wire.js";
+import type { AuthSessionJson, PasskeyAuthChallengeJson } from "../wire.js";
 import type { ActionErrorCode } from "./errorCodes.js";
+import { adoptProvenSession } from "./refreshSession.js";
+import { notePasskeys } from "./scaLedger.js";
 
 export type PreparePasskeySignInParameters = CallOptions & {
   /** The PASSKEY credential (`AuthMethod:…`). */
@@ -103,9 +109,16 @@ export type PreparePasskeySignInErrorType = SignetErrorOf<ActionErrorCode<"prepa
 export type SignInWithPasskeyErrorType = SignetErrorOf<ActionErrorCode<"signInWithPasskey">>;
 
 /**
- * Signs in with a passkey: challenge (or a prepared one), WebAuthn assertion, verify.
+ * Signs in with a passkey: challenge (or a prepared one), WebAuthn assertion, verify, then the
+ * proof that the session is this device's key's: the passkey's challenge hashes a session-creation
+ * body the device never sees, so a backend could have swapped the key the session is for. The new
+ * session is refreshed at once, stamped by the device's key (which the service accepts only from
+ * that key's session), and the session held is the refreshed one, under a fresh key of this
+ * device. Where the service refuses the stamp, nothing is held or signed and `SESSION_KEY_MISMATCH`
+ * is thrown (docs/protocol.md §11).
  *
- * @throws {SignetError} `WEBAUTHN_CANCELLED`, `WEBAUTHN_*`, `CHALLENGE_EXPIRED`, `UNAUTHORIZED`, `NETWORK`.
+ * @throws {SignetError} `WEBAUTHN_CANCELLED`, `WEBAUTHN_*`, `CHALLENGE_EXPIRED`, `UNAUTHORIZED`,
+ *   `SESSION_KEY_MISMATCH` (the session is not this device's key's), `PAYLOAD_MISMATCH`, `NETWORK`.
  * @example
  * ```ts
  * const session = await signInWithPasskey(client, { credentialId });
@@ -145,6 +158,8 @@ export async function signInWithPasskey(
       { details: { expected: challenge.credentialId, used: assertion.rawId } },
     );
   }
+  // A wallet sign-in passkey: it never answers an SCA challenge on this client (§11).
+  notePasskeys(client, "signIn", [assertion.rawId]);
   const body = JSON.stringify({
     type: "PASSKEY",
     assertion: {
@@ -171,11 +186,46 @@ export async function signInWithPasskey(
       Math.max(0, Date.parse(challenge.expiresAt) - client.clock.now()),
     ),
   );
+  const proven = await proveSessionKey(client, session, prepared.key, parameters);
   const { key: _key, ...held } = await establishSession(client, {
     onEvent: parameters.onEvent,
-    session,
-    key: prepared.key,
+    session: proven.session,
+    key: proven.key,
     credentialId,
   });
   return held;
+}
+
+/**
+ * Proves that `session` is bound to the key this device sent for it, by the refresh proof that
+ * adoption after a lost answer uses: the refresh is stamped with that key, and its new session,
+ * under a fresh key of this device, is the one to hold.
+ * @throws {SignetError} `SESSION_KEY_MISMATCH` when the service refuses the stamp; what the
+ *   refresh throws otherwise.
+ */
+async function proveSessionKey(
+  client: SignetClient,
+  session: AuthSessionJson,
+  sent: PreparedPasskeySignIn["key"],
+  parameters: CallOptions,
+): Promise<{ session: AuthSessionJson; key: SigningKey }> {
+  const key = await sessionSigningKey(client, session, sent);
+  const proven = await adoptProvenSession(client, {
+    operation: "signInWithPasskey",
+    accountId: session.accountId,
+    // The verify's own answer: no other session is a candidate, so its age does not matter.
+    listed: [{ ...session, createdAt: new Date(0).toISOString() }],
+    sinceMs: 0,
+    key,
+    signal: parameters.signal,
+    onEvent: parameters.onEvent,
+  });
+  if (proven === undefined) {
+    throw new SignetError(
+      "SESSION_KEY_MISMATCH",
+      "The passkey sign-in's session is another key's: it was not used",
+      { retryable: false, details: { accountId: session.accountId, sessionId: session.id } },
+    );
+  }
+  return proven;
 }

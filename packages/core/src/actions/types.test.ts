@@ -261,7 +261,9 @@ describe("action types", () => {
     expectTypeOf<"CONFLICT">().toExtend<ExecuteQuoteErrorType["code"]>();
     expectTypeOf<"INSUFFICIENT_FUNDS">().toExtend<ExecuteQuoteErrorType["code"]>();
     expectTypeOf<"QUOTE_EXPIRED">().toExtend<ExecuteQuoteErrorType["code"]>();
-    expectTypeOf<"WEBAUTHN_CANCELLED">().not.toExtend<ExecuteQuoteErrorType["code"]>();
+    // The SCA login a quote execute may run (SCA_SESSION_REQUIRED) can be a passkey ceremony.
+    expectTypeOf<"WEBAUTHN_CANCELLED">().toExtend<ExecuteQuoteErrorType["code"]>();
+    expectTypeOf<"BUNDLE_SIGNER_UNTRUSTED">().not.toExtend<ExecuteQuoteErrorType["code"]>();
     expectTypeOf<WebAuthnErrorCode>().toExtend<AddPasskeyErrorType["code"]>();
     expectTypeOf<BundleErrorCode>().toExtend<ExportWalletErrorType["code"]>();
     expectTypeOf<"PROCESSING_TIMEOUT">().toExtend<WaitForTransactionErrorType["code"]>();
@@ -269,8 +271,8 @@ describe("action types", () => {
     expectTypeOf<RelayErrorCode>().not.toExtend<GetSessionErrorType["code"]>();
 
     const narrow = (error: ExecuteQuoteErrorType) => {
-      // @ts-expect-error: a passkey code cannot come out of a quote execute
-      if (error.code === "WEBAUTHN_CANCELLED") return "never";
+      // @ts-expect-error: an export bundle's code cannot come out of a quote execute
+      if (error.code === "BUNDLE_SIGNER_UNTRUSTED") return "never";
       return error.code === "NO_SESSION" ? "sign in" : "retry";
     };
     expectTypeOf(narrow).returns.toEqualTypeOf<"never" | "sign in" | "retry">();
@@ -288,10 +290,11 @@ describe("action types", () => {
       return error.code;
     };
     expectTypeOf(otp).toBeFunction();
-    // The SCA lock is the SCA login's and the authorization's, and the security event's.
+    // The SCA lock is the SCA login's (a quote execute's too, which may run one) and the
+    // authorization's, and the security event's.
     expectTypeOf<"ACCOUNT_LOCKED">().toExtend<ScaLoginErrorType["code"]>();
     expectTypeOf<"ACCOUNT_LOCKED">().toExtend<RecordSecurityEventErrorType["code"]>();
-    expectTypeOf<"ACCOUNT_LOCKED">().not.toExtend<ExecuteQuoteErrorType["code"]>();
+    expectTypeOf<"ACCOUNT_LOCKED">().toExtend<ExecuteQuoteErrorType["code"]>();
     expectTypeOf<"ACCOUNT_LOCKED">().not.toExtend<ListSessionsErrorType["code"]>();
     // Reads answer no 409, no signed-request code and no session code.
     expectTypeOf<"CONFLICT">().not.toExtend<ListSessionsErrorType["code"]>();
@@ -373,20 +376,21 @@ describe("action types", () => {
       sessionId: string;
     }>();
     expectTypeOf<SignetErrorDetails<"PAYLOAD_MISMATCH">["signature"]>().toEqualTypeOf<number>();
+    // The OpenAPI's Error423: `lockedUntil` is null while the lock is a suspension.
     expectTypeOf<SignetErrorDetails<"ACCOUNT_LOCKED">["lockedUntil"]>().toEqualTypeOf<
-      string | undefined
+      string | null | undefined
     >();
-    // A code without a shape keeps a plain object.
-    expectTypeOf<SignetErrorDetails<"NETWORK">>().toEqualTypeOf<Record<string, unknown>>();
-    expectTypeOf<SignetError<"NETWORK">["details"]>().toEqualTypeOf<Record<string, unknown>>();
+    // A code's details are closed: what it carries, nothing more (errorDetails.types.test.ts).
+    expectTypeOf<SignetErrorDetails<"NETWORK">>().toEqualTypeOf<{ sent?: boolean }>();
+    expectTypeOf<SignetError<"NETWORK">["details"]>().toEqualTypeOf<{ sent?: boolean }>();
     // Making one: a shape with required fields must be given them.
     // @ts-expect-error: SESSION_EXPIRED names its account and session
     new core.SignetError("SESSION_EXPIRED", "expired");
     // @ts-expect-error: and only with the right types
     new core.SignetError("SESSION_EXPIRED", "x", { details: { accountId: 1, sessionId: "s" } });
-    expectTypeOf(new core.SignetError("NETWORK", "down").details).toEqualTypeOf<
-      Record<string, unknown>
-    >();
+    expectTypeOf(new core.SignetError("NETWORK", "down").details).toEqualTypeOf<{
+      sent?: boolean;
+    }>();
   });
 
   it("an executed quote narrows on status to one that waits for authorization", () => {

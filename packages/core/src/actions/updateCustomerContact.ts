@@ -1,4 +1,4 @@
-import { assertCall, assertServiceId, shown } from "../arguments.js";
+import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
 import { assertArgument, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
@@ -6,21 +6,8 @@ import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { CustomerJson } from "../wire.js";
+import { assertEmail, assertPhoneNumber } from "./contactArguments.js";
 import type { ActionErrorCode } from "./errorCodes.js";
-
-/**
- * Checks an E.164 phone number (`+14155550100`).
- * Here, not in `arguments.ts`: only this action, which loads on first use, checks one.
- * @throws {SignetError} `INVALID_ARGUMENT`.
- */
-function assertPhoneNumber(value: unknown): asserts value is string {
-  assertArgument(
-    typeof value === "string" && /^\+[1-9]\d{1,14}$/.test(value),
-    "phoneNumber",
-    "an E.164 number such as +14155550100",
-    shown(value),
-  );
-}
 
 export type UpdateCustomerContactParameters = CallOptions & {
   customerId: string;
@@ -50,16 +37,8 @@ export async function updateCustomerContact(
     "exactly one of them",
     email === undefined ? "neither" : "both",
   );
-  if (email !== undefined) {
-    assertArgument(
-      typeof email === "string" && /^[^\s@]+@[^\s@]+$/.test(email),
-      "email",
-      "an email address",
-      typeof email,
-    );
-  } else {
-    assertPhoneNumber(phoneNumber);
-  }
+  if (email !== undefined) assertEmail(email);
+  else assertPhoneNumber(phoneNumber);
   const session = await requireSession(client, { accountId });
   const { body } = await client.signed(
     {
@@ -83,7 +62,8 @@ export async function updateCustomerContact(
 
 /**
  * What a contact change signs (docs/protocol.md §11): the update of the email or phone number to
- * exactly the value the caller passed. Another value would send the account's codes elsewhere.
+ * the value the caller passed (an email without regard to case, a phone number whatever separators
+ * the service writes). Another value would send the account's codes elsewhere.
  */
 export function updateCustomerContactPayload(
   client: SignetClient,
@@ -91,10 +71,13 @@ export function updateCustomerContactPayload(
 ): CheckPayload {
   return expectActivity(client, request.accountId, [
     "email" in request
-      ? { types: ["ACTIVITY_TYPE_UPDATE_USER_EMAIL"], equals: { userEmail: request.email } }
+      ? {
+          types: ["ACTIVITY_TYPE_UPDATE_USER_EMAIL"],
+          equals: { userEmail: { as: "email", value: request.email } },
+        }
       : {
           types: ["ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER"],
-          equals: { userPhoneNumber: request.phoneNumber },
+          equals: { userPhoneNumber: { as: "phone", value: request.phoneNumber } },
         },
   ]);
 }

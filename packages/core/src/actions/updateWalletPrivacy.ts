@@ -53,8 +53,12 @@ export async function updateWalletPrivacy(
 }
 
 /**
- * What a privacy change signs (docs/protocol.md §11): a raw payload from this wallet; where the
- * payload's bytes are readable JSON, they name this account and this setting.
+ * What a privacy change signs (docs/protocol.md §11): a raw-payload signature
+ * (`ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2`, the internal-account update's 202 example; a transaction
+ * signature, the documented shape of a transfer, is never taken for a privacy change), whose
+ * `signWith` is the one this account's privacy changes used before. Any internal account it names
+ * is this one. Where the raw payload is readable JSON (the emulator's), it must name this account
+ * and this setting.
  */
 export function updateWalletPrivacyPayload(
   client: SignetClient,
@@ -63,9 +67,13 @@ export function updateWalletPrivacyPayload(
   return expectActivity(client, request.accountId, [
     {
       types: ["ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2"],
+      signer: "privacy",
+      ownIds: { InternalAccount: [request.accountId] },
       transaction: {
-        internalAccountId: request.accountId,
-        privateEnabled: request.privateEnabled,
+        equals: {
+          internalAccountId: { as: "text", value: request.accountId },
+          privateEnabled: { as: "flag", value: request.privateEnabled },
+        },
       },
     },
   ]);

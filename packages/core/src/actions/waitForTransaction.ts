@@ -3,7 +3,7 @@
 
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { assertArgument, type SignetErrorOf } from "../errors.js";
+import { assertArgument, SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { pollUntil } from "../transport/pollUntil.js";
 import { expectShape } from "../transport/responseShape.js";
@@ -48,7 +48,7 @@ export type WaitForTransactionErrorType = SignetErrorOf<ActionErrorCode<"waitFor
  * event (reason `processing`). A poll that gets no answer, a 5xx or a 429 is retried under the
  * client's retry policy (`retry` refines it) inside `timeoutMs`. Cancellable with `signal`.
  *
- * @throws {SignetError} `PROCESSING_TIMEOUT` (retryable: call again to keep waiting), `ABORTED`, `TRANSACTION_NOT_FOUND`, `NETWORK`, `INVALID_ARGUMENT`.
+ * @throws {SignetError} `PROCESSING_TIMEOUT` (retryable: call again to keep waiting), `ABORTED`, `TRANSACTION_NOT_FOUND`, `NETWORK`, `INVALID_ARGUMENT`, `MALFORMED_RESPONSE` (an answer about another transaction, `details.field: "id"`).
  * @example
  * ```ts
  * const tx = await waitForTransaction(client, { transactionId, signal: controller.signal });
@@ -104,6 +104,12 @@ export async function waitForTransaction(
         ["id", "status"],
         "Transaction",
       );
+      // The transaction asked for, and no other: another's status is never this payment's.
+      if (last.id !== transactionId) {
+        throw new SignetError("MALFORMED_RESPONSE", "The answer is about another transaction", {
+          details: { field: "id" },
+        });
+      }
       return PENDING.has(last.status) ? undefined : last;
     },
   });

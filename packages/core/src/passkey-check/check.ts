@@ -1,7 +1,15 @@
 // The passkey setup checker (issue #24 B): before launch or in CI, reads the association files a
 // relying party serves for its apps and says, in words a developer can act on, why a native
-// passkey call would fail with an opaque error. Fetch only: runs in Node, Deno, Bun or a browser
-// tool; no secret is read or printed.
+// passkey call would fail with an opaque error. Fetch only (and the platform's DNS where there is
+// one, ./address.ts): runs in Node, Deno, Bun or a browser tool; no secret is read or printed.
+// What it reads is another party's: it reads at most MAX_FILE_BYTES of each file within the time
+// limit, fetches only public addresses unless told, and reports it as plain text.
+
+import { createFileFetcher } from "./fetchFile.js";
+import type { PasskeyCheckProblem } from "./types.js";
+
+export { MAX_FILE_BYTES } from "./fetchFile.js";
+export type { PasskeyCheckProblem, PasskeyCheckProblemCode } from "./types.js";
 
 /** An iOS app: the team id and bundle id, as `TEAMID.bundle.id` in `webcredentials.apps`. */
 export type PasskeyCheckIosApp = { teamId: string; bundleId: string };
@@ -26,31 +34,20 @@ export type PasskeyCheckOptions = {
   baseUrl?: string | undefined;
   /** The fetch to use. Default: the global one. */
   fetch?: typeof fetch | undefined;
-  /** Per-request timeout in milliseconds. Default 10 000. */
+  /** Per-file time limit in milliseconds, the body's reading included. Default 10 000. */
   timeoutMs?: number | undefined;
-};
-
-/** Which check found a problem. */
-export type PasskeyCheckProblemCode =
-  | "INVALID_INPUT"
-  | "FILE_MISSING"
-  | "FILE_UNREACHABLE"
-  | "REDIRECT"
-  | "WRONG_CONTENT_TYPE"
-  | "NOT_JSON"
-  | "WEBCREDENTIALS_MISSING_APP"
-  | "ASSETLINKS_MISSING_APP"
-  | "ASSETLINKS_MISSING_RELATION"
-  | "FINGERPRINT_MISMATCH"
-  | "ORIGIN_NOT_ALLOWED";
-
-/** One problem, with what to do about it. */
-export type PasskeyCheckProblem = {
-  code: PasskeyCheckProblemCode;
-  /** The URL or input the problem is about. */
-  subject: string;
-  /** What is wrong and how to fix it. */
-  message: string;
+  /**
+   * Fetch from hosts that are or resolve to non-public addresses (loopback, private, link-local,
+   * unique-local IPv6, shared, documentation, multicast, reserved): off by default, so that a
+   * checker given a name from elsewhere (a CI variable, a form) reaches no internal service. Turn it
+   * on for a test server on 127.0.0.1 or a staging host on a private network.
+   */
+  allowPrivateAddresses?: boolean | undefined;
+  /**
+   * Resolves a host name to its addresses for that check. Default: `node:dns` where the runtime
+   * has it (Node, Deno, Bun); elsewhere only address literals and `localhost` are judged.
+   */
+  resolveHost?: ((hostname: string) => Promise<readonly string[]>) | undefined;
 };
 
 /** The outcome: `ok` when no problem was found; `passed` lists what was checked and is fine. */
@@ -64,6 +61,34 @@ const AASA = "/.well-known/apple-app-site-association";
 const ASSETLINKS = "/.well-known/assetlinks.json";
 const WEBAUTHN = "/.well-known/webauthn";
 const LOGIN_CREDS = "delegate_permission/common.get_login_creds";
+
+/** How many entries of a list read from a file a message names. */
+const SHOWN = 10;
+
+// Control characters (C0, DEL, C1) and the bidirectional overrides that reorder a terminal line.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it escapes
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Text as plain text: every control character (terminal escapes included) and bidirectional
+ * override written as a visible `\uXXXX`. What a fetched file says is printed only through it.
+ *
+ * @example
+ * ```ts
+ * plainText("ok\u001b[2Jgone"); // "ok\\u001b[2Jgone"
+ * ```
+ */
+export function plainText(text: string): string {
+  return text.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** Values read from a file, quoted, at most SHOWN of them. */
+function listed(values: readonly string[]): string {
+  const shown = values.slice(0, SHOWN).map((v) => `"${v.slice(0, 200)}"`);
+  return values.length > SHOWN
+    ? `${shown.join(", ")} and ${values.length - SHOWN} more`
+    : shown.join(", ");
+}
 
 /** `AB:CD:…` (32 bytes, upper case) or undefined for anything else. */
 export function normalizeFingerprint(value: string): string | undefined {
@@ -108,18 +133,17 @@ function originMatches(origin: URL, rpId: string): boolean {
   return secure && (host === id || host.endsWith(`.${id}`));
 }
 
-type Fetched =
-  | { ok: true; url: string; json: unknown }
-  | { ok: false; url: string; problem: PasskeyCheckProblem };
-
 /**
  * Checks a relying party's passkey setup for native apps and web origins: fetches
  * `https://<rpId>/.well-known/apple-app-site-association` (iOS `webcredentials`) and
  * `/.well-known/assetlinks.json` (Android `get_login_creds`), and, for origins outside the rp id,
- * `/.well-known/webauthn` (related origins). Each problem says what to change. Never throws for a
- * problem found; only for options that are not an object.
+ * `/.well-known/webauthn` (related origins). Each problem says what to change. Never throws: bad
+ * options, an unreachable host, a slow or endless answer are each a problem in the result. Reads at
+ * most `MAX_FILE_BYTES` of a file within `timeoutMs`, fetches from public addresses only unless
+ * `allowPrivateAddresses`, and reports what it read as plain text (control characters escaped).
  *
- * @param options - `rpId`, `ios`, `android`, `origins`; `baseUrl` and `fetch` for tests.
+ * @param options - `rpId`, `ios`, `android`, `origins`; `baseUrl`, `fetch` and
+ *   `allowPrivateAddresses` for tests against a local server.
  * @returns `{ ok, problems, passed }`.
  * @example
  * ```ts
@@ -133,9 +157,50 @@ type Fetched =
  * ```
  */
 export async function checkPasskeySetup(options: PasskeyCheckOptions): Promise<PasskeyCheckResult> {
-  if (typeof options !== "object" || options === null) {
-    throw new TypeError("checkPasskeySetup expected an options object");
+  let result: PasskeyCheckResult;
+  try {
+    result =
+      typeof options === "object" && options !== null
+        ? await check(options)
+        : {
+            ok: false,
+            problems: [
+              {
+                code: "INVALID_INPUT",
+                subject: String(options),
+                message:
+                  "checkPasskeySetup expected an options object ({ rpId, ios, android, origins }).",
+              },
+            ],
+            passed: [],
+          };
+  } catch (cause) {
+    // A bug or a fetch that throws synchronously: still a result, never an exception.
+    result = {
+      ok: false,
+      problems: [
+        {
+          code: "FILE_UNREACHABLE",
+          subject: String(options?.rpId),
+          message: `The check could not run: ${cause instanceof Error ? cause.message : String(cause)}.`,
+        },
+      ],
+      passed: [],
+    };
   }
+  // What a fetched file says reaches a terminal only as plain text.
+  return {
+    ok: result.ok,
+    problems: result.problems.map((p) => ({
+      code: p.code,
+      subject: plainText(p.subject),
+      message: plainText(p.message),
+    })),
+    passed: result.passed.map(plainText),
+  };
+}
+
+async function check(options: PasskeyCheckOptions): Promise<PasskeyCheckResult> {
   const problems: PasskeyCheckProblem[] = [];
   const passed: string[] = [];
   const rpId = String(options.rpId ?? "")
@@ -167,62 +232,14 @@ export async function checkPasskeySetup(options: PasskeyCheckOptions): Promise<P
   const doFetch = options.fetch ?? globalThis.fetch;
   const timeoutMs = options.timeoutMs ?? 10_000;
 
-  const get = async (path: string, what: string, needed: string): Promise<Fetched> => {
-    const url = `${base}${path}`;
-    const fail = (code: PasskeyCheckProblemCode, message: string): Fetched => ({
-      ok: false,
-      url,
-      problem: { code, subject: url, message },
-    });
-    let response: Response;
-    try {
-      response = await doFetch(url, {
-        redirect: "manual",
-        headers: { accept: "application/json" },
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-    } catch (cause) {
-      return fail(
-        "FILE_UNREACHABLE",
-        `${url} could not be fetched (${cause instanceof Error ? cause.message : String(cause)}): ${what} must be reachable over https from the internet, without client certificates or a login.`,
-      );
-    }
-    if (response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400)) {
-      const to = response.headers.get("location");
-      return fail(
-        "REDIRECT",
-        `${url} redirects${to ? ` to ${to}` : ""} (HTTP ${response.status}); ${needed} does not follow redirects: serve ${what} at exactly this URL with status 200.`,
-      );
-    }
-    if (response.status === 404 || response.status === 410) {
-      return fail(
-        "FILE_MISSING",
-        `${url} is missing (HTTP ${response.status}): publish ${what} at exactly this path on ${rpId}.`,
-      );
-    }
-    if (!response.ok) {
-      return fail(
-        "FILE_UNREACHABLE",
-        `${url} answered HTTP ${response.status}: it must answer 200 with ${what}.`,
-      );
-    }
-    const type = (response.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
-    const text = await response.text();
-    if (type !== "application/json") {
-      return fail(
-        "WRONG_CONTENT_TYPE",
-        `${url} is served as "${type || "no content type"}"; serve it with "Content-Type: application/json" (the file has no .json extension to go by, so configure it explicitly).`,
-      );
-    }
-    try {
-      return { ok: true, url, json: JSON.parse(text) as unknown };
-    } catch {
-      return fail(
-        "NOT_JSON",
-        `${url} is not valid JSON: ${what} must be a JSON document (check for a stray comma, comments, or an HTML error page served with status 200).`,
-      );
-    }
-  };
+  const get = createFileFetcher({
+    base,
+    rpId,
+    fetch: doFetch,
+    timeoutMs,
+    allowPrivateAddresses: options.allowPrivateAddresses === true,
+    resolveHost: options.resolveHost,
+  });
 
   if (ios.length > 0) {
     const file = await get(
@@ -232,20 +249,20 @@ export async function checkPasskeySetup(options: PasskeyCheckOptions): Promise<P
     );
     if (!file.ok) problems.push(file.problem);
     else {
-      const apps = (file.json as { webcredentials?: { apps?: unknown } } | null)?.webcredentials
+      const given = (file.json as { webcredentials?: { apps?: unknown } } | null)?.webcredentials
         ?.apps;
-      const listed = Array.isArray(apps)
-        ? apps.filter((app): app is string => typeof app === "string")
+      const apps = Array.isArray(given)
+        ? given.filter((app): app is string => typeof app === "string")
         : [];
       for (const app of ios) {
         const id = `${app.teamId}.${app.bundleId}`;
-        if (listed.includes(id)) passed.push(`iOS ${id} is in webcredentials.apps of ${file.url}`);
+        if (apps.includes(id)) passed.push(`iOS ${id} is in webcredentials.apps of ${file.url}`);
         else
           problems.push({
             code: "WEBCREDENTIALS_MISSING_APP",
             subject: file.url,
             message: `${file.url} does not list "${id}" in webcredentials.apps${
-              listed.length ? ` (it lists ${listed.map((a) => `"${a}"`).join(", ")})` : ""
+              apps.length ? ` (it lists ${listed(apps)})` : ""
             }: add {"webcredentials":{"apps":["${id}"]}}, and give the app the Associated Domains entitlement "webcredentials:${rpId}". iOS caches the file: reinstall the app after fixing it.`,
           });
       }
@@ -306,7 +323,7 @@ export async function checkPasskeySetup(options: PasskeyCheckOptions): Promise<P
             subject: file.url,
             message: `${file.url} lists ${label} with ${
               fingerprints.length
-                ? `the fingerprints ${fingerprints.join(", ")}`
+                ? `the fingerprints ${listed(fingerprints).replaceAll('"', "")}`
                 : "no sha256_cert_fingerprints"
             }, not ${app.sha256}: add the SHA-256 of the certificate the installed app is signed with (with Play App Signing, the "App signing key certificate" in the Play Console, not the upload key; debug builds use the debug keystore's).`,
           });

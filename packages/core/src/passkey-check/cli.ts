@@ -2,7 +2,7 @@
 // CI. Exit status 0 when the setup is right, 1 when a problem was found, 2 for a usage error.
 import { checkPasskeySetup, type PasskeyCheckOptions } from "./check.js";
 
-const USAGE = `Usage: signet check-passkeys --rp-id <domain> [--ios TEAMID.bundle.id]… [--android package:SHA256]… [--origin https://…]… [--json]
+const USAGE = `Usage: signet check-passkeys --rp-id <domain> [--ios TEAMID.bundle.id]… [--android package:SHA256]… [--origin https://…]… [--allow-private-addresses] [--json]
 
 Checks what iOS and Android need before passkeys work in your apps:
   https://<rp-id>/.well-known/apple-app-site-association  (webcredentials)
@@ -15,7 +15,12 @@ Options:
   --android <pkg:SHA256>  an Android app and its signing certificate's SHA-256 (repeatable)
   --origin <origin>       a web origin that uses the passkeys (repeatable)
   --base-url <url>        fetch the files from here instead of https://<rp-id> (tests)
+  --allow-private-addresses
+                          fetch from hosts on private, loopback or link-local addresses too
+                          (a test or staging server); refused by default
   --json                  print the result as JSON
+
+Reads at most 256 KiB of each file within 10 s; prints what it read as plain text.
 `;
 
 /** Where the CLI writes; the process's by default. */
@@ -42,11 +47,16 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
   let rpId: string | undefined;
   let baseUrl: string | undefined;
   let json = false;
+  let allowPrivateAddresses = false;
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i] as string;
     const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? arg.split(/=(.*)/s) : [arg];
     if (flag === "--json") {
       json = true;
+      continue;
+    }
+    if (flag === "--allow-private-addresses") {
+      allowPrivateAddresses = true;
       continue;
     }
     if (flag === "--help" || flag === "-h") {
@@ -78,6 +88,7 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
   }
   const options: PasskeyCheckOptions = { rpId, ios, android, origins };
   if (baseUrl !== undefined) options.baseUrl = baseUrl;
+  if (allowPrivateAddresses) options.allowPrivateAddresses = true;
   if (io.fetch !== undefined) options.fetch = io.fetch;
   const result = await checkPasskeySetup(options);
   if (json) io.out(JSON.stringify(result, null, 2));

@@ -7,6 +7,7 @@
  */
 export {
   checkPasskeySetup,
+  MAX_FILE_BYTES,
   normalizeFingerprint,
   type PasskeyCheckAndroidApp,
   type PasskeyCheckIosApp,

@@ -5,29 +5,46 @@
  *
  * @module @signet/core/expo-secure-store
  */
-import * as FileSystem from "expo-file-system";
+
 import * as SecureStore from "expo-secure-store";
+import { Platform, Settings } from "react-native";
 import type { KeyStore } from "../keys/key-store.js";
 import type { InstallMarkerStore } from "../keys/string-store.js";
-import { documentDirectoryMarker } from "./installMarkers.js";
+import {
+  documentDirectoryMarker,
+  type ExpoFileSystemModule,
+  settingsMarker,
+} from "./installMarkers.js";
 import { type SecureStoreKeyStoreOptions, secureStoreKeyStore } from "./secureStore.js";
 
 export type { InstallMarkerStore } from "../keys/string-store.js";
+export type { ExpoFileSystemModule } from "./installMarkers.js";
 export type { DeviceOnlyAccessibility, SecureStoreKeyStoreOptions } from "./secureStore.js";
 
+// Its own preference key, apart from the keychain adapter's: each store checks its own marker.
+const SETTINGS_KEY = "signet.installed.expo-secure-store";
+
 /**
- * The default install marker of {@link createSecureStoreKeyStore}: an empty file in the app's
- * document directory (`expo-file-system`, SDK 54 or later), which the system deletes with the app.
+ * An install marker as an empty file in the app's document directory, over the `expo-file-system`
+ * module the app passes (SDK 54 or later: `File` and `Paths`); the system deletes it with the app.
+ * Not the default (which needs no module beyond React Native, see
+ * {@link createSecureStoreKeyStore}): for apps that already carry `expo-file-system`, or that kept
+ * their marker there with an earlier version of this adapter.
  *
+ * @param fileSystem - `import * as FileSystem from "expo-file-system"`.
  * @param name - The file name. Default `"signet-installed"`.
  * @returns An install marker to pass as `installMarker`.
  * @example
  * ```ts
- * createSecureStoreKeyStore({ installMarker: createDocumentDirectoryMarker("wallet-installed") });
+ * import * as FileSystem from "expo-file-system";
+ * createSecureStoreKeyStore({ installMarker: createDocumentDirectoryMarker(FileSystem) });
  * ```
  */
-export function createDocumentDirectoryMarker(name?: string): InstallMarkerStore {
-  return documentDirectoryMarker(FileSystem, name);
+export function createDocumentDirectoryMarker(
+  fileSystem: ExpoFileSystemModule,
+  name?: string,
+): InstallMarkerStore {
+  return documentDirectoryMarker(fileSystem, name);
 }
 
 /**
@@ -38,9 +55,10 @@ export function createDocumentDirectoryMarker(name?: string): InstallMarkerStore
  *
  * On the first launch after the app is reinstalled, the keys an earlier install left in the iOS
  * Keychain are cleared, each session reported as a session `lost` event; entries outside `prefix`
- * are never touched. The install marker is a file in the document directory
- * ({@link createDocumentDirectoryMarker}, needs `expo-file-system`); `clearAfterReinstall: false`
- * turns the check off.
+ * are never touched. The install marker is a value in the app's preferences (React Native's
+ * `Settings`, `NSUserDefaults`, deleted with the app), so the adapter needs no module beyond
+ * `expo-secure-store` and React Native; on Android the items go with the app's data, so no marker
+ * is kept unless `installMarker` is given. `clearAfterReinstall: false` turns the check off.
  *
  * @param options - `accessible`, `keychainService`, `requireAuthentication`, `prefix`,
  * `clearAfterReinstall`, `installMarker`.
@@ -54,5 +72,7 @@ export function createDocumentDirectoryMarker(name?: string): InstallMarkerStore
  * ```
  */
 export function createSecureStoreKeyStore(options: SecureStoreKeyStoreOptions = {}): KeyStore {
-  return secureStoreKeyStore(SecureStore, options, () => createDocumentDirectoryMarker());
+  return secureStoreKeyStore(SecureStore, options, () =>
+    Platform.OS === "ios" ? settingsMarker(Settings, SETTINGS_KEY) : undefined,
+  );
 }

@@ -31,15 +31,6 @@ declare module "react-native-passkeys" {
   export function get(request: object): Promise<object | null>;
 }
 
-declare module "expo-file-system" {
-  export const Paths: { readonly document: unknown };
-  export class File {
-    constructor(directory: unknown, name: string);
-    readonly exists: boolean;
-    create(options?: { overwrite?: boolean }): void;
-  }
-}
-
 declare module "react-native" {
   export const Platform: { readonly OS: string };
   export const Settings: {

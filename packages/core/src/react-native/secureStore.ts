@@ -52,8 +52,9 @@ export type SecureStoreKeyStoreOptions = {
    */
   clearAfterReinstall?: boolean | undefined;
   /**
-   * Where the install marker lives: somewhere deleted with the app. Default: a file in the app's document
-   * directory through `expo-file-system` (`createDocumentDirectoryMarker`).
+   * Where the install marker lives: somewhere deleted with the app. Default: on iOS a value in
+   * the app's preferences through React Native's `Settings`; on Android none (the items go with
+   * the app's data). `createDocumentDirectoryMarker(FileSystem)` keeps it as a file instead.
    */
   installMarker?: InstallMarkerStore | undefined;
 };
@@ -66,7 +67,7 @@ export type SecureStoreKeyStoreOptions = {
 export function secureStoreKeyStore(
   module: SecureStoreModule,
   options: SecureStoreKeyStoreOptions = {},
-  defaultMarker?: () => InstallMarkerStore,
+  defaultMarker?: () => InstallMarkerStore | undefined,
 ): KeyStore {
   if (
     typeof module?.getItemAsync !== "function" ||

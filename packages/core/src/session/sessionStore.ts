@@ -173,10 +173,15 @@ export function createSessionStore(parameters: {
       return false;
     }
   };
-  const held = new Map<string, ActiveSession>(); // by session id
+  // By session id. Replaced whole by a re-read, never emptied in place: a reader between two
+  // awaits always sees every held session (a flood of cross-tab messages once made `getSession`
+  // report none while the key was held).
+  let held = new Map<string, ActiveSession>();
   const listeners = new Set<() => void>();
   let snapshot: SessionSnapshot = Object.freeze({});
   let loading: Promise<void> | undefined;
+  /** While a re-read runs: this store's own changes meanwhile, to apply to what it read. */
+  let changedDuringRead: ((sessions: Map<string, ActiveSession>) => void)[] | undefined;
 
   const publish = () => {
     const byAccount: Record<string, Session[]> = {};
@@ -192,38 +197,76 @@ export function createSessionStore(parameters: {
     for (const listener of listeners) listener();
   };
 
-  const load = () => {
-    loading ??= (async () => {
+  /** Every session stored in the key store, read into a new map. */
+  const read = async (): Promise<Map<string, ActiveSession>> => {
+    const sessions = new Map<string, ActiveSession>();
+    try {
       const store = await keyStore();
       for (const id of await store.list()) {
         const record = await store.get(id);
         const session = record && decodeId(id, record.publicKey);
         if (!record || !session) continue;
         try {
-          held.set(session.id, { ...session, key: await crypto.restoreSigningKey(record) });
+          sessions.set(session.id, { ...session, key: await crypto.restoreSigningKey(record) });
         } catch {
           // Unreadable (an evicted or corrupted key): never usable again. Say so, once.
           await store.delete(id);
           parameters.onGone?.(session, "lost");
         }
       }
-      if (held.size) publish();
-    })().catch((cause) => {
-      loading = undefined;
+    } catch (cause) {
       throw cause instanceof SignetError
         ? cause
         : new SignetError("KEY_STORAGE_UNAVAILABLE", "Could not read stored session keys", {
             cause,
           });
-    });
+    }
+    return sessions;
+  };
+
+  const load = () => {
+    loading ??= read().then(
+      (sessions) => {
+        held = sessions;
+        if (held.size) publish();
+      },
+      (cause) => {
+        loading = undefined;
+        throw cause;
+      },
+    );
     return loading;
   };
+
+  // One re-read at a time, swapped in whole with this store's own changes meanwhile. Calls while
+  // one runs share the next, which starts when it ends and so sees every change announced before
+  // them: a flood of messages is two reads.
+  let queue: Promise<void> = Promise.resolve();
+  let next: Promise<void> | undefined;
+  const sync = (): Promise<void> =>
+    (next ??= queue =
+      queue
+        .catch(() => undefined)
+        .then(async () => {
+          next = undefined;
+          await load();
+          changedDuringRead = [];
+          try {
+            const sessions = await read();
+            for (const change of changedDuringRead) change(sessions);
+            held = sessions;
+          } finally {
+            changedDuringRead = undefined;
+          }
+          publish();
+        }));
 
   const remove = async (accountId: string, sessionId: string) => {
     const session = held.get(sessionId);
     if (!session || session.accountId !== accountId) return;
     await (await keyStore()).delete(encodeId(session));
     held.delete(sessionId);
+    changedDuringRead?.push((sessions) => sessions.delete(sessionId));
     publish();
     parameters.onChange?.();
   };
@@ -243,15 +286,6 @@ export function createSessionStore(parameters: {
       parameters.onGone?.(session, "rejected");
     },
   });
-
-  const sync = async () => {
-    await load();
-    // Reading everything again is simplest, and cheap: a device holds a handful of sessions.
-    held.clear();
-    loading = undefined;
-    await load();
-    publish();
-  };
 
   return {
     load,
@@ -292,7 +326,9 @@ export function createSessionStore(parameters: {
         }
       }
       await store.set(encodeId(session), record);
-      held.set(session.id, { ...session, key });
+      const active = { ...session, key };
+      held.set(session.id, active);
+      changedDuringRead?.push((sessions) => sessions.set(session.id, active));
       publish();
       parameters.onChange?.();
     },

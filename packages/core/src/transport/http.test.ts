@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { scriptedFetch } from "../../../test/src/scriptedFetch.js";
-import { isSignetError, type SignetError } from "../errors.js";
+import { detailOf, isSignetError, type SignetError } from "../errors.js";
 import { createTransport, joinRelayUrl, type RequestEvent, requestJson } from "./http.js";
 
 afterEach(() => {
@@ -119,7 +119,7 @@ describe("createTransport", () => {
         transport.request({ method: "POST", path: "/quotes/Quote:1/authorize", body: "{}" }),
       );
       expect(error.code).toBe("NETWORK");
-      expect(error.details?.sent).not.toBe(false);
+      expect(detailOf(error, "sent")).not.toBe(false);
       expect(posts).toBe(1);
     } finally {
       await new Promise((resolve) => server.close(resolve));

@@ -1,7 +1,7 @@
 // What a signed request does with each answer (docs/architecture.md "The signed-request engine"):
 // a pure function of the answer and the run's state, so that every rule is a row in a table test.
 // `runSignedRequest` performs the step it returns: signing, waiting, re-sending, returning, throwing.
-import type { SignetError } from "../errors.js";
+import { detailOf, type SignetError } from "../errors.js";
 import { isPlainObject } from "./responseError.js";
 
 /**
@@ -34,7 +34,7 @@ export function isRequestIdExpiry(error: SignetError, expiresAtMs: number, now: 
     return true;
   }
   if (now >= expiresAtMs) return true;
-  const reason = error.details?.reason;
+  const reason = detailOf(error, "reason");
   const text = `${typeof reason === "string" ? reason : ""} ${error.message}`;
   return /expired/i.test(text) && /request/i.test(text);
 }
@@ -72,7 +72,7 @@ export function mayHaveTakenEffect(error: SignetError): boolean {
   if (status === undefined || status >= 500) return true;
   if (status === 403) return String(error.code) === "RELAY_FORBIDDEN";
   if (status !== 401 || String(error.code) !== "UNAUTHORIZED") return false;
-  const reason = error.details?.reason;
+  const reason = detailOf(error, "reason");
   return reason === undefined || SPENT_REASONS.has(String(reason));
 }
 

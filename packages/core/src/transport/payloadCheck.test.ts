@@ -1,6 +1,7 @@
 // docs/protocol.md §11: each operation's check against a table of good and swapped payloads, in the
 // shapes of the service's 202 examples (written by hand in packages/test/src/payloads.ts), and the
 // engine's promise that no payload reaches `sign` unchecked.
+import { createECDH } from "node:crypto";
 import { describe, expect, it, vi } from "vitest";
 import { activityPayload } from "../../../test/src/payloads.js";
 import { challengeJson, fakeClock, scriptedFetch } from "../../../test/src/scriptedFetch.js";
@@ -13,6 +14,7 @@ import { refreshSessionPayload } from "../actions/refreshSession.js";
 import { revokeCredentialPayload } from "../actions/revokeCredential.js";
 import { revokeSessionPayload } from "../actions/revokeSession.js";
 import { updateCustomerContactPayload } from "../actions/updateCustomerContact.js";
+import { updateWalletPrivacyPayload } from "../actions/updateWalletPrivacy.js";
 import type { SignetClient } from "../client.js";
 import { isSignetError, type SignetError } from "../errors.js";
 import { createTransport } from "./http.js";
@@ -33,6 +35,17 @@ const KEY = "02f45f2a22c908b9ce09a7150e514afd24627c401c38a4afc164e1ea783adaaa31"
 const OTHER_KEY = "03a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90";
 const UNCOMPRESSED = `04${"ab".repeat(64)}`;
 const OTHER_UNCOMPRESSED = `04${"cd".repeat(64)}`;
+/** One point in both encodings, and the point of the same x with the other y. */
+const POINT = (() => {
+  const ecdh = createECDH("prime256v1");
+  ecdh.generateKeys();
+  const compressed = ecdh.getPublicKey("hex", "compressed");
+  return {
+    compressed,
+    uncompressed: ecdh.getPublicKey("hex", "uncompressed"),
+    otherParity: `${compressed.startsWith("02") ? "03" : "02"}${compressed.slice(2)}`,
+  };
+})();
 
 /** A fresh owner of pins per case: a client the checks have not seen before. */
 const owner = () => ({}) as SignetClient;
@@ -106,17 +119,33 @@ describe("each operation's check, good and swapped payloads", () => {
       activity("EXPORT_WALLET", { targetPublicKey: KEY }),
       "type",
     ],
+    // The documents relate `timestampMs` to nothing (their own examples are hours and a year off
+    // their challenges' expiresAt): it is not judged.
     [
-      "refresh, a payload from an hour ago",
+      "refresh, a payload stamped an hour ago",
       refresh,
       activity("CREATE_READ_WRITE_SESSION_V2", { targetPublicKey: KEY }, NOW - 3_600_000),
-      "timestampMs",
+      "signed",
     ],
     [
-      "refresh, a payload from tomorrow",
+      "refresh, a payload stamped a year before",
       refresh,
-      activity("CREATE_READ_WRITE_SESSION_V2", { targetPublicKey: KEY }, NOW + 86_400_000),
-      "timestampMs",
+      activity("CREATE_READ_WRITE_SESSION_V2", { targetPublicKey: KEY }, NOW - 365 * 86_400_000),
+      "signed",
+    ],
+    [
+      "refresh, the key in its uncompressed encoding",
+      () =>
+        refreshSessionPayload(owner(), { accountId: ACCOUNT, clientPublicKey: POINT.compressed }),
+      activity("CREATE_READ_WRITE_SESSION_V2", { targetPublicKey: POINT.uncompressed }),
+      "signed",
+    ],
+    [
+      "refresh, another point with the same x",
+      () =>
+        refreshSessionPayload(owner(), { accountId: ACCOUNT, clientPublicKey: POINT.compressed }),
+      activity("CREATE_READ_WRITE_SESSION_V2", { targetPublicKey: POINT.otherParity }),
+      "parameters.targetPublicKey",
     ],
     ["refresh, a verification token", refresh, "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln", "type"],
     [
@@ -159,10 +188,10 @@ describe("each operation's check, good and swapped payloads", () => {
       "parameters.userEmail",
     ],
     [
-      "email, a case change",
+      "email, lower-cased or capitalised by the service",
       email,
-      activity("UPDATE_USER_EMAIL", { userEmail: "ADA@example.com", userId: "user_1" }),
-      "parameters.userEmail",
+      activity("UPDATE_USER_EMAIL", { userEmail: "ADA@Example.com", userId: "user_1" }),
+      "signed",
     ],
     [
       "email, a phone change instead",
@@ -175,6 +204,16 @@ describe("each operation's check, good and swapped payloads", () => {
       () =>
         updateCustomerContactPayload(owner(), { accountId: ACCOUNT, phoneNumber: "+14155550123" }),
       activity("UPDATE_USER_PHONE_NUMBER", { userId: "user_1", userPhoneNumber: "+14155550123" }),
+      "signed",
+    ],
+    [
+      "phone, written with separators",
+      () =>
+        updateCustomerContactPayload(owner(), { accountId: ACCOUNT, phoneNumber: "+14155550123" }),
+      activity("UPDATE_USER_PHONE_NUMBER", {
+        userId: "user_1",
+        userPhoneNumber: "+1 415-555-0123",
+      }),
       "signed",
     ],
     [
@@ -216,14 +255,57 @@ describe("each operation's check, good and swapped payloads", () => {
       "parameters.oauthProviders",
     ],
     [
-      "email credential add",
-      () => addCredentialPayload(owner(), { accountId: ACCOUNT, type: "EMAIL_OTP" }),
+      "email credential add, the email confirmed",
+      () =>
+        addCredentialPayload(owner(), {
+          accountId: ACCOUNT,
+          type: "EMAIL_OTP",
+          email: "ada@example.com",
+        }),
       activity("UPDATE_USER_EMAIL", { userEmail: "ada@example.com", userId: "user_1" }),
       "signed",
     ],
     [
+      "email credential add, the backend's email",
+      () =>
+        addCredentialPayload(owner(), {
+          accountId: ACCOUNT,
+          type: "EMAIL_OTP",
+          email: "ada@example.com",
+        }),
+      activity("UPDATE_USER_EMAIL", { userEmail: "thief@example.net", userId: "user_1" }),
+      "parameters.userEmail",
+    ],
+    [
+      "sms credential add, the phone confirmed",
+      () =>
+        addCredentialPayload(owner(), {
+          accountId: ACCOUNT,
+          type: "SMS_OTP",
+          phoneNumber: "+14155550123",
+        }),
+      activity("UPDATE_USER_PHONE_NUMBER", { userId: "user_1", userPhoneNumber: "+14155550123" }),
+      "signed",
+    ],
+    [
+      "sms credential add, the backend's phone",
+      () =>
+        addCredentialPayload(owner(), {
+          accountId: ACCOUNT,
+          type: "SMS_OTP",
+          phoneNumber: "+14155550123",
+        }),
+      activity("UPDATE_USER_PHONE_NUMBER", { userId: "user_1", userPhoneNumber: "+14155550999" }),
+      "parameters.userPhoneNumber",
+    ],
+    [
       "sms credential add, an email change instead",
-      () => addCredentialPayload(owner(), { accountId: ACCOUNT, type: "SMS_OTP" }),
+      () =>
+        addCredentialPayload(owner(), {
+          accountId: ACCOUNT,
+          type: "SMS_OTP",
+          phoneNumber: "+14155550123",
+        }),
       activity("UPDATE_USER_EMAIL", { userEmail: "ada@example.com", userId: "user_1" }),
       "type",
     ],
@@ -240,6 +322,30 @@ describe("each operation's check, good and swapped payloads", () => {
       "parameters.authenticators.0.attestation.attestationObject",
     ],
     [
+      "passkey add, the name and challenge sent",
+      () =>
+        addPasskeyPayload(owner(), {
+          accountId: ACCOUNT,
+          nickname: "Phone",
+          challenge: "c",
+          ...attestation,
+        }),
+      passkeyPayload(attestation),
+      "signed",
+    ],
+    [
+      "passkey add, another name than the one sent",
+      () =>
+        addPasskeyPayload(owner(), {
+          accountId: ACCOUNT,
+          nickname: "Tablet",
+          challenge: "c",
+          ...attestation,
+        }),
+      passkeyPayload(attestation),
+      "parameters.authenticators.0.authenticatorName",
+    ],
+    [
       "passkey add, a second authenticator",
       () => addPasskeyPayload(owner(), { accountId: ACCOUNT, ...attestation }),
       passkeyPayload(attestation, [{ attestation: { credentialId: "cred-B" } }]),
@@ -247,13 +353,13 @@ describe("each operation's check, good and swapped payloads", () => {
     ],
     [
       "passkey revoke",
-      () => revokeCredentialPayload(owner(), { accountId: ACCOUNT }),
+      () => revokeCredentialPayload(owner(), { accountId: ACCOUNT, type: "PASSKEY" }),
       activity("DELETE_AUTHENTICATORS", { authenticatorIds: ["a1"], userId: "user_1" }),
       "signed",
     ],
     [
       "passkey revoke, two at once",
-      () => revokeCredentialPayload(owner(), { accountId: ACCOUNT }),
+      () => revokeCredentialPayload(owner(), { accountId: ACCOUNT, type: "PASSKEY" }),
       activity("DELETE_AUTHENTICATORS", { authenticatorIds: ["a1", "a2"], userId: "user_1" }),
       "parameters.authenticatorIds",
     ],
@@ -277,28 +383,52 @@ describe("each operation's check, good and swapped payloads", () => {
       "type",
     ],
   ];
-  it.each(cases)("%s", async (name, check, payload, expected) => {
-    // A credential revoke's challenge names the credential type (docs/protocol.md §2).
-    const type = name.startsWith("passkey revoke") ? "PASSKEY" : undefined;
-    expect(await verdict(check(), payload, context({ type }))).toBe(expected);
+  it.each(cases)("%s", async (_name, check, payload, expected) => {
+    expect(await verdict(check(), payload)).toBe(expected);
   });
 
-  it("a credential revoke is read by the type its challenge names", async () => {
-    const check = () => revokeCredentialPayload(owner(), { accountId: ACCOUNT });
+  it("a credential revoke is read by the type the device's call names, never the challenge's", async () => {
+    const check = (type: "PASSKEY" | "OAUTH" | "EMAIL_OTP" | "SMS_OTP") =>
+      revokeCredentialPayload(owner(), { accountId: ACCOUNT, type });
     const clearEmail = activity("UPDATE_USER_EMAIL", { userEmail: "", userId: "user_1" });
+    const clearPhone = activity("UPDATE_USER_PHONE_NUMBER", {
+      userId: "user_1",
+      userPhoneNumber: "",
+    });
     const setEmail = activity("UPDATE_USER_EMAIL", {
       userEmail: "thief@example.net",
       userId: "user_1",
     });
-    expect(await verdict(check(), clearEmail, context({ type: "EMAIL_OTP" }))).toBe("signed");
-    expect(await verdict(check(), setEmail, context({ type: "EMAIL_OTP" }))).toBe(
-      "parameters.userEmail",
-    );
-    expect(await verdict(check(), clearEmail, context({ type: "PASSKEY" }))).toBe("type");
-    expect(await verdict(check(), clearEmail)).toBe("type");
+    const dropProvider = activity("DELETE_OAUTH_PROVIDERS", {
+      providerIds: ["p1"],
+      userId: "user_1",
+    });
+    expect(await verdict(check("EMAIL_OTP"), clearEmail)).toBe("signed");
+    expect(await verdict(check("EMAIL_OTP"), setEmail)).toBe("parameters.userEmail");
+    // Turnkey's general user update, where it clears the contact, is a removal too.
+    expect(
+      await verdict(
+        check("SMS_OTP"),
+        activity("UPDATE_USER", { userId: "user_1", userPhoneNumber: "" }),
+      ),
+    ).toBe("signed");
+    expect(
+      await verdict(
+        check("SMS_OTP"),
+        activity("UPDATE_USER", { userId: "user_1", userEmail: "thief@example.net" }),
+      ),
+    ).toBe("parameters.userEmail");
+    expect(await verdict(check("OAUTH"), dropProvider)).toBe("signed");
+    // Asked to remove an OAuth login, the device never clears the user's phone, whatever the
+    // challenge says the credential is.
+    expect(await verdict(check("OAUTH"), clearPhone)).toBe("type");
+    expect(await verdict(check("OAUTH"), clearPhone, context({ type: "SMS_OTP" }))).toBe("type");
+    expect(await verdict(check("OAUTH"), dropProvider, context({ type: "SMS_OTP" }))).toBe("type");
+    expect(await verdict(check("OAUTH"), dropProvider, context({ type: "OAUTH" }))).toBe("signed");
+    expect(await verdict(check("PASSKEY"), clearEmail)).toBe("type");
   });
 
-  it("pins the organization, the enclave user and the wallet of an account once seen", async () => {
+  it("pins the organization and the enclave user of an account once seen", async () => {
     const client = owner();
     const check = () => revokeSessionPayload(client, { accountId: ACCOUNT });
     const revoke = (organizationId: string, userId: string) =>
@@ -321,65 +451,99 @@ describe("each operation's check, good and swapped payloads", () => {
         revoke("org_B", "user_B"),
       ),
     ).toBe("signed");
-    const exporting = exportWalletPayload(client, { accountId: ACCOUNT, clientPublicKey: KEY });
+  });
+
+  it("pins each identifier kind on its own: export's walletId, a transfer's and a privacy change's signWith", async () => {
+    const client = owner();
     const quote = {
       id: "Quote:1",
       status: "PENDING",
-      createdAt: new Date(NOW - 1_000).toISOString(),
       expiresAt: new Date(NOW + 60_000).toISOString(),
       source: { accountId: ACCOUNT },
     };
-    const sign = (signWith: string) =>
-      activityPayload(
-        "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
-        {
-          encoding: "PAYLOAD_ENCODING_HEXADECIMAL",
-          hashFunction: "HASH_FUNCTION_NO_OP",
-          payload: "9f3b",
-          signWith,
-        },
-        { organizationId: "org_A", timestampMs: NOW },
-      );
-    expect(
-      await verdict(
-        exporting,
+    const exporting = (walletId: string) =>
+      verdict(
+        exportWalletPayload(client, { accountId: ACCOUNT, clientPublicKey: KEY }),
         activityPayload(
           "ACTIVITY_TYPE_EXPORT_WALLET",
-          { targetPublicKey: KEY, walletId: "wallet_A" },
+          { targetPublicKey: KEY, walletId },
           { organizationId: "org_A", timestampMs: NOW },
         ),
-      ),
-    ).toBe("signed");
-    // The wallet exported is the wallet a transaction must be signed with.
-    expect(
-      await verdict(
+      );
+    const transfer = (signWith: string) =>
+      verdict(
         executeQuotePayload(client, quote),
-        sign("wallet_B"),
+        activityPayload(
+          "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
+          { signWith, type: "TRANSACTION_TYPE_ETHEREUM", unsignedTransaction: "ea69b4bf" },
+          { organizationId: "org_A", timestampMs: NOW },
+        ),
         context({ expiresAtMs: undefined }),
-      ),
-    ).toBe("wallet");
-    expect(
-      await verdict(
-        executeQuotePayload(client, quote),
-        sign("wallet_A"),
-        context({ expiresAtMs: undefined }),
-      ),
-    ).toBe("signed");
+      );
+    const privacy = (signWith: string) =>
+      verdict(
+        updateWalletPrivacyPayload(client, { accountId: ACCOUNT, privateEnabled: true }),
+        activityPayload(
+          "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
+          {
+            encoding: "PAYLOAD_ENCODING_HEXADECIMAL",
+            hashFunction: "HASH_FUNCTION_NO_OP",
+            payload: "9f3b",
+            signWith,
+          },
+          { organizationId: "org_A", timestampMs: NOW },
+        ),
+      );
+    // The documents' own values: a wallet id to export, a `wallet_…` to sign a transfer with, a
+    // Spark address to sign a privacy change with. None stands for another.
+    expect(await exporting("wallet_2m9F")).toBe("signed");
+    expect(await transfer("wallet_abc123def456")).toBe("signed");
+    expect(await privacy("sp1qexample")).toBe("signed");
+    // In any order, and again.
+    expect(await exporting("wallet_2m9F")).toBe("signed");
+    expect(await privacy("sp1qexample")).toBe("signed");
+    expect(await transfer("wallet_abc123def456")).toBe("signed");
+    // Within a kind, the first value seen is the only one.
+    expect(await exporting("wallet_other")).toBe("parameters.walletId");
+    expect(await transfer("wallet_other")).toBe("parameters.signWith");
+    expect(await privacy("sp1qother")).toBe("parameters.signWith");
   });
 
-  it("delegated keys: the card and the key of the policy, then the same key", async () => {
+  it("delegated keys: one isolated signer identity holding one key, then policies naming no other key", async () => {
     const request = { accountId: ACCOUNT, cardId: CARD, nickname: "Card key" };
-    const policy = (card: string, key: string, name = "Card key") =>
-      activity("CREATE_POLICY_V3", {
-        condition: `card.id == '${card}' && key.publicKey == '${key}'`,
-        effect: "EFFECT_ALLOW",
-        policyName: name,
+    const identity = (user: Record<string, unknown> = {}, apiKey: Record<string, unknown> = {}) =>
+      activity("CREATE_USERS_V3", {
+        users: [
+          {
+            apiKeys: [
+              {
+                apiKeyName: "Card key",
+                curveType: "API_KEY_CURVE_P256",
+                publicKey: KEY,
+                ...apiKey,
+              },
+            ],
+            authenticators: [],
+            oauthProviders: [],
+            userName: `Delegated key of ${CARD}`,
+            userTags: [],
+            ...user,
+          },
+        ],
       });
-    const apiKey = (key: string, name = "Card key") =>
-      activity("CREATE_API_KEYS_V2", {
-        apiKeys: [{ apiKeyName: name, curveType: "API_KEY_CURVE_P256", publicKey: key }],
-        userId: "user_1",
+    const policies = (consensus: string, notes = "signing") =>
+      activity("CREATE_POLICIES", {
+        policies: [
+          {
+            condition: "activity.type == 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2'",
+            consensus,
+            effect: "EFFECT_ALLOW",
+            notes,
+            policyName: "Card key: signing",
+          },
+        ],
       });
+    const byUser = "approvers.any(user, user.id == 'user_9f3b')";
     const run = async (first: string, second?: string) => {
       const check = createDelegatedKeyPayload(owner(), request);
       const one = await verdict(check, first, context({ signature: 1 }));
@@ -387,18 +551,72 @@ describe("each operation's check, good and swapped payloads", () => {
       const two = await verdict(check, second, context({ signature: 2 }));
       return [one, two, check.delegatedPublicKey()];
     };
-    expect(await run(policy(CARD, KEY), apiKey(KEY))).toEqual(["signed", "signed", KEY]);
-    expect(await run(policy(OTHER_CARD, KEY))).toEqual(["parameters.condition", undefined]);
-    expect(await run(policy(CARD, KEY, "Other"))).toEqual(["parameters.policyName", undefined]);
-    expect(await run(policy(CARD, KEY), apiKey(OTHER_KEY))).toEqual([
+    expect(await run(identity(), policies(byUser))).toEqual(["signed", "signed", KEY]);
+    // The key in upper case is the same key.
+    expect(await run(identity({}, { publicKey: KEY.toUpperCase() }), policies(byUser))).toEqual([
       "signed",
-      "parameters.apiKeys.0.publicKey",
+      "signed",
       KEY,
     ]);
-    expect(await run(apiKey(KEY))).toEqual(["type", undefined]);
+    // Turnkey's older form of the same activity.
+    expect(await run(identity().replace("CREATE_USERS_V3", "CREATE_USERS_V2"))).toEqual([
+      "signed",
+      KEY,
+    ]);
+    // The card named is the caller's, wherever it is named.
+    expect(await run(identity({ userName: `Delegated key of ${OTHER_CARD}` }))).toEqual([
+      "parameters.users.0.userName",
+      undefined,
+    ]);
+    expect(await run(identity(), policies(byUser, `for ${OTHER_CARD}`))).toEqual([
+      "signed",
+      "parameters.policies.0.notes",
+      KEY,
+    ]);
+    // An identity that could sign in, or holds another kind of key, or two keys, or two identities.
+    expect(await run(identity({ userEmail: "thief@example.net" }))).toEqual([
+      "parameters.users.0.userEmail",
+      undefined,
+    ]);
+    expect(await run(identity({ authenticators: [{ authenticatorName: "x" }] }))).toEqual([
+      "parameters.users.0.authenticators",
+      undefined,
+    ]);
+    expect(await run(identity({}, { curveType: "API_KEY_CURVE_SECP256K1" }))).toEqual([
+      "parameters.users.0.apiKeys.0.curveType",
+      undefined,
+    ]);
+    expect(await run(identity({}, { publicKey: UNCOMPRESSED }))).toEqual([
+      "parameters.users.0.apiKeys.0.publicKey",
+      undefined,
+    ]);
+    expect(
+      await run(
+        activity("CREATE_USERS_V3", {
+          users: [
+            { apiKeys: [{ publicKey: KEY }], userName: "a" },
+            { apiKeys: [{ publicKey: OTHER_KEY }], userName: "b" },
+          ],
+        }),
+      ),
+    ).toEqual(["parameters.users", undefined]);
+    // Policies that name another key than the identity's.
+    expect(
+      await run(identity(), policies(`credentials.any(c, c.public_key == '${OTHER_KEY}')`)),
+    ).toEqual(["signed", "parameters.policies.0.consensus", KEY]);
+    // The emulator's invented order (a policy first, then an API key) is no longer this operation.
+    expect(
+      await run(activity("CREATE_POLICY_V3", { policyName: "x", effect: "EFFECT_ALLOW" })),
+    ).toEqual(["type", undefined]);
+    expect(
+      await run(
+        identity(),
+        activity("CREATE_API_KEYS_V2", { apiKeys: [{ publicKey: KEY }], userId: "user_1" }),
+      ),
+    ).toEqual(["signed", "type", KEY]);
     // A third payload is one more than the operation signs.
     const check = createDelegatedKeyPayload(owner(), request);
-    expect(await verdict(check, apiKey(KEY), context({ signature: 3 }))).toBe("type");
+    expect(await verdict(check, policies(byUser), context({ signature: 3 }))).toBe("type");
   });
 
   it("OTP verify: a live verification token, never an activity", async () => {
@@ -483,21 +701,70 @@ describe("quote execute: the quote passed, while it lives", () => {
     ).toBe(expected);
   });
 
-  it("a payload made before the quote, or after it expired, is refused", async () => {
+  it("the amount is the quote's whether the transaction writes it as a number or a string", async () => {
     expect(
       await verdict(
         executeQuotePayload(owner(), quote),
-        payload(transfer({}), NOW - 3_600_000),
+        payload(transfer({ amount: 100_000 })),
         direct,
       ),
-    ).toBe("timestampMs");
+    ).toBe("signed");
     expect(
       await verdict(
         executeQuotePayload(owner(), quote),
-        payload(transfer({}), NOW + 3_600_000),
+        payload(transfer({ amount: 100 })),
         direct,
       ),
-    ).toBe("timestampMs");
+    ).toBe("parameters.unsignedTransaction.amount");
+  });
+
+  it("only a transfer of this quote is one: never a privacy change, never another quote's", async () => {
+    const privacy = (bytes: string) =>
+      `${JSON.stringify({
+        organizationId: "org_1",
+        parameters: {
+          encoding: "PAYLOAD_ENCODING_HEXADECIMAL",
+          hashFunction: "HASH_FUNCTION_NO_OP",
+          payload: bytes,
+          signWith: "wallet_1",
+        },
+        timestampMs: String(NOW),
+        type: "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
+      })}\n`;
+    const readablePrivacy = Buffer.from(
+      JSON.stringify({ internalAccountId: ACCOUNT, privateEnabled: true }),
+    ).toString("hex");
+    // A raw-payload signature, the documented shape of a privacy change, is never a transfer.
+    expect(await verdict(executeQuotePayload(owner(), quote), privacy("9f3b"), direct)).toBe(
+      "type",
+    );
+    // A readable transaction that names no quote is not this quote's.
+    expect(
+      await verdict(executeQuotePayload(owner(), quote), payload(readablePrivacy), direct),
+    ).toBe("parameters.unsignedTransaction.quoteId");
+    // Nor is a privacy change a transfer: the transfer's type is refused, and a readable raw
+    // payload must name the account and the setting.
+    const privacyCheck = () =>
+      updateWalletPrivacyPayload(owner(), { accountId: ACCOUNT, privateEnabled: true });
+    expect(await verdict(privacyCheck(), payload(transfer({})))).toBe("type");
+    expect(await verdict(privacyCheck(), privacy(transfer({})))).toBe(
+      "parameters.payload.internalAccountId",
+    );
+    expect(await verdict(privacyCheck(), privacy(readablePrivacy))).toBe("signed");
+    expect(
+      await verdict(
+        updateWalletPrivacyPayload(owner(), { accountId: ACCOUNT, privateEnabled: false }),
+        privacy(readablePrivacy),
+      ),
+    ).toBe("parameters.payload.privateEnabled");
+    expect(await verdict(privacyCheck(), privacy("9f3b"))).toBe("signed");
+  });
+
+  it("whatever its timestampMs: the documents relate it to nothing", async () => {
+    for (const at of [NOW - 365 * 86_400_000, NOW + 3_600_000])
+      expect(
+        await verdict(executeQuotePayload(owner(), quote), payload(transfer({}), at), direct),
+      ).toBe("signed");
   });
 
   it("readQuotePayload shows what would be signed", async () => {
@@ -610,8 +877,8 @@ describe("the engine never hands an unchecked payload to the signer", () => {
         { timestampMs: now },
       );
     const refused = setup(unknown);
-    const error = (await refused.run().catch((e) => e)) as SignetError;
-    expect([error.code, error.details?.field, error.details?.activityType]).toEqual([
+    const error = (await refused.run().catch((e) => e)) as SignetError<"PAYLOAD_MISMATCH">;
+    expect([error.code, error.details.field, error.details.activityType]).toEqual([
       "PAYLOAD_MISMATCH",
       "type",
       "ACTIVITY_TYPE_FROM_THE_FUTURE_V7",

@@ -48,9 +48,6 @@ export type PayloadEvent = {
   activityType?: string;
 };
 
-/** How long before its challenge's expiry a payload may have been made (challenges live ~5 min). */
-export const MAX_PAYLOAD_AGE_MS = 15 * 60_000;
-
 /**
  * The typed refusal: non-retryable, naming the operation and the field, never the value.
  * @example throw payloadMismatch(context, "parameters.targetPublicKey", "is not the key this device sent")
@@ -71,8 +68,20 @@ export function payloadMismatch(
   );
 }
 
-/** A value a field must hold. A plain string is compared exactly. */
-export type Expected = string | { readonly test: (value: unknown) => boolean };
+/**
+ * A value a field must hold. A plain string is compared exactly; `test` decides by itself; `as`
+ * compares with `value` the way the service may write it (docs/protocol.md §11): `key` a P-256 key
+ * in either encoding and case, `email` without regard to case, `phone` whatever its separators,
+ * `amount` a number or a decimal string, `text` without regard to case, `flag` a boolean or its
+ * text; `cleared` absent or empty, `none` an empty array or none.
+ */
+export type Expected =
+  | string
+  | { readonly test: (value: unknown) => boolean }
+  | {
+      readonly as: "key" | "email" | "phone" | "amount" | "text" | "flag" | "cleared" | "none";
+      readonly value?: string | number | boolean;
+    };
 
 /** Hex compared without regard to case (the service may write either). */
 export function hexValue(hex: string): Expected {
@@ -86,22 +95,57 @@ export function anyHexValue(values: readonly string[]): { test: (value: unknown)
   return { test: (value) => typeof value === "string" && wanted.includes(value.toLowerCase()) };
 }
 
+/** What a check found wrong in a payload: the field (a dotted path) and why. */
+export type PayloadFault = { field: string; reason: string };
+
 /** What one signed payload of an operation must be. */
 export type ActivityExpectation = {
   /** The activity types accepted for this payload. */
   types: readonly string[];
-  /** Fields of `parameters` (dotted paths, `authenticators.0.attestation.credentialId`) and their values. */
+  /**
+   * Fields of `parameters` (dotted paths, `authenticators.0.attestation.credentialId`) that must
+   * be present and hold these values.
+   */
   equals?: Readonly<Record<string, Expected>> | undefined;
+  /** Fields of `parameters` that, where the payload has them, must hold these values. */
+  where?: Readonly<Record<string, Expected>> | undefined;
   /** Arrays of `parameters` and how many entries each must hold. */
   counts?: Readonly<Record<string, number>> | undefined;
-  /** The window `timestampMs` must fall in (epoch ms); default: the challenge's lifetime. */
-  window?: { from: number; to: number } | undefined;
   /**
-   * Where `parameters.unsignedTransaction` (a transaction) or `parameters.payload` (a raw payload)
-   * is readable (hex of UTF-8 JSON, as the emulator writes it), the fields it must name as given;
-   * opaque bytes (a chain transaction, a hash) bind nothing here.
+   * The device's own service ids by kind (`{ Card: [cardId] }`): wherever the payload names an id
+   * of that kind (`Card:…`, inside any string of `parameters` or of a readable transaction), it
+   * must be one of these. A payload that names none binds nothing here.
    */
-  transaction?: Readonly<Record<string, string | boolean | undefined>> | undefined;
+  ownIds?: Readonly<Record<string, readonly string[]>> | undefined;
+  /**
+   * P-256 public keys (hex, either encoding): wherever the payload's strings hold a key, it must
+   * be one of these.
+   */
+  publicKeys?: readonly string[] | undefined;
+  /**
+   * Where `parameters.unsignedTransaction` (a transaction) or `parameters.payload` (a raw
+   * payload) is readable (hex of UTF-8 JSON, as the emulator writes it): the fields it must name
+   * and hold (`equals`) and the values the fields it names must hold (`where`). Opaque bytes (the
+   * service's chain bytes, a hash) bind nothing here.
+   */
+  transaction?:
+    | {
+        equals?: Readonly<Record<string, Expected>> | undefined;
+        where?: Readonly<Record<string, Expected>> | undefined;
+      }
+    | undefined;
+  /**
+   * The kind under which `parameters.signWith` is pinned for the account (`"transfer"`): one
+   * signing identifier per kind of operation, never shared with export's `walletId`.
+   */
+  signer?: string | undefined;
+  /**
+   * An operation's own reading of `parameters`, for what the fields above cannot say: the field
+   * (a dotted path) it finds wrong and why, or `undefined`.
+   */
+  custom?:
+    | ((parameters: Record<string, unknown>) => { field: string; reason: string } | undefined)
+    | undefined;
 };
 
 /** The activity JSON of a payload, or `undefined` when it is not one. */
@@ -143,11 +187,13 @@ export function preloadPayloadChecks(): void {
 /**
  * A check for Turnkey-style activity JSON `{ organizationId, parameters, timestampMs, type }`: one
  * expectation per signed payload of the call (delegated keys sign two), or a function of the
- * context choosing them. It refuses a known activity of another type, a payload made outside the
- * challenge's lifetime, a field that is not what the device asked for, an array of another
- * length, and an organization, enclave user or wallet other than the one this client saw for the
- * account before (pinned once a payload passes, per client). It answers "unknown" for a payload
- * that is no activity core knows.
+ * context choosing them. It refuses a known activity of another type, a field that is not what
+ * the device asked for, an array of another length, an id or key of the device's own kind that is
+ * not the device's, and an organization, enclave user, exported wallet or signing identifier
+ * other than the one this client saw for the account before (pinned once a payload passes, per
+ * client; `signWith` per the expectation's `signer` kind). It answers "unknown" for a payload that
+ * is no activity core knows. Nothing is judged by `timestampMs`: the service's documents relate it
+ * to nothing (docs/protocol.md §11).
  *
  * @example
  * ```ts

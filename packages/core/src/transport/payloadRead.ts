@@ -5,8 +5,9 @@ import { base64UrlDecode, utf8Decode } from "../crypto/encoding.js";
 import {
   type ActivityExpectation,
   anyHexValue,
-  MAX_PAYLOAD_AGE_MS,
+  type Expected,
   type PayloadCheckContext,
+  type PayloadFault,
   type PayloadVerdict,
   payloadMismatch,
   readActivity,
@@ -20,6 +21,7 @@ const KNOWN_ACTIVITY_TYPES: ReadonlySet<string> = new Set(
     "CREATE_READ_WRITE_SESSION_V2",
     "UPDATE_USER_EMAIL",
     "UPDATE_USER_PHONE_NUMBER",
+    "UPDATE_USER",
     "CREATE_AUTHENTICATORS_V2",
     "CREATE_OAUTH_PROVIDERS",
     "EXPORT_WALLET",
@@ -28,22 +30,29 @@ const KNOWN_ACTIVITY_TYPES: ReadonlySet<string> = new Set(
     "DELETE_API_KEYS",
     "DELETE_AUTHENTICATORS",
     "DELETE_OAUTH_PROVIDERS",
+    "DELETE_USERS",
+    "CREATE_USERS_V3",
+    "CREATE_USERS_V2",
     "CREATE_API_KEYS_V2",
     "CREATE_POLICY_V3",
+    "CREATE_POLICIES",
   ].map((type) => `ACTIVITY_TYPE_${type}`),
 );
 
-/** Clock slack between a payload's `timestampMs` (or a token's `exp`) and what it is judged against. */
+/** Clock slack for a token's `exp`. */
 const TIMESTAMP_SLACK_MS = 60_000;
 
 const pinsByOwner = new WeakMap<object, Map<string, string>>();
 
-/** Pinned per account: once seen, another value for the same account is refused. */
+/**
+ * Pinned per account, each identifier kind on its own: once seen, another value of the same kind
+ * for the same account is refused. Export's `walletId` names a wallet and never stands for the
+ * `signWith` of a signature (an address or key id), which is pinned per the expectation's `signer`.
+ */
 const PINNED: readonly [name: string, read: (activity: Record<string, unknown>) => unknown][] = [
   ["organizationId", (a) => a.organizationId],
   ["parameters.userId", (a) => field(a.parameters, "userId")],
-  // The enclave wallet: export names it `walletId`, a transaction signs `signWith` it.
-  ["wallet", (a) => field(a.parameters, "walletId") ?? field(a.parameters, "signWith")],
+  ["parameters.walletId", (a) => field(a.parameters, "walletId")],
 ];
 
 function field(value: unknown, path: string): unknown {
@@ -58,6 +67,138 @@ function field(value: unknown, path: string): unknown {
 
 function looksLikeJwt(text: string): boolean {
   return /^[\w-]+\.[\w-]+\.[\w-]*$/.test(text);
+}
+
+/** The compressed form of a P-256 public key in hex (lower case), or `undefined` if it is none. */
+function compressedKey(hex: string): string | undefined {
+  const key = hex.toLowerCase();
+  if (!/^(0[23][0-9a-f]{64}|04[0-9a-f]{128})$/.test(key)) return undefined;
+  // The point itself is not validated: only the device's own point compresses to its own key.
+  if (!key.startsWith("04")) return key;
+  return `${Number.parseInt(key.slice(-2), 16) % 2 ? "03" : "02"}${key.slice(2, 66)}`;
+}
+
+const lower = (value: unknown) => (typeof value === "string" ? value.toLowerCase() : undefined);
+const digits = (value: unknown) =>
+  typeof value === "string" ? value.replace(/[\s().-]/g, "") : undefined;
+
+/** Whether `value` is what `expected` describes, the way the service may write it. */
+function holds(expected: Expected, value: unknown): boolean {
+  if (typeof expected === "string") return value === expected;
+  if ("test" in expected) return expected.test(value);
+  const wanted = expected.value;
+  switch (expected.as) {
+    case "key":
+      return (
+        typeof value === "string" &&
+        compressedKey(value) !== undefined &&
+        compressedKey(value) === compressedKey(String(wanted))
+      );
+    case "email":
+    case "text":
+      return lower(value) !== undefined && lower(value) === lower(wanted);
+    case "phone":
+      return digits(value) !== undefined && digits(value) === digits(wanted);
+    case "amount":
+      return (
+        (typeof value === "number" ||
+          (typeof value === "string" && /^-?\d+(\.\d+)?$/.test(value))) &&
+        Number(value) === wanted
+      );
+    case "flag":
+      return value === wanted || value === String(wanted);
+    case "cleared":
+      return value === undefined || value === null || value === "";
+    case "none":
+      return value === undefined || value === null || (Array.isArray(value) && !value.length);
+  }
+}
+
+/** Every string of a JSON value with its dotted path (bounded: a payload is a few KiB). */
+function* strings(value: unknown, path: string, depth = 0): Generator<[string, string]> {
+  if (depth > 16) return;
+  if (typeof value === "string") yield [path, value];
+  else if (Array.isArray(value)) {
+    for (const [i, entry] of value.entries()) yield* strings(entry, `${path}.${i}`, depth + 1);
+  } else if (isPlainObject(value)) {
+    for (const [key, entry] of Object.entries(value))
+      yield* strings(entry, `${path}.${key}`, depth + 1);
+  }
+}
+
+const NOT_ASKED = "is not what this device asked for";
+
+/** The first match of `pattern` in the strings of `value` that is not the device's own. */
+function foreign(
+  value: unknown,
+  path: string,
+  pattern: RegExp,
+  mine: (match: RegExpMatchArray) => boolean,
+): PayloadFault | undefined {
+  for (const [where, text] of strings(value, path))
+    for (const match of text.matchAll(pattern))
+      if (!mine(match)) return { field: where, reason: NOT_ASKED };
+  return undefined;
+}
+
+/** The first field of `value` that `equals` (present) or `where` (where present) refuses. */
+function compare(
+  value: unknown,
+  path: string,
+  equals: Readonly<Record<string, Expected>> = {},
+  where: Readonly<Record<string, Expected>> = {},
+): PayloadFault | undefined {
+  for (const [name, expected] of Object.entries(equals))
+    if (!holds(expected, field(value, name)))
+      return { field: `${path}.${name}`, reason: NOT_ASKED };
+  for (const [name, expected] of Object.entries(where)) {
+    const found = field(value, name);
+    if (found !== undefined && !holds(expected, found))
+      return { field: `${path}.${name}`, reason: NOT_ASKED };
+  }
+  return undefined;
+}
+
+/** What an expectation finds wrong in `parameters`, or `undefined`. */
+function fault(
+  expectation: ActivityExpectation,
+  parameters: Record<string, unknown>,
+): PayloadFault | undefined {
+  const found = compare(parameters, "parameters", expectation.equals, expectation.where);
+  if (found) return found;
+  for (const [path, count] of Object.entries(expectation.counts ?? {})) {
+    const value = field(parameters, path);
+    if (!Array.isArray(value) || value.length !== count) {
+      return { field: `parameters.${path}`, reason: `does not hold exactly ${count}` };
+    }
+  }
+  const transaction = readTransaction(parameters);
+  const at = `parameters.${"unsignedTransaction" in parameters ? "unsignedTransaction" : "payload"}`;
+  const own = expectation.ownIds ?? {};
+  const kinds = Object.keys(own).filter((kind) => /^[A-Za-z]+$/.test(kind));
+  const ids = new RegExp(`\\b(${kinds.join("|")}):[0-9A-Za-z][0-9A-Za-z-]*`, "g");
+  const isOwn = ([id, kind = ""]: RegExpMatchArray) =>
+    (own[kind] ?? []).some((mine) => mine.toLowerCase() === id.toLowerCase());
+  const keys = expectation.publicKeys?.map(compressedKey);
+  return (
+    (kinds.length
+      ? (foreign(parameters, "parameters", ids, isOwn) ??
+        (transaction && foreign(transaction, at, ids, isOwn)))
+      : undefined) ??
+    (keys &&
+      foreign(
+        parameters,
+        "parameters",
+        /(?<![0-9a-fA-F])(0[23][0-9a-fA-F]{64}|04[0-9a-fA-F]{128})(?![0-9a-fA-F])/g,
+        ([key]) => keys.includes(compressedKey(key)),
+      )) ??
+    // Where the transaction is readable, it must be recognisably this operation's: it names what
+    // `equals` lists, and each field it names holds the value shown.
+    (transaction &&
+      expectation.transaction &&
+      compare(transaction, at, expectation.transaction.equals, expectation.transaction.where)) ??
+    expectation.custom?.(parameters)
+  );
 }
 
 /** The check behind `expectActivity` (its TSDoc says what it binds). */
@@ -95,53 +236,27 @@ export function checkActivity(
   if (!isPlainObject(activity.parameters)) {
     throw payloadMismatch(context, "parameters", "is missing");
   }
-  const timestamp =
-    typeof activity.timestampMs === "string" && /^\d{1,16}$/.test(activity.timestampMs)
-      ? Number(activity.timestampMs)
-      : Number.NaN;
-  const end = context.expiresAtMs ?? context.now;
-  const window = expectation.window ?? { from: end - MAX_PAYLOAD_AGE_MS, to: end };
-  if (
-    !(timestamp >= window.from - TIMESTAMP_SLACK_MS && timestamp <= window.to + TIMESTAMP_SLACK_MS)
-  ) {
-    throw payloadMismatch(context, "timestampMs", "is outside the challenge's lifetime");
-  }
-  for (const [path, expected] of Object.entries(expectation.equals ?? {})) {
-    const value = field(activity.parameters, path);
-    if (typeof expected === "string" ? value !== expected : !expected.test(value)) {
-      throw payloadMismatch(context, `parameters.${path}`, "is not what this device asked for");
-    }
-  }
-  for (const [path, count] of Object.entries(expectation.counts ?? {})) {
-    const value = field(activity.parameters, path);
-    if (!Array.isArray(value) || value.length !== count) {
-      throw payloadMismatch(context, `parameters.${path}`, `does not hold exactly ${count}`);
-    }
-  }
-  // Where the transaction is readable, each field it names must be the one shown.
-  const transaction = readTransaction(activity.parameters);
-  for (const [name, value] of Object.entries(expectation.transaction ?? {})) {
-    if (transaction?.[name] !== undefined && transaction[name] !== value) {
-      const source =
-        isPlainObject(activity.parameters) && "unsignedTransaction" in activity.parameters
-          ? "unsignedTransaction"
-          : "payload";
-      throw payloadMismatch(
-        context,
-        `parameters.${source}.${name}`,
-        "is not what this device asked for",
-      );
-    }
-  }
+  const found = fault(expectation, activity.parameters);
+  if (found) throw payloadMismatch(context, found.field, found.reason);
   const pins = pinsByOwner.get(owner) ?? new Map<string, string>();
   pinsByOwner.set(owner, pins);
+  const pinned: [name: string, key: string, value: unknown][] = PINNED.map(([name, read]) => [
+    name,
+    `${accountId}|${name}`,
+    read(activity),
+  ]);
+  if (expectation.signer !== undefined) {
+    pinned.push([
+      "parameters.signWith",
+      `${accountId}|signWith:${expectation.signer}`,
+      field(activity.parameters, "signWith"),
+    ]);
+  }
   const seen: [string, string][] = [];
-  for (const [name, read] of PINNED) {
-    const value = read(activity);
+  for (const [name, key, value] of pinned) {
     if (value === undefined) continue;
-    const key = `${accountId}|${name}`;
-    const pinned = pins.get(key);
-    if (typeof value !== "string" || (pinned !== undefined && pinned !== value)) {
+    const before = pins.get(key);
+    if (typeof value !== "string" || (before !== undefined && before !== value)) {
       throw payloadMismatch(context, name, "differs from the one this wallet used before");
     }
     seen.push([key, value]);

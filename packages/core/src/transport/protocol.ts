@@ -52,6 +52,12 @@ export const RELAY_ERROR_STATUS = {
   INVALID_INPUT: 400,
   /** `resolveUser` threw or returned something that is not a user. */
   INTERNAL_ERROR: 500,
+  /**
+   * The relay lacks configuration a route needs, so the request was not forwarded: an SCA login
+   * completion without the end user's address (`createRelay`'s `endUserIpAddress`), which the
+   * service requires. `details.option` names the option. Not retryable: fix the relay.
+   */
+  RELAY_MISCONFIGURED: 500,
 } as const;
 
 /** A code the relay answers with itself: a key of `RELAY_ERROR_STATUS`. */

@@ -1,7 +1,7 @@
 // What one send of a signed request brought back, as the `Answer` that `nextStep` decides on:
 // a success body parsed where it is needed, an error answer mapped once, a 429's wait read.
 import { defined } from "../defined.js";
-import { SignetError } from "../errors.js";
+import { type AnswerErrorDetails, SignetError } from "../errors.js";
 import { RETRY_AFTER_HEADER } from "./headers.js";
 import { parseJsonBody, type TransportResponse } from "./http.js";
 import { type Answer, isExpectedStatus } from "./nextStep.js";
@@ -20,7 +20,7 @@ export type ReadAnswerParameters = {
   /** The service's time, for `Retry-After` given as a date. */
   now: number;
   /** Secret-free context for an error answer's `details`. */
-  details: Record<string, unknown>;
+  details: AnswerErrorDetails;
   /** The backoff for a 429 without `Retry-After`; absent when no rate-limit retry is left. */
   rateLimitDelay: (() => number) | undefined;
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SignetError } from "../errors.js";
+import { detailOf, SignetError } from "../errors.js";
 import {
   errorFromResponse,
   isRetryableStatus,
@@ -96,7 +96,7 @@ describe("errorFromResponse", () => {
         "Retry-After": "Mon, 13 Oct 2025 12:00:05 GMT",
       }),
     });
-    expect(error.details?.retryAfterMs).toBe(5000);
+    expect(detailOf(error, "retryAfterMs")).toBe(5000);
   });
 
   it("marks 429, 502, 503, 504, every 5xx and QUOTE_REQUEST_FAILED retryable", () => {
@@ -123,7 +123,7 @@ describe("errorFromResponse", () => {
         "Retry-After": "2",
       }),
     });
-    expect([limited.code, limited.retryable, limited.details?.retryAfterMs]).toEqual([
+    expect([limited.code, limited.retryable, detailOf(limited, "retryAfterMs")]).toEqual([
       "RATE_LIMITED",
       true,
       2000,

@@ -38,14 +38,18 @@ const MAX_MESSAGE_LENGTH = 300;
 const retryableCodes: ReadonlySet<string> = new Set(["QUOTE_REQUEST_FAILED", "RATE_LIMITED"]);
 
 /**
- * 429 codes that no repeat can cure: the OpenAPI's `Error429` has two, and only `RATE_LIMITED`
- * passes with time (docs/protocol.md §1). A daily volume limit lasts until the day turns.
+ * Codes that no repeat can cure: the OpenAPI's `Error429` has two, and only `RATE_LIMITED`
+ * passes with time (docs/protocol.md §1); a daily volume limit lasts until the day turns. The
+ * relay's `RELAY_MISCONFIGURED` (a 500) lasts until the relay's configuration is fixed.
  */
-const finalRateCodes: ReadonlySet<string> = new Set(["DAILY_VOLUME_LIMIT_EXCEEDED"]);
+const finalRateCodes: ReadonlySet<string> = new Set([
+  "DAILY_VOLUME_LIMIT_EXCEEDED",
+  "RELAY_MISCONFIGURED",
+]);
 
 /**
- * Whether repeating the same call may succeed: 429 (except a spent daily volume), every 5xx,
- * and the service codes the spec marks retryable.
+ * Whether repeating the same call may succeed: 429 (except a spent daily volume), every 5xx
+ * (except the relay's own misconfiguration), and the service codes the spec marks retryable.
  *
  * @example
  * ```ts

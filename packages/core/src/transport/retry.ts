@@ -2,7 +2,7 @@
 // what is safe to repeat, for every request Signet makes: signed legs, PROCESSING polls, the
 // polls of waitForTransaction and plain reads. One place decides; each wait is a `retry` event.
 import { defined } from "../defined.js";
-import type { SignetError } from "../errors.js";
+import { detailOf, type SignetError } from "../errors.js";
 import { type BackoffOptions, backoffDelay, defaultBackoff } from "./backoff.js";
 
 /**
@@ -160,11 +160,11 @@ export function retryReasonOf(
   if (error.code === "ABORTED" || !error.retryable) return undefined;
   const status = error.status;
   // A request that provably never left (a refused connection) may always go again.
-  if (status === undefined && error.details?.sent === false) return "transient";
+  if (status === undefined && detailOf(error, "sent") === false) return "transient";
   // Otherwise only what is safe to repeat: a 429 on an SCA proof, say, is the service counting
   // refused answers, and the caller decides what comes next.
   if (!options.safe) return undefined;
-  const retryAfter = typeof error.details?.retryAfterMs === "number";
+  const retryAfter = typeof detailOf(error, "retryAfterMs") === "number";
   if (status === 429 || (status === 503 && retryAfter)) return "rate-limited";
   if (status === undefined || status >= 500) return "transient";
   return undefined;

@@ -5,7 +5,7 @@ import {
   type ScriptedReply,
   scriptedFetch,
 } from "../../../test/src/scriptedFetch.js";
-import { isSignetError, SignetError } from "../errors.js";
+import { detailOf, isSignetError, SignetError } from "../errors.js";
 import { parseSignedRequestChallenge } from "./challenge.js";
 import { WALLET_SIGNATURE_HEADER } from "./headers.js";
 import { createTransport, type RequestEvent } from "./http.js";
@@ -498,7 +498,7 @@ describe("runSignedRequest, challenge mode", () => {
         }),
       );
       expect(error.code).toBe("CHALLENGE_EXPIRED");
-      expect(error.details?.requestId).toMatch(/^Request:/);
+      expect(detailOf(error, "requestId")).toMatch(/^Request:/);
       expect(relay.calls).toHaveLength(1);
     });
 
@@ -899,7 +899,7 @@ describe("runSignedRequest, challenge mode", () => {
       const longError = await rejection(
         runSignedRequest({ ...long.base, method: "DELETE", path: "/x", expectedStatus: 204 }),
       );
-      expect(longError.details?.retryAfterMs).toBe(3_600_000);
+      expect(detailOf(longError, "retryAfterMs")).toBe(3_600_000);
       expect(long.time.sleeps).toEqual([]);
     });
   });

@@ -22,6 +22,7 @@
  * decision is `nextStep.ts`'s table.
  */
 
+import { defined } from "../defined.js";
 import { isSignetError, SignetError } from "../errors.js";
 import { unlessAborted } from "./abort.js";
 import { backoffDelay } from "./backoff.js";
@@ -37,7 +38,6 @@ import {
   emitStage,
   freshLeg,
   type RunState,
-  withContext,
 } from "./signedRequestRun.js";
 import {
   decide,
@@ -242,12 +242,13 @@ function unsettledError(
 ): SignetError {
   if (thrown.status === undefined || thrown.status >= 500) return thrown;
   return outcomeUnknownError(
-    withContext(run, {
+    defined({
+      operation: run.config.parameters.operation,
       step,
       requestId: run.current.challenge?.requestId,
       code: String(thrown.code),
       status: thrown.status,
-      ...(isSignetError(recoveryFailure) ? { recoveryCode: String(recoveryFailure.code) } : {}),
+      recoveryCode: isSignetError(recoveryFailure) ? String(recoveryFailure.code) : undefined,
     }),
     thrown,
   );

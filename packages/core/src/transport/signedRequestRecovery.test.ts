@@ -9,7 +9,7 @@ import {
   type ScriptedReply,
   scriptedFetch,
 } from "../../../test/src/scriptedFetch.js";
-import { isSignetError, SignetError } from "../errors.js";
+import { detailOf, isSignetError, SignetError } from "../errors.js";
 import { createTransport } from "./http.js";
 import type { RetryEvent } from "./retry.js";
 import { runSignedRequest } from "./signedRequest.js";
@@ -238,7 +238,7 @@ describe("an ambiguous re-send", () => {
       spent,
     ]);
     const resolveAmbiguous = vi.fn(async (error: SignetError) => {
-      expect(error.details?.ambiguousResend).toBe(true);
+      expect(detailOf(error, "ambiguousResend")).toBe(true);
       return { status: 201, body: { id: "AuthMethod:found" } };
     });
     const result = await runSignedRequest({ ...base, resolveAmbiguous });
@@ -274,7 +274,7 @@ describe("an ambiguous re-send", () => {
       "OUTCOME_UNKNOWN",
       { step: "leg 2", requestId: expect.any(String), code: "UNAUTHORIZED", status: 401 },
     ]);
-    expect((error.cause as SignetError).details?.ambiguousResend).toBe(true);
+    expect(detailOf(error.cause as SignetError, "ambiguousResend")).toBe(true);
 
     const plain = setup((time) => [{ status: 202, json: challengeJson(time.now) }, spent]);
     const resolveAmbiguous = vi.fn(async () => "restart" as const);
@@ -347,7 +347,7 @@ describe("an ambiguous re-send", () => {
         },
       }),
     );
-    expect([error.code, error.details.step, error.details.code]).toEqual([
+    expect([error.code, detailOf(error, "step"), detailOf(error, "code")]).toEqual([
       "OUTCOME_UNKNOWN",
       "recovery",
       "UNAUTHORIZED",
@@ -410,7 +410,7 @@ describe("an ambiguous re-send", () => {
     const error = await rejection(
       runSignedRequest({ ...base, resolveAmbiguous: async () => undefined }),
     );
-    expect([error.code, error.details.ambiguousResend]).toEqual(["NETWORK", undefined]);
+    expect([error.code, detailOf(error, "ambiguousResend")]).toEqual(["NETWORK", undefined]);
   });
 
   it("reads the relay's 403 for a resource it no longer lists as the earlier send's doing", async () => {

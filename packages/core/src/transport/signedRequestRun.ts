@@ -244,10 +244,16 @@ export function emitRetry(
   deliver(retryEvent(parameters, reason, attempt, delayMs, clock.now(), error), parameters.onEvent);
 }
 
+/** What a run adds to the `details` of the errors it makes or reads (codes.ts lists them per code). */
+export type RunContext = {
+  operation?: string;
+  requestId?: string;
+  ambiguousResend?: boolean;
+  field?: string;
+  maxLegs?: number;
+};
+
 /** Secret-free context for error details: the operation and what is given. */
-export function withContext(
-  run: RunState<unknown>,
-  details: Record<string, unknown>,
-): Record<string, unknown> {
+export function withContext(run: RunState<unknown>, details: Loose<RunContext>): RunContext {
   return defined({ operation: run.config.parameters.operation, ...details });
 }

@@ -2,7 +2,7 @@
 // signed-request engine"): start a send, send, decide (the pure `nextStep`), then sign the next
 // leg, succeed, wait to re-send, or fail. Each is small and tested on its own.
 import { defined } from "../defined.js";
-import { isSignetError, SignetError } from "../errors.js";
+import { detailOf, isSignetError, SignetError } from "../errors.js";
 import { abortedError, unlessAborted } from "./abort.js";
 import { backoffDelay } from "./backoff.js";
 import { parseSignedRequestChallenge } from "./challenge.js";
@@ -141,7 +141,7 @@ export function noteSent(run: RunState<unknown>, answer: Answer): void {
   if (!isSignedLeg(run)) return;
   const taken =
     "failure" in answer
-      ? answer.failure.code !== "ABORTED" && answer.failure.details?.sent !== false
+      ? answer.failure.code !== "ABORTED" && detailOf(answer.failure, "sent") !== false
       : answer.status >= 500 ||
         (answer.status === 200 && (answer.processing === true || answer.resource === false));
   if (!taken) return;

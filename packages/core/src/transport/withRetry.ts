@@ -1,6 +1,6 @@
 // One unsigned call, repeated under the retry policy (docs/architecture.md "Retries"): the shape of
 // viem's `withRetry`, with "safe to repeat" decided by the caller, who knows the request.
-import { isSignetError } from "../errors.js";
+import { detailOf, isSignetError } from "../errors.js";
 import { unlessAborted } from "./abort.js";
 import type { Clock } from "./http.js";
 import {
@@ -59,7 +59,7 @@ export async function withRetry<T>(
       if (!isSignetError(error) || attempt > policy.retryCount) throw error;
       const reason = retryReasonOf(error, { safe: parameters.safe });
       if (reason === undefined) throw error;
-      const retryAfterMs = error.details?.retryAfterMs;
+      const retryAfterMs = detailOf(error, "retryAfterMs");
       const delayMs = retryDelay(policy, {
         attempt,
         retryAfterMs: typeof retryAfterMs === "number" ? retryAfterMs : undefined,

@@ -3,7 +3,7 @@
 // test/webauthn/errors.test.ts runs the same table through @simplewebauthn/browser.
 import { WebAuthnError } from "@simplewebauthn/browser";
 import { describe, expect, it } from "vitest";
-import { SignetError } from "../errors.js";
+import { detailOf, SignetError } from "../errors.js";
 import { toWebAuthnError, type WebAuthnFailureContext } from "./errors.js";
 
 const registration: WebAuthnFailureContext = {
@@ -80,7 +80,7 @@ describe("toWebAuthnError", () => {
     expect(error.retryable).toBe(code === "WEBAUTHN_TIMEOUT");
     expect(error.message).not.toContain("browser text");
     if (["NotAllowedError", "SecurityError", "InvalidStateError"].includes(name))
-      expect(error.details?.name).toBe(name);
+      expect(detailOf(error, "name")).toBe(name);
   });
 
   it("names the host, the RP id or the files to fix in a domain failure's message", () => {

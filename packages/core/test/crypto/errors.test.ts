@@ -1,6 +1,7 @@
 // Bad input to every public crypto function gives a SignetError with a stable code (never a raw
 // TypeError from a dependency), and no message carries an OTP code, key, mnemonic or stamp.
 import { describe, expect, it } from "vitest";
+import { expectDocumentedDetails } from "../../../test/src/errorDetails.js";
 import { type InteropSamples, loadVector } from "../../../test/src/vectors.js";
 import * as browser from "../../src/index.js";
 import * as native from "../../src/index.native.js";
@@ -32,6 +33,8 @@ async function codeOf(run: () => unknown): Promise<string> {
     expect(JSON.stringify(error.toJSON())).not.toContain(secret);
   }
   expect(error.name).toBe("SignetError");
+  // Its details are what its code's type lists (POINT_INVALID, SIGNATURE_INVALID, the bundles'…).
+  expectDocumentedDetails(error);
   return error.code;
 }
 

@@ -21,7 +21,6 @@ const STAND_INS: Record<string, string> = {
   "react-native-passkeys": join(here, "app/native/react-native-passkeys.ts"),
   "react-native-get-random-values": join(here, "app/native/react-native-get-random-values.ts"),
   "expo-crypto": join(here, "app/native/expo-crypto.ts"),
-  "expo-file-system": join(here, "app/native/expo-file-system.ts"),
   "react-native": join(here, "app/native/react-native.ts"),
 };
 

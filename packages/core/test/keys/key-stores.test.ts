@@ -3,8 +3,10 @@
 // string-store adapter for React Native secure stores.
 import { IDBFactory } from "fake-indexeddb";
 import { describe, expect, it, vi } from "vitest";
+import { expectDocumentedDetails } from "../../../test/src/errorDetails.js";
 import { createNobleBackend } from "../../src/crypto/noble.js";
 import { createWebCryptoBackend } from "../../src/crypto/webcrypto.js";
+import type { SignetError } from "../../src/errors.js";
 import { createDefaultKeyStore, createIndexedDbKeyStore } from "../../src/keys/indexeddb.js";
 import { createMemoryKeyStore, type KeyStore } from "../../src/keys/key-store.js";
 import { createStringKeyStore } from "../../src/keys/string-store.js";
@@ -72,7 +74,9 @@ describe("createIndexedDbKeyStore (fake-indexeddb)", () => {
       },
     } as unknown as IDBFactory;
     const store = createIndexedDbKeyStore({ indexedDB: broken });
-    await expect(store.list()).rejects.toMatchObject({ code: "KEY_STORAGE_UNAVAILABLE" });
+    const error = await store.list().catch((e: SignetError) => e);
+    expect(error).toMatchObject({ code: "KEY_STORAGE_UNAVAILABLE" });
+    expectDocumentedDetails(error as SignetError);
   });
 
   it("KEY_STORAGE_UNAVAILABLE when there is no IndexedDB at all", async () => {

@@ -307,7 +307,7 @@ describe("passkey failures through @simplewebauthn/browser, by ceremony and cont
       expect(error.retryable).toBe(row.retryable === true);
       if (row.message) expect(error.message).toMatch(row.message);
       expect(error.details).toMatchObject({ ceremony: row.ceremony });
-      expect(error.details?.webauthnCode).toBe(row.webauthnCode);
+      expect((error.details as Record<string, unknown>).webauthnCode).toBe(row.webauthnCode);
       if (row.webauthnCode) {
         // The library's WebAuthnError is the cause, and the browser's error its cause in turn.
         expect((error.cause as { code?: string }).code).toBe(row.webauthnCode);
@@ -315,7 +315,8 @@ describe("passkey failures through @simplewebauthn/browser, by ceremony and cont
       } else {
         expect(error.cause).toBe(thrown);
       }
-      if (row.after !== undefined) expect(error.details?.elapsedMs).toBe(row.after);
+      if (row.after !== undefined)
+        expect((error.details as Record<string, unknown>).elapsedMs).toBe(row.after);
       // Nothing the browser said is copied into Signet's message.
       expect(error.message).not.toContain("browser says");
     },

@@ -2,10 +2,12 @@
 // bundle, opening `encryptedOtpBundle` and the verification token the client stamps.
 import { isoTime } from "../clock.js";
 import {
+  base64urlEncode,
   makeTargetBundle,
   openOtpBundle,
   type P256KeyPair,
   parsePublicKey,
+  sha256,
   signJwtEs256,
   toHex,
 } from "../crypto/index.js";
@@ -114,7 +116,10 @@ export function openOtp(
 
 /**
  * The OTP verification token (the 202 `payloadToSign`): a compact ES256 JWT signed by the
- * emulator's token key, naming the TEK public key; claim order is not alphabetical.
+ * emulator's token key. Its first claims are the service's example's, in its order (`sub`, `iat`,
+ * `exp`; `sub` here the base64url SHA-256 of the TEK, 43 characters as the example's is); the
+ * claims after them name the TEK public key as Turnkey's verification tokens do. Claim order is not
+ * alphabetical.
  */
 export function otpVerificationToken(
   rt: Runtime,
@@ -126,12 +131,13 @@ export function otpVerificationToken(
   const now = rt.clock.now();
   return signJwtEs256(
     {
+      sub: base64urlEncode(sha256(opened.tekPublicKey.toLowerCase())),
+      iat: Math.floor(now / 1000),
+      exp: Math.floor(expiresAt / 1000),
       verification_type: credential.type === "EMAIL_OTP" ? "OTP_TYPE_EMAIL" : "OTP_TYPE_SMS",
       public_key: opened.tekPublicKey,
       id: requestId,
       credential_id: credential.id,
-      iat: Math.floor(now / 1000),
-      exp: Math.floor(expiresAt / 1000),
       expires_at: isoTime(expiresAt),
     },
     rt.keys.token,

@@ -23,7 +23,13 @@ import {
   getAccount,
   sparkAddress,
 } from "./accounts.js";
-import { checkExecuteFactor, holdForAuthorization, requiresSca, scaChallengeJson } from "./sca.js";
+import {
+  checkExecuteFactor,
+  checkExecuteSession,
+  holdForAuthorization,
+  requiresSca,
+  scaChallengeJson,
+} from "./sca.js";
 import { sessionKeys } from "./sessions.js";
 import { settleDueTransactions, transactionJson } from "./transactions.js";
 
@@ -408,7 +414,8 @@ function getQuote(ctx: RequestContext): Response {
  * that verifies over the payload too (by a session of the wallet, or the key that executed),
  * as the identical re-send does. Errors: 401 signature codes;
  * 409 `CONFLICT` with `details.reason` `QUOTE_ALREADY_EXECUTED` (executed under another key or
- * none) or `QUOTE_EXPIRED`;
+ * none) or `QUOTE_EXPIRED`; 409 `SCA_SESSION_REQUIRED` (`requireScaSessionAtExecute`, an SCA
+ * customer without an SCA session: nothing executed, nothing remembered under the key);
  * 400 `INSUFFICIENT_FUNDS`. Success: 200 Quote `PROCESSING` with `transactionId`.
  */
 function executeQuote(ctx: RequestContext): Response {
@@ -460,6 +467,7 @@ function executeQuote(ctx: RequestContext): Response {
   );
   const sca = requiresSca(rt, quote.customerId);
   if (sca) checkExecuteFactor(rt, quote.customerId, factor);
+  if (sca) checkExecuteSession(rt, quote.customerId);
   const fault = ctx.takeSignedFault();
   if (fault?.kind === "processing") return processing();
   if (fault) throw faultError(fault);

@@ -130,6 +130,20 @@ export function checkExecuteFactor(rt: Runtime, customerId: string, factor: ScaF
 }
 
 /**
+ * With `requireScaSessionAtExecute`, an SCA customer's execute needs an SCA session: 409
+ * `SCA_SESSION_REQUIRED` otherwise, before anything is executed or remembered.
+ */
+export function checkExecuteSession(rt: Runtime, customerId: string): void {
+  if (rt.options.requireScaSessionAtExecute && !hasScaSession(rt, customerId)) {
+    throw new ServiceError(
+      409,
+      "SCA_SESSION_REQUIRED",
+      "The customer has no SCA session: complete an SCA login (POST /sca/login/start, /sca/login/complete), then execute again.",
+    );
+  }
+}
+
+/**
  * Puts an executed quote on hold for SCA: one authorization for a send in one currency, two
  * (`CURRENCY_CONVERSION`, then `PAYOUT`) for a cross-currency one.
  */

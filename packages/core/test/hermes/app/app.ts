@@ -15,6 +15,7 @@ import {
   getQuote,
   getSession,
   listSessions,
+  type RefreshSessionErrorType,
   refreshSession,
   requestOtp,
   SignetError,
@@ -149,12 +150,12 @@ async function run(flow: FlowInput): Promise<unknown> {
         await refreshSession(app, { accountId: params.accountId });
         return { refused: false };
       } catch (error) {
-        const e = error as SignetError;
+        const e = error as RefreshSessionErrorType;
         const after = await getSession(app, { accountId: params.accountId });
         return {
           refused: true,
           code: e.code,
-          field: e.details?.field,
+          field: e.code === "PAYLOAD_MISMATCH" ? e.details.field : undefined,
           retryable: e.retryable,
           kept: after?.id === before?.id,
         };

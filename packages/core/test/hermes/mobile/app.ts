@@ -7,6 +7,7 @@
 // useInternalAccounts). Prints `SIGNET_HERMES_RESULT <json>`.
 import { getSession, listInternalAccounts, type ScaChallengeJson } from "@signet/core";
 import {
+  fundWallet,
   loadWallet,
   logIn,
   paymentUnits,
@@ -84,6 +85,8 @@ async function run(flow: MobileInput): Promise<unknown> {
       const accounts = await listInternalAccounts(client, { customerId: profile.customerId });
       const currency = accounts[0]?.balance?.currency;
       const units = paymentUnits(params.amount, currency?.decimals);
+      // The customer adds test funds first: a quote funds nothing by itself.
+      await fundWallet(units);
       const quote = await quotePayment(units);
       const prompts: { factor: string; purpose: string | null; step: number; prompt: string }[] =
         [];

@@ -5,7 +5,8 @@
 // - the entry is ./app.ts (the app's journeys module and Signet client), not expo-router's entry:
 //   no screen renders here (the jest-expo journeys drive the screens);
 // - native modules with no JavaScript are the harness's stand-ins (expo-secure-store,
-//   expo-file-system, react-native-passkeys, react-native-get-random-values, expo-constants);
+//   react-native-passkeys, react-native-get-random-values, expo-constants), and so is the
+//   `Platform` and `Settings` of react-native that the secure-store adapter reads;
 // - nothing runs before the entry: React Native's InitializeCore and Expo's runtime set up what
 //   the flow prelude (../flow-prelude.js) supplies instead (fetch, timers, AbortController);
 // - the transform profile is `default` (Babel's hermes-v0 settings, which lower classes and block
@@ -29,7 +30,7 @@ export const MOBILE_ENTRY = join(here, "app.ts");
 /** Native modules → their stand-ins (the flow harness's, plus expo-constants). */
 const STAND_INS: Record<string, string> = {
   "expo-secure-store": join(HARNESS, "app/native/expo-secure-store.ts"),
-  "expo-file-system": join(HARNESS, "app/native/expo-file-system.ts"),
+  "react-native": join(HARNESS, "app/native/react-native.ts"),
   "react-native-passkeys": join(HARNESS, "app/native/react-native-passkeys.ts"),
   "react-native-get-random-values": join(HARNESS, "app/native/react-native-get-random-values.ts"),
   "expo-constants": join(here, "native/expo-constants.ts"),

@@ -1,8 +1,10 @@
-// Strong Customer Authentication (EU and EEA customers): the executed payment waits until each of
-// its challenges is confirmed, with the SMS code or a passkey. A cross-currency send asks twice.
-import type { UseAuthorizeQuoteReturnType } from "@signet/react";
+// Strong Customer Authentication (EU and EEA customers): the customer's login to payments, then
+// each challenge of the executed payment, confirmed with the SMS code or a passkey. A
+// cross-currency send asks twice. One box for all of them: the step waiting now.
+import type { ScaProof } from "@signet/core";
+import type { PendingScaChallenge } from "@signet/react";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
-import { CodeInput, ErrorNote, useSecondsLeft } from "./ui.js";
+import { CodeInput, ErrorNote, useSecondsLeft } from "../ui.js";
 
 /** What each step authorizes, for its title (the service may add purposes: shown as they come). */
 const PURPOSES: Record<string, string> = {
@@ -11,8 +13,15 @@ const PURPOSES: Record<string, string> = {
   TRANSFER: "Confirm the transfer",
 };
 
-export function Authorize({ sca }: { sca: UseAuthorizeQuoteReturnType }) {
-  const waiting = sca.pendingChallenge;
+export function Confirm({
+  waiting,
+  answer: send,
+  resend: resendCode,
+}: {
+  waiting: PendingScaChallenge | undefined;
+  answer: (proof: ScaProof) => void;
+  resend: () => Promise<void>;
+}) {
   const [code, setCode] = useState("");
   const [resent, setResent] = useState<"sent" | "sending">();
   const [resendError, setResendError] = useState<unknown>(null);
@@ -33,14 +42,14 @@ export function Authorize({ sca }: { sca: UseAuthorizeQuoteReturnType }) {
   }, [challengeId, refused]);
   if (!waiting) return null;
   const { challenge, step, error, login } = waiting;
+  // The SMS code field is emptied for each new step and after a refused code.
   // The service may first ask for the customer's SCA login (its session lapsed or never began).
   const title = login
     ? "Confirm it is you"
-    : ((challenge.purpose && PURPOSES[challenge.purpose]) ??
-      (challenge.purpose ? `Confirm: ${challenge.purpose}` : "Confirm the payment"));
+    : ((challenge.purpose && PURPOSES[challenge.purpose]) ?? "Confirm the payment");
 
   const answer = (digits: string) => {
-    sca.answer({ code: digits });
+    send({ code: digits });
     setCode("");
     setResent(undefined);
   };
@@ -52,7 +61,7 @@ export function Authorize({ sca }: { sca: UseAuthorizeQuoteReturnType }) {
     setResent("sending");
     setResendError(null);
     try {
-      await sca.resend();
+      await resendCode();
       setResent("sent");
     } catch (e) {
       setResent(undefined);
@@ -65,7 +74,7 @@ export function Authorize({ sca }: { sca: UseAuthorizeQuoteReturnType }) {
       <h2 id={`${codeId}-title`}>{login ? title : `Step ${step}: ${title}`}</h2>
       <p className="muted small">
         {login
-          ? "Your bank asks EU customers to log in to payments from time to time (strong customer authentication); then the payment goes on."
+          ? "Before a payment, your bank asks EU customers to confirm it is them (strong customer authentication); it lasts a while, so the next payments ask only their own steps."
           : "Your bank asks EU customers to confirm each payment (strong customer authentication)."}
         {left !== undefined && ` This request is valid for ${left} s.`}
       </p>
@@ -75,7 +84,7 @@ export function Authorize({ sca }: { sca: UseAuthorizeQuoteReturnType }) {
           type="button"
           className="primary"
           ref={passkeyRef}
-          onClick={() => sca.answer({ passkey: true })}
+          onClick={() => send({ passkey: true })}
         >
           Confirm with your passkey
         </button>
