@@ -55,8 +55,17 @@ const budgets = [
     // all (the merged checks and the SCA binding share less than each half assumed alone). Raised
     // to what is measured; taking the page back toward the design's 20 KiB is issue #33's work
     // (one engine, the catalog as the source), not something to trim here by hiding code.
-    upFront: 25 * 1024,
-    whole: 48.5 * 1024,
+    // Raised for issue #32 (26.16 KiB up front and 49.77 in all measured, against main's 24.87 and
+    // 48.32 measured the same way): recovery that recovers from itself, +1.29 KiB up front and
+    // +1.44 in all. The engine asks the question that settles a lost answer again under the retry
+    // policy and restarts as the policy allows (signedRequest*, nextStep), the OUTCOME_UNKNOWN
+    // error, sign-in and refresh note the key a lost answer may have made a session for and prove
+    // it two levels deep (possibleSessions 870 B and the proof in refreshSession, minified), and
+    // sign-out proves and revokes those sessions (settleSessions, 604 B minified). The sign-out
+    // part stays on the page: a sign-out must end sessions and delete keys even when a chunk
+    // cannot load.
+    upFront: 26.25 * 1024,
+    whole: 50 * 1024,
   },
   {
     // The hooks alone: react and @signet/core are the app's own dependencies.
