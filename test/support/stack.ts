@@ -1,6 +1,6 @@
 // The whole chain over real HTTP on 127.0.0.1: core client → relay (node:http) → emulator (node:http).
 import { AsyncLocalStorage } from "node:async_hooks";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
   type CreateClientParameters,
@@ -19,6 +19,55 @@ import {
 } from "../../packages/test/src/openapi.js";
 
 export const USER_HEADER = "x-test-customer";
+
+/**
+ * Carries the tags of the device's request being handled (its `names` headers) onto the relay's
+ * calls to the service, so that a fault proxy there knows which flow and step each call serves.
+ */
+function requestTags(names: readonly string[]) {
+  const tagged = new AsyncLocalStorage<Record<string, string>>();
+  return {
+    /** Runs `handle` with the tags of `request` in scope. */
+    run(request: IncomingMessage, handle: () => unknown): void {
+      const tags: Record<string, string> = {};
+      for (const name of names) {
+        const value = request.headers[name];
+        if (typeof value === "string") tags[name] = value;
+      }
+      void tagged.run(tags, handle);
+    },
+    /** `upstream`, with the tags in scope added to each call's headers. */
+    onUpstream:
+      (upstream: typeof fetch): typeof fetch =>
+      (input, init) => {
+        const tags = tagged.getStore();
+        if (!tags || Object.keys(tags).length === 0) return upstream(input, init);
+        const headers = new Headers(init?.headers);
+        for (const [name, value] of Object.entries(tags)) headers.set(name, value);
+        return upstream(input, { ...init, headers });
+      },
+  };
+}
+
+/** A relay's Node handler served on 127.0.0.1:`port` (0: a free port), its requests' tags in scope. */
+async function listenRelay(
+  port: number,
+  handler: ReturnType<typeof toNodeHandler>,
+  tags: ReturnType<typeof requestTags>,
+): Promise<Server> {
+  const server: Server = createServer((request, response) => {
+    tags.run(request, () => handler(request as never, response as never));
+  });
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  return server;
+}
+
+/** Stops `server`, cutting the connections it still holds. */
+const stop = (server: Server) =>
+  new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections?.();
+  });
 
 /**
  * Findings not yet reported, of every stack this file started: each test that made an exchange
@@ -171,19 +220,9 @@ export async function startStack(
         if (test) unreported.push(named);
       },
     });
-  // The tags of the device's request being handled, for the relay's calls to the service.
-  const tagged = new AsyncLocalStorage<Record<string, string>>();
+  const tags = requestTags(relayTags);
   const hop = serviceHop ? await serviceHop(judged(), emulator.url) : undefined;
-  const withTags =
-    (upstream: typeof fetch): typeof fetch =>
-    (input, init) => {
-      const tags = tagged.getStore();
-      if (!tags || Object.keys(tags).length === 0) return upstream(input, init);
-      const headers = new Headers(init?.headers);
-      for (const [name, value] of Object.entries(tags)) headers.set(name, value);
-      return upstream(input, { ...init, headers });
-    };
-  const upstreamFetch = hop ? withTags(fetch) : judged();
+  const upstreamFetch = hop ? tags.onUpstream(fetch) : judged();
   const newRelay = () =>
     createRelay({
       baseUrl: hop?.url ?? emulator.url,
@@ -200,24 +239,7 @@ export async function startStack(
       ...(onRelayEvent ? { onEvent: onRelayEvent } : {}),
       ...relayOptions,
     });
-  const listen = async (port: number): Promise<Server> => {
-    const handler = toNodeHandler(newRelay());
-    const server: Server = createServer((request, response) => {
-      const tags: Record<string, string> = {};
-      for (const name of relayTags) {
-        const value = request.headers[name];
-        if (typeof value === "string") tags[name] = value;
-      }
-      void tagged.run(tags, () => handler(request as never, response as never));
-    });
-    await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
-    return server;
-  };
-  const stop = (server: Server) =>
-    new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections?.();
-    });
+  const listen = (port: number) => listenRelay(port, toNodeHandler(newRelay()), tags);
   let server = await listen(0);
   const relayPort = (server.address() as AddressInfo).port;
   const relayUrl = `http://127.0.0.1:${relayPort}/api/grid`;
