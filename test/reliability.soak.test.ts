@@ -27,16 +27,19 @@ it(
       },
     });
     saveCounts("soak", counts);
-    expect({
-      doubleExecutions: counts.doubleExecutions,
-      ledgerMismatches: counts.ledgerMismatches,
-      requestIdReusedAfterTerminal: counts.requestIdReusedAfterTerminal,
-      retriesWithDifferentBody: counts.retriesWithDifferentBody,
-      hungPastDeadline: counts.hungPastDeadline,
-      untypedFailures: counts.untypedFailures,
-      keysLeftAfterSignOut: counts.keysLeftAfterSignOut,
-      orphanSessions: counts.orphanSessions,
-    }).toEqual({
+    expect(
+      {
+        doubleExecutions: counts.doubleExecutions,
+        ledgerMismatches: counts.ledgerMismatches,
+        requestIdReusedAfterTerminal: counts.requestIdReusedAfterTerminal,
+        retriesWithDifferentBody: counts.retriesWithDifferentBody,
+        hungPastDeadline: counts.hungPastDeadline,
+        untypedFailures: counts.untypedFailures,
+        keysLeftAfterSignOut: counts.keysLeftAfterSignOut,
+        orphanSessions: counts.orphanSessions,
+      },
+      JSON.stringify(counts.requestIdReuses),
+    ).toEqual({
       doubleExecutions: 0,
       ledgerMismatches: 0,
       requestIdReusedAfterTerminal: 0,

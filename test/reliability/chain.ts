@@ -168,15 +168,22 @@ export type Chain = {
     options?: FlowOptions,
   ): Promise<FlowResult>;
   /** Counts of the signed-request invariants over every flow so far. */
-  invariants(): { requests: number; reusedAfterTerminal: number; differentBody: number };
+  invariants(): {
+    requests: number;
+    reusedAfterTerminal: number;
+    differentBody: number;
+    /** The first few reuses: the step, and the answer that had ended its request id. */
+    reuses: string[];
+  };
   close(): Promise<void>;
 };
 
 /** Watches every request the devices make: the signed-request invariants are judged here. */
 function createWatcher() {
-  const terminal = new Set<string>();
+  // Each ended request id, with the answer that ended it.
+  const terminal = new Map<string, string>();
   const bodies = new Map<string, string>();
-  const counts = { requests: 0, reusedAfterTerminal: 0, differentBody: 0 };
+  const counts = { requests: 0, reusedAfterTerminal: 0, differentBody: 0, reuses: [] as string[] };
   const fetchFn: typeof fetch = async (input, init) => {
     const request = new Request(input, init);
     const body = request.method === "GET" ? "" : await request.clone().text();
@@ -184,7 +191,13 @@ function createWatcher() {
     const idempotencyKey = request.headers.get("idempotency-key");
     const retryKey = requestId ?? (idempotencyKey ? `idem:${idempotencyKey}` : undefined);
     counts.requests++;
-    if (requestId && terminal.has(requestId)) counts.reusedAfterTerminal++;
+    const ended = requestId ? terminal.get(requestId) : undefined;
+    if (ended !== undefined) {
+      counts.reusedAfterTerminal++;
+      const { pathname, search } = new URL(request.url);
+      const step = stepLabel({ method: request.method, url: `${pathname}${search}`, signed: true });
+      if (counts.reuses.length < 10) counts.reuses.push(`${step} after ${ended}`);
+    }
     if (retryKey) {
       const seen = bodies.get(retryKey);
       const now = `${request.method} ${new URL(request.url).pathname} ${body}`;
@@ -202,7 +215,10 @@ function createWatcher() {
         response.status !== 429 &&
         response.status < 500
       )
-        terminal.add(requestId);
+        terminal.set(
+          requestId,
+          `${response.status} ${/"code"\s*:\s*"([A-Z_]+)"/.exec(text)?.[1] ?? ""}`.trim(),
+        );
     }
     return response;
   };
@@ -443,7 +459,7 @@ export async function startChain(t: Timing): Promise<Chain> {
     stack,
     timing: t,
     runFlow,
-    invariants: () => ({ ...watcher.counts }),
+    invariants: () => ({ ...watcher.counts, reuses: [...watcher.counts.reuses] }),
     async close() {
       await deviceProxy.close();
       for (const relay of relays.values()) await relay.close();

@@ -72,6 +72,8 @@ export type SoakCounts = {
   doubleExecutions: number;
   ledgerMismatches: number;
   requestIdReusedAfterTerminal: number;
+  /** The first few of them: the step, and the answer that had ended its request id. */
+  requestIdReuses: string[];
   retriesWithDifferentBody: number;
   hungPastDeadline: number;
   untypedFailures: number;
@@ -118,6 +120,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakCounts> {
     doubleExecutions: 0,
     ledgerMismatches: 0,
     requestIdReusedAfterTerminal: 0,
+    requestIdReuses: [],
     retriesWithDifferentBody: 0,
     hungPastDeadline: 0,
     untypedFailures: 0,
@@ -207,6 +210,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakCounts> {
     const invariants = chain.invariants();
     counts.requests = invariants.requests;
     counts.requestIdReusedAfterTerminal = invariants.reusedAfterTerminal;
+    counts.requestIdReuses = invariants.reuses;
     counts.retriesWithDifferentBody = invariants.differentBody;
     counts.durationMs = Math.round(performance.now() - started);
     const sorted = durations.sort((a, b) => a - b);
