@@ -180,8 +180,10 @@ export type Chain = {
 
 /** Watches every request the devices make: the signed-request invariants are judged here. */
 function createWatcher() {
-  // Each ended request id, with the answer that ended it.
-  const terminal = new Map<string, string>();
+  // Each ended request id, with the answer that ended it and the signal of the attempt it
+  // answered: an attempt whose signal fired (the device's own timeout, a hair after the answer
+  // came) never handed the answer to the device, which rightly sends the request id again.
+  const terminal = new Map<string, { ended: string; signal: AbortSignal | null | undefined }>();
   const bodies = new Map<string, string>();
   const counts = { requests: 0, reusedAfterTerminal: 0, differentBody: 0, reuses: [] as string[] };
   const fetchFn: typeof fetch = async (input, init) => {
@@ -191,12 +193,12 @@ function createWatcher() {
     const idempotencyKey = request.headers.get("idempotency-key");
     const retryKey = requestId ?? (idempotencyKey ? `idem:${idempotencyKey}` : undefined);
     counts.requests++;
-    const ended = requestId ? terminal.get(requestId) : undefined;
-    if (ended !== undefined) {
+    const previous = requestId ? terminal.get(requestId) : undefined;
+    if (previous !== undefined && previous.signal?.aborted !== true) {
       counts.reusedAfterTerminal++;
       const { pathname, search } = new URL(request.url);
       const step = stepLabel({ method: request.method, url: `${pathname}${search}`, signed: true });
-      if (counts.reuses.length < 10) counts.reuses.push(`${step} after ${ended}`);
+      if (counts.reuses.length < 10) counts.reuses.push(`${step} after ${previous.ended}`);
     }
     if (retryKey) {
       const seen = bodies.get(retryKey);
@@ -215,10 +217,10 @@ function createWatcher() {
         response.status !== 429 &&
         response.status < 500
       )
-        terminal.set(
-          requestId,
-          `${response.status} ${/"code"\s*:\s*"([A-Z_]+)"/.exec(text)?.[1] ?? ""}`.trim(),
-        );
+        terminal.set(requestId, {
+          ended: `${response.status} ${/"code"\s*:\s*"([A-Z_]+)"/.exec(text)?.[1] ?? ""}`.trim(),
+          signal: init?.signal,
+        });
     }
     return response;
   };
