@@ -1,6 +1,7 @@
 // An SCA login whose completion went unanswered, over real HTTP (core → relay → emulator): the
 // service has no read of a login and the same proof again could count a refused code twice, so
-// the login starts over once with a fresh challenge and the customer is asked again. It ends in
+// the login starts over with a fresh challenge (as often as the retry policy allows, at least
+// once) and the customer is asked again. It ends in
 // success whether the lost completion was taken or not, after a real relay restart too, and a
 // proof is never sent twice.
 import { type ScaChallengeJson, type SignetError, scaLogin } from "@signet/core";
