@@ -440,6 +440,39 @@ const CASES: { readonly [TCode in KnownErrorCode]: Case } = {
     expect(error.details).toMatchObject({ operation: "test" });
     return error;
   },
+  OUTCOME_UNKNOWN: async () => {
+    // The signed send's answer is lost; its re-send meets the spent request id, and the caller's
+    // look-up settles nothing: what the first send did is unknown, and the error says which step.
+    let sends = 0;
+    const error = await signed(
+      (req, res) => {
+        if (req.headers["request-id"] === undefined)
+          return json(res, 202, challengeJson(Date.now()));
+        if (sends++ === 0) {
+          res.destroy();
+          return true;
+        }
+        return json(res, 401, {
+          status: 401,
+          code: "UNAUTHORIZED",
+          message: "This Request-Id has already been used.",
+          details: { reason: "REQUEST_ID_ALREADY_USED" },
+        });
+      },
+      {
+        retry: { retryCount: 1, backoff: { baseMs: 1, maxMs: 1 } },
+        resolveAmbiguous: async () => undefined,
+      },
+    );
+    expect(error.details).toEqual({
+      operation: "test",
+      step: "leg 2",
+      requestId: expect.stringMatching(/^Request:/),
+      code: "UNAUTHORIZED",
+      status: 401,
+    });
+    return error;
+  },
   ABORTED: () =>
     thrown(() => listCredentials(client(), { accountId: wallet(), signal: AbortSignal.abort() })),
   NETWORK: async () => {

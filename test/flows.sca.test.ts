@@ -527,13 +527,15 @@ describe.each([
      */
     async function through(
       user: Awaited<ReturnType<typeof payer>>,
-      fault: { status: number; code: string; taken: boolean; readAs?: string },
+      fault: { status: number; code: string; taken: boolean; readAs?: string; times?: number },
     ) {
       let cut = false;
+      let cuts = 0;
       const fetchThrough: FetchFunction = async (input, init) => {
         const url = String(input);
-        if (!cut && init.method === "POST" && url.endsWith("/authorize")) {
+        if (cuts < (fault.times ?? 1) && init.method === "POST" && url.endsWith("/authorize")) {
           cut = true;
+          cuts++;
           if (fault.taken) await fetch(input, init);
           return upstream(fault.status, fault.code);
         }
@@ -603,6 +605,37 @@ describe.each([
       });
       expect(errors).toEqual([undefined, "UPSTREAM_UNAVAILABLE"]);
       expect(released.status).toBe("PROCESSING");
+      expect(await countOf("POST", "/authorize")).toBe(1);
+    });
+
+    it("three 502s in a row before the service saw any: the quote is read after each, the customer asked again each time, then released", async () => {
+      const payee = await stack.signUp();
+      const user = await payer("FR", {
+        destination: { destinationType: "ACCOUNT", accountId: payee.accountId },
+      });
+      const { client, executed } = await through(user, {
+        status: 502,
+        code: "UPSTREAM_UNAVAILABLE",
+        taken: false,
+        times: 3,
+      });
+      await stack.clearRequests();
+      const errors: (string | undefined)[] = [];
+      const released = await authorizeQuote(client, {
+        quote: executed,
+        onChallenge: (_challenge, { error }) => {
+          errors.push(error?.code);
+          return SMS;
+        },
+      });
+      expect(errors).toEqual([
+        undefined,
+        "UPSTREAM_UNAVAILABLE",
+        "UPSTREAM_UNAVAILABLE",
+        "UPSTREAM_UNAVAILABLE",
+      ]);
+      expect(released.status).toBe("PROCESSING");
+      // Only the fourth answer reached the service: the first three were cut before it.
       expect(await countOf("POST", "/authorize")).toBe(1);
     });
 

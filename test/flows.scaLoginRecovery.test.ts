@@ -1,6 +1,7 @@
 // An SCA login whose completion went unanswered, over real HTTP (core → relay → emulator): the
 // service has no read of a login and the same proof again could count a refused code twice, so
-// the login starts over once with a fresh challenge and the customer is asked again. It ends in
+// the login starts over with a fresh challenge (as often as the retry policy allows, at least
+// once) and the customer is asked again. It ends in
 // success whether the lost completion was taken or not, after a real relay restart too, and a
 // proof is never sent twice.
 import { type ScaChallengeJson, type SignetError, scaLogin } from "@signet/core";
@@ -100,7 +101,7 @@ describe("an SCA login completion that went unanswered", () => {
     expect(asked[1]?.error).toMatchObject({ code: "NETWORK" });
   });
 
-  it("starts over once only: a second unanswered completion ends the login with its error", async () => {
+  it("starts over as often as the retry policy allows (at least once), then ends the login with its error", async () => {
     const user = await stack.signUp(undefined, { region: "IE", phoneNumber: freshPhone() });
     let completes = 0;
     const { client } = stack.client(user.customerId, {
@@ -110,12 +111,25 @@ describe("an SCA login completion that went unanswered", () => {
         throw new TypeError("fetch failed");
       },
     });
-    const { asked, onChallenge } = answering(RIGHT, RIGHT, RIGHT);
+    // The default policy: 3 retries, so the first completion and 3 fresh logins.
+    const first = answering(RIGHT, RIGHT, RIGHT, RIGHT, RIGHT);
     await expect(
-      scaLogin(client, { onChallenge, endUserIpAddress: "203.0.113.7" }),
+      scaLogin(client, { onChallenge: first.onChallenge, endUserIpAddress: "203.0.113.7" }),
+    ).rejects.toMatchObject({ code: "NETWORK" });
+    expect(completes).toBe(4);
+    expect(first.asked).toHaveLength(4);
+    // No retries at all still starts over once: the proof may have been taken, never sent twice.
+    completes = 0;
+    const second = answering(RIGHT, RIGHT, RIGHT);
+    await expect(
+      scaLogin(client, {
+        onChallenge: second.onChallenge,
+        endUserIpAddress: "203.0.113.7",
+        retry: false,
+      }),
     ).rejects.toMatchObject({ code: "NETWORK" });
     expect(completes).toBe(2);
-    expect(asked).toHaveLength(2);
+    expect(second.asked).toHaveLength(2);
   });
 
   it("a real relay restart while the completion is held at the service ends in SUCCESS", async () => {

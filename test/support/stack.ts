@@ -1,5 +1,6 @@
 // The whole chain over real HTTP on 127.0.0.1: core client → relay (node:http) → emulator (node:http).
-import { createServer, type Server } from "node:http";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
   type CreateClientParameters,
@@ -18,6 +19,55 @@ import {
 } from "../../packages/test/src/openapi.js";
 
 export const USER_HEADER = "x-test-customer";
+
+/**
+ * Carries the tags of the device's request being handled (its `names` headers) onto the relay's
+ * calls to the service, so that a fault proxy there knows which flow and step each call serves.
+ */
+function requestTags(names: readonly string[]) {
+  const tagged = new AsyncLocalStorage<Record<string, string>>();
+  return {
+    /** Runs `handle` with the tags of `request` in scope. */
+    run(request: IncomingMessage, handle: () => unknown): void {
+      const tags: Record<string, string> = {};
+      for (const name of names) {
+        const value = request.headers[name];
+        if (typeof value === "string") tags[name] = value;
+      }
+      void tagged.run(tags, handle);
+    },
+    /** `upstream`, with the tags in scope added to each call's headers. */
+    onUpstream:
+      (upstream: typeof fetch): typeof fetch =>
+      (input, init) => {
+        const tags = tagged.getStore();
+        if (!tags || Object.keys(tags).length === 0) return upstream(input, init);
+        const headers = new Headers(init?.headers);
+        for (const [name, value] of Object.entries(tags)) headers.set(name, value);
+        return upstream(input, { ...init, headers });
+      },
+  };
+}
+
+/** A relay's Node handler served on 127.0.0.1:`port` (0: a free port), its requests' tags in scope. */
+async function listenRelay(
+  port: number,
+  handler: ReturnType<typeof toNodeHandler>,
+  tags: ReturnType<typeof requestTags>,
+): Promise<Server> {
+  const server: Server = createServer((request, response) => {
+    tags.run(request, () => handler(request as never, response as never));
+  });
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  return server;
+}
+
+/** Stops `server`, cutting the connections it still holds. */
+const stop = (server: Server) =>
+  new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections?.();
+  });
 
 /**
  * Findings not yet reported, of every stack this file started: each test that made an exchange
@@ -95,6 +145,12 @@ export type Stack = {
   /** Stops the relay (cutting open connections) and starts a fresh one on the same port. */
   restartRelay(): Promise<void>;
   /**
+   * Another relay like the stack's own (same service, options and tags), on a port of its own,
+   * which restarts alone: a suite that runs many flows at once gives each its own, so that a
+   * restart cuts one flow's requests rather than all of them.
+   */
+  startRelay(): Promise<{ url: string; restart(): Promise<void>; close(): Promise<void> }>;
+  /**
    * Where the requests the relay forwards, the backend's calls and the answers of the emulator
    * disagreed with the service's OpenAPI so far, each with the test it happened in. `close()`
    * fails the suite when there is any.
@@ -118,6 +174,22 @@ export async function startStack(
      */
     relayUpstream?: (upstream: typeof fetch) => typeof fetch;
     /**
+     * Something between the relay and the emulator (a fault proxy): started with the fetch that
+     * reaches the emulator (the OpenAPI judge included), it gives the URL the relay calls instead.
+     */
+    serviceHop?: (
+      forward: typeof fetch,
+      emulatorUrl: string,
+    ) => Promise<{ url: string; close(): Promise<void> }>;
+    /**
+     * Headers of a device's request that the relay's calls to the service carry on, so that a
+     * `serviceHop` knows which flow and step each call serves (test tags; the relay never sees
+     * them as anything but unknown headers it does not forward).
+     */
+    relayTags?: readonly string[];
+    /** The relay's own settings, where a suite needs other than the defaults. */
+    relayOptions?: { timeoutMs?: number; ownershipCacheTtlMs?: number };
+    /**
      * `false`: the relay is created without its `endUserIpAddress` option (a misconfigured
      * relay). Default: the connection's peer address.
      */
@@ -128,6 +200,9 @@ export async function startStack(
     onRelayEvent,
     judgeRequests = true,
     relayUpstream,
+    serviceHop,
+    relayTags = [],
+    relayOptions = {},
     relayEndUserIp,
     ...emulatorOptions
   } = options;
@@ -145,9 +220,12 @@ export async function startStack(
         if (test) unreported.push(named);
       },
     });
+  const tags = requestTags(relayTags);
+  const hop = serviceHop ? await serviceHop(judged(), emulator.url) : undefined;
+  const upstreamFetch = hop ? tags.onUpstream(fetch) : judged();
   const newRelay = () =>
     createRelay({
-      baseUrl: emulator.url,
+      baseUrl: hop?.url ?? emulator.url,
       tokenId: "emulator",
       clientSecret: "emulator",
       resolveUser: (request) => {
@@ -157,19 +235,11 @@ export async function startStack(
       rateLimit: false,
       // The service needs the end user's address on an SCA login: the relay sees the connection.
       ...(relayEndUserIp === false ? {} : { endUserIpAddress: nodeRemoteAddress }),
-      fetch: relayUpstream ? relayUpstream(judged()) : judged(),
+      fetch: relayUpstream ? relayUpstream(upstreamFetch) : upstreamFetch,
       ...(onRelayEvent ? { onEvent: onRelayEvent } : {}),
+      ...relayOptions,
     });
-  const listen = async (port: number): Promise<Server> => {
-    const server: Server = createServer(toNodeHandler(newRelay()) as never);
-    await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
-    return server;
-  };
-  const stop = (server: Server) =>
-    new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections?.();
-    });
+  const listen = (port: number) => listenRelay(port, toNodeHandler(newRelay()), tags);
   let server = await listen(0);
   const relayPort = (server.address() as AddressInfo).port;
   const relayUrl = `http://127.0.0.1:${relayPort}/api/grid`;
@@ -300,9 +370,22 @@ export async function startStack(
       await stop(server);
       server = await listen(relayPort);
     },
+    async startRelay() {
+      let own = await listen(0);
+      const port = (own.address() as AddressInfo).port;
+      return {
+        url: `http://127.0.0.1:${port}/api/grid`,
+        async restart() {
+          await stop(own);
+          own = await listen(port);
+        },
+        close: () => stop(own),
+      };
+    },
     openApiFindings: () => findings,
     async close() {
       await stop(server);
+      await hop?.close();
       await emulator.close();
       // Exchanges outside any test (suite setup, benchmarks) are reported here.
       const outside = findings.filter((f) => f.test === undefined);

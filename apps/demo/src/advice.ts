@@ -143,6 +143,8 @@ export const ADVICE: Record<KnownErrorCode | RelayErrorCode | DemoErrorCode, str
     "This browser could not load part of the wallet. Update the browser or try another one.",
   TIMEOUT: "The server took too long. Try again.",
   PROCESSING_TIMEOUT: "The service is still working on it. Wait a moment, then check again.",
+  OUTCOME_UNKNOWN:
+    "The connection dropped before the answer came back, so it is not known whether this went through. Check your activity and balance before you try again.",
   RATE_LIMITED: "Too many tries in a short time. Wait a minute, then try again.",
   UPSTREAM_UNAVAILABLE: SERVICE_REFUSED,
   UPSTREAM_TIMEOUT: SERVICE_REFUSED,

@@ -294,6 +294,21 @@ export type ClientErrorDetailsMap = {
     /** The activity type the payload named, when that was the mismatch. */
     activityType?: string;
   };
+  /**
+   * A signed send may have taken effect, its answer was lost, and asking the service what happened
+   * did not settle it: re-read the state before trying again. Which operation, at which step
+   * (`leg N`: the signed leg whose answer was lost; `recovery`: the look-up that settles it failed
+   * past the retry policy), the code and status of the answer that ended it (a spent request id's
+   * 401, the relay's 403) and, for `recovery`, the look-up's code.
+   */
+  OUTCOME_UNKNOWN: {
+    operation?: string;
+    step: string;
+    requestId?: string;
+    code: string;
+    status?: number;
+    recoveryCode?: string;
+  };
   /** The time budget ran out while the service was still processing. */
   PROCESSING_TIMEOUT: {
     operation?: string;
@@ -378,7 +393,9 @@ export type SignedRequestErrorCode =
   | "CHALLENGE_INVALID"
   /** A payload to sign that does not bind this device's own request: nothing was signed. */
   | "PAYLOAD_MISMATCH"
-  | "PROCESSING_TIMEOUT";
+  | "PROCESSING_TIMEOUT"
+  /** An answer lost after the service may have acted, which asking it did not settle. */
+  | "OUTCOME_UNKNOWN";
 
 /** What finding, restoring and stamping with a held session can end in. */
 export type SessionErrorCode = "NO_SESSION" | "SESSION_EXPIRED" | "KEY_STORAGE_UNAVAILABLE";

@@ -82,7 +82,13 @@ export interface CreateRelayOptions {
   fetch?: typeof fetch;
   /** Milliseconds to wait for the service, for each call (default 30 000); then 504. */
   timeoutMs?: number;
-  /** How long an ownership fact is remembered (default 30 000 ms; 0: never). */
+  /**
+   * How long an ownership fact is remembered (default 3 600 000 ms, an hour; 0: never).
+   * Ownership never changes, so a long life is never wrong; it must outlast the longest a device
+   * re-sends one signed request (minutes past its own 30 s timeout), or a session that request
+   * ended (a refresh) is no longer found in the service's lists of active sessions and the re-send
+   * is refused.
+   */
   ownershipCacheTtlMs?: number;
   /** Where ownership facts are remembered (default: in memory, per instance). */
   ownershipCache?: OwnershipCache;
@@ -237,6 +243,15 @@ export function createRelay(parameters: CreateRelayParameters): CreateRelayRetur
   };
 }
 
+/**
+ * An ownership fact's default life: longer than a session lives (15 minutes) plus the longest a
+ * device goes on re-sending one signed request (a challenge honoured up to 15 minutes), so that
+ * every re-send of a request whose first leg passed the check finds its ids, including a session
+ * the request itself ended. Not the client's 30 s timeout, which a fact lasting as long would
+ * lapse with, exactly when a re-send needs it.
+ */
+const DEFAULT_OWNERSHIP_TTL_MS = 60 * 60_000;
+
 function configureRelay(options: CreateRelayOptions): RelayHandler {
   const baseUrl = parseBaseUrl(options.baseUrl);
   assertOption(
@@ -260,7 +275,7 @@ function configureRelay(options: CreateRelayOptions): RelayHandler {
   );
   const timeoutMs = options.timeoutMs ?? 30_000;
   assertOption(timeoutMs > 0, `"timeoutMs" expected a positive number, got ${timeoutMs}`);
-  const ttlMs = options.ownershipCacheTtlMs ?? 30_000;
+  const ttlMs = options.ownershipCacheTtlMs ?? DEFAULT_OWNERSHIP_TTL_MS;
   assertOption(ttlMs >= 0, `"ownershipCacheTtlMs" expected 0 or more, got ${ttlMs}`);
   const rateLimit =
     options.rateLimit === false

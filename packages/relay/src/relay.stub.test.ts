@@ -10,6 +10,7 @@ import {
 } from "../../test/src/stubService.js";
 import { type CreateRelayOptions, createRelay, type RelayEvent } from "./createRelay.js";
 import { nodeRemoteAddress } from "./endUserIp.js";
+import { createMemoryOwnershipCache } from "./ownership.js";
 import { RELAY_ROUTES } from "./routes.js";
 
 const TOKEN_ID = "token-7f3a";
@@ -425,6 +426,26 @@ describe("ownership", () => {
       headers: json(a),
     });
     expect(created.status).toBe(200);
+  });
+
+  it("keeps an ownership fact for an hour by default, past the client's 30 s timeout and any re-send", async () => {
+    let now = Date.now();
+    const api = await start({ ownershipCache: createMemoryOwnershipCache({ now: () => now }) });
+    const ended = "AuthMethod:5d2c7a44-5d1b-4b8e-9a9e-0e6f4f1e2d3c";
+    stub.extraCredentials.set(a.wallet, [ended]);
+    const send = () =>
+      fetch(`${api}/auth/credentials/${ended}/verify`, { method: "POST", headers: json(a) });
+    expect((await send()).status).toBe(200);
+    // The request ended it (as a refresh ends its session): the service's lists drop it.
+    stub.extraCredentials.clear();
+    // The device's re-send after its 30 s timeout, and one as late as a challenge is honoured.
+    now += 31_000;
+    expect((await send()).status).toBe(200);
+    now += 15 * 60_000;
+    expect((await send()).status).toBe(200);
+    // Past the hour the fact is gone, and the lookup no longer finds it.
+    now += 60 * 60_000;
+    expect((await send()).status).toBe(403);
   });
 
   it("with the cache off, looks up every time", async () => {

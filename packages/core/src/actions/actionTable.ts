@@ -179,7 +179,8 @@ export const actionTable = {
     hook: { kind: "mutation", name: "useRevokeSession", invalidates: ["sessions"] },
   },
   signOut: {
-    summary: "revokes each session this device holds; the keys are deleted even offline",
+    summary:
+      "revokes each session this device holds, and any a lost answer may have made; the keys are deleted even offline",
     requests: [
       {
         method: "DELETE",

@@ -7,6 +7,7 @@ import type { SignetClient } from "../client.js";
 import { assertArgument, isSignetError, SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { abortedError } from "../transport/abort.js";
+import { resolveRetryPolicy } from "../transport/retry.js";
 import type {
   ExecutedQuoteJson,
   PendingAuthorizationQuoteJson,
@@ -94,6 +95,9 @@ export async function authorizeQuote(
     return parsed;
   };
   let current = read(quote);
+  // Reads of the quote after unanswered proofs, per challenge: at least one, as many as the retry
+  // policy allows (each is followed by a new proof, never the same one).
+  const maxRereads = Math.max(1, resolveRetryPolicy(client.retry, parameters.retry).retryCount);
   for (let step = 1; current.status === "PENDING_AUTHORIZATION"; step++) {
     const challenge: ScaChallengeJson = current.scaChallenge;
     const site: ScaProofSite = {
@@ -110,6 +114,7 @@ export async function authorizeQuote(
     let refused = 0;
     let loggedIn = false;
     let reread = false;
+    let rereads = 0;
     // A code the service refused only for want of the SCA login is sent again as it was.
     let reuse: Record<string, unknown> | undefined;
     for (;;) {
@@ -143,15 +148,17 @@ export async function authorizeQuote(
         break;
       } catch (cause) {
         // No answer, or a 5xx (the relay's 502/504 UPSTREAM_* included): the authorize may have
-        // been taken. The quote says which, once per challenge. A proof sent after that read
-        // and refused (400, 409) may have met the first one still at work: read it again.
+        // been taken. The quote says which, as often per challenge as the policy allows. A proof
+        // sent after that read and refused (400, 409) may have met the first one still at work:
+        // read it again.
         const unknown = isSignetError(cause) && outcomeUnknown(cause);
         const refusedAfterRead =
           proofAfterReread &&
           isSignetError(cause) &&
           (cause.status === 400 || cause.status === 409);
-        if ((unknown && !reread) || refusedAfterRead) {
+        if ((unknown && rereads < maxRereads) || refusedAfterRead) {
           reread = true;
+          if (unknown) rereads += 1;
           // The quote asked for, and no other: a re-read about another quote is refused.
           const again = read(
             await client

@@ -1,10 +1,11 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { detailOf, isSignetError, type SignetErrorOf } from "../errors.js";
+import { isSignetError, type SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { signWithSession } from "../session/sessionSigner.js";
 import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
 import { expectShape } from "../transport/responseShape.js";
+import { resolveRetryPolicy, retryEvent } from "../transport/retry.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 import { expiredSessionError, requireLiveSession } from "./sessionExpiry.js";
 
@@ -25,11 +26,12 @@ export async function exportWallet(
   const { accountId, organizationId } = assertCall(client, parameters);
   assertServiceId("accountId", accountId, "InternalAccount");
   const session = await requireLiveSession(client, accountId);
-  // An export can only be received by re-sending; if its answer was lost after the service
-  // produced it (the re-send then meets a spent request id), or its challenge lapsed, a new export
-  // starts, once, under a fresh key (docs/protocol.md §4: a key is never offered twice). The
-  // service stores nothing, so repeating it is safe.
-  const run = async () => {
+  // An export can only be received by re-sending; if its answer was lost after the service may
+  // have produced it (the re-send then meets a spent request id, or no answer comes), or its
+  // challenge lapsed, a new export starts under a fresh key (docs/protocol.md §4: a key is never
+  // offered twice), as often as the retry policy allows. The service stores nothing, so
+  // repeating it is safe.
+  const run = async (lost: { answer: boolean }) => {
     const key = await client.crypto.generateDecryptionKey();
     const { body } = await client.signed(
       {
@@ -49,24 +51,19 @@ export async function exportWallet(
             ["encryptedWalletCredentials"],
             "export",
           ),
+        // No read shows an export: a signed send whose outcome stays open is started afresh.
+        resolveAmbiguous: async () => {
+          lost.answer = true;
+          return undefined;
+        },
       },
       parameters,
     );
     return { key, body };
   };
-  const { key, body } = await run()
-    .catch((error: unknown) => {
-      if (
-        isSignetError(error) &&
-        (detailOf(error, "ambiguousResend") === true || error.code === "CHALLENGE_EXPIRED")
-      ) {
-        return run();
-      }
-      throw error;
-    })
-    .catch(async (error: unknown) => {
-      throw await expiredSessionError(client, error, session, parameters.signal);
-    });
+  const { key, body } = await startOver(client, parameters, run).catch(async (error: unknown) => {
+    throw await expiredSessionError(client, error, session, parameters.signal);
+  });
   return client.crypto.openExportBundle({
     bundle: body.encryptedWalletCredentials,
     key,
@@ -74,6 +71,47 @@ export async function exportWallet(
     ...client.bundleTrust("exportBundle", parameters.onEvent),
   });
 }
+
+/**
+ * Runs `run` again, from a fresh export, after a failure that a new export can cure: an answer
+ * lost after a signed send may have been taken (`run` sets `lost.answer`), or a lapsed challenge,
+ * up to the retry policy's `retryCount` times, each announced as a `restart` retry event. A
+ * failure before anything was signed already had the policy's retries.
+ * @throws {SignetError} the last failure.
+ */
+async function startOver<T>(
+  client: SignetClient,
+  call: CallOptions,
+  run: (lost: { answer: boolean }) => Promise<T>,
+): Promise<T> {
+  const policy = resolveRetryPolicy(client.retry, call.retry);
+  const path = "/internal-accounts/{InternalAccount}/export";
+  for (let attempt = 1; ; attempt++) {
+    const lost = { answer: false };
+    try {
+      return await run(lost);
+    } catch (error) {
+      if (!isSignetError(error) || attempt > policy.retryCount || !curedByNewExport(error, lost))
+        throw error;
+      client.emit(
+        retryEvent(
+          { method: "POST", path, operation: "exportWallet" },
+          "restart",
+          attempt,
+          0,
+          client.clock.now(),
+          error,
+        ),
+        call.onEvent,
+      );
+    }
+  }
+}
+
+const curedByNewExport = (error: SignetError, lost: { answer: boolean }) =>
+  error.code !== "ABORTED" &&
+  error.code !== "PAYLOAD_MISMATCH" &&
+  (lost.answer || error.code === "CHALLENGE_EXPIRED" || error.code === "OUTCOME_UNKNOWN");
 
 /**
  * What an export signs (docs/protocol.md §11): the wallet's export to the decrypt-only key made

@@ -43,7 +43,8 @@ export function preloadActions(): void {
  * Follow with `waitForTransaction`.
  *
  * An answer left unanswered, or answered 5xx (the relay's 502/504 `UPSTREAM_*` included), may
- * have been taken: the quote is read once. Released, it is returned; at its next challenge, that
+ * have been taken: the quote is read (per challenge, at least once and as often as the retry
+ * policy's `retryCount` allows). Released, it is returned; at its next challenge, that
  * one is asked for; `EXPIRED` is `QUOTE_EXPIRED` and `FAILED` is `QUOTE_FAILED`; still waiting
  * for this challenge, `onChallenge` is asked again with `context.error` (the same proof is never
  * sent again by itself). A proof refused (400, 409) after that read reads the quote again, as a
@@ -89,7 +90,8 @@ export async function authorizeQuote(
  * asks `onChallenge` for the proof (an SMS or TOTP code, or a passkey tap on the passkey enrolled
  * for SCA), and completes it. `authorizeQuote` calls it by itself when the service answers
  * `SCA_SESSION_REQUIRED`; call it directly to log in ahead of a payment. A completion left
- * unanswered (a relay restart) or answered 5xx starts the login over once with a fresh challenge,
+ * unanswered (a relay restart) or answered 5xx starts the login over with a fresh challenge (at
+ * least once, as often as the retry policy's `retryCount` allows),
  * and `onChallenge` is asked again with that error: a proof is never sent twice.
  *
  * @throws {SignetError} `ACCOUNT_LOCKED` (423: `details.lockedUntil`), `CONFLICT` (409: not an SCA

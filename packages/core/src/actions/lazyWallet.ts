@@ -175,12 +175,14 @@ export async function updateCustomerContact(
 /**
  * Exports the wallet's recovery phrase: a fresh decrypt-only key per export (uncompressed), the
  * signed request, then `openExportBundle` on the device. The key exists only for this call. If the
- * challenge lapses while the service is still processing, the export starts over once. A held
- * session that has expired on the service's clock (a device that slept) ends it in
- * `SESSION_EXPIRED`: sign in again.
+ * challenge lapses, or an answer is lost (the re-send meets a spent request id, or nothing
+ * answers), a new export starts under a fresh key, as often as the retry policy's `retryCount`
+ * allows: an export changes nothing, so another one is safe. A held session that has expired on
+ * the service's clock (a device that slept) ends it in `SESSION_EXPIRED`: sign in again.
  *
  * @throws {SignetError} `NO_SESSION`, `SESSION_EXPIRED`, `BUNDLE_SIGNER_UNTRUSTED`, `BUNDLE_SIGNATURE_INVALID`,
- *   `BUNDLE_ORGANIZATION_MISMATCH`, `DECRYPTION_FAILED`, `PROCESSING_TIMEOUT`, `NETWORK`.
+ *   `BUNDLE_ORGANIZATION_MISMATCH`, `DECRYPTION_FAILED`, `PROCESSING_TIMEOUT`, `OUTCOME_UNKNOWN`,
+ *   `NETWORK`.
  * @example
  * ```ts
  * const mnemonic = await exportWallet(client, { accountId });

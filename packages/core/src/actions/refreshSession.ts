@@ -9,6 +9,8 @@ import {
   parseAuthSession,
   sessionSigningKey,
 } from "../session/establishSession.js";
+import { listSessionsJson } from "../session/listedSessions.js";
+import { forgetPossibleSession, notePossibleSession } from "../session/possibleSessions.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import type { Session } from "../session/sessionStore.js";
 import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
@@ -37,10 +39,15 @@ export type RefreshSessionErrorType = SignetErrorOf<ActionErrorCode<"refreshSess
  * held, and `NO_SESSION` is thrown. Concurrent refreshes of one session (in this client, or in
  * other tabs of the origin where Web Locks exist) make one request and share its result.
  *
- * A lapsed challenge starts over once with a fresh one, and so does a refresh whose answer was
- * lost; a session the service no longer lists (expired on its clock) gives `SESSION_EXPIRED`.
+ * A lapsed challenge starts over with a fresh one (as often as the retry policy allows), and so
+ * does a refresh whose answer was lost while the service still lists the old session; once the
+ * old session is gone, the refresh took effect and the session it made is adopted (proven by the
+ * key sent for it). A session the service no longer lists, when no answer of this call was lost,
+ * gives `SESSION_EXPIRED`; when one was and nothing could settle what happened, `OUTCOME_UNKNOWN`
+ * (the key sent is kept, and the next sign-out revokes the session it may have made).
  *
- * @throws {SignetError} `NO_SESSION`, `SESSION_EXPIRED` (sign in again), `CHALLENGE_EXPIRED`, `NETWORK`.
+ * @throws {SignetError} `NO_SESSION`, `SESSION_EXPIRED` (sign in again), `CHALLENGE_EXPIRED`,
+ *   `OUTCOME_UNKNOWN`, `NETWORK`.
  * @example
  * ```ts
  * const session = await refreshSession(client, { accountId });
@@ -71,8 +78,10 @@ export async function refreshSession(
       : await client.crypto.generateSigningKey();
     const clientPublicKey = "legacy" in sent ? sent.legacy.publicKeyUncompressed : sent.publicKey;
     const startedAt = client.clock.now();
-    // The key of a session adopted after a lost answer (see resolveAmbiguous).
+    // The key of a session adopted after a lost answer (see resolveAmbiguous), and whether the
+    // key sent was noted as one whose session may exist unheld.
     let adoptedKey: SigningKey | undefined;
+    let noted = false;
     const { body } = await client
       .signed(
         {
@@ -88,8 +97,17 @@ export async function refreshSession(
           // nothing happened and a fresh challenge is safe; once it is gone, the refresh took
           // effect, and the session it made is adopted only when the key sent for it proves
           // that session is its own (not in the legacy flow, whose key only the lost answer
-          // carried). Without that proof the original error stands.
+          // carried). Until then the key is noted, so that a sign-out can end that session.
           resolveAmbiguous: async () => {
+            if (!("legacy" in sent) && !noted) {
+              noted = true;
+              await notePossibleSession(client, {
+                accountId,
+                sinceMs: startedAt,
+                key: sent,
+                ...defined({ credentialId: current.credentialId }),
+              });
+            }
             const listed = await listSessionsJson(client, accountId, parameters.signal);
             if (listed.some((entry) => entry.id === current.id)) return "restart";
             if ("legacy" in sent) return undefined;
@@ -110,8 +128,12 @@ export async function refreshSession(
         parameters,
       )
       .catch(async (error: unknown) => {
+        // An outcome left open is not an expired session: the old one may be gone because this
+        // very refresh ended it.
+        if (isSignetError(error, "OUTCOME_UNKNOWN")) throw error;
         throw await expiredSessionError(client, error, current, parameters.signal);
       });
+    if (noted) await forgetPossibleSession(client, accountId, clientPublicKey);
     const key = adoptedKey ?? (await sessionSigningKey(client, body, sent));
     if (!client.sessions.getSnapshot()[accountId]?.length) {
       // A sign-out (or the revoke of the last held session) ran meanwhile: holding the new session
@@ -165,36 +187,6 @@ export function refreshSessionPayload(
 }
 
 /**
- * The account's sessions as the service lists them (a read, retried under the policy). The list
- * is not paginated (docs/protocol.md §3): "not listed" is read as "not active".
- *
- * @throws {SignetError} what the read throws.
- * @example
- * ```ts
- * const listed = await listSessionsJson(client, accountId, signal);
- * ```
- */
-export async function listSessionsJson(
-  client: SignetClient,
-  accountId: string,
-  signal: AbortSignal | undefined,
-): Promise<AuthSessionJson[]> {
-  const listed = await client.request<{ data?: unknown }>(
-    { method: "GET", path: `/auth/sessions?accountId=${encodeURIComponent(accountId)}` },
-    { signal },
-  );
-  return Array.isArray(listed?.data) ? listed.data.flatMap(readSession) : [];
-}
-
-function readSession(entry: unknown): AuthSessionJson[] {
-  try {
-    return [parseAuthSession(entry)];
-  } catch {
-    return [];
-  }
-}
-
-/**
  * How far before a call's start a session it made may say it was created: the client's clock
  * follows the service's only when they differ by more than `SKEW_TOLERANCE_MS` (below that it is
  * left alone), and the relay's `Date` has a one-second resolution.
@@ -202,14 +194,28 @@ function readSession(entry: unknown): AuthSessionJson[] {
 const CREATED_SLACK_MS = SKEW_TOLERANCE_MS + 1_000;
 /** Candidates tried at most: each proof is a signed request, and one call makes one session. */
 const MAX_CANDIDATES = 3;
+/**
+ * How deep a proof whose own answer was lost is followed: the proof is itself a refresh, whose
+ * session is adopted by the same proof with the key it sent (each level is as rare as a lost
+ * answer, so two are plenty).
+ */
+const MAX_PROOF_DEPTH = 2;
+
+/** Who asks: the proofs are part of the calling action, and their events say so. */
+type Operation = "verifyOtp" | "refreshSession" | "signInWithPasskey" | "signOut";
 
 /**
  * Finds and adopts the session an unanswered sign-in or refresh made with `key`, proven: the
  * account's session JSON names no key, so each candidate (listed, not held on this device after
- * a `sync`, made since `sinceMs` on the service's clock, within the clock's slack) is refreshed
- * with a stamp of `key`, which the service accepts only from the session bound to that key. The
- * session that refresh makes, bound to a fresh key of this device, is returned with that key;
- * another device's or tab's session refuses the stamp (401) and is left as it was.
+ * a `sync`, made since `sinceMs` on the service's clock, within the clock's slack; oldest first)
+ * is refreshed with a stamp of `key`, which the service accepts only from the session bound to
+ * that key. The session that refresh makes, bound to a fresh key of this device, is returned
+ * with that key; another device's or tab's session refuses the stamp (401) and is left as it was.
+ *
+ * The proof recovers like any call: its own lost answer is settled the same way (the candidate
+ * still listed: nothing happened, it starts over; gone: the session the proof made is adopted
+ * with the key the proof sent), up to {@link MAX_PROOF_DEPTH} levels, and every key whose session
+ * is left unsettled is noted (`notePossibleSession`) for the next sign-out.
  *
  * @throws {SignetError} what the proof's request throws other than the refusal of the stamp
  *   (the caller then keeps its original error).
@@ -224,14 +230,16 @@ const MAX_CANDIDATES = 3;
 export async function adoptProvenSession(
   client: SignetClient,
   parameters: CallOptions & {
-    operation: "verifyOtp" | "refreshSession" | "signInWithPasskey";
+    operation: Operation;
     accountId: string;
     listed: readonly AuthSessionJson[];
     sinceMs: number;
     key: SigningKey;
+    /** Proofs of proofs so far. */
+    depth?: number;
   },
 ): Promise<{ session: AuthSessionJson; key: SigningKey } | undefined> {
-  const { operation, accountId, listed, sinceMs, key, signal, onEvent } = parameters;
+  const { accountId, listed, sinceMs } = parameters;
   // Another tab's session, stored a moment ago, is held too.
   await client.sessions.sync();
   const held = new Set((client.sessions.getSnapshot()[accountId] ?? []).map((s) => s.id));
@@ -239,34 +247,63 @@ export async function adoptProvenSession(
     .filter(
       (entry) => !held.has(entry.id) && Date.parse(entry.createdAt) >= sinceMs - CREATED_SLACK_MS,
     )
+    .sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt))
     .slice(0, MAX_CANDIDATES);
   for (const candidate of candidates) {
-    const next = await client.crypto.generateSigningKey();
     try {
-      const { body } = await client.signed(
-        {
-          // The proof is part of the calling action, and its events say so.
-          operation,
-          method: "POST",
-          path: `/auth/sessions/${candidate.id}/refresh`,
-          body: JSON.stringify({ clientPublicKey: next.publicKey }),
-          expectedStatus: 201,
-          sign: (payload) => client.crypto.stampPayload(payload, key),
-          checkPayload: refreshSessionPayload(client, {
-            accountId,
-            clientPublicKey: next.publicKey,
-          }),
-          parseBody: parseAuthSession,
-        },
-        defined({ signal, onEvent }),
-      );
-      return { session: body, key: next };
+      return await prove(client, parameters, candidate);
     } catch (error) {
       if (isSignetError(error) && error.status === 401 && isStampRefusal(error)) continue;
       throw error;
     }
   }
   return undefined;
+}
+
+/** One proof: refreshes `candidate` with a stamp of `key`, for a fresh key of this device. */
+async function prove(
+  client: SignetClient,
+  parameters: Parameters<typeof adoptProvenSession>[1],
+  candidate: AuthSessionJson,
+): Promise<{ session: AuthSessionJson; key: SigningKey }> {
+  const { operation, accountId, key, signal, onEvent } = parameters;
+  const depth = parameters.depth ?? 0;
+  const next = await client.crypto.generateSigningKey();
+  const startedAt = client.clock.now();
+  let adopted: { session: AuthSessionJson; key: SigningKey } | undefined;
+  let noted = false;
+  const { body } = await client.signed(
+    {
+      operation,
+      method: "POST",
+      path: `/auth/sessions/${candidate.id}/refresh`,
+      body: JSON.stringify({ clientPublicKey: next.publicKey }),
+      expectedStatus: 201,
+      sign: (payload) => client.crypto.stampPayload(payload, key),
+      checkPayload: refreshSessionPayload(client, { accountId, clientPublicKey: next.publicKey }),
+      parseBody: parseAuthSession,
+      // The proof's own answer was lost: it may have made a session for `next`.
+      resolveAmbiguous: async () => {
+        noted = true;
+        await notePossibleSession(client, { accountId, sinceMs: startedAt, key: next });
+        const again = await listSessionsJson(client, accountId, signal);
+        if (again.some((entry) => entry.id === candidate.id)) return "restart";
+        if (depth >= MAX_PROOF_DEPTH) return undefined;
+        adopted = await adoptProvenSession(client, {
+          ...parameters,
+          listed: again,
+          sinceMs: startedAt,
+          key: next,
+          depth: depth + 1,
+        });
+        return adopted && { status: 201, body: adopted.session };
+      },
+    },
+    defined({ signal, onEvent }),
+  );
+  // `next` is held by the caller now, or its session was ended by the proof of a deeper level.
+  if (noted) await forgetPossibleSession(client, accountId, next.publicKey);
+  return adopted ?? { session: body, key: next };
 }
 
 /** A 401 that refuses the stamp's key (docs/protocol.md §2): the session is not this key's. */

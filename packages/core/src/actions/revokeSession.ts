@@ -2,6 +2,7 @@ import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
 import { isSignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
+import { sessionEnded } from "../session/listedSessions.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
 import type { ActionErrorCode } from "./errorCodes.js";
@@ -52,6 +53,8 @@ export async function revokeSession(
         expectedStatus: 204,
         sign: signWithSession(client, signer),
         checkPayload: revokeSessionPayload(client, { accountId }),
+        // A revoke whose answer was lost: a session no longer listed has ended.
+        resolveAmbiguous: sessionEnded(client, accountId, sessionId, parameters.signal),
       },
       parameters,
     )

@@ -8,6 +8,7 @@ import { assertArgument, isSignetError, SignetError, type SignetErrorOf } from "
 import type { CallOptions } from "../events.js";
 import { abortedError } from "../transport/abort.js";
 import { expectShape } from "../transport/responseShape.js";
+import { resolveRetryPolicy } from "../transport/retry.js";
 import type { ScaChallengeJson } from "../wire.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 import { bindChallenge, type ScaProofSite } from "./scaBinding.js";
@@ -134,7 +135,9 @@ export async function scaLogin(
   let challenge = await start();
   let error: SignetError | undefined;
   let refused = 0;
-  let restarted = false;
+  // Starts over after an unanswered completion: at least once, as often as the retry policy allows.
+  const maxRestarts = Math.max(1, resolveRetryPolicy(client.retry, parameters.retry).retryCount);
+  let restarts = 0;
   for (;;) {
     if (parameters.signal?.aborted) throw abortedError(parameters.signal);
     // A new SMS code is a new login: its challengeId changes.
@@ -182,10 +185,11 @@ export async function scaLogin(
     } catch (cause) {
       // No answer (a relay restart cut the request) or a 5xx: the proof may have been taken, and
       // the service has no read of a login. The same proof again could count one refused code
-      // twice toward the lock, so the login starts over, once, with a fresh challenge (the old
-      // one can then never be completed) and `onChallenge` is asked again, with this error.
-      if (!restarted && isUnanswered(cause)) {
-        restarted = true;
+      // twice toward the lock, so the login starts over with a fresh challenge (the old one can
+      // then never be completed) and `onChallenge` is asked again, with this error; as often as
+      // the retry policy allows, since a new login can never act twice.
+      if (restarts < maxRestarts && isUnanswered(cause)) {
+        restarts += 1;
         challenge = await start();
         error = cause;
         continue;

@@ -2,9 +2,11 @@ import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
 import type { SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
+import { sessionEnded } from "../session/listedSessions.js";
 import { signWithSession } from "../session/sessionSigner.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 import { isSessionGone, revokeSessionPayload } from "./revokeSession.js";
+import { settlePossibleSessions } from "./settleSessions.js";
 
 export type SignOutParameters = CallOptions & { accountId: string };
 export type SignOutReturnType = undefined;
@@ -12,8 +14,12 @@ export type SignOutErrorType = SignetErrorOf<ActionErrorCode<"signOut">>;
 
 /**
  * Signs this device out of the account: revokes every session it holds (each stamped by itself)
- * and deletes their keys. Keys are deleted even when the service cannot be reached or the
- * session had already ended; other errors are thrown after the local cleanup. Sign-outs of one
+ * and deletes their keys. First it settles the sessions the device may have made without
+ * holding them (a sign-in or refresh whose answer was lost and could not be read back): each is
+ * proven by the key sent for it and revoked, so no session of this device stays usable at the
+ * service. Keys are deleted even when the service cannot be reached or the session had already
+ * ended; other errors are thrown after the local cleanup. A revoke whose answer was lost is
+ * settled by the service's list: a session no longer listed has ended. Sign-outs of one
  * account at the same time (in this client, or in other tabs of the origin where Web Locks exist)
  * send one revoke per session: a caller in this client shares the running sign-out (the first
  * caller's signal and onEvent govern it), and a tab that waited for another tab's sign-out finds
@@ -36,7 +42,7 @@ export async function signOut(
   return client.coalesce(`signOut|${accountId}`, async (waited): Promise<SignOutReturnType> => {
     // Another tab may have signed out while this one waited for the lock: read the store again.
     if (waited) await client.sessions.sync();
-    let failure: unknown;
+    let failure = await settlePossibleSessions(client, { ...parameters, accountId });
     for (const session of await client.sessions.list(accountId)) {
       try {
         await client.signed(
@@ -47,6 +53,7 @@ export async function signOut(
             expectedStatus: 204,
             sign: signWithSession(client, session),
             checkPayload: revokeSessionPayload(client, { accountId }),
+            resolveAmbiguous: sessionEnded(client, accountId, session.id, parameters.signal),
           },
           parameters,
         );

@@ -4,11 +4,13 @@ import type { SigningKey } from "../crypto/backend.js";
 import { assertArgument, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { establishSession, parseAuthSession } from "../session/establishSession.js";
+import { listSessionsJson } from "../session/listedSessions.js";
+import { forgetPossibleSession, notePossibleSession } from "../session/possibleSessions.js";
 import type { Session } from "../session/sessionStore.js";
 import { expectVerificationToken } from "../transport/payloadCheck.js";
 import type { AuthMethodJson } from "../wire.js";
 import type { ActionErrorCode } from "./errorCodes.js";
-import { adoptProvenSession, listSessionsJson } from "./refreshSession.js";
+import { adoptProvenSession } from "./refreshSession.js";
 
 export type VerifyOtpParameters = CallOptions & {
   /** The credential from `requestOtp`. */
@@ -28,7 +30,8 @@ export type VerifyOtpErrorType = SignetErrorOf<ActionErrorCode<"verifyOtp">>;
  * TEK, which becomes the session key (docs/protocol.md §3, OTP verify).
  *
  * @throws {SignetError} `BUNDLE_SIGNER_UNTRUSTED` / `BUNDLE_SIGNATURE_INVALID` (target bundle),
- *   `UNAUTHORIZED` (wrong code, see `details`), `RATE_LIMITED`, `CHALLENGE_EXPIRED`, `NETWORK`.
+ *   `UNAUTHORIZED` (wrong code, see `details`), `RATE_LIMITED`, `CHALLENGE_EXPIRED`, `NETWORK`,
+ *   `OUTCOME_UNKNOWN` (an answer was lost and what it did could not be read back: sign in again).
  * @example
  * ```ts
  * const session = await verifyOtp(client, { ...(await requestOtp(client, { credentialId })), otpCode });
@@ -55,8 +58,10 @@ export async function verifyOtp(
   const tek = await client.crypto.generateSigningKey();
   const { signal } = parameters;
   const startedAt = client.clock.now();
-  // The TEK, or the key of a session adopted after a lost answer (see resolveAmbiguous).
+  // The TEK, or the key of a session adopted after a lost answer (see resolveAmbiguous), and
+  // the account the TEK was noted for as a key whose session may exist unheld.
   let sessionKey: SigningKey = tek;
+  let notedFor: string | undefined;
   const encryptedOtpBundle = await client.crypto.sealOtpBundle({
     targetBundle: otpEncryptionTargetBundle,
     otpCode,
@@ -78,11 +83,21 @@ export async function verifyOtp(
       // A verify whose answer was lost: the session it made is adopted only when the TEK
       // proves it is that session's key (adoptProvenSession); when the list shows no session
       // of this TEK, nothing was made, and the verify runs again with a fresh challenge and the
-      // same sealed code. Without the account id nothing can be looked up: the original error
-      // stands, and the user signs in again.
+      // same sealed code. Until it is settled the TEK is noted, so that a sign-out can end the
+      // session it may have made. Without the account id nothing can be looked up: the outcome
+      // stays unknown, and the user signs in again.
       resolveAmbiguous: async () => {
         const accountId = (credential as Partial<AuthMethodJson>).accountId;
         if (typeof accountId !== "string") return undefined;
+        if (notedFor === undefined) {
+          notedFor = accountId;
+          await notePossibleSession(client, {
+            accountId,
+            credentialId: credential.id,
+            sinceMs: startedAt,
+            key: tek,
+          });
+        }
         const listed = await listSessionsJson(client, accountId, signal);
         const adopted = await adoptProvenSession(client, {
           operation: "verifyOtp",
@@ -100,6 +115,7 @@ export async function verifyOtp(
     },
     parameters,
   );
+  if (notedFor !== undefined) await forgetPossibleSession(client, notedFor, tek.publicKey);
   const { key: _key, ...session } = await establishSession(client, {
     onEvent: parameters.onEvent,
     session: body,

@@ -71,10 +71,22 @@ const rows: [string, Answer, Partial<StepState>, Step][] = [
   ],
   ["expected 204: done", { status: 204 }, {}, { type: "succeed" }],
   [
-    "200 on a 204 endpoint: processing, whatever the body",
+    "200 on a 204 endpoint: processing (no resource to read)",
     { status: 200, processing: false },
     {},
     { type: "resend", reason: "processing" },
+  ],
+  [
+    "200 on a 201 endpoint whose body is not the resource: processing",
+    { status: 200, resource: false },
+    { expectedStatus: 201 },
+    { type: "resend", reason: "processing" },
+  ],
+  [
+    "200 on a 201 endpoint whose body is the resource: done (the call is settled)",
+    { status: 200, resource: true },
+    { expectedStatus: 201 },
+    { type: "succeed" },
   ],
   [
     "200 PROCESSING on a 200 endpoint: processing",
@@ -218,6 +230,11 @@ describe("mayHaveTakenEffect: which final answers leave an earlier send's outcom
     ["a refused signature", error("WALLET_SIGNATURE_INVALID", 401), false],
     ["a 400", error("INVALID_INPUT", 400), false],
     ["a 403", error("FORBIDDEN", 403), false],
+    [
+      "the relay's 403 for a resource it no longer lists (an earlier send may have ended it)",
+      error("RELAY_FORBIDDEN", 403),
+      true,
+    ],
     ["a 409", error("CONFLICT", 409), false],
     ["a 429", error("RATE_LIMITED", 429), false],
   ])("%s → %s", (_, thrown, expected) => {

@@ -53,11 +53,13 @@ const SPENT_REASONS = new Set([
 
 /**
  * Whether the error that ended a signed request leaves open that an earlier send of it took
- * effect: no answer (retries spent, `PROCESSING_TIMEOUT`, a lapse after a send), a 5xx, or the
+ * effect: no answer (retries spent, `PROCESSING_TIMEOUT`, a lapse after a send), a 5xx, the
  * service's refusal of a spent request id, a 401 `UNAUTHORIZED` whose `details.reason` is
  * `REQUEST_ID_ALREADY_USED` or `REQUEST_ID_UNKNOWN`, or gives no reason at all (the service has
  * no dedicated code for it, docs/protocol.md §2), or names what an earlier send used up (the
- * session a refresh ended, the OTP challenge a verify consumed). Any other answer is a definite refusal of this
+ * session a refresh ended, the OTP challenge a verify consumed), and the relay's 403
+ * `RELAY_FORBIDDEN`: its ownership lookup lists active resources only, so a session or credential
+ * that the earlier send ended is no longer found. Any other answer is a definite refusal of this
  * very request (a wrong OTP code, a bad signature, a 400), and nothing needs resolving.
  *
  * @example
@@ -68,6 +70,7 @@ const SPENT_REASONS = new Set([
 export function mayHaveTakenEffect(error: SignetError): boolean {
   const { status } = error;
   if (status === undefined || status >= 500) return true;
+  if (status === 403) return String(error.code) === "RELAY_FORBIDDEN";
   if (status !== 401 || String(error.code) !== "UNAUTHORIZED") return false;
   const reason = detailOf(error, "reason");
   return reason === undefined || SPENT_REASONS.has(String(reason));
@@ -83,6 +86,11 @@ export type Answer =
       status: number;
       /** On a 200 of a 200-success endpoint: whether the body means "still processing". */
       processing?: boolean | undefined;
+      /**
+       * On a 200 of a 201/204 endpoint: whether the body is the resource itself (it passes the
+       * caller's `parseBody` and is not `{ status: "PROCESSING" }`), which settles the call.
+       */
+      resource?: boolean | undefined;
       /** On an error answer: the error it maps to. */
       error?: SignetError | undefined;
       /** On a 429 (or a 503 with `Retry-After`): the wait it asks for (`Retry-After`, else the backoff). */
@@ -147,10 +155,13 @@ export function nextStep(answer: Answer, state: StepState): Step {
   const { status, error } = answer;
   if (status === 202 && !state.direct) return { type: "sign" };
   if (status === 200 || isExpectedStatus(state.expectedStatus, status)) {
-    // On 201/204 endpoints any 200 means processing, whatever its body.
+    // On 201/204 endpoints a 200 means processing (docs/protocol.md §2), unless its body is the
+    // resource itself: then the call is settled, and a re-send would meet a spent request id.
     const processing =
       status === 200 &&
-      (!isExpectedStatus(state.expectedStatus, 200) || answer.processing === true);
+      (isExpectedStatus(state.expectedStatus, 200)
+        ? answer.processing === true
+        : answer.resource !== true);
     return processing ? { type: "resend", reason: "processing" } : { type: "succeed" };
   }
   if (error === undefined) throw new TypeError("nextStep: no error");

@@ -12,6 +12,11 @@ export type ReadAnswerParameters = {
   direct: boolean;
   expectedStatus: number | readonly number[];
   isProcessing: (body: unknown) => boolean;
+  /**
+   * On a 201/204 endpoint, whether a 200's body is the resource (the caller's `parseBody`
+   * accepts it). Absent: no 200 body there is (a 204 endpoint has no resource).
+   */
+  isResource?: ((body: unknown) => boolean) | undefined;
   /** The service's time, for `Retry-After` given as a date. */
   now: number;
   /** Secret-free context for an error answer's `details`. */
@@ -19,6 +24,16 @@ export type ReadAnswerParameters = {
   /** The backoff for a 429 without `Retry-After`; absent when no rate-limit retry is left. */
   rateLimitDelay: (() => number) | undefined;
 };
+
+/** The JSON of a body, or `undefined` when it is empty or not JSON. */
+function parseQuietly(text: string): unknown {
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Reads an HTTP answer of a signed request.
@@ -30,8 +45,17 @@ export function readAnswer(parameters: ReadAnswerParameters): { answer: Answer; 
   if (status === 202 && !parameters.direct) return { answer: { status }, parsed: undefined };
   if (status === 200 || isExpectedStatus(expectedStatus, status)) {
     const expects200 = isExpectedStatus(expectedStatus, 200);
-    // On 201/204 endpoints any 200 means processing, whatever its body: it is not read.
-    const parsed = status === 200 && !expects200 ? undefined : parseJsonBody<unknown>(response);
+    if (status === 200 && !expects200) {
+      // On a 201/204 endpoint a 200 is PROCESSING unless its body is the resource: a body that is
+      // not JSON, or not the resource, is read as still processing, as the service documents.
+      const parsed = parseQuietly(response.text);
+      const resource =
+        parsed !== undefined &&
+        !parameters.isProcessing(parsed) &&
+        parameters.isResource?.(parsed) === true;
+      return { answer: { status, resource }, parsed: resource ? parsed : undefined };
+    }
+    const parsed = parseJsonBody<unknown>(response);
     const processing = status === 200 && expects200 && parameters.isProcessing(parsed);
     return { answer: { status, processing }, parsed };
   }

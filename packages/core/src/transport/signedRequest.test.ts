@@ -189,12 +189,15 @@ describe("runSignedRequest, challenge mode", () => {
     );
   });
 
-  it("treats any 200 as processing on a 201/204 endpoint, whatever its body", async () => {
+  it("treats a 200 on a 201/204 endpoint as processing unless its body is the resource", async () => {
     const { base, time } = setup((clock) => [
       { status: 202, json: challengeJson(clock.now) },
       { status: 200, text: "" },
+      { status: 200, text: "not json" },
+      PROCESSING,
+      // Not what parseBody accepts: still processing, as the service documents.
       { status: 200, json: { id: "AuthMethod:1" } },
-      { status: 201, json: { id: "AuthMethod:1" } },
+      { status: 201, json: { id: "AuthMethod:1", type: "EMAIL_OTP" } },
     ]);
     const result = await runSignedRequest({
       ...base,
@@ -202,9 +205,44 @@ describe("runSignedRequest, challenge mode", () => {
       path: "/auth/credentials",
       body: '{"type":"EMAIL_OTP","accountId":"InternalAccount:1"}',
       expectedStatus: 201,
+      parseBody: (body) => {
+        if (typeof (body as { type?: unknown }).type !== "string") throw new Error("no type");
+        return body as { id: string; type: string };
+      },
     });
     expect(result.status).toBe(201);
-    expect(time.sleeps).toHaveLength(2);
+    expect(time.sleeps).toHaveLength(4);
+  });
+
+  it("settles on a 200 whose body is the resource, never re-sending under a spent request id", async () => {
+    const { base, relay, time } = setup((clock) => [
+      { status: 202, json: challengeJson(clock.now) },
+      { status: 200, json: { id: "AuthMethod:1", type: "EMAIL_OTP" } },
+    ]);
+    const result = await runSignedRequest({
+      ...base,
+      method: "POST",
+      path: "/auth/credentials",
+      body: '{"type":"EMAIL_OTP","accountId":"InternalAccount:1"}',
+      expectedStatus: 201,
+      parseBody: (body) => body as { id: string },
+    });
+    expect(result).toMatchObject({ status: 200, body: { id: "AuthMethod:1" }, attempts: 2 });
+    expect(relay.calls).toHaveLength(2);
+    expect(time.sleeps).toEqual([]);
+    // Without a resource to read (a 204 endpoint), a 200 stays PROCESSING.
+    const bodiless = setup((clock) => [
+      { status: 202, json: challengeJson(clock.now) },
+      { status: 200, json: { id: "AuthMethod:1" } },
+      { status: 204 },
+    ]);
+    const revoked = await runSignedRequest({
+      ...bodiless.base,
+      method: "DELETE",
+      path: `/auth/sessions/${SESSION_ID}`,
+      expectedStatus: 204,
+    });
+    expect([revoked.status, bodiless.relay.calls.length]).toEqual([204, 3]);
   });
 
   it("keeps a 200 body with an id as success (a Quote in PROCESSING is executed)", () => {
@@ -577,8 +615,10 @@ describe("runSignedRequest, challenge mode", () => {
       });
     });
 
-    it("restarts only once", async () => {
+    it("restarts as often as the retry policy allows (retryCount), then CHALLENGE_EXPIRED", async () => {
       const { base, relay } = setup((time) => [
+        { status: 202, json: challengeJson(time.now, {}, 100) },
+        PROCESSING,
         { status: 202, json: challengeJson(time.now, {}, 100) },
         PROCESSING,
         { status: 202, json: challengeJson(time.now, {}, 100) },
@@ -589,6 +629,7 @@ describe("runSignedRequest, challenge mode", () => {
           ...base,
           random: () => 0.99,
           restartOnExpiry: true,
+          retry: { retryCount: 2 },
           method: "POST",
           path: "/internal-accounts/InternalAccount:1/export",
           body: "{}",
@@ -596,7 +637,7 @@ describe("runSignedRequest, challenge mode", () => {
         }),
       );
       expect(error.code).toBe("CHALLENGE_EXPIRED");
-      expect(relay.calls).toHaveLength(4);
+      expect(relay.calls).toHaveLength(6);
     });
 
     it("does not restart without restartOnExpiry", async () => {
@@ -928,8 +969,16 @@ describe("runSignedRequest, challenge mode", () => {
           expectedStatus: 204,
         }),
       );
-      expect([error.code, error.status]).toEqual(["UNAUTHORIZED", 401]);
-      expect(error.details).toMatchObject({
+      // Not UNAUTHORIZED, whose documented remedy is the relay's platform credentials: the first
+      // send may have been taken, and nothing asked the service what happened.
+      expect([error.code, error.status]).toEqual(["OUTCOME_UNKNOWN", undefined]);
+      expect(error.details).toEqual({
+        step: "leg 2",
+        requestId: expect.stringMatching(/^Request:/),
+        code: "UNAUTHORIZED",
+        status: 401,
+      });
+      expect((error.cause as SignetError).details).toMatchObject({
         ambiguousResend: true,
         reason: "REQUEST_ID_ALREADY_USED",
       });

@@ -22,9 +22,12 @@
  * decision is `nextStep.ts`'s table.
  */
 
+import { defined } from "../defined.js";
 import { isSignetError, SignetError } from "../errors.js";
+import { unlessAborted } from "./abort.js";
+import { backoffDelay } from "./backoff.js";
 import { mayHaveTakenEffect } from "./nextStep.js";
-import { ChallengeLapse } from "./signedRequestErrors.js";
+import { ChallengeLapse, outcomeUnknownError } from "./signedRequestErrors.js";
 import type {
   RunSignedRequestParameters,
   RunSignedRequestReturnType,
@@ -40,6 +43,7 @@ import {
   decide,
   failure,
   isAmbiguous,
+  noteSent,
   prepareDirect,
   send,
   signNext,
@@ -114,15 +118,15 @@ export async function runSignedRequest<TBody = unknown>(
     try {
       return await runLegs(run);
     } catch (thrown) {
-      const next = await afterFailure(run, thrown);
+      let next: Awaited<ReturnType<typeof afterFailure<TBody>>>;
+      try {
+        next = await afterFailure(run, thrown);
+      } catch (error) {
+        throw failed(run, error);
+      }
       if (next === "restart") continue;
       if (next !== undefined) return next;
-      const error = thrown instanceof ChallengeLapse ? thrown.error : thrown;
-      emitStage(run, {
-        stage: "failed",
-        ...(isSignetError(error) ? { code: String(error.code), status: error.status } : {}),
-      });
-      throw error;
+      throw failed(run, thrown instanceof ChallengeLapse ? thrown.error : thrown);
     }
   }
 }
@@ -136,6 +140,7 @@ async function runLegs<TBody>(run: RunState<TBody>): Promise<RunSignedRequestRet
   for (;;) {
     startSend(run);
     const { answer, response, parsed } = await send(run);
+    noteSent(run, answer);
     const step = decide(run, answer);
     if (step.type === "sign" && response !== undefined) await signNext(run, response);
     else if (step.type === "succeed" && response !== undefined)
@@ -148,30 +153,36 @@ async function runLegs<TBody>(run: RunState<TBody>): Promise<RunSignedRequestRet
 }
 
 /**
- * After a pass failed: start over once (a lapse that is safe to restart, or an ambiguous
- * re-send the caller's `resolveAmbiguous` says to restart), return what `resolveAmbiguous`
- * found, or `undefined` to throw the failure.
+ * After a pass failed: start over (a lapse that is safe to restart, or an ambiguous send that
+ * the caller's `resolveAmbiguous` says to restart, while the policy allows), return what
+ * `resolveAmbiguous` found, or `undefined` to throw the failure. An outcome left open ends in
+ * `OUTCOME_UNKNOWN` where the answer would say something else (a spent request id's 401, the
+ * relay's 403): see {@link unsettledError}.
  */
 async function afterFailure<TBody>(
   run: RunState<TBody>,
   thrown: unknown,
 ): Promise<"restart" | RunSignedRequestReturnType<TBody> | undefined> {
-  if (run.restarts > 0) return undefined;
   if (thrown instanceof ChallengeLapse) return restart(run);
-  const resolve = run.config.parameters.resolveAmbiguous;
-  if (resolve === undefined || !isSignetError(thrown) || !isAmbiguous(run)) return undefined;
+  if (!isSignetError(thrown) || !isAmbiguous(run)) return undefined;
   if (thrown.code === "ABORTED" || thrown.code === "PAYLOAD_MISMATCH") return undefined;
   // A definite refusal (a wrong code, a 400) says this request was judged: nothing to look up.
   if (!mayHaveTakenEffect(thrown)) return undefined;
+  const resolve = run.config.parameters.resolveAmbiguous;
+  if (resolve === undefined) throw unsettledError(run, thrown, `leg ${run.current.leg}`);
   let resolved: Awaited<ReturnType<typeof resolve>>;
   try {
-    resolved = await resolve(thrown);
-  } catch {
-    // The look-up failed too: the outcome stays unknown, which the original error says.
-    return undefined;
+    resolved = await askAgainOnFaults(run, () => resolve(thrown));
+  } catch (failure) {
+    if (isSignetError(failure, "ABORTED")) throw failure;
+    // The question failed too, past the policy's retries: the outcome stays unknown.
+    throw unsettledError(run, thrown, "recovery", failure);
   }
-  if (resolved === "restart") return restart(run);
-  if (resolved === undefined) return undefined;
+  if (resolved === "restart") {
+    if (run.restarts < run.config.maxRestarts) return restart(run);
+    throw unsettledError(run, thrown, `leg ${run.current.leg}`);
+  }
+  if (resolved === undefined) throw unsettledError(run, thrown, `leg ${run.current.leg}`);
   const requestId = run.current.challenge?.requestId;
   emitStage(run, { stage: "done" });
   return {
@@ -183,6 +194,73 @@ async function afterFailure<TBody>(
     restarts: run.restarts,
     resolved: true,
   };
+}
+
+/**
+ * Asks `question` (the look-up that settles an ambiguous send) again after its own transient
+ * failures, with the policy's count, backoff and `shouldRetry`, within the run's budget: the
+ * recovery recovers from what it recovers from.
+ * @throws {SignetError} its last failure, or `ABORTED`.
+ */
+async function askAgainOnFaults<T>(run: RunState<unknown>, question: () => Promise<T>): Promise<T> {
+  const { policy, backoff, random, timer, sleep, parameters } = run.config;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await question();
+    } catch (error) {
+      if (!isSignetError(error) || !error.retryable || error.code === "ABORTED") throw error;
+      if (attempt > policy.retryCount) throw error;
+      const delayMs = backoffDelay({ ...backoff, attempt, random });
+      if (timer.now() + delayMs >= run.deadline) throw error;
+      const context = {
+        error,
+        reason: "transient" as const,
+        attempt,
+        method: parameters.method,
+        path: parameters.path,
+      };
+      if (policy.shouldRetry?.(context) === false) throw error;
+      emitRetry(run, { reason: "transient", attempt, delayMs, error });
+      await unlessAborted(() => sleep(delayMs, parameters.signal), parameters.signal);
+    }
+  }
+}
+
+/**
+ * The error of a run whose signed send may have taken effect and whose outcome nothing settled:
+ * an answer that would say something else (the 401 of a spent request id, whose documented
+ * meaning is platform credentials; the relay's 403 for a resource the earlier send ended) is
+ * `OUTCOME_UNKNOWN`, with the operation, the step (`leg N`, or `recovery` when the look-up that
+ * settles it failed) and the code that ended it. No answer at all (`NETWORK`, `TIMEOUT`, a 5xx,
+ * `PROCESSING_TIMEOUT`) and a lapse say so already and are thrown as they are.
+ */
+function unsettledError(
+  run: RunState<unknown>,
+  thrown: SignetError,
+  step: string,
+  recoveryFailure?: unknown,
+): SignetError {
+  if (thrown.status === undefined || thrown.status >= 500) return thrown;
+  return outcomeUnknownError(
+    defined({
+      operation: run.config.parameters.operation,
+      step,
+      requestId: run.current.challenge?.requestId,
+      code: String(thrown.code),
+      status: thrown.status,
+      recoveryCode: isSignetError(recoveryFailure) ? String(recoveryFailure.code) : undefined,
+    }),
+    thrown,
+  );
+}
+
+/** Says `failed` (with the code) and gives the error back to throw. */
+function failed(run: RunState<unknown>, error: unknown): unknown {
+  emitStage(run, {
+    stage: "failed",
+    ...(isSignetError(error) ? { code: String(error.code), status: error.status } : {}),
+  });
+  return error;
 }
 
 function restart(run: RunState<unknown>): "restart" {

@@ -1,6 +1,6 @@
 // The errors a signed request makes itself, and the signer's answer checked (docs/architecture.md
 // "The signed-request engine").
-import { SignetError } from "../errors.js";
+import { SignetError, type SignetErrorDetails } from "../errors.js";
 import { unlessAborted } from "./abort.js";
 import type { SignedRequestChallenge } from "./challenge.js";
 import type { SignContext, SignPayload } from "./signedRequestParameters.js";
@@ -20,6 +20,20 @@ export const challengeExpiredError = (
     details: { ...details, requestId: challenge.requestId, expiresAt: challenge.expiresAt },
     cause,
   });
+
+/**
+ * `OUTCOME_UNKNOWN`: a signed send may have taken effect, its answer was lost, and asking the
+ * service did not settle what happened (details: `operation`, `step`, `requestId`, `code`).
+ */
+export const outcomeUnknownError = (
+  details: SignetErrorDetails<"OUTCOME_UNKNOWN">,
+  cause: SignetError,
+): SignetError<"OUTCOME_UNKNOWN"> =>
+  new SignetError(
+    "OUTCOME_UNKNOWN",
+    "The answer was lost and the outcome could not be read back: check the state before trying again",
+    { details, cause },
+  );
 
 /** `PROCESSING_TIMEOUT` (retryable): the run's time budget is spent. */
 export const processingTimeoutError = (

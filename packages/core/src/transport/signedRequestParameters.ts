@@ -82,12 +82,15 @@ type CommonParameters<TBody> = {
   /** Largest `Retry-After` honoured, in ms; longer waits throw the 429. Default 30 000. */
   maxRetryAfterMs?: number | undefined;
   /**
-   * Asked when a signed send may have been taken without a terminal answer (no answer, a 5xx,
-   * a 503, PROCESSING) and the run then ended in an answer that leaves the outcome open: no
-   * answer, a 5xx, or a 401 for a spent request id (never after a definite refusal such as a
-   * wrong code or a 400). It asks the service what happened and returns the success it found
-   * (`{ status, body }`), `"restart"` to start over once with a fresh challenge where repeating
-   * is safe, or `undefined` to throw. If it throws, the original error is thrown instead.
+   * Asked when a signed send of the run (in any pass) may have been taken without a terminal
+   * answer (no answer, a 5xx, a 503, PROCESSING) and the run then ended in an answer that leaves
+   * the outcome open: no answer, a 5xx, a lapse, a 401 for a spent request id, or the relay's 403
+   * for a resource it no longer lists (never after a definite refusal such as a wrong code or a
+   * 400). It asks the service what happened and returns the success it found (`{ status, body }`),
+   * `"restart"` to start over with a fresh challenge where repeating is safe (as often as the
+   * retry policy allows), or `undefined` when it cannot tell. A retryable failure of its own is
+   * asked again under the retry policy. When nothing settles the outcome, an answer that would say
+   * something else (the 401, the 403) becomes `OUTCOME_UNKNOWN`; no answer stays as it was.
    */
   resolveAmbiguous?:
     | ((error: SignetError) => Promise<{ status: number; body: TBody } | "restart" | undefined>)
@@ -115,11 +118,11 @@ export type ChallengeModeParameters = {
    */
   maxLegs?: number | undefined;
   /**
-   * Start over from leg 1, once, with a fresh challenge when the challenge lapses (locally, or a
-   * 401 for an expired request id). Default (`undefined`): when no signed send of the lapsed
-   * leg may have been taken (none went unanswered, got a 5xx or PROCESSING), which proves that
-   * nothing happened. `true`: always, for flows that are safe to repeat (reads such as export).
-   * `false`: never.
+   * Start over from leg 1 with a fresh challenge when the challenge lapses (locally, or a 401 for
+   * an expired request id), as often as the retry policy's `retryCount` allows (at least once).
+   * Default (`undefined`): when no signed send of the lapsed leg may have been taken (none went
+   * unanswered, got a 5xx or PROCESSING), which proves that nothing happened. `true`: always,
+   * for flows that are safe to repeat with the same body. `false`: never.
    */
   restartOnExpiry?: boolean | undefined;
 };
@@ -156,7 +159,7 @@ export type RunSignedRequestReturnType<TBody = unknown> = {
   legs: number;
   /** HTTP requests sent in total, re-sends and restarts included. */
   attempts: number;
-  /** 1 when the flow started over with a fresh challenge (a lapse, or `resolveAmbiguous`). */
+  /** Fresh starts with a new challenge (a lapse, or `resolveAmbiguous`). */
   restarts: number;
   /** `true` when `resolveAmbiguous` found the outcome instead of the service's answer. */
   resolved?: true;

@@ -9,7 +9,7 @@ import {
   type ScriptedReply,
   scriptedFetch,
 } from "../../../test/src/scriptedFetch.js";
-import { detailOf, isSignetError, type SignetError } from "../errors.js";
+import { detailOf, isSignetError, SignetError } from "../errors.js";
 import { createTransport } from "./http.js";
 import type { RetryEvent } from "./retry.js";
 import { runSignedRequest } from "./signedRequest.js";
@@ -122,17 +122,23 @@ describe("a lapsed challenge", () => {
     expect(error.code).toBe("CHALLENGE_EXPIRED");
   });
 
-  it("gives CHALLENGE_EXPIRED when the fresh challenge lapses too (once only)", async () => {
+  it("starts over as often as the policy's retryCount allows, then gives CHALLENGE_EXPIRED", async () => {
     const expired = { status: 401, json: { status: 401, code: "REQUEST_EXPIRED", message: "x" } };
-    const { base, relay } = setup((time) => [
-      { status: 202, json: challengeJson(time.now) },
-      expired,
-      { status: 202, json: challengeJson(time.now) },
-      expired,
-    ]);
+    const { base, relay, events } = setup((time) =>
+      Array.from({ length: 4 }, () => [
+        { status: 202, json: challengeJson(time.now) },
+        expired,
+      ]).flat(),
+    );
     const error = await rejection(runSignedRequest(base));
     expect(error.code).toBe("CHALLENGE_EXPIRED");
-    expect(relay.calls).toHaveLength(4);
+    // The default policy: 3 retries, so 3 fresh starts after the first pass.
+    expect(relay.calls).toHaveLength(8);
+    expect(retries(events).map((event) => [event.reason, event.attempt])).toEqual([
+      ["restart", 1],
+      ["restart", 2],
+      ["restart", 3],
+    ]);
   });
 });
 
@@ -259,12 +265,16 @@ describe("an ambiguous re-send", () => {
     expect(ids[4]).not.toBe(first?.requestId);
   });
 
-  it("throws the service's answer when resolveAmbiguous finds nothing, and is not asked without ambiguity", async () => {
+  it("is OUTCOME_UNKNOWN when resolveAmbiguous finds nothing, and is not asked without ambiguity", async () => {
     const { base } = setup((time) => [{ status: 202, json: challengeJson(time.now) }, lost, spent]);
     const error = await rejection(
       runSignedRequest({ ...base, resolveAmbiguous: async () => undefined }),
     );
-    expect([error.code, detailOf(error, "ambiguousResend")]).toEqual(["UNAUTHORIZED", true]);
+    expect([error.code, error.details]).toEqual([
+      "OUTCOME_UNKNOWN",
+      { step: "leg 2", requestId: expect.any(String), code: "UNAUTHORIZED", status: 401 },
+    ]);
+    expect(detailOf(error.cause as SignetError, "ambiguousResend")).toBe(true);
 
     const plain = setup((time) => [{ status: 202, json: challengeJson(time.now) }, spent]);
     const resolveAmbiguous = vi.fn(async () => "restart" as const);
@@ -323,7 +333,7 @@ describe("an ambiguous re-send", () => {
     }
   });
 
-  it("throws the original error, marked ambiguous, with a failed event when resolveAmbiguous throws", async () => {
+  it("is OUTCOME_UNKNOWN at the recovery step, with a failed event, when resolveAmbiguous throws", async () => {
     const { base, events } = setup((time) => [
       { status: 202, json: challengeJson(time.now) },
       lost,
@@ -337,12 +347,127 @@ describe("an ambiguous re-send", () => {
         },
       }),
     );
-    expect([error.code, error.status, detailOf(error, "ambiguousResend")]).toEqual([
+    expect([error.code, detailOf(error, "step"), detailOf(error, "code")]).toEqual([
+      "OUTCOME_UNKNOWN",
+      "recovery",
       "UNAUTHORIZED",
-      401,
-      true,
     ]);
-    expect(events.at(-1)).toMatchObject({ stage: "failed", code: "UNAUTHORIZED", status: 401 });
+    expect(events.at(-1)).toMatchObject({ stage: "failed", code: "OUTCOME_UNKNOWN" });
+  });
+
+  it("asks again after the question's own transient faults, by the policy, with retry events", async () => {
+    const { base, events, time } = setup((clock) => [
+      { status: 202, json: challengeJson(clock.now) },
+      lost,
+      spent,
+    ]);
+    let asked = 0;
+    const result = await runSignedRequest({
+      ...base,
+      resolveAmbiguous: async () => {
+        asked += 1;
+        if (asked < 3) throw new SignetError("NETWORK", "lost too", { retryable: true });
+        return { status: 201, body: { id: "AuthMethod:found" } };
+      },
+    });
+    expect(result).toMatchObject({ resolved: true, body: { id: "AuthMethod:found" } });
+    expect(asked).toBe(3);
+    expect(time.sleeps).toHaveLength(3);
+    expect(retries(events).map((event) => [event.reason, event.attempt, event.code])).toEqual([
+      ["transient", 1, "NETWORK"],
+      ["transient", 1, "NETWORK"],
+      ["transient", 2, "NETWORK"],
+    ]);
+  });
+
+  it("stops asking when the policy's retries are spent: OUTCOME_UNKNOWN names the look-up's code", async () => {
+    const { base } = setup((time) => [{ status: 202, json: challengeJson(time.now) }, lost, spent]);
+    const resolveAmbiguous = vi.fn(async () => {
+      throw new SignetError("UPSTREAM_TIMEOUT", "the relay's look-up timed out", {
+        status: 504,
+        retryable: true,
+      });
+    });
+    const error = await rejection(
+      runSignedRequest({ ...base, retry: { retryCount: 2 }, resolveAmbiguous }),
+    );
+    expect(resolveAmbiguous).toHaveBeenCalledTimes(3);
+    expect(error.details).toMatchObject({
+      step: "recovery",
+      code: "UNAUTHORIZED",
+      recoveryCode: "UPSTREAM_TIMEOUT",
+    });
+  });
+
+  it("keeps a lost answer's own code when no answer ever came: NETWORK says so already", async () => {
+    const { base } = setup((time) => [
+      { status: 202, json: challengeJson(time.now) },
+      lost,
+      lost,
+      lost,
+      lost,
+    ]);
+    const error = await rejection(
+      runSignedRequest({ ...base, resolveAmbiguous: async () => undefined }),
+    );
+    expect([error.code, detailOf(error, "ambiguousResend")]).toEqual(["NETWORK", undefined]);
+  });
+
+  it("reads the relay's 403 for a resource it no longer lists as the earlier send's doing", async () => {
+    const forbidden = {
+      status: 403,
+      json: {
+        code: "RELAY_FORBIDDEN",
+        message: "not yours",
+        details: { field: "path", kind: "Session" },
+      },
+    };
+    const { base } = setup((time) => [
+      { status: 202, json: challengeJson(time.now) },
+      lost,
+      forbidden,
+    ]);
+    const resolveAmbiguous = vi.fn(async (error: SignetError) => {
+      expect(error.code).toBe("RELAY_FORBIDDEN");
+      return { status: 201, body: { id: "Session:adopted" } };
+    });
+    const result = await runSignedRequest({ ...base, resolveAmbiguous });
+    expect(result).toMatchObject({ resolved: true, body: { id: "Session:adopted" } });
+    // Without an earlier send that may have been taken, the same 403 is a refusal.
+    const plain = setup((time) => [{ status: 202, json: challengeJson(time.now) }, forbidden]);
+    const notAsked = vi.fn(async () => "restart" as const);
+    const refused = await rejection(
+      runSignedRequest({ ...plain.base, resolveAmbiguous: notAsked }),
+    );
+    expect(refused.code).toBe("RELAY_FORBIDDEN");
+    expect(notAsked).not.toHaveBeenCalled();
+  });
+
+  it("stays ambiguous across a fresh start: an earlier send delivered late is still resolved", async () => {
+    // The first send is lost; the look-up finds nothing yet and says restart; the late first
+    // send then ends what the fresh start needs, and the fresh challenge's leg 1 is refused.
+    const gone = {
+      status: 401,
+      json: {
+        code: "UNAUTHORIZED",
+        message: "The session is not active.",
+        details: { reason: "SESSION_NOT_ACTIVE" },
+      },
+    };
+    const { base } = setup((time) => [
+      { status: 202, json: challengeJson(time.now) },
+      lost,
+      spent,
+      gone,
+    ]);
+    const answers: ("restart" | { status: number; body: unknown })[] = [
+      "restart",
+      { status: 201, body: { id: "Session:late" } },
+    ];
+    const resolveAmbiguous = vi.fn(async () => answers.shift()!);
+    const result = await runSignedRequest({ ...base, resolveAmbiguous });
+    expect(resolveAmbiguous).toHaveBeenCalledTimes(2);
+    expect(result).toMatchObject({ resolved: true, restarts: 1, body: { id: "Session:late" } });
   });
 });
 

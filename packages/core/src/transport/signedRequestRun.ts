@@ -29,9 +29,10 @@ const DEFAULT_MAX_LEGS = 2;
  */
 export const MAX_CHALLENGE_LIFETIME_MS = 15 * 60_000;
 /**
- * Without a caller's `timeoutMs`, a run that holds a challenge ends this long after it started:
- * room for one restart after a challenge of the longest honoured lifetime, and no more, so
- * endless PROCESSING answers cannot keep a call pending.
+ * Without a caller's `timeoutMs`, a run that holds a challenge ends this long after it started,
+ * restarts included: room for one restart after a challenge of the longest honoured lifetime (the
+ * service's challenges live minutes, so the policy's restarts fit), and no more, so endless
+ * PROCESSING answers cannot keep a call pending.
  */
 export const MAX_SIGNED_RUN_MS = 2 * MAX_CHALLENGE_LIFETIME_MS;
 
@@ -46,11 +47,19 @@ export type RunConfig<TBody> = {
   readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly random: () => number;
   readonly isProcessing: (body: unknown) => boolean;
+  /** Whether a 200 body on a 201/204 endpoint is the resource (`parseBody` accepts it). */
+  readonly isResource: ((body: unknown) => boolean) | undefined;
   readonly policy: RetryPolicy;
   readonly backoff: Readonly<BackoffOptions>;
   readonly maxTransientRetries: number;
   readonly maxRateLimitRetries: number;
   readonly maxRetryAfterMs: number;
+  /**
+   * Fresh starts allowed: the policy's `retryCount`, and at least one (a lapse nothing can have
+   * beaten always started over once, `retry: false` too), after a lapse nothing can have beaten,
+   * or when `resolveAmbiguous` found that nothing happened.
+   */
+  readonly maxRestarts: number;
   /** The caller's absolute deadline on the local timer (infinite when none was given). */
   readonly givenDeadline: number;
   /** When the run started, on the local timer. */
@@ -85,8 +94,14 @@ export type RunState<TBody> = {
   readonly config: RunConfig<TBody>;
   /** HTTP requests sent in total. */
   attempts: number;
-  /** Fresh starts from leg 1 (at most one). */
+  /** Fresh starts from leg 1 (at most `config.maxRestarts`). */
   restarts: number;
+  /**
+   * Whether a signed send of this run, in any pass, may have been taken without a terminal
+   * answer: an answer after it, even a fresh challenge's, can then follow an earlier send that
+   * took effect, and an error that leaves the outcome open is resolved (`resolveAmbiguous`).
+   */
+  mayHaveActed: boolean;
   readonly usedRequestIds: Set<string>;
   /** The local-timer deadline: `timeoutMs` until a challenge is held, then as the caller chose. */
   deadline: number;
@@ -128,11 +143,13 @@ export function createRunState<TBody>(
     sleep: parameters.sleep ?? defaultSleep,
     random: parameters.random ?? Math.random,
     isProcessing: parameters.isProcessing ?? isProcessingBody,
+    isResource: resourceCheck(parameters.parseBody),
     policy,
     backoff: policy.backoff,
     maxTransientRetries: parameters.maxTransientRetries ?? policy.retryCount,
     maxRateLimitRetries: parameters.maxRateLimitRetries ?? policy.retryCount,
     maxRetryAfterMs: policy.maxRetryAfterMs,
+    maxRestarts: Math.max(1, policy.retryCount),
     givenDeadline,
     startedAt,
     // Every payload is checked before `sign` sees it (docs/protocol.md §11).
@@ -150,9 +167,25 @@ export function createRunState<TBody>(
     config,
     attempts: 0,
     restarts: 0,
+    mayHaveActed: false,
     usedRequestIds: new Set(),
     deadline: Math.min(startedAt + (parameters.timeoutMs ?? DEFAULT_TIMEOUT_MS), givenDeadline),
     current: freshLeg(),
+  };
+}
+
+/** Whether `parseBody` accepts a body (a 200 that is the resource itself settles a call). */
+function resourceCheck(
+  parseBody: ((body: unknown) => unknown) | undefined,
+): ((body: unknown) => boolean) | undefined {
+  if (parseBody === undefined) return undefined;
+  return (body) => {
+    try {
+      parseBody(body);
+      return true;
+    } catch {
+      return false;
+    }
   };
 }
 

@@ -20,6 +20,7 @@ import {
   failure,
   isAmbiguous,
   lapse,
+  noteSent,
   prepareDirect,
   send,
   signNext,
@@ -300,7 +301,7 @@ describe("send", () => {
   it("an error answer after an unanswered signed send says it may follow a send that was taken", async () => {
     const s = setup({}, [reply(401, { code: "UNAUTHORIZED", message: "used request id" })]);
     onLeg2(s);
-    s.run.current.touched = true;
+    s.run.mayHaveActed = true;
     const { answer } = await send(s.run);
     expect("error" in answer && answer.error?.details).toMatchObject({
       operation: "addPasskey",
@@ -310,27 +311,59 @@ describe("send", () => {
 });
 
 describe("isAmbiguous", () => {
-  it.each([
-    ["leg 1, after a transient retry", { leg: 1, transientRetries: 1 }, {}, false],
-    ["leg 2, no retry", { leg: 2, touched: false }, {}, false],
-    ["leg 2, after a send that may have been taken", { leg: 2, touched: true }, {}, true],
+  it("holds for the whole run once a signed send may have been taken, in any pass", () => {
+    const s = setup();
+    expect(isAmbiguous(s.run)).toBe(false);
+    onLeg2(s);
+    noteSent(s.run, { failure: networkError() });
+    expect(isAmbiguous(s.run)).toBe(true);
+    // A fresh start (a new challenge, leg 1) does not make the earlier send any less possible.
+    s.run.current = { ...s.run.current, leg: 1, touched: false, challenge: undefined };
+    expect(isAmbiguous(s.run)).toBe(true);
+  });
+});
+
+describe("noteSent: which answers leave a signed send possibly taken", () => {
+  const refused = new SignetError("NETWORK", "refused", {
+    retryable: true,
+    details: { sent: false },
+  });
+  const aborted = new SignetError("ABORTED", "stop");
+  it.each<[string, Answer, boolean, boolean]>([
+    ["no answer on leg 2", { failure: networkError() }, true, true],
+    ["no answer on leg 1 (unsigned: nothing to take)", { failure: networkError() }, false, false],
+    ["a refused connection on leg 2 (it never left)", { failure: refused }, true, false],
+    ["the caller's abort", { failure: aborted }, true, false],
+    ["a 500 on leg 2", { status: 500 }, true, true],
     [
-      "leg 2, after a 429 only (not taken)",
-      { leg: 2, rateLimitRetries: 1, touched: false },
-      {},
-      false,
-    ],
-    [
-      "direct, after a send that may have been taken",
-      { leg: 1, touched: true },
-      { mode: "direct", payloadToSign: "p" },
+      "a 503 with Retry-After (a gateway may answer it after the service committed)",
+      { status: 503, delayMs: 1_000 },
+      true,
       true,
     ],
-    ["direct, no retry", { leg: 1, touched: false }, { mode: "direct", payloadToSign: "p" }, false],
-  ])("%s → %s", (_, leg, parameters, expected) => {
-    const s = setup(parameters as never);
-    Object.assign(s.run.current, leg);
-    expect(isAmbiguous(s.run)).toBe(expected);
+    ["a 429 (given before anything is done)", { status: 429, delayMs: 1_000 }, true, false],
+    ["PROCESSING on a 200 endpoint", { status: 200, processing: true }, true, true],
+    [
+      "a 200 that is not the resource on a 201 endpoint",
+      { status: 200, resource: false },
+      true,
+      true,
+    ],
+    ["a 200 that is the resource on a 201 endpoint", { status: 200, resource: true }, true, false],
+    ["a 401 (terminal)", { status: 401 }, true, false],
+    ["a 201 (terminal)", { status: 201 }, true, false],
+  ])("%s → %s", (_, answer, signedLeg, taken) => {
+    const s = setup();
+    if (signedLeg) onLeg2(s);
+    noteSent(s.run, answer);
+    expect(s.run.current.touched).toBe(taken);
+    expect(s.run.mayHaveActed).toBe(taken);
+  });
+
+  it("counts in direct mode, whose one leg is signed", () => {
+    const s = setup({ mode: "direct", payloadToSign: "p" } as never);
+    noteSent(s.run, { failure: networkError() });
+    expect(isAmbiguous(s.run)).toBe(true);
   });
 });
 
@@ -525,7 +558,6 @@ describe("waitToResend", () => {
     expected: {
       delayMs: number;
       counter: "processingCount" | "rateLimitRetries" | "transientRetries";
-      touched: boolean;
     },
   ];
   const rows: Row[] = [
@@ -534,13 +566,13 @@ describe("waitToResend", () => {
       "PROCESSING on leg 2",
       { type: "resend", reason: "processing" },
       true,
-      { delayMs: 250, counter: "processingCount", touched: true },
+      { delayMs: 250, counter: "processingCount" },
     ],
     [
       "a 429 on leg 2",
       { type: "resend", reason: "rate-limited", delayMs: 3_000, cause: cause("RATE_LIMITED", 429) },
       true,
-      { delayMs: 3_000, counter: "rateLimitRetries", touched: false },
+      { delayMs: 3_000, counter: "rateLimitRetries" },
     ],
     [
       "a 503 with Retry-After on leg 2 (a gateway may answer it after the service took the send)",
@@ -551,19 +583,19 @@ describe("waitToResend", () => {
         cause: cause("UPSTREAM_UNAVAILABLE", 503),
       },
       true,
-      { delayMs: 3_000, counter: "rateLimitRetries", touched: true },
+      { delayMs: 3_000, counter: "rateLimitRetries" },
     ],
     [
       "no answer on leg 2",
       { type: "resend", reason: "transient", cause: networkError() },
       true,
-      { delayMs: 250, counter: "transientRetries", touched: true },
+      { delayMs: 250, counter: "transientRetries" },
     ],
     [
       "no answer on leg 1",
       { type: "resend", reason: "transient", cause: networkError() },
       false,
-      { delayMs: 250, counter: "transientRetries", touched: false },
+      { delayMs: 250, counter: "transientRetries" },
     ],
   ];
   it.each(rows)("%s: waits, counts, and tells why", async (_, step, signedLeg, expected) => {
@@ -572,7 +604,6 @@ describe("waitToResend", () => {
     await waitToResend(s.run, step, step.reason === "rate-limited" ? step.cause.status : 500);
     expect(s.time.sleeps).toEqual([expected.delayMs]);
     expect(s.run.current[expected.counter]).toBe(1);
-    expect(s.run.current.touched).toBe(expected.touched);
     expect(s.run.current).toMatchObject({
       retryReason: step.reason,
       retryDelayMs: expected.delayMs,
@@ -606,7 +637,10 @@ describe("waitToResend", () => {
     ],
     [
       "a PROCESSING wait past the challenge's expiry is a lapse (not restartable: the send was taken)",
-      (s) => onLeg2(s, 100),
+      (s) => {
+        onLeg2(s, 100);
+        noteSent(s.run, { status: 200, processing: true });
+      },
       { type: "resend", reason: "processing" },
       "CHALLENGE_EXPIRED",
     ],
@@ -663,7 +697,10 @@ describe("lapse", () => {
   >([
     ["untouched, first pass", {}, {}, "lapse(CHALLENGE_EXPIRED)"],
     ["a send may have been taken", {}, { touched: true }, "CHALLENGE_EXPIRED"],
-    ["already restarted once", {}, { restarts: 1 }, "CHALLENGE_EXPIRED"],
+    ["restarted once: more are allowed", {}, { restarts: 1 }, "lapse(CHALLENGE_EXPIRED)"],
+    ["the policy's restarts spent (retryCount)", {}, { restarts: 3 }, "CHALLENGE_EXPIRED"],
+    ["retry: false keeps one restart", { retry: false }, {}, "lapse(CHALLENGE_EXPIRED)"],
+    ["retry: false, restarted once", { retry: false }, { restarts: 1 }, "CHALLENGE_EXPIRED"],
     [
       "the flow allows it though touched",
       { restartOnExpiry: true },

@@ -2,7 +2,7 @@
 // signed-request engine"): start a send, send, decide (the pure `nextStep`), then sign the next
 // leg, succeed, wait to re-send, or fail. Each is small and tested on its own.
 import { defined } from "../defined.js";
-import { isSignetError, SignetError } from "../errors.js";
+import { detailOf, isSignetError, SignetError } from "../errors.js";
 import { abortedError, unlessAborted } from "./abort.js";
 import { backoffDelay } from "./backoff.js";
 import { parseSignedRequestChallenge } from "./challenge.js";
@@ -106,11 +106,12 @@ export async function send(run: RunState<unknown>): Promise<Sent> {
     direct,
     expectedStatus: parameters.expectedStatus,
     isProcessing: run.config.isProcessing,
+    isResource: run.config.isResource,
     now: clock.now(),
     details: withContext(run, {
       requestId: current.challenge?.requestId,
-      // A failure before this answer may have reached the service: after such a re-send, a 401
-      // for a used request id can mean the first send took effect.
+      // A signed send before this answer may have reached the service: a 401 for a used request
+      // id, or a duplicate, can then mean the earlier send took effect.
       ...(isAmbiguous(run) ? { ambiguousResend: true } : {}),
     }),
     rateLimitDelay:
@@ -122,11 +123,30 @@ export async function send(run: RunState<unknown>): Promise<Sent> {
 }
 
 /**
- * Whether a signed send of this leg may have been taken without a terminal answer (see
- * `LegState.touched`): a later answer may be a re-send's, and the outcome is unknown.
+ * Whether a signed send of this run, in this pass or an earlier one, may have been taken without
+ * a terminal answer (see `RunState.mayHaveActed`): a later answer may follow a send that took
+ * effect, and the outcome is unknown.
  */
 export function isAmbiguous(run: RunState<unknown>): boolean {
-  return run.current.touched && isSignedLeg(run);
+  return run.mayHaveActed;
+}
+
+/**
+ * After a send: a signed one that got no terminal answer may have been taken (see
+ * `LegState.touched`): no answer (unless the connection was refused: nothing left), a 5xx (a 503
+ * with `Retry-After` too: a gateway may answer it after the service committed), or PROCESSING.
+ * A 429 is given before anything is done, and any other answer is terminal.
+ */
+export function noteSent(run: RunState<unknown>, answer: Answer): void {
+  if (!isSignedLeg(run)) return;
+  const taken =
+    "failure" in answer
+      ? answer.failure.code !== "ABORTED" && detailOf(answer.failure, "sent") !== false
+      : answer.status >= 500 ||
+        (answer.status === 200 && (answer.processing === true || answer.resource === false));
+  if (!taken) return;
+  run.current.touched = true;
+  run.mayHaveActed = true;
 }
 
 /** What to do with an answer: the pure decision table, fed from the run's state. */
@@ -274,10 +294,6 @@ export async function waitToResend(
     attempt = current.transientRetries;
     delayMs = backoffDelay({ ...backoff, attempt, random });
   }
-  // A signed send may have been taken unless it was answered 429, which the service gives
-  // before doing anything: a 503 with `Retry-After` may come from a gateway after the service
-  // committed, so it counts as taken like no answer, a 5xx or PROCESSING.
-  if (status !== 429 && isSignedLeg(run)) current.touched = true;
   const cause = step.reason === "processing" ? undefined : step.cause;
   const { policy, parameters } = run.config;
   if (
@@ -309,19 +325,24 @@ function assertWaitFits(run: RunState<unknown>, ms: number, cause: SignetError |
 
 /**
  * The error for a lapsed challenge: `CHALLENGE_EXPIRED`, wrapped in a {@link ChallengeLapse} to
- * start over once with a fresh challenge when that is safe: no signed send of this leg may have
- * been taken (it got no answer, a 5xx or PROCESSING), or the flow allows it (`restartOnExpiry`).
+ * start over with a fresh challenge, while the policy allows restarts, when that is safe: no
+ * signed send of this leg may have been taken (it got no answer, a 5xx or PROCESSING), or the
+ * flow allows it (`restartOnExpiry`). Marked `ambiguousResend` when a send may have been taken.
  */
 export function lapse(run: RunState<unknown>, cause?: unknown): SignetError | ChallengeLapse {
   const { parameters } = run.config;
   const { challenge } = run.current;
   if (challenge === undefined) throw new TypeError("lapse without a challenge");
-  const error = challengeExpiredError(challenge, withContext(run, {}), cause);
+  const error = challengeExpiredError(
+    challenge,
+    withContext(run, isAmbiguous(run) ? { ambiguousResend: true } : {}),
+    cause,
+  );
   const allowed =
     parameters.mode !== "direct" &&
     parameters.restartOnExpiry !== false &&
     (parameters.restartOnExpiry === true || !run.current.touched);
-  return allowed && run.restarts === 0 ? new ChallengeLapse(error) : error;
+  return allowed && run.restarts < run.config.maxRestarts ? new ChallengeLapse(error) : error;
 }
 
 /** The error to throw for a terminal step (`timeout`, `lapse`, `fail`). */
