@@ -5,6 +5,8 @@
 // entry point an app bundles reaches it.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -138,7 +140,8 @@ describe("what an app ships", () => {
       metafile: true,
       splitting: true,
       format: "esm",
-      outdir: "/tmp/signet-jest-entry-check",
+      // Nothing is written (`write: false`); esbuild only needs a directory to name the chunks.
+      outdir: join(tmpdir(), "signet-jest-entry-check"),
       platform: "neutral",
       external: [
         "react-native",
