@@ -6,8 +6,7 @@ import { credentialRoutes } from "./resources/credentials.js";
 import { customerRoutes } from "./resources/customers.js";
 import { delegatedKeyRoutes } from "./resources/delegatedKeys.js";
 import { exportRoutes } from "./resources/export.js";
-import { quoteRoutes } from "./resources/quotes.js";
-import { scaRoutes } from "./resources/sca.js";
+import { quoteRoutes } from "./resources/quotes/index.js";
 import { scaLoginRoutes } from "./resources/scaLogin.js";
 import { sessionRoutes } from "./resources/sessions.js";
 import { signInRoutes } from "./resources/signIn.js";
@@ -23,7 +22,6 @@ export const serviceRoutes: readonly Route[] = [
   ...delegatedKeyRoutes,
   ...exportRoutes,
   ...quoteRoutes,
-  ...scaRoutes,
   ...scaLoginRoutes,
   ...transactionRoutes,
   ...cardRoutes,
