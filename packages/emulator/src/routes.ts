@@ -1,6 +1,6 @@
 // Every service route the emulator serves, in one table.
 import type { Route } from "./http/router.js";
-import { accountRoutes } from "./resources/accounts.js";
+import { accountRoutes } from "./resources/accounts/index.js";
 import { cardRoutes } from "./resources/cards.js";
 import { credentialRoutes } from "./resources/credentials.js";
 import { customerRoutes } from "./resources/customers.js";

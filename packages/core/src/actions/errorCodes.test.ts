@@ -66,8 +66,10 @@ const isService = (code: string) => Object.hasOwn(SERVICE, code);
  */
 const PLATFORM_ONLY: Record<string, string> = {
   SELF_PAYMENT: "POST /quotes (quote creation, the platform's backend): resources/quotes/create.ts",
-  AMOUNT_OUT_OF_RANGE: "POST /quotes (quote creation, the platform's backend): resources/quotes/create.ts",
-  INVALID_CURRENCY: "POST /quotes (quote creation, the platform's backend): resources/quotes/create.ts",
+  AMOUNT_OUT_OF_RANGE:
+    "POST /quotes (quote creation, the platform's backend): resources/quotes/create.ts",
+  INVALID_CURRENCY:
+    "POST /quotes (quote creation, the platform's backend): resources/quotes/create.ts",
 };
 
 const rows = ACTION_ERROR_CODES as Record<string, ActionErrorRow>;

@@ -9,7 +9,12 @@ import { quotePayload } from "../../payloads.js";
 import type { Runtime } from "../../runtime.js";
 import type { QuoteFunding, QuoteRecord } from "../../state.js";
 import { boolean, enumOf, id, integer, object, optional, string, union } from "../../validation.js";
-import { CURRENCIES, currencyJson, findBalanceAccount, fundingInstruction } from "../accounts.js";
+import {
+  CURRENCIES,
+  currencyJson,
+  findBalanceAccount,
+  fundingInstruction,
+} from "../accounts/account.js";
 import { CURRENCY_CODE, insufficientFunds, quoteJson, startTransfer } from "./quote.js";
 
 const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";

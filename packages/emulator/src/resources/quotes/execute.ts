@@ -9,7 +9,7 @@ import type { Route } from "../../http/router.js";
 import { checkStamp, SIGNATURE_HEADER } from "../../signedRetry.js";
 import type { QuoteRecord } from "../../state.js";
 import { enumOf, object, optional } from "../../validation.js";
-import { findBalanceAccount, getAccount } from "../accounts.js";
+import { findBalanceAccount, getAccount } from "../accounts/account.js";
 import {
   checkExecuteFactor,
   checkExecuteSession,

@@ -9,7 +9,7 @@ import { json } from "../../http/responses.js";
 import type { Route } from "../../http/router.js";
 import type { Runtime } from "../../runtime.js";
 import type { BalanceAccount, QuoteRecord, TransactionRecord } from "../../state.js";
-import { fundingInstruction, sparkAddress } from "../accounts.js";
+import { fundingInstruction, sparkAddress } from "../accounts/account.js";
 import { scaChallengeJson } from "../sca.js";
 import { settleDueTransactions } from "../transactions.js";
 

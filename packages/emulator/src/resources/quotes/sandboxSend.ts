@@ -5,7 +5,7 @@ import { ServiceError } from "../../http/errors.js";
 import { json } from "../../http/responses.js";
 import type { Route } from "../../http/router.js";
 import { id, integer, object, optional, string } from "../../validation.js";
-import { findBalanceAccount } from "../accounts.js";
+import { findBalanceAccount } from "../accounts/account.js";
 import { transactionJson } from "../transactions.js";
 import { CURRENCY_CODE, quoteNotFound, recordTransfer } from "./quote.js";
 
