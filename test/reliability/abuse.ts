@@ -66,57 +66,36 @@ async function victim(stack: Stack): Promise<Ids> {
   };
 }
 
-export async function runAbuse(stack: Stack): Promise<AbuseCategory[]> {
-  const attacker = await stack.signUp(`attacker-${Date.now()}@example.com`);
-  const target = await victim(stack);
-  const base = stack.relayUrl; // http://127.0.0.1:<port>/api/grid
-  const origin = new URL(base).origin;
-  const categories: AbuseCategory[] = [];
-
-  async function probe(
+/** What every group of probes works with: the two customers, the relay, and the counting. */
+type Prober = {
+  stack: Stack;
+  attacker: Awaited<ReturnType<Stack["signUp"]>>;
+  /** The victim's ids. */
+  them: Ids;
+  /** The relay's base URL, its origin and its path prefix. */
+  base: string;
+  origin: string;
+  prefix: string;
+  /** Sends one request and counts it as refused or let through. */
+  probe: (
     category: AbuseCategory,
     label: string,
     send: () => Promise<number>,
     forwarded: { method: string; path: string } | undefined,
-  ) {
-    await stack.clearRequests();
-    category.attempts++;
-    let status: number;
-    try {
-      status = await send();
-    } catch {
-      status = 0; // the relay closed the connection: nothing was forwarded by this request
-    }
-    const log = await stack.requests();
-    // A GET of the same path can be the relay's own ownership lookup (it reads a quote to learn
-    // whose it is); for reads, only what the caller received counts.
-    const reached =
-      forwarded !== undefined &&
-      forwarded.method !== "GET" &&
-      log.some((r) => r.method === forwarded.method && r.path.split("?")[0] === forwarded.path);
-    if (reached || (status >= 200 && status < 300)) {
-      category.letThrough++;
-      if (category.examples.length < 5) category.examples.push(`${label} → ${status}`);
-    } else category.refused++;
-  }
-  const as = (
+  ) => Promise<void>;
+  /** A request to the relay as `customerId`; resolves to its status. */
+  as: (
     customerId: string,
     method: string,
     path: string,
     body?: string,
-    headers: Record<string, string> = {},
-  ) =>
-    fetch(`${base}${path}`, {
-      method,
-      headers: { [USER_HEADER]: customerId, "content-type": "application/json", ...headers },
-      ...(body === undefined ? {} : { body }),
-    }).then(statusOf);
-  const newCategory = (category: string): AbuseCategory => {
-    const c = { category, attempts: 0, refused: 0, letThrough: 0, examples: [] };
-    categories.push(c);
-    return c;
-  };
+    headers?: Record<string, string>,
+  ) => Promise<number>;
+  newCategory: (category: string) => AbuseCategory;
+};
 
+/** 1. Methods the relay does not forward on its own routes. */
+async function probeMethods({ attacker, probe, as, newCategory }: Prober): Promise<void> {
   // 1. Methods and paths the relay does not forward.
   const methods = newCategory("methods the relay does not forward on its own routes (405)");
   const own: Record<string, string> = {
@@ -145,6 +124,10 @@ export async function runAbuse(stack: Stack): Promise<AbuseCategory[]> {
       );
     }
   }
+}
+
+/** Platform and unknown paths. */
+async function probePaths({ attacker, probe, as, newCategory }: Prober): Promise<void> {
   const paths = newCategory("platform and unknown paths (404)");
   for (const [method, path] of [
     ["POST", "/customers"],
@@ -167,10 +150,19 @@ export async function runAbuse(stack: Stack): Promise<AbuseCategory[]> {
       { method, path },
     );
   }
+}
 
+/** 2. Traversal and encoding tricks, sent raw. */
+async function probeTraversal({
+  attacker,
+  them,
+  origin,
+  prefix,
+  probe,
+  newCategory,
+}: Prober): Promise<void> {
   // 2. Traversal and encoding tricks, sent raw (fetch would normalise them away).
   const traversal = newCategory("path traversal and encoding tricks (raw HTTP)");
-  const prefix = new URL(base).pathname;
   for (const requestTarget of [
     `${prefix}/auth/../customers`,
     `${prefix}/auth/%2e%2e/customers`,
@@ -182,10 +174,10 @@ export async function runAbuse(stack: Stack): Promise<AbuseCategory[]> {
     `${prefix}//customers`,
     `${prefix}/./customers`,
     `${prefix}/customers%00/internal-accounts`,
-    `${prefix}/auth/credentials%3FaccountId=${target.account}`,
+    `${prefix}/auth/credentials%3FaccountId=${them.account}`,
     `http://evil.example${prefix}/customers`,
-    `${prefix}/internal-accounts/${target.account}%2fexport`,
-    `${prefix}/auth/sessions/${target.session}/../../customers`,
+    `${prefix}/internal-accounts/${them.account}%2fexport`,
+    `${prefix}/auth/sessions/${them.session}/../../customers`,
   ]) {
     await probe(
       traversal,
@@ -205,10 +197,18 @@ export async function runAbuse(stack: Stack): Promise<AbuseCategory[]> {
       { method: "POST", path: "/customers" },
     );
   }
+}
 
+/** 3. Another customer's ids, every kind, in path, query and body. */
+async function probeCrossCustomer({
+  attacker,
+  them,
+  probe,
+  as,
+  newCategory,
+}: Prober): Promise<void> {
   // 3. Another customer's ids, every kind, in path, query and body.
   const cross = newCategory("another customer's ids, every kind (403)");
-  const them = target;
   const crossProbes: [string, string, string | undefined, string][] = [
     ["GET", `/auth/credentials?accountId=${them.account}`, undefined, "/auth/credentials"],
     ["GET", `/auth/sessions?accountId=${them.account}`, undefined, "/auth/sessions"],
@@ -312,7 +312,10 @@ export async function runAbuse(stack: Stack): Promise<AbuseCategory[]> {
       path: forwardedPath,
     });
   }
+}
 
+/** 4. Oversized and malformed bodies. */
+async function probeBodies({ attacker, probe, as, newCategory }: Prober): Promise<void> {
   // 4. Oversized and malformed bodies.
   const bodies = newCategory("oversized and malformed bodies (413, 400)");
   const challengePath = `/auth/credentials/${attacker.emailCredentialId}/verify`;
@@ -330,7 +333,18 @@ export async function runAbuse(stack: Stack): Promise<AbuseCategory[]> {
       path: challengePath,
     });
   }
+}
 
+/** 5. Header smuggling. */
+async function probeSmuggling({
+  attacker,
+  them,
+  origin,
+  prefix,
+  probe,
+  as,
+  newCategory,
+}: Prober): Promise<void> {
   // 5. Header smuggling (raw HTTP: CRLF, duplicates, conflicting lengths, forged credentials).
   const smuggling = newCategory("header smuggling (raw HTTP)");
   const rawPath = `${prefix}/auth/credentials/${attacker.emailCredentialId}/challenge`;
@@ -390,7 +404,10 @@ export async function runAbuse(stack: Stack): Promise<AbuseCategory[]> {
       }),
     { method: "GET", path: "/auth/credentials" },
   );
+}
 
+/** 6. A burst over the rate limit. */
+async function probeBurst({ stack, attacker, newCategory }: Prober): Promise<void> {
   // 6. A burst over the rate limit (a relay with its default limit of 120 a minute).
   const burst = newCategory("a burst over the rate limit (429 past 120 a minute)");
   const limited = createServer(
@@ -418,5 +435,72 @@ export async function runAbuse(stack: Stack): Promise<AbuseCategory[]> {
   burst.attempts -= 120;
   burst.letThrough = allowed - 120;
   await new Promise<void>((resolve) => limited.close(() => resolve()));
+}
+
+export async function runAbuse(stack: Stack): Promise<AbuseCategory[]> {
+  const attacker = await stack.signUp(`attacker-${Date.now()}@example.com`);
+  const them = await victim(stack);
+  const base = stack.relayUrl; // http://127.0.0.1:<port>/api/grid
+  const origin = new URL(base).origin;
+  const prefix = new URL(base).pathname;
+  const categories: AbuseCategory[] = [];
+
+  async function probe(
+    category: AbuseCategory,
+    label: string,
+    send: () => Promise<number>,
+    forwarded: { method: string; path: string } | undefined,
+  ) {
+    await stack.clearRequests();
+    category.attempts++;
+    let status: number;
+    try {
+      status = await send();
+    } catch {
+      status = 0; // the relay closed the connection: nothing was forwarded by this request
+    }
+    const log = await stack.requests();
+    // A GET of the same path can be the relay's own ownership lookup (it reads a quote to learn
+    // whose it is); for reads, only what the caller received counts.
+    const reached =
+      forwarded !== undefined &&
+      forwarded.method !== "GET" &&
+      log.some((r) => r.method === forwarded.method && r.path.split("?")[0] === forwarded.path);
+    if (reached || (status >= 200 && status < 300)) {
+      category.letThrough++;
+      if (category.examples.length < 5) category.examples.push(`${label} → ${status}`);
+    } else category.refused++;
+  }
+  const as = (
+    customerId: string,
+    method: string,
+    path: string,
+    body?: string,
+    headers: Record<string, string> = {},
+  ) =>
+    fetch(`${base}${path}`, {
+      method,
+      headers: { [USER_HEADER]: customerId, "content-type": "application/json", ...headers },
+      ...(body === undefined ? {} : { body }),
+    }).then(statusOf);
+  const newCategory = (category: string): AbuseCategory => {
+    const c = { category, attempts: 0, refused: 0, letThrough: 0, examples: [] };
+    categories.push(c);
+    return c;
+  };
+
+  const prober: Prober = { stack, attacker, them, base, origin, prefix, probe, as, newCategory };
+  // In this order: each group adds its category to the report as it starts.
+  for (const group of [
+    probeMethods,
+    probePaths,
+    probeTraversal,
+    probeCrossCustomer,
+    probeBodies,
+    probeSmuggling,
+    probeBurst,
+  ]) {
+    await group(prober);
+  }
   return categories;
 }

@@ -1,13 +1,12 @@
 // Every service route the emulator serves, in one table.
 import type { Route } from "./http/router.js";
-import { accountRoutes } from "./resources/accounts.js";
+import { accountRoutes } from "./resources/accounts/index.js";
 import { cardRoutes } from "./resources/cards.js";
 import { credentialRoutes } from "./resources/credentials.js";
 import { customerRoutes } from "./resources/customers.js";
 import { delegatedKeyRoutes } from "./resources/delegatedKeys.js";
 import { exportRoutes } from "./resources/export.js";
-import { quoteRoutes } from "./resources/quotes.js";
-import { scaRoutes } from "./resources/sca.js";
+import { quoteRoutes } from "./resources/quotes/index.js";
 import { scaLoginRoutes } from "./resources/scaLogin.js";
 import { sessionRoutes } from "./resources/sessions.js";
 import { signInRoutes } from "./resources/signIn.js";
@@ -23,7 +22,6 @@ export const serviceRoutes: readonly Route[] = [
   ...delegatedKeyRoutes,
   ...exportRoutes,
   ...quoteRoutes,
-  ...scaRoutes,
   ...scaLoginRoutes,
   ...transactionRoutes,
   ...cardRoutes,

@@ -14,10 +14,9 @@ import type {
   ScaChallengeJson,
 } from "../wire.js";
 import type { ActionErrorCode } from "./errorCodes.js";
-import { type ExecuteQuoteReturnType, parseExecutedQuote } from "./executeQuote.js";
 import { resendQuoteAuthorization } from "./resendQuoteAuthorization.js";
 import { bindChallenge, type ScaProofSite } from "./scaBinding.js";
-import { assertSameQuote, confirmedQuote, noteChallenge } from "./scaLedger.js";
+import { assertSameQuote, confirmedQuote, noteChallenge, parseExecutedQuote } from "./scaLedger.js";
 import { scaLogin } from "./scaLogin.js";
 import {
   MAX_REFUSED_ANSWERS,
@@ -220,7 +219,10 @@ function outcomeUnknown(cause: SignetError): boolean {
  * A quote read after an authorize whose outcome was unknown, once it no longer waits for that
  * challenge: released or at its next challenge (returned), or ended (thrown as it ended).
  */
-function settled(read: ExecuteQuoteReturnType, quoteId: string): ExecuteQuoteReturnType {
+function settled(
+  read: ExecutedQuoteJson | PendingAuthorizationQuoteJson,
+  quoteId: string,
+): ExecutedQuoteJson | PendingAuthorizationQuoteJson {
   if (read.status === "EXPIRED") {
     throw new SignetError("QUOTE_EXPIRED", "The quote expired before it was authorized", {
       details: { quoteId },

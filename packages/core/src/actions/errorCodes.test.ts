@@ -65,9 +65,11 @@ const isService = (code: string) => Object.hasOwn(SERVICE, code);
  * them (ServiceErrorCode keeps to what a wallet path answers).
  */
 const PLATFORM_ONLY: Record<string, string> = {
-  SELF_PAYMENT: "POST /quotes (quote creation, the platform's backend): resources/quotes.ts",
-  AMOUNT_OUT_OF_RANGE: "POST /quotes (quote creation, the platform's backend): resources/quotes.ts",
-  INVALID_CURRENCY: "POST /quotes (quote creation, the platform's backend): resources/quotes.ts",
+  SELF_PAYMENT: "POST /quotes (quote creation, the platform's backend): resources/quotes/create.ts",
+  AMOUNT_OUT_OF_RANGE:
+    "POST /quotes (quote creation, the platform's backend): resources/quotes/create.ts",
+  INVALID_CURRENCY:
+    "POST /quotes (quote creation, the platform's backend): resources/quotes/create.ts",
 };
 
 const rows = ACTION_ERROR_CODES as Record<string, ActionErrorRow>;

@@ -8,7 +8,6 @@ import { assertArgument, isSignetError, SignetError, type SignetErrorOf } from "
 import type { CallOptions } from "../events.js";
 import { signWithSession } from "../session/sessionSigner.js";
 import { generateIdempotencyKey } from "../transport/idempotencyKey.js";
-import { expectShape } from "../transport/responseShape.js";
 import type {
   ExecutedQuoteJson,
   PendingAuthorizationQuoteJson,
@@ -18,7 +17,13 @@ import type {
 import type { ActionErrorCode } from "./errorCodes.js";
 import { scaLogin } from "./lazy.js";
 import { executeQuotePayload, quotePayloadToSign } from "./quotePayload.js";
-import { assertSameQuote, confirmedQuote, confirmQuote, noteChallenge } from "./scaLedger.js";
+import {
+  assertSameQuote,
+  confirmedQuote,
+  confirmQuote,
+  noteChallenge,
+  parseExecutedQuote,
+} from "./scaLedger.js";
 import type { ScaChallengeContext, ScaProof } from "./scaProof.js";
 import { expiredSessionError, requireLiveSession } from "./sessionExpiry.js";
 
@@ -175,16 +180,4 @@ export async function executeQuote(
     return send();
   });
   return body;
-}
-
-/**
- * Reads a quote answer of execute or authorize: one that is `PENDING_AUTHORIZATION` must carry
- * the challenge to satisfy (docs/protocol.md §9), and one that is not must not.
- * @throws {SignetError} `MALFORMED_RESPONSE`.
- */
-export function parseExecutedQuote(answer: unknown): ExecuteQuoteReturnType {
-  const quote = expectShape<QuoteJson>(answer, ["id", "status"], "Quote");
-  if (quote.status !== "PENDING_AUTHORIZATION") return quote as ExecutedQuoteJson;
-  expectShape(quote.scaChallenge, ["id", "expiresAt", "factor"], "scaChallenge");
-  return quote as PendingAuthorizationQuoteJson;
 }

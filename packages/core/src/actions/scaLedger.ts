@@ -2,14 +2,21 @@
 // Customer Authentication, kept per client in memory: the quote the user confirmed at execute,
 // which quote (or SCA login) each challenge came with, and which passkeys are the wallet's sign-in
 // ones or enrolled for SCA. The checks that read it before a proof are in ./scaBinding.ts, loaded
-// with the SCA actions; what every payment needs (noting, comparing a quote) stays small here.
+// with the SCA actions; what every payment needs (noting, reading the quote execute or authorize
+// answered, comparing a quote) stays small here.
 
 import { decodeBase64Url } from "#codec";
 import type { SignetClient } from "../client.js";
 import { base64UrlDecode, base64UrlEncode, utf8Decode } from "../crypto/encoding.js";
 import { SignetError } from "../errors.js";
+import { expectShape } from "../transport/responseShape.js";
 import type { AuthenticationOptionsJSON } from "../webauthn/types.js";
-import type { QuoteJson, ScaChallengeJson } from "../wire.js";
+import type {
+  ExecutedQuoteJson,
+  PendingAuthorizationQuoteJson,
+  QuoteJson,
+  ScaChallengeJson,
+} from "../wire.js";
 
 /**
  * The payment an SCA prompt confirms, as the user confirmed it (the quote `executeQuote` was given
@@ -140,6 +147,20 @@ export function assertSameQuote(answer: QuoteJson, expected: ConfirmedQuote): vo
       details: { quoteId: expected.id, field },
     });
   }
+}
+
+/**
+ * Reads a quote answer of execute or authorize: one that is `PENDING_AUTHORIZATION` must carry
+ * the challenge to satisfy (docs/protocol.md §9), and one that is not must not.
+ * @throws {SignetError} `MALFORMED_RESPONSE`.
+ */
+export function parseExecutedQuote(
+  answer: unknown,
+): ExecutedQuoteJson | PendingAuthorizationQuoteJson {
+  const quote = expectShape<QuoteJson>(answer, ["id", "status"], "Quote");
+  if (quote.status !== "PENDING_AUTHORIZATION") return quote as ExecutedQuoteJson;
+  expectShape(quote.scaChallenge, ["id", "expiresAt", "factor"], "scaChallenge");
+  return quote as PendingAuthorizationQuoteJson;
 }
 
 /** What makes a quote the one the user confirmed: its id, amounts, currencies and payee. */

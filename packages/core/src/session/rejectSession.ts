@@ -1,8 +1,6 @@
 // What a 401 on a signed call that a held session stamped does to that session (docs/architecture.md
 // "Sessions"): decided and carried out here, a chunk loaded at the first such 401; the bookkeeping
 // of which session stamped which request stays in `sessionRejection.ts`.
-import type { Session } from "./sessionStore.js";
-
 /** 401 codes by which the service refuses the stamp's key itself: no active session has it. */
 const KEY_REFUSED = new Set(["WALLET_SIGNATURE_INVALID", "INVALID_SIGNATURE"]);
 
@@ -18,18 +16,21 @@ const REQUEST_FAULT = new Set([
   "WALLET_SIGNATURE_BODY_MISMATCH",
 ]);
 
-/** What the session store lends the rejecter. */
-export type RejecterParameters = {
+/**
+ * What the session store lends the rejecter, over its own session type `S`: the rejecter needs a
+ * session's id only, so it imports nothing of the store (which loads it).
+ */
+export type RejecterParameters<S extends { readonly id: string }> = {
   /** The held session of that id, if any. */
-  held(sessionId: string): Session | undefined;
+  held(sessionId: string): S | undefined;
   /** Whether the service no longer lists the session as active; an error keeps it. */
-  confirmGone(session: Session): Promise<boolean>;
+  confirmGone(session: S): Promise<boolean>;
   /** An origin-wide lock (Web Locks where they exist); `waited`: another tab may have acted. */
   lock<T>(key: string, task: (waited: boolean) => Promise<T>): Promise<T>;
   /** Re-reads the shared key store. */
   sync(): Promise<void>;
   /** Removes the session, deletes its key, tells the other tabs and emits `rejected`. */
-  clear(session: Session): Promise<void>;
+  clear(session: S): Promise<void>;
 };
 
 export type Rejecter = {
@@ -51,7 +52,9 @@ export type Rejecter = {
  * await createRejecter(parameters).reject(session.id, "WALLET_SIGNATURE_INVALID", true);
  * ```
  */
-export function createRejecter(parameters: RejecterParameters): Rejecter {
+export function createRejecter<S extends { readonly id: string }>(
+  parameters: RejecterParameters<S>,
+): Rejecter {
   const running = new Map<string, Promise<void>>();
   return {
     reject(sessionId, code, exact) {

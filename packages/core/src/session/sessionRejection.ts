@@ -6,14 +6,14 @@
 import type { SignetEvent } from "../events.js";
 import type { SignContext } from "../transport/signedRequest.js";
 import type { Rejecter, RejecterParameters } from "./rejectSession.js";
-import type { Session } from "./sessionStore.js";
 
 /** Signatures remembered at most: a request whose end never came is forgotten eventually. */
 const MAX_NOTED = 256;
 
-export type SessionRejection = {
+/** Over the store's session type `S` (the guard needs a session's id only). */
+export type SessionRejection<S extends { readonly id: string }> = {
   /** Notes that `session` stamped the request of `context` (its request id, or its operation). */
-  noteSignature(session: Session, context: SignContext): void;
+  noteSignature(session: S, context: SignContext): void;
   /** Reads one client event; a 401 that ends a request a held session stamped clears it. */
   observe(event: SignetEvent): void;
   /** The clearings still running (tests and the reliability runs wait for them). */
@@ -28,7 +28,9 @@ export type SessionRejection = {
  * const rejection = createSessionRejection({ held, confirmGone, lock, sync, clear });
  * ```
  */
-export function createSessionRejection(parameters: RejecterParameters): SessionRejection {
+export function createSessionRejection<S extends { readonly id: string }>(
+  parameters: RejecterParameters<S>,
+): SessionRejection<S> {
   // Challenge mode: by request id. Quote execute stamps without one: by operation, in order.
   const noted = new Map<string, string[]>();
   let rejecter: Promise<Rejecter> | undefined;

@@ -12,7 +12,7 @@ import {
   payloadMismatch,
   readActivity,
   readTransaction,
-} from "./payloadCheck.js";
+} from "./payloadVocabulary.js";
 import { isPlainObject } from "./responseError.js";
 
 /** Every activity type core knows (docs/protocol.md §11); others are "unknown". */

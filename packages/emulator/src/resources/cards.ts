@@ -4,12 +4,12 @@
 import { isoTime } from "../clock.js";
 import { pathId, queryParam, type RequestContext, readBody } from "../http/context.js";
 import { invalidInput, notFound } from "../http/errors.js";
+import { listEnvelope } from "../http/lists.js";
 import { json } from "../http/responses.js";
 import type { Route } from "../http/router.js";
 import type { Runtime } from "../runtime.js";
 import type { CardRecord } from "../state.js";
 import { array, enumOf, id, integer, object, optional, string } from "../validation.js";
-import { listEnvelope } from "./accounts.js";
 
 // The spec's CardCreateRequest: `form` (VIRTUAL only) is required; the currency is derived from
 // the funding sources; a 3-D Secure password is accepted and, as the service says, not kept.

@@ -9,6 +9,7 @@ import {
   readBody,
 } from "../http/context.js";
 import { invalidInput, notFound, ServiceError } from "../http/errors.js";
+import { pagedEnvelope } from "../http/lists.js";
 import { json, noContent } from "../http/responses.js";
 import type { Route } from "../http/router.js";
 import { contactPayload } from "../payloads.js";
@@ -16,7 +17,7 @@ import type { Runtime } from "../runtime.js";
 import { runSignedRetry, signedHeaders } from "../signedRetry.js";
 import type { CredentialRecord, CustomerRecord } from "../state.js";
 import { anyJson, enumOf, object, optional, string } from "../validation.js";
-import { pagedEnvelope, provisionWallet } from "./accounts.js";
+import { provisionWallet } from "./accounts/account.js";
 import { createCredential } from "./credentials.js";
 import { inScaRegion } from "./sca.js";
 import { sessionKeys } from "./sessions.js";

@@ -16,7 +16,7 @@ import { delegatedKeyPayload } from "../payloads.js";
 import { issueChallenge, runSignedRetry, signedHeaders } from "../signedRetry.js";
 import type { DelegatedKeyRecord } from "../state.js";
 import { id, object, string } from "../validation.js";
-import { getAccount } from "./accounts.js";
+import { getAccount } from "./accounts/account.js";
 import { getCardRecord } from "./cards.js";
 import { sessionKeys } from "./sessions.js";
 

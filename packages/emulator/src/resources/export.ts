@@ -8,7 +8,7 @@ import type { Route } from "../http/router.js";
 import { exportWalletPayload } from "../payloads.js";
 import { runSignedRetry } from "../signedRetry.js";
 import { object, string, UNCOMPRESSED_PUBLIC_KEY } from "../validation.js";
-import { getAccount } from "./accounts.js";
+import { getAccount } from "./accounts/account.js";
 import { sessionKeys } from "./sessions.js";
 
 const exportSchema = object({

@@ -5,12 +5,13 @@
 import { isoTime } from "../clock.js";
 import { pathId, queryParam, type RequestContext } from "../http/context.js";
 import { invalidInput, ServiceError } from "../http/errors.js";
+import { pagedEnvelope } from "../http/lists.js";
 import { json } from "../http/responses.js";
 import type { Route } from "../http/router.js";
 import type { Runtime } from "../runtime.js";
 import type { TransactionRecord } from "../state.js";
 import { enumOf, string } from "../validation.js";
-import { findBalanceAccount, pagedEnvelope } from "./accounts.js";
+import { findBalanceAccount } from "./accounts/account.js";
 
 /** Applies every settlement that is due by emulator time (credits internal destinations). */
 export function settleDueTransactions(rt: Runtime): void {
