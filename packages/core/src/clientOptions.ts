@@ -92,10 +92,18 @@ export type CreateClientParameters = {
   retry?: RetryOptions | undefined;
   /**
    * Defaults for signed requests: the overall timeout (default 120 s until a challenge is held,
-   * then the challenge's `expiresAt`). `backoff` is the older spelling of `retry.backoff`, still
-   * honoured (under `retry`, which wins).
+   * then the challenge's `expiresAt`).
    */
-  signedRequests?: { timeoutMs?: number; backoff?: Partial<BackoffOptions> } | undefined;
+  signedRequests?:
+    | {
+        timeoutMs?: number;
+        /**
+         * @deprecated Use `retry: { backoff }`, the one policy of every wait. Still honoured,
+         * for every request, as the client's `retry.backoff` (the client's `retry` wins).
+         */
+        backoff?: Partial<BackoffOptions>;
+      }
+    | undefined;
 };
 
 /**

@@ -1,6 +1,5 @@
 // What `runSignedRequest` takes and gives back (docs/architecture.md "The signed-request engine").
 import type { SignedRequestErrorCode, SignetError } from "../errors.js";
-import type { BackoffOptions } from "./backoff.js";
 import type { Clock, Transport } from "./http.js";
 import type { CheckPayload, PayloadEvent } from "./payloadCheck.js";
 import type { RetryEvent, RetryOptions } from "./retry.js";
@@ -68,19 +67,13 @@ type CommonParameters<TBody> = {
   /** Per-attempt time limit passed to the transport (capped by the overall deadline). */
   attemptTimeoutMs?: number | undefined;
   /**
-   * The retry policy (docs/architecture.md "Retries"): count, backoff, largest `Retry-After`,
-   * `shouldRetry`. Default: `defaultRetryPolicy` (3 retries, 500 ms doubling to 8 s, 30 s).
-   * The fields below override it one by one.
+   * The retry policy (docs/architecture.md "Retries"), the one knob of every wait: `retryCount`
+   * (retries after a network failure, a timeout or a 5xx, and after a rate limit, each per leg;
+   * restarts), `backoff` (PROCESSING re-sends and transient retries), `maxRetryAfterMs` (a longer
+   * `Retry-After` is final) and `shouldRetry`. Default: the defaults (3 retries, 500 ms doubling
+   * to 8 s, 30 s). Through a client it is already merged: defaults, client, action, call.
    */
   retry?: RetryOptions | undefined;
-  /** Schedule of waits between PROCESSING re-sends and transient retries (over `retry.backoff`). */
-  backoff?: Partial<BackoffOptions> | undefined;
-  /** Retries after a network failure, a timeout or a 5xx, per leg. Default `retry.retryCount`. */
-  maxTransientRetries?: number | undefined;
-  /** Retries after a 429 (or a 503 with `Retry-After`), per leg. Default `retry.retryCount`. */
-  maxRateLimitRetries?: number | undefined;
-  /** Largest `Retry-After` honoured, in ms; longer waits throw the 429. Default 30 000. */
-  maxRetryAfterMs?: number | undefined;
   /**
    * Asked when a signed send of the run (in any pass) may have been taken without a terminal
    * answer (no answer, a 5xx, a 503, PROCESSING) and the run then ended in an answer that leaves

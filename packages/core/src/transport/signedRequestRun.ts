@@ -122,11 +122,7 @@ export function createRunState<TBody>(
 ): RunState<TBody> {
   const clock = parameters.clock ?? systemClock;
   const timer = parameters.timer ?? clock;
-  // The explicit fields override the policy they refine.
-  const policy = resolveRetryPolicy(parameters.retry, {
-    backoff: parameters.backoff,
-    maxRetryAfterMs: parameters.maxRetryAfterMs,
-  });
+  const policy = resolveRetryPolicy(parameters.retry);
   const direct = parameters.mode === "direct";
   const startedAt = timer.now();
   // An absolute `deadline` (service time) is turned into the timer's terms once, here.
@@ -146,8 +142,8 @@ export function createRunState<TBody>(
     isResource: resourceCheck(parameters.parseBody),
     policy,
     backoff: policy.backoff,
-    maxTransientRetries: parameters.maxTransientRetries ?? policy.retryCount,
-    maxRateLimitRetries: parameters.maxRateLimitRetries ?? policy.retryCount,
+    maxTransientRetries: policy.retryCount,
+    maxRateLimitRetries: policy.retryCount,
     maxRetryAfterMs: policy.maxRetryAfterMs,
     maxRestarts: Math.max(1, policy.retryCount),
     givenDeadline,

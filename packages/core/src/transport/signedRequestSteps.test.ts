@@ -292,7 +292,7 @@ describe("send", () => {
   });
 
   it("a 429 without Retry-After asks no wait once the rate-limit retries are spent", async () => {
-    const s = setup({ maxRateLimitRetries: 1 }, [reply(429, { code: "RATE_LIMITED" })]);
+    const s = setup({ retry: { retryCount: 1 } }, [reply(429, { code: "RATE_LIMITED" })]);
     s.run.current.rateLimitRetries = 1;
     const { answer } = await send(s.run);
     expect("delayMs" in answer ? answer.delayMs : undefined).toBeUndefined();
@@ -344,12 +344,17 @@ describe("noteSent: which answers leave a signed send possibly taken", () => {
     ["a 429 (given before anything is done)", { status: 429, delayMs: 1_000 }, true, false],
     ["PROCESSING on a 200 endpoint", { status: 200, processing: true }, true, true],
     [
-      "a 200 that is not the resource on a 201 endpoint",
-      { status: 200, resource: false },
+      "a 200 that is not the resource on a 201 endpoint (read as processing)",
+      { status: 200, processing: true },
       true,
       true,
     ],
-    ["a 200 that is the resource on a 201 endpoint", { status: 200, resource: true }, true, false],
+    [
+      "a 200 that is the resource on a 201 endpoint (read as settled)",
+      { status: 200, processing: false },
+      true,
+      false,
+    ],
     ["a 401 (terminal)", { status: 401 }, true, false],
     ["a 201 (terminal)", { status: 201 }, true, false],
   ])("%s → %s", (_, answer, signedLeg, taken) => {

@@ -9,8 +9,7 @@ import { parseSignedRequestChallenge } from "./challenge.js";
 import { IDEMPOTENCY_KEY_HEADER, REQUEST_ID_HEADER, WALLET_SIGNATURE_HEADER } from "./headers.js";
 import type { TransportResponse } from "./http.js";
 import { generateIdempotencyKey } from "./idempotencyKey.js";
-import { type Answer, nextStep, type Step } from "./nextStep.js";
-import { readAnswer } from "./readAnswer.js";
+import { type Answer, nextStep, readAnswer, type Step } from "./nextStep.js";
 import {
   ChallengeLapse,
   challengeExpiredError,
@@ -142,8 +141,7 @@ export function noteSent(run: RunState<unknown>, answer: Answer): void {
   const taken =
     "failure" in answer
       ? answer.failure.code !== "ABORTED" && detailOf(answer.failure, "sent") !== false
-      : answer.status >= 500 ||
-        (answer.status === 200 && (answer.processing === true || answer.resource === false));
+      : answer.status >= 500 || answer.processing === true;
   if (!taken) return;
   run.current.touched = true;
   run.mayHaveActed = true;
