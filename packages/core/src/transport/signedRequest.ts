@@ -24,8 +24,7 @@
 
 import { defined } from "../defined.js";
 import { isSignetError, SignetError } from "../errors.js";
-import { unlessAborted } from "./abort.js";
-import { backoffDelay } from "./backoff.js";
+import { deliver } from "./deliver.js";
 import { mayHaveTakenEffect } from "./nextStep.js";
 import { ChallengeLapse, outcomeUnknownError } from "./signedRequestErrors.js";
 import type {
@@ -51,6 +50,7 @@ import {
   succeed,
   waitToResend,
 } from "./signedRequestSteps.js";
+import { withRetry } from "./withRetry.js";
 
 export type {
   SignedRequestEvent,
@@ -198,32 +198,26 @@ async function afterFailure<TBody>(
 
 /**
  * Asks `question` (the look-up that settles an ambiguous send) again after its own transient
- * failures, with the policy's count, backoff and `shouldRetry`, within the run's budget: the
- * recovery recovers from what it recovers from.
+ * failures, in the one retry loop (`withRetry`) under the run's policy and within its budget: the
+ * recovery recovers from what it recovers from. A look-up is a read: safe to repeat.
  * @throws {SignetError} its last failure, or `ABORTED`.
  */
-async function askAgainOnFaults<T>(run: RunState<unknown>, question: () => Promise<T>): Promise<T> {
-  const { policy, backoff, random, timer, sleep, parameters } = run.config;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await question();
-    } catch (error) {
-      if (!isSignetError(error) || !error.retryable || error.code === "ABORTED") throw error;
-      if (attempt > policy.retryCount) throw error;
-      const delayMs = backoffDelay({ ...backoff, attempt, random });
-      if (timer.now() + delayMs >= run.deadline) throw error;
-      const context = {
-        error,
-        reason: "transient" as const,
-        attempt,
-        method: parameters.method,
-        path: parameters.path,
-      };
-      if (policy.shouldRetry?.(context) === false) throw error;
-      emitRetry(run, { reason: "transient", attempt, delayMs, error });
-      await unlessAborted(() => sleep(delayMs, parameters.signal), parameters.signal);
-    }
-  }
+function askAgainOnFaults<T>(run: RunState<unknown>, question: () => Promise<T>): Promise<T> {
+  const { policy, random, timer, clock, sleep, parameters } = run.config;
+  return withRetry(question, {
+    policy,
+    safe: true,
+    method: parameters.method,
+    path: parameters.path,
+    operation: parameters.operation,
+    signal: parameters.signal,
+    sleep,
+    random,
+    timer,
+    clock,
+    deadline: run.deadline,
+    onRetry: (event) => deliver(event, parameters.onEvent),
+  });
 }
 
 /**
