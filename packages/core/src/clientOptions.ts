@@ -5,9 +5,8 @@ import { assertArgument } from "./errors.js";
 import type { SignetEvent } from "./events.js";
 import type { KeyStore } from "./keys/key-store.js";
 import type { AppStateSource } from "./session/appState.js";
-import type { BackoffOptions } from "./transport/backoff.js";
 import type { Clock, FetchFunction } from "./transport/http.js";
-import type { RetryOptions } from "./transport/retry.js";
+import type { BackoffOptions, RetryOptions } from "./transport/retry.js";
 import type { WebAuthnProvider } from "./webauthn/types.js";
 
 /** Parameters of `createClient`. Every seam is optional but `relayUrl`. */

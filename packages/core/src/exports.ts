@@ -295,17 +295,17 @@ export {
   type SessionSnapshot,
   type SessionStore,
 } from "./session/sessionStore.js";
-export type { BackoffOptions } from "./transport/backoff.js";
-export {
-  IDEMPOTENCY_KEY_HEADER,
-  REQUEST_ID_HEADER,
-  WALLET_SIGNATURE_HEADER,
-} from "./transport/headers.js";
 export type { Clock, FetchFunction, RequestEvent } from "./transport/http.js";
 // The signed-request engine and its payload checks run inside the actions; an app never calls them,
 // so only what an app sees of them is public: their events and the retry options.
 export type { PayloadEvent } from "./transport/payloadCheck.js";
+export {
+  IDEMPOTENCY_KEY_HEADER,
+  REQUEST_ID_HEADER,
+  WALLET_SIGNATURE_HEADER,
+} from "./transport/protocol.js";
 export type {
+  BackoffOptions,
   RetryEvent,
   RetryOptions,
   RetryReason,

@@ -199,6 +199,7 @@ describe("readAnswer: what an HTTP answer says, each rule once", () => {
     status,
     headers: new Headers(retryAfter === undefined ? {} : { "retry-after": retryAfter }),
     text: json === undefined ? "" : JSON.stringify(json),
+    durationMs: 1,
   });
   const read = (res: TransportResponse, over: Partial<ReadAnswerParameters> = {}) =>
     readAnswer({
@@ -233,7 +234,7 @@ describe("readAnswer: what an HTTP answer says, each rule once", () => {
     ],
     [
       "a 200 on a 201 endpoint that is not JSON: still processing",
-      { status: 200, headers: new Headers(), text: "<html>" },
+      { status: 200, headers: new Headers(), text: "<html>", durationMs: 1 },
       { expectedStatus: 201 },
       { processing: true },
     ],

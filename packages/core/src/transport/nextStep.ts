@@ -6,8 +6,8 @@
 // `runSignedRequest` performs the step: signing, waiting, re-sending, returning, throwing.
 import { defined } from "../defined.js";
 import { type AnswerErrorDetails, detailOf, SignetError } from "../errors.js";
-import { RETRY_AFTER_HEADER } from "./headers.js";
 import { parseJsonBody, type TransportResponse } from "./http.js";
+import { RETRY_AFTER_HEADER } from "./protocol.js";
 import { errorFromResponse, isPlainObject, parseRetryAfter } from "./responseError.js";
 import { isRateLimited } from "./retry.js";
 

@@ -2,9 +2,8 @@
 // (200 PROCESSING on passkey verify, a transaction still settling). Each wait is a `retry` event.
 import type { SignetClient } from "../client.js";
 import { SignetError } from "../errors.js";
-import { backoffDelay } from "./backoff.js";
 import { isProcessingBody } from "./nextStep.js";
-import { resolveRetryPolicy, retryEvent } from "./retry.js";
+import { backoffDelay, resolveRetryPolicy, retryEvent } from "./retry.js";
 
 /** What a call passes besides its own fields (the client's `CallOptions`). */
 type Call = NonNullable<Parameters<SignetClient["request"]>[1]>;

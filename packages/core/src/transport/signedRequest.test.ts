@@ -7,11 +7,11 @@ import {
 } from "../../../test/src/scriptedFetch.js";
 import { detailOf, isSignetError, SignetError } from "../errors.js";
 import { parseSignedRequestChallenge } from "./challenge.js";
-import { WALLET_SIGNATURE_HEADER } from "./headers.js";
 import { createTransport, type RequestEvent } from "./http.js";
 import { generateIdempotencyKey } from "./idempotencyKey.js";
 import { isProcessingBody } from "./nextStep.js";
 import type { PayloadEvent } from "./payloadCheck.js";
+import { WALLET_SIGNATURE_HEADER } from "./protocol.js";
 import type { RetryEvent } from "./retry.js";
 import {
   type RunSignedRequestParameters,

@@ -1,9 +1,9 @@
-// What `runSignedRequest` takes and gives back (docs/architecture.md "The signed-request engine").
+// What `runSignedRequest` takes and gives back, and the events it tells (docs/architecture.md "The
+// signed-request engine", "Events": redacted by construction).
 import type { SignedRequestErrorCode, SignetError } from "../errors.js";
 import type { Clock, Transport } from "./http.js";
 import type { CheckPayload, PayloadEvent } from "./payloadCheck.js";
-import type { RetryEvent, RetryOptions } from "./retry.js";
-import type { SignedRequestEvent } from "./signedRequestEvent.js";
+import type { RetryEvent, RetryOptions, RetryReason } from "./retry.js";
 
 /** What the signer is told besides the payload. */
 export type SignContext = {
@@ -160,3 +160,38 @@ export type RunSignedRequestReturnType<TBody = unknown> = {
 
 /** Errors `runSignedRequest` throws: always a `SignetError` (see its TSDoc for the codes). */
 export type RunSignedRequestErrorType = SignetError<SignedRequestErrorCode>;
+
+/** Where a signed request is, as shown to hooks and devtools. */
+export type SignedRequestStage =
+  | "challenge"
+  | "signing"
+  | "submitting"
+  | "processing"
+  | "done"
+  | "failed";
+
+/**
+ * One step of a signed request. Redacted by construction: it never holds a body, a
+ * `payloadToSign`, a stamp or a header value other than the request id.
+ */
+export type SignedRequestEvent = {
+  type: "signedRequest";
+  /** The caller's name for the flow, e.g. `"revokeSession"`. */
+  operation?: string;
+  mode: "challenge" | "direct";
+  method: string;
+  path: string;
+  stage: SignedRequestStage;
+  /** 1 for the unsigned first call, 2 for the first signed call, 3 on delegated keys. */
+  leg: number;
+  /** Sends of the current leg so far, 1-based (on `processing`: PROCESSING answers so far). */
+  attempt: number;
+  status?: number;
+  requestId?: string;
+  /** The error code, on `failed`. */
+  code?: string;
+  /** The wait before the next send, on `processing` and retries. */
+  delayMs?: number;
+  /** Why this send is a re-send (after the `retry` event that announced its wait). */
+  retryReason?: RetryReason;
+};
