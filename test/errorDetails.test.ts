@@ -14,7 +14,6 @@ import {
   createMemoryKeyStore,
   type DecryptionKey,
   enrollScaPasskey,
-  expectActivity,
   exportWallet,
   generateDecryptionKey,
   generateSigningKey,
@@ -22,7 +21,6 @@ import {
   type KnownErrorCode,
   listCredentials,
   openExportBundle,
-  runSignedRequest,
   type ServiceErrorCode,
   SignetError,
   scaLogin,
@@ -35,6 +33,9 @@ import { createRelay, RelayErrorCode } from "@signet/relay";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertRandomSource } from "../packages/core/src/crypto/noble.js";
 import { createTransport } from "../packages/core/src/transport/http.js";
+// The engine and its payload checks are core's internals (not exported): reached by path.
+import { expectActivity } from "../packages/core/src/transport/payloadCheck.js";
+import { runSignedRequest } from "../packages/core/src/transport/signedRequest.js";
 import { DETAIL_FIELDS, expectDocumentedDetails } from "../packages/test/src/errorDetails.js";
 import { challengeJson } from "../packages/test/src/scriptedFetch.js";
 import {

@@ -9,7 +9,6 @@ import {
   getSession,
   refreshSession,
   requestOtp,
-  runSignedRequest,
   SignetError,
   signInWithOAuth,
   signInWithPasskey,
@@ -18,6 +17,8 @@ import {
 } from "@signet/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { revokeCredentialPayload } from "../packages/core/src/actions/revokeCredential.js";
+// The engine is core's internal (not exported): reached by path.
+import { runSignedRequest } from "../packages/core/src/transport/signedRequest.js";
 import { sandboxIdToken } from "./support/oidc.js";
 import { passkeyUser, registrationChallenge, signInWithEmail } from "./support/signIn.js";
 import { type Stack, startStack } from "./support/stack.js";

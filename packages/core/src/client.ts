@@ -27,7 +27,7 @@ import {
 } from "./transport/http.js";
 import { generateIdempotencyKey } from "./transport/idempotencyKey.js";
 import { preloadPayloadChecks } from "./transport/payloadCheck.js";
-import { type RetryPolicy, resolveRetryPolicy } from "./transport/retry.js";
+import { type RetryOptions, type RetryPolicy, resolveRetryPolicy } from "./transport/retry.js";
 import {
   type RunSignedRequestParameters,
   type RunSignedRequestReturnType,
@@ -50,7 +50,11 @@ export type ClientDefaults = {
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-/** `runSignedRequest` parameters without the seams the client supplies. */
+/**
+ * `runSignedRequest` parameters without the seams the client supplies. Their `retry` is the
+ * action's own default (one line, e.g. a slower backoff): the client merges it over its policy
+ * and under the call's `retry`, in the order defaults, client, action, call.
+ */
 export type SignedParameters<TBody> = DistributiveOmit<
   RunSignedRequestParameters<TBody>,
   "transport" | "clock" | "sleep" | "random" | "onEvent"
@@ -117,6 +121,8 @@ export type SignetClient = {
       idempotent?: boolean;
       /** The flow, for `retry` events. */
       operation?: string;
+      /** The action's own retry default: over the client's policy, under the call's `retry`. */
+      retry?: RetryOptions;
     },
     call?: CallOptions,
   ): Promise<TBody>;
@@ -233,6 +239,8 @@ export function createClientFactory(defaults: ClientDefaults) {
 
     const sleep = parameters.sleep ?? abortableSleep;
     const random = parameters.random ?? Math.random;
+    // The deprecated `signedRequests.backoff` is read as a client-level `retry.backoff` that the
+    // client's own `retry` overrides.
     const retry = resolveRetryPolicy(
       { backoff: parameters.signedRequests?.backoff },
       parameters.retry,
@@ -269,8 +277,10 @@ export function createClientFactory(defaults: ClientDefaults) {
       signed: (signedParameters, { signal, onEvent, retry: callRetry } = {}) =>
         runSignedRequest({
           ...defined({ timeoutMs: parameters.signedRequests?.timeoutMs }),
-          retry: resolveRetryPolicy(retry, callRetry),
           ...signedParameters,
+          // Defaults, client, action, call: the action's default refines the client's policy and
+          // never overrides the caller's.
+          retry: resolveRetryPolicy(retry, signedParameters.retry, callRetry),
           allowUnknownPayloads: parameters.allowUnknownPayloads === true,
           signal,
           // The call's sink sees its HTTP legs too.
@@ -284,11 +294,11 @@ export function createClientFactory(defaults: ClientDefaults) {
           generateId: () => generateIdempotencyKey(crypto.backend.randomBytes),
           onEvent: (event) => emit(event, onEvent),
         } as RunSignedRequestParameters<never>) as never,
-      request: async ({ idempotent, operation, ...request }, call = {}) => {
+      request: async ({ idempotent, operation, retry: actionRetry, ...request }, call = {}) => {
         const { signal, onEvent } = call;
         const send = () => requestJson({ transport, ...request, signal, onEvent });
         const { body } = await withRetry(send, {
-          policy: resolveRetryPolicy(retry, call.retry),
+          policy: resolveRetryPolicy(retry, actionRetry, call.retry),
           safe: request.method === "GET" || request.method === "HEAD" || idempotent === true,
           method: request.method,
           path: request.path,

@@ -5,9 +5,8 @@ import { assertArgument } from "./errors.js";
 import type { SignetEvent } from "./events.js";
 import type { KeyStore } from "./keys/key-store.js";
 import type { AppStateSource } from "./session/appState.js";
-import type { BackoffOptions } from "./transport/backoff.js";
 import type { Clock, FetchFunction } from "./transport/http.js";
-import type { RetryOptions } from "./transport/retry.js";
+import type { BackoffOptions, RetryOptions } from "./transport/retry.js";
 import type { WebAuthnProvider } from "./webauthn/types.js";
 
 /** Parameters of `createClient`. Every seam is optional but `relayUrl`. */
@@ -92,10 +91,18 @@ export type CreateClientParameters = {
   retry?: RetryOptions | undefined;
   /**
    * Defaults for signed requests: the overall timeout (default 120 s until a challenge is held,
-   * then the challenge's `expiresAt`). `backoff` is the older spelling of `retry.backoff`, still
-   * honoured (under `retry`, which wins).
+   * then the challenge's `expiresAt`).
    */
-  signedRequests?: { timeoutMs?: number; backoff?: Partial<BackoffOptions> } | undefined;
+  signedRequests?:
+    | {
+        timeoutMs?: number;
+        /**
+         * @deprecated Use `retry: { backoff }`, the one policy of every wait. Still honoured,
+         * for every request, as the client's `retry.backoff` (the client's `retry` wins).
+         */
+        backoff?: Partial<BackoffOptions>;
+      }
+    | undefined;
 };
 
 /**

@@ -4,7 +4,7 @@ import type { BundleWarning } from "./crypto/bundles.js";
 import type { RequestEvent } from "./transport/http.js";
 import type { PayloadEvent } from "./transport/payloadCheck.js";
 import type { RetryEvent, RetryOptions } from "./transport/retry.js";
-import type { SignedRequestEvent } from "./transport/signedRequestEvent.js";
+import type { SignedRequestEvent } from "./transport/signedRequestParameters.js";
 
 // `events.ts` imports transport's event types; transport never imports this file (it delivers
 // through `transport/deliver.ts`), so the two never import each other.

@@ -223,12 +223,7 @@ export {
   type WaitForTransactionReturnType,
   waitForTransaction,
 } from "./actions/waitForTransaction.js";
-export type {
-  CreateClientParameters,
-  CreateClientReturnType,
-  SignedParameters,
-  SignetClient,
-} from "./client.js";
+export type { CreateClientParameters, CreateClientReturnType, SignetClient } from "./client.js";
 export type { CryptoApi } from "./crypto/api.js";
 export { createCryptoApi } from "./crypto/api.js";
 export type {
@@ -300,41 +295,23 @@ export {
   type SessionSnapshot,
   type SessionStore,
 } from "./session/sessionStore.js";
-export type { BackoffOptions } from "./transport/backoff.js";
+export type { Clock, FetchFunction, RequestEvent } from "./transport/http.js";
+// The signed-request engine and its payload checks run inside the actions; an app never calls them,
+// so only what an app sees of them is public: their events and the retry options.
+export type { PayloadEvent } from "./transport/payloadCheck.js";
 export {
   IDEMPOTENCY_KEY_HEADER,
   REQUEST_ID_HEADER,
   WALLET_SIGNATURE_HEADER,
-} from "./transport/headers.js";
-export type { Clock, FetchFunction, RequestEvent } from "./transport/http.js";
-export {
-  type ActivityExpectation,
-  type CheckPayload,
-  type Expected,
-  expectActivity,
-  expectVerificationToken,
-  hexValue,
-  type PayloadCheckContext,
-  type PayloadEvent,
-  type PayloadVerdict,
-} from "./transport/payloadCheck.js";
-export {
-  defaultRetryPolicy,
-  type RetryEvent,
-  type RetryOptions,
-  type RetryPolicy,
-  type RetryReason,
-  type ShouldRetryContext,
+} from "./transport/protocol.js";
+export type {
+  BackoffOptions,
+  RetryEvent,
+  RetryOptions,
+  RetryReason,
+  ShouldRetryContext,
 } from "./transport/retry.js";
-export {
-  type RunSignedRequestErrorType,
-  type RunSignedRequestParameters,
-  type RunSignedRequestReturnType,
-  runSignedRequest,
-  type SignedRequestEvent,
-  type SignedRequestStage,
-  type SignPayload,
-} from "./transport/signedRequest.js";
+export type { SignedRequestEvent, SignedRequestStage } from "./transport/signedRequest.js";
 export { toWebAuthnError, type WebAuthnFailureContext } from "./webauthn/errors.js";
 export type {
   AuthenticateExtras,

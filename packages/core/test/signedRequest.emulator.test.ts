@@ -201,7 +201,7 @@ describe.each(targets)("runSignedRequest over real HTTP ($name)", (target) => {
         });
         return tek.stamp(payload);
       },
-      backoff: { baseMs: 20, maxMs: 100 },
+      retry: { backoff: { baseMs: 20, maxMs: 100 } },
       onEvent: (event) => event.type === "signedRequest" && options.events.push(event),
     });
     return { ...account, tek, session, signContexts, encryptedOtpBundle };
@@ -358,7 +358,7 @@ describe.each(targets)("runSignedRequest over real HTTP ($name)", (target) => {
       expectedStatus: 200,
       checkPayload: expectActivity({}, "any", [{ types: ["ACTIVITY_TYPE_SIGN_TRANSACTION_V2"] }]),
       attemptTimeoutMs: 150,
-      backoff: { baseMs: 1_000, maxMs: 1_000 },
+      retry: { backoff: { baseMs: 1_000, maxMs: 1_000 } },
       random: () => 0.9,
       sign: (payload) => {
         signs += 1;
@@ -432,7 +432,7 @@ describe.each(targets)("runSignedRequest over real HTTP ($name)", (target) => {
       checkPayload: expectActivity({}, "any", [
         { types: ["ACTIVITY_TYPE_DELETE_API_KEYS"], counts: { apiKeyIds: 1 } },
       ]),
-      backoff: { baseMs: 20 },
+      retry: { backoff: { baseMs: 20 } },
       sign: (payload) => {
         // Between leg 1 and leg 2: the next request to this path loses its connection.
         emulatorServer.emulator.addFault({ kind: "drop", match: { method: "DELETE", path } });

@@ -13,8 +13,8 @@ import {
   sessionSigningKey,
 } from "../session/establishSession.js";
 import type { Session } from "../session/sessionStore.js";
-import { REQUEST_ID_HEADER } from "../transport/headers.js";
 import { requestUntilSettled } from "../transport/pollUntil.js";
+import { REQUEST_ID_HEADER } from "../transport/protocol.js";
 import { expectShape } from "../transport/responseShape.js";
 import { toWebAuthnError } from "../webauthn/errors.js";
 import type { AuthSessionJson, PasskeyAuthChallengeJson } from "../wire.js";

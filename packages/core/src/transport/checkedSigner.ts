@@ -2,10 +2,10 @@
 // the operation's check first; a refusal is reported and thrown before any key or passkey touches
 // the payload, and a payload of a type core does not know is signed only when the app allowed it.
 import { defined, type Loose } from "../defined.js";
-import { assertArgument, isSignetError } from "../errors.js";
+import { assertArgument, isSignetError, SignetError } from "../errors.js";
+import { unlessAborted } from "./abort.js";
 import { deliver } from "./deliver.js";
 import { type CheckPayload, type PayloadEvent, payloadMismatch } from "./payloadCheck.js";
-import { callSigner } from "./signedRequestErrors.js";
 import type { SignContext, SignPayload } from "./signedRequestParameters.js";
 
 /** What `checkedSigner` needs from the engine. */
@@ -80,4 +80,27 @@ export function checkedSigner(parameters: CheckedSignerParameters) {
       return callSigner(sign, payloadToSign, context, signal);
     },
   };
+}
+
+// Header values cannot hold control characters; a stamp with one would be a signer bug.
+const HEADER_VALUE_PATTERN = /^[\x21-\x7e]+$/;
+
+/**
+ * Calls the signer, rejecting with `ABORTED` as soon as `signal` fires.
+ * @throws {SignetError} `INVALID_ARGUMENT` when it returns anything but a header-safe string.
+ */
+export async function callSigner(
+  sign: SignPayload,
+  payloadToSign: string,
+  context: SignContext,
+  signal: AbortSignal | undefined,
+): Promise<string> {
+  const value = await unlessAborted(() => sign(payloadToSign, context), signal);
+  if (typeof value !== "string" || !HEADER_VALUE_PATTERN.test(value)) {
+    throw new SignetError(
+      "INVALID_ARGUMENT",
+      `"sign" expected to return a non-empty header-safe string, got ${typeof value}`,
+    );
+  }
+  return value;
 }

@@ -8,7 +8,7 @@ import { defined } from "../defined.js";
 import { isSignetError, SignetError } from "../errors.js";
 import { abortedError } from "./abort.js";
 import { deliver } from "./deliver.js";
-import { REQUEST_ID_HEADER, WALLET_SIGNATURE_HEADER } from "./headers.js";
+import { REQUEST_ID_HEADER, WALLET_SIGNATURE_HEADER } from "./protocol.js";
 import { errorFromResponse } from "./responseError.js";
 
 /** The `fetch` signature Signet needs; `globalThis.fetch`, undici and polyfills all fit. */

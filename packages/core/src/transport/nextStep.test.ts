@@ -1,10 +1,13 @@
 // Every rule of the signed-request engine as a row: the answer, the state, the step.
 import { describe, expect, it } from "vitest";
 import { SignetError } from "../errors.js";
+import type { TransportResponse } from "./http.js";
 import {
   type Answer,
   mayHaveTakenEffect,
   nextStep,
+  type ReadAnswerParameters,
+  readAnswer,
   type Step,
   type StepState,
 } from "./nextStep.js";
@@ -71,20 +74,14 @@ const rows: [string, Answer, Partial<StepState>, Step][] = [
   ],
   ["expected 204: done", { status: 204 }, {}, { type: "succeed" }],
   [
-    "200 on a 204 endpoint: processing (no resource to read)",
-    { status: 200, processing: false },
+    "200 on a 204 endpoint, read as still processing: processing",
+    { status: 200, processing: true },
     {},
     { type: "resend", reason: "processing" },
   ],
   [
-    "200 on a 201 endpoint whose body is not the resource: processing",
-    { status: 200, resource: false },
-    { expectedStatus: 201 },
-    { type: "resend", reason: "processing" },
-  ],
-  [
-    "200 on a 201 endpoint whose body is the resource: done (the call is settled)",
-    { status: 200, resource: true },
+    "200 on a 201 endpoint whose body is the resource (read as settled): done",
+    { status: 200, processing: false },
     { expectedStatus: 201 },
     { type: "succeed" },
   ],
@@ -194,6 +191,81 @@ describe("nextStep", () => {
     const first = nextStep(answer, state);
     expect(nextStep(answer, state)).toEqual(first);
     expect(state).toEqual(base);
+  });
+});
+
+describe("readAnswer: what an HTTP answer says, each rule once", () => {
+  const response = (status: number, json?: unknown, retryAfter?: string): TransportResponse => ({
+    status,
+    headers: new Headers(retryAfter === undefined ? {} : { "retry-after": retryAfter }),
+    text: json === undefined ? "" : JSON.stringify(json),
+    durationMs: 1,
+  });
+  const read = (res: TransportResponse, over: Partial<ReadAnswerParameters> = {}) =>
+    readAnswer({
+      response: res,
+      direct: false,
+      expectedStatus: 204,
+      isProcessing: (body) =>
+        typeof body === "object" &&
+        body !== null &&
+        "status" in body &&
+        body.status === "PROCESSING",
+      isResource: (body) => typeof body === "object" && body !== null && "id" in body,
+      now: NOW,
+      details: {},
+      rateLimitDelay: () => 700,
+      ...over,
+    }).answer;
+  const error = { code: "RATE_LIMITED", message: "slow" };
+  it.each<[string, TransportResponse, Partial<ReadAnswerParameters>, Partial<Answer>]>([
+    ["a 200 on a 204 endpoint: still processing", response(200, {}), {}, { processing: true }],
+    [
+      "a 200 on a 201 endpoint, not the resource: still processing",
+      response(200, { status: "PROCESSING" }),
+      { expectedStatus: 201 },
+      { processing: true },
+    ],
+    [
+      "a 200 on a 201 endpoint that is the resource: settled",
+      response(200, { id: "Session:1" }),
+      { expectedStatus: 201 },
+      { processing: false },
+    ],
+    [
+      "a 200 on a 201 endpoint that is not JSON: still processing",
+      { status: 200, headers: new Headers(), text: "<html>", durationMs: 1 },
+      { expectedStatus: 201 },
+      { processing: true },
+    ],
+    [
+      "a 200 PROCESSING on a 200 endpoint: processing",
+      response(200, { status: "PROCESSING" }),
+      { expectedStatus: 200 },
+      { processing: true },
+    ],
+    [
+      "a 200 result on a 200 endpoint: settled",
+      response(200, { id: "Quote:1" }),
+      { expectedStatus: 200 },
+      { processing: false },
+    ],
+    ["a 429 with Retry-After: its wait", response(429, error, "2"), {}, { delayMs: 2_000 }],
+    ["a 429 without Retry-After: the backoff", response(429, error), {}, { delayMs: 700 }],
+    ["a 503 with Retry-After: a rate limit", response(503, error, "3"), {}, { delayMs: 3_000 }],
+  ])("%s", (_name, res, over, expected) => {
+    expect(read(res, over)).toMatchObject(expected);
+  });
+  it.each<[string, TransportResponse, Partial<ReadAnswerParameters>]>([
+    ["a 503 without Retry-After: no wait (transient)", response(503, error), {}],
+    ["a 500 with Retry-After: no wait (not a rate limit)", response(500, error, "1"), {}],
+    [
+      "a 429 once the rate-limit retries are spent",
+      response(429, error, "1"),
+      { rateLimitDelay: undefined },
+    ],
+  ])("%s", (_name, res, over) => {
+    expect(read(res, over)).not.toHaveProperty("delayMs");
   });
 });
 

@@ -1,8 +1,15 @@
 // What a signed request does with each answer (docs/architecture.md "The signed-request engine"):
-// a pure function of the answer and the run's state, so that every rule is a row in a table test.
-// `runSignedRequest` performs the step it returns: signing, waiting, re-sending, returning, throwing.
-import { detailOf, type SignetError } from "../errors.js";
-import { isPlainObject } from "./responseError.js";
+// `readAnswer` reads one HTTP answer into an `Answer`, and `nextStep`, a pure function of that
+// answer and the run's state, picks the step, so that every rule is a row in a table test
+// (nextStep.test.ts). Each protocol rule is written once: what a 200 means here (`readAnswer`), a
+// rate limit in `retry.ts`'s `isRateLimited`, a request id's lapse in `isRequestIdExpiry`.
+// `runSignedRequest` performs the step: signing, waiting, re-sending, returning, throwing.
+import { defined } from "../defined.js";
+import { type AnswerErrorDetails, detailOf, SignetError } from "../errors.js";
+import { parseJsonBody, type TransportResponse } from "./http.js";
+import { RETRY_AFTER_HEADER } from "./protocol.js";
+import { errorFromResponse, isPlainObject, parseRetryAfter } from "./responseError.js";
+import { isRateLimited } from "./retry.js";
 
 /**
  * The default PROCESSING check: `{ status: "PROCESSING" }` without an `id`.
@@ -84,16 +91,17 @@ export type Answer =
     }
   | {
       status: number;
-      /** On a 200 of a 200-success endpoint: whether the body means "still processing". */
-      processing?: boolean | undefined;
       /**
-       * On a 200 of a 201/204 endpoint: whether the body is the resource itself (it passes the
-       * caller's `parseBody` and is not `{ status: "PROCESSING" }`), which settles the call.
+       * On a 200: whether it means "still processing" (docs/protocol.md §2; `readAnswer` says,
+       * the one place that rule is written).
        */
-      resource?: boolean | undefined;
+      processing?: boolean | undefined;
       /** On an error answer: the error it maps to. */
       error?: SignetError | undefined;
-      /** On a 429 (or a 503 with `Retry-After`): the wait it asks for (`Retry-After`, else the backoff). */
+      /**
+       * Only on a rate limit (`isRateLimited`) while rate-limit retries are left: the wait it asks
+       * for (`Retry-After`, else the backoff).
+       */
       delayMs?: number | undefined;
     };
 
@@ -155,21 +163,15 @@ export function nextStep(answer: Answer, state: StepState): Step {
   const { status, error } = answer;
   if (status === 202 && !state.direct) return { type: "sign" };
   if (status === 200 || isExpectedStatus(state.expectedStatus, status)) {
-    // On 201/204 endpoints a 200 means processing (docs/protocol.md §2), unless its body is the
-    // resource itself: then the call is settled, and a re-send would meet a spent request id.
-    const processing =
-      status === 200 &&
-      (isExpectedStatus(state.expectedStatus, 200)
-        ? answer.processing === true
-        : answer.resource !== true);
-    return processing ? { type: "resend", reason: "processing" } : { type: "succeed" };
+    return answer.processing === true
+      ? { type: "resend", reason: "processing" }
+      : { type: "succeed" };
   }
   if (error === undefined) throw new TypeError("nextStep: no error");
-  // A 429, or a 503 that said when to come back: the request was not taken.
+  // A rate limit (the request was not taken) that asked for a wait the policy honours.
   if (
-    (status === 429 || (status === 503 && answer.delayMs !== undefined)) &&
-    state.rateLimitRetries < state.maxRateLimitRetries &&
     answer.delayMs !== undefined &&
+    state.rateLimitRetries < state.maxRateLimitRetries &&
     answer.delayMs <= state.maxRetryAfterMs
   ) {
     return { type: "resend", reason: "rate-limited", delayMs: answer.delayMs, cause: error };
@@ -184,4 +186,80 @@ export function nextStep(answer: Answer, state: StepState): Step {
     return { type: "lapse", cause: error };
   }
   return { type: "fail", error };
+}
+
+export type ReadAnswerParameters = {
+  response: TransportResponse;
+  direct: boolean;
+  expectedStatus: number | readonly number[];
+  isProcessing: (body: unknown) => boolean;
+  /**
+   * On a 201/204 endpoint, whether a 200's body is the resource (the caller's `parseBody`
+   * accepts it). Absent: no 200 body there is (a 204 endpoint has no resource).
+   */
+  isResource?: ((body: unknown) => boolean) | undefined;
+  /** The service's time, for `Retry-After` given as a date. */
+  now: number;
+  /** Secret-free context for an error answer's `details`. */
+  details: AnswerErrorDetails;
+  /** The backoff for a 429 without `Retry-After`; absent when no rate-limit retry is left. */
+  rateLimitDelay: (() => number) | undefined;
+};
+
+/** The JSON of a body, or `undefined` when it is empty or not JSON. */
+function parseQuietly(text: string): unknown {
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Reads an HTTP answer of a signed request into the `Answer` that `nextStep` decides on: a
+ * success body parsed where it is needed, an error answer mapped once, a rate limit's wait read.
+ * What a 200 means is said here, once: on a 200 endpoint it is the result unless its body is
+ * `{ status: "PROCESSING" }`; on a 201/204 endpoint it means still processing unless its body is
+ * the resource itself, which settles the call (a re-send would meet a spent request id).
+ * @throws {SignetError} `MALFORMED_RESPONSE` when a success body is not JSON.
+ * @example
+ * ```ts
+ * const { answer, parsed } = readAnswer({ response, direct: false, expectedStatus: 204, ...rest });
+ * ```
+ */
+export function readAnswer(parameters: ReadAnswerParameters): { answer: Answer; parsed: unknown } {
+  const { response, expectedStatus, details } = parameters;
+  const { status } = response;
+  if (status === 202 && !parameters.direct) return { answer: { status }, parsed: undefined };
+  if (status === 200 && !isExpectedStatus(expectedStatus, 200)) {
+    // A body that is not JSON, or not the resource, is read as still processing, as the service
+    // documents.
+    const parsed = parseQuietly(response.text);
+    const resource =
+      parsed !== undefined &&
+      !parameters.isProcessing(parsed) &&
+      parameters.isResource?.(parsed) === true;
+    return { answer: { status, processing: !resource }, parsed: resource ? parsed : undefined };
+  }
+  if (isExpectedStatus(expectedStatus, status)) {
+    const parsed = parseJsonBody<unknown>(response);
+    return {
+      answer: { status, processing: status === 200 && parameters.isProcessing(parsed) },
+      parsed,
+    };
+  }
+  const error =
+    status >= 400
+      ? errorFromResponse({ response, now: parameters.now, details })
+      : new SignetError("UNEXPECTED_STATUS", `Unexpected HTTP ${status}`, {
+          status,
+          details: defined({ operation: details.operation }),
+        });
+  const retryAfterMs = parseRetryAfter(response.headers.get(RETRY_AFTER_HEADER), parameters.now);
+  const delayMs =
+    parameters.rateLimitDelay !== undefined && isRateLimited(status, retryAfterMs !== undefined)
+      ? (retryAfterMs ?? parameters.rateLimitDelay())
+      : undefined;
+  return { answer: { status, error, ...defined({ delayMs }) }, parsed: undefined };
 }

@@ -2,9 +2,8 @@
 // (200 PROCESSING on passkey verify, a transaction still settling). Each wait is a `retry` event.
 import type { SignetClient } from "../client.js";
 import { SignetError } from "../errors.js";
-import { backoffDelay } from "./backoff.js";
 import { isProcessingBody } from "./nextStep.js";
-import { resolveRetryPolicy, retryEvent } from "./retry.js";
+import { backoffDelay, resolveRetryPolicy, retryEvent } from "./retry.js";
 
 /** What a call passes besides its own fields (the client's `CallOptions`). */
 type Call = NonNullable<Parameters<SignetClient["request"]>[1]>;
@@ -59,7 +58,8 @@ export async function pollUntil<T>(
 /**
  * Sends one unsigned request to a 200 endpoint again, identically, while it answers
  * `{ status: "PROCESSING" }` (docs/protocol.md §2.5), and returns the first other answer. The
- * waits follow the retry policy's backoff (the client's, refined by the call's `retry`); each
+ * waits follow the retry policy's backoff (defaults, client, the action's `request.retry`, the
+ * call's `retry`); each
  * send is itself retried by `client.request` under the same policy.
  * @throws {SignetError} `PROCESSING_TIMEOUT` after `timeoutMs` (default 60 s), or what the request throws.
  * @example
@@ -74,7 +74,7 @@ export function requestUntilSettled(
   operation: string,
   timeoutMs = 60_000,
 ): Promise<unknown> {
-  const { backoff } = resolveRetryPolicy(client.retry, call.retry);
+  const { backoff } = resolveRetryPolicy(client.retry, request.retry, call.retry);
   return pollUntil(client, {
     what: operation,
     timeoutMs,

@@ -6,7 +6,7 @@
 
 import { defined } from "../defined.js";
 import { SignetError, type SignetErrorCode } from "../errors.js";
-import { RETRY_AFTER_HEADER } from "./headers.js";
+import { RETRY_AFTER_HEADER } from "./protocol.js";
 
 /** The flat error body of every 4xx/5xx: `{ status, code, message, details? }`. */
 export type ServiceErrorJson = {

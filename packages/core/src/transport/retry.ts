@@ -3,7 +3,69 @@
 // polls of waitForTransaction and plain reads. One place decides; each wait is a `retry` event.
 import { defined } from "../defined.js";
 import { detailOf, type SignetError } from "../errors.js";
-import { type BackoffOptions, backoffDelay, defaultBackoff } from "./backoff.js";
+
+// Retry delays: capped exponential backoff with full jitter ("Exponential Backoff And Jitter", AWS
+// Architecture Blog). Full jitter spreads re-sends of many devices over the whole window instead of
+// synchronising them on the same instants.
+
+/** The shape of a backoff schedule. Every field is optional where it is accepted. */
+export type BackoffOptions = {
+  /** Ceiling of the first delay, in milliseconds. Default 500. */
+  baseMs: number;
+  /** Growth of the ceiling per attempt. Default 2. */
+  factor: number;
+  /** Largest ceiling, in milliseconds. Default 8000. */
+  maxMs: number;
+};
+
+/** The schedule used when none is given: 500 ms, doubling, capped at 8 s. */
+export const defaultBackoff: Readonly<BackoffOptions> = Object.freeze({
+  baseMs: 500,
+  factor: 2,
+  maxMs: 8_000,
+});
+
+export type BackoffDelayParameters = Partial<BackoffOptions> & {
+  /** 1 for the first retry, 2 for the second, and so on. */
+  attempt: number;
+  /** Uniform source in [0, 1). Default `Math.random` (jitter needs spread, not secrecy). */
+  random?: (() => number) | undefined;
+};
+
+/**
+ * The ceiling of the delay before retry number `attempt`: `min(maxMs, baseMs * factor^(attempt-1))`.
+ *
+ * @throws {SignetError} never; non-finite or negative inputs give 0.
+ * @example
+ * ```ts
+ * backoffCeiling({ attempt: 3 }); // 2000
+ * ```
+ */
+export function backoffCeiling(parameters: Omit<BackoffDelayParameters, "random">): number {
+  const baseMs = parameters.baseMs ?? defaultBackoff.baseMs;
+  const factor = parameters.factor ?? defaultBackoff.factor;
+  const maxMs = parameters.maxMs ?? defaultBackoff.maxMs;
+  const exponent = Math.max(0, Math.floor(parameters.attempt) - 1);
+  const ceiling = Math.min(maxMs, baseMs * factor ** exponent);
+  return Number.isFinite(ceiling) && ceiling > 0 ? ceiling : 0;
+}
+
+/**
+ * The delay before retry number `attempt`, drawn uniformly from `[0, ceiling)` (full jitter)
+ * and rounded to whole milliseconds.
+ *
+ * @example
+ * ```ts
+ * const delayMs = backoffDelay({ attempt: 2, random: () => 0.5 }); // 500 (half of 1000)
+ * await sleep(delayMs);
+ * ```
+ */
+export function backoffDelay(parameters: BackoffDelayParameters): number {
+  const random = parameters.random ?? Math.random;
+  const draw = random();
+  const unit = Number.isFinite(draw) ? Math.min(Math.max(draw, 0), 1) : 0;
+  return Math.floor(backoffCeiling(parameters) * unit);
+}
 
 /**
  * Why a request is sent again (or polled again), as a `retry` event and a hook's `retrying` tell.
@@ -72,10 +134,14 @@ export type ShouldRetryContext = {
 };
 
 /**
- * Retry options, for `createClient({ retry })` or per call (`{ retry }` beside `signal`); each
- * field overrides the one below it (call, then client, then the defaults). `false` turns
- * retries off (PROCESSING re-sends, which are the protocol, go on). A `shouldRetry` can only
- * veto a retry, never add one the policy finds unsafe.
+ * Retry options, for `createClient({ retry })` or per call (`{ retry }` beside `signal`). The
+ * policy of a call is built in one order, each layer overriding the one before it field by
+ * field: the defaults ({@link RetryPolicy}), then the client's `retry`, then the action's own
+ * default (a line in the action, e.g. a slower backoff), then the call's `retry`. So the caller
+ * always wins, and an action's default refines the client's policy without dropping it. `false`
+ * turns retries off at its layer (PROCESSING re-sends, which are the protocol, go on; a later
+ * layer's `retryCount` turns them on again). A `shouldRetry` can only veto a retry, never add one
+ * the policy finds unsafe.
  *
  * @throws never (a type); a negative or non-finite `retryCount` is read as 0.
  * @example
@@ -113,12 +179,14 @@ export const defaultRetryPolicy: RetryPolicy = Object.freeze({
 });
 
 /**
- * Merges retry options over the defaults, later ones winning field by field.
+ * Merges retry options over the defaults, later ones winning field by field: pass the layers in
+ * the documented order, `resolveRetryPolicy(client.retry, action, call.retry)` (see
+ * {@link RetryOptions}). Every request Signet makes gets its policy here.
  *
  * @throws {SignetError} never; a negative or non-finite count is read as 0.
  * @example
  * ```ts
- * const policy = resolveRetryPolicy({ retryCount: 5 }, call.retry);
+ * const policy = resolveRetryPolicy(client.retry, { backoff: { baseMs: 1_000 } }, call.retry);
  * ```
  */
 export function resolveRetryPolicy(...layers: readonly (RetryOptions | undefined)[]): RetryPolicy {
@@ -140,6 +208,19 @@ export function resolveRetryPolicy(...layers: readonly (RetryOptions | undefined
   const count = Number.isFinite(policy.retryCount) ? Math.max(0, Math.floor(policy.retryCount)) : 0;
   return count === policy.retryCount ? policy : { ...policy, retryCount: count };
 }
+
+/**
+ * A 429, or a 503 that said when to come back (`Retry-After`): the service did not take the
+ * request and asks for it later (docs/protocol.md §2). The one place this rule is written; the
+ * engine's answers and `withRetry`'s failures both ask it.
+ *
+ * @example
+ * ```ts
+ * isRateLimited(503, true); // true: a 503 with Retry-After
+ * ```
+ */
+export const isRateLimited = (status: number | undefined, saidWhen: boolean): boolean =>
+  status === 429 || (status === 503 && saidWhen);
 
 /**
  * Why a failure may be repeated, or `undefined` when it may not: `rate-limited` for a 429 or a
@@ -164,8 +245,8 @@ export function retryReasonOf(
   // Otherwise only what is safe to repeat: a 429 on an SCA proof, say, is the service counting
   // refused answers, and the caller decides what comes next.
   if (!options.safe) return undefined;
-  const retryAfter = typeof detailOf(error, "retryAfterMs") === "number";
-  if (status === 429 || (status === 503 && retryAfter)) return "rate-limited";
+  if (isRateLimited(status, typeof detailOf(error, "retryAfterMs") === "number"))
+    return "rate-limited";
   if (status === undefined || status >= 500) return "transient";
   return undefined;
 }

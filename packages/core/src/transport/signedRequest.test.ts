@@ -7,11 +7,11 @@ import {
 } from "../../../test/src/scriptedFetch.js";
 import { detailOf, isSignetError, SignetError } from "../errors.js";
 import { parseSignedRequestChallenge } from "./challenge.js";
-import { WALLET_SIGNATURE_HEADER } from "./headers.js";
 import { createTransport, type RequestEvent } from "./http.js";
 import { generateIdempotencyKey } from "./idempotencyKey.js";
 import { isProcessingBody } from "./nextStep.js";
 import type { PayloadEvent } from "./payloadCheck.js";
+import { WALLET_SIGNATURE_HEADER } from "./protocol.js";
 import type { RetryEvent } from "./retry.js";
 import {
   type RunSignedRequestParameters,
@@ -739,7 +739,7 @@ describe("runSignedRequest, challenge mode", () => {
         transport,
         sign: () => "STAMP",
         checkPayload: () => ({ known: true }),
-        backoff: { baseMs: 60_000 },
+        retry: { backoff: { baseMs: 60_000 } },
         random: () => 0.9,
         signal: controller.signal,
         method: "DELETE",
@@ -852,7 +852,7 @@ describe("runSignedRequest, challenge mode", () => {
       expect(time.sleeps).toEqual([5000]);
     });
 
-    it("gives up after maxRateLimitRetries with the mapped 429", async () => {
+    it("gives up after the policy's rate-limit retries with the mapped 429", async () => {
       const limited = {
         status: 429,
         json: { status: 429, code: "RATE_LIMITED", message: "slow" },
@@ -865,7 +865,7 @@ describe("runSignedRequest, challenge mode", () => {
           method: "DELETE",
           path: "/x",
           expectedStatus: 204,
-          maxRateLimitRetries: 2,
+          retry: { retryCount: 2 },
         }),
       );
       expect([error.code, error.status, error.retryable]).toEqual(["RATE_LIMITED", 429, true]);
@@ -914,7 +914,7 @@ describe("runSignedRequest, challenge mode", () => {
       ]);
       const result = await runSignedRequest({
         ...base,
-        maxTransientRetries: 2,
+        retry: { retryCount: 2 },
         method: "DELETE",
         path: "/x",
         expectedStatus: 204,
@@ -996,7 +996,7 @@ describe("runSignedRequest, challenge mode", () => {
           method: "DELETE",
           path: "/x",
           expectedStatus: 204,
-          maxTransientRetries: 2,
+          retry: { retryCount: 2 },
         }),
       );
       expect([error.code, error.retryable]).toEqual(["NETWORK", true]);
@@ -1011,7 +1011,7 @@ describe("runSignedRequest, challenge mode", () => {
           method: "DELETE",
           path: "/x",
           expectedStatus: 204,
-          maxTransientRetries: 1,
+          retry: { retryCount: 1 },
         }),
       );
       expect([serverError.code, serverError.status, serverError.retryable]).toEqual([

@@ -1,7 +1,12 @@
 /**
  * The signed-request engine (docs/protocol.md §2; spec "Signed-retry pattern"; docs/architecture.md "The
- * signed-request engine"). One function runs every signed endpoint: the challenge legs, the
- * PROCESSING re-sends, rate limits, expiry, and quote execute's direct mode.
+ * signed-request engine"), internal to core: every signed action runs its endpoint through
+ * `runSignedRequest`. One loop, here with what follows a failed pass (a restart, or the look-up
+ * that settles a lost answer): a pass goes from leg 1 (or direct mode's one leg) to a terminal
+ * answer, its leg state local to the pass (`signedRequestRun.ts` holds the run's state,
+ * `signedRequestSteps.ts` the steps of a pass); what to do with each answer is `nextStep.ts`'s
+ * pure decision; payloads reach the signer only through `checkedSigner.ts`; the types are in
+ * `signedRequestParameters.ts`.
  *
  * Invariants, each relied on by a test:
  * - the body is the caller's string, sent unchanged on every leg and every re-send;
@@ -10,33 +15,31 @@
  *   that got no terminal answer, and single-use request ids (or the Idempotency-Key) make it
  *   at-most-once;
  * - events are built field by field from non-secret values: no body, payload, stamp or key;
- * - a flow starts over (a fresh challenge, leg 1, the same body) at most once, and only when
- *   nothing can have happened (a lapse no signed send may have beaten: only a 429 proves a send
- *   untaken) or the caller's `resolveAmbiguous` found that nothing did. A relay that lies about
- *   a request id's expiry after forwarding the send gets at most one duplicate of the same
- *   checked body (the payload check runs again on the fresh challenge);
+ * - a flow starts over (a fresh challenge, leg 1, the same body) only when nothing can have
+ *   happened (a lapse no signed send may have beaten: only a 429 proves a send untaken) or the
+ *   caller's `resolveAmbiguous` found that nothing did, as often as the policy allows. A relay
+ *   that lies about a request id's expiry after forwarding the send gets at most one duplicate of
+ *   the same checked body (the payload check runs again on the fresh challenge);
  * - `resolveAmbiguous` is asked only after an answer that leaves the outcome open
  *   (`mayHaveTakenEffect`), and when it throws, the original error is thrown.
- *
- * The steps are in `signedRequestSteps.ts`, over the one state of `signedRequestRun.ts`; the
- * decision is `nextStep.ts`'s table.
  */
 
 import { defined } from "../defined.js";
 import { isSignetError, SignetError } from "../errors.js";
-import { unlessAborted } from "./abort.js";
-import { backoffDelay } from "./backoff.js";
+import { deliver } from "./deliver.js";
 import { mayHaveTakenEffect } from "./nextStep.js";
-import { ChallengeLapse, outcomeUnknownError } from "./signedRequestErrors.js";
 import type {
   RunSignedRequestParameters,
   RunSignedRequestReturnType,
 } from "./signedRequestParameters.js";
 import {
+  ChallengeLapse,
   createRunState,
   emitRetry,
   emitStage,
   freshLeg,
+  type LegState,
+  outcomeUnknownError,
   type RunState,
 } from "./signedRequestRun.js";
 import {
@@ -51,11 +54,8 @@ import {
   succeed,
   waitToResend,
 } from "./signedRequestSteps.js";
+import { withRetry } from "./withRetry.js";
 
-export type {
-  SignedRequestEvent,
-  SignedRequestStage,
-} from "./signedRequestEvent.js";
 export type {
   ChallengeModeParameters,
   DirectModeParameters,
@@ -63,6 +63,8 @@ export type {
   RunSignedRequestParameters,
   RunSignedRequestReturnType,
   SignContext,
+  SignedRequestEvent,
+  SignedRequestStage,
   SignPayload,
 } from "./signedRequestParameters.js";
 
@@ -115,39 +117,42 @@ export async function runSignedRequest<TBody = unknown>(
   }
   const run = createRunState(parameters);
   for (;;) {
+    // A restart signs its payloads afresh: the first is the first again.
+    run.config.signer.restart();
+    const leg = freshLeg(run.restarts > 0 ? "restart" : undefined);
     try {
-      return await runLegs(run);
+      return await runLegs(run, leg);
     } catch (thrown) {
       let next: Awaited<ReturnType<typeof afterFailure<TBody>>>;
       try {
-        next = await afterFailure(run, thrown);
+        next = await afterFailure(run, leg, thrown);
       } catch (error) {
-        throw failed(run, error);
+        throw failed(run, leg, error);
       }
       if (next === "restart") continue;
       if (next !== undefined) return next;
-      throw failed(run, thrown instanceof ChallengeLapse ? thrown.error : thrown);
+      throw failed(run, leg, thrown instanceof ChallengeLapse ? thrown.error : thrown);
     }
   }
 }
 
 /** One pass from leg 1 (or direct mode's one leg) to a terminal answer. */
-async function runLegs<TBody>(run: RunState<TBody>): Promise<RunSignedRequestReturnType<TBody>> {
-  // A restart signs its payloads afresh: the first is the first again.
-  run.config.signer.restart();
-  run.current = { ...freshLeg(), retryReason: run.restarts > 0 ? "restart" : undefined };
-  await prepareDirect(run);
+async function runLegs<TBody>(
+  run: RunState<TBody>,
+  leg: LegState,
+): Promise<RunSignedRequestReturnType<TBody>> {
+  await prepareDirect(run, leg);
   for (;;) {
-    startSend(run);
-    const { answer, response, parsed } = await send(run);
-    noteSent(run, answer);
-    const step = decide(run, answer);
-    if (step.type === "sign" && response !== undefined) await signNext(run, response);
+    startSend(run, leg);
+    const { answer, response, parsed } = await send(run, leg);
+    noteSent(run, leg, answer);
+    const step = decide(run, leg, answer);
+    if (step.type === "sign" && response !== undefined) await signNext(run, leg, response);
     else if (step.type === "succeed" && response !== undefined)
-      return succeed(run, response.status, parsed);
-    else if (step.type === "resend") await waitToResend(run, step, response?.status);
+      return succeed(run, leg, response.status, parsed);
+    else if (step.type === "resend") await waitToResend(run, leg, step, response?.status);
     else if (step.type === "timeout" || step.type === "lapse" || step.type === "fail")
-      throw failure(run, step);
+      throw failure(run, leg, step);
     else throw new TypeError(`unhandled step ${step.type}`);
   }
 }
@@ -161,6 +166,7 @@ async function runLegs<TBody>(run: RunState<TBody>): Promise<RunSignedRequestRet
  */
 async function afterFailure<TBody>(
   run: RunState<TBody>,
+  leg: LegState,
   thrown: unknown,
 ): Promise<"restart" | RunSignedRequestReturnType<TBody> | undefined> {
   if (thrown instanceof ChallengeLapse) return restart(run);
@@ -169,27 +175,27 @@ async function afterFailure<TBody>(
   // A definite refusal (a wrong code, a 400) says this request was judged: nothing to look up.
   if (!mayHaveTakenEffect(thrown)) return undefined;
   const resolve = run.config.parameters.resolveAmbiguous;
-  if (resolve === undefined) throw unsettledError(run, thrown, `leg ${run.current.leg}`);
+  if (resolve === undefined) throw unsettledError(run, leg, thrown, `leg ${leg.leg}`);
   let resolved: Awaited<ReturnType<typeof resolve>>;
   try {
     resolved = await askAgainOnFaults(run, () => resolve(thrown));
   } catch (failure) {
     if (isSignetError(failure, "ABORTED")) throw failure;
     // The question failed too, past the policy's retries: the outcome stays unknown.
-    throw unsettledError(run, thrown, "recovery", failure);
+    throw unsettledError(run, leg, thrown, "recovery", failure);
   }
   if (resolved === "restart") {
     if (run.restarts < run.config.maxRestarts) return restart(run);
-    throw unsettledError(run, thrown, `leg ${run.current.leg}`);
+    throw unsettledError(run, leg, thrown, `leg ${leg.leg}`);
   }
-  if (resolved === undefined) throw unsettledError(run, thrown, `leg ${run.current.leg}`);
-  const requestId = run.current.challenge?.requestId;
-  emitStage(run, { stage: "done" });
+  if (resolved === undefined) throw unsettledError(run, leg, thrown, `leg ${leg.leg}`);
+  const requestId = leg.challenge?.requestId;
+  emitStage(run, leg, { stage: "done" });
   return {
     status: resolved.status,
     body: resolved.body,
     ...(requestId === undefined ? {} : { requestId }),
-    legs: run.current.leg,
+    legs: leg.leg,
     attempts: run.attempts,
     restarts: run.restarts,
     resolved: true,
@@ -198,32 +204,26 @@ async function afterFailure<TBody>(
 
 /**
  * Asks `question` (the look-up that settles an ambiguous send) again after its own transient
- * failures, with the policy's count, backoff and `shouldRetry`, within the run's budget: the
- * recovery recovers from what it recovers from.
+ * failures, in the one retry loop (`withRetry`) under the run's policy and within its budget: the
+ * recovery recovers from what it recovers from. A look-up is a read: safe to repeat.
  * @throws {SignetError} its last failure, or `ABORTED`.
  */
-async function askAgainOnFaults<T>(run: RunState<unknown>, question: () => Promise<T>): Promise<T> {
-  const { policy, backoff, random, timer, sleep, parameters } = run.config;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await question();
-    } catch (error) {
-      if (!isSignetError(error) || !error.retryable || error.code === "ABORTED") throw error;
-      if (attempt > policy.retryCount) throw error;
-      const delayMs = backoffDelay({ ...backoff, attempt, random });
-      if (timer.now() + delayMs >= run.deadline) throw error;
-      const context = {
-        error,
-        reason: "transient" as const,
-        attempt,
-        method: parameters.method,
-        path: parameters.path,
-      };
-      if (policy.shouldRetry?.(context) === false) throw error;
-      emitRetry(run, { reason: "transient", attempt, delayMs, error });
-      await unlessAborted(() => sleep(delayMs, parameters.signal), parameters.signal);
-    }
-  }
+function askAgainOnFaults<T>(run: RunState<unknown>, question: () => Promise<T>): Promise<T> {
+  const { policy, random, timer, clock, sleep, parameters } = run.config;
+  return withRetry(question, {
+    policy,
+    safe: true,
+    method: parameters.method,
+    path: parameters.path,
+    operation: parameters.operation,
+    signal: parameters.signal,
+    sleep,
+    random,
+    timer,
+    clock,
+    deadline: run.deadline,
+    onRetry: (event) => deliver(event, parameters.onEvent),
+  });
 }
 
 /**
@@ -236,6 +236,7 @@ async function askAgainOnFaults<T>(run: RunState<unknown>, question: () => Promi
  */
 function unsettledError(
   run: RunState<unknown>,
+  leg: LegState,
   thrown: SignetError,
   step: string,
   recoveryFailure?: unknown,
@@ -245,7 +246,7 @@ function unsettledError(
     defined({
       operation: run.config.parameters.operation,
       step,
-      requestId: run.current.challenge?.requestId,
+      requestId: leg.challenge?.requestId,
       code: String(thrown.code),
       status: thrown.status,
       recoveryCode: isSignetError(recoveryFailure) ? String(recoveryFailure.code) : undefined,
@@ -255,8 +256,8 @@ function unsettledError(
 }
 
 /** Says `failed` (with the code) and gives the error back to throw. */
-function failed(run: RunState<unknown>, error: unknown): unknown {
-  emitStage(run, {
+function failed(run: RunState<unknown>, leg: LegState, error: unknown): unknown {
+  emitStage(run, leg, {
     stage: "failed",
     ...(isSignetError(error) ? { code: String(error.code), status: error.status } : {}),
   });
@@ -268,3 +269,5 @@ function restart(run: RunState<unknown>): "restart" {
   emitRetry(run, { reason: "restart", attempt: run.restarts, delayMs: 0 });
   return "restart";
 }
+
+/** One send's outcome: what `nextStep` reads, and the raw answer when there was one. */

@@ -1,10 +1,9 @@
-// What `runSignedRequest` takes and gives back (docs/architecture.md "The signed-request engine").
+// What `runSignedRequest` takes and gives back, and the events it tells (docs/architecture.md "The
+// signed-request engine", "Events": redacted by construction).
 import type { SignedRequestErrorCode, SignetError } from "../errors.js";
-import type { BackoffOptions } from "./backoff.js";
 import type { Clock, Transport } from "./http.js";
 import type { CheckPayload, PayloadEvent } from "./payloadCheck.js";
-import type { RetryEvent, RetryOptions } from "./retry.js";
-import type { SignedRequestEvent } from "./signedRequestEvent.js";
+import type { RetryEvent, RetryOptions, RetryReason } from "./retry.js";
 
 /** What the signer is told besides the payload. */
 export type SignContext = {
@@ -68,19 +67,13 @@ type CommonParameters<TBody> = {
   /** Per-attempt time limit passed to the transport (capped by the overall deadline). */
   attemptTimeoutMs?: number | undefined;
   /**
-   * The retry policy (docs/architecture.md "Retries"): count, backoff, largest `Retry-After`,
-   * `shouldRetry`. Default: `defaultRetryPolicy` (3 retries, 500 ms doubling to 8 s, 30 s).
-   * The fields below override it one by one.
+   * The retry policy (docs/architecture.md "Retries"), the one knob of every wait: `retryCount`
+   * (retries after a network failure, a timeout or a 5xx, and after a rate limit, each per leg;
+   * restarts), `backoff` (PROCESSING re-sends and transient retries), `maxRetryAfterMs` (a longer
+   * `Retry-After` is final) and `shouldRetry`. Default: the defaults (3 retries, 500 ms doubling
+   * to 8 s, 30 s). Through a client it is already merged: defaults, client, action, call.
    */
   retry?: RetryOptions | undefined;
-  /** Schedule of waits between PROCESSING re-sends and transient retries (over `retry.backoff`). */
-  backoff?: Partial<BackoffOptions> | undefined;
-  /** Retries after a network failure, a timeout or a 5xx, per leg. Default `retry.retryCount`. */
-  maxTransientRetries?: number | undefined;
-  /** Retries after a 429 (or a 503 with `Retry-After`), per leg. Default `retry.retryCount`. */
-  maxRateLimitRetries?: number | undefined;
-  /** Largest `Retry-After` honoured, in ms; longer waits throw the 429. Default 30 000. */
-  maxRetryAfterMs?: number | undefined;
   /**
    * Asked when a signed send of the run (in any pass) may have been taken without a terminal
    * answer (no answer, a 5xx, a 503, PROCESSING) and the run then ended in an answer that leaves
@@ -167,3 +160,38 @@ export type RunSignedRequestReturnType<TBody = unknown> = {
 
 /** Errors `runSignedRequest` throws: always a `SignetError` (see its TSDoc for the codes). */
 export type RunSignedRequestErrorType = SignetError<SignedRequestErrorCode>;
+
+/** Where a signed request is, as shown to hooks and devtools. */
+export type SignedRequestStage =
+  | "challenge"
+  | "signing"
+  | "submitting"
+  | "processing"
+  | "done"
+  | "failed";
+
+/**
+ * One step of a signed request. Redacted by construction: it never holds a body, a
+ * `payloadToSign`, a stamp or a header value other than the request id.
+ */
+export type SignedRequestEvent = {
+  type: "signedRequest";
+  /** The caller's name for the flow, e.g. `"revokeSession"`. */
+  operation?: string;
+  mode: "challenge" | "direct";
+  method: string;
+  path: string;
+  stage: SignedRequestStage;
+  /** 1 for the unsigned first call, 2 for the first signed call, 3 on delegated keys. */
+  leg: number;
+  /** Sends of the current leg so far, 1-based (on `processing`: PROCESSING answers so far). */
+  attempt: number;
+  status?: number;
+  requestId?: string;
+  /** The error code, on `failed`. */
+  code?: string;
+  /** The wait before the next send, on `processing` and retries. */
+  delayMs?: number;
+  /** Why this send is a re-send (after the `retry` event that announced its wait). */
+  retryReason?: RetryReason;
+};

@@ -13,7 +13,7 @@ import { detailOf, isSignetError, SignetError } from "../errors.js";
 import { createTransport } from "./http.js";
 import type { RetryEvent } from "./retry.js";
 import { runSignedRequest } from "./signedRequest.js";
-import type { SignedRequestEvent } from "./signedRequestEvent.js";
+import type { SignedRequestEvent } from "./signedRequestParameters.js";
 
 const PROCESSING = { status: 200, json: { status: "PROCESSING" } };
 const CREATED = { status: 201, json: { id: "AuthMethod:1" } };

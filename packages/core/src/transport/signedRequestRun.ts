@@ -1,10 +1,11 @@
-// The state of one signed request, and how it is made from the caller's parameters
-// (docs/architecture.md "The signed-request engine"). The steps in `signedRequestSteps.ts` read
-// and update this one object; `runSignedRequest` strings them together.
+// The state of one signed request (docs/architecture.md "The signed-request engine"): what stays
+// fixed for the run (its configuration, made once from the caller's parameters), what it keeps
+// across its passes (counts, used request ids, the deadline), the leg state each pass holds as its
+// own local, and the events and errors the run makes. The steps in `signedRequestSteps.ts` read it;
+// `runSignedRequest`'s loop owns it.
 import { defined, type Loose } from "../defined.js";
-import type { SignetError } from "../errors.js";
+import { SignetError, type SignetErrorDetails } from "../errors.js";
 import { defaultSleep } from "./abort.js";
-import type { BackoffOptions } from "./backoff.js";
 import type { SignedRequestChallenge } from "./challenge.js";
 import { checkedSigner } from "./checkedSigner.js";
 import { deliver } from "./deliver.js";
@@ -17,8 +18,7 @@ import {
   resolveRetryPolicy,
   retryEvent,
 } from "./retry.js";
-import type { SignedRequestEvent } from "./signedRequestEvent.js";
-import type { RunSignedRequestParameters } from "./signedRequestParameters.js";
+import type { RunSignedRequestParameters, SignedRequestEvent } from "./signedRequestParameters.js";
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 const DEFAULT_MAX_LEGS = 2;
@@ -50,7 +50,6 @@ export type RunConfig<TBody> = {
   /** Whether a 200 body on a 201/204 endpoint is the resource (`parseBody` accepts it). */
   readonly isResource: ((body: unknown) => boolean) | undefined;
   readonly policy: RetryPolicy;
-  readonly backoff: Readonly<BackoffOptions>;
   readonly maxTransientRetries: number;
   readonly maxRateLimitRetries: number;
   readonly maxRetryAfterMs: number;
@@ -67,7 +66,10 @@ export type RunConfig<TBody> = {
   readonly signer: ReturnType<typeof checkedSigner>;
 };
 
-/** Where one leg stands: reset when a new challenge is signed. */
+/**
+ * Where one leg stands: local to a pass of the loop (a fresh one at each start), advanced in place
+ * when a new challenge is signed.
+ */
 export type LegState = {
   leg: number;
   /** Sends of this leg so far. */
@@ -89,7 +91,7 @@ export type LegState = {
   retryDelayMs: number | undefined;
 };
 
-/** The one state object of a run. */
+/** What a run keeps across its passes (the leg state is each pass's own). */
 export type RunState<TBody> = {
   readonly config: RunConfig<TBody>;
   /** HTTP requests sent in total. */
@@ -105,7 +107,6 @@ export type RunState<TBody> = {
   readonly usedRequestIds: Set<string>;
   /** The local-timer deadline: `timeoutMs` until a challenge is held, then as the caller chose. */
   deadline: number;
-  current: LegState;
 };
 
 /**
@@ -122,11 +123,7 @@ export function createRunState<TBody>(
 ): RunState<TBody> {
   const clock = parameters.clock ?? systemClock;
   const timer = parameters.timer ?? clock;
-  // The explicit fields override the policy they refine.
-  const policy = resolveRetryPolicy(parameters.retry, {
-    backoff: parameters.backoff,
-    maxRetryAfterMs: parameters.maxRetryAfterMs,
-  });
+  const policy = resolveRetryPolicy(parameters.retry);
   const direct = parameters.mode === "direct";
   const startedAt = timer.now();
   // An absolute `deadline` (service time) is turned into the timer's terms once, here.
@@ -145,9 +142,8 @@ export function createRunState<TBody>(
     isProcessing: parameters.isProcessing ?? isProcessingBody,
     isResource: resourceCheck(parameters.parseBody),
     policy,
-    backoff: policy.backoff,
-    maxTransientRetries: parameters.maxTransientRetries ?? policy.retryCount,
-    maxRateLimitRetries: parameters.maxRateLimitRetries ?? policy.retryCount,
+    maxTransientRetries: policy.retryCount,
+    maxRateLimitRetries: policy.retryCount,
     maxRetryAfterMs: policy.maxRetryAfterMs,
     maxRestarts: Math.max(1, policy.retryCount),
     givenDeadline,
@@ -170,7 +166,6 @@ export function createRunState<TBody>(
     mayHaveActed: false,
     usedRequestIds: new Set(),
     deadline: Math.min(startedAt + (parameters.timeoutMs ?? DEFAULT_TIMEOUT_MS), givenDeadline),
-    current: freshLeg(),
   };
 }
 
@@ -189,8 +184,8 @@ function resourceCheck(
   };
 }
 
-/** Leg 1 of a fresh start. */
-export function freshLeg(): LegState {
+/** Leg 1 of a fresh start (`restart` after a restart: told in the first send's event). */
+export function freshLeg(retryReason?: RetryReason): LegState {
   return {
     leg: 1,
     attempt: 0,
@@ -201,23 +196,23 @@ export function freshLeg(): LegState {
     challenge: undefined,
     headers: {},
     idempotencyKey: undefined,
-    retryReason: undefined,
+    retryReason,
     retryDelayMs: undefined,
   };
 }
 
 /**
  * Emits a `signedRequest` event; optional fields may be `undefined` and are left out. `leg`,
- * `attempt` and `requestId` default to the current leg's.
+ * `attempt` and `requestId` default to `leg`'s.
  */
 export function emitStage(
   run: RunState<unknown>,
+  current: LegState,
   event: Loose<
     Omit<SignedRequestEvent, "type" | "mode" | "method" | "path" | "operation" | "leg" | "attempt">
   > & { attempt?: number },
 ): void {
   const { parameters, direct } = run.config;
-  const { current } = run;
   deliver(
     defined({
       type: "signedRequest",
@@ -257,3 +252,42 @@ export type RunContext = {
 export function withContext(run: RunState<unknown>, details: Loose<RunContext>): RunContext {
   return defined({ operation: run.config.parameters.operation, ...details });
 }
+export class ChallengeLapse {
+  constructor(readonly error: SignetError) {}
+}
+
+/** `CHALLENGE_EXPIRED`: the challenge lapsed before a terminal answer. */
+export const challengeExpiredError = (
+  challenge: SignedRequestChallenge,
+  details: Record<string, unknown>,
+  cause?: unknown,
+): SignetError<"CHALLENGE_EXPIRED"> =>
+  new SignetError("CHALLENGE_EXPIRED", "The signed-request challenge expired before completion", {
+    details: { ...details, requestId: challenge.requestId, expiresAt: challenge.expiresAt },
+    cause,
+  });
+
+/**
+ * `OUTCOME_UNKNOWN`: a signed send may have taken effect, its answer was lost, and asking the
+ * service did not settle what happened (details: `operation`, `step`, `requestId`, `code`).
+ */
+export const outcomeUnknownError = (
+  details: SignetErrorDetails<"OUTCOME_UNKNOWN">,
+  cause: SignetError,
+): SignetError<"OUTCOME_UNKNOWN"> =>
+  new SignetError(
+    "OUTCOME_UNKNOWN",
+    "The answer was lost and the outcome could not be read back: check the state before trying again",
+    { details, cause },
+  );
+
+/** `PROCESSING_TIMEOUT` (retryable): the run's time budget is spent. */
+export const processingTimeoutError = (
+  details: Record<string, unknown>,
+  cause?: unknown,
+): SignetError<"PROCESSING_TIMEOUT"> =>
+  new SignetError("PROCESSING_TIMEOUT", "The signed request did not finish before its deadline", {
+    retryable: true,
+    details,
+    cause,
+  });

@@ -1,5 +1,5 @@
-// Each step of the signed-request engine on its own (signedRequestSteps.ts), over a run state made
-// by `createRunState` with a fake transport, clock and sleep: a table per step where it decides
+// Each step of the signed-request engine's loop on its own (signedRequestSteps.ts), over a run state made
+// by `createRunState` and a pass's leg state (`freshLeg`) with a fake transport, clock and sleep: a table per step where it decides
 // something. The whole loop is tested in signedRequest.test.ts and signedRequestRecovery.test.ts.
 import { describe, expect, it } from "vitest";
 import { challengeJson, fakeClock } from "../../../test/src/scriptedFetch.js";
@@ -7,11 +7,11 @@ import { isSignetError, SignetError } from "../errors.js";
 import type { TransportRequest, TransportResponse } from "./http.js";
 import type { Answer, Step } from "./nextStep.js";
 import type { RetryEvent, ShouldRetryContext } from "./retry.js";
-import { ChallengeLapse } from "./signedRequestErrors.js";
-import type { SignedRequestEvent } from "./signedRequestEvent.js";
-import type { RunSignedRequestParameters } from "./signedRequestParameters.js";
+import type { RunSignedRequestParameters, SignedRequestEvent } from "./signedRequestParameters.js";
 import {
+  ChallengeLapse,
   createRunState,
+  freshLeg,
   MAX_CHALLENGE_LIFETIME_MS,
   MAX_SIGNED_RUN_MS,
 } from "./signedRequestRun.js";
@@ -83,22 +83,23 @@ function setup(
     ...overrides,
   } as RunSignedRequestParameters<unknown>;
   const run = createRunState(parameters);
+  // The pass's leg state, as the loop holds it.
+  const leg = freshLeg();
   const stages = () =>
     events.filter((e): e is SignedRequestEvent => e.type === "signedRequest").map((e) => e.stage);
   const retries = () => events.filter((e): e is RetryEvent => e.type === "retry");
-  return { run, time, events, requests, signed, stages, retries };
+  return { run, leg, time, events, requests, signed, stages, retries };
 }
 
 /** The run standing on a signed leg 2 with a challenge that expires `ttlMs` from now. */
 function onLeg2(setupResult: ReturnType<typeof setup>, ttlMs = 300_000) {
-  const { run, time } = setupResult;
+  const { leg, time } = setupResult;
   const challenge = challengeJson(time.now, {}, ttlMs);
-  run.current = {
-    ...run.current,
+  Object.assign(leg, {
     leg: 2,
     challenge: { ...challenge, expiresAtMs: Date.parse(challenge.expiresAt) },
     headers: { "Grid-Wallet-Signature": "STAMP", "Request-Id": challenge.requestId },
-  };
+  });
   return challenge;
 }
 
@@ -130,8 +131,8 @@ const codeOf = (error: unknown) =>
 describe("prepareDirect", () => {
   it("does nothing in challenge mode", async () => {
     const s = setup();
-    await prepareDirect(s.run);
-    expect(s.run.current.headers).toEqual({});
+    await prepareDirect(s.run, s.leg);
+    expect(s.leg.headers).toEqual({});
     expect(s.signed).toEqual([]);
     expect(s.events).toEqual([]);
   });
@@ -143,10 +144,10 @@ describe("prepareDirect", () => {
     "direct mode with %s: one stamp of payloadToSign and the key, before any send",
     async (_, extra, key) => {
       const s = setup({ mode: "direct", payloadToSign: "quote-payload", ...extra } as never);
-      await prepareDirect(s.run);
+      await prepareDirect(s.run, s.leg);
       expect(s.signed).toEqual(["quote-payload"]);
-      expect(s.run.current.idempotencyKey).toBe(key);
-      expect(s.run.current.headers).toEqual({
+      expect(s.leg.idempotencyKey).toBe(key);
+      expect(s.leg.headers).toEqual({
         "Grid-Wallet-Signature": "STAMP-13",
         "Idempotency-Key": key,
       });
@@ -160,9 +161,9 @@ describe("prepareDirect", () => {
       payloadToSign: "someone-else",
       checkPayload: () => ({ known: false, activityType: "ACTIVITY_TYPE_UNKNOWN" }),
     } as never);
-    expect(codeOf(await rejectionOf(prepareDirect(s.run)))).toBe("PAYLOAD_MISMATCH");
+    expect(codeOf(await rejectionOf(prepareDirect(s.run, s.leg)))).toBe("PAYLOAD_MISMATCH");
     expect(s.signed).toEqual([]);
-    expect(s.run.current.headers).toEqual({});
+    expect(s.leg.headers).toEqual({});
   });
 });
 
@@ -192,7 +193,7 @@ describe("startSend", () => {
       "challenge lapsed after a send that may have been taken",
       (s) => {
         onLeg2(s, 1_000);
-        s.run.current.touched = true;
+        s.leg.touched = true;
         s.time.advance(1_000);
       },
       "CHALLENGE_EXPIRED",
@@ -208,26 +209,26 @@ describe("startSend", () => {
   it.each(rows)("%s → %s", (_, arrange, outcome) => {
     const s = setup();
     arrange(s);
-    const before = { attempt: s.run.current.attempt, attempts: s.run.attempts };
+    const before = { attempt: s.leg.attempt, attempts: s.run.attempts };
     let result: string;
     try {
-      startSend(s.run);
+      startSend(s.run, s.leg);
       result = `sent: ${s.stages().at(-1)}`;
     } catch (error) {
       result = codeOf(error);
     }
     expect(result).toBe(outcome);
     const counted = outcome.startsWith("sent") ? 1 : 0;
-    expect(s.run.current.attempt).toBe(before.attempt + counted);
+    expect(s.leg.attempt).toBe(before.attempt + counted);
     expect(s.run.attempts).toBe(before.attempts + counted);
   });
 
   it("tells the re-send's reason and wait once, then forgets them", () => {
     const s = setup();
-    s.run.current.retryReason = "rate-limited";
-    s.run.current.retryDelayMs = 1_000;
-    startSend(s.run);
-    startSend(s.run);
+    s.leg.retryReason = "rate-limited";
+    s.leg.retryDelayMs = 1_000;
+    startSend(s.run, s.leg);
+    startSend(s.run, s.leg);
     const sends = s.events.filter((e): e is SignedRequestEvent => e.type === "signedRequest");
     expect(sends.map((e) => [e.attempt, e.retryReason, e.delayMs])).toEqual([
       [1, "rate-limited", 1_000],
@@ -240,19 +241,19 @@ describe("send", () => {
   it("no answer is an answer: the transport's SignetError becomes `failure`", async () => {
     const failed = networkError();
     const s = setup({}, [failed]);
-    const sent = await send(s.run);
+    const sent = await send(s.run, s.leg);
     expect(sent).toEqual({ answer: { failure: failed }, response: undefined, parsed: undefined });
   });
 
   it("anything else the transport throws is a bug and goes through", async () => {
     const s = setup({}, [new TypeError("boom")]);
-    await expect(send(s.run)).rejects.toThrow(TypeError);
+    await expect(send(s.run, s.leg)).rejects.toThrow(TypeError);
   });
 
   it("sends the body, the leg's headers and the smaller of the attempt limit and the budget left", async () => {
     const s = setup({ attemptTimeoutMs: 5_000, timeoutMs: 3_000 }, [reply(202, challengeJson(0))]);
-    s.run.current.headers = { "Request-Id": "Request:x" };
-    await send(s.run);
+    s.leg.headers = { "Request-Id": "Request:x" };
+    await send(s.run, s.leg);
     expect(s.requests[0]).toMatchObject({
       method: "POST",
       path: "/auth/credentials",
@@ -285,16 +286,16 @@ describe("send", () => {
   ];
   it.each(rows)("reads a %s", async (_, response, expected) => {
     const s = setup({}, [response]);
-    const { answer } = await send(s.run);
+    const { answer } = await send(s.run, s.leg);
     expect(answer).toMatchObject(expected);
     if (response.status >= 400)
       expect("error" in answer && answer.error?.status).toBe(response.status);
   });
 
   it("a 429 without Retry-After asks no wait once the rate-limit retries are spent", async () => {
-    const s = setup({ maxRateLimitRetries: 1 }, [reply(429, { code: "RATE_LIMITED" })]);
-    s.run.current.rateLimitRetries = 1;
-    const { answer } = await send(s.run);
+    const s = setup({ retry: { retryCount: 1 } }, [reply(429, { code: "RATE_LIMITED" })]);
+    s.leg.rateLimitRetries = 1;
+    const { answer } = await send(s.run, s.leg);
     expect("delayMs" in answer ? answer.delayMs : undefined).toBeUndefined();
   });
 
@@ -302,7 +303,7 @@ describe("send", () => {
     const s = setup({}, [reply(401, { code: "UNAUTHORIZED", message: "used request id" })]);
     onLeg2(s);
     s.run.mayHaveActed = true;
-    const { answer } = await send(s.run);
+    const { answer } = await send(s.run, s.leg);
     expect("error" in answer && answer.error?.details).toMatchObject({
       operation: "addPasskey",
       ambiguousResend: true,
@@ -315,10 +316,10 @@ describe("isAmbiguous", () => {
     const s = setup();
     expect(isAmbiguous(s.run)).toBe(false);
     onLeg2(s);
-    noteSent(s.run, { failure: networkError() });
+    noteSent(s.run, s.leg, { failure: networkError() });
     expect(isAmbiguous(s.run)).toBe(true);
     // A fresh start (a new challenge, leg 1) does not make the earlier send any less possible.
-    s.run.current = { ...s.run.current, leg: 1, touched: false, challenge: undefined };
+    Object.assign(s.leg, { leg: 1, touched: false, challenge: undefined });
     expect(isAmbiguous(s.run)).toBe(true);
   });
 });
@@ -344,25 +345,30 @@ describe("noteSent: which answers leave a signed send possibly taken", () => {
     ["a 429 (given before anything is done)", { status: 429, delayMs: 1_000 }, true, false],
     ["PROCESSING on a 200 endpoint", { status: 200, processing: true }, true, true],
     [
-      "a 200 that is not the resource on a 201 endpoint",
-      { status: 200, resource: false },
+      "a 200 that is not the resource on a 201 endpoint (read as processing)",
+      { status: 200, processing: true },
       true,
       true,
     ],
-    ["a 200 that is the resource on a 201 endpoint", { status: 200, resource: true }, true, false],
+    [
+      "a 200 that is the resource on a 201 endpoint (read as settled)",
+      { status: 200, processing: false },
+      true,
+      false,
+    ],
     ["a 401 (terminal)", { status: 401 }, true, false],
     ["a 201 (terminal)", { status: 201 }, true, false],
   ])("%s → %s", (_, answer, signedLeg, taken) => {
     const s = setup();
     if (signedLeg) onLeg2(s);
-    noteSent(s.run, answer);
-    expect(s.run.current.touched).toBe(taken);
+    noteSent(s.run, s.leg, answer);
+    expect(s.leg.touched).toBe(taken);
     expect(s.run.mayHaveActed).toBe(taken);
   });
 
   it("counts in direct mode, whose one leg is signed", () => {
     const s = setup({ mode: "direct", payloadToSign: "p" } as never);
-    noteSent(s.run, { failure: networkError() });
+    noteSent(s.run, s.leg, { failure: networkError() });
     expect(isAmbiguous(s.run)).toBe(true);
   });
 });
@@ -385,7 +391,7 @@ describe("decide", () => {
     [
       "no answer once the transient retries are spent fails",
       (s) => {
-        s.run.current.transientRetries = s.run.config.maxTransientRetries;
+        s.leg.transientRetries = s.run.config.maxTransientRetries;
         return { failure: networkError() };
       },
       "fail",
@@ -402,7 +408,7 @@ describe("decide", () => {
     ["a 201 succeeds", () => ({ status: 201, processing: false }), "succeed"],
   ])("%s (%s)", (_, answer, type) => {
     const s = setup();
-    expect(decide(s.run, answer(s)).type).toBe(type);
+    expect(decide(s.run, s.leg, answer(s)).type).toBe(type);
   });
 });
 
@@ -410,7 +416,7 @@ describe("signNext", () => {
   it("validates the challenge, stamps it (checked first) and moves to the next leg afresh", async () => {
     const s = setup({ timeoutMs: undefined, deadline: undefined });
     const challenge = challengeJson(s.time.now);
-    Object.assign(s.run.current, {
+    Object.assign(s.leg, {
       attempt: 3,
       transientRetries: 2,
       rateLimitRetries: 1,
@@ -418,9 +424,9 @@ describe("signNext", () => {
       touched: true,
     });
     s.run.deadline = s.time.now + 10;
-    await signNext(s.run, reply(202, challenge));
+    await signNext(s.run, s.leg, reply(202, challenge));
     expect(s.signed).toEqual([challenge.payloadToSign]);
-    expect(s.run.current).toMatchObject({
+    expect(s.leg).toMatchObject({
       leg: 2,
       attempt: 0,
       transientRetries: 0,
@@ -442,18 +448,18 @@ describe("signNext", () => {
   it("honours a challenge for at most MAX_CHALLENGE_LIFETIME_MS, whatever its expiresAt", async () => {
     const s = setup({ timeoutMs: undefined, deadline: undefined });
     const far = challengeJson(s.time.now, { expiresAt: "9999-12-31T00:00:00Z" });
-    await signNext(s.run, reply(202, far));
-    expect(s.run.current.challenge?.expiresAtMs).toBe(s.time.now + MAX_CHALLENGE_LIFETIME_MS);
+    await signNext(s.run, s.leg, reply(202, far));
+    expect(s.leg.challenge?.expiresAtMs).toBe(s.time.now + MAX_CHALLENGE_LIFETIME_MS);
     const near = challengeJson(s.time.now, {}, 60_000);
     const t = setup({ timeoutMs: undefined, deadline: undefined });
-    await signNext(t.run, reply(202, near));
-    expect(t.run.current.challenge?.expiresAtMs).toBe(Date.parse(near.expiresAt));
+    await signNext(t.run, t.leg, reply(202, near));
+    expect(t.leg.challenge?.expiresAtMs).toBe(Date.parse(near.expiresAt));
   });
 
   it("keeps the caller's time limit", async () => {
     const s = setup({ timeoutMs: 5_000 });
     const deadline = s.run.deadline;
-    await signNext(s.run, reply(202, challengeJson(s.time.now)));
+    await signNext(s.run, s.leg, reply(202, challengeJson(s.time.now)));
     expect(s.run.deadline).toBe(deadline);
   });
 
@@ -475,7 +481,7 @@ describe("signNext", () => {
     [
       "one leg too many",
       (s) => {
-        s.run.current.leg = s.run.config.maxLegs;
+        s.leg.leg = s.run.config.maxLegs;
         return reply(202, challengeJson(s.time.now));
       },
       "CHALLENGE_INVALID",
@@ -499,11 +505,11 @@ describe("signNext", () => {
   it.each(rows)("refuses %s, signing nothing", async (_, arrange, code) => {
     const s = setup();
     const response = arrange(s);
-    const leg = s.run.current.leg;
-    const error = await rejectionOf(signNext(s.run, response));
+    const leg = s.leg.leg;
+    const error = await rejectionOf(signNext(s.run, s.leg, response));
     expect(codeOf(error)).toBe(code);
     expect(s.signed).toEqual([]);
-    expect(s.run.current.leg).toBe(leg);
+    expect(s.leg.leg).toBe(leg);
   });
 });
 
@@ -512,8 +518,8 @@ describe("succeed", () => {
     const s = setup();
     const challenge = onLeg2(s);
     s.run.attempts = 3;
-    s.run.current.attempt = 2;
-    const result = succeed(s.run, 201, { id: "AuthMethod:1" });
+    s.leg.attempt = 2;
+    const result = succeed(s.run, s.leg, 201, { id: "AuthMethod:1" });
     expect(result).toEqual({
       status: 201,
       body: { id: "AuthMethod:1" },
@@ -539,7 +545,7 @@ describe("succeed", () => {
         throw thrown();
       },
     });
-    expect(codeOf(thrownBy(() => succeed(s.run, 201, {})))).toBe(code);
+    expect(codeOf(thrownBy(() => succeed(s.run, s.leg, 201, {})))).toBe(code);
     expect(s.stages()).not.toContain("done");
   });
 });
@@ -601,10 +607,15 @@ describe("waitToResend", () => {
   it.each(rows)("%s: waits, counts, and tells why", async (_, step, signedLeg, expected) => {
     const s = setup();
     if (signedLeg) onLeg2(s);
-    await waitToResend(s.run, step, step.reason === "rate-limited" ? step.cause.status : 500);
+    await waitToResend(
+      s.run,
+      s.leg,
+      step,
+      step.reason === "rate-limited" ? step.cause.status : 500,
+    );
     expect(s.time.sleeps).toEqual([expected.delayMs]);
-    expect(s.run.current[expected.counter]).toBe(1);
-    expect(s.run.current).toMatchObject({
+    expect(s.leg[expected.counter]).toBe(1);
+    expect(s.leg).toMatchObject({
       retryReason: step.reason,
       retryDelayMs: expected.delayMs,
     });
@@ -639,7 +650,7 @@ describe("waitToResend", () => {
       "a PROCESSING wait past the challenge's expiry is a lapse (not restartable: the send was taken)",
       (s) => {
         onLeg2(s, 100);
-        noteSent(s.run, { status: 200, processing: true });
+        noteSent(s.run, s.leg, { status: 200, processing: true });
       },
       { type: "resend", reason: "processing" },
       "CHALLENGE_EXPIRED",
@@ -653,7 +664,7 @@ describe("waitToResend", () => {
   ])("%s", async (_, arrange, step, code) => {
     const s = setup();
     arrange(s);
-    expect(codeOf(await rejectionOf(waitToResend(s.run, step, undefined)))).toBe(code);
+    expect(codeOf(await rejectionOf(waitToResend(s.run, s.leg, step, undefined)))).toBe(code);
     expect(s.time.sleeps).toEqual([]);
     expect(s.retries()).toEqual([]);
   });
@@ -670,7 +681,7 @@ describe("waitToResend", () => {
     });
     const failed = networkError();
     const thrown = await rejectionOf(
-      waitToResend(s.run, { type: "resend", reason: "transient", cause: failed }, undefined),
+      waitToResend(s.run, s.leg, { type: "resend", reason: "transient", cause: failed }, undefined),
     );
     expect(thrown).toBe(failed);
     expect(asked).toEqual([
@@ -681,7 +692,7 @@ describe("waitToResend", () => {
 
   it("shouldRetry is not asked about PROCESSING, which is the protocol", async () => {
     const s = setup({ retry: { shouldRetry: () => false } });
-    await waitToResend(s.run, { type: "resend", reason: "processing" }, 200);
+    await waitToResend(s.run, s.leg, { type: "resend", reason: "processing" }, 200);
     expect(s.time.sleeps).toEqual([250]);
   });
 });
@@ -711,9 +722,9 @@ describe("lapse", () => {
   ])("%s → %s", (_, parameters, state, expected) => {
     const s = setup(parameters);
     const challenge = onLeg2(s);
-    if (state.touched) s.run.current.touched = true;
+    if (state.touched) s.leg.touched = true;
     if (state.restarts) s.run.restarts = state.restarts;
-    const error = lapse(s.run);
+    const error = lapse(s.run, s.leg);
     expect(codeOf(error)).toBe(expected);
     const inner = error instanceof ChallengeLapse ? error.error : error;
     expect(inner.details).toMatchObject({
@@ -725,11 +736,11 @@ describe("lapse", () => {
   it("direct mode never starts over", () => {
     const s = setup({ mode: "direct", payloadToSign: "p" } as never);
     onLeg2(s);
-    expect(codeOf(lapse(s.run))).toBe("CHALLENGE_EXPIRED");
+    expect(codeOf(lapse(s.run, s.leg))).toBe("CHALLENGE_EXPIRED");
   });
 
   it("without a challenge it is a bug", () => {
-    expect(() => lapse(setup().run)).toThrow(TypeError);
+    expect(() => lapse(setup().run, freshLeg())).toThrow(TypeError);
   });
 });
 
@@ -744,7 +755,7 @@ describe("failure", () => {
     const s = setup();
     onLeg2(s);
     const cause = new SignetError("CONFLICT", "no", { status: 409 });
-    const error = failure(s.run, step(cause));
+    const error = failure(s.run, s.leg, step(cause));
     expect(codeOf(error)).toBe(expected);
     if (expected !== "CONFLICT") {
       const inner = error instanceof ChallengeLapse ? error.error : error;

@@ -1,49 +1,47 @@
-// The steps of a signed request over its one state object (docs/architecture.md "The
-// signed-request engine"): start a send, send, decide (the pure `nextStep`), then sign the next
-// leg, succeed, wait to re-send, or fail. Each is small and tested on its own.
+// The steps of one pass of a signed request (docs/architecture.md "The signed-request engine"), each
+// over the run and the pass's own leg state: start a send, send, decide (the pure `nextStep`),
+// then sign the next leg, succeed, wait to re-send, or fail. Each is small and tested on its own
+// (signedRequestSteps.test.ts); `runSignedRequest`'s loop strings them together.
 import { defined } from "../defined.js";
 import { detailOf, isSignetError, SignetError } from "../errors.js";
 import { abortedError, unlessAborted } from "./abort.js";
-import { backoffDelay } from "./backoff.js";
 import { parseSignedRequestChallenge } from "./challenge.js";
-import { IDEMPOTENCY_KEY_HEADER, REQUEST_ID_HEADER, WALLET_SIGNATURE_HEADER } from "./headers.js";
 import type { TransportResponse } from "./http.js";
 import { generateIdempotencyKey } from "./idempotencyKey.js";
-import { type Answer, nextStep, type Step } from "./nextStep.js";
-import { readAnswer } from "./readAnswer.js";
+import { type Answer, nextStep, readAnswer, type Step } from "./nextStep.js";
+import { IDEMPOTENCY_KEY_HEADER, REQUEST_ID_HEADER, WALLET_SIGNATURE_HEADER } from "./protocol.js";
+import { backoffDelay } from "./retry.js";
+import type { RunSignedRequestReturnType } from "./signedRequestParameters.js";
 import {
   ChallengeLapse,
   challengeExpiredError,
-  processingTimeoutError,
-} from "./signedRequestErrors.js";
-import type { RunSignedRequestReturnType } from "./signedRequestParameters.js";
-import {
   emitRetry,
   emitStage,
+  type LegState,
   MAX_CHALLENGE_LIFETIME_MS,
   MAX_SIGNED_RUN_MS,
+  processingTimeoutError,
   type RunState,
   withContext,
 } from "./signedRequestRun.js";
 
-/** One send's outcome: what `nextStep` reads, and the raw answer when there was one. */
 export type Sent = { answer: Answer; response: TransportResponse | undefined; parsed: unknown };
 
-/** Whether the current leg carries a signature (every leg but challenge mode's first). */
-const isSignedLeg = (run: RunState<unknown>) => run.config.direct || run.current.leg > 1;
+/** Whether the leg carries a signature (every leg but challenge mode's first). */
+const isSignedLeg = (run: RunState<unknown>, current: LegState) =>
+  run.config.direct || current.leg > 1;
 
 /**
  * Direct mode: the `Idempotency-Key` (made once for the call) and the one stamp, before the
  * first send.
  * @throws {SignetError} what the checked signer throws (`PAYLOAD_MISMATCH`, `ABORTED`, …).
  */
-export async function prepareDirect(run: RunState<unknown>): Promise<void> {
+export async function prepareDirect(run: RunState<unknown>, current: LegState): Promise<void> {
   const { parameters, signer } = run.config;
   if (parameters.mode !== "direct") return;
-  const { current } = run;
   current.idempotencyKey =
     parameters.idempotencyKey ?? (parameters.generateId ?? generateIdempotencyKey)();
-  emitStage(run, { stage: "signing" });
+  emitStage(run, current, { stage: "signing" });
   const value = await signer.stamp(
     parameters.payloadToSign,
     defined({ leg: current.leg, operation: parameters.operation, signal: parameters.signal }),
@@ -59,16 +57,15 @@ export async function prepareDirect(run: RunState<unknown>): Promise<void> {
  * announce it (`challenge` for leg 1, else `submitting`, with the re-send's reason and wait).
  * @throws {SignetError} `ABORTED`, `PROCESSING_TIMEOUT`; {@link ChallengeLapse} on a lapse.
  */
-export function startSend(run: RunState<unknown>): void {
+export function startSend(run: RunState<unknown>, current: LegState): void {
   const { clock, timer, direct, parameters } = run.config;
-  const { current } = run;
   if (parameters.signal?.aborted) throw abortedError(parameters.signal);
   if (current.challenge !== undefined && clock.now() >= current.challenge.expiresAtMs)
-    throw lapse(run);
+    throw lapse(run, current);
   if (timer.now() >= run.deadline) throw processingTimeoutError(withContext(run, {}));
   current.attempt += 1;
   run.attempts += 1;
-  emitStage(run, {
+  emitStage(run, current, {
     stage: current.leg === 1 && !direct ? "challenge" : "submitting",
     retryReason: current.retryReason,
     delayMs: current.retryDelayMs,
@@ -82,9 +79,8 @@ export function startSend(run: RunState<unknown>): void {
  * @throws {SignetError} `MALFORMED_RESPONSE` for a success body that is not JSON; non-Signet
  * errors of the transport as they are.
  */
-export async function send(run: RunState<unknown>): Promise<Sent> {
-  const { parameters, timer, clock, direct, backoff, random } = run.config;
-  const { current } = run;
+export async function send(run: RunState<unknown>, current: LegState): Promise<Sent> {
+  const { parameters, timer, clock, direct, policy, random } = run.config;
   const remainingMs = run.deadline - timer.now();
   const attemptTimeoutMs = Math.min(parameters.attemptTimeoutMs ?? remainingMs, remainingMs);
   let response: TransportResponse;
@@ -116,7 +112,7 @@ export async function send(run: RunState<unknown>): Promise<Sent> {
     }),
     rateLimitDelay:
       current.rateLimitRetries < run.config.maxRateLimitRetries
-        ? () => backoffDelay({ ...backoff, attempt: current.rateLimitRetries + 1, random })
+        ? () => backoffDelay({ ...policy.backoff, attempt: current.rateLimitRetries + 1, random })
         : undefined,
   });
   return { answer, response, parsed };
@@ -137,21 +133,20 @@ export function isAmbiguous(run: RunState<unknown>): boolean {
  * with `Retry-After` too: a gateway may answer it after the service committed), or PROCESSING.
  * A 429 is given before anything is done, and any other answer is terminal.
  */
-export function noteSent(run: RunState<unknown>, answer: Answer): void {
-  if (!isSignedLeg(run)) return;
+export function noteSent(run: RunState<unknown>, current: LegState, answer: Answer): void {
+  if (!isSignedLeg(run, current)) return;
   const taken =
     "failure" in answer
       ? answer.failure.code !== "ABORTED" && detailOf(answer.failure, "sent") !== false
-      : answer.status >= 500 ||
-        (answer.status === 200 && (answer.processing === true || answer.resource === false));
+      : answer.status >= 500 || answer.processing === true;
   if (!taken) return;
-  run.current.touched = true;
+  current.touched = true;
   run.mayHaveActed = true;
 }
 
 /** What to do with an answer: the pure decision table, fed from the run's state. */
-export function decide(run: RunState<unknown>, answer: Answer): Step {
-  const { config, current } = run;
+export function decide(run: RunState<unknown>, current: LegState, answer: Answer): Step {
+  const { config } = run;
   const now = config.clock.now();
   return nextStep(answer, {
     direct: config.direct,
@@ -172,7 +167,11 @@ export function decide(run: RunState<unknown>, answer: Answer): Step {
  * the payload (checked first) and makes the next leg's headers.
  * @throws {SignetError} `CHALLENGE_INVALID`, `MALFORMED_RESPONSE`, and what the signer throws.
  */
-export async function signNext(run: RunState<unknown>, response: TransportResponse): Promise<void> {
+export async function signNext(
+  run: RunState<unknown>,
+  current: LegState,
+  response: TransportResponse,
+): Promise<void> {
   const { clock, parameters, maxLegs, signer, givenDeadline, startedAt } = run.config;
   const { status } = response;
   const parsed = parseSignedRequestChallenge({ text: response.text, now: clock.now(), status });
@@ -187,7 +186,7 @@ export async function signNext(run: RunState<unknown>, response: TransportRespon
       details: withContext(run, { field: "requestId", requestId: next.requestId }),
     });
   }
-  const leg = run.current.leg + 1;
+  const leg = current.leg + 1;
   if (leg > maxLegs) {
     throw new SignetError("CHALLENGE_INVALID", `The service asked for more than ${maxLegs} legs`, {
       status,
@@ -199,8 +198,7 @@ export async function signNext(run: RunState<unknown>, response: TransportRespon
   // run's ceiling.
   if (parameters.timeoutMs === undefined)
     run.deadline = Math.min(givenDeadline, startedAt + MAX_SIGNED_RUN_MS);
-  run.current = {
-    ...run.current,
+  Object.assign(current, {
     leg,
     challenge: next,
     attempt: 0,
@@ -208,8 +206,8 @@ export async function signNext(run: RunState<unknown>, response: TransportRespon
     transientRetries: 0,
     rateLimitRetries: 0,
     touched: false,
-  };
-  emitStage(run, { stage: "signing", status });
+  });
+  emitStage(run, current, { stage: "signing", status });
   const value = await signer.stamp(
     next.payloadToSign,
     defined({
@@ -222,7 +220,7 @@ export async function signNext(run: RunState<unknown>, response: TransportRespon
     // The payload's timestamp is judged against the challenge as the service stated it.
     parsed.expiresAtMs,
   );
-  run.current.headers = { [WALLET_SIGNATURE_HEADER]: value, [REQUEST_ID_HEADER]: next.requestId };
+  current.headers = { [WALLET_SIGNATURE_HEADER]: value, [REQUEST_ID_HEADER]: next.requestId };
 }
 
 /**
@@ -232,11 +230,11 @@ export async function signNext(run: RunState<unknown>, response: TransportRespon
  */
 export function succeed<TBody>(
   run: RunState<TBody>,
+  current: LegState,
   status: number,
   parsed: unknown,
 ): RunSignedRequestReturnType<TBody> {
   const { parseBody } = run.config.parameters;
-  const { current } = run;
   let body: TBody;
   try {
     body = parseBody === undefined ? (parsed as TBody) : parseBody(parsed);
@@ -249,7 +247,7 @@ export function succeed<TBody>(
     });
   }
   const requestId = current.challenge?.requestId;
-  emitStage(run, { stage: "done", status });
+  emitStage(run, current, { stage: "done", status });
   return {
     status,
     body,
@@ -268,18 +266,19 @@ export function succeed<TBody>(
  */
 export async function waitToResend(
   run: RunState<unknown>,
+  current: LegState,
   step: Extract<Step, { type: "resend" }>,
   status: number | undefined,
 ): Promise<void> {
-  const { backoff, random } = run.config;
-  const { current } = run;
+  const { random } = run.config;
+  const { backoff } = run.config.policy;
   let delayMs: number;
   let attempt: number;
   if (step.reason === "processing") {
     current.processingCount += 1;
     attempt = current.processingCount;
     delayMs = backoffDelay({ ...backoff, attempt, random });
-    emitStage(run, {
+    emitStage(run, current, {
       stage: "processing",
       attempt,
       status,
@@ -307,7 +306,7 @@ export async function waitToResend(
     }) === false
   )
     throw cause;
-  assertWaitFits(run, delayMs, cause);
+  assertWaitFits(run, current, delayMs, cause);
   emitRetry(run, { reason: step.reason, attempt, delayMs, error: cause });
   await unlessAborted(() => run.config.sleep(delayMs, parameters.signal), parameters.signal);
   current.retryReason = step.reason;
@@ -315,12 +314,17 @@ export async function waitToResend(
 }
 
 /** Throws instead of a wait that would wake past the budget or the challenge's expiry. */
-function assertWaitFits(run: RunState<unknown>, ms: number, cause: SignetError | undefined) {
+function assertWaitFits(
+  run: RunState<unknown>,
+  current: LegState,
+  ms: number,
+  cause: SignetError | undefined,
+) {
   const { timer, clock } = run.config;
-  const { challenge } = run.current;
+  const { challenge } = current;
   if (timer.now() + ms >= run.deadline) throw cause ?? processingTimeoutError(withContext(run, {}));
   if (challenge !== undefined && clock.now() + ms >= challenge.expiresAtMs)
-    throw cause ?? lapse(run);
+    throw cause ?? lapse(run, current);
 }
 
 /**
@@ -329,9 +333,13 @@ function assertWaitFits(run: RunState<unknown>, ms: number, cause: SignetError |
  * signed send of this leg may have been taken (it got no answer, a 5xx or PROCESSING), or the
  * flow allows it (`restartOnExpiry`). Marked `ambiguousResend` when a send may have been taken.
  */
-export function lapse(run: RunState<unknown>, cause?: unknown): SignetError | ChallengeLapse {
+export function lapse(
+  run: RunState<unknown>,
+  current: LegState,
+  cause?: unknown,
+): SignetError | ChallengeLapse {
   const { parameters } = run.config;
-  const { challenge } = run.current;
+  const { challenge } = current;
   if (challenge === undefined) throw new TypeError("lapse without a challenge");
   const error = challengeExpiredError(
     challenge,
@@ -341,16 +349,19 @@ export function lapse(run: RunState<unknown>, cause?: unknown): SignetError | Ch
   const allowed =
     parameters.mode !== "direct" &&
     parameters.restartOnExpiry !== false &&
-    (parameters.restartOnExpiry === true || !run.current.touched);
+    (parameters.restartOnExpiry === true || !current.touched);
   return allowed && run.restarts < run.config.maxRestarts ? new ChallengeLapse(error) : error;
 }
 
 /** The error to throw for a terminal step (`timeout`, `lapse`, `fail`). */
 export function failure(
   run: RunState<unknown>,
+  current: LegState,
   step: Extract<Step, { type: "timeout" | "lapse" | "fail" }>,
 ): SignetError | ChallengeLapse {
   if (step.type === "timeout") return processingTimeoutError(withContext(run, {}), step.cause);
-  if (step.type === "lapse") return lapse(run, step.cause);
+  if (step.type === "lapse") return lapse(run, current, step.cause);
   return step.error;
 }
+
+/** Thrown inside a run to start over from leg 1 (flows that allow it, such as export). */

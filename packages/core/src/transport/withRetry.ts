@@ -1,5 +1,6 @@
-// One unsigned call, repeated under the retry policy (docs/architecture.md "Retries"): the shape of
-// viem's `withRetry`, with "safe to repeat" decided by the caller, who knows the request.
+// One call, repeated under the retry policy (docs/architecture.md "Retries"): the loop of every plain
+// request and of the signed-request engine's look-up that settles a lost answer. "Safe to repeat"
+// is decided by the caller, who knows the request.
 import { detailOf, isSignetError } from "../errors.js";
 import { unlessAborted } from "./abort.js";
 import type { Clock } from "./http.js";
@@ -28,6 +29,8 @@ export type WithRetryParameters = {
   random: () => number;
   /** Local elapsed time, for the policy's `timeoutMs`. */
   timer: Clock;
+  /** An earlier end on `timer` (a signed run's budget), when the call has one. */
+  deadline?: number | undefined;
   /** The service's time, for `retryAt`. */
   clock: Clock;
   onRetry?: ((event: RetryEvent) => void) | undefined;
@@ -51,7 +54,7 @@ export async function withRetry<T>(
   parameters: WithRetryParameters,
 ): Promise<T> {
   const { policy, timer } = parameters;
-  const deadline = timer.now() + policy.timeoutMs;
+  const deadline = Math.min(timer.now() + policy.timeoutMs, parameters.deadline ?? Infinity);
   for (let attempt = 1; ; attempt++) {
     try {
       return await task();
