@@ -143,7 +143,9 @@ describe("hermes flows: the Metro bundle", () => {
   });
 });
 
-describe("hermes flows: against the emulator", () => {
+// Each flow interprets the Metro bundle in Hermes, without a JIT, several times over: on a loaded
+// 2-core runner one took just over the default 30 s, so these wait longer. Nothing here is timed.
+describe("hermes flows: against the emulator", { timeout: 120_000 }, () => {
   it("without a random source, createClient fails with CRYPTO_UNAVAILABLE naming the fix, before any request", async () => {
     const run = await flow("noRandom", { withRandom: false });
     expect(run.result).toMatchObject({
