@@ -1,4 +1,4 @@
-// The per-action error unions (actions/errorCodes.ts) checked at run time: the generated per-
+// The per-action error unions (actions/errorCodes.ts, from the rows' `errors`) checked at run time: the generated per-
 // operation codes are the OpenAPI's, each row knows every request the table of actions lists,
 // and every code the emulator (which plays the service) can answer on an action's route is in
 // that action's union. The type tests (types.test.ts) check the unions themselves.
@@ -16,7 +16,7 @@ import {
 } from "../transport/operationErrorCodes.js";
 import { RELAY_ERROR_STATUS } from "../transport/protocol.js";
 import { actionTable } from "./actionTable.js";
-import { ACTION_ERROR_CODES, type ActionErrorRow } from "./errorCodes.js";
+import type { ActionErrorRow } from "./errorCodes.js";
 
 // `ServiceErrorCode` at run time; the type test below holds the two equal.
 const SERVICE = {
@@ -70,7 +70,10 @@ const PLATFORM_ONLY: Record<string, string> = {
   INVALID_CURRENCY: "POST /quotes (quote creation, the platform's backend): resources/quotes.ts",
 };
 
-const rows = ACTION_ERROR_CODES as Record<string, ActionErrorRow>;
+// Each action's codes, as its row lists them (the generator matched the operations to the OpenAPI).
+const rows = Object.fromEntries(
+  Object.entries(actionTable).map(([name, row]) => [name, row.errors as ActionErrorRow]),
+);
 const codesOf = (operation: ServiceOperation): string[] =>
   OPERATION_ERROR_SCHEMAS[operation].flatMap((schema) => [...ERROR_SCHEMA_CODES[schema]]);
 

@@ -4,6 +4,7 @@
 
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
+import { SESSION_SIGNED_ERRORS } from "../codes.js";
 import { assertArgument, isSignetError, SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { signWithSession } from "../session/sessionSigner.js";
@@ -15,10 +16,12 @@ import type {
   QuoteJson,
   ScaChallengeJson,
 } from "../wire.js";
+import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 import { scaLogin } from "./lazy.js";
 import { executeQuotePayload, quotePayloadToSign } from "./quotePayload.js";
 import { assertSameQuote, confirmedQuote, confirmQuote, noteChallenge } from "./scaLedger.js";
+import { SCA_LOGIN_COMPLETE, SCA_LOGIN_START } from "./scaLogin.js";
 import type { ScaChallengeContext, ScaProof } from "./scaProof.js";
 import { expiredSessionError, requireLiveSession } from "./sessionExpiry.js";
 
@@ -136,13 +139,10 @@ export async function executeQuote(
       .signed(
         {
           operation: "executeQuote",
-          mode: "direct",
-          method: "POST",
-          path: `/quotes/${quote.id}/execute`,
+          ...at(QUOTE_EXECUTE, [quote.id]),
           payloadToSign,
           ...(scaFactor ? { body: JSON.stringify({ scaFactor }) } : {}),
           idempotencyKey: key,
-          expectedStatus: 200,
           sign: signWithSession(client, session),
           checkPayload: executeQuotePayload(client, quote),
           parseBody: (answer) => {
@@ -188,3 +188,45 @@ export function parseExecutedQuote(answer: unknown): ExecuteQuoteReturnType {
   expectShape(quote.scaChallenge, ["id", "expiresAt", "factor"], "scaChallenge");
   return quote as PendingAuthorizationQuoteJson;
 }
+
+/** `POST /quotes/{Quote}/execute`. */
+export const QUOTE_EXECUTE = {
+  method: "POST",
+  path: "/quotes/{Quote}/execute",
+  expectedStatus: 200,
+  mode: "direct",
+} as const satisfies ActionRoute;
+
+/** executeQuote's row of the catalog of actions (docs/architecture.md "Adding an action"). */
+export const executeQuoteRow = {
+  summary:
+    "finds the `EMBEDDED_WALLET` instruction by type, stamps it, executes once with an `Idempotency-Key` reused on every retry (a quote waiting for SCA comes back `PENDING_AUTHORIZATION`, typed)",
+  requests: [
+    {
+      route: QUOTE_EXECUTE,
+      signed: {
+        signer: "session",
+        check: executeQuotePayload,
+        signedBy:
+          "a session of a verified credential of the source wallet; **signature only: no 202, no `Request-Id`**, optional `Idempotency-Key`",
+      },
+    },
+    { route: SCA_LOGIN_START },
+    { route: SCA_LOGIN_COMPLETE },
+  ],
+  errors: {
+    undocumented: ["INSUFFICIENT_FUNDS"],
+    client: [
+      ...SESSION_SIGNED_ERRORS,
+      "QUOTE_EXPIRED",
+      "SCA_LOGIN_FAILED",
+      "SCA_ORIGIN_NOT_ALLOWED",
+    ],
+    passkey: true,
+  },
+  hook: {
+    kind: "mutation",
+    name: "useExecuteQuote",
+    invalidates: ["quotes", "balances", "transactions"],
+  },
+} as const satisfies ActionSourceRow;
