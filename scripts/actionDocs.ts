@@ -29,13 +29,14 @@ function exchange(signing: ActionSigning): string {
   return `${legs.join(" → ")} → ${signing.status}`;
 }
 
-function requestCell({ requests }: ActionRow): string {
+function requestCell({ requests, runs = [] }: ActionRow): string {
   if (requests.length === 0) return "none";
-  return requests
-    .map((request) =>
+  return [
+    ...requests.map((request) =>
       request.signed ? `${route(request)}: ${exchange(request.signed)}` : route(request),
-    )
-    .join("; ");
+    ),
+    ...runs.map((name) => `runs ${code(name)}`),
+  ].join("; ");
 }
 
 function hookCell({ hook }: ActionRow): string {

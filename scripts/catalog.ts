@@ -23,6 +23,7 @@ import type {
   ActionRowRequest,
   ActionSourceRow,
 } from "../packages/core/src/actions/actionRow.js";
+import type { KnownErrorCode } from "../packages/core/src/codes.js";
 import { OPERATION_ERROR_SCHEMAS } from "../packages/core/src/transport/operationErrorCodes.js";
 import { actionDocBlocks, withBlock } from "./actionDocs.js";
 
@@ -113,16 +114,33 @@ function tableRequest({ route, signed }: ActionRowRequest): ActionRequest {
   };
 }
 
+/** The operations an action calls: its requests' and those of the actions it runs, in order. */
+function operationsOf(
+  name: string,
+  rows: readonly SourceRow[],
+  seen = new Set<string>(),
+): string[] {
+  const source = rows.find((row) => row.name === name);
+  if (!source) throw new Error(`a row runs ${name}, which is no action's row`);
+  if (seen.has(name)) return [];
+  seen.add(name);
+  return [
+    ...source.row.requests.map(({ route }) => operationOf(route.method, route.path)),
+    ...(source.row.runs ?? []).flatMap((other) => operationsOf(other, rows, seen)),
+  ];
+}
+
 /** A row as the table holds it: plain data. */
-export function tableRow({ row }: SourceRow): ActionRow {
+export function tableRow({ name, row }: SourceRow, rows: readonly SourceRow[]): ActionRow {
   const requests = row.requests.map(tableRequest);
   const { client, undocumented, passkey } = row.errors;
   return {
     summary: row.summary,
     requests,
+    ...(row.runs ? { runs: row.runs } : {}),
     errors: {
-      operations: [...new Set(requests.map((request) => request.operation))],
-      client: [...new Set(client)],
+      operations: [...new Set(operationsOf(name, rows))],
+      client: [...new Set(client.flat(Number.POSITIVE_INFINITY) as KnownErrorCode[])],
       ...(undocumented ? { undocumented } : {}),
       ...(passkey ? { passkey } : {}),
     },
@@ -204,7 +222,7 @@ export type QueryReadsOf = {
 
 /** The table's text. */
 export function tableSource(rows: readonly SourceRow[]): string {
-  const table = Object.fromEntries(rows.map((row) => [row.name, tableRow(row)]));
+  const table = Object.fromEntries(rows.map((row) => [row.name, tableRow(row, rows)]));
   return `${TABLE_HEAD}
 /** Every exported action, by its exported name. */
 export const actionTable = ${JSON.stringify(table, null, 2)} as const satisfies Record<string, ActionRow>;
@@ -294,7 +312,7 @@ export function catalogCopies(root: string, rows: readonly SourceRow[]): Catalog
       root,
     ),
   });
-  const data = Object.fromEntries(rows.map((row) => [row.name, tableRow(row)]));
+  const data = Object.fromEntries(rows.map((row) => [row.name, tableRow(row, rows)]));
   for (const block of actionDocBlocks(data)) {
     const before = read(block.file);
     const previous = copies.find((copy) => copy.file === block.file);
@@ -362,6 +380,15 @@ export async function missingPlaces(
   const relay = (await load(join(root, RELAY_ROUTES))) as {
     RELAY_RULES?: Record<string, unknown>;
   };
+  const readmeOrder = [
+    ...relayReadme.matchAll(/^\|\s*(GET|POST|PATCH|DELETE)\s*\|\s*`([^`]+)`\s*\|/gm),
+  ].map((m) => `${m[1]} ${m[2]}`);
+  const listOrder = routesOf(rows).map(({ method, path }) => `${method} ${path}`);
+  if (readmeOrder.join("\n") !== listOrder.join("\n"))
+    missing.push({
+      action: "(every action)",
+      place: `packages/relay/README.md's route table in the list's order: ${listOrder.join(", ")}`,
+    });
   for (const { name, file, row } of rows) {
     const lack = (place: string) => missing.push({ action: name, place });
     if (!new RegExp(`\\b${name}\\b`).test(exportsText))

@@ -449,10 +449,17 @@ export type BundleErrorCode = CryptoErrorCode | (typeof BUNDLE_ERRORS)[number];
 /** What an action stamped by a held session can end in. */
 export type SessionSignedErrorCode = SignedRequestErrorCode | SessionErrorCode | CryptoErrorCode;
 
-/** The client codes of an action stamped by a held session, as a row lists them. */
+/**
+ * The client codes of an action stamped by a held session, as a row lists them: groups nest (a
+ * row's codes are flattened by the generator), because a spread would keep the rows in bundles
+ * (a bundler cannot drop an array spread, which runs an iterator).
+ */
 export const SESSION_SIGNED_ERRORS = [
-  ...REQUEST_ERRORS,
-  ...SIGNED_REQUEST_ERRORS,
-  ...SESSION_ERRORS,
-  ...CRYPTO_ERRORS,
+  REQUEST_ERRORS,
+  SIGNED_REQUEST_ERRORS,
+  SESSION_ERRORS,
+  CRYPTO_ERRORS,
 ] as const;
+
+/** A row's client codes: codes, and groups of them nested at any depth. */
+export type ErrorCodeGroup = KnownErrorCode | readonly ErrorCodeGroup[];

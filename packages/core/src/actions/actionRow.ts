@@ -4,7 +4,7 @@
 // of the house reads (actions/actionTable.ts, the relay's route list, react's invalidations, the
 // docs tables). A row is never read at run time, only its routes are, so bundles keep the routes
 // and drop the rest.
-import type { KnownErrorCode, ServiceErrorCode } from "../codes.js";
+import type { ErrorCodeGroup, KnownErrorCode, ServiceErrorCode } from "../codes.js";
 
 /** A method the relay forwards. */
 export type ActionMethod = "GET" | "POST" | "PATCH" | "DELETE";
@@ -74,8 +74,11 @@ export type ActionHook =
  * come from the OpenAPI, matched to the row's routes by the generator) and the relay's.
  */
 export type ActionErrors = {
-  /** The client codes of its code paths (one of codes.ts's groups, or several). */
-  readonly client: readonly KnownErrorCode[];
+  /**
+   * The client codes of its code paths: codes.ts's groups and single codes, nested rather than
+   * spread (a spread would keep the row in bundles); the generator flattens them.
+   */
+  readonly client: readonly ErrorCodeGroup[];
   /**
    * Service codes an operation answers although its OpenAPI schema does not list them, each with
    * its reason in docs/protocol.md ("Where the OpenAPI and these notes disagree").
@@ -91,6 +94,11 @@ export type ActionSourceRow = {
   readonly summary: string;
   /** Every request it can make, in order, its own and those of actions it runs. Empty: none. */
   readonly requests: readonly ActionRowRequest[];
+  /**
+   * Other actions it runs (by name): their requests are its requests too, for its error union.
+   * Named rather than imported, so that a row adds no import between chunks.
+   */
+  readonly runs?: readonly string[];
   readonly errors: ActionErrors;
   readonly hook: ActionHook;
 };
@@ -122,6 +130,8 @@ export type ActionRequest = {
 export type ActionRow = {
   readonly summary: string;
   readonly requests: readonly ActionRequest[];
+  /** Other actions it runs, by name. */
+  readonly runs?: readonly string[];
   readonly errors: {
     readonly operations: readonly string[];
     readonly client: readonly KnownErrorCode[];

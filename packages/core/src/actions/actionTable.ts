@@ -722,17 +722,8 @@ export const actionTable = {
             "a session of a verified credential of the source wallet; **signature only: no 202, no `Request-Id`**, optional `Idempotency-Key`",
         },
       },
-      {
-        method: "POST",
-        path: "/sca/login/start",
-        operation: "POST /sca/login/start",
-      },
-      {
-        method: "POST",
-        path: "/sca/login/complete",
-        operation: "POST /sca/login/complete",
-      },
     ],
+    runs: ["scaLogin"],
     errors: {
       operations: [
         "POST /quotes/{quoteId}/execute",
@@ -784,31 +775,17 @@ export const actionTable = {
         operation: "POST /quotes/{quoteId}/authorize",
       },
       {
-        method: "POST",
-        path: "/quotes/{Quote}/authorize/resend",
-        operation: "POST /quotes/{quoteId}/authorize/resend",
-      },
-      {
         method: "GET",
         path: "/quotes/{Quote}",
         operation: "GET /quotes/{quoteId}",
       },
-      {
-        method: "POST",
-        path: "/sca/login/start",
-        operation: "POST /sca/login/start",
-      },
-      {
-        method: "POST",
-        path: "/sca/login/complete",
-        operation: "POST /sca/login/complete",
-      },
     ],
+    runs: ["resendQuoteAuthorization", "scaLogin"],
     errors: {
       operations: [
         "POST /quotes/{quoteId}/authorize",
-        "POST /quotes/{quoteId}/authorize/resend",
         "GET /quotes/{quoteId}",
+        "POST /quotes/{quoteId}/authorize/resend",
         "POST /sca/login/start",
         "POST /sca/login/complete",
       ],

@@ -7,7 +7,8 @@ import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { AuthMethodJson } from "../wire.js";
-import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
+import { type ActionSourceRow, at } from "./actionRow.js";
+import { CREDENTIAL_ADD } from "./addPasskey.js";
 import { assertEmail, assertPhoneNumber } from "./contactArguments.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 
@@ -109,13 +110,6 @@ export function addCredentialPayload(
           },
   ]);
 }
-
-/** `POST /auth/credentials`. */
-export const CREDENTIAL_ADD = {
-  method: "POST",
-  path: "/auth/credentials",
-  expectedStatus: 201,
-} as const satisfies ActionRoute;
 
 /** addCredential's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const addCredentialRow = {

@@ -17,10 +17,8 @@ import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js"
 import { expectShape } from "../transport/responseShape.js";
 import { toWebAuthnError } from "../webauthn/errors.js";
 import type { AuthMethodJson } from "../wire.js";
-import { type ActionSourceRow, at } from "./actionRow.js";
-import { CREDENTIAL_ADD } from "./addCredential.js";
+import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
 import type { ActionErrorCode } from "./errorCodes.js";
-import { CREDENTIALS_LIST } from "./listCredentials.js";
 import { notePasskeys } from "./scaLedger.js";
 import { expiredSessionError } from "./sessionExpiry.js";
 
@@ -217,6 +215,23 @@ async function findPasskey(
     (entry) => entry?.type === "PASSKEY" && entry.credentialId === credentialId,
   );
 }
+
+// The credentials' routes live here, in the module that loads with the page, rather than beside
+// addCredential and listCredentials: those load in the wallet chunk, which imports them from here
+// (the other way round, the page would import the whole chunk's modules).
+
+/** `POST /auth/credentials`. */
+export const CREDENTIAL_ADD = {
+  method: "POST",
+  path: "/auth/credentials",
+  expectedStatus: 201,
+} as const satisfies ActionRoute;
+
+/** `GET /auth/credentials`. */
+export const CREDENTIALS_LIST = {
+  method: "GET",
+  path: "/auth/credentials",
+} as const satisfies ActionRoute;
 
 /** addPasskey's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const addPasskeyRow = {

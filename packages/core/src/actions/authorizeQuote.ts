@@ -18,10 +18,10 @@ import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 import { type ExecuteQuoteReturnType, parseExecutedQuote } from "./executeQuote.js";
 import { QUOTE_GET } from "./getQuote.js";
-import { QUOTE_AUTHORIZE_RESEND, resendQuoteAuthorization } from "./resendQuoteAuthorization.js";
+import { resendQuoteAuthorization } from "./resendQuoteAuthorization.js";
 import { bindChallenge, type ScaProofSite } from "./scaBinding.js";
 import { assertSameQuote, confirmedQuote, noteChallenge } from "./scaLedger.js";
-import { SCA_LOGIN_COMPLETE, SCA_LOGIN_START, scaLogin } from "./scaLogin.js";
+import { scaLogin } from "./scaLogin.js";
 import {
   MAX_REFUSED_ANSWERS,
   type ScaChallengeContext,
@@ -253,14 +253,14 @@ export const authorizeQuoteRow = {
     "Strong Customer Authentication of a pending quote: each challenge answered with an SMS code or a passkey assertion until the transfer is released (and the SCA login, when the service refuses the first answer with 409 SCA_SESSION_REQUIRED)",
   requests: [
     { route: QUOTE_AUTHORIZE },
-    { route: QUOTE_AUTHORIZE_RESEND },
+    // The quote is read again after an authorize that went unanswered or got a 5xx.
     { route: QUOTE_GET },
-    { route: SCA_LOGIN_START },
-    { route: SCA_LOGIN_COMPLETE },
   ],
+  // A lapsed SMS code re-sent, and the SCA login when the service asks for one.
+  runs: ["resendQuoteAuthorization", "scaLogin"],
   errors: {
     client: [
-      ...REQUEST_ERRORS,
+      REQUEST_ERRORS,
       "CHALLENGE_EXPIRED",
       "PAYLOAD_MISMATCH",
       "SCA_LOGIN_FAILED",

@@ -21,7 +21,6 @@ import type { ActionErrorCode } from "./errorCodes.js";
 import { scaLogin } from "./lazy.js";
 import { executeQuotePayload, quotePayloadToSign } from "./quotePayload.js";
 import { assertSameQuote, confirmedQuote, confirmQuote, noteChallenge } from "./scaLedger.js";
-import { SCA_LOGIN_COMPLETE, SCA_LOGIN_START } from "./scaLogin.js";
 import type { ScaChallengeContext, ScaProof } from "./scaProof.js";
 import { expiredSessionError, requireLiveSession } from "./sessionExpiry.js";
 
@@ -211,17 +210,12 @@ export const executeQuoteRow = {
           "a session of a verified credential of the source wallet; **signature only: no 202, no `Request-Id`**, optional `Idempotency-Key`",
       },
     },
-    { route: SCA_LOGIN_START },
-    { route: SCA_LOGIN_COMPLETE },
   ],
+  // The SCA login it runs when the service refuses the execute for want of one.
+  runs: ["scaLogin"],
   errors: {
     undocumented: ["INSUFFICIENT_FUNDS"],
-    client: [
-      ...SESSION_SIGNED_ERRORS,
-      "QUOTE_EXPIRED",
-      "SCA_LOGIN_FAILED",
-      "SCA_ORIGIN_NOT_ALLOWED",
-    ],
+    client: [SESSION_SIGNED_ERRORS, "QUOTE_EXPIRED", "SCA_LOGIN_FAILED", "SCA_ORIGIN_NOT_ALLOWED"],
     passkey: true,
   },
   hook: {

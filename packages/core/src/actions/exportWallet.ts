@@ -154,6 +154,6 @@ export const exportWalletRow = {
       },
     },
   ],
-  errors: { client: [...SESSION_SIGNED_ERRORS, ...CRYPTO_ERRORS, ...BUNDLE_ERRORS] },
+  errors: { client: [SESSION_SIGNED_ERRORS, CRYPTO_ERRORS, BUNDLE_ERRORS] },
   hook: { kind: "mutation", name: "useExportWallet", invalidates: [] },
 } as const satisfies ActionSourceRow;

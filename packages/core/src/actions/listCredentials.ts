@@ -6,7 +6,8 @@ import type { CallOptions } from "../events.js";
 import { expectList } from "../transport/responseShape.js";
 import { signalPasskeys } from "../webauthn/signal.js";
 import type { AuthMethodJson } from "../wire.js";
-import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
+import { type ActionSourceRow, at } from "./actionRow.js";
+import { CREDENTIALS_LIST } from "./addPasskey.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 
 export type ListCredentialsParameters = CallOptions & {
@@ -47,12 +48,6 @@ export async function listCredentials(
     });
   return credentials;
 }
-
-/** `GET /auth/credentials`. */
-export const CREDENTIALS_LIST = {
-  method: "GET",
-  path: "/auth/credentials",
-} as const satisfies ActionRoute;
 
 /** listCredentials's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const listCredentialsRow = {

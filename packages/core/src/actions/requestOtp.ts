@@ -75,6 +75,6 @@ export const CREDENTIAL_CHALLENGE = {
 export const requestOtpRow = {
   summary: "starts an email or SMS OTP sign-in: a fresh target bundle, a code sent",
   requests: [{ route: CREDENTIAL_CHALLENGE }],
-  errors: { client: [...REQUEST_ERRORS, "PROCESSING_TIMEOUT"] },
+  errors: { client: [REQUEST_ERRORS, "PROCESSING_TIMEOUT"] },
   hook: { kind: "mutation", name: "useRequestOtp", invalidates: [] },
 } as const satisfies ActionSourceRow;

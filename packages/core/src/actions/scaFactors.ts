@@ -222,7 +222,7 @@ export const enrollScaPasskeyRow = {
   summary:
     "a passkey enrolled for SCA (apart from the wallet's sign-in passkeys, one at most): start, WebAuthn, confirm",
   requests: [{ route: SCA_FACTOR_ENROLL }, { route: SCA_FACTOR_CONFIRM }],
-  errors: { client: [...REQUEST_ERRORS, "SCA_ORIGIN_NOT_ALLOWED"], passkey: true },
+  errors: { client: [REQUEST_ERRORS, "SCA_ORIGIN_NOT_ALLOWED"], passkey: true },
   hook: { kind: "mutation", name: "useEnrollScaPasskey", invalidates: ["scaFactors"] },
 } as const satisfies ActionSourceRow;
 

@@ -240,7 +240,7 @@ export const scaLoginRow = {
   requests: [{ route: SCA_LOGIN_START }, { route: SCA_LOGIN_COMPLETE }],
   errors: {
     client: [
-      ...REQUEST_ERRORS,
+      REQUEST_ERRORS,
       "CHALLENGE_EXPIRED",
       "PAYLOAD_MISMATCH",
       "SCA_LOGIN_FAILED",

@@ -81,6 +81,6 @@ export const signInWithOAuthRow = {
   summary:
     "a fresh key, `oauthNonce` of its exact public key into your OIDC request, one verify; `legacy: true` for a service-made session key",
   requests: [{ route: CREDENTIAL_VERIFY }],
-  errors: { client: [...REQUEST_ERRORS, ...CRYPTO_ERRORS, "KEY_STORAGE_UNAVAILABLE"] },
+  errors: { client: [REQUEST_ERRORS, CRYPTO_ERRORS, "KEY_STORAGE_UNAVAILABLE"] },
   hook: { kind: "mutation", name: "useSignInWithOAuth", invalidates: ["sessions"] },
 } as const satisfies ActionSourceRow;

@@ -235,7 +235,7 @@ export const preparePasskeySignInRow = {
   summary: "the passkey challenge for a fresh key, made before the tap",
   requests: [{ route: CREDENTIAL_CHALLENGE }],
   errors: {
-    client: [...REQUEST_ERRORS, ...CRYPTO_ERRORS, "CHALLENGE_INVALID", "PROCESSING_TIMEOUT"],
+    client: [REQUEST_ERRORS, CRYPTO_ERRORS, "CHALLENGE_INVALID", "PROCESSING_TIMEOUT"],
   },
   hook: { kind: "mutation", name: "usePreparePasskeySignIn", invalidates: [] },
 } as const satisfies ActionSourceRow;
@@ -259,10 +259,10 @@ export const signInWithPasskeyRow = {
   ],
   errors: {
     client: [
-      ...REQUEST_ERRORS,
-      ...SIGNED_REQUEST_ERRORS,
-      ...CRYPTO_ERRORS,
-      ...BUNDLE_ERRORS,
+      REQUEST_ERRORS,
+      SIGNED_REQUEST_ERRORS,
+      CRYPTO_ERRORS,
+      BUNDLE_ERRORS,
       "KEY_STORAGE_UNAVAILABLE",
       "SESSION_KEY_MISMATCH",
     ],

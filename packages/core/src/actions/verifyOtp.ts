@@ -148,10 +148,10 @@ export const verifyOtpRow = {
   ],
   errors: {
     client: [
-      ...REQUEST_ERRORS,
-      ...SIGNED_REQUEST_ERRORS,
-      ...CRYPTO_ERRORS,
-      ...BUNDLE_ERRORS,
+      REQUEST_ERRORS,
+      SIGNED_REQUEST_ERRORS,
+      CRYPTO_ERRORS,
+      BUNDLE_ERRORS,
       "KEY_STORAGE_UNAVAILABLE",
     ],
   },

@@ -127,6 +127,6 @@ export const TRANSACTION_GET = {
 export const waitForTransactionRow = {
   summary: "polls a transaction to a terminal status every `pollingInterval` (1 s by default)",
   requests: [{ route: TRANSACTION_GET }],
-  errors: { client: [...REQUEST_ERRORS, "PROCESSING_TIMEOUT"] },
+  errors: { client: [REQUEST_ERRORS, "PROCESSING_TIMEOUT"] },
   hook: { kind: "query", name: "useTransaction", reads: "transactions" },
 } as const satisfies ActionSourceRow;
