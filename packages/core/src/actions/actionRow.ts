@@ -120,8 +120,11 @@ export type ActionSigning = {
 export type ActionRequest = {
   readonly method: ActionMethod;
   readonly path: string;
-  /** The OpenAPI's `METHOD /path` this route calls (its parameters named as the OpenAPI names them). */
-  readonly operation: string;
+  /**
+   * The OpenAPI's `METHOD /path` this route calls (its parameters named as the OpenAPI names them);
+   * absent where the OpenAPI is silent on the route.
+   */
+  readonly operation?: string;
   /** Absent: the request goes without a stamp. */
   readonly signed?: ActionSigning;
 };
@@ -132,13 +135,18 @@ export type ActionRow = {
   readonly requests: readonly ActionRequest[];
   /** Other actions it runs, by name. */
   readonly runs?: readonly string[];
-  readonly errors: {
-    readonly operations: readonly string[];
-    readonly client: readonly KnownErrorCode[];
-    readonly undocumented?: readonly ServiceErrorCode[];
-    readonly passkey?: true;
-  };
   readonly hook: ActionHook;
+};
+
+/** What an action can throw, as the generated `actionErrors` holds it. */
+export type ActionErrorRow = {
+  /** The OpenAPI operations its requests and the actions it runs call. */
+  readonly operations: readonly string[];
+  /** It reaches the relay: the relay's codes are in its union. */
+  readonly relay?: true;
+  readonly client: readonly KnownErrorCode[];
+  readonly undocumented?: readonly ServiceErrorCode[];
+  readonly passkey?: true;
 };
 
 /**

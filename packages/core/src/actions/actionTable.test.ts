@@ -4,6 +4,8 @@
 // also names every hand-written place an action lacks); each signed request's payload check is a
 // builder its module exports; and a row's routes are what its function sends.
 import { execFileSync } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { SignetClient } from "../client.js";
@@ -34,14 +36,16 @@ type ExportedActionName = {
     : never;
 }[keyof Exported];
 
-/** Every action file's module, as vite loads it. */
-const modules = import.meta.glob<Record<string, unknown>>(["./*.ts", "!./*.test.ts"], {
-  eager: true,
-});
+/** Every module of actions/, its tests aside. */
+const modules: Record<string, unknown>[] = await Promise.all(
+  readdirSync(dirname(fileURLToPath(import.meta.url)))
+    .filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts"))
+    .map((file) => import(`./${file.replace(/\.ts$/, ".js")}`)),
+);
 
 /** Every `<action>Row` the action files export, by action name. */
 const sourceRows = Object.fromEntries(
-  Object.values(modules).flatMap((module) =>
+  modules.flatMap((module) =>
     Object.entries(module).flatMap(([key, value]) => {
       const name = /^([a-z]\w*)Row$/.exec(key)?.[1];
       return name ? [[name, value as ActionSourceRow] as const] : [];
@@ -71,7 +75,7 @@ describe("signed requests: the row says what the code does", () => {
     const source = sourceRows[name]!;
     for (const { signed } of source.requests) {
       if (!signed) continue;
-      const exporters = [payloadCheck, ...Object.values(modules)];
+      const exporters: Record<string, unknown>[] = [payloadCheck, ...modules];
       expect(
         exporters.some((module) => module[signed.check.name] === signed.check),
         `${name}: ${signed.check.name}`,

@@ -15,7 +15,7 @@ import {
   type ServiceOperation,
 } from "../transport/operationErrorCodes.js";
 import { RELAY_ERROR_STATUS } from "../transport/protocol.js";
-import { actionTable } from "./actionTable.js";
+import { actionErrors, actionTable } from "./actionTable.js";
 import type { ActionErrorRow } from "./errorCodes.js";
 
 // `ServiceErrorCode` at run time; the type test below holds the two equal.
@@ -71,9 +71,7 @@ const PLATFORM_ONLY: Record<string, string> = {
 };
 
 // Each action's codes, as its row lists them (the generator matched the operations to the OpenAPI).
-const rows = Object.fromEntries(
-  Object.entries(actionTable).map(([name, row]) => [name, row.errors as ActionErrorRow]),
-);
+const rows = actionErrors as Record<string, ActionErrorRow>;
 const codesOf = (operation: ServiceOperation): string[] =>
   OPERATION_ERROR_SCHEMAS[operation].flatMap((schema) => [...ERROR_SCHEMA_CODES[schema]]);
 
@@ -82,7 +80,7 @@ function unionOf(row: ActionErrorRow): Set<string> {
   return new Set<string>([
     ...row.operations.flatMap(codesOf).filter(isService),
     ...(row.undocumented ?? []),
-    ...(row.operations.length > 0 ? Object.keys(RELAY_ERROR_STATUS) : []),
+    ...(row.relay ? Object.keys(RELAY_ERROR_STATUS) : []),
     ...row.client,
   ]);
 }

@@ -11,12 +11,14 @@ import type {
   WebAuthnErrorCode,
 } from "../errors.js";
 import type { OperationErrorCode, ServiceOperation } from "../transport/operationErrorCodes.js";
-import type { actionTable } from "./actionTable.js";
+import type { actionErrors } from "./actionTable.js";
 
 /** One action's codes as the table of actions holds them. */
 export type ActionErrorRow = {
   /** The service operations its requests call, as the OpenAPI spells them. */
   readonly operations: readonly ServiceOperation[];
+  /** It reaches the relay: the relay's codes are in its union. */
+  readonly relay?: true;
   /** Service codes an operation answers beyond its OpenAPI schema (docs/protocol.md). */
   readonly undocumented?: readonly ServiceErrorCode[];
   /** The client codes of its code paths. */
@@ -26,9 +28,9 @@ export type ActionErrorRow = {
 };
 
 /** An action of the table of actions (each has its row of codes). */
-export type ErrorCodedAction = keyof typeof actionTable;
+export type ErrorCodedAction = keyof typeof actionErrors;
 
-type Row<TAction extends ErrorCodedAction> = (typeof actionTable)[TAction]["errors"];
+type Row<TAction extends ErrorCodedAction> = (typeof actionErrors)[TAction];
 
 /**
  * The codes an action can throw: the service's codes for the operations it calls (the OpenAPI's
@@ -39,6 +41,6 @@ type Row<TAction extends ErrorCodedAction> = (typeof actionTable)[TAction]["erro
 export type ActionErrorCode<TAction extends ErrorCodedAction> =
   | Extract<OperationErrorCode<Row<TAction>["operations"][number]>, ServiceErrorCode>
   | (Row<TAction> extends { undocumented: readonly (infer U)[] } ? U : never)
-  | (Row<TAction>["operations"] extends readonly [] ? never : RelayErrorCode)
+  | (Row<TAction> extends { relay: true } ? RelayErrorCode : never)
   | Row<TAction>["client"][number]
   | (Row<TAction> extends { passkey: true } ? WebAuthnErrorCode : never);
