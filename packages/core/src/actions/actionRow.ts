@@ -4,7 +4,8 @@
 // of the house reads (actions/actionTable.ts, the relay's route list, react's invalidations, the
 // docs tables). A row is never read at run time, only its routes are, so bundles keep the routes
 // and drop the rest.
-import type { ErrorCodeGroup, KnownErrorCode, ServiceErrorCode } from "../codes.js";
+import type { KnownErrorCode, ServiceErrorCode } from "../codes.js";
+import type { ErrorCodeGroup } from "../errorGroups.js";
 
 /** A method the relay forwards. */
 export type ActionMethod = "GET" | "POST" | "PATCH" | "DELETE";
@@ -75,7 +76,7 @@ export type ActionHook =
  */
 export type ActionErrors = {
   /**
-   * The client codes of its code paths: codes.ts's groups and single codes, nested rather than
+   * The client codes of its code paths: errorGroups.ts's groups and single codes, nested rather than
    * spread (a spread would keep the row in bundles); the generator flattens them.
    */
   readonly client: readonly ErrorCodeGroup[];

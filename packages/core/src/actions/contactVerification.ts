@@ -5,7 +5,7 @@
 
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { REQUEST_ERRORS } from "../codes.js";
+import { REQUEST_ERRORS } from "../errorGroups.js";
 import { assertArgument, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { expectShape } from "../transport/responseShape.js";

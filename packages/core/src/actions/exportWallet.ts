@@ -1,6 +1,6 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { BUNDLE_ERRORS, CRYPTO_ERRORS, SESSION_SIGNED_ERRORS } from "../codes.js";
+import { BUNDLE_ERRORS, CRYPTO_ERRORS, SESSION_SIGNED_ERRORS } from "../errorGroups.js";
 import { isSignetError, type SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { signWithSession } from "../session/sessionSigner.js";

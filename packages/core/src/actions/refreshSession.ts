@@ -1,8 +1,8 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import { type SignetClient, SKEW_TOLERANCE_MS } from "../client.js";
-import { SESSION_SIGNED_ERRORS } from "../codes.js";
 import type { SigningKey } from "../crypto/backend.js";
 import { defined } from "../defined.js";
+import { SESSION_SIGNED_ERRORS } from "../errorGroups.js";
 import { isSignetError, SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import {

@@ -1,6 +1,6 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { REQUEST_ERRORS } from "../codes.js";
+import { REQUEST_ERRORS } from "../errorGroups.js";
 import type { SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";

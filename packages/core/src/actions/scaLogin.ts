@@ -4,7 +4,7 @@
 
 import { assertCall } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { REQUEST_ERRORS } from "../codes.js";
+import { REQUEST_ERRORS } from "../errorGroups.js";
 import { assertArgument, isSignetError, SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { abortedError } from "../transport/abort.js";

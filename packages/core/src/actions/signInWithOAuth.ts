@@ -1,6 +1,6 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { CRYPTO_ERRORS, REQUEST_ERRORS } from "../codes.js";
+import { CRYPTO_ERRORS, REQUEST_ERRORS } from "../errorGroups.js";
 import { assertArgument, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { establishSession, parseAuthSession } from "../session/establishSession.js";

@@ -3,9 +3,14 @@
 
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { BUNDLE_ERRORS, CRYPTO_ERRORS, REQUEST_ERRORS, SIGNED_REQUEST_ERRORS } from "../codes.js";
 import type { DecryptionKey, SigningKey } from "../crypto/backend.js";
 import { base64UrlEncode, utf8Encode } from "../crypto/encoding.js";
+import {
+  BUNDLE_ERRORS,
+  CRYPTO_ERRORS,
+  REQUEST_ERRORS,
+  SIGNED_REQUEST_ERRORS,
+} from "../errorGroups.js";
 import { SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import {

@@ -1,6 +1,6 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { SESSION_SIGNED_ERRORS } from "../codes.js";
+import { SESSION_SIGNED_ERRORS } from "../errorGroups.js";
 import { assertArgument, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";

@@ -1,7 +1,12 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { BUNDLE_ERRORS, CRYPTO_ERRORS, REQUEST_ERRORS, SIGNED_REQUEST_ERRORS } from "../codes.js";
 import type { SigningKey } from "../crypto/backend.js";
+import {
+  BUNDLE_ERRORS,
+  CRYPTO_ERRORS,
+  REQUEST_ERRORS,
+  SIGNED_REQUEST_ERRORS,
+} from "../errorGroups.js";
 import { assertArgument, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { establishSession, parseAuthSession } from "../session/establishSession.js";

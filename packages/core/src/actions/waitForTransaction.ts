@@ -3,7 +3,7 @@
 
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { REQUEST_ERRORS } from "../codes.js";
+import { REQUEST_ERRORS } from "../errorGroups.js";
 import { assertArgument, SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { pollUntil } from "../transport/pollUntil.js";
