@@ -1,20 +1,19 @@
-// The docs tables made from core's table of actions (packages/core/src/actions/actionTable.ts):
-// each lives in a Markdown file between `<!-- actions:<name> -->` and `<!-- /actions:<name> -->`.
-// `node scripts/actions.mjs --write` rewrites them; packages/core/test/actionDocs.test.ts fails
-// while one is stale. Pure: text in, text out; the script does the reading and writing.
-import {
-  type ActionName,
-  type ActionRequest,
-  type ActionRow,
-  type ActionSigning,
-  actionNames,
-  actionTable,
-} from "../packages/core/src/actions/actionTable.js";
+// The docs tables made from the catalog of actions (the rows the action files export, as
+// scripts/catalog.ts reads them): each lives in a Markdown file between `<!-- actions:<name> -->`
+// and `<!-- /actions:<name> -->`. `node scripts/actions.mjs --write` rewrites them; the check
+// without `--write` fails while one is stale. Pure: text in, text out.
+import type {
+  ActionRequest,
+  ActionRow,
+  ActionSigning,
+} from "../packages/core/src/actions/actionRow.js";
+
+/** The rows, by action name, in the table's order. */
+export type ActionRows = Readonly<Record<string, ActionRow>>;
 
 /** A generated block: the file it lives in (from the repository root), its name, its text. */
 export type ActionDocBlock = { file: string; name: string; text: string };
 
-const rowOf = (name: ActionName): ActionRow => actionTable[name];
 const code = (text: string) => `\`${text}\``;
 const cell = (text: string) => text.replaceAll("|", "\\|");
 const route = ({ method, path }: ActionRequest) => code(`${method} ${path}`);
@@ -30,18 +29,17 @@ function exchange(signing: ActionSigning): string {
   return `${legs.join(" → ")} → ${signing.status}`;
 }
 
-function requestCell(name: ActionName): string {
-  const { requests } = rowOf(name);
+function requestCell({ requests, runs = [] }: ActionRow): string {
   if (requests.length === 0) return "none";
-  return requests
-    .map((request) =>
+  return [
+    ...requests.map((request) =>
       request.signed ? `${route(request)}: ${exchange(request.signed)}` : route(request),
-    )
-    .join("; ");
+    ),
+    ...runs.map((name) => `runs ${code(name)}`),
+  ].join("; ");
 }
 
-function hookCell(name: ActionName): string {
-  const { hook } = rowOf(name);
+function hookCell({ hook }: ActionRow): string {
   return hook.kind === "none" ? `none: ${hook.why}` : code(hook.name);
 }
 
@@ -54,39 +52,42 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
 }
 
 /** `packages/core/README.md`: every action, what it does, its requests, its hook. */
-function coreFlows(): string {
+function coreFlows(rows: ActionRows): string {
   return table(
     ["action", "what it does", "requests (through the relay)", "hook (`@signet/react`)"],
-    actionNames.map((name) => [code(name), rowOf(name).summary, requestCell(name), hookCell(name)]),
+    Object.entries(rows).map(([name, row]) => [
+      code(name),
+      row.summary,
+      requestCell(row),
+      hookCell(row),
+    ]),
   );
 }
 
 /** The queries that read what `resources` names, by their hooks. */
-function refetched(resources: readonly string[]): string {
-  const hooks = actionNames.flatMap((name) => {
-    const { hook } = rowOf(name);
+function refetched(rows: ActionRows, resources: readonly string[]): string {
+  const hooks = Object.values(rows).flatMap(({ hook }) => {
     return hook.kind === "query" && resources.includes(hook.reads) ? [code(hook.name)] : [];
   });
   return hooks.length > 0 ? hooks.join(", ") : "nothing";
 }
 
 /** `packages/react/README.md`: every hook, its action, and what a success refetches. */
-function reactHooks(): string {
-  const rows = actionNames.flatMap((name) => {
-    const { hook } = rowOf(name);
+function reactHooks(rows: ActionRows): string {
+  const lines = Object.entries(rows).flatMap(([name, { hook }]) => {
     if (hook.kind === "query")
       return [[code(hook.name), code(name), `query (reads ${hook.reads})`, ""]];
     if (hook.kind === "mutation")
-      return [[code(hook.name), code(name), "mutation", refetched(hook.invalidates)]];
+      return [[code(hook.name), code(name), "mutation", refetched(rows, hook.invalidates)]];
     return [];
   });
-  return table(["hook", "core action", "kind", "a success refetches"], rows);
+  return table(["hook", "core action", "kind", "a success refetches"], lines);
 }
 
 /** `docs/protocol.md` §2: every signed request, which key signs it, and its legs. */
-function protocolSigned(): string {
-  const rows = actionNames.flatMap((name) =>
-    rowOf(name).requests.flatMap((request) =>
+function protocolSigned(rows: ActionRows): string {
+  const lines = Object.entries(rows).flatMap(([name, row]) =>
+    row.requests.flatMap((request) =>
       request.signed
         ? [
             [
@@ -101,20 +102,23 @@ function protocolSigned(): string {
         : [],
     ),
   );
-  return table(["endpoint", "action", "signed by", "legs", "success", "payload check (§11)"], rows);
+  return table(
+    ["endpoint", "action", "signed by", "legs", "success", "payload check (§11)"],
+    lines,
+  );
 }
 
-/** Every generated block. */
-export function actionDocBlocks(): ActionDocBlock[] {
+/** Every generated block, from the rows. */
+export function actionDocBlocks(rows: ActionRows): ActionDocBlock[] {
   return [
-    { file: "packages/core/README.md", name: "flows", text: coreFlows() },
-    { file: "packages/react/README.md", name: "hooks", text: reactHooks() },
-    { file: "docs/protocol.md", name: "signed", text: protocolSigned() },
+    { file: "packages/core/README.md", name: "flows", text: coreFlows(rows) },
+    { file: "packages/react/README.md", name: "hooks", text: reactHooks(rows) },
+    { file: "docs/protocol.md", name: "signed", text: protocolSigned(rows) },
   ];
 }
 
 const NOTE =
-  "<!-- generated from packages/core/src/actions/actionTable.ts by `node scripts/actions.mjs --write` -->";
+  "<!-- generated from the rows of packages/core/src/actions/ by `node scripts/actions.mjs --write` -->";
 
 /**
  * `document` with the block between its markers replaced; throws when the markers are missing, so

@@ -1,28 +1,42 @@
 #!/usr/bin/env node
-// The docs tables made from core's table of actions (scripts/actionDocs.ts): `node
-// scripts/actions.mjs` says which are stale (exit 1), `--write` rewrites them. Tests hold the same
-// check (packages/core/test/actionDocs.test.ts), so CI fails on a stale table.
-import { readFileSync, writeFileSync } from "node:fs";
+// The catalog of actions (scripts/catalog.ts): every action file exports its row beside its
+// function, and this writes what is copied from the rows (the table of actions, the relay's route
+// list, react's invalidations, the docs tables). `node scripts/actions.mjs` checks: it exits 1
+// naming every stale copy and every hand-written place an action still lacks (its export, its
+// payload check's test, the emulator's handler and payload, the relay's rule, the
+// compromised-backend row). `--write` rewrites the copies. The test command runs the check
+// (scripts/test.mjs), so CI fails while any is stale or missing.
+import { writeFileSync } from "node:fs";
+import { register } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { tsImport } from "tsx/esm/api";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const { actionDocBlocks, withBlock } = await tsImport("./actionDocs.ts", import.meta.url);
+// Before tsx's hooks, so they fall back to it: core's `#codec` read from its source.
+register("./codecHook.mjs", import.meta.url);
+const { catalogCopies, loadRows, missingPlaces } = await tsImport("./catalog.ts", import.meta.url);
 
 const write = process.argv.includes("--write");
+const rows = await loadRows(root);
 const stale = [];
-for (const block of actionDocBlocks()) {
-  const path = join(root, block.file);
-  const before = readFileSync(path, "utf8");
-  const after = withBlock(before, block);
-  if (after === before) continue;
-  stale.push(`${block.file} (${block.name})`);
-  if (write) writeFileSync(path, after);
+for (const copy of catalogCopies(root, rows)) {
+  if (copy.after === copy.before) continue;
+  stale.push(`${copy.file} (${copy.what})`);
+  if (write) writeFileSync(join(root, copy.file), copy.after);
 }
-if (stale.length === 0) console.log("action tables: up to date");
-else if (write) console.log(`action tables written: ${stale.join(", ")}`);
+// Places are judged on what is written: after --write, the relay's rules read the new list.
+const missing = await missingPlaces(root, rows);
+if (stale.length === 0) console.log("catalog copies: up to date");
+else if (write) console.log(`catalog copies written: ${stale.join(", ")}`);
 else {
-  console.error(`action tables stale: ${stale.join(", ")}; run node scripts/actions.mjs --write`);
+  console.error(
+    `catalog copies stale (run node scripts/actions.mjs --write):\n  ${stale.join("\n  ")}`,
+  );
+  process.exitCode = 1;
+}
+if (missing.length > 0) {
+  console.error("actions missing hand-written places:");
+  for (const { action, place } of missing) console.error(`  ${action}: ${place}`);
   process.exitCode = 1;
 }

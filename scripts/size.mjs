@@ -74,8 +74,14 @@ const budgets = [
     // (each branch's own figure plus the other's, within 0.1 KiB). The page is now 7 KiB over the
     // design's 20 and the whole 18 over its 32: issue #33 (one engine, the catalog as the source)
     // is where that comes back, measured against these figures.
-    upFront: 27.25 * 1024,
-    whole: 50.5 * 1024,
+    // Raised to 27.5 KiB up front (27.47 measured) and 51 in all (50.81) for issue #33's first
+    // item, the catalog as the source: each request is sent from its action's route (method, path
+    // template, status, legs), filled by `at` (actions/actionRow.ts), rather than from literals at
+    // each call, so the routes are data the generator and the tests read: about 0.25 KiB up front
+    // (the `{Kind}` names of the paths, the route objects, `at`) and 0.5 in all. The rows
+    // themselves are in no chunk (a lazy chunk's module re-exports the functions only).
+    upFront: 27.5 * 1024,
+    whole: 51 * 1024,
   },
   {
     // The hooks alone: react and @signet/core are the app's own dependencies.

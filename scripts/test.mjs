@@ -122,6 +122,9 @@ if (!installed) finish();
 check("build", runPnpm(["run", "build"]));
 check("typecheck", runPnpm(["run", "typecheck"]));
 check("lint", runPnpm(["exec", "biome", "check", "."]));
+// The catalog of actions (scripts/catalog.ts): every copy generated from the action files' rows is
+// current, and every action has each hand-written place it needs; the failure names them all.
+check("catalog of actions", run("node", ["scripts/actions.mjs"]));
 // The release, rehearsed on this build (docs/releasing.md), each step counted: publint, attw and
 // the no-test-code check (scripts/check-packages.mjs); every entry point's API report current, and
 // every API change since the last release with a pending changeset (scripts/api-report.mjs); then

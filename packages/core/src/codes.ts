@@ -12,8 +12,8 @@
 // `NoDetails` when it carries nothing. The compiler then asks for the rest: the code's row in
 // `DETAIL_FIELDS` (packages/test/src/errorDetails.ts, the same fields as values) and its case in
 // test/errorDetails.test.ts, which makes the error by the path that makes it in use and checks
-// its `details` against the row. List it in the per-action codes it can end
-// (`actions/errorCodes.ts`) so that each action's error union names it.
+// its `details` against the row. List it in the `errors` of the rows of the actions it can end (or in
+// a group of `errorGroups.ts`) so that each action's error union names it.
 
 import type { RelayErrorCode } from "./transport/protocol.js";
 
@@ -371,52 +371,3 @@ export type KnownErrorCode = keyof SignetErrorDetailsMap;
  * (`string & {}` keeps autocompletion for the known ones).
  */
 export type SignetErrorCode = KnownErrorCode | (string & {});
-
-/**
- * What any request to the relay can end in: no answer (`NETWORK`, `TIMEOUT`, `ABORTED`), an
- * answer that is not what it should be, or an error answer of the relay or the service.
- */
-export type RequestErrorCode =
-  | ServiceErrorCode
-  | RelayErrorCode
-  | "INVALID_ARGUMENT"
-  | "NETWORK"
-  | "TIMEOUT"
-  | "ABORTED"
-  | "MALFORMED_RESPONSE"
-  | "UNEXPECTED_STATUS";
-
-/** What a signed request can end in, besides a request's codes (docs/architecture.md). */
-export type SignedRequestErrorCode =
-  | RequestErrorCode
-  | "CHALLENGE_EXPIRED"
-  | "CHALLENGE_INVALID"
-  /** A payload to sign that does not bind this device's own request: nothing was signed. */
-  | "PAYLOAD_MISMATCH"
-  | "PROCESSING_TIMEOUT"
-  /** An answer lost after the service may have acted, which asking it did not settle. */
-  | "OUTCOME_UNKNOWN";
-
-/** What finding, restoring and stamping with a held session can end in. */
-export type SessionErrorCode = "NO_SESSION" | "SESSION_EXPIRED" | "KEY_STORAGE_UNAVAILABLE";
-
-/** What the device's crypto can end in: bad input, bad keys, a platform without crypto. */
-export type CryptoErrorCode =
-  | "INVALID_ARGUMENT"
-  | "ENCODING_INVALID"
-  | "KEY_INVALID"
-  | "POINT_INVALID"
-  | "DECRYPTION_FAILED"
-  | "CHECKSUM_INVALID"
-  | "CRYPTO_UNAVAILABLE";
-
-/** What checking and opening a bundle from the service's enclave can end in. */
-export type BundleErrorCode =
-  | CryptoErrorCode
-  | "BUNDLE_MALFORMED"
-  | "BUNDLE_SIGNATURE_INVALID"
-  | "BUNDLE_SIGNER_UNTRUSTED"
-  | "BUNDLE_ORGANIZATION_MISMATCH";
-
-/** What an action stamped by a held session can end in. */
-export type SessionSignedErrorCode = SignedRequestErrorCode | SessionErrorCode | CryptoErrorCode;

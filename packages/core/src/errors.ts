@@ -14,28 +14,30 @@ import { defined } from "./defined.js";
 
 export type {
   AnswerErrorDetails,
-  BundleErrorCode,
   ClientErrorCode,
   ClientErrorDetailsMap,
-  CryptoErrorCode,
   FieldErrorDetails,
   KnownErrorCode,
   NoDetails,
   ReasonDetails,
   RelayErrorCode,
   RelayErrorDetailsMap,
-  RequestErrorCode,
   ServiceErrorCode,
   ServiceErrorDetailsMap,
-  SessionErrorCode,
-  SessionSignedErrorCode,
-  SignedRequestErrorCode,
   SignetErrorCode,
   SignetErrorDetailsMap,
   WebAuthnErrorCode,
   WebAuthnErrorDetails,
   WebAuthnErrorDetailsMap,
 } from "./codes.js";
+export type {
+  BundleErrorCode,
+  CryptoErrorCode,
+  RequestErrorCode,
+  SessionErrorCode,
+  SessionSignedErrorCode,
+  SignedRequestErrorCode,
+} from "./errorGroups.js";
 
 /**
  * The `details` of a code this version does not know (a newer service's): whatever its answer

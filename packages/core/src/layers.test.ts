@@ -38,7 +38,14 @@ const RANKS: [prefix: string, rank: number][] = [
   ["index.node.ts", 10],
 ];
 // Plus `defined.ts`, a helper without imports that every layer (errors.ts too) may use.
-const SHARED = new Set(["errors.ts", "codes.ts", "events.ts", "wire.ts", "defined.ts"]);
+const SHARED = new Set([
+  "errors.ts",
+  "codes.ts",
+  "errorGroups.ts",
+  "events.ts",
+  "wire.ts",
+  "defined.ts",
+]);
 
 const rankOf = (file: string): number | undefined =>
   RANKS.find(([prefix]) => file === prefix || file.startsWith(prefix))?.[1];
@@ -107,7 +114,10 @@ describe("layers", () => {
 
   it("no source file is over about 400 lines", () => {
     const long = files
-      .map(([file, path]) => [file, readFileSync(path, "utf8").split("\n").length] as const)
+      .map(([file, path]) => [file, readFileSync(path, "utf8")] as const)
+      // A generated file (actions/actionTable.ts, the catalog's data) is read, never edited.
+      .filter(([, text]) => !text.startsWith("// GENERATED"))
+      .map(([file, text]) => [file, text.split("\n").length] as const)
       .filter(([, lines]) => lines > 430);
     expect(long).toEqual([]);
   });

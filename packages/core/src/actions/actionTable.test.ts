@@ -1,14 +1,17 @@
-// The one table of actions against core itself (docs/architecture.md "Adding an action"): every
+// The catalog of actions against core itself (docs/architecture.md "Adding an action"): every
 // exported action has a row and every row an exported action (in the type system, checked by `pnpm
-// typecheck`, and at run time); each is defined in one file, and each signed request's row says
-// what the action's code does: its operation, its payload check, its legs, its mode, its status.
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+// typecheck`, and at run time); the generated table is the rows' (the generator's own check, which
+// also names every hand-written place an action lacks); each signed request's payload check is a
+// builder its module exports; and a row's routes are what its function sends.
+import { execFileSync } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { SignetClient } from "../client.js";
 import * as exported from "../exports.js";
 import * as payloadCheck from "../transport/payloadCheck.js";
+import { type ActionSourceRow, at } from "./actionRow.js";
 import {
   type ActionName,
   type ActionRow,
@@ -19,21 +22,8 @@ import {
   type QueryReadsOf,
 } from "./actionTable.js";
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const source = (file: string) => readFileSync(join(HERE, file), "utf8");
 const row = (name: ActionName): ActionRow => actionTable[name];
-const sources = () => readdirSync(HERE).filter((f) => /^[a-z]\w*\.ts$/.test(f));
-
-/** The file under actions/ that holds an action's code (`lazy.ts` and `lazyWallet.ts` only load some of them). */
-function fileOf(name: ActionName): string {
-  const files = sources().filter(
-    (file) =>
-      !/^lazy\w*\.ts$/.test(file) &&
-      new RegExp(`export async function ${name}\\(`).test(source(file)),
-  );
-  if (files.length !== 1) throw new Error(`${name} is defined in ${files.length} files`);
-  return files[0]!;
-}
+const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
 
 type Action = (client: never, parameters: never) => Promise<unknown>;
 type Exported = typeof exported;
@@ -46,109 +36,68 @@ type ExportedActionName = {
     : never;
 }[keyof Exported];
 
-/** `exports.ts`'s value exports from `./actions/…` that come with an `XParameters` type. */
-function exportedActionsByText(): string[] {
-  const text = source("../exports.ts");
-  const names = new Set<string>();
-  const values: string[] = [];
-  for (const block of text.matchAll(/export\s+(type\s+)?\{([^}]*)\}\s+from\s+"([^"]+)"/g)) {
-    for (const entry of (block[2] ?? "").split(",")) {
-      const name = entry.trim().replace(/^type\s+/, "");
-      if (name === "") continue;
-      names.add(name);
-      const isType = block[1] !== undefined || entry.trim().startsWith("type ");
-      if (!isType && block[3]?.startsWith("./actions/")) values.push(name);
-    }
-  }
-  const pascal = (name: string) => name[0]?.toUpperCase() + name.slice(1);
-  return values.filter((name) => names.has(`${pascal(name)}Parameters`));
-}
+/** Every module of actions/, its tests aside. */
+const modules: Record<string, unknown>[] = await Promise.all(
+  readdirSync(dirname(fileURLToPath(import.meta.url)))
+    .filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts"))
+    .map((file) => import(`./${file.replace(/\.ts$/, ".js")}`)),
+);
 
-describe("the table of actions and core's exports", () => {
+/** Every `<action>Row` the action files export, by action name. */
+const sourceRows = Object.fromEntries(
+  modules.flatMap((module) =>
+    Object.entries(module).flatMap(([key, value]) => {
+      const name = /^([a-z]\w*)Row$/.exec(key)?.[1];
+      return name ? [[name, value as ActionSourceRow] as const] : [];
+    }),
+  ),
+);
+
+describe("the catalog of actions and core's exports", () => {
   it("has a row for every exported action and no other (types)", () => {
     expectTypeOf<ExportedActionName>().toEqualTypeOf<ActionName>();
   });
 
   it("has a row for every exported action and no other (run time)", () => {
     for (const name of actionNames) expect(typeof exported[name], name).toBe("function");
-    expect([...exportedActionsByText()].sort()).toEqual([...actionNames].sort());
+    expect(Object.keys(sourceRows).sort()).toEqual([...actionNames].sort());
   });
 
-  it("each action is defined in one file of actions/ (the lazy loaders aside)", () => {
-    for (const name of actionNames) expect(() => fileOf(name), name).not.toThrow();
-  });
+  it("the generated copies are current and every action has its places (node scripts/actions.mjs)", () => {
+    // The generator's own check, as CI runs it: it names each stale copy and missing place.
+    const run = () => execFileSync("node", ["scripts/actions.mjs"], { cwd: ROOT, stdio: "pipe" });
+    expect(run).not.toThrow();
+  }, 60_000);
 });
 
-/**
- * The payload-check builders: functions exported by an action's module (each operation's check is
- * written next to its action) or by `transport/payloadCheck.ts` (the engine's shared builders).
- */
-async function checkBuilders(): Promise<Set<string>> {
-  const found = new Set<string>();
-  const modules: Record<string, unknown>[] = [payloadCheck];
-  for (const file of sources()) modules.push(await import(`./${file.replace(/\.ts$/, ".js")}`));
-  for (const module of modules)
-    for (const [name, value] of Object.entries(module))
-      if (typeof value === "function" && /Payload$|^expect/.test(name)) found.add(name);
-  return found;
-}
-
 describe("signed requests: the row says what the code does", () => {
-  const signedCalls = (text: string) =>
-    [...text.matchAll(/\.signed\(\s*\{\s*operation:\s*"(\w+)"/g)].map((m) => m[1]);
-
-  // A sign-in's proof by refresh runs through `adoptProvenSession`, written in refreshSession.ts.
-  const proves = (text: string, name: string) =>
-    name !== "refreshSession" &&
-    new RegExp(`adoptProvenSession\\(client, \\{\\s*operation: "${name}"`).test(text);
-
-  it.each(actionNames)("%s", async (name) => {
-    const { requests } = row(name);
-    const own = source(fileOf(name));
-    const signed = requests.flatMap((request) => (request.signed ? [request.signed] : []));
-    const proof = (check: string) => check === "refreshSessionPayload" && proves(own, name);
-    expect(signedCalls(own).filter((operation) => operation === name)).toHaveLength(
-      signed.filter((request) => !proof(request.check)).length,
-    );
-    const builders = await checkBuilders();
-    for (const { check, legs, mode, status } of signed) {
-      const text = proof(check) ? source("refreshSession.ts") : own;
-      expect(builders.has(check), `${name}: ${check} is exported by a check's module`).toBe(true);
-      expect(text, `${name} passes ${check}`).toMatch(new RegExp(`\\b${check}\\(`));
-      expect(text, `${name} expects ${status}`).toContain(`expectedStatus: ${status}`);
-      // Two legs is the engine's default; only three are written out.
-      expect(text.includes("maxLegs: 3"), `${name}: maxLegs ${legs}`).toBe(legs === 3);
-      expect(text.includes('mode: "direct"'), `${name}: ${mode}`).toBe(mode === "direct");
-      if (mode === "direct") expect(legs).toBe(1);
+  it.each(actionNames)("%s: each payload check is a builder its module exports", (name) => {
+    const source = sourceRows[name]!;
+    for (const { signed } of source.requests) {
+      if (!signed) continue;
+      const exporters: Record<string, unknown>[] = [payloadCheck, ...modules];
+      expect(
+        exporters.some((module) => module[signed.check.name] === signed.check),
+        `${name}: ${signed.check.name}`,
+      ).toBe(true);
     }
   });
 
-  it("every signed call in actions/ is a row's signed request", () => {
-    const rows = new Set<string>(
-      actionNames.filter((name) => row(name).requests.some((request) => request.signed)),
-    );
-    for (const file of sources()) {
-      for (const operation of signedCalls(source(file)))
-        expect(rows.has(operation ?? ""), `${file}: ${operation}`).toBe(true);
-    }
+  it("a route fills its ids in order and keeps its status, legs and mode", () => {
+    const route = {
+      method: "POST",
+      path: "/a/{Quote}/b/{Session}",
+      expectedStatus: 201,
+      maxLegs: 3,
+    } as const;
+    expect(at(route, ["Quote:1", "Session:2"], "?x=1")).toEqual({
+      ...route,
+      path: "/a/Quote:1/b/Session:2?x=1",
+    });
   });
 });
 
 describe("the table's own shape", () => {
-  it("is imported by no source of core, so it is in no bundle", () => {
-    const importers: string[] = [];
-    const walk = (dir: string) => {
-      for (const entry of readdirSync(dir, { withFileTypes: true })) {
-        const path = join(dir, entry.name);
-        if (entry.isDirectory()) walk(path);
-        else if (/(?<!\.test)\.ts$/.test(entry.name) && path !== join(HERE, "actionTable.ts"))
-          if (readFileSync(path, "utf8").includes("actionTable.js")) importers.push(path);
-      }
-    };
-    walk(join(HERE, ".."));
-    expect(importers).toEqual([]);
-  });
-
   it("paths are relative, with {Kind} placeholders only", () => {
     for (const { path } of actionRoutes()) {
       expect(path).toMatch(/^(\/([a-z][a-z-]*|\{[A-Za-z]+\}))+$/);

@@ -1,11 +1,14 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
+import { SESSION_SIGNED_ERRORS } from "../errorGroups.js";
 import { assertArgument, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { AuthMethodJson } from "../wire.js";
+import { type ActionSourceRow, at } from "./actionRow.js";
+import { CREDENTIAL_ADD } from "./addPasskey.js";
 import { assertEmail, assertPhoneNumber } from "./contactArguments.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 
@@ -66,10 +69,8 @@ export async function addCredential(
   const { body: credential } = await client.signed(
     {
       operation: "addCredential",
-      method: "POST",
-      path: "/auth/credentials",
+      ...at(CREDENTIAL_ADD),
       body: JSON.stringify(body),
-      expectedStatus: 201,
       sign: signWithSession(client, session),
       checkPayload: addCredentialPayload(client, parameters),
       parseBody: (answer) =>
@@ -109,3 +110,20 @@ export function addCredentialPayload(
           },
   ]);
 }
+
+/** addCredential's row of the catalog of actions (docs/architecture.md "Adding an action"). */
+export const addCredentialRow = {
+  summary: "adds an EMAIL_OTP, SMS_OTP or OAUTH credential",
+  requests: [
+    {
+      route: CREDENTIAL_ADD,
+      signed: {
+        signer: "session",
+        check: addCredentialPayload,
+        signedBy: "a session of a verified credential of the account",
+      },
+    },
+  ],
+  errors: { client: SESSION_SIGNED_ERRORS },
+  hook: { kind: "mutation", name: "useAddCredential", invalidates: ["credentials"] },
+} as const satisfies ActionSourceRow;

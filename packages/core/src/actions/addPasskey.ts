@@ -1,7 +1,14 @@
 // docs/protocol.md §5 (registration): the integrator backend issues the challenge; the add is a signed request.
 
-import { assertCall, assertServiceId, passkeyNickname, serviceTransports } from "../arguments.js";
+import {
+  assertCall,
+  assertServiceId,
+  passkeyNickname,
+  query,
+  serviceTransports,
+} from "../arguments.js";
 import type { SignetClient } from "../client.js";
+import { SESSION_SIGNED_ERRORS } from "../errorGroups.js";
 import { assertArgument, isSignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
@@ -10,6 +17,7 @@ import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js"
 import { expectShape } from "../transport/responseShape.js";
 import { toWebAuthnError } from "../webauthn/errors.js";
 import type { AuthMethodJson } from "../wire.js";
+import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 import { notePasskeys } from "./scaLedger.js";
 import { expiredSessionError } from "./sessionExpiry.js";
@@ -94,8 +102,7 @@ export async function addPasskey(
     .signed(
       {
         operation: "addPasskey",
-        method: "POST",
-        path: "/auth/credentials",
+        ...at(CREDENTIAL_ADD),
         body: JSON.stringify({
           type: "PASSKEY",
           accountId,
@@ -108,7 +115,6 @@ export async function addPasskey(
             ...(transports.length ? { transports } : {}),
           },
         }),
-        expectedStatus: 201,
         sign: signWithSession(client, session),
         checkPayload: addPasskeyPayload(client, {
           accountId,
@@ -200,8 +206,7 @@ async function findPasskey(
 ): Promise<AuthMethodJson | undefined> {
   const listed = await client.request<{ data?: AuthMethodJson[] }>(
     {
-      method: "GET",
-      path: `/auth/credentials?accountId=${encodeURIComponent(accountId)}`,
+      ...at(CREDENTIALS_LIST, [], query({ accountId })),
       operation: "addPasskey",
     },
     { signal },
@@ -210,3 +215,37 @@ async function findPasskey(
     (entry) => entry?.type === "PASSKEY" && entry.credentialId === credentialId,
   );
 }
+
+// The credentials' routes live here, in the module that loads with the page, rather than beside
+// addCredential and listCredentials: those load in the wallet chunk, which imports them from here
+// (the other way round, the page would import the whole chunk's modules).
+
+/** `POST /auth/credentials`. */
+export const CREDENTIAL_ADD = {
+  method: "POST",
+  path: "/auth/credentials",
+  expectedStatus: 201,
+} as const satisfies ActionRoute;
+
+/** `GET /auth/credentials`. */
+export const CREDENTIALS_LIST = {
+  method: "GET",
+  path: "/auth/credentials",
+} as const satisfies ActionRoute;
+
+/** addPasskey's row of the catalog of actions (docs/architecture.md "Adding an action"). */
+export const addPasskeyRow = {
+  summary: "WebAuthn registration with your backend's challenge, then the signed add",
+  requests: [
+    {
+      route: CREDENTIAL_ADD,
+      signed: {
+        signer: "session",
+        check: addPasskeyPayload,
+        signedBy: "a session of a verified credential of the account",
+      },
+    },
+  ],
+  errors: { client: SESSION_SIGNED_ERRORS, passkey: true },
+  hook: { kind: "mutation", name: "useAddPasskey", invalidates: ["credentials"] },
+} as const satisfies ActionSourceRow;

@@ -4,6 +4,7 @@
 
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
+import { REQUEST_ERRORS } from "../errorGroups.js";
 import { assertArgument, isSignetError, SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { abortedError } from "../transport/abort.js";
@@ -13,7 +14,9 @@ import type {
   PendingAuthorizationQuoteJson,
   ScaChallengeJson,
 } from "../wire.js";
+import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
 import type { ActionErrorCode } from "./errorCodes.js";
+import { QUOTE_GET } from "./getQuote.js";
 import { resendQuoteAuthorization } from "./resendQuoteAuthorization.js";
 import { bindChallenge, type ScaProofSite } from "./scaBinding.js";
 import { assertSameQuote, confirmedQuote, noteChallenge, parseExecutedQuote } from "./scaLedger.js";
@@ -136,10 +139,8 @@ export async function authorizeQuote(
         current = read(
           await client.request(
             {
-              method: "POST",
-              path: `/quotes/${quoteId}/authorize`,
+              ...at(QUOTE_AUTHORIZE, [quoteId]),
               body: JSON.stringify(body),
-              expectedStatus: 200,
             },
             parameters,
           ),
@@ -161,7 +162,7 @@ export async function authorizeQuote(
           // The quote asked for, and no other: a re-read about another quote is refused.
           const again = read(
             await client
-              .request({ method: "GET", path: `/quotes/${quoteId}` }, parameters)
+              .request(at(QUOTE_GET, [quoteId]), parameters)
               // The read failing leaves the outcome as unknown as the authorize's own error.
               .catch(() => Promise.reject(cause)),
           );
@@ -240,3 +241,40 @@ function settled(
 function needsLogin(cause: unknown): boolean {
   return isSignetError(cause) && cause.code === "SCA_SESSION_REQUIRED";
 }
+
+/** `POST /quotes/{Quote}/authorize`. */
+export const QUOTE_AUTHORIZE = {
+  method: "POST",
+  path: "/quotes/{Quote}/authorize",
+  expectedStatus: 200,
+} as const satisfies ActionRoute;
+
+/** authorizeQuote's row of the catalog of actions (docs/architecture.md "Adding an action"). */
+export const authorizeQuoteRow = {
+  summary:
+    "Strong Customer Authentication of a pending quote: each challenge answered with an SMS code or a passkey assertion until the transfer is released (and the SCA login, when the service refuses the first answer with 409 SCA_SESSION_REQUIRED)",
+  requests: [
+    { route: QUOTE_AUTHORIZE },
+    // The quote is read again after an authorize that went unanswered or got a 5xx.
+    { route: QUOTE_GET },
+  ],
+  // A lapsed SMS code re-sent, and the SCA login when the service asks for one.
+  runs: ["resendQuoteAuthorization", "scaLogin"],
+  errors: {
+    client: [
+      REQUEST_ERRORS,
+      "CHALLENGE_EXPIRED",
+      "PAYLOAD_MISMATCH",
+      "SCA_LOGIN_FAILED",
+      "SCA_ORIGIN_NOT_ALLOWED",
+      "QUOTE_EXPIRED",
+      "QUOTE_FAILED",
+    ],
+    passkey: true,
+  },
+  hook: {
+    kind: "mutation",
+    name: "useAuthorizeQuote",
+    invalidates: ["quotes", "balances", "transactions"],
+  },
+} as const satisfies ActionSourceRow;

@@ -5,16 +5,20 @@
 
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
+import { REQUEST_ERRORS } from "../errorGroups.js";
 import { assertArgument, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { CustomerJson } from "../wire.js";
+import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 
 /** Which contact a verification proves. */
 export type ContactChannel = "email" | "phone";
 
-const PATHS: Record<ContactChannel, string> = { email: "verify-email", phone: "verify-phone" };
+// Defined below, beside the rows; read only when an action runs.
+const START = () => ({ email: EMAIL_VERIFY, phone: PHONE_VERIFY });
+const CONFIRM = () => ({ email: EMAIL_VERIFY_CONFIRM, phone: PHONE_VERIFY_CONFIRM });
 
 function assertChannel(channel: unknown): asserts channel is ContactChannel {
   assertArgument(
@@ -42,10 +46,7 @@ export async function startContactVerification(
   const { customerId, channel } = assertCall(client, parameters);
   assertServiceId("customerId", customerId, "Customer");
   assertChannel(channel);
-  await client.request<unknown>(
-    { method: "POST", path: `/customers/${customerId}/${PATHS[channel]}`, expectedStatus: 204 },
-    parameters,
-  );
+  await client.request<unknown>(at(START()[channel], [customerId]), parameters);
 }
 
 export type ConfirmContactVerificationParameters = CallOptions & {
@@ -77,10 +78,8 @@ export async function confirmContactVerification(
   return expectShape<CustomerJson>(
     await client.request<unknown>(
       {
-        method: "POST",
-        path: `/customers/${customerId}/${PATHS[channel]}/confirm`,
+        ...at(CONFIRM()[channel], [customerId]),
         body: JSON.stringify({ code: code.trim() }),
-        expectedStatus: 200,
       },
       parameters,
     ),
@@ -88,3 +87,44 @@ export async function confirmContactVerification(
     "Customer",
   );
 }
+
+/** `POST /customers/{Customer}/verify-email`. */
+export const EMAIL_VERIFY = {
+  method: "POST",
+  path: "/customers/{Customer}/verify-email",
+  expectedStatus: 204,
+} as const satisfies ActionRoute;
+/** `POST /customers/{Customer}/verify-phone`. */
+export const PHONE_VERIFY = {
+  method: "POST",
+  path: "/customers/{Customer}/verify-phone",
+  expectedStatus: 204,
+} as const satisfies ActionRoute;
+/** `POST /customers/{Customer}/verify-email/confirm`. */
+export const EMAIL_VERIFY_CONFIRM = {
+  method: "POST",
+  path: "/customers/{Customer}/verify-email/confirm",
+  expectedStatus: 200,
+} as const satisfies ActionRoute;
+/** `POST /customers/{Customer}/verify-phone/confirm`. */
+export const PHONE_VERIFY_CONFIRM = {
+  method: "POST",
+  path: "/customers/{Customer}/verify-phone/confirm",
+  expectedStatus: 200,
+} as const satisfies ActionRoute;
+
+/** startContactVerification's row of the catalog of actions (docs/architecture.md "Adding an action"). */
+export const startContactVerificationRow = {
+  summary: "sends a code that proves the customer's email or phone (EU customers)",
+  requests: [{ route: EMAIL_VERIFY }, { route: PHONE_VERIFY }],
+  errors: { client: REQUEST_ERRORS },
+  hook: { kind: "mutation", name: "useStartContactVerification", invalidates: [] },
+} as const satisfies ActionSourceRow;
+
+/** confirmContactVerification's row of the catalog of actions (docs/architecture.md "Adding an action"). */
+export const confirmContactVerificationRow = {
+  summary: "confirms the email or phone with its code",
+  requests: [{ route: EMAIL_VERIFY_CONFIRM }, { route: PHONE_VERIFY_CONFIRM }],
+  errors: { client: REQUEST_ERRORS },
+  hook: { kind: "mutation", name: "useConfirmContactVerification", invalidates: [] },
+} as const satisfies ActionSourceRow;

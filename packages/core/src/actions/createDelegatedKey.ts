@@ -1,11 +1,13 @@
 import { assertCall, assertServiceId, shown } from "../arguments.js";
 import type { SignetClient } from "../client.js";
+import { SESSION_SIGNED_ERRORS } from "../errorGroups.js";
 import { assertArgument, SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { DelegatedKeyJson } from "../wire.js";
+import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 
 /**
@@ -47,11 +49,8 @@ export async function createDelegatedKey(
   const { body } = await client.signed(
     {
       operation: "createDelegatedKey",
-      method: "POST",
-      path: "/auth/delegated-keys",
+      ...at(DELEGATED_KEY_CREATE),
       body: JSON.stringify({ cardId, internalAccountId: accountId, nickname }),
-      expectedStatus: 201,
-      maxLegs: 3,
       sign: signWithSession(client, session),
       checkPayload: check,
       parseBody: (answer) =>
@@ -133,3 +132,28 @@ export function createDelegatedKeyPayload(
   };
   return Object.assign(approving, { delegatedPublicKey: () => approved });
 }
+
+/** `POST /auth/delegated-keys`. */
+export const DELEGATED_KEY_CREATE = {
+  method: "POST",
+  path: "/auth/delegated-keys",
+  expectedStatus: 201,
+  maxLegs: 3,
+} as const satisfies ActionRoute;
+
+/** createDelegatedKey's row of the catalog of actions (docs/architecture.md "Adding an action"). */
+export const createDelegatedKeyRow = {
+  summary: "a delegated key for a card funding source, created in three legs",
+  requests: [
+    {
+      route: DELEGATED_KEY_CREATE,
+      signed: {
+        signer: "session",
+        check: createDelegatedKeyPayload,
+        signedBy: "a session of a verified credential of the wallet, twice",
+      },
+    },
+  ],
+  errors: { client: SESSION_SIGNED_ERRORS },
+  hook: { kind: "mutation", name: "useCreateDelegatedKey", invalidates: ["delegatedKeys"] },
+} as const satisfies ActionSourceRow;

@@ -1,4 +1,4 @@
-// The per-action error unions (actions/errorCodes.ts) checked at run time: the generated per-
+// The per-action error unions (actions/errorCodes.ts, from the rows' `errors`) checked at run time: the generated per-
 // operation codes are the OpenAPI's, each row knows every request the table of actions lists,
 // and every code the emulator (which plays the service) can answer on an action's route is in
 // that action's union. The type tests (types.test.ts) check the unions themselves.
@@ -15,8 +15,8 @@ import {
   type ServiceOperation,
 } from "../transport/operationErrorCodes.js";
 import { RELAY_ERROR_STATUS } from "../transport/protocol.js";
-import { actionTable } from "./actionTable.js";
-import { ACTION_ERROR_CODES, type ActionErrorRow } from "./errorCodes.js";
+import { actionErrors, actionTable } from "./actionTable.js";
+import type { ActionErrorRow } from "./errorCodes.js";
 
 // `ServiceErrorCode` at run time; the type test below holds the two equal.
 const SERVICE = {
@@ -72,7 +72,8 @@ const PLATFORM_ONLY: Record<string, string> = {
     "POST /quotes (quote creation, the platform's backend): resources/quotes/create.ts",
 };
 
-const rows = ACTION_ERROR_CODES as Record<string, ActionErrorRow>;
+// Each action's codes, as its row lists them (the generator matched the operations to the OpenAPI).
+const rows = actionErrors as Record<string, ActionErrorRow>;
 const codesOf = (operation: ServiceOperation): string[] =>
   OPERATION_ERROR_SCHEMAS[operation].flatMap((schema) => [...ERROR_SCHEMA_CODES[schema]]);
 
@@ -81,7 +82,7 @@ function unionOf(row: ActionErrorRow): Set<string> {
   return new Set<string>([
     ...row.operations.flatMap(codesOf).filter(isService),
     ...(row.undocumented ?? []),
-    ...(row.operations.length > 0 ? Object.keys(RELAY_ERROR_STATUS) : []),
+    ...(row.relay ? Object.keys(RELAY_ERROR_STATUS) : []),
     ...row.client,
   ]);
 }

@@ -4,6 +4,7 @@
 
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
+import { SESSION_SIGNED_ERRORS } from "../errorGroups.js";
 import { assertArgument, isSignetError, SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { signWithSession } from "../session/sessionSigner.js";
@@ -14,6 +15,7 @@ import type {
   QuoteJson,
   ScaChallengeJson,
 } from "../wire.js";
+import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 import { scaLogin } from "./lazy.js";
 import { executeQuotePayload, quotePayloadToSign } from "./quotePayload.js";
@@ -141,13 +143,10 @@ export async function executeQuote(
       .signed(
         {
           operation: "executeQuote",
-          mode: "direct",
-          method: "POST",
-          path: `/quotes/${quote.id}/execute`,
+          ...at(QUOTE_EXECUTE, [quote.id]),
           payloadToSign,
           ...(scaFactor ? { body: JSON.stringify({ scaFactor }) } : {}),
           idempotencyKey: key,
-          expectedStatus: 200,
           sign: signWithSession(client, session),
           checkPayload: executeQuotePayload(client, quote),
           parseBody: (answer) => {
@@ -181,3 +180,40 @@ export async function executeQuote(
   });
   return body;
 }
+
+/** `POST /quotes/{Quote}/execute`. */
+export const QUOTE_EXECUTE = {
+  method: "POST",
+  path: "/quotes/{Quote}/execute",
+  expectedStatus: 200,
+  mode: "direct",
+} as const satisfies ActionRoute;
+
+/** executeQuote's row of the catalog of actions (docs/architecture.md "Adding an action"). */
+export const executeQuoteRow = {
+  summary:
+    "finds the `EMBEDDED_WALLET` instruction by type, stamps it, executes once with an `Idempotency-Key` reused on every retry (a quote waiting for SCA comes back `PENDING_AUTHORIZATION`, typed)",
+  requests: [
+    {
+      route: QUOTE_EXECUTE,
+      signed: {
+        signer: "session",
+        check: executeQuotePayload,
+        signedBy:
+          "a session of a verified credential of the source wallet; **signature only: no 202, no `Request-Id`**, optional `Idempotency-Key`",
+      },
+    },
+  ],
+  // The SCA login it runs when the service refuses the execute for want of one.
+  runs: ["scaLogin"],
+  errors: {
+    undocumented: ["INSUFFICIENT_FUNDS"],
+    client: [SESSION_SIGNED_ERRORS, "QUOTE_EXPIRED", "SCA_LOGIN_FAILED", "SCA_ORIGIN_NOT_ALLOWED"],
+    passkey: true,
+  },
+  hook: {
+    kind: "mutation",
+    name: "useExecuteQuote",
+    invalidates: ["quotes", "balances", "transactions"],
+  },
+} as const satisfies ActionSourceRow;

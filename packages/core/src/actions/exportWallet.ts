@@ -1,11 +1,13 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
+import { BUNDLE_ERRORS, CRYPTO_ERRORS, SESSION_SIGNED_ERRORS } from "../errorGroups.js";
 import { isSignetError, type SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { signWithSession } from "../session/sessionSigner.js";
 import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
 import { expectShape } from "../transport/responseShape.js";
 import { resolveRetryPolicy, retryEvent } from "../transport/retry.js";
+import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 import { expiredSessionError, requireLiveSession } from "./sessionExpiry.js";
 
@@ -36,10 +38,8 @@ export async function exportWallet(
     const { body } = await client.signed(
       {
         operation: "exportWallet",
-        method: "POST",
-        path: `/internal-accounts/${accountId}/export`,
+        ...at(WALLET_EXPORT, [accountId]),
         body: JSON.stringify({ clientPublicKey: key.publicKeyUncompressed }),
-        expectedStatus: 200,
         sign: signWithSession(client, session),
         checkPayload: exportWalletPayload(client, {
           accountId,
@@ -85,7 +85,7 @@ async function startOver<T>(
   run: (lost: { answer: boolean }) => Promise<T>,
 ): Promise<T> {
   const policy = resolveRetryPolicy(client.retry, call.retry);
-  const path = "/internal-accounts/{InternalAccount}/export";
+  const { path } = WALLET_EXPORT;
   for (let attempt = 1; ; attempt++) {
     const lost = { answer: false };
     try {
@@ -132,3 +132,28 @@ export function exportWalletPayload(
     },
   ]);
 }
+
+/** `POST /internal-accounts/{InternalAccount}/export`. */
+export const WALLET_EXPORT = {
+  method: "POST",
+  path: "/internal-accounts/{InternalAccount}/export",
+  expectedStatus: 200,
+} as const satisfies ActionRoute;
+
+/** exportWallet's row of the catalog of actions (docs/architecture.md "Adding an action"). */
+export const exportWalletRow = {
+  summary:
+    "a fresh decrypt-only key per export, the verified bundle opened on the device; the mnemonic goes to the caller only",
+  requests: [
+    {
+      route: WALLET_EXPORT,
+      signed: {
+        signer: "session",
+        check: exportWalletPayload,
+        signedBy: "any verified session of the account",
+      },
+    },
+  ],
+  errors: { client: [SESSION_SIGNED_ERRORS, CRYPTO_ERRORS, BUNDLE_ERRORS] },
+  hook: { kind: "mutation", name: "useExportWallet", invalidates: [] },
+} as const satisfies ActionSourceRow;

@@ -1,9 +1,11 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
+import { REQUEST_ERRORS } from "../errorGroups.js";
 import type { SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { DelegatedKeyJson } from "../wire.js";
+import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
 import { DELEGATED_KEY_FIELDS } from "./createDelegatedKey.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 
@@ -22,10 +24,23 @@ export async function getDelegatedKey(
   assertServiceId("delegatedKeyId", delegatedKeyId, "DelegatedKey");
   const body = await client.request<unknown>(
     {
-      method: "GET",
-      path: `/auth/delegated-keys/${delegatedKeyId}`,
+      ...at(DELEGATED_KEY_GET, [delegatedKeyId]),
     },
     parameters,
   );
   return expectShape<DelegatedKeyJson>(body, DELEGATED_KEY_FIELDS, "DelegatedKey");
 }
+
+/** `GET /auth/delegated-keys/{DelegatedKey}`. */
+export const DELEGATED_KEY_GET = {
+  method: "GET",
+  path: "/auth/delegated-keys/{DelegatedKey}",
+} as const satisfies ActionRoute;
+
+/** getDelegatedKey's row of the catalog of actions (docs/architecture.md "Adding an action"). */
+export const getDelegatedKeyRow = {
+  summary: "one delegated key",
+  requests: [{ route: DELEGATED_KEY_GET }],
+  errors: { client: REQUEST_ERRORS },
+  hook: { kind: "query", name: "useDelegatedKey", reads: "delegatedKeys" },
+} as const satisfies ActionSourceRow;

@@ -1,9 +1,11 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
+import { REQUEST_ERRORS } from "../errorGroups.js";
 import type { SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { QuoteJson } from "../wire.js";
+import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 import { assertSameQuote, noteChallenge } from "./scaLedger.js";
 
@@ -32,8 +34,7 @@ export async function getQuote(
   assertServiceId("quoteId", quoteId, "Quote");
   const body = await client.request<unknown>(
     {
-      method: "GET",
-      path: `/quotes/${quoteId}`,
+      ...at(QUOTE_GET, [quoteId]),
     },
     parameters,
   );
@@ -42,3 +43,14 @@ export async function getQuote(
   noteChallenge(client, quoteId, quote.scaChallenge);
   return quote;
 }
+
+/** `GET /quotes/{Quote}`. */
+export const QUOTE_GET = { method: "GET", path: "/quotes/{Quote}" } as const satisfies ActionRoute;
+
+/** getQuote's row of the catalog of actions (docs/architecture.md "Adding an action"). */
+export const getQuoteRow = {
+  summary: "a quote, with the payload its wallet source signs",
+  requests: [{ route: QUOTE_GET }],
+  errors: { client: REQUEST_ERRORS },
+  hook: { kind: "query", name: "useQuote", reads: "quotes" },
+} as const satisfies ActionSourceRow;

@@ -2,6 +2,7 @@ import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
 import type { SignetErrorOf } from "../errors.js";
 import type { Session } from "../session/sessionStore.js";
+import type { ActionSourceRow } from "./actionRow.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 
 export type GetSessionParameters = { accountId: string };
@@ -29,3 +30,14 @@ export async function getSession(
   const { key: _key, ...session } = newest;
   return session;
 }
+
+/** getSession's row of the catalog of actions (docs/architecture.md "Adding an action"). */
+export const getSessionRow = {
+  summary: "the session this device holds for the account, from the key store",
+  requests: [],
+  errors: { client: ["INVALID_ARGUMENT", "KEY_STORAGE_UNAVAILABLE", "KEY_INVALID"] },
+  hook: {
+    kind: "none",
+    why: "`useSession` follows the client's session store instead (`useSyncExternalStore`)",
+  },
+} as const satisfies ActionSourceRow;

@@ -21,7 +21,7 @@ import type {
 import type { ScaLoginParameters, ScaLoginReturnType } from "./scaLogin.js";
 
 const loadScaActions = () => loadChunk(() => import("./scaActions.js"));
-const loadScaFactors = () => loadChunk(() => import("./scaFactors.js"));
+const loadScaFactors = () => loadChunk(() => import("./scaFactorActions.js"));
 
 /**
  * Starts loading the actions' chunks (these and `lazyWallet.ts`'s) when a client is made, so a

@@ -1,10 +1,13 @@
 import { assertCall, assertServiceId, query } from "../arguments.js";
 import type { SignetClient } from "../client.js";
+import { REQUEST_ERRORS } from "../errorGroups.js";
 import type { SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { expectList } from "../transport/responseShape.js";
 import { signalPasskeys } from "../webauthn/signal.js";
 import type { AuthMethodJson } from "../wire.js";
+import { type ActionSourceRow, at } from "./actionRow.js";
+import { CREDENTIALS_LIST } from "./addPasskey.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 
 export type ListCredentialsParameters = CallOptions & {
@@ -31,8 +34,7 @@ export async function listCredentials(
   assertServiceId("accountId", accountId, "InternalAccount");
   const body = await client.request<unknown>(
     {
-      method: "GET",
-      path: `/auth/credentials${query({ accountId })}`,
+      ...at(CREDENTIALS_LIST, [], query({ accountId })),
     },
     parameters,
   );
@@ -46,3 +48,11 @@ export async function listCredentials(
     });
   return credentials;
 }
+
+/** listCredentials's row of the catalog of actions (docs/architecture.md "Adding an action"). */
+export const listCredentialsRow = {
+  summary: "the account's credentials (works before sign-in)",
+  requests: [{ route: CREDENTIALS_LIST }],
+  errors: { client: REQUEST_ERRORS },
+  hook: { kind: "query", name: "useCredentials", reads: "credentials" },
+} as const satisfies ActionSourceRow;

@@ -1,9 +1,11 @@
 import { assertCall, assertServiceId, query } from "../arguments.js";
 import type { SignetClient } from "../client.js";
+import { REQUEST_ERRORS } from "../errorGroups.js";
 import { assertArgument, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { expectList } from "../transport/responseShape.js";
 import type { DelegatedKeyJson } from "../wire.js";
+import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
 import { DELEGATED_KEY_FIELDS } from "./createDelegatedKey.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 
@@ -31,10 +33,23 @@ export async function listDelegatedKeys(
     assertServiceId("fundingSourceId", fundingSourceId, "CardFundingSource");
   const body = await client.request<unknown>(
     {
-      method: "GET",
-      path: `/auth/delegated-keys${query({ accountId, fundingSourceId })}`,
+      ...at(DELEGATED_KEYS_LIST, [], query({ accountId, fundingSourceId })),
     },
     parameters,
   );
   return expectList<DelegatedKeyJson>(body, DELEGATED_KEY_FIELDS, "delegated keys");
 }
+
+/** `GET /auth/delegated-keys`. */
+export const DELEGATED_KEYS_LIST = {
+  method: "GET",
+  path: "/auth/delegated-keys",
+} as const satisfies ActionRoute;
+
+/** listDelegatedKeys's row of the catalog of actions (docs/architecture.md "Adding an action"). */
+export const listDelegatedKeysRow = {
+  summary: "the delegated keys of an account or a funding source, every status",
+  requests: [{ route: DELEGATED_KEYS_LIST }],
+  errors: { client: REQUEST_ERRORS },
+  hook: { kind: "query", name: "useDelegatedKeys", reads: "delegatedKeys" },
+} as const satisfies ActionSourceRow;

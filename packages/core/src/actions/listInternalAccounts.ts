@@ -1,9 +1,11 @@
 import { assertCall, assertServiceId, query } from "../arguments.js";
 import type { SignetClient } from "../client.js";
+import { REQUEST_ERRORS } from "../errorGroups.js";
 import { SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { expectList } from "../transport/responseShape.js";
 import type { InternalAccountJson } from "../wire.js";
+import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 
 export type ListInternalAccountsParameters = CallOptions & {
@@ -41,8 +43,7 @@ export async function listInternalAccounts(
   for (let page = 0; page < MAX_PAGES; page++) {
     const body = await client.request<unknown>(
       {
-        method: "GET",
-        path: `/customers/internal-accounts${query({ customerId, type, limit: "100", cursor })}`,
+        ...at(INTERNAL_ACCOUNTS_LIST, [], query({ customerId, type, limit: "100", cursor })),
       },
       parameters,
     );
@@ -63,3 +64,17 @@ export async function listInternalAccounts(
 
 /** At 100 accounts a page, far more than a customer has; a bound, so no answer loops forever. */
 const MAX_PAGES = 50;
+
+/** `GET /customers/internal-accounts`. */
+export const INTERNAL_ACCOUNTS_LIST = {
+  method: "GET",
+  path: "/customers/internal-accounts",
+} as const satisfies ActionRoute;
+
+/** listInternalAccounts's row of the catalog of actions (docs/architecture.md "Adding an action"). */
+export const listInternalAccountsRow = {
+  summary: "the user's wallets with balances, every page",
+  requests: [{ route: INTERNAL_ACCOUNTS_LIST }],
+  errors: { client: REQUEST_ERRORS },
+  hook: { kind: "query", name: "useInternalAccounts", reads: "balances" },
+} as const satisfies ActionSourceRow;

@@ -1,9 +1,11 @@
 import { assertCall, assertServiceId, query } from "../arguments.js";
 import type { SignetClient } from "../client.js";
+import { REQUEST_ERRORS } from "../errorGroups.js";
 import type { SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { expectList } from "../transport/responseShape.js";
 import type { AuthSessionJson } from "../wire.js";
+import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 
 export type ListSessionsParameters = CallOptions & { accountId: string };
@@ -27,10 +29,23 @@ export async function listSessions(
   assertServiceId("accountId", accountId, "InternalAccount");
   const body = await client.request<unknown>(
     {
-      method: "GET",
-      path: `/auth/sessions${query({ accountId })}`,
+      ...at(SESSIONS_LIST, [], query({ accountId })),
     },
     parameters,
   );
   return expectList<AuthSessionJson>(body, ["id", "accountId", "expiresAt"], "sessions");
 }
+
+/** `GET /auth/sessions`. */
+export const SESSIONS_LIST = {
+  method: "GET",
+  path: "/auth/sessions",
+} as const satisfies ActionRoute;
+
+/** listSessions's row of the catalog of actions (docs/architecture.md "Adding an action"). */
+export const listSessionsRow = {
+  summary: "every active session the service knows for the account, on any device",
+  requests: [{ route: SESSIONS_LIST }],
+  errors: { client: REQUEST_ERRORS },
+  hook: { kind: "query", name: "useSessions", reads: "sessions" },
+} as const satisfies ActionSourceRow;

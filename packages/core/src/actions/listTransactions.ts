@@ -3,10 +3,12 @@
 
 import { assertCall, query } from "../arguments.js";
 import type { SignetClient } from "../client.js";
+import { REQUEST_ERRORS } from "../errorGroups.js";
 import { assertArgument, SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { expectList } from "../transport/responseShape.js";
 import type { TransactionJson, TransactionStatus } from "../wire.js";
+import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 
 export type ListTransactionsParameters = CallOptions & {
@@ -56,17 +58,20 @@ export async function listTransactions(
   }
   const body = await client.request<unknown>(
     {
-      method: "GET",
-      path: `/transactions${query({
-        status: p.status,
-        type: p.type,
-        accountIdentifier: p.accountIdentifier,
-        startDate: p.startDate,
-        endDate: p.endDate,
-        limit: p.limit === undefined ? undefined : String(p.limit),
-        cursor: p.cursor,
-        sortOrder: p.sortOrder,
-      })}`,
+      ...at(
+        TRANSACTIONS_LIST,
+        [],
+        query({
+          status: p.status,
+          type: p.type,
+          accountIdentifier: p.accountIdentifier,
+          startDate: p.startDate,
+          endDate: p.endDate,
+          limit: p.limit === undefined ? undefined : String(p.limit),
+          cursor: p.cursor,
+          sortOrder: p.sortOrder,
+        }),
+      ),
     },
     parameters,
   );
@@ -80,3 +85,17 @@ export async function listTransactions(
     ...(hasMore === true ? { nextCursor: nextCursor as string } : {}),
   };
 }
+
+/** `GET /transactions`. */
+export const TRANSACTIONS_LIST = {
+  method: "GET",
+  path: "/transactions",
+} as const satisfies ActionRoute;
+
+/** listTransactions's row of the catalog of actions (docs/architecture.md "Adding an action"). */
+export const listTransactionsRow = {
+  summary: "the customer's transactions, a page at a time (`nextCursor`)",
+  requests: [{ route: TRANSACTIONS_LIST }],
+  errors: { client: REQUEST_ERRORS },
+  hook: { kind: "query", name: "useTransactions", reads: "transactions" },
+} as const satisfies ActionSourceRow;

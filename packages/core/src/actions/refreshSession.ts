@@ -2,6 +2,7 @@ import { assertCall, assertServiceId } from "../arguments.js";
 import { type SignetClient, SKEW_TOLERANCE_MS } from "../client.js";
 import type { SigningKey } from "../crypto/backend.js";
 import { defined } from "../defined.js";
+import { SESSION_SIGNED_ERRORS } from "../errorGroups.js";
 import { isSignetError, SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import {
@@ -15,8 +16,9 @@ import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import type { Session } from "../session/sessionStore.js";
 import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
 import type { AuthSessionJson } from "../wire.js";
+import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
 import type { ActionErrorCode } from "./errorCodes.js";
-import { revokeSessionPayload } from "./revokeSession.js";
+import { revokeSessionPayload, SESSION_REVOKE } from "./revokeSession.js";
 import { expiredSessionError } from "./sessionExpiry.js";
 
 export type RefreshSessionParameters = CallOptions & {
@@ -86,10 +88,8 @@ export async function refreshSession(
       .signed(
         {
           operation: "refreshSession",
-          method: "POST",
-          path: `/auth/sessions/${current.id}/refresh`,
+          ...at(SESSION_REFRESH, [current.id]),
           body: JSON.stringify({ clientPublicKey }),
-          expectedStatus: 201,
           sign: signWithSession(client, current),
           checkPayload: refreshSessionPayload(client, { accountId, clientPublicKey }),
           parseBody: parseAuthSession,
@@ -143,9 +143,7 @@ export async function refreshSession(
         .signed(
           {
             operation: "refreshSession",
-            method: "DELETE",
-            path: `/auth/sessions/${body.id}`,
-            expectedStatus: 204,
+            ...at(SESSION_REVOKE, [body.id]),
             sign: (payload) => client.crypto.stampPayload(payload, key),
             checkPayload: revokeSessionPayload(client, { accountId }),
             // No signal: the cleanup must run even when the call was cancelled.
@@ -275,10 +273,8 @@ async function prove(
   const { body } = await client.signed(
     {
       operation,
-      method: "POST",
-      path: `/auth/sessions/${candidate.id}/refresh`,
+      ...at(SESSION_REFRESH, [candidate.id]),
       body: JSON.stringify({ clientPublicKey: next.publicKey }),
-      expectedStatus: 201,
       sign: (payload) => client.crypto.stampPayload(payload, key),
       checkPayload: refreshSessionPayload(client, { accountId, clientPublicKey: next.publicKey }),
       parseBody: parseAuthSession,
@@ -309,3 +305,32 @@ async function prove(
 /** A 401 that refuses the stamp's key (docs/protocol.md §2): the session is not this key's. */
 const isStampRefusal = (error: SignetError) =>
   error.code === "WALLET_SIGNATURE_INVALID" || error.code === "INVALID_SIGNATURE";
+
+/** `POST /auth/sessions/{Session}/refresh`. */
+export const SESSION_REFRESH = {
+  method: "POST",
+  path: "/auth/sessions/{Session}/refresh",
+  expectedStatus: 201,
+} as const satisfies ActionRoute;
+
+/** refreshSession's row of the catalog of actions (docs/architecture.md "Adding an action"). */
+export const refreshSessionRow = {
+  summary:
+    "a new key per refresh, the old one deleted (`legacy: true` for a service-made one); revoked again if the device signed out meanwhile",
+  requests: [
+    {
+      route: SESSION_REFRESH,
+      signed: { signer: "session", check: refreshSessionPayload, signedBy: "the session itself" },
+    },
+    {
+      route: SESSION_REVOKE,
+      signed: {
+        signer: "session",
+        check: revokeSessionPayload,
+        signedBy: "the new session itself",
+      },
+    },
+  ],
+  errors: { client: SESSION_SIGNED_ERRORS },
+  hook: { kind: "mutation", name: "useRefreshSession", invalidates: ["sessions"] },
+} as const satisfies ActionSourceRow;

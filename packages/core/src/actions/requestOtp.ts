@@ -1,10 +1,12 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
+import { REQUEST_ERRORS } from "../errorGroups.js";
 import type { SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requestUntilSettled } from "../transport/pollUntil.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { AuthMethodJson } from "../wire.js";
+import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 
 export type RequestOtpParameters = CallOptions & {
@@ -41,10 +43,8 @@ export async function requestOtp(
   const body = await requestUntilSettled(
     client,
     {
-      method: "POST",
-      path: `/auth/credentials/${credentialId}/challenge`,
+      ...at(CREDENTIAL_CHALLENGE, [credentialId]),
       body: "{}",
-      expectedStatus: 200,
       // A repeat sends a new code and voids the previous one: nothing is committed twice, so
       // a dropped connection or a 5xx is retried (docs/architecture.md "Retries").
       idempotent: true,
@@ -63,3 +63,18 @@ export async function requestOtp(
     otpEncryptionTargetBundle: otpEncryptionTargetBundle as string,
   };
 }
+
+/** `POST /auth/credentials/{AuthMethod}/challenge`. */
+export const CREDENTIAL_CHALLENGE = {
+  method: "POST",
+  path: "/auth/credentials/{AuthMethod}/challenge",
+  expectedStatus: 200,
+} as const satisfies ActionRoute;
+
+/** requestOtp's row of the catalog of actions (docs/architecture.md "Adding an action"). */
+export const requestOtpRow = {
+  summary: "starts an email or SMS OTP sign-in: a fresh target bundle, a code sent",
+  requests: [{ route: CREDENTIAL_CHALLENGE }],
+  errors: { client: [REQUEST_ERRORS, "PROCESSING_TIMEOUT"] },
+  hook: { kind: "mutation", name: "useRequestOtp", invalidates: [] },
+} as const satisfies ActionSourceRow;

@@ -3,8 +3,10 @@
 
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
+import { REQUEST_ERRORS } from "../errorGroups.js";
 import type { SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
+import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 
 export type ResendQuoteAuthorizationParameters = CallOptions & {
@@ -33,8 +35,20 @@ export async function resendQuoteAuthorization(
 ): Promise<ResendQuoteAuthorizationReturnType> {
   const { quoteId } = assertCall(client, parameters);
   assertServiceId("quoteId", quoteId, "Quote");
-  await client.request<unknown>(
-    { method: "POST", path: `/quotes/${quoteId}/authorize/resend`, expectedStatus: 204 },
-    parameters,
-  );
+  await client.request<unknown>(at(QUOTE_AUTHORIZE_RESEND, [quoteId]), parameters);
 }
+
+/** `POST /quotes/{Quote}/authorize/resend`. */
+export const QUOTE_AUTHORIZE_RESEND = {
+  method: "POST",
+  path: "/quotes/{Quote}/authorize/resend",
+  expectedStatus: 204,
+} as const satisfies ActionRoute;
+
+/** resendQuoteAuthorization's row of the catalog of actions (docs/architecture.md "Adding an action"). */
+export const resendQuoteAuthorizationRow = {
+  summary: "re-sends a lapsed SMS code of a quote's SCA challenge",
+  requests: [{ route: QUOTE_AUTHORIZE_RESEND }],
+  errors: { client: REQUEST_ERRORS },
+  hook: { kind: "none", why: "`useAuthorizeQuote` offers it as `resend` on the challenge" },
+} as const satisfies ActionSourceRow;

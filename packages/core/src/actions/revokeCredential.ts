@@ -1,5 +1,6 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
+import { SESSION_SIGNED_ERRORS } from "../errorGroups.js";
 import { assertArgument, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
@@ -10,6 +11,7 @@ import {
   payloadMismatch,
 } from "../transport/payloadCheck.js";
 import { signalPasskeys } from "../webauthn/signal.js";
+import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 
 export type RevokeCredentialParameters = CallOptions & {
@@ -52,9 +54,7 @@ export async function revokeCredential(
   await client.signed(
     {
       operation: "revokeCredential",
-      method: "DELETE",
-      path: `/auth/credentials/${credentialId}`,
-      expectedStatus: 204,
+      ...at(CREDENTIAL_REVOKE, [credentialId]),
       sign: signWithSession(client, session),
       checkPayload: revokeCredentialPayload(client, { accountId, type }),
     },
@@ -120,3 +120,28 @@ export function revokeCredentialPayload(
     return check(payloadToSign, context);
   };
 }
+
+/** `DELETE /auth/credentials/{AuthMethod}`. */
+export const CREDENTIAL_REVOKE = {
+  method: "DELETE",
+  path: "/auth/credentials/{AuthMethod}",
+  expectedStatus: 204,
+} as const satisfies ActionRoute;
+
+/** revokeCredential's row of the catalog of actions (docs/architecture.md "Adding an action"). */
+export const revokeCredentialRow = {
+  summary:
+    "revokes a credential, stamped by a session of a *different* credential; its sessions end",
+  requests: [
+    {
+      route: CREDENTIAL_REVOKE,
+      signed: {
+        signer: "session",
+        check: revokeCredentialPayload,
+        signedBy: "a session of a **different** credential of the account",
+      },
+    },
+  ],
+  errors: { client: SESSION_SIGNED_ERRORS },
+  hook: { kind: "mutation", name: "useRevokeCredential", invalidates: ["credentials", "sessions"] },
+} as const satisfies ActionSourceRow;

@@ -1,7 +1,9 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
+import { REQUEST_ERRORS } from "../errorGroups.js";
 import type { SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
+import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 
 export type RevokeDelegatedKeyParameters = CallOptions & {
@@ -19,10 +21,23 @@ export async function revokeDelegatedKey(
   assertServiceId("delegatedKeyId", delegatedKeyId, "DelegatedKey");
   await client.request<unknown>(
     {
-      method: "DELETE",
-      path: `/auth/delegated-keys/${delegatedKeyId}`,
-      expectedStatus: 204,
+      ...at(DELEGATED_KEY_REVOKE, [delegatedKeyId]),
     },
     parameters,
   );
 }
+
+/** `DELETE /auth/delegated-keys/{DelegatedKey}`. */
+export const DELEGATED_KEY_REVOKE = {
+  method: "DELETE",
+  path: "/auth/delegated-keys/{DelegatedKey}",
+  expectedStatus: 204,
+} as const satisfies ActionRoute;
+
+/** revokeDelegatedKey's row of the catalog of actions (docs/architecture.md "Adding an action"). */
+export const revokeDelegatedKeyRow = {
+  summary: "revokes an `ACTIVE` delegated key, in one call",
+  requests: [{ route: DELEGATED_KEY_REVOKE }],
+  errors: { client: REQUEST_ERRORS },
+  hook: { kind: "mutation", name: "useRevokeDelegatedKey", invalidates: ["delegatedKeys"] },
+} as const satisfies ActionSourceRow;

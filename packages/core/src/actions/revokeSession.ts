@@ -1,10 +1,12 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
+import { SESSION_SIGNED_ERRORS } from "../errorGroups.js";
 import { isSignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { sessionEnded } from "../session/listedSessions.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
+import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 
 export type RevokeSessionParameters = CallOptions & {
@@ -48,9 +50,7 @@ export async function revokeSession(
     .signed(
       {
         operation: "revokeSession",
-        method: "DELETE",
-        path: `/auth/sessions/${sessionId}`,
-        expectedStatus: 204,
+        ...at(SESSION_REVOKE, [sessionId]),
         sign: signWithSession(client, signer),
         checkPayload: revokeSessionPayload(client, { accountId }),
         // A revoke whose answer was lost: a session no longer listed has ended.
@@ -81,3 +81,27 @@ export function revokeSessionPayload(
     { types: ["ACTIVITY_TYPE_DELETE_API_KEYS"], counts: { apiKeyIds: 1 } },
   ]);
 }
+
+/** `DELETE /auth/sessions/{Session}`. */
+export const SESSION_REVOKE = {
+  method: "DELETE",
+  path: "/auth/sessions/{Session}",
+  expectedStatus: 204,
+} as const satisfies ActionRoute;
+
+/** revokeSession's row of the catalog of actions (docs/architecture.md "Adding an action"). */
+export const revokeSessionRow = {
+  summary: "revokes any session of the account",
+  requests: [
+    {
+      route: SESSION_REVOKE,
+      signed: {
+        signer: "session",
+        check: revokeSessionPayload,
+        signedBy: "any active session of the account, itself included",
+      },
+    },
+  ],
+  errors: { client: SESSION_SIGNED_ERRORS },
+  hook: { kind: "mutation", name: "useRevokeSession", invalidates: ["sessions"] },
+} as const satisfies ActionSourceRow;

@@ -4,12 +4,14 @@
 
 import { assertCall } from "../arguments.js";
 import type { SignetClient } from "../client.js";
+import { REQUEST_ERRORS } from "../errorGroups.js";
 import { assertArgument, SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { expectShape } from "../transport/responseShape.js";
 import { toWebAuthnError } from "../webauthn/errors.js";
 import type { RegistrationOptionsJSON } from "../webauthn/types.js";
 import type { ScaFactor } from "../wire.js";
+import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 import { notePasskeys, originOf } from "./scaLedger.js";
 
@@ -31,10 +33,7 @@ export async function listScaFactors(
   parameters: ListScaFactorsParameters = {},
 ): Promise<ListScaFactorsReturnType> {
   assertCall(client, parameters);
-  const list = await client.request<{ factors?: unknown } | null>(
-    { method: "GET", path: "/sca/factors", expectedStatus: 200 },
-    parameters,
-  );
+  const list = await client.request<{ factors?: unknown } | null>(at(SCA_FACTORS_LIST), parameters);
   if (!Array.isArray(list?.factors)) {
     throw new SignetError("MALFORMED_RESPONSE", "Expected ScaFactorList.factors to be an array");
   }
@@ -73,10 +72,8 @@ export async function enrollScaPasskey(
     relyingPartyId?: string;
   } | null>(
     {
-      method: "POST",
-      path: "/sca/factors",
+      ...at(SCA_FACTOR_ENROLL),
       body: JSON.stringify({ type: "PASSKEY" }),
-      expectedStatus: 200,
     },
     parameters,
   );
@@ -107,10 +104,8 @@ export async function enrollScaPasskey(
   notePasskeys(client, "sca", [credential.rawId, credential.id]);
   const confirmed = await client.request<{ factor?: unknown } | null>(
     {
-      method: "POST",
-      path: "/sca/factors/confirm",
+      ...at(SCA_FACTOR_CONFIRM),
       body: JSON.stringify({ type: "PASSKEY", origin, credential }),
-      expectedStatus: 200,
     },
     parameters,
   );
@@ -136,10 +131,7 @@ export async function deleteScaFactor(
     "a base64url WebAuthn credential id",
     typeof credentialId === "string" ? "another string" : typeof credentialId,
   );
-  await client.request<unknown>(
-    { method: "DELETE", path: `/sca/factors/${credentialId}`, expectedStatus: 204 },
-    parameters,
-  );
+  await client.request<unknown>(at(SCA_FACTOR_DELETE, [credentialId]), parameters);
 }
 
 /** The events the service records for its risk engine (`RecordSecurityEventRequest`). */
@@ -169,10 +161,8 @@ export async function recordSecurityEvent(
   const state = expectShape<RecordSecurityEventReturnType>(
     await client.request<unknown>(
       {
-        method: "POST",
-        path: "/sca/record-event",
+        ...at(SECURITY_EVENT_RECORD),
         body: JSON.stringify({ eventType }),
-        expectedStatus: 200,
       },
       parameters,
     ),
@@ -187,3 +177,67 @@ export async function recordSecurityEvent(
   }
   return state;
 }
+
+/** `GET /sca/factors`. */
+export const SCA_FACTORS_LIST = {
+  method: "GET",
+  path: "/sca/factors",
+  expectedStatus: 200,
+} as const satisfies ActionRoute;
+/** `POST /sca/factors`. */
+export const SCA_FACTOR_ENROLL = {
+  method: "POST",
+  path: "/sca/factors",
+  expectedStatus: 200,
+} as const satisfies ActionRoute;
+/** `POST /sca/factors/confirm`. */
+export const SCA_FACTOR_CONFIRM = {
+  method: "POST",
+  path: "/sca/factors/confirm",
+  expectedStatus: 200,
+} as const satisfies ActionRoute;
+/** `DELETE /sca/factors/{WebAuthnCredential}`. */
+export const SCA_FACTOR_DELETE = {
+  method: "DELETE",
+  path: "/sca/factors/{WebAuthnCredential}",
+  expectedStatus: 204,
+} as const satisfies ActionRoute;
+/** `POST /sca/record-event`. */
+export const SECURITY_EVENT_RECORD = {
+  method: "POST",
+  path: "/sca/record-event",
+  expectedStatus: 200,
+} as const satisfies ActionRoute;
+
+/** listScaFactors's row of the catalog of actions (docs/architecture.md "Adding an action"). */
+export const listScaFactorsRow = {
+  summary: "the customer's SCA factors",
+  requests: [{ route: SCA_FACTORS_LIST }],
+  errors: { client: REQUEST_ERRORS },
+  hook: { kind: "query", name: "useScaFactors", reads: "scaFactors" },
+} as const satisfies ActionSourceRow;
+
+/** enrollScaPasskey's row of the catalog of actions (docs/architecture.md "Adding an action"). */
+export const enrollScaPasskeyRow = {
+  summary:
+    "a passkey enrolled for SCA (apart from the wallet's sign-in passkeys, one at most): start, WebAuthn, confirm",
+  requests: [{ route: SCA_FACTOR_ENROLL }, { route: SCA_FACTOR_CONFIRM }],
+  errors: { client: [REQUEST_ERRORS, "SCA_ORIGIN_NOT_ALLOWED"], passkey: true },
+  hook: { kind: "mutation", name: "useEnrollScaPasskey", invalidates: ["scaFactors"] },
+} as const satisfies ActionSourceRow;
+
+/** deleteScaFactor's row of the catalog of actions (docs/architecture.md "Adding an action"). */
+export const deleteScaFactorRow = {
+  summary: "deletes the SCA passkey by its WebAuthn credential id",
+  requests: [{ route: SCA_FACTOR_DELETE }],
+  errors: { client: REQUEST_ERRORS },
+  hook: { kind: "mutation", name: "useDeleteScaFactor", invalidates: ["scaFactors"] },
+} as const satisfies ActionSourceRow;
+
+/** recordSecurityEvent's row of the catalog of actions (docs/architecture.md "Adding an action"). */
+export const recordSecurityEventRow = {
+  summary: "a failed login or a password reset of the app's own login, for the service's lockout",
+  requests: [{ route: SECURITY_EVENT_RECORD }],
+  errors: { client: REQUEST_ERRORS },
+  hook: { kind: "mutation", name: "useRecordSecurityEvent", invalidates: [] },
+} as const satisfies ActionSourceRow;

@@ -4,12 +4,14 @@
 
 import { assertCall } from "../arguments.js";
 import type { SignetClient } from "../client.js";
+import { REQUEST_ERRORS } from "../errorGroups.js";
 import { assertArgument, isSignetError, SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { abortedError } from "../transport/abort.js";
 import { expectShape } from "../transport/responseShape.js";
 import { resolveRetryPolicy } from "../transport/retry.js";
 import type { ScaChallengeJson } from "../wire.js";
+import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 import { bindChallenge, type ScaProofSite } from "./scaBinding.js";
 import { SCA_LOGIN_OWNER } from "./scaLedger.js";
@@ -89,10 +91,8 @@ export async function scaLogin(
     const answer = expectShape<ScaLoginStartJson>(
       await client.request<unknown>(
         {
-          method: "POST",
-          path: "/sca/login/start",
+          ...at(SCA_LOGIN_START),
           body: JSON.stringify({ factor }),
-          expectedStatus: 200,
           // A repeat only starts a newer login (a new code), which supersedes the first.
           idempotent: true,
           operation: "scaLogin",
@@ -162,10 +162,8 @@ export async function scaLogin(
       const done = expectShape<{ status: string; sessionExpiresAt?: string | null }>(
         await client.request<unknown>(
           {
-            method: "POST",
-            path: "/sca/login/complete",
+            ...at(SCA_LOGIN_COMPLETE),
             body: JSON.stringify(body),
-            expectedStatus: 200,
             operation: "scaLogin",
           },
           parameters,
@@ -221,3 +219,34 @@ function namesEndUserIp(cause: unknown): boolean {
     errors.some((e) => (e as { field?: unknown } | null)?.field === "endUserIpAddress")
   );
 }
+
+/** `POST /sca/login/start`. */
+export const SCA_LOGIN_START = {
+  method: "POST",
+  path: "/sca/login/start",
+  expectedStatus: 200,
+} as const satisfies ActionRoute;
+/** `POST /sca/login/complete`. */
+export const SCA_LOGIN_COMPLETE = {
+  method: "POST",
+  path: "/sca/login/complete",
+  expectedStatus: 200,
+} as const satisfies ActionRoute;
+
+/** scaLogin's row of the catalog of actions (docs/architecture.md "Adding an action"). */
+export const scaLoginRow = {
+  summary:
+    "the customer's SCA session: start with a factor, the proof through `onChallenge`, complete",
+  requests: [{ route: SCA_LOGIN_START }, { route: SCA_LOGIN_COMPLETE }],
+  errors: {
+    client: [
+      REQUEST_ERRORS,
+      "CHALLENGE_EXPIRED",
+      "PAYLOAD_MISMATCH",
+      "SCA_LOGIN_FAILED",
+      "SCA_ORIGIN_NOT_ALLOWED",
+    ],
+    passkey: true,
+  },
+  hook: { kind: "mutation", name: "useScaLogin", invalidates: [] },
+} as const satisfies ActionSourceRow;

@@ -7,8 +7,9 @@ import type { CallOptions } from "../events.js";
 import { listSessionsJson, sessionEnded } from "../session/listedSessions.js";
 import { forgetPossibleSession, listPossibleSessions } from "../session/possibleSessions.js";
 import type { AuthSessionJson } from "../wire.js";
+import { at } from "./actionRow.js";
 import { adoptProvenSession } from "./refreshSession.js";
-import { revokeSessionPayload } from "./revokeSession.js";
+import { revokeSessionPayload, SESSION_REVOKE } from "./revokeSession.js";
 
 /**
  * Settles every key the device noted for a session it may have made in `accountId` (a sign-out
@@ -51,9 +52,7 @@ export async function settlePossibleSessions(
         await client.signed(
           {
             operation: "signOut",
-            method: "DELETE",
-            path: `/auth/sessions/${adopted.session.id}`,
-            expectedStatus: 204,
+            ...at(SESSION_REVOKE, [adopted.session.id]),
             sign: (payload) => client.crypto.stampPayload(payload, adopted.key),
             checkPayload: revokeSessionPayload(client, { accountId }),
             resolveAmbiguous: sessionEnded(client, accountId, adopted.session.id, signal),

@@ -1,10 +1,13 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
+import { CRYPTO_ERRORS, REQUEST_ERRORS } from "../errorGroups.js";
 import { assertArgument, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { establishSession, parseAuthSession } from "../session/establishSession.js";
 import type { Session } from "../session/sessionStore.js";
+import { type ActionSourceRow, at } from "./actionRow.js";
 import type { ActionErrorCode } from "./errorCodes.js";
+import { CREDENTIAL_VERIFY } from "./verifyOtp.js";
 
 export type SignInWithOAuthParameters = CallOptions & {
   /** The OAUTH credential (`AuthMethod:…`). */
@@ -59,10 +62,8 @@ export async function signInWithOAuth(
   );
   const body = await client.request<unknown>(
     {
-      method: "POST",
-      path: `/auth/credentials/${credentialId}/verify`,
+      ...at(CREDENTIAL_VERIFY, [credentialId]),
       body: JSON.stringify({ type: "OAUTH", oidcToken, clientPublicKey }),
-      expectedStatus: 200,
     },
     parameters,
   );
@@ -74,3 +75,12 @@ export async function signInWithOAuth(
   });
   return session;
 }
+
+/** signInWithOAuth's row of the catalog of actions (docs/architecture.md "Adding an action"). */
+export const signInWithOAuthRow = {
+  summary:
+    "a fresh key, `oauthNonce` of its exact public key into your OIDC request, one verify; `legacy: true` for a service-made session key",
+  requests: [{ route: CREDENTIAL_VERIFY }],
+  errors: { client: [REQUEST_ERRORS, CRYPTO_ERRORS, "KEY_STORAGE_UNAVAILABLE"] },
+  hook: { kind: "mutation", name: "useSignInWithOAuth", invalidates: ["sessions"] },
+} as const satisfies ActionSourceRow;

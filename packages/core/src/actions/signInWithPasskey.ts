@@ -5,6 +5,12 @@ import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
 import type { DecryptionKey, SigningKey } from "../crypto/backend.js";
 import { base64UrlEncode, utf8Encode } from "../crypto/encoding.js";
+import {
+  BUNDLE_ERRORS,
+  CRYPTO_ERRORS,
+  REQUEST_ERRORS,
+  SIGNED_REQUEST_ERRORS,
+} from "../errorGroups.js";
 import { SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import {
@@ -18,9 +24,12 @@ import { REQUEST_ID_HEADER } from "../transport/protocol.js";
 import { expectShape } from "../transport/responseShape.js";
 import { toWebAuthnError } from "../webauthn/errors.js";
 import type { AuthSessionJson, PasskeyAuthChallengeJson } from "../wire.js";
+import { type ActionSourceRow, at } from "./actionRow.js";
 import type { ActionErrorCode } from "./errorCodes.js";
-import { adoptProvenSession } from "./refreshSession.js";
+import { adoptProvenSession, refreshSessionPayload, SESSION_REFRESH } from "./refreshSession.js";
+import { CREDENTIAL_CHALLENGE } from "./requestOtp.js";
 import { notePasskeys } from "./scaLedger.js";
+import { CREDENTIAL_VERIFY } from "./verifyOtp.js";
 
 export type PreparePasskeySignInParameters = CallOptions & {
   /** The PASSKEY credential (`AuthMethod:…`). */
@@ -62,10 +71,8 @@ export async function preparePasskeySignIn(
   const body = await requestUntilSettled(
     client,
     {
-      method: "POST",
-      path: `/auth/credentials/${credentialId}/challenge`,
+      ...at(CREDENTIAL_CHALLENGE, [credentialId]),
       body: JSON.stringify({ clientPublicKey }),
-      expectedStatus: 200,
       // A repeat only makes another challenge for the same key: safe to retry.
       idempotent: true,
     },
@@ -174,11 +181,9 @@ export async function signInWithPasskey(
     await requestUntilSettled(
       client,
       {
-        method: "POST",
-        path: `/auth/credentials/${credentialId}/verify`,
+        ...at(CREDENTIAL_VERIFY, [credentialId]),
         body,
         headers: { [REQUEST_ID_HEADER]: challenge.requestId },
-        expectedStatus: 200,
       },
       parameters,
       "signInWithPasskey",
@@ -229,3 +234,44 @@ async function proveSessionKey(
   }
   return proven;
 }
+
+/** preparePasskeySignIn's row of the catalog of actions (docs/architecture.md "Adding an action"). */
+export const preparePasskeySignInRow = {
+  summary: "the passkey challenge for a fresh key, made before the tap",
+  requests: [{ route: CREDENTIAL_CHALLENGE }],
+  errors: {
+    client: [REQUEST_ERRORS, CRYPTO_ERRORS, "CHALLENGE_INVALID", "PROCESSING_TIMEOUT"],
+  },
+  hook: { kind: "mutation", name: "usePreparePasskeySignIn", invalidates: [] },
+} as const satisfies ActionSourceRow;
+
+/** signInWithPasskey's row of the catalog of actions (docs/architecture.md "Adding an action"). */
+export const signInWithPasskeyRow = {
+  summary:
+    "a WebAuthn assertion over the challenge's UTF-8 bytes, verified with its `Request-Id`, then a refresh stamped by the device's key proves the session is its own; `autofill: true` offers the passkey in the browser's autofill",
+  requests: [
+    { route: CREDENTIAL_CHALLENGE },
+    { route: CREDENTIAL_VERIFY },
+    {
+      route: SESSION_REFRESH,
+      signed: {
+        signer: "oneTimeKey",
+        check: refreshSessionPayload,
+        signedBy:
+          "the key this device sent for the new session, which only that session's refresh accepts (the proof; the session held is the refreshed one)",
+      },
+    },
+  ],
+  errors: {
+    client: [
+      REQUEST_ERRORS,
+      SIGNED_REQUEST_ERRORS,
+      CRYPTO_ERRORS,
+      BUNDLE_ERRORS,
+      "KEY_STORAGE_UNAVAILABLE",
+      "SESSION_KEY_MISMATCH",
+    ],
+    passkey: true,
+  },
+  hook: { kind: "mutation", name: "useSignInWithPasskey", invalidates: ["sessions"] },
+} as const satisfies ActionSourceRow;

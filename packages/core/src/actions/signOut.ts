@@ -1,11 +1,13 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
+import { SESSION_SIGNED_ERRORS } from "../errorGroups.js";
 import type { SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { sessionEnded } from "../session/listedSessions.js";
 import { signWithSession } from "../session/sessionSigner.js";
+import { type ActionSourceRow, at } from "./actionRow.js";
 import type { ActionErrorCode } from "./errorCodes.js";
-import { isSessionGone, revokeSessionPayload } from "./revokeSession.js";
+import { isSessionGone, revokeSessionPayload, SESSION_REVOKE } from "./revokeSession.js";
 import { settlePossibleSessions } from "./settleSessions.js";
 
 export type SignOutParameters = CallOptions & { accountId: string };
@@ -48,9 +50,7 @@ export async function signOut(
         await client.signed(
           {
             operation: "signOut",
-            method: "DELETE",
-            path: `/auth/sessions/${session.id}`,
-            expectedStatus: 204,
+            ...at(SESSION_REVOKE, [session.id]),
             sign: signWithSession(client, session),
             checkPayload: revokeSessionPayload(client, { accountId }),
             resolveAmbiguous: sessionEnded(client, accountId, session.id, parameters.signal),
@@ -70,3 +70,17 @@ export async function signOut(
     if (failure !== undefined) throw failure;
   });
 }
+
+/** signOut's row of the catalog of actions (docs/architecture.md "Adding an action"). */
+export const signOutRow = {
+  summary:
+    "revokes each session this device holds, and any a lost answer may have made; the keys are deleted even offline",
+  requests: [
+    {
+      route: SESSION_REVOKE,
+      signed: { signer: "session", check: revokeSessionPayload, signedBy: "the session itself" },
+    },
+  ],
+  errors: { client: SESSION_SIGNED_ERRORS },
+  hook: { kind: "mutation", name: "useSignOut", invalidates: ["sessions"] },
+} as const satisfies ActionSourceRow;

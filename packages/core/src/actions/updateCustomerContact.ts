@@ -1,11 +1,13 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
+import { SESSION_SIGNED_ERRORS } from "../errorGroups.js";
 import { assertArgument, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { CustomerJson } from "../wire.js";
+import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
 import { assertEmail, assertPhoneNumber } from "./contactArguments.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 
@@ -47,7 +49,6 @@ export async function updateCustomerContact(
         customerId,
         email !== undefined ? { email } : { phoneNumber: phoneNumber as string },
       ),
-      expectedStatus: 200,
       sign: signWithSession(client, session),
       checkPayload: updateCustomerContactPayload(client, {
         accountId,
@@ -90,11 +91,35 @@ export function updateCustomerContactPayload(
 export function contactChangeRequest(
   customerId: string,
   change: { email: string } | { phoneNumber: string },
-): { method: "PATCH"; path: string; body: string } {
+): typeof CONTACT_UPDATE & { body: string } {
   return {
-    method: "PATCH",
-    path: `/customers/${customerId}`,
+    ...at(CONTACT_UPDATE, [customerId]),
     // The service's update body is a oneOf keyed on customerType (docs/protocol.md §3).
     body: JSON.stringify({ customerType: "INDIVIDUAL", ...change }),
   };
 }
+
+/** `PATCH /customers/{Customer}`. */
+export const CONTACT_UPDATE = {
+  method: "PATCH",
+  path: "/customers/{Customer}",
+  expectedStatus: 200,
+} as const satisfies ActionRoute;
+
+/** updateCustomerContact's row of the catalog of actions (docs/architecture.md "Adding an action"). */
+export const updateCustomerContactRow = {
+  summary:
+    "changes the email or the phone number (one per call); the service renames the tied OTP credential",
+  requests: [
+    {
+      route: CONTACT_UPDATE,
+      signed: {
+        signer: "session",
+        check: updateCustomerContactPayload,
+        signedBy: "a session of any wallet tied to that contact",
+      },
+    },
+  ],
+  errors: { client: SESSION_SIGNED_ERRORS },
+  hook: { kind: "mutation", name: "useUpdateCustomerContact", invalidates: ["credentials"] },
+} as const satisfies ActionSourceRow;

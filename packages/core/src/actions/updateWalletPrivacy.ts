@@ -4,12 +4,14 @@
 
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
+import { SESSION_SIGNED_ERRORS } from "../errorGroups.js";
 import { assertArgument, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { InternalAccountJson } from "../wire.js";
+import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 
 export type UpdateWalletPrivacyParameters = CallOptions & {
@@ -38,10 +40,8 @@ export async function updateWalletPrivacy(
   const { body } = await client.signed(
     {
       operation: "updateWalletPrivacy",
-      method: "PATCH",
-      path: `/internal-accounts/${accountId}`,
+      ...at(WALLET_PRIVACY_UPDATE, [accountId]),
       body: JSON.stringify({ privateEnabled }),
-      expectedStatus: 200,
       sign: signWithSession(client, session),
       checkPayload: updateWalletPrivacyPayload(client, { accountId, privateEnabled }),
       parseBody: (answer) =>
@@ -78,3 +78,27 @@ export function updateWalletPrivacyPayload(
     },
   ]);
 }
+
+/** `PATCH /internal-accounts/{InternalAccount}`. */
+export const WALLET_PRIVACY_UPDATE = {
+  method: "PATCH",
+  path: "/internal-accounts/{InternalAccount}",
+  expectedStatus: 200,
+} as const satisfies ActionRoute;
+
+/** updateWalletPrivacy's row of the catalog of actions (docs/architecture.md "Adding an action"). */
+export const updateWalletPrivacyRow = {
+  summary: "turns the wallet's privacy on or off",
+  requests: [
+    {
+      route: WALLET_PRIVACY_UPDATE,
+      signed: {
+        signer: "session",
+        check: updateWalletPrivacyPayload,
+        signedBy: "a session of the wallet",
+      },
+    },
+  ],
+  errors: { client: SESSION_SIGNED_ERRORS },
+  hook: { kind: "mutation", name: "useUpdateWalletPrivacy", invalidates: ["balances"] },
+} as const satisfies ActionSourceRow;

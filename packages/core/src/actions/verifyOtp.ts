@@ -1,6 +1,12 @@
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
 import type { SigningKey } from "../crypto/backend.js";
+import {
+  BUNDLE_ERRORS,
+  CRYPTO_ERRORS,
+  REQUEST_ERRORS,
+  SIGNED_REQUEST_ERRORS,
+} from "../errorGroups.js";
 import { assertArgument, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { establishSession, parseAuthSession } from "../session/establishSession.js";
@@ -9,6 +15,7 @@ import { forgetPossibleSession, notePossibleSession } from "../session/possibleS
 import type { Session } from "../session/sessionStore.js";
 import { expectVerificationToken } from "../transport/payloadCheck.js";
 import type { AuthMethodJson } from "../wire.js";
+import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 import { adoptProvenSession } from "./refreshSession.js";
 
@@ -71,10 +78,8 @@ export async function verifyOtp(
   const { body } = await client.signed(
     {
       operation: "verifyOtp",
-      method: "POST",
-      path: `/auth/credentials/${credential.id}/verify`,
+      ...at(CREDENTIAL_VERIFY, [credential.id]),
       body: JSON.stringify({ type: credential.type, encryptedOtpBundle }),
-      expectedStatus: 200,
       sign: (payload) => client.crypto.stampPayload(payload, tek),
       // The TEK travels sealed in the bundle, which no backend can open or re-seal; the payload
       // must still be the verification token (never an activity) for this TEK, and alive.
@@ -124,3 +129,36 @@ export async function verifyOtp(
   });
   return session;
 }
+
+/** `POST /auth/credentials/{AuthMethod}/verify`. */
+export const CREDENTIAL_VERIFY = {
+  method: "POST",
+  path: "/auth/credentials/{AuthMethod}/verify",
+  expectedStatus: 200,
+} as const satisfies ActionRoute;
+
+/** verifyOtp's row of the catalog of actions (docs/architecture.md "Adding an action"). */
+export const verifyOtpRow = {
+  summary:
+    "the OTP sealed to the enclave with HPKE under a one-time key (TEK), the token stamped with it; the TEK becomes the session key",
+  requests: [
+    {
+      route: CREDENTIAL_VERIFY,
+      signed: {
+        signer: "oneTimeKey",
+        check: expectVerificationToken,
+        signedBy: "the one-time key (TEK) whose public key is inside `encryptedOtpBundle`",
+      },
+    },
+  ],
+  errors: {
+    client: [
+      REQUEST_ERRORS,
+      SIGNED_REQUEST_ERRORS,
+      CRYPTO_ERRORS,
+      BUNDLE_ERRORS,
+      "KEY_STORAGE_UNAVAILABLE",
+    ],
+  },
+  hook: { kind: "mutation", name: "useVerifyOtp", invalidates: ["sessions", "credentials"] },
+} as const satisfies ActionSourceRow;

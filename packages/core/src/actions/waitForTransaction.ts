@@ -3,11 +3,13 @@
 
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
+import { REQUEST_ERRORS } from "../errorGroups.js";
 import { assertArgument, SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { pollUntil } from "../transport/pollUntil.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { TransactionJson, TransactionStatus } from "../wire.js";
+import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
 import type { ActionErrorCode } from "./errorCodes.js";
 
 /**
@@ -84,7 +86,7 @@ export async function waitForTransaction(
   };
   interval(1);
   let last: TransactionJson | undefined;
-  const path = `/transactions/${transactionId}`;
+  const { path } = at(TRANSACTION_GET, [transactionId]);
   return pollUntil(client, {
     what: "The transaction",
     timeoutMs,
@@ -114,3 +116,17 @@ export async function waitForTransaction(
     },
   });
 }
+
+/** `GET /transactions/{Transaction}`. */
+export const TRANSACTION_GET = {
+  method: "GET",
+  path: "/transactions/{Transaction}",
+} as const satisfies ActionRoute;
+
+/** waitForTransaction's row of the catalog of actions (docs/architecture.md "Adding an action"). */
+export const waitForTransactionRow = {
+  summary: "polls a transaction to a terminal status every `pollingInterval` (1 s by default)",
+  requests: [{ route: TRANSACTION_GET }],
+  errors: { client: [REQUEST_ERRORS, "PROCESSING_TIMEOUT"] },
+  hook: { kind: "query", name: "useTransaction", reads: "transactions" },
+} as const satisfies ActionSourceRow;

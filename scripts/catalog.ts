@@ -1,0 +1,446 @@
+// The catalog of actions (docs/architecture.md "Adding an action"): each action file under
+// packages/core/src/actions/ exports its row (`<action>Row`) beside its function, and this module
+// turns the rows into every copy the rest of the house reads:
+//
+// - packages/core/src/actions/actionTable.ts, the rows as plain data (routes as the relay writes
+//   them, each matched to the OpenAPI's operation for the error unions, checks by name), which
+//   tests, the relay's, react's and the emulator's tests read without loading core;
+// - the relay's route list (packages/relay/src/routes.ts, between its markers; the body rules
+//   stay hand-written beside it, keyed by route);
+// - react's `queryReads` and `mutationChanges` (packages/react/src/queries.ts, between markers);
+// - the docs tables (scripts/actionDocs.ts).
+//
+// It also names, for each action, every hand-written place it still lacks (`missingPlaces`).
+// `node scripts/actions.mjs` checks (exit 1 with every stale copy and missing place), `--write`
+// writes the copies. Pure but for reading the repository: the script does the writing.
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { tsImport } from "tsx/esm/api";
+import type {
+  ActionErrorRow,
+  ActionRequest,
+  ActionRow,
+  ActionRowRequest,
+  ActionSourceRow,
+} from "../packages/core/src/actions/actionRow.js";
+import type { KnownErrorCode } from "../packages/core/src/codes.js";
+import { OPERATION_ERROR_SCHEMAS } from "../packages/core/src/transport/operationErrorCodes.js";
+import { actionDocBlocks, withBlock } from "./actionDocs.js";
+
+/** A file the catalog writes: its path from the repository root, what it holds now, what it should. */
+export type CatalogCopy = { file: string; what: string; before: string; after: string };
+
+const ACTIONS = "packages/core/src/actions";
+const TABLE = `${ACTIONS}/actionTable.ts`;
+const RELAY_ROUTES = "packages/relay/src/routes.ts";
+const REACT_QUERIES = "packages/react/src/queries.ts";
+
+/** Loads a module of the repository's sources (core's `#codec` as scripts/codecHook.mjs maps it). */
+const load = (path: string) => tsImport(path, import.meta.url) as Promise<Record<string, unknown>>;
+
+/** Files under actions/ that hold no row. */
+const NOT_ACTIONS = /^(actionRow|actionTable|errorCodes|lazy\w*)\.ts$|\.test\.ts$/;
+
+/** A row as read from its file: the action's name, the file, the row. */
+export type SourceRow = { name: string; file: string; row: ActionSourceRow };
+
+/** Every `<action>Row` the action files export, in the order of the committed table (new ones last). */
+export async function loadRows(root: string): Promise<SourceRow[]> {
+  const found: SourceRow[] = [];
+  const dir = join(root, ACTIONS);
+  for (const file of readdirSync(dir).sort()) {
+    if (!file.endsWith(".ts") || NOT_ACTIONS.test(file)) continue;
+    const module = await load(join(dir, file));
+    for (const [key, value] of Object.entries(module)) {
+      const name = /^([a-z]\w*)Row$/.exec(key)?.[1];
+      if (name !== undefined && typeof value === "object" && value !== null && "requests" in value)
+        found.push({ name, file: `${ACTIONS}/${file}`, row: value as ActionSourceRow });
+    }
+  }
+  const order = committedOrder(root);
+  const rank = (name: string) => {
+    const at = order.indexOf(name);
+    return at < 0 ? order.length : at;
+  };
+  return found.sort((a, b) => rank(a.name) - rank(b.name));
+}
+
+/** The action names of the committed table, in its order (empty before the first write). */
+function committedOrder(root: string): string[] {
+  const path = join(root, TABLE);
+  if (!existsSync(path)) return [];
+  const body = readFileSync(path, "utf8").split("export const actionTable = {")[1] ?? "";
+  return [...body.matchAll(/^ {2}(\w+): \{$/gm)].map((m) => m[1]!);
+}
+
+/**
+ * The OpenAPI operation a route calls: same method, same literal segments, a parameter wherever the
+ * route has a `{Kind}`; `undefined` when the service's OpenAPI is silent on it (the check says so,
+ * and the action's union then holds the relay's and its own codes only). Throws when several
+ * match.
+ */
+export function operationOf(method: string, path: string): string | undefined {
+  const parts = path.split("/");
+  const matches = Object.keys(OPERATION_ERROR_SCHEMAS).filter((operation) => {
+    const [verb, template = ""] = operation.split(" ");
+    const theirs = template.split("/");
+    return (
+      verb === method &&
+      theirs.length === parts.length &&
+      theirs.every((part, i) =>
+        parts[i]!.startsWith("{") ? part.startsWith("{") : part === parts[i],
+      )
+    );
+  });
+  if (matches.length > 1)
+    throw new Error(`${method} ${path}: ${matches.length} operations of the OpenAPI match`);
+  return matches[0];
+}
+
+function tableRequest({ route, signed }: ActionRowRequest): ActionRequest {
+  const { method, path } = route;
+  const operation = operationOf(method, path);
+  const request: ActionRequest = { method, path, ...(operation ? { operation } : {}) };
+  if (!signed) return request;
+  const direct = route.mode === "direct";
+  return {
+    ...request,
+    signed: {
+      signer: signed.signer,
+      mode: direct ? "direct" : "challenge",
+      legs: direct ? 1 : (route.maxLegs ?? 2),
+      check: signed.check.name,
+      status: route.expectedStatus ?? 200,
+      signedBy: signed.signedBy,
+    },
+  };
+}
+
+/** The operations an action calls: its requests' and those of the actions it runs, in order. */
+function operationsOf(
+  name: string,
+  rows: readonly SourceRow[],
+  seen = new Set<string>(),
+): string[] {
+  const source = rows.find((row) => row.name === name);
+  if (!source) throw new Error(`a row runs ${name}, which is no action's row`);
+  if (seen.has(name)) return [];
+  seen.add(name);
+  return [
+    ...source.row.requests.flatMap(({ route }) => operationOf(route.method, route.path) ?? []),
+    ...(source.row.runs ?? []).flatMap((other) => operationsOf(other, rows, seen)),
+  ];
+}
+
+/** A row as the table holds it: plain data. */
+export function tableRow({ row }: SourceRow): ActionRow {
+  return {
+    summary: row.summary,
+    requests: row.requests.map(tableRequest),
+    ...(row.runs ? { runs: row.runs } : {}),
+    hook: row.hook,
+  };
+}
+
+/** What an action can throw, as `ActionErrorCode` reads it: operations matched, groups flattened. */
+export function tableErrors({ name, row }: SourceRow, rows: readonly SourceRow[]): ActionErrorRow {
+  const { client, undocumented, passkey } = row.errors;
+  return {
+    operations: [...new Set(operationsOf(name, rows))],
+    ...(row.requests.length > 0 || row.runs ? { relay: true } : {}),
+    client: [...new Set(client.flat(Number.POSITIVE_INFINITY) as KnownErrorCode[])],
+    ...(undocumented ? { undocumented } : {}),
+    ...(passkey ? { passkey } : {}),
+  };
+}
+
+/** Formats TypeScript as the repository's Biome does. */
+function formatted(file: string, text: string, root: string): string {
+  const biome = spawnSync("pnpm", ["exec", "biome", "format", `--stdin-file-path=${file}`], {
+    cwd: root,
+    input: text,
+    encoding: "utf8",
+  });
+  if (biome.status !== 0) throw new Error(`biome format ${file}: ${biome.stderr}`);
+  return biome.stdout;
+}
+
+const TABLE_HEAD = `// GENERATED by \`node scripts/actions.mjs --write\` from the rows the action files export
+// (\`<action>Row\` beside each function): do not edit; change the row. The rows as plain data: each
+// request's route as the relay writes it, the OpenAPI operation it calls (the error unions read
+// those, actions/errorCodes.ts), its payload check by name. Nothing at run time reads it, and it
+// imports types only, so the relay's, react's and the emulator's tests load it alone and no bundle
+// carries it.
+
+import type {
+  ActionErrorRow,
+  ActionHook,
+  ActionMethod,
+  ActionRequest,
+  ActionResource,
+  ActionRoute,
+  ActionRow,
+  ActionSigning,
+} from "./actionRow.js";
+
+export type {
+  ActionErrorRow,
+  ActionHook,
+  ActionMethod,
+  ActionRequest,
+  ActionResource,
+  ActionRoute,
+  ActionRow,
+  ActionSigning,
+};
+`;
+
+const TABLE_TAIL = `
+/** The name of an exported action: the key of its row. */
+export type ActionName = keyof typeof actionTable;
+
+/** The actions, in the table's order. */
+export const actionNames = Object.keys(actionTable) as ActionName[];
+
+/** Every distinct route the actions use (method and path), in the table's order. */
+export function actionRoutes(): { readonly method: ActionMethod; readonly path: string }[] {
+  const seen = new Map<string, { readonly method: ActionMethod; readonly path: string }>();
+  for (const name of actionNames) {
+    for (const { method, path } of (actionTable[name] as ActionRow).requests) {
+      seen.set(\`\${method} \${path}\`, { method, path });
+    }
+  }
+  return [...seen.values()];
+}
+
+/** The actions whose hook is a mutation, and what a success of each makes stale. */
+export type MutationChangesOf = {
+  readonly [K in ActionName as (typeof actionTable)[K]["hook"]["kind"] extends "mutation"
+    ? K
+    : never]: (typeof actionTable)[K]["hook"] extends { invalidates: infer R } ? R : never;
+};
+
+/** The actions whose hook is a query, and what each reads. */
+export type QueryReadsOf = {
+  readonly [K in ActionName as (typeof actionTable)[K]["hook"]["kind"] extends "query"
+    ? K
+    : never]: (typeof actionTable)[K]["hook"] extends { reads: infer R } ? R : never;
+};
+`;
+
+/** The table's text. */
+export function tableSource(rows: readonly SourceRow[]): string {
+  const table = Object.fromEntries(rows.map((row) => [row.name, tableRow(row)]));
+  const errors = Object.fromEntries(rows.map((row) => [row.name, tableErrors(row, rows)]));
+  return `${TABLE_HEAD}
+/** Every exported action, by its exported name. */
+export const actionTable = ${JSON.stringify(table, null, 2)} as const satisfies Record<string, ActionRow>;
+
+/**
+ * What each action can throw (\`ActionErrorCode\`, actions/errorCodes.ts, reads it): the OpenAPI
+ * operations its requests and the actions it runs call, whether it reaches the relay, its client
+ * codes, its undocumented service codes, whether it runs a passkey ceremony. Apart from the table
+ * so that the published types carry this much only.
+ */
+export const actionErrors = ${JSON.stringify(errors, null, 2)} as const satisfies Record<ActionName, ActionErrorRow>;
+${TABLE_TAIL}`;
+}
+
+/** Every distinct route of the rows, in the table's order. */
+function routesOf(rows: readonly SourceRow[]): { method: string; path: string }[] {
+  const seen = new Map<string, { method: string; path: string }>();
+  for (const { row } of rows)
+    for (const { route } of row.requests)
+      seen.set(`${route.method} ${route.path}`, { method: route.method, path: route.path });
+  return [...seen.values()];
+}
+
+/** `document` with the text between `// <catalog:name>` and `// </catalog:name>` replaced. */
+export function withCodeBlock(document: string, file: string, name: string, text: string): string {
+  const start = `// <catalog:${name}>`;
+  const end = `// </catalog:${name}>`;
+  const from = document.indexOf(start);
+  const to = document.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`${file}: no ${start} … ${end} markers`);
+  const note = "// Generated by `node scripts/actions.mjs --write` from the action files' rows.";
+  return `${document.slice(0, from)}${start}\n${note}\n${text}\n${document.slice(to)}`;
+}
+
+function relayList(rows: readonly SourceRow[]): string {
+  const list = routesOf(rows).map(({ method, path }) => `{ method: "${method}", path: "${path}" }`);
+  return `/** Every route of core's actions, in the table's order: the routes the relay forwards. */
+export const RELAY_ROUTE_LIST = [${list.join(", ")}] as const;`;
+}
+
+function reactLists(rows: readonly SourceRow[]): string {
+  const reads: string[] = [];
+  const changes: string[] = [];
+  for (const { name, row } of rows) {
+    if (row.hook.kind === "query") reads.push(`${name}: ${JSON.stringify(row.hook.reads)}`);
+    if (row.hook.kind === "mutation")
+      changes.push(`${name}: ${JSON.stringify(row.hook.invalidates)}`);
+  }
+  return `/** What each query's core action reads on the service (its row's \`hook.reads\`). */
+export const queryReads = { ${reads.join(", ")} } as const;
+
+/** The name of a query: its core action's, the first element of its key. */
+export type SignetQueryName = keyof typeof queryReads;
+/** What the service keeps that a query reads and a mutation changes. */
+export type SignetResource = (typeof queryReads)[SignetQueryName];
+
+/**
+ * What each mutation's core action changes on the service (its row's \`hook.invalidates\`). The
+ * queries a successful call refetches follow from it ({@link InvalidatedBy}, {@link invalidatedBy}).
+ */
+export const mutationChanges = { ${changes.join(", ")} } as const satisfies Record<string, readonly SignetResource[]>;`;
+}
+
+/** Every copy the catalog writes, with what it holds now and what it should. */
+export function catalogCopies(root: string, rows: readonly SourceRow[]): CatalogCopy[] {
+  const read = (file: string) =>
+    existsSync(join(root, file)) ? readFileSync(join(root, file), "utf8") : "";
+  const copies: CatalogCopy[] = [];
+  const table = tableSource(rows);
+  copies.push({
+    file: TABLE,
+    what: "the table of actions",
+    before: read(TABLE),
+    after: formatted(TABLE, table, root),
+  });
+  const relay = read(RELAY_ROUTES);
+  copies.push({
+    file: RELAY_ROUTES,
+    what: "the relay's route list",
+    before: relay,
+    after: formatted(
+      RELAY_ROUTES,
+      withCodeBlock(relay, RELAY_ROUTES, "routes", relayList(rows)),
+      root,
+    ),
+  });
+  const react = read(REACT_QUERIES);
+  copies.push({
+    file: REACT_QUERIES,
+    what: "react's reads and invalidations",
+    before: react,
+    after: formatted(
+      REACT_QUERIES,
+      withCodeBlock(react, REACT_QUERIES, "invalidations", reactLists(rows)),
+      root,
+    ),
+  });
+  const data = Object.fromEntries(rows.map((row) => [row.name, tableRow(row)]));
+  for (const block of actionDocBlocks(data)) {
+    const before = read(block.file);
+    const previous = copies.find((copy) => copy.file === block.file);
+    const base = previous ? previous.after : before;
+    const after = withBlock(base, block);
+    if (previous) previous.after = after;
+    else copies.push({ file: block.file, what: `the docs table (${block.name})`, before, after });
+  }
+  return copies;
+}
+
+/** A hand-written place an action lacks: where, and what belongs there. */
+export type MissingPlace = { action: string; place: string };
+
+/** Every `.test.ts` text under `dir`, joined (the check tests are looked for in it). */
+function testTexts(root: string, dirs: readonly string[]): string {
+  const texts: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== "node_modules" && entry.name !== "dist") walk(path);
+      } else if (/\.test\.tsx?$/.test(entry.name)) texts.push(readFileSync(path, "utf8"));
+    }
+  };
+  for (const dir of dirs) walk(join(root, dir));
+  return texts.join("\n");
+}
+
+/** What the source of an emulator handler that takes a signed request holds. */
+const SIGNS = /runSignedRetry\(|payloadToSign/;
+
+/** A concrete path for a route: a well-formed id of each `{Kind}`. */
+const concrete = (path: string) =>
+  path.replace(/\{([A-Za-z]+)\}/g, (_, kind: string) =>
+    kind === "WebAuthnCredential"
+      ? "AAECAwQFBgcICQoLDA0ODw"
+      : `${kind}:0b6c5a3e-7f1d-4c2b-9a8e-1d2c3b4a5f60`,
+  );
+
+/**
+ * The hand-written places each action needs and lacks: its export from `@signet/core`, the test of
+ * each payload check it signs with, the emulator's handler of each route and the payload it issues
+ * for each signed one, the relay's rule of each route, the compromised-backend row of each signed
+ * action, and (checked as stale copies) the docs.
+ */
+export async function missingPlaces(
+  root: string,
+  rows: readonly SourceRow[],
+): Promise<MissingPlace[]> {
+  const missing: MissingPlace[] = [];
+  const exportsText = readFileSync(join(root, "packages/core/src/exports.ts"), "utf8");
+  const checkTests = testTexts(root, ["packages/core/src", "packages/core/test"]);
+  const compromised = readFileSync(join(root, "test/reliability.compromised.test.ts"), "utf8");
+  const { createRouter } = (await load(join(root, "packages/emulator/src/http/router.ts"))) as {
+    createRouter: (
+      routes: unknown,
+    ) => (method: string, path: string) => { kind: string; route?: { handler: () => unknown } };
+  };
+  const { serviceRoutes } = (await load(join(root, "packages/emulator/src/routes.ts"))) as {
+    serviceRoutes: unknown;
+  };
+  const emulator = createRouter(serviceRoutes);
+  const relayReadme = readFileSync(join(root, "packages/relay/README.md"), "utf8");
+  const relay = (await load(join(root, RELAY_ROUTES))) as {
+    RELAY_RULES?: Record<string, unknown>;
+  };
+  const readmeOrder = [
+    ...relayReadme.matchAll(/^\|\s*(GET|POST|PATCH|DELETE)\s*\|\s*`([^`]+)`\s*\|/gm),
+  ].map((m) => `${m[1]} ${m[2]}`);
+  const listOrder = routesOf(rows).map(({ method, path }) => `${method} ${path}`);
+  const sameRows = [...readmeOrder].sort().join("\n") === [...listOrder].sort().join("\n");
+  // A missing or extra row is named per route below; the order only when the rows are the same.
+  if (sameRows && readmeOrder.join("\n") !== listOrder.join("\n"))
+    missing.push({
+      action: "(every action)",
+      place: `packages/relay/README.md's route table in the list's order: ${listOrder.join(", ")}`,
+    });
+  for (const { name, file, row } of rows) {
+    const lack = (place: string) => missing.push({ action: name, place });
+    if (!new RegExp(`\\b${name}\\b`).test(exportsText))
+      lack(`its export from @signet/core (packages/core/src/exports.ts), beside ${file}`);
+    for (const { route, signed } of row.requests) {
+      const key = `${route.method} ${route.path}`;
+      if (operationOf(route.method, route.path) === undefined)
+        console.warn(
+          `${name}: the service's OpenAPI (packages/test/spec/grid-openapi-wallet.yaml) documents no ${key}; its union holds the relay's and the client's codes only`,
+        );
+      const served = emulator(route.method, concrete(route.path));
+      if (served.kind !== "found")
+        lack(`the emulator's handler of ${key} (packages/emulator/src/resources/, routes.ts)`);
+      if (!relay.RELAY_RULES || !Object.hasOwn(relay.RELAY_RULES, key))
+        lack(`the relay's rule of ${key} (RELAY_RULES in ${RELAY_ROUTES})`);
+      if (!relayReadme.includes(`| ${route.method.padEnd(6)} | \`${route.path}\``))
+        lack(`the row of ${key} in packages/relay/README.md's route table (in the list's order)`);
+      if (!signed) continue;
+      const check = signed.check.name;
+      if (!new RegExp(`\\b${check}\\(`).test(checkTests))
+        lack(`a test of its payload check ${check} (a .test.ts under packages/core calling it)`);
+      // The emulator's handler issues a payload to sign: a signed retry with its payload (challenge
+      // mode), or the quote's `payloadToSign` it checks the stamp against (direct mode).
+      if (served.kind !== "found" || !SIGNS.test(String(served.route?.handler)))
+        lack(
+          `the emulator's payload to sign for ${key} (its handler's runSignedRetry({ payload }), packages/emulator/src/payloads.ts)`,
+        );
+      if (!new RegExp(`operation: "${name}\\b`).test(compromised))
+        lack(
+          `its compromised-backend row (test/reliability.compromised.test.ts, operation: "${name}")`,
+        );
+    }
+  }
+  return missing;
+}
