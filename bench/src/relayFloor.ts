@@ -26,7 +26,7 @@ const NAMES: Record<Contender, string> = {
 };
 
 /** Request n: user n (mod the users), that user's account in the query. */
-const requestFor =
+export const requestFor =
   (users: readonly BenchUser[]) =>
   (n: number): LoadRequest => {
     const u = users[n % users.length]!;
