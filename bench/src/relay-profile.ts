@@ -27,22 +27,29 @@ try {
   const next = requestFor(users);
   const servers = { floor: relay.floorUrl!, relay: relay.url, relayRedis: relay.redisUrl! };
   const names = ["floor", "relay", "relayRedis"] as const;
+  // The relay process's CPU time, which the machine's other load inflates less than latency.
+  const cpu = async () => Number(await (await fetch(`${servers.floor}/__cpu`)).text());
   for (const c of names) {
     await runLoad({ url: servers[c], connections: 8, amount: users.length, next });
     await runLoad({ url: servers[c], connections: 16, durationMs: 500, next });
   }
   for (const connections of levels) {
-    const got = Object.fromEntries(names.map((c) => [c, { l: [] as number[], rps: [] as number[], errors: 0 }]));
+    const got = Object.fromEntries(
+      names.map((c) => [c, { l: [] as number[], rps: [] as number[], errors: 0, cpu: 0 }]),
+    );
     for (let round = 0; round < rounds; round++) {
       for (const [i] of names.entries()) {
         const c = names[(i + round) % names.length]!;
+        const before = await cpu();
         const run = await runLoad({ url: servers[c], connections, durationMs: roundMs, next });
+        got[c]!.cpu += (await cpu()) - before;
         got[c]!.l.push(...run.latencies);
         got[c]!.rps.push(run.rps);
         got[c]!.errors += run.errors;
       }
     }
     const s = (c: string) => ({
+      cpu: got[c]!.cpu / got[c]!.l.length,
       p50: median(got[c]!.l),
       p99: percentile(got[c]!.l, 99),
       rps: median(got[c]!.rps),
@@ -51,7 +58,7 @@ try {
     const line = names
       .map((c) => {
         const x = s(c);
-        return `${c} ${x.p50.toFixed(2)}/${x.p99.toFixed(2)} ms ${x.rps.toFixed(0)} rps (${(x.p50 / f.p50).toFixed(2)}× ${(x.p99 / f.p99).toFixed(2)}× ${(x.rps / f.rps).toFixed(2)}×) err ${got[c]!.errors}`;
+        return `${c} ${x.cpu.toFixed(0)} µs cpu/req (${(x.cpu / f.cpu).toFixed(2)}×) ${x.p50.toFixed(2)}/${x.p99.toFixed(2)} ms ${x.rps.toFixed(0)} rps (${(x.p50 / f.p50).toFixed(2)}× ${(x.p99 / f.p99).toFixed(2)}× ${(x.rps / f.rps).toFixed(2)}×) err ${got[c]!.errors}`;
       })
       .join(" | ");
     console.log(`${connections}: ${line}`);
