@@ -5,7 +5,7 @@
 // in the published bench/BENCHMARKS.md (update.ts), every other section left as it was.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
+import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { browserBenches } from "./browser.js";
@@ -56,6 +56,8 @@ const benches: Bench[] = [
 ];
 
 const started = Date.now();
+// The machine's load when the run began: other work on it moves latencies, so the report says it.
+const loadAtStart = loadavg()[0]!;
 const sections: Section[] = [];
 const charts: Chart[] = [];
 for (const bench of benches) {
@@ -122,7 +124,7 @@ const lines: string[] = [
 for (const s of sections) lines.push(...renderSection(s));
 if (update) {
   const file = join(outDir, "BENCHMARKS.md");
-  const stamp = `Sections regenerated since by \`pnpm bench --only=${only!.join(",")} --update\` on ${new Date().toISOString().slice(0, 10)} in ${((Date.now() - started) / 1000).toFixed(0)} s, on the machine above: ${sections.map((s) => s.title).join(", ")}.`;
+  const stamp = `Sections regenerated since by \`pnpm bench --only=${only!.join(",")} --update\` on ${new Date().toISOString().slice(0, 10)} in ${((Date.now() - started) / 1000).toFixed(0)} s, on the machine above (load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end, on ${cpus().length} cores): ${sections.map((s) => s.title).join(", ")}.`;
   writeFileSync(
     file,
     updateReport(readFileSync(file, "utf8"), {
