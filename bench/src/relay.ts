@@ -22,12 +22,21 @@ import { median, percentile } from "./stats.js";
 const AUTH = `Basic ${Buffer.from("emulator:emulator").toString("base64")}`;
 const USER_HEADER = "x-bench-customer";
 
-async function startServer(
+/** Starts a role of servers.ts in a process of its own (`nodeArgs`: extra flags for node). */
+export async function startServer(
   args: string[],
+  nodeArgs: string[] = [],
 ): Promise<{ url: string; redisUrl?: string; floorUrl?: string; child: ChildProcess }> {
   const child = spawn(
     process.execPath,
-    ["--expose-gc", "--import", "tsx", new URL("./servers.ts", import.meta.url).pathname, ...args],
+    [
+      "--expose-gc",
+      ...nodeArgs,
+      "--import",
+      "tsx",
+      new URL("./servers.ts", import.meta.url).pathname,
+      ...args,
+    ],
     {
       stdio: ["pipe", "pipe", "inherit"],
     },
@@ -38,6 +47,30 @@ async function startServer(
     child.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
   });
   return { ...(JSON.parse(line) as { url: string; redisUrl?: string; floorUrl?: string }), child };
+}
+
+/** Customers with a wallet each, made through the emulator's platform API. */
+export async function createBenchUsers(emulatorUrl: string, count: number): Promise<BenchUser[]> {
+  const users: BenchUser[] = [];
+  for (let i = 0; i < count; i++) {
+    const created = await fetch(`${emulatorUrl}/customers`, {
+      method: "POST",
+      headers: { authorization: AUTH, "content-type": "application/json" },
+      body: JSON.stringify({
+        customerType: "INDIVIDUAL",
+        email: `load${i}-${Date.now()}@example.com`,
+        fullName: "Load",
+      }),
+    });
+    const { id } = (await created.json()) as { id: string };
+    const accounts = await fetch(
+      `${emulatorUrl}/customers/internal-accounts?customerId=${id}&type=EMBEDDED_WALLET`,
+      { headers: { authorization: AUTH } },
+    );
+    const { data } = (await accounts.json()) as { data: { id: string }[] };
+    users.push({ customerId: id, accountId: data[0]!.id });
+  }
+  return users;
 }
 
 type Run = { p50: number; p99: number; rps: number; errors: number };
@@ -71,28 +104,7 @@ async function measureRelay(mode: Mode, charts: Chart[], redisPort: number): Pro
   });
   try {
     // Users: customers with wallets, made through the platform API, one per concurrent client.
-    const userCount = mode.quick ? 16 : 256;
-    const users: BenchUser[] = [];
-    for (let i = 0; i < userCount; i++) {
-      const created = await fetch(`${emulator.url}/customers`, {
-        method: "POST",
-        headers: { authorization: AUTH, "content-type": "application/json" },
-        body: JSON.stringify({
-          customerType: "INDIVIDUAL",
-          email: `load${i}-${Date.now()}@example.com`,
-          fullName: "Load",
-        }),
-      });
-      const { id } = (await created.json()) as { id: string };
-      const accounts = await fetch(
-        `${emulator.url}/customers/internal-accounts?customerId=${id}&type=EMBEDDED_WALLET`,
-        {
-          headers: { authorization: AUTH },
-        },
-      );
-      const { data } = (await accounts.json()) as { data: { id: string }[] };
-      users.push({ customerId: id, accountId: data[0]!.id });
-    }
+    const users = await createBenchUsers(emulator.url, mode.quick ? 16 : 256);
     const path = (u: { accountId: string }) =>
       `/auth/credentials?accountId=${encodeURIComponent(u.accountId)}`;
     // Each request goes to the next user in turn: a user (header) and that user's account (path).
@@ -170,7 +182,15 @@ async function measureRelay(mode: Mode, charts: Chart[], redisPort: number): Pro
     const memoryRelay = await startServer(["memory-relay", emulator.url]);
     let memorySection: Section;
     try {
-      memorySection = await relayMemory(memoryRelay.url, users, mode, MEMORY_TIMEOUT_MS + 1_000);
+      // Past the upstream timeout, and past the idle keep-alive of the relay's pooled connections
+      // (fetch closes an idle one after 4 s, the emulator's server after 5 s): every checkpoint
+      // reads the heap with none left open, not some, which moved it by megabytes.
+      memorySection = await relayMemory(
+        memoryRelay.url,
+        users,
+        mode,
+        Math.max(MEMORY_TIMEOUT_MS, 5_000) + 2_000,
+      );
     } finally {
       memoryRelay.child.stdin?.end();
       memoryRelay.child.kill();

@@ -1,9 +1,11 @@
 // `pnpm bench`: runs every benchmark in one process tree and writes bench/BENCHMARKS.md with SVG
 // charts beside it. `pnpm bench --quick` is the smoke run CI makes so that the benchmarks cannot
-// rot (fewer, shorter runs; its numbers are not published). `--only=name,name` runs some sections.
+// rot (fewer, shorter runs; its numbers are not published). `--only=name,name` runs some sections
+// into bench/.partial/; with `--update` too, their sections and target rows replace the same ones
+// in the published bench/BENCHMARKS.md (update.ts), every other section left as it was.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
+import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { browserBenches } from "./browser.js";
@@ -15,6 +17,7 @@ import { relayOverhead } from "./relay.js";
 import { fmt, met, type Section } from "./report.js";
 import { roundTrips } from "./roundtrips.js";
 import { bundleSizes } from "./size.js";
+import { updateReport } from "./update.js";
 import { loadInputs } from "./vectors.js";
 
 const BENCH = fileURLToPath(new URL("..", import.meta.url));
@@ -25,8 +28,10 @@ const only = args
   ?.slice(7)
   .split(",");
 const mode: Mode = quick ? { runs: 3, timeMs: 150, quick } : { runs: 7, timeMs: 1000, quick };
-// A quick or partial (--only) run never overwrites the published report.
-const outDir = quick ? join(BENCH, ".quick") : only ? join(BENCH, ".partial") : BENCH;
+const update = args.includes("--update") && only !== undefined && !quick;
+// A quick or partial (--only) run never overwrites the published report, unless told to update
+// its own sections in it.
+const outDir = quick ? join(BENCH, ".quick") : only && !update ? join(BENCH, ".partial") : BENCH;
 mkdirSync(join(outDir, "charts"), { recursive: true });
 
 type Bench = { id: string; run: (charts: Chart[]) => Promise<Section | Section[]> };
@@ -51,6 +56,8 @@ const benches: Bench[] = [
 ];
 
 const started = Date.now();
+// The machine's load when the run began: other work on it moves latencies, so the report says it.
+const loadAtStart = loadavg()[0]!;
 const sections: Section[] = [];
 const charts: Chart[] = [];
 for (const bench of benches) {
@@ -84,6 +91,18 @@ const chromium = (() => {
 })();
 
 const targets = sections.flatMap((s) => s.targets.map((t) => ({ section: s.title, ...t })));
+const renderTarget = (t: (typeof targets)[number]): string =>
+  `| ${t.section} | ${t.label} ${t.kind === "min" ? "≥" : t.kind === "max" ? "≤" : "="} ${t.bound}${t.unit} | ${t.value.toFixed(2)}${t.unit} | ${met(t) ? "yes" : "**no**"} |`;
+function renderSection(s: Section): string[] {
+  const out = [`## ${s.title}`, "", s.method, ""];
+  out.push(`| ${s.table.columns.join(" | ")} |`, `|${s.table.columns.map(() => "---").join("|")}|`);
+  for (const row of s.table.rows) out.push(`| ${row.join(" | ")} |`);
+  out.push("");
+  for (const c of s.charts) out.push(`![${c.alt}](charts/${c.file})`, "");
+  for (const n of s.notes ?? []) out.push(`- ${n}`);
+  if (s.notes?.length) out.push("");
+  return out;
+}
 const lines: string[] = [
   "# Benchmarks",
   "",
@@ -99,25 +118,24 @@ const lines: string[] = [
   "",
   "| section | target | measured | met |",
   "|---|---|---|---|",
-  ...targets.map(
-    (t) =>
-      `| ${t.section} | ${t.label} ${t.kind === "min" ? "≥" : t.kind === "max" ? "≤" : "="} ${t.bound}${t.unit} | ${t.value.toFixed(2)}${t.unit} | ${met(t) ? "yes" : "**no**"} |`,
-  ),
+  ...targets.map(renderTarget),
   "",
 ];
-for (const s of sections) {
-  lines.push(`## ${s.title}`, "", s.method, "");
-  lines.push(
-    `| ${s.table.columns.join(" | ")} |`,
-    `|${s.table.columns.map(() => "---").join("|")}|`,
+for (const s of sections) lines.push(...renderSection(s));
+if (update) {
+  const file = join(outDir, "BENCHMARKS.md");
+  const stamp = `Sections regenerated since by \`pnpm bench --only=${only!.join(",")} --update\` on ${new Date().toISOString().slice(0, 10)} in ${((Date.now() - started) / 1000).toFixed(0)} s, on the machine above (load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end, on ${cpus().length} cores): ${sections.map((s) => s.title).join(", ")}.`;
+  writeFileSync(
+    file,
+    updateReport(readFileSync(file, "utf8"), {
+      sections: sections.map((s) => ({ title: s.title, lines: renderSection(s) })),
+      targetRows: targets.map(renderTarget),
+      stamp,
+    }),
   );
-  for (const row of s.table.rows) lines.push(`| ${row.join(" | ")} |`);
-  lines.push("");
-  for (const c of s.charts) lines.push(`![${c.alt}](charts/${c.file})`, "");
-  for (const n of s.notes ?? []) lines.push(`- ${n}`);
-  if (s.notes?.length) lines.push("");
+} else {
+  writeFileSync(join(outDir, "BENCHMARKS.md"), lines.join("\n"));
 }
-writeFileSync(join(outDir, "BENCHMARKS.md"), lines.join("\n"));
 const missed = targets.filter((t) => !met(t));
 console.log(
   `wrote ${join(outDir, "BENCHMARKS.md")}: ${sections.length} sections, ${targets.length} targets, ${missed.length} missed`,

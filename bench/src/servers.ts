@@ -13,6 +13,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { setImmediate } from "node:timers/promises";
+import { getHeapSpaceStatistics } from "node:v8";
 import { startEmulatorServer } from "@signet/emulator";
 import { type CreateRelayOptions, createRelay, toNodeHandler } from "@signet/relay";
 import { createRedisStores, type RedisClientLike } from "@signet/relay/redis";
@@ -123,9 +124,15 @@ if (role === "emulator") {
     createServer((req, res) => {
       if (req.url === "/__memory") {
         retainedHeap().then((heapUsed) =>
-          res
-            .writeHead(200, { "content-type": "application/json" })
-            .end(JSON.stringify({ heapUsed })),
+          res.writeHead(200, { "content-type": "application/json" }).end(
+            JSON.stringify({
+              heapUsed,
+              // Where it is, for a look at a growth: code, old objects, large objects…
+              spaces: Object.fromEntries(
+                getHeapSpaceStatistics().map((s) => [s.space_name, s.space_used_size]),
+              ),
+            }),
+          ),
         );
         return;
       }
@@ -145,6 +152,12 @@ if (role === "emulator") {
   }
   const floorUrl = await listen(
     createServer((req, res) => {
+      // This process's CPU time (user + system, µs), for CPU per request (relay-profile.ts).
+      if (req.url === "/__cpu") {
+        const { user, system } = process.cpuUsage();
+        res.writeHead(200, { "content-type": "application/json" }).end(String(user + system));
+        return;
+      }
       void floor(req, res, emulatorUrl);
     }),
   );

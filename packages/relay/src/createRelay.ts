@@ -1,26 +1,38 @@
 // The relay: a web-standard fetch handler between a device and the service (docs/architecture.md @signet/relay).
 
 import { checkBody } from "./checkBody.js";
-import { checkQuery, invalidInput } from "./checkQuery.js";
+import { checkQuery } from "./checkQuery.js";
+import { createDeadlines } from "./deadlines.js";
 import { endUserIp, hasEndUserIp, missingEndUserIp, withEndUserIp } from "./endUserIp.js";
-import { RelayErrorCode, RelayRefusal, relayErrorResponse, relayErrorStatus } from "./errors.js";
+import {
+  answerHeaders,
+  errorAnswer,
+  type RelayAnswer,
+  RelayErrorCode,
+  RelayRefusal,
+  relayErrorStatus,
+  toResponse,
+} from "./errors.js";
 import { FORWARDED_RESPONSE_HEADERS, pickForwardedHeaders } from "./forwardedHeaders.js";
+import { type RelayIncoming, webIncoming } from "./incoming.js";
+import { registerNativeRelay } from "./nativeRelay.js";
 import {
   assertOwned,
   createMemoryOwnershipCache,
   failSafeOwnershipCache,
   type NamedId,
   type OwnershipCache,
+  tieredOwnershipCache,
 } from "./ownership.js";
 import {
   createMemoryRateLimitStore,
   type RateLimitResult,
   type RateLimitStore,
 } from "./rateLimit.js";
-import { readBody } from "./readBody.js";
 import { basePathSegments, splitPath } from "./requestPath.js";
-import { isIdOfKind, matchRoute, RELAY_ROUTES, WEBAUTHN_CREDENTIAL } from "./routes.js";
-import { basicAuthorization, callUpstream, type Upstream } from "./upstream.js";
+import { compileRoutes } from "./routeMatcher.js";
+import { isIdOfKind, RELAY_ROUTES, WEBAUTHN_CREDENTIAL } from "./routes.js";
+import { basicAuthorization, callUpstream, createSlots, type Upstream } from "./upstream.js";
 
 /** The app's user behind a request, as `resolveUser` names them. */
 export interface RelayUser {
@@ -82,6 +94,13 @@ export interface CreateRelayOptions {
   fetch?: typeof fetch;
   /** Milliseconds to wait for the service, for each call (default 30 000); then 504. */
   timeoutMs?: number;
+  /**
+   * The most calls to the service in flight at once (default 128), and so the most connections
+   * the relay holds open to it: the runtime's `fetch` keeps them alive between calls (Node's does
+   * by default) and reuses an idle one before opening another. Calls beyond it wait their turn,
+   * and the wait counts against `timeoutMs`.
+   */
+  maxConnections?: number;
   /**
    * How long an ownership fact is remembered (default 3 600 000 ms, an hour; 0: never).
    * Ownership never changes, so a long life is never wrong; it must outlast the longest a device
@@ -197,13 +216,13 @@ function passThrough(
   status: number,
   upstreamHeaders: Headers,
   body: Uint8Array<ArrayBuffer>,
-): Response {
-  const headers = new Headers({ "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" });
+): RelayAnswer {
+  const headers = answerHeaders();
   for (const name of FORWARDED_RESPONSE_HEADERS) {
     const value = upstreamHeaders.get(name);
-    if (value !== null && !CONTROL.test(value)) headers.set(name, value);
+    if (value !== null && !CONTROL.test(value)) headers[name.toLowerCase()] = value;
   }
-  return new Response(NULL_BODY_STATUS.has(status) ? null : body, { status, headers });
+  return { status, headers, body: NULL_BODY_STATUS.has(status) ? null : body };
 }
 
 /**
@@ -232,15 +251,23 @@ function passThrough(
  * // Fetch runtimes: export default { fetch: relay }; Node: http.createServer(toNodeHandler(relay))
  */
 export function createRelay(parameters: CreateRelayParameters): CreateRelayReturnType {
-  if (typeof parameters !== "function") return configureRelay(parameters);
-  // Lazy: nothing is read (environment variables, say) until the first request, so a build that
-  // imports the module needs no credentials. A factory or option that throws fails that request
-  // (the error reaches the platform's log) and is tried again on the next one.
-  let configured: RelayHandler | undefined;
-  return async function relay(request: Request): Promise<Response> {
-    configured ??= configureRelay(parameters());
-    return configured(request);
-  };
+  let answer: (incoming: RelayIncoming) => Promise<RelayAnswer>;
+  if (typeof parameters !== "function") {
+    answer = configureRelay(parameters);
+  } else {
+    // Lazy: nothing is read (environment variables, say) until the first request, so a build that
+    // imports the module needs no credentials. A factory or option that throws fails that request
+    // (the error reaches the platform's log) and is tried again on the next one.
+    let configured: ((incoming: RelayIncoming) => Promise<RelayAnswer>) | undefined;
+    answer = async (incoming) => {
+      configured ??= configureRelay(parameters());
+      return configured(incoming);
+    };
+  }
+  const relay: RelayHandler = async (request) => toResponse(await answer(webIncoming(request)));
+  // toNodeHandler(relay) answers Node's requests through `answer` directly (nativeRelay.ts).
+  registerNativeRelay(relay, answer);
+  return relay;
 }
 
 /**
@@ -252,7 +279,12 @@ export function createRelay(parameters: CreateRelayParameters): CreateRelayRetur
  */
 const DEFAULT_OWNERSHIP_TTL_MS = 60 * 60_000;
 
-function configureRelay(options: CreateRelayOptions): RelayHandler {
+/** Calls to the service in flight at once, by default: well above what one relay process serves. */
+const DEFAULT_MAX_CONNECTIONS = 128;
+
+function configureRelay(
+  options: CreateRelayOptions,
+): (incoming: RelayIncoming) => Promise<RelayAnswer> {
   const baseUrl = parseBaseUrl(options.baseUrl);
   assertOption(
     typeof options.tokenId === "string" && options.tokenId !== "" && !options.tokenId.includes(":"),
@@ -275,6 +307,11 @@ function configureRelay(options: CreateRelayOptions): RelayHandler {
   );
   const timeoutMs = options.timeoutMs ?? 30_000;
   assertOption(timeoutMs > 0, `"timeoutMs" expected a positive number, got ${timeoutMs}`);
+  const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  assertOption(
+    Number.isSafeInteger(maxConnections) && maxConnections > 0,
+    `"maxConnections" expected a positive integer, got ${maxConnections}`,
+  );
   const ttlMs = options.ownershipCacheTtlMs ?? DEFAULT_OWNERSHIP_TTL_MS;
   assertOption(ttlMs >= 0, `"ownershipCacheTtlMs" expected 0 or more, got ${ttlMs}`);
   const rateLimit =
@@ -290,28 +327,35 @@ function configureRelay(options: CreateRelayOptions): RelayHandler {
     authorization: basicAuthorization(options.tokenId, options.clientSecret),
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     timeoutMs,
+    deadlines: createDeadlines(timeoutMs),
+    slots: createSlots(maxConnections),
   };
   const ownership = {
     upstream,
-    cache: failSafeOwnershipCache(options.ownershipCache ?? createMemoryOwnershipCache()),
+    cache: tieredOwnershipCache(
+      failSafeOwnershipCache(options.ownershipCache ?? createMemoryOwnershipCache()),
+      ttlMs,
+    ),
     ttlMs,
     onLookup: (lookup: { path: string; status: number }) => emit({ type: "lookup", ...lookup }),
   };
   const resolveUser = options.resolveUser;
   const catchAll = catchAllNames(options.catchAllParam);
+  const matchRoute = compileRoutes(RELAY_ROUTES);
+  const onEvent = options.onEvent;
 
   function emit(event: RelayEvent): void {
     try {
-      options.onEvent?.(event);
+      onEvent?.(event);
     } catch {
       // An event sink must not break a request.
     }
   }
 
-  async function identify(request: Request): Promise<string> {
+  async function identify(incoming: RelayIncoming): Promise<string> {
     let user: RelayUser | null;
     try {
-      user = await resolveUser(request);
+      user = await resolveUser(incoming.request());
     } catch {
       throw new RelayRefusal("INTERNAL_ERROR", "The user could not be resolved.");
     }
@@ -330,20 +374,16 @@ function configureRelay(options: CreateRelayOptions): RelayHandler {
   }
 
   async function handle(
-    request: Request,
+    incoming: RelayIncoming,
     state: { route: string | null; customerId?: string },
-  ): Promise<Response> {
-    let url: URL;
-    try {
-      url = new URL(request.url);
-    } catch {
-      throw invalidInput("The request URL is malformed.");
-    }
-    const segments = splitPath(url.pathname);
+  ): Promise<RelayAnswer> {
+    const target = incoming.target();
+    const segments = splitPath(target.path);
     if (!base.every((segment, i) => segments[i] === segment)) {
       throw new RelayRefusal("RELAY_NOT_FOUND", "The relay does not forward this path.");
     }
-    const match = matchRoute(RELAY_ROUTES, request.method, segments.slice(base.length));
+    const method = incoming.method;
+    const match = matchRoute(method, base.length === 0 ? segments : segments.slice(base.length));
     if (match.kind === "none") {
       throw new RelayRefusal("RELAY_NOT_FOUND", "The relay does not forward this path.");
     }
@@ -360,15 +400,15 @@ function configureRelay(options: CreateRelayOptions): RelayHandler {
     state.route = route.path;
     // Before the cookie is read, a cross-site "simple" request is refused: a form or text type
     // by the header check (400), no type at all here (415).
-    const headers = pickForwardedHeaders(request);
-    if (route.method !== "GET" && !headers.has("Content-Type")) {
+    const headers = pickForwardedHeaders(incoming.header);
+    if (route.method !== "GET" && headers["Content-Type"] === undefined) {
       throw new RelayRefusal(
         "UNSUPPORTED_MEDIA_TYPE",
         "A request that changes state needs Content-Type: application/json, body or not.",
       );
     }
 
-    const customerId = await identify(request);
+    const customerId = await identify(incoming);
     state.customerId = customerId;
 
     if (rateLimit !== undefined) {
@@ -381,7 +421,7 @@ function configureRelay(options: CreateRelayOptions): RelayHandler {
         );
       } catch {
         // A shared store that is down cannot enforce the limit: reads go on, writes fail closed.
-        if (request.method !== "GET" && request.method !== "HEAD") {
+        if (method !== "GET" && method !== "HEAD") {
           throw new RelayRefusal(
             "RELAY_STORE_UNAVAILABLE",
             "The relay cannot take this request right now; try again shortly.",
@@ -401,33 +441,34 @@ function configureRelay(options: CreateRelayOptions): RelayHandler {
       }
     }
 
-    const search = catchAll === undefined ? url.search : withoutParams(url.search, catchAll);
+    const search = catchAll === undefined ? target.search : withoutParams(target.search, catchAll);
     const { query, ids: queryIds } = checkQuery(route, search, customerId);
     let body: Uint8Array<ArrayBuffer> | undefined;
     let bodyIds: NamedId[] = [];
     if (route.body !== undefined) {
-      body = await readBody(request, maxBodyBytes);
-      bodyIds = checkBody(route, body, headers.get("Content-Type"));
+      body = await incoming.readBody(maxBodyBytes);
+      bodyIds = checkBody(route, body, headers["Content-Type"] ?? null);
       const ip = route.body.endUserIpAddress;
       if (ip && options.endUserIpAddress) {
-        const address = await endUserIp(options.endUserIpAddress, request);
+        const address = await endUserIp(options.endUserIpAddress, incoming.request());
         if (address === undefined && ip === "required") throw missingEndUserIp("no address");
         body = withEndUserIp(body, address);
       } else if (ip === "required" && !hasEndUserIp(body)) {
         throw missingEndUserIp("not configured");
       }
     }
-    const pathIds = match.ids.flatMap((id) =>
-      id.kind === WEBAUTHN_CREDENTIAL ? [] : [{ kind: id.kind, value: id.value, where: "path" }],
-    );
-    await assertOwned(ownership, customerId, [...pathIds, ...queryIds, ...bodyIds]);
+    const ids: NamedId[] = [];
+    for (const id of match.ids) {
+      if (id.kind !== WEBAUTHN_CREDENTIAL)
+        ids.push({ kind: id.kind, value: id.value, where: "path" });
+    }
+    ids.push(...queryIds, ...bodyIds);
+    await assertOwned(ownership, customerId, ids);
 
-    // The upstream path is rebuilt from the route pattern and checked ids only.
-    let id = 0;
-    const path = route.path.replace(/\{[A-Za-z]+\}/g, () => match.ids[id++]!.value);
+    // The upstream path was rebuilt from the route pattern and checked ids only (routeMatcher.ts).
     const answer = await callUpstream(upstream, {
       method: route.method,
-      path,
+      path: match.upstreamPath,
       query,
       headers,
       ...(body !== undefined ? { body } : {}),
@@ -438,14 +479,14 @@ function configureRelay(options: CreateRelayOptions): RelayHandler {
     return passThrough(answer.status, answer.headers, answer.body);
   }
 
-  return async function relay(request: Request): Promise<Response> {
+  return async function answer(incoming: RelayIncoming): Promise<RelayAnswer> {
     const started = Date.now();
     const state: { route: string | null; customerId?: string } = { route: null };
-    let response: Response;
+    let response: RelayAnswer;
     let code: RelayErrorCode | undefined;
     let reason: string | undefined;
     try {
-      response = await handle(request, state);
+      response = await handle(incoming, state);
     } catch (error) {
       const refusal =
         error instanceof RelayRefusal
@@ -454,11 +495,12 @@ function configureRelay(options: CreateRelayOptions): RelayHandler {
       code = refusal.code;
       const detailReason = refusal.details?.reason;
       reason = typeof detailReason === "string" ? detailReason : refusal.message;
-      response = relayErrorResponse(refusal);
+      response = errorAnswer(refusal);
     }
+    if (onEvent === undefined) return response;
     emit({
       type: "response",
-      method: request.method,
+      method: incoming.method,
       route: state.route,
       status: code === undefined ? response.status : relayErrorStatus(code),
       ...(code !== undefined ? { code } : {}),

@@ -89,14 +89,43 @@ export class RelayRefusal extends Error {
 
 /** Builds the JSON response for a relay error. */
 export function relayErrorResponse(refusal: RelayRefusal): Response {
+  return toResponse(errorAnswer(refusal));
+}
+
+/** What the relay answers: status, header names in lower case, body bytes or none. */
+export interface RelayAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Uint8Array<ArrayBuffer> | null;
+}
+
+/** A {@link RelayAnswer} as a web `Response`. */
+export function toResponse(answer: RelayAnswer): Response {
+  return new Response(answer.body, { status: answer.status, headers: answer.headers });
+}
+
+const SECURITY_HEADERS = { "cache-control": "no-store", "x-content-type-options": "nosniff" };
+
+/** The headers every answer carries, in a fresh record to add to. */
+export function answerHeaders(): Record<string, string> {
+  return { ...SECURITY_HEADERS };
+}
+
+/** The JSON answer of a relay error: the service's flat error shape. */
+export function errorAnswer(refusal: RelayRefusal): RelayAnswer {
   const status = RELAY_ERROR_STATUS[refusal.code];
   const body: RelayErrorBody = { status, code: refusal.code, message: refusal.message };
   if (refusal.details !== undefined) body.details = refusal.details;
-  const headers = new Headers({
-    "Content-Type": "application/json",
-    "Cache-Control": "no-store",
-    "X-Content-Type-Options": "nosniff",
-  });
-  for (const [name, value] of Object.entries(refusal.headers ?? {})) headers.set(name, value);
-  return new Response(JSON.stringify(body), { status, headers });
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    ...SECURITY_HEADERS,
+  };
+  for (const [name, value] of Object.entries(refusal.headers ?? {})) {
+    headers[name.toLowerCase()] = value;
+  }
+  return {
+    status,
+    headers,
+    body: new TextEncoder().encode(JSON.stringify(body)) as Uint8Array<ArrayBuffer>,
+  };
 }

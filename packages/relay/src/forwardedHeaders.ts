@@ -53,34 +53,37 @@ function check(header: string, value: string, pattern: RegExp): void {
 }
 
 /**
- * Picks the forwarded headers from a request and checks each value: no control characters
- * (CR, LF, NUL…), no combined or repeated values (a `,`), the expected format (a base64url
- * stamp, `Request:<uuid>`, `application/json`). `Grid-Wallet-Signature` and `Request-Id` are
- * never echoed in an error.
+ * Picks the forwarded headers of a request (`header` reads one by name, repeated values combined
+ * as `Headers.get` combines them) and checks each value: no control characters (CR, LF, NUL…),
+ * no combined or repeated values (a `,`), the expected format (a base64url stamp,
+ * `Request:<uuid>`, `application/json`). `Grid-Wallet-Signature` and `Request-Id` are never
+ * echoed in an error.
  *
  * @throws {RelayRefusal} 400 `INVALID_INPUT` on the first bad header.
  */
-export function pickForwardedHeaders(request: Request): Headers {
-  const out = new Headers();
-  const signature = request.headers.get(WALLET_SIGNATURE_HEADER);
+export function pickForwardedHeaders(
+  header: (name: string) => string | null,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  const signature = header(WALLET_SIGNATURE_HEADER);
   if (signature !== null) {
     check(WALLET_SIGNATURE_HEADER, signature, STAMP);
-    out.set(WALLET_SIGNATURE_HEADER, signature);
+    out[WALLET_SIGNATURE_HEADER] = signature;
   }
-  const requestId = request.headers.get(REQUEST_ID_HEADER);
+  const requestId = header(REQUEST_ID_HEADER);
   if (requestId !== null) {
     check(REQUEST_ID_HEADER, requestId, REQUEST_ID_PATTERN);
-    out.set(REQUEST_ID_HEADER, requestId);
+    out[REQUEST_ID_HEADER] = requestId;
   }
-  const idempotencyKey = request.headers.get(IDEMPOTENCY_KEY_HEADER);
+  const idempotencyKey = header(IDEMPOTENCY_KEY_HEADER);
   if (idempotencyKey !== null) {
     check(IDEMPOTENCY_KEY_HEADER, idempotencyKey, IDEMPOTENCY_KEY);
-    out.set(IDEMPOTENCY_KEY_HEADER, idempotencyKey);
+    out[IDEMPOTENCY_KEY_HEADER] = idempotencyKey;
   }
-  const contentType = request.headers.get("Content-Type");
+  const contentType = header("Content-Type");
   if (contentType !== null) {
     check("Content-Type", contentType, JSON_CONTENT_TYPE);
-    out.set("Content-Type", contentType);
+    out["Content-Type"] = contentType;
   }
   return out;
 }

@@ -18,14 +18,52 @@ export interface OwnershipCache {
 }
 
 /**
+ * A synchronous read of what a cache holds in this process's memory, on the caches this module
+ * makes: a hit is answered without a promise, a miss is read with `get` (which may ask a shared
+ * store). Not part of {@link OwnershipCache}: a cache an app writes may live anywhere.
+ */
+const PEEK = Symbol("signet.ownership.peek");
+
+type PeekableCache = OwnershipCache & { readonly [PEEK]?: (key: string) => string | undefined };
+
+/**
  * Wraps a cache so that its failures (a shared store that is down) read as misses and lost
  * writes: the relay then asks the service, which is slower but never wrong.
  */
 export function failSafeOwnershipCache(cache: OwnershipCache): OwnershipCache {
+  const peek = (cache as PeekableCache)[PEEK];
   return {
     get: (key) => cache.get(key).catch(() => undefined),
     set: (key, value, ttlMs) => cache.set(key, value, ttlMs).catch(() => undefined),
+    ...(peek !== undefined ? { [PEEK]: peek } : {}),
   };
+}
+
+/**
+ * The cache the relay reads: `cache` itself when it is in this process's memory, else `cache`
+ * behind a tier in memory. Facts read from or written to a shared store (Redis) are kept here
+ * too for `ttlMs`, so each instance reads a fact from the store once, not on every request
+ * (a round trip each). Ownership never changes, so a copy is never wrong; facts the store does
+ * not hold are still read from it each time, so one learnt by another instance is found.
+ */
+export function tieredOwnershipCache(cache: OwnershipCache, ttlMs: number): OwnershipCache {
+  if ((cache as PeekableCache)[PEEK] !== undefined || ttlMs <= 0) return cache;
+  const local = createMemoryOwnershipCache() as PeekableCache;
+  const peek = local[PEEK]!;
+  return {
+    async get(key) {
+      const hit = peek(key);
+      if (hit !== undefined) return hit;
+      const value = await cache.get(key);
+      if (value !== undefined) await local.set(key, value, ttlMs);
+      return value;
+    },
+    async set(key, value, factTtlMs) {
+      await local.set(key, value, factTtlMs);
+      await cache.set(key, value, factTtlMs);
+    },
+    [PEEK]: peek,
+  } as PeekableCache;
 }
 
 /** Options of {@link createMemoryOwnershipCache}. */
@@ -47,27 +85,30 @@ export function createMemoryOwnershipCache(
   const now = options.now ?? Date.now;
   const maxEntries = options.maxEntries ?? 10_000;
   const entries = new Map<string, { value: string; expiresAt: number }>();
-  return {
-    async get(key) {
-      const entry = entries.get(key);
-      if (entry === undefined) return undefined;
-      if (entry.expiresAt <= now()) {
-        entries.delete(key);
-        return undefined;
-      }
-      return entry.value;
-    },
+  const peek = (key: string): string | undefined => {
+    const entry = entries.get(key);
+    if (entry === undefined) return undefined;
+    if (entry.expiresAt <= now()) {
+      entries.delete(key);
+      return undefined;
+    }
+    return entry.value;
+  };
+  const cache: PeekableCache = {
+    get: async (key) => peek(key),
     async set(key, value, ttlMs) {
       if (ttlMs <= 0) return;
       entries.delete(key);
-      while (entries.size >= maxEntries) {
+      // Map order is insertion order: the first key is the oldest. At most one goes per set.
+      if (entries.size >= maxEntries) {
         const oldest = entries.keys().next();
-        if (oldest.done) break;
-        entries.delete(oldest.value);
+        if (!oldest.done) entries.delete(oldest.value);
       }
       entries.set(key, { value, expiresAt: now() + ttlMs });
     },
+    [PEEK]: peek,
   };
+  return cache;
 }
 
 /** An id named by a request, with where it was found (for the 403 details). */
@@ -319,16 +360,28 @@ class OwnershipLookup {
     }
   }
 
-  async check(id: NamedId): Promise<boolean> {
+  /** The cached owner of `id`: at once when held in memory, else read from the store. */
+  cachedOwner(id: string): string | undefined | Promise<string | undefined> {
+    const hit = (this.cache as PeekableCache)[PEEK]?.(`owner:${id}`);
+    return hit !== undefined ? hit : this.cache.get(`owner:${id}`);
+  }
+
+  /** Whether `id` is the caller's: at once when this request or a cache in memory knows it. */
+  check(id: NamedId): boolean | Promise<boolean> {
     if (id.kind === "Customer") return id.value === this.customerId;
     if (this.owned.has(id.value)) return true;
-    const cached = await this.cache.get(`owner:${id.value}`);
+    const cached = this.cachedOwner(id.value);
+    return typeof cached === "object"
+      ? cached.then((owner) => this.decide(id, owner))
+      : this.decide(id, cached);
+  }
+
+  private decide(id: NamedId, cached: string | undefined): boolean | Promise<boolean> {
     if (cached === this.customerId) return true;
     // Ownership never changes: a fact about another customer is final, except for a
     // transaction, which has two parties (its payer and an internal payee): each is looked up.
     if (cached !== undefined && id.kind !== "Transaction") return false;
-    await this.discover(id.kind, id.value);
-    return this.owned.has(id.value);
+    return this.discover(id.kind, id.value).then(() => this.owned.has(id.value));
   }
 }
 
@@ -362,7 +415,8 @@ export async function assertOwned(
     settings.onLookup,
   );
   for (const id of ids) {
-    if (!(await lookup.check(id))) {
+    const owned = lookup.check(id);
+    if (!(typeof owned === "boolean" ? owned : await owned)) {
       throw new RelayRefusal(
         "RELAY_FORBIDDEN",
         "The request names a resource that does not belong to the signed-in user.",

@@ -6,6 +6,7 @@
 // Shared relay state in Redis: one rate limit and one ownership cache for many relay instances
 // behind a load balancer. The client is passed in (ioredis, or an adapter over node-redis), so
 // the relay itself depends on no Redis package.
+import { createDeadlines, type Deadlines } from "./deadlines.js";
 import type { OwnershipCache } from "./ownership.js";
 import type { RateLimitResult, RateLimitStore } from "./rateLimit.js";
 
@@ -44,19 +45,23 @@ local ttl = redis.call("PTTL", KEYS[1])
 if ttl < 0 then redis.call("PEXPIRE", KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return { count, ttl }`;
 
-function withTimeout<T>(run: () => Promise<T>, ms: number, what: string): Promise<T> {
+function withTimeout<T>(
+  deadlines: Deadlines,
+  run: () => Promise<T>,
+  ms: number,
+  what: string,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new RelayStoreUnavailableError(`Redis did not answer ${what} in ${ms} ms`)),
-      ms,
+    const stop = deadlines.start(() =>
+      reject(new RelayStoreUnavailableError(`Redis did not answer ${what} in ${ms} ms`)),
     );
     run().then(
       (value) => {
-        clearTimeout(timer);
+        stop();
         resolve(value);
       },
       (cause: unknown) => {
-        clearTimeout(timer);
+        stop();
         // The cause may name the Redis host: keep it off the message, on `cause` only.
         reject(new RelayStoreUnavailableError(`Redis failed on ${what}`, { cause }));
       },
@@ -96,10 +101,13 @@ export function createRedisStores(
   const timeoutMs = options.commandTimeoutMs ?? 500;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
     throw new TypeError(`"commandTimeoutMs" expected a positive number, got ${timeoutMs}`);
+  // One timer for every command's deadline, not one per command (deadlines.ts).
+  const deadlines = createDeadlines(timeoutMs);
   return {
     rateLimit: {
       async hit(key, windowMs, limit): Promise<RateLimitResult> {
         const reply = await withTimeout(
+          deadlines,
           () => client.eval(HIT, 1, `${prefix}rate:${key}`, Math.max(1, Math.ceil(windowMs))),
           timeoutMs,
           "a rate-limit hit",
@@ -112,12 +120,18 @@ export function createRedisStores(
     },
     ownershipCache: {
       async get(key) {
-        const value = await withTimeout(() => client.get(`${prefix}${key}`), timeoutMs, "a read");
+        const value = await withTimeout(
+          deadlines,
+          () => client.get(`${prefix}${key}`),
+          timeoutMs,
+          "a read",
+        );
         return value ?? undefined;
       },
       async set(key, value, ttlMs) {
         if (ttlMs <= 0) return;
         await withTimeout(
+          deadlines,
           () => client.set(`${prefix}${key}`, value, "PX", Math.ceil(ttlMs)),
           timeoutMs,
           "a write",

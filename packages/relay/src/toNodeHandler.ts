@@ -1,6 +1,11 @@
 // Mounting a fetch handler in Node's http server (or Express) without touching the body bytes.
+// A relay made by createRelay is served natively: its checks read Node's request, and its answer
+// is written to Node's response, with no `Response` built nor read back.
 import { rememberRemoteAddress } from "./endUserIp.js";
-import { RelayRefusal, relayErrorResponse } from "./errors.js";
+import { errorAnswer, type RelayAnswer, RelayRefusal, relayErrorResponse } from "./errors.js";
+import type { RelayIncoming } from "./incoming.js";
+import { nativeRelay } from "./nativeRelay.js";
+import { readBody } from "./readBody.js";
 import { checkRequestTarget } from "./requestPath.js";
 
 /** The parts of `node:http`'s `IncomingMessage` the adapter reads (Express's `req` fits too). */
@@ -61,6 +66,67 @@ function toRequest(req: NodeRequestLike, target: string): Request {
   return request;
 }
 
+// HTTP whitespace, which `Headers` strips from both ends of a value.
+const HTTP_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
+// The methods `Request` upper-cases (Fetch standard, "normalize a method").
+const NORMALIZED_METHODS = new Set(["DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT"]);
+
+function normalizeMethod(method: string): string {
+  const upper = method.toUpperCase();
+  return NORMALIZED_METHODS.has(upper) ? upper : method;
+}
+
+/** A request's headers by lower-case name, repeated ones combined as `Headers` combines them. */
+function headerMap(rawHeaders: readonly string[]): Map<string, string> {
+  const map = new Map<string, string>();
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!.toLowerCase();
+    const value = rawHeaders[i + 1]!.replace(HTTP_WHITESPACE, "");
+    const before = map.get(name);
+    map.set(name, before === undefined ? value : `${before}, ${value}`);
+  }
+  return map;
+}
+
+/**
+ * The relay's reading of a Node request: the raw target and headers as they came; the web
+ * `Request` (what `resolveUser` is given) built only when the checks before it have passed, and
+ * it alone streams the body, so a body is read once, as the fetch handler reads it.
+ */
+function nodeIncoming(req: NodeRequestLike, target: string): RelayIncoming {
+  let headers: Map<string, string> | undefined;
+  let request: Request | undefined;
+  const webRequest = () => {
+    request ??= toRequest(req, target);
+    return request;
+  };
+  return {
+    method: normalizeMethod(req.method ?? "GET"),
+    target() {
+      const query = target.indexOf("?");
+      return query === -1
+        ? { path: target, search: "" }
+        : {
+            path: target.slice(0, query),
+            search: query === target.length - 1 ? "" : target.slice(query),
+          };
+    },
+    header(name) {
+      headers ??= headerMap(req.rawHeaders);
+      return headers.get(name.toLowerCase()) ?? null;
+    },
+    request: webRequest,
+    readBody: (maxBodyBytes) => readBody(webRequest(), maxBodyBytes),
+  };
+}
+
+function write(res: NodeResponseLike, answer: RelayAnswer): void {
+  res.statusCode = answer.status;
+  if (answer.status === 413) res.setHeader("Connection", "close");
+  for (const name in answer.headers) res.setHeader(name, answer.headers[name]!);
+  res.end(answer.body ?? undefined);
+}
+
 async function send(res: NodeResponseLike, response: Response): Promise<void> {
   res.statusCode = response.status;
   if (response.status === 413) res.setHeader("Connection", "close");
@@ -83,6 +149,29 @@ async function send(res: NodeResponseLike, response: Response): Promise<void> {
  * createServer(toNodeHandler(relay)).listen(3000);
  */
 export function toNodeHandler(handler: (request: Request) => Promise<Response>): NodeHandler {
+  const native = nativeRelay(handler);
+  if (native !== undefined) {
+    return async (req, res) => {
+      const target = req.originalUrl ?? req.url ?? "/";
+      let answer: RelayAnswer;
+      try {
+        checkRequestTarget(target);
+        answer = await native(nodeIncoming(req, target));
+      } catch (error) {
+        answer = errorAnswer(
+          error instanceof RelayRefusal
+            ? error
+            : new RelayRefusal("INTERNAL_ERROR", "The relay failed."),
+        );
+      }
+      try {
+        write(res, answer);
+      } catch {
+        if (!res.headersSent) res.statusCode = 500;
+        res.end();
+      }
+    };
+  }
   return async (req, res) => {
     const target = req.originalUrl ?? req.url ?? "/";
     let response: Response;

@@ -1,4 +1,6 @@
-// Calls to the service: Basic auth added here, timeouts and connection errors mapped in one place.
+// Calls to the service: Basic auth added here, timeouts and connection errors mapped in one place,
+// a bounded number of calls in flight over the runtime's keep-alive connections.
+import type { Deadlines } from "./deadlines.js";
 import { RelayRefusal } from "./errors.js";
 
 /** What the relay needs to call the service. */
@@ -9,6 +11,10 @@ export interface Upstream {
   readonly authorization: string;
   readonly fetch: typeof fetch;
   readonly timeoutMs: number;
+  /** One `timeoutMs` deadline per call, on one shared timer. */
+  readonly deadlines: Deadlines;
+  /** The bound on calls in flight at once. */
+  readonly slots: Slots;
 }
 
 /** Encodes `tokenId:clientSecret` as an HTTP Basic `Authorization` value (UTF-8, standard base64). */
@@ -26,7 +32,8 @@ export interface UpstreamRequest {
   readonly path: string;
   /** Query string without `?`, built from checked parameters; may be empty. */
   readonly query: string;
-  readonly headers?: Headers;
+  /** The checked forwarded headers. */
+  readonly headers?: Readonly<Record<string, string>>;
   readonly body?: Uint8Array<ArrayBuffer>;
 }
 
@@ -35,6 +42,58 @@ export interface UpstreamResponse {
   readonly status: number;
   readonly headers: Headers;
   readonly body: Uint8Array<ArrayBuffer>;
+}
+
+/**
+ * A counting semaphore: at most `size` holders, the rest wait in arrival order. Bounds the calls
+ * to the service in flight, so that the runtime's keep-alive pool (Node's fetch keeps connections
+ * open and reuses them) never holds more than `size` connections to it however many users wait.
+ */
+export interface Slots {
+  /** Resolves with a release function once a slot is free; rejects with `signal`'s reason if it aborts first. */
+  acquire(signal: AbortSignal): Promise<() => void>;
+}
+
+/** {@link Slots} of `size`. */
+export function createSlots(size: number): Slots {
+  let free = size;
+  const waiting: { grant: (release: () => void) => void }[] = [];
+  const release = (): void => {
+    const next = waiting.shift();
+    if (next === undefined) free++;
+    else next.grant(once());
+  };
+  const once = (): (() => void) => {
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      release();
+    };
+  };
+  return {
+    acquire(signal) {
+      if (free > 0) {
+        free--;
+        return Promise.resolve(once());
+      }
+      return new Promise((resolve, reject) => {
+        const waiter = {
+          grant: (releaseSlot: () => void) => {
+            signal.removeEventListener("abort", onAbort);
+            resolve(releaseSlot);
+          },
+        };
+        function onAbort(): void {
+          const at = waiting.indexOf(waiter);
+          if (at !== -1) waiting.splice(at, 1);
+          reject(signal.reason);
+        }
+        signal.addEventListener("abort", onAbort, { once: true });
+        waiting.push(waiter);
+      });
+    },
+  };
 }
 
 function isTimeout(error: unknown): boolean {
@@ -47,21 +106,34 @@ function isTimeout(error: unknown): boolean {
 }
 
 async function attempt(upstream: Upstream, request: UpstreamRequest): Promise<UpstreamResponse> {
-  const headers = new Headers(request.headers);
-  headers.set("Authorization", upstream.authorization);
-  headers.set("Accept", "application/json");
-  const url = upstream.baseUrl + request.path + (request.query === "" ? "" : `?${request.query}`);
-  const init: RequestInit = {
-    method: request.method,
-    headers,
-    redirect: "manual",
-    signal: AbortSignal.timeout(upstream.timeoutMs),
-  };
-  if (request.body !== undefined && request.body.byteLength > 0) init.body = request.body;
-  const response = await upstream.fetch(url, init);
-  // The body is read under the same deadline: a service that stalls mid-body is a timeout too.
-  const body = new Uint8Array(await response.arrayBuffer());
-  return { status: response.status, headers: response.headers, body };
+  const controller = new AbortController();
+  const stop = upstream.deadlines.start(() =>
+    controller.abort(new DOMException("The service did not answer in time.", "TimeoutError")),
+  );
+  let release: (() => void) | undefined;
+  try {
+    // The wait for a free slot counts against the call's deadline, as a wait for a connection would.
+    release = await upstream.slots.acquire(controller.signal);
+    const init: RequestInit = {
+      method: request.method,
+      headers: {
+        ...request.headers,
+        Authorization: upstream.authorization,
+        Accept: "application/json",
+      },
+      redirect: "manual",
+      signal: controller.signal,
+    };
+    if (request.body !== undefined && request.body.byteLength > 0) init.body = request.body;
+    const url = upstream.baseUrl + request.path + (request.query === "" ? "" : `?${request.query}`);
+    const response = await upstream.fetch(url, init);
+    // The body is read under the same deadline: a service that stalls mid-body is a timeout too.
+    const body = new Uint8Array(await response.arrayBuffer());
+    return { status: response.status, headers: response.headers, body };
+  } finally {
+    release?.();
+    stop();
+  }
 }
 
 /**
