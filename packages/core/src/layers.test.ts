@@ -111,14 +111,4 @@ describe("layers", () => {
       .filter((edge) => edge.endsWith("→ events.ts"));
     expect(back).toEqual([]);
   });
-
-  it("no source file is over about 400 lines", () => {
-    const long = files
-      .map(([file, path]) => [file, readFileSync(path, "utf8")] as const)
-      // A generated file (actions/actionTable.ts, the catalog's data) is read, never edited.
-      .filter(([, text]) => !text.startsWith("// GENERATED"))
-      .map(([file, text]) => [file, text.split("\n").length] as const)
-      .filter(([, lines]) => lines > 430);
-    expect(long).toEqual([]);
-  });
 });
