@@ -213,15 +213,18 @@ function withoutParams(search: string, names: ReadonlySet<string>): string {
   return kept.join("&");
 }
 
+// The forwarded response headers as the answer names them, lower-cased once.
+const FORWARDED_ANSWER_HEADERS = FORWARDED_RESPONSE_HEADERS.map((name) => name.toLowerCase());
+
 function passThrough(
   status: number,
   upstreamHeaders: Headers,
   body: Uint8Array<ArrayBuffer>,
 ): RelayAnswer {
   const headers = answerHeaders();
-  for (const name of FORWARDED_RESPONSE_HEADERS) {
+  for (const name of FORWARDED_ANSWER_HEADERS) {
     const value = upstreamHeaders.get(name);
-    if (value !== null && !CONTROL.test(value)) headers[name.toLowerCase()] = value;
+    if (value !== null && !CONTROL.test(value)) headers[name] = value;
   }
   return { status, headers, body: NULL_BODY_STATUS.has(status) ? null : body };
 }
@@ -385,7 +388,7 @@ function configureRelay(
     state: { route: string | null; customerId?: string },
   ): Promise<RelayAnswer> {
     const target = incoming.target();
-    const segments = splitPath(target.path);
+    const segments = target.segments ?? splitPath(target.path);
     if (!base.every((segment, i) => segments[i] === segment)) {
       throw new RelayRefusal("RELAY_NOT_FOUND", "The relay does not forward this path.");
     }

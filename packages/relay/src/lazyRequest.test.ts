@@ -135,7 +135,7 @@ describe("the Request resolveUser gets behind toNodeHandler", () => {
     expect(response.status).toBeLessThan(300);
     const forwarded = stub.requests.at(-1);
     expect(forwarded?.method).toBe("POST");
-    expect(JSON.parse(forwarded?.body ?? "null")).toEqual({
+    expect(JSON.parse(String(forwarded?.body))).toEqual({
       type: "EMAIL_OTP",
       accountId: a.wallet,
     });

@@ -100,7 +100,7 @@ function headerMap(rawHeaders: readonly string[]): Map<string, string> {
  * (lazyRequest.ts): `resolveUser` reading a cookie never builds it, a body is read through it,
  * so a body is read once, as the fetch handler reads it.
  */
-function nodeIncoming(req: NodeRequestLike, target: string): RelayIncoming {
+function nodeIncoming(req: NodeRequestLike, target: string, segments: string[]): RelayIncoming {
   let headers: Map<string, string> | undefined;
   let webHeaders: Headers | undefined;
   let request: Request | undefined;
@@ -119,10 +119,11 @@ function nodeIncoming(req: NodeRequestLike, target: string): RelayIncoming {
     target() {
       const query = target.indexOf("?");
       return query === -1
-        ? { path: target, search: "" }
+        ? { path: target, search: "", segments }
         : {
             path: target.slice(0, query),
             search: query === target.length - 1 ? "" : target.slice(query),
+            segments,
           };
     },
     header(name) {
@@ -177,8 +178,7 @@ export function toNodeHandler(handler: (request: Request) => Promise<Response>):
       const target = req.originalUrl ?? req.url ?? "/";
       let answer: RelayAnswer;
       try {
-        checkRequestTarget(target);
-        answer = await native(nodeIncoming(req, target));
+        answer = await native(nodeIncoming(req, target, checkRequestTarget(target)));
       } catch (error) {
         answer = errorAnswer(
           error instanceof RelayRefusal
