@@ -28,6 +28,7 @@ import {
   createMemoryRateLimitStore,
   type RateLimitResult,
   type RateLimitStore,
+  syncHit,
 } from "./rateLimit.js";
 import { basePathSegments, splitPath } from "./requestPath.js";
 import { compileRoutes } from "./routeMatcher.js";
@@ -212,15 +213,18 @@ function withoutParams(search: string, names: ReadonlySet<string>): string {
   return kept.join("&");
 }
 
+// The forwarded response headers as the answer names them, lower-cased once.
+const FORWARDED_ANSWER_HEADERS = FORWARDED_RESPONSE_HEADERS.map((name) => name.toLowerCase());
+
 function passThrough(
   status: number,
   upstreamHeaders: Headers,
   body: Uint8Array<ArrayBuffer>,
 ): RelayAnswer {
   const headers = answerHeaders();
-  for (const name of FORWARDED_RESPONSE_HEADERS) {
+  for (const name of FORWARDED_ANSWER_HEADERS) {
     const value = upstreamHeaders.get(name);
-    if (value !== null && !CONTROL.test(value)) headers[name.toLowerCase()] = value;
+    if (value !== null && !CONTROL.test(value)) headers[name] = value;
   }
   return { status, headers, body: NULL_BODY_STATUS.has(status) ? null : body };
 }
@@ -314,13 +318,19 @@ function configureRelay(
   );
   const ttlMs = options.ownershipCacheTtlMs ?? DEFAULT_OWNERSHIP_TTL_MS;
   assertOption(ttlMs >= 0, `"ownershipCacheTtlMs" expected 0 or more, got ${ttlMs}`);
-  const rateLimit =
+  const rateLimitStore =
     options.rateLimit === false
+      ? undefined
+      : (options.rateLimit?.store ?? createMemoryRateLimitStore());
+  const rateLimit =
+    rateLimitStore === undefined || options.rateLimit === false
       ? undefined
       : {
           limit: options.rateLimit?.limit ?? 120,
           windowMs: options.rateLimit?.windowMs ?? 60_000,
-          store: options.rateLimit?.store ?? createMemoryRateLimitStore(),
+          store: rateLimitStore,
+          // A store in this process's memory counts at once: no promise on every request.
+          hitNow: syncHit(rateLimitStore),
         };
   const upstream: Upstream = {
     baseUrl,
@@ -378,7 +388,7 @@ function configureRelay(
     state: { route: string | null; customerId?: string },
   ): Promise<RelayAnswer> {
     const target = incoming.target();
-    const segments = splitPath(target.path);
+    const segments = target.segments ?? splitPath(target.path);
     if (!base.every((segment, i) => segments[i] === segment)) {
       throw new RelayRefusal("RELAY_NOT_FOUND", "The relay does not forward this path.");
     }
@@ -413,12 +423,12 @@ function configureRelay(
 
     if (rateLimit !== undefined) {
       let hit: RateLimitResult | undefined;
+      const key = `signet-relay:${customerId}`;
       try {
-        hit = await rateLimit.store.hit(
-          `signet-relay:${customerId}`,
-          rateLimit.windowMs,
-          rateLimit.limit,
-        );
+        hit =
+          rateLimit.hitNow !== undefined
+            ? rateLimit.hitNow(key, rateLimit.windowMs, rateLimit.limit)
+            : await rateLimit.store.hit(key, rateLimit.windowMs, rateLimit.limit);
       } catch {
         // A shared store that is down cannot enforce the limit: reads go on, writes fail closed.
         if (method !== "GET" && method !== "HEAD") {

@@ -1,6 +1,7 @@
 // The end user's IP address in an SCA authorization (docs/protocol.md §9): the relay sees the
 // user's connection, the device does not reliably know its public address.
 import { RelayRefusal } from "./errors.js";
+import { PEER_ADDRESS } from "./lazyRequest.js";
 
 // IPv4 dotted quad, or IPv6 (hex groups and colons, an IPv4 tail allowed); no zone, no port.
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
@@ -81,5 +82,7 @@ export function rememberRemoteAddress(request: Request, address: string | undefi
  * createServer(toNodeHandler(createRelay({ …, endUserIpAddress: nodeRemoteAddress })));
  */
 export function nodeRemoteAddress(request: Request): string | undefined {
-  return peers.get(request);
+  // The stand-in toNodeHandler's native path hands out carries it (lazyRequest.ts).
+  const carried = (request as { [PEER_ADDRESS]?: unknown })[PEER_ADDRESS];
+  return typeof carried === "string" ? carried : peers.get(request);
 }

@@ -11,11 +11,12 @@ export interface RelayIncoming {
   /** The method, as `Request.method` normalises it. */
   readonly method: string;
   /**
-   * The path (percent-encoded, without the query) and the query (`?…`, or `""`).
+   * The path (percent-encoded, without the query) and the query (`?…`, or `""`), and the path's
+   * decoded segments when the reader has already checked and split it (`splitPath`).
    *
    * @throws {RelayRefusal} 400 `INVALID_INPUT` when the request's URL is malformed.
    */
-  target(): { path: string; search: string };
+  target(): { path: string; search: string; segments?: string[] };
   /** A header by name, repeated values combined with `, ` (as `Headers.get`), or `null`. */
   header(name: string): string | null;
   /** The web request handed to `resolveUser` and `endUserIpAddress`, built once when first asked. */

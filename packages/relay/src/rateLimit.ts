@@ -32,6 +32,20 @@ export interface RateLimitStore {
   hit(key: string, windowMs: number, limit: number): Promise<RateLimitResult>;
 }
 
+type SyncHit = (key: string, windowMs: number, limit: number) => RateLimitResult;
+
+/**
+ * The synchronous count behind each `hit` this module makes (stores in this process's memory),
+ * keyed by that `hit` function: a store whose `hit` an app replaced or wrapped is never bypassed.
+ * Not part of {@link RateLimitStore}: a store an app writes may live anywhere.
+ */
+const syncHits = new WeakMap<RateLimitStore["hit"], SyncHit>();
+
+/** The count of `store` without a promise, when its `hit` is one of this module's. */
+export function syncHit(store: RateLimitStore): SyncHit | undefined {
+  return syncHits.get(store.hit);
+}
+
 /** Options of {@link createMemoryRateLimitStore}. */
 export interface MemoryRateLimitStoreOptions {
   /** Clock in milliseconds; defaults to `Date.now`. */
@@ -52,19 +66,20 @@ export function createMemoryRateLimitStore(
   const now = options.now ?? Date.now;
   const sweepAt = options.sweepAt ?? 10_000;
   const windows = new Map<string, { count: number; resetAt: number }>();
-  return {
-    async hit(key, windowMs, limit) {
-      const t = now();
-      if (windows.size >= sweepAt) {
-        for (const [k, w] of windows) if (w.resetAt <= t) windows.delete(k);
-      }
-      let window = windows.get(key);
-      if (window === undefined || window.resetAt <= t) {
-        window = { count: 0, resetAt: t + windowMs };
-        windows.set(key, window);
-      }
-      window.count++;
-      return { allowed: window.count <= limit, retryAfterMs: window.resetAt - t };
-    },
+  const hitNow: SyncHit = (key, windowMs, limit) => {
+    const t = now();
+    if (windows.size >= sweepAt) {
+      for (const [k, w] of windows) if (w.resetAt <= t) windows.delete(k);
+    }
+    let window = windows.get(key);
+    if (window === undefined || window.resetAt <= t) {
+      window = { count: 0, resetAt: t + windowMs };
+      windows.set(key, window);
+    }
+    window.count++;
+    return { allowed: window.count <= limit, retryAfterMs: window.resetAt - t };
   };
+  const hit: RateLimitStore["hit"] = async (key, windowMs, limit) => hitNow(key, windowMs, limit);
+  syncHits.set(hit, hitNow);
+  return { hit };
 }

@@ -47,17 +47,19 @@ export function splitPath(path: string): string[] {
  * Absolute-form (`http://host/…`), authority-form and `//host` targets are refused, so no
  * request can name another host.
  *
+ * @returns the path's decoded segments (as {@link splitPath} gives them), so they are split once.
  * @throws {RelayRefusal} 400 `INVALID_INPUT` when the target is malformed.
  */
-export function checkRequestTarget(target: string): void {
+export function checkRequestTarget(target: string): string[] {
   if (!target.startsWith("/") || target.startsWith("//")) {
     throw malformed("request target must be a path");
   }
   const query = target.indexOf("?");
   const hash = target.indexOf("#");
   if (hash !== -1) throw malformed("fragment in request target");
-  splitPath(query === -1 ? target : target.slice(0, query));
+  const segments = splitPath(query === -1 ? target : target.slice(0, query));
   if (query !== -1 && CONTROL.test(target.slice(query))) throw malformed("control character");
+  return segments;
 }
 
 /** Splits a base path such as `/api/grid` into segments; `""` or `/` is the root. */

@@ -4,6 +4,7 @@
 import { rememberRemoteAddress } from "./endUserIp.js";
 import { errorAnswer, type RelayAnswer, RelayRefusal, relayErrorResponse } from "./errors.js";
 import type { RelayIncoming } from "./incoming.js";
+import { lazyRequest } from "./lazyRequest.js";
 import { nativeRelay } from "./nativeRelay.js";
 import { readBody } from "./readBody.js";
 import { checkRequestTarget } from "./requestPath.js";
@@ -34,13 +35,18 @@ export type NodeHandler = (request: NodeRequestLike, response: NodeResponseLike)
 
 const HOST = /^[A-Za-z0-9.-]+(?::[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::[0-9]{1,5})?$/;
 
-/** Builds a web `Request` from a Node request: raw headers appended one by one, the body streamed as bytes. */
-function toRequest(req: NodeRequestLike, target: string): Request {
+/** A Node request's raw headers as web `Headers`, appended one by one. */
+function toHeaders(req: NodeRequestLike): Headers {
   const headers = new Headers();
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
     // Repeated headers are appended, so they reach the relay as one combined value it refuses.
     headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
   }
+  return headers;
+}
+
+/** Builds a web `Request` from a Node request and its headers, the body streamed as bytes. */
+function toRequest(req: NodeRequestLike, target: string, headers = toHeaders(req)): Request {
   const host =
     req.headers.host !== undefined && HOST.test(req.headers.host) ? req.headers.host : "localhost";
   const tls = req.socket?.encrypted === true;
@@ -89,33 +95,50 @@ function headerMap(rawHeaders: readonly string[]): Map<string, string> {
 }
 
 /**
- * The relay's reading of a Node request: the raw target and headers as they came; the web
- * `Request` (what `resolveUser` is given) built only when the checks before it have passed, and
- * it alone streams the body, so a body is read once, as the fetch handler reads it.
+ * The relay's reading of a Node request: the raw target and headers as they came. The web
+ * `Request` is built only when something reads more of it than its headers and method
+ * (lazyRequest.ts): `resolveUser` reading a cookie never builds it, a body is read through it,
+ * so a body is read once, as the fetch handler reads it.
  */
-function nodeIncoming(req: NodeRequestLike, target: string): RelayIncoming {
+function nodeIncoming(req: NodeRequestLike, target: string, segments: string[]): RelayIncoming {
   let headers: Map<string, string> | undefined;
+  let webHeaders: Headers | undefined;
   let request: Request | undefined;
+  let view: Request | undefined;
+  const method = normalizeMethod(req.method ?? "GET");
+  const requestHeaders = () => {
+    webHeaders ??= toHeaders(req);
+    return webHeaders;
+  };
   const webRequest = () => {
-    request ??= toRequest(req, target);
+    request ??= toRequest(req, target, requestHeaders());
     return request;
   };
   return {
-    method: normalizeMethod(req.method ?? "GET"),
+    method,
     target() {
       const query = target.indexOf("?");
       return query === -1
-        ? { path: target, search: "" }
+        ? { path: target, search: "", segments }
         : {
             path: target.slice(0, query),
             search: query === target.length - 1 ? "" : target.slice(query),
+            segments,
           };
     },
     header(name) {
       headers ??= headerMap(req.rawHeaders);
       return headers.get(name.toLowerCase()) ?? null;
     },
-    request: webRequest,
+    request() {
+      view ??= lazyRequest({
+        method,
+        headers: requestHeaders,
+        build: webRequest,
+        peerAddress: req.socket?.remoteAddress,
+      });
+      return view;
+    },
     readBody: (maxBodyBytes) => readBody(webRequest(), maxBodyBytes),
   };
 }
@@ -155,8 +178,7 @@ export function toNodeHandler(handler: (request: Request) => Promise<Response>):
       const target = req.originalUrl ?? req.url ?? "/";
       let answer: RelayAnswer;
       try {
-        checkRequestTarget(target);
-        answer = await native(nodeIncoming(req, target));
+        answer = await native(nodeIncoming(req, target, checkRequestTarget(target)));
       } catch (error) {
         answer = errorAnswer(
           error instanceof RelayRefusal
