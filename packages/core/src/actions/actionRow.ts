@@ -89,8 +89,21 @@ export type ActionErrors = {
   readonly passkey?: true;
 };
 
+/**
+ * A lazy chunk of actions (scripts/catalog.ts names each one's module): the SCA login with the
+ * authorization that runs it (they share their proof), the SCA factors, and the rarer account and
+ * wallet actions.
+ */
+export type ActionChunk = "sca" | "scaFactors" | "wallet";
+
 /** An action's row, exported beside its function as `<action>Row`. */
 export type ActionSourceRow = {
+  /**
+   * The lazy chunk that holds its code (docs/architecture.md "Size"), absent when the entry does:
+   * its public function is then a stub the generator writes into actions/lazy.ts from this
+   * function's own signature and documentation, and the chunk's module exports it.
+   */
+  readonly chunk?: ActionChunk;
   /** What it does, for the docs tables. */
   readonly summary: string;
   /** Every request it can make, in order, its own and those of actions it runs. Empty: none. */

@@ -38,7 +38,16 @@ export type StartContactVerificationErrorType = SignetErrorOf<
   ActionErrorCode<"startContactVerification">
 >;
 
-/** `startContactVerification`, loaded on first use: documented at the public function in `lazyWallet.ts`. */
+/**
+ * Sends a verification code to the customer's email or phone (`POST
+ * /customers/{id}/verify-email` or `/verify-phone`). Confirm with `confirmContactVerification`.
+ *
+ * @throws {SignetError} `CONFLICT` (409: already verified, or not required here), `RATE_LIMITED`, `NETWORK`.
+ * @example
+ * ```ts
+ * await startContactVerification(client, { customerId, channel: "phone" });
+ * ```
+ */
 export async function startContactVerification(
   client: SignetClient,
   parameters: StartContactVerificationParameters,
@@ -61,7 +70,16 @@ export type ConfirmContactVerificationErrorType = SignetErrorOf<
   ActionErrorCode<"confirmContactVerification">
 >;
 
-/** `confirmContactVerification`, loaded on first use: documented at the public function in `lazyWallet.ts`. */
+/**
+ * Confirms the code of a contact verification (`POST /customers/{id}/verify-email/confirm` or
+ * `/verify-phone/confirm` `{ code }`).
+ *
+ * @throws {SignetError} `INVALID_INPUT` (400: a wrong or lapsed code), `CONFLICT`, `NETWORK`.
+ * @example
+ * ```ts
+ * const customer = await confirmContactVerification(client, { customerId, channel: "phone", code });
+ * ```
+ */
 export async function confirmContactVerification(
   client: SignetClient,
   parameters: ConfirmContactVerificationParameters,
@@ -115,6 +133,7 @@ export const PHONE_VERIFY_CONFIRM = {
 
 /** startContactVerification's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const startContactVerificationRow = {
+  chunk: "wallet",
   summary: "sends a code that proves the customer's email or phone (EU customers)",
   requests: [{ route: EMAIL_VERIFY }, { route: PHONE_VERIFY }],
   errors: { client: REQUEST_ERRORS },
@@ -123,6 +142,7 @@ export const startContactVerificationRow = {
 
 /** confirmContactVerification's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const confirmContactVerificationRow = {
+  chunk: "wallet",
   summary: "confirms the email or phone with its code",
   requests: [{ route: EMAIL_VERIFY_CONFIRM }, { route: PHONE_VERIFY_CONFIRM }],
   errors: { client: REQUEST_ERRORS },

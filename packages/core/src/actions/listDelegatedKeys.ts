@@ -16,7 +16,15 @@ export type ListDelegatedKeysParameters = CallOptions & {
 export type ListDelegatedKeysReturnType = DelegatedKeyJson[];
 export type ListDelegatedKeysErrorType = SignetErrorOf<ActionErrorCode<"listDelegatedKeys">>;
 
-/** `listDelegatedKeys`, loaded on first use: documented at the public function in `lazyWallet.ts`. */
+/**
+ * Lists delegated keys by wallet and/or funding source (at least one), PENDING and REVOKED included.
+ *
+ * @throws {SignetError} `INVALID_ARGUMENT`, `RELAY_FORBIDDEN`, `NETWORK`.
+ * @example
+ * ```ts
+ * const keys = await listDelegatedKeys(client, { accountId });
+ * ```
+ */
 export async function listDelegatedKeys(
   client: SignetClient,
   parameters: ListDelegatedKeysParameters,
@@ -48,6 +56,7 @@ export const DELEGATED_KEYS_LIST = {
 
 /** listDelegatedKeys's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const listDelegatedKeysRow = {
+  chunk: "wallet",
   summary: "the delegated keys of an account or a funding source, every status",
   requests: [{ route: DELEGATED_KEYS_LIST }],
   errors: { client: REQUEST_ERRORS },

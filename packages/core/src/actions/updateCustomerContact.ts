@@ -22,7 +22,17 @@ export type UpdateCustomerContactErrorType = SignetErrorOf<
   ActionErrorCode<"updateCustomerContact">
 >;
 
-/** `updateCustomerContact`, loaded on first use: documented at the public function in `lazyWallet.ts`. */
+/**
+ * Changes the customer's email or phone number (one per call), which moves the tied EMAIL_OTP or
+ * SMS_OTP credential too; stamped by a held session of a tied wallet. All or nothing.
+ *
+ * @throws {SignetError} `EMAIL_OTP_EMAIL_ALREADY_EXISTS`, `EMAIL_OTP_CREDENTIAL_SET_CHANGED`,
+ *   `EMAIL_OTP_CREDENTIAL_SYNC_FAILED`, `INVALID_INPUT`, `NO_SESSION`.
+ * @example
+ * ```ts
+ * await updateCustomerContact(client, { customerId, accountId, email: "new@example.com" });
+ * ```
+ */
 export async function updateCustomerContact(
   client: SignetClient,
   parameters: UpdateCustomerContactParameters,
@@ -108,6 +118,7 @@ export const CONTACT_UPDATE = {
 
 /** updateCustomerContact's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const updateCustomerContactRow = {
+  chunk: "wallet",
   summary:
     "changes the email or the phone number (one per call); the service renames the tied OTP credential",
   requests: [
