@@ -561,6 +561,22 @@ export function relayRouteTable(
 }
 
 const RELAY_README = "packages/relay/README.md";
+const TYPES_TEST = `${ACTIONS}/types.test.ts`;
+
+/**
+ * actions/types.test.ts's `Declared`: each action with its three exported types, which the test
+ * holds to the function (and the set of names to the functions core exports that take a client).
+ */
+function declaredBlock(rows: readonly SourceRow[], read: (file: string) => string): string {
+  const lines = rows.map(({ name, file }) => {
+    const type = `core.${name[0]!.toUpperCase()}${name.slice(1)}`;
+    // Parameters that may be left out (`parameters: X = {}`) are `X | undefined` to the caller.
+    const { signature } = publicFunction(read(file), file, name);
+    const optional = /\bparameters(\?:|: \w+ = )/.test(signature) ? " | undefined" : "";
+    return `  ${name}: [${type}Parameters${optional}, ${type}ReturnType, ${type}ErrorType];`;
+  });
+  return `/** Each action with its three exported types. */\ntype Declared = {\n${lines.join("\n")}\n};`;
+}
 
 /** Every copy the catalog writes, with what it holds now and what it should. */
 export async function catalogCopies(
@@ -622,6 +638,17 @@ export async function catalogCopies(
     after: formatted(
       EXPORTS,
       withCodeBlock(exportsText, EXPORTS, "exports", exportsBlock(rows), true),
+      root,
+    ),
+  });
+  const typesTest = read(TYPES_TEST);
+  copies.push({
+    file: TYPES_TEST,
+    what: "the type test's Declared",
+    before: typesTest,
+    after: formatted(
+      TYPES_TEST,
+      withCodeBlock(typesTest, TYPES_TEST, "declared", declaredBlock(rows, read)),
       root,
     ),
   });
