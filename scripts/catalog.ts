@@ -561,6 +561,20 @@ export function relayRouteTable(
 }
 
 const RELAY_README = "packages/relay/README.md";
+const CORE_README = "packages/core/README.md";
+
+/** The core README's parameters table: each action's parameters and result, from its row. */
+function parametersTable(rows: readonly SourceRow[]): string {
+  const cell = (text: string) => text.replaceAll("|", "\\|");
+  return [
+    "| action | parameters | resolves to |",
+    "|---|---|---|",
+    ...rows.map(
+      ({ name, row }) => `| \`${name}\` | ${cell(row.parameters)} | ${cell(row.resolvesTo)} |`,
+    ),
+  ].join("\n");
+}
+
 const TYPES_TEST = `${ACTIONS}/types.test.ts`;
 
 /**
@@ -665,6 +679,17 @@ export async function catalogCopies(
       file: RELAY_README,
       name: "routes",
       text: relayRouteTable(rows, RELAY_RULES),
+    }),
+  });
+  const coreReadme = read(CORE_README);
+  copies.push({
+    file: CORE_README,
+    what: "the core README's parameters table",
+    before: coreReadme,
+    after: withBlock(coreReadme, {
+      file: CORE_README,
+      name: "parameters",
+      text: parametersTable(rows),
     }),
   });
   const data = Object.fromEntries(rows.map((row) => [row.name, tableRow(row)]));

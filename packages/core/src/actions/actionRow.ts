@@ -106,6 +106,10 @@ export type ActionSourceRow = {
   readonly chunk?: ActionChunk;
   /** What it does, for the docs tables. */
   readonly summary: string;
+  /** Its parameters in brief, Markdown, for the core README's parameters table. */
+  readonly parameters: string;
+  /** What it resolves to, Markdown, for the same table. */
+  readonly resolvesTo: string;
   /** Every request it can make, in order, its own and those of actions it runs. Empty: none. */
   readonly requests: readonly ActionRowRequest[];
   /**

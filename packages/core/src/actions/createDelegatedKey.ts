@@ -154,6 +154,8 @@ export const DELEGATED_KEY_CREATE = {
 export const createDelegatedKeyRow = {
   chunk: "wallet",
   summary: "a delegated key for a card funding source, created in three legs",
+  parameters: "`{ accountId, cardId, nickname }`",
+  resolvesTo: "`DelegatedKeyJson`",
   requests: [
     {
       route: DELEGATED_KEY_CREATE,

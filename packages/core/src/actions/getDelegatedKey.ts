@@ -49,6 +49,8 @@ export const DELEGATED_KEY_GET = {
 export const getDelegatedKeyRow = {
   chunk: "wallet",
   summary: "one delegated key",
+  parameters: "`{ delegatedKeyId }`",
+  resolvesTo: "`DelegatedKeyJson`",
   requests: [{ route: DELEGATED_KEY_GET }],
   errors: { client: REQUEST_ERRORS },
   hook: { kind: "query", name: "useDelegatedKey", reads: "delegatedKeys" },

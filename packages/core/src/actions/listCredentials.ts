@@ -62,6 +62,8 @@ export async function listCredentials(
 export const listCredentialsRow = {
   chunk: "wallet",
   summary: "the account's credentials (works before sign-in)",
+  parameters: "`{ accountId, passkeyUserId?, rpId? }` (works before sign-in)",
+  resolvesTo: "`AuthMethodJson[]`",
   requests: [{ route: CREDENTIALS_LIST }],
   errors: { client: REQUEST_ERRORS },
   hook: { kind: "query", name: "useCredentials", reads: "credentials" },

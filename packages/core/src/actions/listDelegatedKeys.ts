@@ -58,6 +58,8 @@ export const DELEGATED_KEYS_LIST = {
 export const listDelegatedKeysRow = {
   chunk: "wallet",
   summary: "the delegated keys of an account or a funding source, every status",
+  parameters: "`{ accountId?, fundingSourceId? }`",
+  resolvesTo: "`DelegatedKeyJson[]`",
   requests: [{ route: DELEGATED_KEYS_LIST }],
   errors: { client: REQUEST_ERRORS },
   hook: { kind: "query", name: "useDelegatedKeys", reads: "delegatedKeys" },

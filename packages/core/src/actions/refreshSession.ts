@@ -317,6 +317,8 @@ export const SESSION_REFRESH = {
 export const refreshSessionRow = {
   summary:
     "a new key per refresh, the old one deleted (`legacy: true` for a service-made one); revoked again if the device signed out meanwhile",
+  parameters: "`{ accountId, sessionId?, legacy? }`",
+  resolvesTo: "`Session`",
   requests: [
     {
       route: SESSION_REFRESH,

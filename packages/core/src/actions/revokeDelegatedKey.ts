@@ -47,6 +47,8 @@ export const DELEGATED_KEY_REVOKE = {
 export const revokeDelegatedKeyRow = {
   chunk: "wallet",
   summary: "revokes an `ACTIVE` delegated key, in one call",
+  parameters: "`{ delegatedKeyId }`",
+  resolvesTo: "`undefined`",
   requests: [{ route: DELEGATED_KEY_REVOKE }],
   errors: { client: REQUEST_ERRORS },
   hook: { kind: "mutation", name: "useRevokeDelegatedKey", invalidates: ["delegatedKeys"] },

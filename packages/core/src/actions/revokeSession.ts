@@ -92,6 +92,8 @@ export const SESSION_REVOKE = {
 /** revokeSession's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const revokeSessionRow = {
   summary: "revokes any session of the account",
+  parameters: "`{ accountId, sessionId }`",
+  resolvesTo: "`undefined`",
   requests: [
     {
       route: SESSION_REVOKE,

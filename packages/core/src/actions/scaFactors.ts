@@ -254,6 +254,8 @@ export const SECURITY_EVENT_RECORD = {
 export const listScaFactorsRow = {
   chunk: "scaFactors",
   summary: "the customer's SCA factors",
+  parameters: "none (the relay names the customer)",
+  resolvesTo: "`ScaFactorJson[]`",
   requests: [{ route: SCA_FACTORS_LIST }],
   errors: { client: REQUEST_ERRORS },
   hook: { kind: "query", name: "useScaFactors", reads: "scaFactors" },
@@ -264,6 +266,8 @@ export const enrollScaPasskeyRow = {
   chunk: "scaFactors",
   summary:
     "a passkey enrolled for SCA (apart from the wallet's sign-in passkeys, one at most): start, WebAuthn, confirm",
+  parameters: "`{ origin?, timeoutMs? }`",
+  resolvesTo: "`ScaFactorJson`",
   requests: [{ route: SCA_FACTOR_ENROLL }, { route: SCA_FACTOR_CONFIRM }],
   errors: { client: [REQUEST_ERRORS, "SCA_ORIGIN_NOT_ALLOWED"], passkey: true },
   hook: { kind: "mutation", name: "useEnrollScaPasskey", invalidates: ["scaFactors"] },
@@ -273,6 +277,8 @@ export const enrollScaPasskeyRow = {
 export const deleteScaFactorRow = {
   chunk: "scaFactors",
   summary: "deletes the SCA passkey by its WebAuthn credential id",
+  parameters: "`{ credentialId }`",
+  resolvesTo: "`undefined`",
   requests: [{ route: SCA_FACTOR_DELETE }],
   errors: { client: REQUEST_ERRORS },
   hook: { kind: "mutation", name: "useDeleteScaFactor", invalidates: ["scaFactors"] },
@@ -282,6 +288,8 @@ export const deleteScaFactorRow = {
 export const recordSecurityEventRow = {
   chunk: "scaFactors",
   summary: "a failed login or a password reset of the app's own login, for the service's lockout",
+  parameters: "`{ eventType: \"FAILED_LOGIN_ATTEMPT\" | \"RESET_PASSWORD_COMPLETED\" }`",
+  resolvesTo: "`{ eventType, suspended, failedAttempts, lockedUntil? }`",
   requests: [{ route: SECURITY_EVENT_RECORD }],
   errors: { client: REQUEST_ERRORS },
   hook: { kind: "mutation", name: "useRecordSecurityEvent", invalidates: [] },

@@ -256,6 +256,8 @@ export const scaLoginRow = {
   chunk: "sca",
   summary:
     "the customer's SCA session: start with a factor, the proof through `onChallenge`, complete",
+  parameters: "`{ factor?, onChallenge, origin?, endUserIpAddress?, timeoutMs? }`",
+  resolvesTo: "`{ status: \"SUCCESS\", sessionExpiresAt? }`",
   requests: [{ route: SCA_LOGIN_START }, { route: SCA_LOGIN_COMPLETE }],
   errors: {
     client: [

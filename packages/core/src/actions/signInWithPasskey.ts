@@ -238,6 +238,8 @@ async function proveSessionKey(
 /** preparePasskeySignIn's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const preparePasskeySignInRow = {
   summary: "the passkey challenge for a fresh key, made before the tap",
+  parameters: "`{ credentialId, legacy? }`",
+  resolvesTo: "`PreparedPasskeySignIn`",
   requests: [{ route: CREDENTIAL_CHALLENGE }],
   errors: {
     client: [REQUEST_ERRORS, CRYPTO_ERRORS, "CHALLENGE_INVALID", "PROCESSING_TIMEOUT"],
@@ -249,6 +251,8 @@ export const preparePasskeySignInRow = {
 export const signInWithPasskeyRow = {
   summary:
     "a WebAuthn assertion over the challenge's UTF-8 bytes, verified with its `Request-Id`, then a refresh stamped by the device's key proves the session is its own; `autofill: true` offers the passkey in the browser's autofill",
+  parameters: "`{ prepared }` or `{ credentialId, legacy? }`, plus `{ rpId?, timeoutMs?, autofill? }`",
+  resolvesTo: "`Session`",
   requests: [
     { route: CREDENTIAL_CHALLENGE },
     { route: CREDENTIAL_VERIFY },

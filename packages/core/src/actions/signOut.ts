@@ -75,6 +75,8 @@ export async function signOut(
 export const signOutRow = {
   summary:
     "revokes each session this device holds, and any a lost answer may have made; the keys are deleted even offline",
+  parameters: "`{ accountId }`",
+  resolvesTo: "`undefined`",
   requests: [
     {
       route: SESSION_REVOKE,

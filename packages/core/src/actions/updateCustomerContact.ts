@@ -121,6 +121,8 @@ export const updateCustomerContactRow = {
   chunk: "wallet",
   summary:
     "changes the email or the phone number (one per call); the service renames the tied OTP credential",
+  parameters: "`{ customerId, accountId, email }` or `{ customerId, accountId, phoneNumber }`",
+  resolvesTo: "`CustomerJson`",
   requests: [
     {
       route: CONTACT_UPDATE,

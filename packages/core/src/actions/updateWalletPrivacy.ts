@@ -100,6 +100,8 @@ export const WALLET_PRIVACY_UPDATE = {
 export const updateWalletPrivacyRow = {
   chunk: "wallet",
   summary: "turns the wallet's privacy on or off",
+  parameters: "`{ accountId, privateEnabled }`",
+  resolvesTo: "`InternalAccountJson`",
   requests: [
     {
       route: WALLET_PRIVACY_UPDATE,
