@@ -129,7 +129,8 @@ export function addCredentialPayload(
 export const addCredentialRow = {
   chunk: "wallet",
   summary: "adds an EMAIL_OTP, SMS_OTP or OAUTH credential",
-  parameters: "`{ accountId, type: \"EMAIL_OTP\", email }`, `{ accountId, type: \"SMS_OTP\", phoneNumber }` (the contact the user confirmed) or `{ accountId, type: \"OAUTH\", oidcToken }`",
+  parameters:
+    '`{ accountId, type: "EMAIL_OTP", email }`, `{ accountId, type: "SMS_OTP", phoneNumber }` (the contact the user confirmed) or `{ accountId, type: "OAUTH", oidcToken }`',
   resolvesTo: "`AuthMethodJson`",
   requests: [
     {

@@ -298,7 +298,8 @@ export const authorizeQuoteRow = {
   chunk: "sca",
   summary:
     "Strong Customer Authentication of a pending quote: each challenge answered with an SMS code or a passkey assertion until the transfer is released (and the SCA login, when the service refuses the first answer with 409 SCA_SESSION_REQUIRED)",
-  parameters: "`{ quote, onChallenge: (challenge, { step, error, resend, login, quote }) => { code } | { passkey: true }, origin?, endUserIpAddress?, timeoutMs?, scaLogin? }`",
+  parameters:
+    "`{ quote, onChallenge: (challenge, { step, error, resend, login, quote }) => { code } | { passkey: true }, origin?, endUserIpAddress?, timeoutMs?, scaLogin? }`",
   resolvesTo: "`ExecutedQuoteJson`",
   requests: [
     { route: QUOTE_AUTHORIZE },

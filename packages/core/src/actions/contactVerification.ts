@@ -135,7 +135,7 @@ export const PHONE_VERIFY_CONFIRM = {
 export const startContactVerificationRow = {
   chunk: "wallet",
   summary: "sends a code that proves the customer's email or phone (EU customers)",
-  parameters: "`{ customerId, channel: \"email\" | \"phone\" }`",
+  parameters: '`{ customerId, channel: "email" | "phone" }`',
   resolvesTo: "`undefined`",
   requests: [{ route: EMAIL_VERIFY }, { route: PHONE_VERIFY }],
   errors: { client: REQUEST_ERRORS },
@@ -146,7 +146,7 @@ export const startContactVerificationRow = {
 export const confirmContactVerificationRow = {
   chunk: "wallet",
   summary: "confirms the email or phone with its code",
-  parameters: "`{ customerId, channel: \"email\" | \"phone\", code }`",
+  parameters: '`{ customerId, channel: "email" | "phone", code }`',
   resolvesTo: "`CustomerJson`",
   requests: [{ route: EMAIL_VERIFY_CONFIRM }, { route: PHONE_VERIFY_CONFIRM }],
   errors: { client: REQUEST_ERRORS },

@@ -105,7 +105,8 @@ export const TRANSACTIONS_LIST = {
 export const listTransactionsRow = {
   chunk: "wallet",
   summary: "the customer's transactions, a page at a time (`nextCursor`)",
-  parameters: "`{ status?, type?, accountIdentifier?, startDate?, endDate?, limit?, cursor?, sortOrder? }`",
+  parameters:
+    "`{ status?, type?, accountIdentifier?, startDate?, endDate?, limit?, cursor?, sortOrder? }`",
   resolvesTo: "`{ transactions, nextCursor? }`",
   requests: [{ route: TRANSACTIONS_LIST }],
   errors: { client: REQUEST_ERRORS },

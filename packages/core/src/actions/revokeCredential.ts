@@ -146,7 +146,8 @@ export const revokeCredentialRow = {
   chunk: "wallet",
   summary:
     "revokes a credential, stamped by a session of a *different* credential; its sessions end",
-  parameters: "`{ accountId, credentialId, type, passkeyCredentialId?, rpId? }` (`type` as the user confirmed it)",
+  parameters:
+    "`{ accountId, credentialId, type, passkeyCredentialId?, rpId? }` (`type` as the user confirmed it)",
   resolvesTo: "`undefined`",
   requests: [
     {

@@ -288,7 +288,7 @@ export const deleteScaFactorRow = {
 export const recordSecurityEventRow = {
   chunk: "scaFactors",
   summary: "a failed login or a password reset of the app's own login, for the service's lockout",
-  parameters: "`{ eventType: \"FAILED_LOGIN_ATTEMPT\" | \"RESET_PASSWORD_COMPLETED\" }`",
+  parameters: '`{ eventType: "FAILED_LOGIN_ATTEMPT" | "RESET_PASSWORD_COMPLETED" }`',
   resolvesTo: "`{ eventType, suspended, failedAttempts, lockedUntil? }`",
   requests: [{ route: SECURITY_EVENT_RECORD }],
   errors: { client: REQUEST_ERRORS },

@@ -257,7 +257,7 @@ export const scaLoginRow = {
   summary:
     "the customer's SCA session: start with a factor, the proof through `onChallenge`, complete",
   parameters: "`{ factor?, onChallenge, origin?, endUserIpAddress?, timeoutMs? }`",
-  resolvesTo: "`{ status: \"SUCCESS\", sessionExpiresAt? }`",
+  resolvesTo: '`{ status: "SUCCESS", sessionExpiresAt? }`',
   requests: [{ route: SCA_LOGIN_START }, { route: SCA_LOGIN_COMPLETE }],
   errors: {
     client: [

@@ -251,7 +251,8 @@ export const preparePasskeySignInRow = {
 export const signInWithPasskeyRow = {
   summary:
     "a WebAuthn assertion over the challenge's UTF-8 bytes, verified with its `Request-Id`, then a refresh stamped by the device's key proves the session is its own; `autofill: true` offers the passkey in the browser's autofill",
-  parameters: "`{ prepared }` or `{ credentialId, legacy? }`, plus `{ rpId?, timeoutMs?, autofill? }`",
+  parameters:
+    "`{ prepared }` or `{ credentialId, legacy? }`, plus `{ rpId?, timeoutMs?, autofill? }`",
   resolvesTo: "`Session`",
   requests: [
     { route: CREDENTIAL_CHALLENGE },
