@@ -67,6 +67,11 @@ export type ActionHook =
       readonly name: `use${string}`;
       /** What a success changes: the queries reading it refetch (react's `mutationChanges`). */
       readonly invalidates: readonly ActionResource[];
+      /**
+       * The hook's summary when it is the plain mutation over the action: the generator then
+       * writes it (packages/react/src/actionHooks.ts). Absent: the hook is hand-written.
+       */
+      readonly doc?: string;
     }
   | { readonly kind: "none"; readonly why: string };
 

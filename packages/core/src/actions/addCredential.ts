@@ -143,5 +143,10 @@ export const addCredentialRow = {
     },
   ],
   errors: { client: SESSION_SIGNED_ERRORS },
-  hook: { kind: "mutation", name: "useAddCredential", invalidates: ["credentials"] },
+  hook: {
+    kind: "mutation",
+    name: "useAddCredential",
+    doc: "Adds an EMAIL_OTP, SMS_OTP or OAUTH credential (`addCredential`).",
+    invalidates: ["credentials"],
+  },
 } as const satisfies ActionSourceRow;

@@ -249,5 +249,10 @@ export const addPasskeyRow = {
     },
   ],
   errors: { client: SESSION_SIGNED_ERRORS, passkey: true },
-  hook: { kind: "mutation", name: "useAddPasskey", invalidates: ["credentials"] },
+  hook: {
+    kind: "mutation",
+    name: "useAddPasskey",
+    doc: "Registers a passkey on the account (`addPasskey`). Call `mutate` directly in the tap's event handler.",
+    invalidates: ["credentials"],
+  },
 } as const satisfies ActionSourceRow;

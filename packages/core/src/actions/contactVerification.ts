@@ -139,7 +139,12 @@ export const startContactVerificationRow = {
   resolvesTo: "`undefined`",
   requests: [{ route: EMAIL_VERIFY }, { route: PHONE_VERIFY }],
   errors: { client: REQUEST_ERRORS },
-  hook: { kind: "mutation", name: "useStartContactVerification", invalidates: [] },
+  hook: {
+    kind: "mutation",
+    name: "useStartContactVerification",
+    doc: "Sends a code that verifies the customer's email or phone (`startContactVerification`).",
+    invalidates: [],
+  },
 } as const satisfies ActionSourceRow;
 
 /** confirmContactVerification's row of the catalog of actions (docs/architecture.md "Adding an action"). */
@@ -150,5 +155,10 @@ export const confirmContactVerificationRow = {
   resolvesTo: "`CustomerJson`",
   requests: [{ route: EMAIL_VERIFY_CONFIRM }, { route: PHONE_VERIFY_CONFIRM }],
   errors: { client: REQUEST_ERRORS },
-  hook: { kind: "mutation", name: "useConfirmContactVerification", invalidates: [] },
+  hook: {
+    kind: "mutation",
+    name: "useConfirmContactVerification",
+    doc: "Confirms a contact verification code (`confirmContactVerification`).",
+    invalidates: [],
+  },
 } as const satisfies ActionSourceRow;

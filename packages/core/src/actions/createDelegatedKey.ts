@@ -167,5 +167,10 @@ export const createDelegatedKeyRow = {
     },
   ],
   errors: { client: SESSION_SIGNED_ERRORS },
-  hook: { kind: "mutation", name: "useCreateDelegatedKey", invalidates: ["delegatedKeys"] },
+  hook: {
+    kind: "mutation",
+    name: "useCreateDelegatedKey",
+    doc: "Creates a card's delegated signing key (`createDelegatedKey`).",
+    invalidates: ["delegatedKeys"],
+  },
 } as const satisfies ActionSourceRow;

@@ -174,5 +174,10 @@ export const exportWalletRow = {
     },
   ],
   errors: { client: [SESSION_SIGNED_ERRORS, CRYPTO_ERRORS, BUNDLE_ERRORS] },
-  hook: { kind: "mutation", name: "useExportWallet", invalidates: [] },
+  hook: {
+    kind: "mutation",
+    name: "useExportWallet",
+    doc: "Exports the wallet's mnemonic (`exportWallet`). Show it only behind an explicit confirmation; never store or log it.",
+    invalidates: [],
+  },
 } as const satisfies ActionSourceRow;

@@ -334,5 +334,10 @@ export const refreshSessionRow = {
     },
   ],
   errors: { client: SESSION_SIGNED_ERRORS },
-  hook: { kind: "mutation", name: "useRefreshSession", invalidates: ["sessions"] },
+  hook: {
+    kind: "mutation",
+    name: "useRefreshSession",
+    doc: "Replaces the session with a new one before it expires (`refreshSession`).",
+    invalidates: ["sessions"],
+  },
 } as const satisfies ActionSourceRow;

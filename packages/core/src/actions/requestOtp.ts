@@ -78,5 +78,10 @@ export const requestOtpRow = {
   resolvesTo: "`{ credential, otpEncryptionTargetBundle }`",
   requests: [{ route: CREDENTIAL_CHALLENGE }],
   errors: { client: [REQUEST_ERRORS, "PROCESSING_TIMEOUT"] },
-  hook: { kind: "mutation", name: "useRequestOtp", invalidates: [] },
+  hook: {
+    kind: "mutation",
+    name: "useRequestOtp",
+    doc: "Sends a one-time code to an email or SMS credential (`requestOtp`).",
+    invalidates: [],
+  },
 } as const satisfies ActionSourceRow;

@@ -160,5 +160,10 @@ export const revokeCredentialRow = {
     },
   ],
   errors: { client: SESSION_SIGNED_ERRORS },
-  hook: { kind: "mutation", name: "useRevokeCredential", invalidates: ["credentials", "sessions"] },
+  hook: {
+    kind: "mutation",
+    name: "useRevokeCredential",
+    doc: "Revokes a credential, signed by a session of another one (`revokeCredential`).",
+    invalidates: ["credentials", "sessions"],
+  },
 } as const satisfies ActionSourceRow;

@@ -51,5 +51,10 @@ export const revokeDelegatedKeyRow = {
   resolvesTo: "`undefined`",
   requests: [{ route: DELEGATED_KEY_REVOKE }],
   errors: { client: REQUEST_ERRORS },
-  hook: { kind: "mutation", name: "useRevokeDelegatedKey", invalidates: ["delegatedKeys"] },
+  hook: {
+    kind: "mutation",
+    name: "useRevokeDelegatedKey",
+    doc: "Revokes a delegated key (`revokeDelegatedKey`).",
+    invalidates: ["delegatedKeys"],
+  },
 } as const satisfies ActionSourceRow;

@@ -105,5 +105,10 @@ export const revokeSessionRow = {
     },
   ],
   errors: { client: SESSION_SIGNED_ERRORS },
-  hook: { kind: "mutation", name: "useRevokeSession", invalidates: ["sessions"] },
+  hook: {
+    kind: "mutation",
+    name: "useRevokeSession",
+    doc: "Ends a session of the account (`revokeSession`).",
+    invalidates: ["sessions"],
+  },
 } as const satisfies ActionSourceRow;

@@ -270,7 +270,12 @@ export const enrollScaPasskeyRow = {
   resolvesTo: "`ScaFactorJson`",
   requests: [{ route: SCA_FACTOR_ENROLL }, { route: SCA_FACTOR_CONFIRM }],
   errors: { client: [REQUEST_ERRORS, "SCA_ORIGIN_NOT_ALLOWED"], passkey: true },
-  hook: { kind: "mutation", name: "useEnrollScaPasskey", invalidates: ["scaFactors"] },
+  hook: {
+    kind: "mutation",
+    name: "useEnrollScaPasskey",
+    doc: "Enrolls a passkey as the customer's SCA factor (`enrollScaPasskey`), apart from the wallet's sign-in passkeys; `useScaFactors` refetches.",
+    invalidates: ["scaFactors"],
+  },
 } as const satisfies ActionSourceRow;
 
 /** deleteScaFactor's row of the catalog of actions (docs/architecture.md "Adding an action"). */
@@ -281,7 +286,12 @@ export const deleteScaFactorRow = {
   resolvesTo: "`undefined`",
   requests: [{ route: SCA_FACTOR_DELETE }],
   errors: { client: REQUEST_ERRORS },
-  hook: { kind: "mutation", name: "useDeleteScaFactor", invalidates: ["scaFactors"] },
+  hook: {
+    kind: "mutation",
+    name: "useDeleteScaFactor",
+    doc: "Deletes the customer's SCA passkey (`deleteScaFactor`); `useScaFactors` refetches.",
+    invalidates: ["scaFactors"],
+  },
 } as const satisfies ActionSourceRow;
 
 /** recordSecurityEvent's row of the catalog of actions (docs/architecture.md "Adding an action"). */
@@ -292,5 +302,10 @@ export const recordSecurityEventRow = {
   resolvesTo: "`{ eventType, suspended, failedAttempts, lockedUntil? }`",
   requests: [{ route: SECURITY_EVENT_RECORD }],
   errors: { client: REQUEST_ERRORS },
-  hook: { kind: "mutation", name: "useRecordSecurityEvent", invalidates: [] },
+  hook: {
+    kind: "mutation",
+    name: "useRecordSecurityEvent",
+    doc: "Records a security event of the app's own login (`recordSecurityEvent`).",
+    invalidates: [],
+  },
 } as const satisfies ActionSourceRow;

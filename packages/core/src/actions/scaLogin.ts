@@ -269,5 +269,10 @@ export const scaLoginRow = {
     ],
     passkey: true,
   },
-  hook: { kind: "mutation", name: "useScaLogin", invalidates: [] },
+  hook: {
+    kind: "mutation",
+    name: "useScaLogin",
+    doc: "Opens the customer's SCA session (`scaLogin`); pass `onChallenge` as for `authorizeQuote`.",
+    invalidates: [],
+  },
 } as const satisfies ActionSourceRow;

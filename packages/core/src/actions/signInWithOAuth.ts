@@ -84,5 +84,10 @@ export const signInWithOAuthRow = {
   resolvesTo: "`Session`",
   requests: [{ route: CREDENTIAL_VERIFY }],
   errors: { client: [REQUEST_ERRORS, CRYPTO_ERRORS, "KEY_STORAGE_UNAVAILABLE"] },
-  hook: { kind: "mutation", name: "useSignInWithOAuth", invalidates: ["sessions"] },
+  hook: {
+    kind: "mutation",
+    name: "useSignInWithOAuth",
+    doc: "Signs in with an OIDC token bound to a fresh key (`signInWithOAuth`).",
+    invalidates: ["sessions"],
+  },
 } as const satisfies ActionSourceRow;

@@ -244,7 +244,12 @@ export const preparePasskeySignInRow = {
   errors: {
     client: [REQUEST_ERRORS, CRYPTO_ERRORS, "CHALLENGE_INVALID", "PROCESSING_TIMEOUT"],
   },
-  hook: { kind: "mutation", name: "usePreparePasskeySignIn", invalidates: [] },
+  hook: {
+    kind: "mutation",
+    name: "usePreparePasskeySignIn",
+    doc: "Fetches a passkey challenge ahead of the tap (`preparePasskeySignIn`).",
+    invalidates: [],
+  },
 } as const satisfies ActionSourceRow;
 
 /** signInWithPasskey's row of the catalog of actions (docs/architecture.md "Adding an action"). */
@@ -278,5 +283,10 @@ export const signInWithPasskeyRow = {
     ],
     passkey: true,
   },
-  hook: { kind: "mutation", name: "useSignInWithPasskey", invalidates: ["sessions"] },
+  hook: {
+    kind: "mutation",
+    name: "useSignInWithPasskey",
+    doc: "Signs in with a passkey (`signInWithPasskey`), with `autofill: true` for browser autofill. Call `mutate` directly in the tap's event handler: the prompt opens in the same task (iOS Safari drops it otherwise).",
+    invalidates: ["sessions"],
+  },
 } as const satisfies ActionSourceRow;

@@ -84,5 +84,10 @@ export const signOutRow = {
     },
   ],
   errors: { client: SESSION_SIGNED_ERRORS },
-  hook: { kind: "mutation", name: "useSignOut", invalidates: ["sessions"] },
+  hook: {
+    kind: "mutation",
+    name: "useSignOut",
+    doc: "Ends this device's sessions of the account and deletes their keys (`signOut`).",
+    invalidates: ["sessions"],
+  },
 } as const satisfies ActionSourceRow;

@@ -134,5 +134,10 @@ export const updateCustomerContactRow = {
     },
   ],
   errors: { client: SESSION_SIGNED_ERRORS },
-  hook: { kind: "mutation", name: "useUpdateCustomerContact", invalidates: ["credentials"] },
+  hook: {
+    kind: "mutation",
+    name: "useUpdateCustomerContact",
+    doc: "Changes the customer's email or phone number (`updateCustomerContact`). The service renames the tied EMAIL_OTP or SMS_OTP credential to the new contact, so `useCredentials` refetches.",
+    invalidates: ["credentials"],
+  },
 } as const satisfies ActionSourceRow;

@@ -113,5 +113,10 @@ export const updateWalletPrivacyRow = {
     },
   ],
   errors: { client: SESSION_SIGNED_ERRORS },
-  hook: { kind: "mutation", name: "useUpdateWalletPrivacy", invalidates: ["balances"] },
+  hook: {
+    kind: "mutation",
+    name: "useUpdateWalletPrivacy",
+    doc: "Turns the wallet's privacy on or off (`updateWalletPrivacy`, a signed retry); `useInternalAccounts` refetches.",
+    invalidates: ["balances"],
+  },
 } as const satisfies ActionSourceRow;

@@ -162,5 +162,10 @@ export const verifyOtpRow = {
       "KEY_STORAGE_UNAVAILABLE",
     ],
   },
-  hook: { kind: "mutation", name: "useVerifyOtp", invalidates: ["sessions", "credentials"] },
+  hook: {
+    kind: "mutation",
+    name: "useVerifyOtp",
+    doc: "Signs in with the code the user typed (`verifyOtp`).",
+    invalidates: ["sessions", "credentials"],
+  },
 } as const satisfies ActionSourceRow;
