@@ -20,7 +20,7 @@ const { catalogCopies, loadRows, missingPlaces } = await tsImport("./catalog.ts"
 const write = process.argv.includes("--write");
 const rows = await loadRows(root);
 const stale = [];
-for (const copy of catalogCopies(root, rows)) {
+for (const copy of await catalogCopies(root, rows)) {
   if (copy.after === copy.before) continue;
   stale.push(`${copy.file} (${copy.what})`);
   if (write) writeFileSync(join(root, copy.file), copy.after);

@@ -25,7 +25,7 @@ const budgets = [
     // 0.5 KiB). That had reached 27.5 KiB (27.49 measured, 45 KiB in all at 44.85). A size pass
     // took back 3.36 KiB: the rarer account and wallet actions (delegated keys, credentials, contact
     // details, wallet privacy and export, the transactions list) are one chunk, loaded in the
-    // background from createClient on (actions/lazyWallet.ts, -1.68 KiB); the OTP seal's bundle checks are a chunk createClient
+    // background from createClient on (actions/lazy.ts, -1.68 KiB); the OTP seal's bundle checks are a chunk createClient
     // prefetches with HPKE (-1.36 KiB); and code only chunks use no longer rides with the page:
     // abortedError in transport/abort.ts rather than transport/http.ts, the base point G, concatBytes
     // and equalBytes, verify-stamp's import of stamp.ts (-0.33 KiB). Everything: 45.5 KiB (45.29

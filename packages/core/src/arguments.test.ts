@@ -1,6 +1,6 @@
 // Every action refuses bad arguments with a typed error before any request: never a TypeError
 // from destructuring, never a request with a half-formed path. "Every action" is the table of
-// actions (actions/actionTable.ts), so a new action is covered, or this file fails, at once.
+// actions (actions/actionTable.ts), so a new action is covered at once, held to the strictest case.
 import { describe, expect, it, vi } from "vitest";
 import { type ActionName, actionNames } from "./actions/actionTable.js";
 import { query } from "./arguments.js";
@@ -8,55 +8,29 @@ import { SignetError } from "./errors.js";
 import * as core from "./index.js";
 
 /**
- * How each action takes its parameters: `optional` when they may be left out entirely (the relay
+ * How an action takes its parameters: `optional` when they may be left out entirely (the relay
  * fills in the customer), `namesResource: false` when they name no resource (no id to refuse).
- * Keyed by the table of actions, so a new action fails to compile (and this test fails) until it
- * has a case here.
+ * Every action of the table is held to the strictest case, `REQUIRED`, unless it is listed in
+ * `LOOSER` with what it may leave out; so a new action is covered at once, with no case to add,
+ * and this test fails if it is looser than `REQUIRED` without saying so here.
  */
 type ArgumentCase = { optional: boolean; namesResource: boolean };
 const REQUIRED: ArgumentCase = { optional: false, namesResource: true };
-const cases: { readonly [K in ActionName]: ArgumentCase } = {
-  requestOtp: REQUIRED,
-  verifyOtp: REQUIRED,
-  signInWithOAuth: REQUIRED,
-  preparePasskeySignIn: REQUIRED,
-  signInWithPasskey: REQUIRED,
-  addPasskey: REQUIRED,
-  addCredential: REQUIRED,
-  listCredentials: REQUIRED,
-  revokeCredential: REQUIRED,
-  getSession: REQUIRED,
-  listSessions: REQUIRED,
-  refreshSession: REQUIRED,
-  revokeSession: REQUIRED,
-  signOut: REQUIRED,
-  exportWallet: REQUIRED,
-  getQuote: REQUIRED,
-  executeQuote: REQUIRED,
-  authorizeQuote: REQUIRED,
-  resendQuoteAuthorization: REQUIRED,
-  waitForTransaction: REQUIRED,
+const LOOSER: { readonly [K in ActionName]?: ArgumentCase } = {
   listTransactions: { optional: true, namesResource: false },
-  scaLogin: REQUIRED,
   listScaFactors: { optional: true, namesResource: false },
   enrollScaPasskey: { optional: true, namesResource: false },
-  deleteScaFactor: REQUIRED,
-  recordSecurityEvent: REQUIRED,
-  updateWalletPrivacy: REQUIRED,
-  startContactVerification: REQUIRED,
-  confirmContactVerification: REQUIRED,
-  updateCustomerContact: REQUIRED,
-  createDelegatedKey: REQUIRED,
-  listDelegatedKeys: REQUIRED,
-  getDelegatedKey: REQUIRED,
-  revokeDelegatedKey: REQUIRED,
   listInternalAccounts: { optional: true, namesResource: true },
 };
+const caseOf = (name: ActionName): ArgumentCase => LOOSER[name] ?? REQUIRED;
 
 type Action = (client: unknown, parameters: unknown) => Promise<unknown>;
 
-it("has a case for every action of the table, and none for another", () => {
-  expect(Object.keys(cases).sort()).toEqual([...actionNames].sort());
+it("covers every action of the table; each looser case names one of them", () => {
+  expect(actionNames.length).toBeGreaterThan(30);
+  expect(Object.keys(LOOSER).filter((name) => !actionNames.includes(name as ActionName))).toEqual(
+    [],
+  );
 });
 
 describe("actions: bad arguments", () => {
@@ -72,7 +46,7 @@ describe("actions: bad arguments", () => {
     "%s: non-client, non-object and empty parameters are INVALID_ARGUMENT",
     async (name) => {
       const action = (core as unknown as Record<string, Action>)[name]!;
-      const { optional, namesResource } = cases[name];
+      const { optional, namesResource } = caseOf(name);
       for (const [c, p] of [
         ...(optional ? [] : ([[client, undefined]] as const)),
         [client, null],

@@ -1,6 +1,6 @@
 // The docs tables made from the catalog of actions (their currency is the generator's check, run
-// by actions/actionTable.test.ts and CI): the marker pair is required, and the hand-written
-// parameters table of the README names every action (docs/architecture.md "Adding an action").
+// by actions/actionTable.test.ts and CI): the marker pair is required, and the parameters table of
+// the README, written from each row's `parameters` and `resolvesTo`, names every action.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { withBlock } from "../../../scripts/actionDocs.js";

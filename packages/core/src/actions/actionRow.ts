@@ -67,6 +67,11 @@ export type ActionHook =
       readonly name: `use${string}`;
       /** What a success changes: the queries reading it refetch (react's `mutationChanges`). */
       readonly invalidates: readonly ActionResource[];
+      /**
+       * The hook's summary when it is the plain mutation over the action: the generator then
+       * writes it (packages/react/src/actionHooks.ts). Absent: the hook is hand-written.
+       */
+      readonly doc?: string;
     }
   | { readonly kind: "none"; readonly why: string };
 
@@ -89,10 +94,27 @@ export type ActionErrors = {
   readonly passkey?: true;
 };
 
+/**
+ * A lazy chunk of actions (scripts/catalog.ts names each one's module): the SCA login with the
+ * authorization that runs it (they share their proof), the SCA factors, and the rarer account and
+ * wallet actions.
+ */
+export type ActionChunk = "sca" | "scaFactors" | "wallet";
+
 /** An action's row, exported beside its function as `<action>Row`. */
 export type ActionSourceRow = {
+  /**
+   * The lazy chunk that holds its code (docs/architecture.md "Size"), absent when the entry does:
+   * its public function is then a stub the generator writes into actions/lazy.ts from this
+   * function's own signature and documentation, and the chunk's module exports it.
+   */
+  readonly chunk?: ActionChunk;
   /** What it does, for the docs tables. */
   readonly summary: string;
+  /** Its parameters in brief, Markdown, for the core README's parameters table. */
+  readonly parameters: string;
+  /** What it resolves to, Markdown, for the same table. */
+  readonly resolvesTo: string;
   /** Every request it can make, in order, its own and those of actions it runs. Empty: none. */
   readonly requests: readonly ActionRowRequest[];
   /**

@@ -34,7 +34,21 @@ export type AddCredentialParameters = CallOptions & { accountId: string } & (
 export type AddCredentialReturnType = AuthMethodJson;
 export type AddCredentialErrorType = SignetErrorOf<ActionErrorCode<"addCredential">>;
 
-/** `addCredential`, loaded on first use: documented at the public function in `lazyWallet.ts`. */
+/**
+ * Adds an OTP or OAuth credential to the wallet, stamped by a held session of the account
+ * (a signed request). For passkeys use `addPasskey`. An email or SMS credential takes the contact
+ * the user confirmed (`email` / `phoneNumber`, as your app showed it): the service sends the codes
+ * to the customer's contact on file, and the device signs only a payload that names exactly this
+ * one (docs/protocol.md §11).
+ *
+ * @throws {SignetError} `NO_SESSION`, `PAYLOAD_MISMATCH` (the payload names another contact),
+ *   `EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS`, `SMS_OTP_CREDENTIAL_ALREADY_EXISTS`, `INVALID_INPUT`.
+ * @example
+ * ```ts
+ * await addCredential(client, { accountId, type: "SMS_OTP", phoneNumber: "+14155550123" });
+ * await addCredential(client, { accountId, type: "OAUTH", oidcToken });
+ * ```
+ */
 export async function addCredential(
   client: SignetClient,
   parameters: AddCredentialParameters,
@@ -113,7 +127,11 @@ export function addCredentialPayload(
 
 /** addCredential's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const addCredentialRow = {
+  chunk: "wallet",
   summary: "adds an EMAIL_OTP, SMS_OTP or OAUTH credential",
+  parameters:
+    '`{ accountId, type: "EMAIL_OTP", email }`, `{ accountId, type: "SMS_OTP", phoneNumber }` (the contact the user confirmed) or `{ accountId, type: "OAUTH", oidcToken }`',
+  resolvesTo: "`AuthMethodJson`",
   requests: [
     {
       route: CREDENTIAL_ADD,
@@ -125,5 +143,10 @@ export const addCredentialRow = {
     },
   ],
   errors: { client: SESSION_SIGNED_ERRORS },
-  hook: { kind: "mutation", name: "useAddCredential", invalidates: ["credentials"] },
+  hook: {
+    kind: "mutation",
+    name: "useAddCredential",
+    doc: "Adds an EMAIL_OTP, SMS_OTP or OAUTH credential (`addCredential`).",
+    invalidates: ["credentials"],
+  },
 } as const satisfies ActionSourceRow;

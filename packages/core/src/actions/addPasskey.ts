@@ -236,6 +236,8 @@ export const CREDENTIALS_LIST = {
 /** addPasskey's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const addPasskeyRow = {
   summary: "WebAuthn registration with your backend's challenge, then the signed add",
+  parameters: "`{ accountId, nickname, challenge, rp, user, timeoutMs? }`",
+  resolvesTo: "`AuthMethodJson`",
   requests: [
     {
       route: CREDENTIAL_ADD,
@@ -247,5 +249,10 @@ export const addPasskeyRow = {
     },
   ],
   errors: { client: SESSION_SIGNED_ERRORS, passkey: true },
-  hook: { kind: "mutation", name: "useAddPasskey", invalidates: ["credentials"] },
+  hook: {
+    kind: "mutation",
+    name: "useAddPasskey",
+    doc: "Registers a passkey on the account (`addPasskey`). Call `mutate` directly in the tap's event handler.",
+    invalidates: ["credentials"],
+  },
 } as const satisfies ActionSourceRow;

@@ -71,7 +71,51 @@ export type AuthorizeQuoteReturnType = ExecutedQuoteJson;
 
 export type AuthorizeQuoteErrorType = SignetErrorOf<ActionErrorCode<"authorizeQuote">>;
 
-/** `authorizeQuote`, loaded on first use: documented at the public function in `lazy.ts`. */
+/**
+ * Authorizes a quote that waits for Strong Customer Authentication (customers in the EU and
+ * EEA): answers each `scaChallenge` with what `onChallenge` returns, an SMS code or a passkey
+ * assertion made through the client's WebAuthn provider from the challenge's
+ * `passkeyAssertionOptions` (sent with its origin), and repeats while the quote stays
+ * `PENDING_AUTHORIZATION` (a cross-currency send asks twice: the conversion, then the payout).
+ * Each answer is sent once, never retried on its own, and the quote is never executed again.
+ * Follow with `waitForTransaction`.
+ *
+ * An answer left unanswered, or answered 5xx (the relay's 502/504 `UPSTREAM_*` included), may
+ * have been taken: the quote is read (per challenge, at least once and as often as the retry
+ * policy's `retryCount` allows). Released, it is returned; at its next challenge, that
+ * one is asked for; `EXPIRED` is `QUOTE_EXPIRED` and `FAILED` is `QUOTE_FAILED`; still waiting
+ * for this challenge, `onChallenge` is asked again with `context.error` (the same proof is never
+ * sent again by itself). A proof refused (400, 409) after that read reads the quote again, as a
+ * first answer still at work may have released it meanwhile.
+ *
+ * Each proof is bound to this quote where anything binds it (docs/protocol.md §11): a challenge
+ * this client has seen come with another quote or an SCA login, or with other passkey options,
+ * is refused before the customer is asked (`PAYLOAD_MISMATCH`), as is a passkey ceremony by one of
+ * the wallet's sign-in passkeys; every answer, and every re-read, must be about this quote (its
+ * id, amount and payee), else `MALFORMED_RESPONSE` (`details.quoteId`, `details.field`).
+ *
+ * A refused answer (400) asks `onChallenge` again with `context.error`. `SCA_SESSION_REQUIRED`
+ * (409: the customer's SCA login is missing or lapsed) runs the SCA login (`scaLogin`) through
+ * the same `onChallenge`, with the challenge's factor (SMS unless it is a passkey's), and sends
+ * the answer again, once. Other refusals end the call: `CONFLICT` (409: nothing to authorize, or not an SCA
+ * region), `ACCOUNT_LOCKED` (423: `details.lockedUntil`, `details.failedAttempts`,
+ * `details.suspended`), `RATE_LIMITED` (429: `details.retryAfterMs`).
+ *
+ * @throws {SignetError} the codes above, `QUOTE_EXPIRED`, `QUOTE_FAILED`, `CHALLENGE_EXPIRED`, `PAYLOAD_MISMATCH`, `SCA_ORIGIN_NOT_ALLOWED`, `MALFORMED_RESPONSE`, `WEBAUTHN_*`, `QUOTE_NOT_FOUND`, `NETWORK`, `INVALID_ARGUMENT`.
+ * @example
+ * ```ts
+ * const executed = await executeQuote(client, { quote });
+ * const released =
+ *   executed.status === "PENDING_AUTHORIZATION"
+ *     ? await authorizeQuote(client, {
+ *         quote: executed,
+ *         onChallenge: (challenge, { error }) =>
+ *           challenge.factor === "PASSKEY" ? ui.waitForTap(challenge.purpose) : ui.askCode(challenge.purpose, error),
+ *       })
+ *     : executed;
+ * await waitForTransaction(client, { transactionId: released.transactionId! });
+ * ```
+ */
 export async function authorizeQuote(
   client: SignetClient,
   parameters: AuthorizeQuoteParameters,
@@ -251,8 +295,12 @@ export const QUOTE_AUTHORIZE = {
 
 /** authorizeQuote's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const authorizeQuoteRow = {
+  chunk: "sca",
   summary:
     "Strong Customer Authentication of a pending quote: each challenge answered with an SMS code or a passkey assertion until the transfer is released (and the SCA login, when the service refuses the first answer with 409 SCA_SESSION_REQUIRED)",
+  parameters:
+    "`{ quote, onChallenge: (challenge, { step, error, resend, login, quote }) => { code } | { passkey: true }, origin?, endUserIpAddress?, timeoutMs?, scaLogin? }`",
+  resolvesTo: "`ExecutedQuoteJson`",
   requests: [
     { route: QUOTE_AUTHORIZE },
     // The quote is read again after an authorize that went unanswered or got a 5xx.

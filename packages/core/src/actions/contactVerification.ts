@@ -38,7 +38,16 @@ export type StartContactVerificationErrorType = SignetErrorOf<
   ActionErrorCode<"startContactVerification">
 >;
 
-/** `startContactVerification`, loaded on first use: documented at the public function in `lazyWallet.ts`. */
+/**
+ * Sends a verification code to the customer's email or phone (`POST
+ * /customers/{id}/verify-email` or `/verify-phone`). Confirm with `confirmContactVerification`.
+ *
+ * @throws {SignetError} `CONFLICT` (409: already verified, or not required here), `RATE_LIMITED`, `NETWORK`.
+ * @example
+ * ```ts
+ * await startContactVerification(client, { customerId, channel: "phone" });
+ * ```
+ */
 export async function startContactVerification(
   client: SignetClient,
   parameters: StartContactVerificationParameters,
@@ -61,7 +70,16 @@ export type ConfirmContactVerificationErrorType = SignetErrorOf<
   ActionErrorCode<"confirmContactVerification">
 >;
 
-/** `confirmContactVerification`, loaded on first use: documented at the public function in `lazyWallet.ts`. */
+/**
+ * Confirms the code of a contact verification (`POST /customers/{id}/verify-email/confirm` or
+ * `/verify-phone/confirm` `{ code }`).
+ *
+ * @throws {SignetError} `INVALID_INPUT` (400: a wrong or lapsed code), `CONFLICT`, `NETWORK`.
+ * @example
+ * ```ts
+ * const customer = await confirmContactVerification(client, { customerId, channel: "phone", code });
+ * ```
+ */
 export async function confirmContactVerification(
   client: SignetClient,
   parameters: ConfirmContactVerificationParameters,
@@ -115,16 +133,32 @@ export const PHONE_VERIFY_CONFIRM = {
 
 /** startContactVerification's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const startContactVerificationRow = {
+  chunk: "wallet",
   summary: "sends a code that proves the customer's email or phone (EU customers)",
+  parameters: '`{ customerId, channel: "email" | "phone" }`',
+  resolvesTo: "`undefined`",
   requests: [{ route: EMAIL_VERIFY }, { route: PHONE_VERIFY }],
   errors: { client: REQUEST_ERRORS },
-  hook: { kind: "mutation", name: "useStartContactVerification", invalidates: [] },
+  hook: {
+    kind: "mutation",
+    name: "useStartContactVerification",
+    doc: "Sends a code that verifies the customer's email or phone (`startContactVerification`).",
+    invalidates: [],
+  },
 } as const satisfies ActionSourceRow;
 
 /** confirmContactVerification's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const confirmContactVerificationRow = {
+  chunk: "wallet",
   summary: "confirms the email or phone with its code",
+  parameters: '`{ customerId, channel: "email" | "phone", code }`',
+  resolvesTo: "`CustomerJson`",
   requests: [{ route: EMAIL_VERIFY_CONFIRM }, { route: PHONE_VERIFY_CONFIRM }],
   errors: { client: REQUEST_ERRORS },
-  hook: { kind: "mutation", name: "useConfirmContactVerification", invalidates: [] },
+  hook: {
+    kind: "mutation",
+    name: "useConfirmContactVerification",
+    doc: "Confirms a contact verification code (`confirmContactVerification`).",
+    invalidates: [],
+  },
 } as const satisfies ActionSourceRow;

@@ -35,7 +35,16 @@ export type CreateDelegatedKeyErrorType = SignetErrorOf<ActionErrorCode<"createD
 
 export const DELEGATED_KEY_FIELDS = ["id", "cardId", "accountId", "publicKey", "status"] as const;
 
-/** `createDelegatedKey`, loaded on first use: documented at the public function in `lazyWallet.ts`. */
+/**
+ * Creates the delegated key that lets a card spend from the wallet: a three-leg signed request,
+ * both signed legs stamped by a held session of the wallet.
+ *
+ * @throws {SignetError} 409 `CONFLICT`-class when an ACTIVE key exists for the funding source, `NO_SESSION`, `NETWORK`.
+ * @example
+ * ```ts
+ * const key = await createDelegatedKey(client, { accountId, cardId, nickname: "Card" });
+ * ```
+ */
 export async function createDelegatedKey(
   client: SignetClient,
   parameters: CreateDelegatedKeyParameters,
@@ -143,7 +152,10 @@ export const DELEGATED_KEY_CREATE = {
 
 /** createDelegatedKey's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const createDelegatedKeyRow = {
+  chunk: "wallet",
   summary: "a delegated key for a card funding source, created in three legs",
+  parameters: "`{ accountId, cardId, nickname }`",
+  resolvesTo: "`DelegatedKeyJson`",
   requests: [
     {
       route: DELEGATED_KEY_CREATE,
@@ -155,5 +167,10 @@ export const createDelegatedKeyRow = {
     },
   ],
   errors: { client: SESSION_SIGNED_ERRORS },
-  hook: { kind: "mutation", name: "useCreateDelegatedKey", invalidates: ["delegatedKeys"] },
+  hook: {
+    kind: "mutation",
+    name: "useCreateDelegatedKey",
+    doc: "Creates a card's delegated signing key (`createDelegatedKey`).",
+    invalidates: ["delegatedKeys"],
+  },
 } as const satisfies ActionSourceRow;

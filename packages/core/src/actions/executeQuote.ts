@@ -193,6 +193,9 @@ export const QUOTE_EXECUTE = {
 export const executeQuoteRow = {
   summary:
     "finds the `EMBEDDED_WALLET` instruction by type, stamps it, executes once with an `Idempotency-Key` reused on every retry (a quote waiting for SCA comes back `PENDING_AUTHORIZATION`, typed)",
+  parameters:
+    '`{ quote, idempotencyKey?, scaFactor?: "SMS_OTP" | "PASSKEY", onChallenge?, scaLogin?, origin?, endUserIpAddress?, timeoutMs? }` (the last five for an SCA login the service asks for at execute)',
+  resolvesTo: "`ExecutedQuoteJson | PendingAuthorizationQuoteJson`",
   requests: [
     {
       route: QUOTE_EXECUTE,

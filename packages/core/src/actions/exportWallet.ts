@@ -20,7 +20,22 @@ export type ExportWalletParameters = CallOptions & {
 export type ExportWalletReturnType = string;
 export type ExportWalletErrorType = SignetErrorOf<ActionErrorCode<"exportWallet">>;
 
-/** `exportWallet`, loaded on first use: documented at the public function in `lazyWallet.ts`. */
+/**
+ * Exports the wallet's recovery phrase: a fresh decrypt-only key per export (uncompressed), the
+ * signed request, then `openExportBundle` on the device. The key exists only for this call. If the
+ * challenge lapses, or an answer is lost (the re-send meets a spent request id, or nothing
+ * answers), a new export starts under a fresh key, as often as the retry policy's `retryCount`
+ * allows: an export changes nothing, so another one is safe. A held session that has expired on
+ * the service's clock (a device that slept) ends it in `SESSION_EXPIRED`: sign in again.
+ *
+ * @throws {SignetError} `NO_SESSION`, `SESSION_EXPIRED`, `BUNDLE_SIGNER_UNTRUSTED`, `BUNDLE_SIGNATURE_INVALID`,
+ *   `BUNDLE_ORGANIZATION_MISMATCH`, `DECRYPTION_FAILED`, `PROCESSING_TIMEOUT`, `OUTCOME_UNKNOWN`,
+ *   `NETWORK`.
+ * @example
+ * ```ts
+ * const mnemonic = await exportWallet(client, { accountId });
+ * ```
+ */
 export async function exportWallet(
   client: SignetClient,
   parameters: ExportWalletParameters,
@@ -142,8 +157,12 @@ export const WALLET_EXPORT = {
 
 /** exportWallet's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const exportWalletRow = {
+  chunk: "wallet",
   summary:
     "a fresh decrypt-only key per export, the verified bundle opened on the device; the mnemonic goes to the caller only",
+  parameters: "`{ accountId, organizationId? }`",
+  resolvesTo:
+    "`string`: the BIP-39 mnemonic, words separated by spaces (12 from the emulator; the service's documents do not state a count, so show every word that comes)",
   requests: [
     {
       route: WALLET_EXPORT,
@@ -155,5 +174,10 @@ export const exportWalletRow = {
     },
   ],
   errors: { client: [SESSION_SIGNED_ERRORS, CRYPTO_ERRORS, BUNDLE_ERRORS] },
-  hook: { kind: "mutation", name: "useExportWallet", invalidates: [] },
+  hook: {
+    kind: "mutation",
+    name: "useExportWallet",
+    doc: "Exports the wallet's mnemonic (`exportWallet`). Show it only behind an explicit confirmation; never store or log it.",
+    invalidates: [],
+  },
 } as const satisfies ActionSourceRow;

@@ -15,7 +15,15 @@ export type GetDelegatedKeyParameters = CallOptions & {
 export type GetDelegatedKeyReturnType = DelegatedKeyJson;
 export type GetDelegatedKeyErrorType = SignetErrorOf<ActionErrorCode<"getDelegatedKey">>;
 
-/** `getDelegatedKey`, loaded on first use: documented at the public function in `lazyWallet.ts`. */
+/**
+ * Reads one delegated key (`GET /auth/delegated-keys/{id}`).
+ *
+ * @throws {SignetError} `NOT_FOUND`, `RELAY_FORBIDDEN`, `NETWORK`.
+ * @example
+ * ```ts
+ * const key = await getDelegatedKey(client, { delegatedKeyId });
+ * ```
+ */
 export async function getDelegatedKey(
   client: SignetClient,
   parameters: GetDelegatedKeyParameters,
@@ -39,7 +47,10 @@ export const DELEGATED_KEY_GET = {
 
 /** getDelegatedKey's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const getDelegatedKeyRow = {
+  chunk: "wallet",
   summary: "one delegated key",
+  parameters: "`{ delegatedKeyId }`",
+  resolvesTo: "`DelegatedKeyJson`",
   requests: [{ route: DELEGATED_KEY_GET }],
   errors: { client: REQUEST_ERRORS },
   hook: { kind: "query", name: "useDelegatedKey", reads: "delegatedKeys" },

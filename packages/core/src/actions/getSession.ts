@@ -34,6 +34,8 @@ export async function getSession(
 /** getSession's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const getSessionRow = {
   summary: "the session this device holds for the account, from the key store",
+  parameters: "`{ accountId }`",
+  resolvesTo: "`Session | undefined` (the one this device holds)",
   requests: [],
   errors: { client: ["INVALID_ARGUMENT", "KEY_STORAGE_UNAVAILABLE", "KEY_INVALID"] },
   hook: {

@@ -25,7 +25,16 @@ export type ListCredentialsParameters = CallOptions & {
 export type ListCredentialsReturnType = AuthMethodJson[];
 export type ListCredentialsErrorType = SignetErrorOf<ActionErrorCode<"listCredentials">>;
 
-/** `listCredentials`, loaded on first use: documented at the public function in `lazyWallet.ts`. */
+/**
+ * Lists the credentials of an Embedded Wallet (`GET /auth/credentials?accountId=`).
+ *
+ * @throws {SignetError} `RELAY_FORBIDDEN` (not the user's account), `NETWORK`, `MALFORMED_RESPONSE`.
+ * @example
+ * ```ts
+ * const credentials = await listCredentials(client, { accountId });
+ * const email = credentials.find((c) => c.type === "EMAIL_OTP");
+ * ```
+ */
 export async function listCredentials(
   client: SignetClient,
   parameters: ListCredentialsParameters,
@@ -51,7 +60,10 @@ export async function listCredentials(
 
 /** listCredentials's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const listCredentialsRow = {
+  chunk: "wallet",
   summary: "the account's credentials (works before sign-in)",
+  parameters: "`{ accountId, passkeyUserId?, rpId? }` (works before sign-in)",
+  resolvesTo: "`AuthMethodJson[]`",
   requests: [{ route: CREDENTIALS_LIST }],
   errors: { client: REQUEST_ERRORS },
   hook: { kind: "query", name: "useCredentials", reads: "credentials" },

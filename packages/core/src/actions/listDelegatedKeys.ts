@@ -16,7 +16,15 @@ export type ListDelegatedKeysParameters = CallOptions & {
 export type ListDelegatedKeysReturnType = DelegatedKeyJson[];
 export type ListDelegatedKeysErrorType = SignetErrorOf<ActionErrorCode<"listDelegatedKeys">>;
 
-/** `listDelegatedKeys`, loaded on first use: documented at the public function in `lazyWallet.ts`. */
+/**
+ * Lists delegated keys by wallet and/or funding source (at least one), PENDING and REVOKED included.
+ *
+ * @throws {SignetError} `INVALID_ARGUMENT`, `RELAY_FORBIDDEN`, `NETWORK`.
+ * @example
+ * ```ts
+ * const keys = await listDelegatedKeys(client, { accountId });
+ * ```
+ */
 export async function listDelegatedKeys(
   client: SignetClient,
   parameters: ListDelegatedKeysParameters,
@@ -48,7 +56,10 @@ export const DELEGATED_KEYS_LIST = {
 
 /** listDelegatedKeys's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const listDelegatedKeysRow = {
+  chunk: "wallet",
   summary: "the delegated keys of an account or a funding source, every status",
+  parameters: "`{ accountId?, fundingSourceId? }`",
+  resolvesTo: "`DelegatedKeyJson[]`",
   requests: [{ route: DELEGATED_KEYS_LIST }],
   errors: { client: REQUEST_ERRORS },
   hook: { kind: "query", name: "useDelegatedKeys", reads: "delegatedKeys" },

@@ -74,6 +74,9 @@ export const INTERNAL_ACCOUNTS_LIST = {
 /** listInternalAccounts's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const listInternalAccountsRow = {
   summary: "the user's wallets with balances, every page",
+  parameters:
+    "`{ customerId?, type? }` (or none: the relay fills in the user's customer); every page",
+  resolvesTo: "`InternalAccountJson[]`",
   requests: [{ route: INTERNAL_ACCOUNTS_LIST }],
   errors: { client: REQUEST_ERRORS },
   hook: { kind: "query", name: "useInternalAccounts", reads: "balances" },

@@ -45,6 +45,8 @@ export const SESSIONS_LIST = {
 /** listSessions's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const listSessionsRow = {
   summary: "every active session the service knows for the account, on any device",
+  parameters: "`{ accountId }`",
+  resolvesTo: "`AuthSessionJson[]`",
   requests: [{ route: SESSIONS_LIST }],
   errors: { client: REQUEST_ERRORS },
   hook: { kind: "query", name: "useSessions", reads: "sessions" },

@@ -35,7 +35,16 @@ export type ListTransactionsReturnType = {
 };
 export type ListTransactionsErrorType = SignetErrorOf<ActionErrorCode<"listTransactions">>;
 
-/** `listTransactions`, loaded on first use: documented at the public function in `lazyWallet.ts`. */
+/**
+ * Lists the signed-in customer's transactions (`GET /transactions`), one page at a time.
+ *
+ * @throws {SignetError} `INVALID_ARGUMENT`, `RELAY_FORBIDDEN`, `NETWORK`.
+ * @example
+ * ```ts
+ * let page = await listTransactions(client, { limit: 20 });
+ * while (page.nextCursor) page = await listTransactions(client, { cursor: page.nextCursor });
+ * ```
+ */
 export async function listTransactions(
   client: SignetClient,
   parameters: ListTransactionsParameters = {},
@@ -94,7 +103,11 @@ export const TRANSACTIONS_LIST = {
 
 /** listTransactions's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const listTransactionsRow = {
+  chunk: "wallet",
   summary: "the customer's transactions, a page at a time (`nextCursor`)",
+  parameters:
+    "`{ status?, type?, accountIdentifier?, startDate?, endDate?, limit?, cursor?, sortOrder? }`",
+  resolvesTo: "`{ transactions, nextCursor? }`",
   requests: [{ route: TRANSACTIONS_LIST }],
   errors: { client: REQUEST_ERRORS },
   hook: { kind: "query", name: "useTransactions", reads: "transactions" },

@@ -317,6 +317,8 @@ export const SESSION_REFRESH = {
 export const refreshSessionRow = {
   summary:
     "a new key per refresh, the old one deleted (`legacy: true` for a service-made one); revoked again if the device signed out meanwhile",
+  parameters: "`{ accountId, sessionId?, legacy? }`",
+  resolvesTo: "`Session`",
   requests: [
     {
       route: SESSION_REFRESH,
@@ -332,5 +334,10 @@ export const refreshSessionRow = {
     },
   ],
   errors: { client: SESSION_SIGNED_ERRORS },
-  hook: { kind: "mutation", name: "useRefreshSession", invalidates: ["sessions"] },
+  hook: {
+    kind: "mutation",
+    name: "useRefreshSession",
+    doc: "Replaces the session with a new one before it expires (`refreshSession`).",
+    invalidates: ["sessions"],
+  },
 } as const satisfies ActionSourceRow;

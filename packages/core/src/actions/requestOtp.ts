@@ -74,7 +74,14 @@ export const CREDENTIAL_CHALLENGE = {
 /** requestOtp's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const requestOtpRow = {
   summary: "starts an email or SMS OTP sign-in: a fresh target bundle, a code sent",
+  parameters: "`{ credentialId }`",
+  resolvesTo: "`{ credential, otpEncryptionTargetBundle }`",
   requests: [{ route: CREDENTIAL_CHALLENGE }],
   errors: { client: [REQUEST_ERRORS, "PROCESSING_TIMEOUT"] },
-  hook: { kind: "mutation", name: "useRequestOtp", invalidates: [] },
+  hook: {
+    kind: "mutation",
+    name: "useRequestOtp",
+    doc: "Sends a one-time code to an email or SMS credential (`requestOtp`).",
+    invalidates: [],
+  },
 } as const satisfies ActionSourceRow;

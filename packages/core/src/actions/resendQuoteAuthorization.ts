@@ -48,6 +48,8 @@ export const QUOTE_AUTHORIZE_RESEND = {
 /** resendQuoteAuthorization's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const resendQuoteAuthorizationRow = {
   summary: "re-sends a lapsed SMS code of a quote's SCA challenge",
+  parameters: "`{ quoteId }`",
+  resolvesTo: "`undefined`",
   requests: [{ route: QUOTE_AUTHORIZE_RESEND }],
   errors: { client: REQUEST_ERRORS },
   hook: { kind: "none", why: "`useAuthorizeQuote` offers it as `resend` on the challenge" },

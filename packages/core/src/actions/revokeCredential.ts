@@ -36,7 +36,20 @@ export type RevokeCredentialParameters = CallOptions & {
 export type RevokeCredentialReturnType = undefined;
 export type RevokeCredentialErrorType = SignetErrorOf<ActionErrorCode<"revokeCredential">>;
 
-/** `revokeCredential`, loaded on first use: documented at the public function in `lazyWallet.ts`. */
+/**
+ * Revokes a credential, stamped by a held session issued by a DIFFERENT credential of the account
+ * (the service's rule). Sessions the revoked credential issued end; their keys are deleted here.
+ * `type` is the credential's type as the user confirmed it (the entry of `listCredentials` they
+ * chose): the device signs only the removal of that kind of credential, whatever the service's
+ * answer says (docs/protocol.md §11).
+ *
+ * @throws {SignetError} `NO_SESSION` (no session from another credential), `PAYLOAD_MISMATCH`
+ *   (the payload removes another kind of credential), `INVALID_INPUT` (last credential), `NOT_FOUND`.
+ * @example
+ * ```ts
+ * await revokeCredential(client, { accountId, credentialId: oldPasskey.id, type: "PASSKEY" });
+ * ```
+ */
 export async function revokeCredential(
   client: SignetClient,
   parameters: RevokeCredentialParameters,
@@ -130,8 +143,12 @@ export const CREDENTIAL_REVOKE = {
 
 /** revokeCredential's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const revokeCredentialRow = {
+  chunk: "wallet",
   summary:
     "revokes a credential, stamped by a session of a *different* credential; its sessions end",
+  parameters:
+    "`{ accountId, credentialId, type, passkeyCredentialId?, rpId? }` (`type` as the user confirmed it)",
+  resolvesTo: "`undefined`",
   requests: [
     {
       route: CREDENTIAL_REVOKE,
@@ -143,5 +160,10 @@ export const revokeCredentialRow = {
     },
   ],
   errors: { client: SESSION_SIGNED_ERRORS },
-  hook: { kind: "mutation", name: "useRevokeCredential", invalidates: ["credentials", "sessions"] },
+  hook: {
+    kind: "mutation",
+    name: "useRevokeCredential",
+    doc: "Revokes a credential, signed by a session of another one (`revokeCredential`).",
+    invalidates: ["credentials", "sessions"],
+  },
 } as const satisfies ActionSourceRow;

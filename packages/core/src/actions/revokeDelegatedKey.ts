@@ -12,7 +12,16 @@ export type RevokeDelegatedKeyParameters = CallOptions & {
 export type RevokeDelegatedKeyReturnType = undefined;
 export type RevokeDelegatedKeyErrorType = SignetErrorOf<ActionErrorCode<"revokeDelegatedKey">>;
 
-/** `revokeDelegatedKey`, loaded on first use: documented at the public function in `lazyWallet.ts`. */
+/**
+ * Revokes an ACTIVE delegated key (`DELETE /auth/delegated-keys/{id}`, one call, 204).
+ *
+ * @throws {SignetError} `REFERENCE_NOT_FOUND` (404), `INVALID_INPUT` (400: the key is not ACTIVE,
+ *   as the OpenAPI documents), `RELAY_FORBIDDEN`, `NETWORK`.
+ * @example
+ * ```ts
+ * await revokeDelegatedKey(client, { delegatedKeyId });
+ * ```
+ */
 export async function revokeDelegatedKey(
   client: SignetClient,
   parameters: RevokeDelegatedKeyParameters,
@@ -36,8 +45,16 @@ export const DELEGATED_KEY_REVOKE = {
 
 /** revokeDelegatedKey's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const revokeDelegatedKeyRow = {
+  chunk: "wallet",
   summary: "revokes an `ACTIVE` delegated key, in one call",
+  parameters: "`{ delegatedKeyId }`",
+  resolvesTo: "`undefined`",
   requests: [{ route: DELEGATED_KEY_REVOKE }],
   errors: { client: REQUEST_ERRORS },
-  hook: { kind: "mutation", name: "useRevokeDelegatedKey", invalidates: ["delegatedKeys"] },
+  hook: {
+    kind: "mutation",
+    name: "useRevokeDelegatedKey",
+    doc: "Revokes a delegated key (`revokeDelegatedKey`).",
+    invalidates: ["delegatedKeys"],
+  },
 } as const satisfies ActionSourceRow;

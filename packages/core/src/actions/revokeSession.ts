@@ -92,6 +92,8 @@ export const SESSION_REVOKE = {
 /** revokeSession's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const revokeSessionRow = {
   summary: "revokes any session of the account",
+  parameters: "`{ accountId, sessionId }`",
+  resolvesTo: "`undefined`",
   requests: [
     {
       route: SESSION_REVOKE,
@@ -103,5 +105,10 @@ export const revokeSessionRow = {
     },
   ],
   errors: { client: SESSION_SIGNED_ERRORS },
-  hook: { kind: "mutation", name: "useRevokeSession", invalidates: ["sessions"] },
+  hook: {
+    kind: "mutation",
+    name: "useRevokeSession",
+    doc: "Ends a session of the account (`revokeSession`).",
+    invalidates: ["sessions"],
+  },
 } as const satisfies ActionSourceRow;

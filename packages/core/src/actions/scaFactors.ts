@@ -27,7 +27,16 @@ export type ListScaFactorsParameters = CallOptions;
 export type ListScaFactorsReturnType = ScaFactorJson[];
 export type ListScaFactorsErrorType = SignetErrorOf<ActionErrorCode<"listScaFactors">>;
 
-/** `listScaFactors`, loaded on first use: documented at the public function in `lazy.ts`. */
+/**
+ * Lists the customer's enrolled SCA factors (`GET /sca/factors`): `SMS_OTP` always (the verified
+ * phone), a `PASSKEY` once one is enrolled for SCA, `TOTP` when set up.
+ *
+ * @throws {SignetError} `CONFLICT` (409: the customer is not in an SCA region), `NETWORK`.
+ * @example
+ * ```ts
+ * const canUsePasskey = (await listScaFactors(client)).some((f) => f.factor === "PASSKEY");
+ * ```
+ */
 export async function listScaFactors(
   client: SignetClient,
   parameters: ListScaFactorsParameters = {},
@@ -58,7 +67,20 @@ export type EnrollScaPasskeyParameters = CallOptions & {
 export type EnrollScaPasskeyReturnType = ScaFactorJson;
 export type EnrollScaPasskeyErrorType = SignetErrorOf<ActionErrorCode<"enrollScaPasskey">>;
 
-/** `enrollScaPasskey`, loaded on first use: documented at the public function in `lazy.ts`. */
+/**
+ * Enrolls a passkey as the customer's SCA factor: `POST /sca/factors` `{ type: "PASSKEY" }`, the
+ * registration ceremony on the service's opaque options (as they are, a missing timeout added),
+ * then `POST /sca/factors/confirm` with the credential and its origin. Distinct from `addPasskey`,
+ * which adds a way to sign in to the wallet; a customer has at most one SCA passkey.
+ *
+ * @throws {SignetError} `PASSKEY_ALREADY_ENROLLED` (409: delete the old one first),
+ *   `SCA_ORIGIN_NOT_ALLOWED` (the ceremony ran on an origin the service does not list; nothing was
+ *   sent), `CONFLICT` (not an SCA region), `WEBAUTHN_*`, `NETWORK`.
+ * @example
+ * ```ts
+ * const factor = await enrollScaPasskey(client);
+ * ```
+ */
 export async function enrollScaPasskey(
   client: SignetClient,
   parameters: EnrollScaPasskeyParameters = {},
@@ -119,7 +141,16 @@ export type DeleteScaFactorParameters = CallOptions & {
 export type DeleteScaFactorReturnType = undefined;
 export type DeleteScaFactorErrorType = SignetErrorOf<ActionErrorCode<"deleteScaFactor">>;
 
-/** `deleteScaFactor`, loaded on first use: documented at the public function in `lazy.ts`. */
+/**
+ * Deletes an enrolled SCA factor by its `credentialId` (`DELETE /sca/factors/{credentialId}`).
+ * Only passkeys have one.
+ *
+ * @throws {SignetError} `REFERENCE_NOT_FOUND`/404 (no such factor), `CONFLICT` (not an SCA region), `NETWORK`.
+ * @example
+ * ```ts
+ * await deleteScaFactor(client, { credentialId: factor.credentialId! });
+ * ```
+ */
 export async function deleteScaFactor(
   client: SignetClient,
   parameters: DeleteScaFactorParameters,
@@ -146,7 +177,17 @@ export type RecordSecurityEventReturnType = {
 };
 export type RecordSecurityEventErrorType = SignetErrorOf<ActionErrorCode<"recordSecurityEvent">>;
 
-/** `recordSecurityEvent`, loaded on first use: documented at the public function in `lazy.ts`. */
+/**
+ * Tells the service about a security event of the app's own login (`POST /sca/record-event`):
+ * `FAILED_LOGIN_ATTEMPT` counts toward the customer's lockout, `RESET_PASSWORD_COMPLETED` ends
+ * every SCA session and clears the count. Returns the customer's login-security state.
+ *
+ * @throws {SignetError} `ACCOUNT_LOCKED` (423), `CONFLICT` (not an SCA region), `NETWORK`.
+ * @example
+ * ```ts
+ * const { suspended, lockedUntil } = await recordSecurityEvent(client, { eventType: "FAILED_LOGIN_ATTEMPT" });
+ * ```
+ */
 export async function recordSecurityEvent(
   client: SignetClient,
   parameters: RecordSecurityEventParameters,
@@ -211,7 +252,10 @@ export const SECURITY_EVENT_RECORD = {
 
 /** listScaFactors's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const listScaFactorsRow = {
+  chunk: "scaFactors",
   summary: "the customer's SCA factors",
+  parameters: "none (the relay names the customer)",
+  resolvesTo: "`ScaFactorJson[]`",
   requests: [{ route: SCA_FACTORS_LIST }],
   errors: { client: REQUEST_ERRORS },
   hook: { kind: "query", name: "useScaFactors", reads: "scaFactors" },
@@ -219,25 +263,49 @@ export const listScaFactorsRow = {
 
 /** enrollScaPasskey's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const enrollScaPasskeyRow = {
+  chunk: "scaFactors",
   summary:
     "a passkey enrolled for SCA (apart from the wallet's sign-in passkeys, one at most): start, WebAuthn, confirm",
+  parameters: "`{ origin?, timeoutMs? }`",
+  resolvesTo: "`ScaFactorJson`",
   requests: [{ route: SCA_FACTOR_ENROLL }, { route: SCA_FACTOR_CONFIRM }],
   errors: { client: [REQUEST_ERRORS, "SCA_ORIGIN_NOT_ALLOWED"], passkey: true },
-  hook: { kind: "mutation", name: "useEnrollScaPasskey", invalidates: ["scaFactors"] },
+  hook: {
+    kind: "mutation",
+    name: "useEnrollScaPasskey",
+    doc: "Enrolls a passkey as the customer's SCA factor (`enrollScaPasskey`), apart from the wallet's sign-in passkeys; `useScaFactors` refetches.",
+    invalidates: ["scaFactors"],
+  },
 } as const satisfies ActionSourceRow;
 
 /** deleteScaFactor's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const deleteScaFactorRow = {
+  chunk: "scaFactors",
   summary: "deletes the SCA passkey by its WebAuthn credential id",
+  parameters: "`{ credentialId }`",
+  resolvesTo: "`undefined`",
   requests: [{ route: SCA_FACTOR_DELETE }],
   errors: { client: REQUEST_ERRORS },
-  hook: { kind: "mutation", name: "useDeleteScaFactor", invalidates: ["scaFactors"] },
+  hook: {
+    kind: "mutation",
+    name: "useDeleteScaFactor",
+    doc: "Deletes the customer's SCA passkey (`deleteScaFactor`); `useScaFactors` refetches.",
+    invalidates: ["scaFactors"],
+  },
 } as const satisfies ActionSourceRow;
 
 /** recordSecurityEvent's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const recordSecurityEventRow = {
+  chunk: "scaFactors",
   summary: "a failed login or a password reset of the app's own login, for the service's lockout",
+  parameters: '`{ eventType: "FAILED_LOGIN_ATTEMPT" | "RESET_PASSWORD_COMPLETED" }`',
+  resolvesTo: "`{ eventType, suspended, failedAttempts, lockedUntil? }`",
   requests: [{ route: SECURITY_EVENT_RECORD }],
   errors: { client: REQUEST_ERRORS },
-  hook: { kind: "mutation", name: "useRecordSecurityEvent", invalidates: [] },
+  hook: {
+    kind: "mutation",
+    name: "useRecordSecurityEvent",
+    doc: "Records a security event of the app's own login (`recordSecurityEvent`).",
+    invalidates: [],
+  },
 } as const satisfies ActionSourceRow;

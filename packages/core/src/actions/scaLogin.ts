@@ -68,7 +68,25 @@ type ScaLoginStartJson = {
 /** How long a login challenge without an `expiresAt` (TOTP, PASSKEY) is taken to stay open. */
 const OPEN_CHALLENGE_MS = 5 * 60_000;
 
-/** `scaLogin`, loaded on first use: documented at the public function in `lazy.ts`. */
+/**
+ * Opens the customer's Strong Customer Authentication session: starts a login with `factor`,
+ * asks `onChallenge` for the proof (an SMS or TOTP code, or a passkey tap on the passkey enrolled
+ * for SCA), and completes it. `authorizeQuote` calls it by itself when the service answers
+ * `SCA_SESSION_REQUIRED`; call it directly to log in ahead of a payment. A completion left
+ * unanswered (a relay restart) or answered 5xx starts the login over with a fresh challenge (at
+ * least once, as often as the retry policy's `retryCount` allows),
+ * and `onChallenge` is asked again with that error: a proof is never sent twice.
+ *
+ * @throws {SignetError} `ACCOUNT_LOCKED` (423: `details.lockedUntil`), `CONFLICT` (409: not an SCA
+ *   region), `SCA_LOGIN_FAILED` (the service reported another status, in `details.status`),
+ *   `CHALLENGE_EXPIRED`, `WEBAUTHN_*`, `RATE_LIMITED`, `NETWORK`, `INVALID_ARGUMENT`.
+ * @example
+ * ```ts
+ * const { sessionExpiresAt } = await scaLogin(client, {
+ *   onChallenge: (_challenge, { error }) => ui.askCode("Confirm it is you", error),
+ * });
+ * ```
+ */
 export async function scaLogin(
   client: SignetClient,
   parameters: ScaLoginParameters,
@@ -235,8 +253,11 @@ export const SCA_LOGIN_COMPLETE = {
 
 /** scaLogin's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const scaLoginRow = {
+  chunk: "sca",
   summary:
     "the customer's SCA session: start with a factor, the proof through `onChallenge`, complete",
+  parameters: "`{ factor?, onChallenge, origin?, endUserIpAddress?, timeoutMs? }`",
+  resolvesTo: '`{ status: "SUCCESS", sessionExpiresAt? }`',
   requests: [{ route: SCA_LOGIN_START }, { route: SCA_LOGIN_COMPLETE }],
   errors: {
     client: [
@@ -248,5 +269,10 @@ export const scaLoginRow = {
     ],
     passkey: true,
   },
-  hook: { kind: "mutation", name: "useScaLogin", invalidates: [] },
+  hook: {
+    kind: "mutation",
+    name: "useScaLogin",
+    doc: "Opens the customer's SCA session (`scaLogin`); pass `onChallenge` as for `authorizeQuote`.",
+    invalidates: [],
+  },
 } as const satisfies ActionSourceRow;

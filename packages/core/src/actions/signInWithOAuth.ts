@@ -80,7 +80,14 @@ export async function signInWithOAuth(
 export const signInWithOAuthRow = {
   summary:
     "a fresh key, `oauthNonce` of its exact public key into your OIDC request, one verify; `legacy: true` for a service-made session key",
+  parameters: "`{ credentialId, getIdToken: ({ nonce }) => Promise<idToken>, legacy? }`",
+  resolvesTo: "`Session`",
   requests: [{ route: CREDENTIAL_VERIFY }],
   errors: { client: [REQUEST_ERRORS, CRYPTO_ERRORS, "KEY_STORAGE_UNAVAILABLE"] },
-  hook: { kind: "mutation", name: "useSignInWithOAuth", invalidates: ["sessions"] },
+  hook: {
+    kind: "mutation",
+    name: "useSignInWithOAuth",
+    doc: "Signs in with an OIDC token bound to a fresh key (`signInWithOAuth`).",
+    invalidates: ["sessions"],
+  },
 } as const satisfies ActionSourceRow;

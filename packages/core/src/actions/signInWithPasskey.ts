@@ -238,17 +238,27 @@ async function proveSessionKey(
 /** preparePasskeySignIn's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const preparePasskeySignInRow = {
   summary: "the passkey challenge for a fresh key, made before the tap",
+  parameters: "`{ credentialId, legacy? }`",
+  resolvesTo: "`PreparedPasskeySignIn`",
   requests: [{ route: CREDENTIAL_CHALLENGE }],
   errors: {
     client: [REQUEST_ERRORS, CRYPTO_ERRORS, "CHALLENGE_INVALID", "PROCESSING_TIMEOUT"],
   },
-  hook: { kind: "mutation", name: "usePreparePasskeySignIn", invalidates: [] },
+  hook: {
+    kind: "mutation",
+    name: "usePreparePasskeySignIn",
+    doc: "Fetches a passkey challenge ahead of the tap (`preparePasskeySignIn`).",
+    invalidates: [],
+  },
 } as const satisfies ActionSourceRow;
 
 /** signInWithPasskey's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const signInWithPasskeyRow = {
   summary:
     "a WebAuthn assertion over the challenge's UTF-8 bytes, verified with its `Request-Id`, then a refresh stamped by the device's key proves the session is its own; `autofill: true` offers the passkey in the browser's autofill",
+  parameters:
+    "`{ prepared }` or `{ credentialId, legacy? }`, plus `{ rpId?, timeoutMs?, autofill? }`",
+  resolvesTo: "`Session`",
   requests: [
     { route: CREDENTIAL_CHALLENGE },
     { route: CREDENTIAL_VERIFY },
@@ -273,5 +283,10 @@ export const signInWithPasskeyRow = {
     ],
     passkey: true,
   },
-  hook: { kind: "mutation", name: "useSignInWithPasskey", invalidates: ["sessions"] },
+  hook: {
+    kind: "mutation",
+    name: "useSignInWithPasskey",
+    doc: "Signs in with a passkey (`signInWithPasskey`), with `autofill: true` for browser autofill. Call `mutate` directly in the tap's event handler: the prompt opens in the same task (iOS Safari drops it otherwise).",
+    invalidates: ["sessions"],
+  },
 } as const satisfies ActionSourceRow;

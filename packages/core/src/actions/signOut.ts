@@ -75,6 +75,8 @@ export async function signOut(
 export const signOutRow = {
   summary:
     "revokes each session this device holds, and any a lost answer may have made; the keys are deleted even offline",
+  parameters: "`{ accountId }`",
+  resolvesTo: "`undefined`",
   requests: [
     {
       route: SESSION_REVOKE,
@@ -82,5 +84,10 @@ export const signOutRow = {
     },
   ],
   errors: { client: SESSION_SIGNED_ERRORS },
-  hook: { kind: "mutation", name: "useSignOut", invalidates: ["sessions"] },
+  hook: {
+    kind: "mutation",
+    name: "useSignOut",
+    doc: "Ends this device's sessions of the account and deletes their keys (`signOut`).",
+    invalidates: ["sessions"],
+  },
 } as const satisfies ActionSourceRow;

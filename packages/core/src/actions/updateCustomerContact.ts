@@ -22,7 +22,17 @@ export type UpdateCustomerContactErrorType = SignetErrorOf<
   ActionErrorCode<"updateCustomerContact">
 >;
 
-/** `updateCustomerContact`, loaded on first use: documented at the public function in `lazyWallet.ts`. */
+/**
+ * Changes the customer's email or phone number (one per call), which moves the tied EMAIL_OTP or
+ * SMS_OTP credential too; stamped by a held session of a tied wallet. All or nothing.
+ *
+ * @throws {SignetError} `EMAIL_OTP_EMAIL_ALREADY_EXISTS`, `EMAIL_OTP_CREDENTIAL_SET_CHANGED`,
+ *   `EMAIL_OTP_CREDENTIAL_SYNC_FAILED`, `INVALID_INPUT`, `NO_SESSION`.
+ * @example
+ * ```ts
+ * await updateCustomerContact(client, { customerId, accountId, email: "new@example.com" });
+ * ```
+ */
 export async function updateCustomerContact(
   client: SignetClient,
   parameters: UpdateCustomerContactParameters,
@@ -108,8 +118,11 @@ export const CONTACT_UPDATE = {
 
 /** updateCustomerContact's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const updateCustomerContactRow = {
+  chunk: "wallet",
   summary:
     "changes the email or the phone number (one per call); the service renames the tied OTP credential",
+  parameters: "`{ customerId, accountId, email }` or `{ customerId, accountId, phoneNumber }`",
+  resolvesTo: "`CustomerJson`",
   requests: [
     {
       route: CONTACT_UPDATE,
@@ -121,5 +134,10 @@ export const updateCustomerContactRow = {
     },
   ],
   errors: { client: SESSION_SIGNED_ERRORS },
-  hook: { kind: "mutation", name: "useUpdateCustomerContact", invalidates: ["credentials"] },
+  hook: {
+    kind: "mutation",
+    name: "useUpdateCustomerContact",
+    doc: "Changes the customer's email or phone number (`updateCustomerContact`). The service renames the tied EMAIL_OTP or SMS_OTP credential to the new contact, so `useCredentials` refetches.",
+    invalidates: ["credentials"],
+  },
 } as const satisfies ActionSourceRow;

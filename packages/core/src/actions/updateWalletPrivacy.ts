@@ -23,7 +23,17 @@ export type UpdateWalletPrivacyParameters = CallOptions & {
 export type UpdateWalletPrivacyReturnType = InternalAccountJson;
 export type UpdateWalletPrivacyErrorType = SignetErrorOf<ActionErrorCode<"updateWalletPrivacy">>;
 
-/** `updateWalletPrivacy`, loaded on first use: documented at the public function in `lazyWallet.ts`. */
+/**
+ * Turns the wallet's privacy on or off (`PATCH /internal-accounts/{id}` `{ privateEnabled }`): a
+ * signed retry stamped by a held session of the wallet, after checking that the payload is the
+ * raw-payload signature of this wallet (and, where its bytes are readable, of this setting).
+ *
+ * @throws {SignetError} `NO_SESSION`, `PAYLOAD_MISMATCH`, `WALLET_SIGNATURE_INVALID`, `NETWORK`.
+ * @example
+ * ```ts
+ * const account = await updateWalletPrivacy(client, { accountId, privateEnabled: true });
+ * ```
+ */
 export async function updateWalletPrivacy(
   client: SignetClient,
   parameters: UpdateWalletPrivacyParameters,
@@ -88,7 +98,10 @@ export const WALLET_PRIVACY_UPDATE = {
 
 /** updateWalletPrivacy's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const updateWalletPrivacyRow = {
+  chunk: "wallet",
   summary: "turns the wallet's privacy on or off",
+  parameters: "`{ accountId, privateEnabled }`",
+  resolvesTo: "`InternalAccountJson`",
   requests: [
     {
       route: WALLET_PRIVACY_UPDATE,
@@ -100,5 +113,10 @@ export const updateWalletPrivacyRow = {
     },
   ],
   errors: { client: SESSION_SIGNED_ERRORS },
-  hook: { kind: "mutation", name: "useUpdateWalletPrivacy", invalidates: ["balances"] },
+  hook: {
+    kind: "mutation",
+    name: "useUpdateWalletPrivacy",
+    doc: "Turns the wallet's privacy on or off (`updateWalletPrivacy`, a signed retry); `useInternalAccounts` refetches.",
+    invalidates: ["balances"],
+  },
 } as const satisfies ActionSourceRow;

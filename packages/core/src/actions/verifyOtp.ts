@@ -141,6 +141,8 @@ export const CREDENTIAL_VERIFY = {
 export const verifyOtpRow = {
   summary:
     "the OTP sealed to the enclave with HPKE under a one-time key (TEK), the token stamped with it; the TEK becomes the session key",
+  parameters: "`{ credential, otpEncryptionTargetBundle, otpCode }` (spread `requestOtp`'s result)",
+  resolvesTo: "`Session`",
   requests: [
     {
       route: CREDENTIAL_VERIFY,
@@ -160,5 +162,10 @@ export const verifyOtpRow = {
       "KEY_STORAGE_UNAVAILABLE",
     ],
   },
-  hook: { kind: "mutation", name: "useVerifyOtp", invalidates: ["sessions", "credentials"] },
+  hook: {
+    kind: "mutation",
+    name: "useVerifyOtp",
+    doc: "Signs in with the code the user typed (`verifyOtp`).",
+    invalidates: ["sessions", "credentials"],
+  },
 } as const satisfies ActionSourceRow;

@@ -126,6 +126,8 @@ export const TRANSACTION_GET = {
 /** waitForTransaction's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const waitForTransactionRow = {
   summary: "polls a transaction to a terminal status every `pollingInterval` (1 s by default)",
+  parameters: "`{ transactionId, timeoutMs?, pollingInterval? }`",
+  resolvesTo: "`TransactionJson` (terminal)",
   requests: [{ route: TRANSACTION_GET }],
   errors: { client: [REQUEST_ERRORS, "PROCESSING_TIMEOUT"] },
   hook: { kind: "query", name: "useTransaction", reads: "transactions" },
