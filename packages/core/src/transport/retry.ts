@@ -136,9 +136,10 @@ export type ShouldRetryContext = {
 /**
  * Retry options, for `createClient({ retry })` or per call (`{ retry }` beside `signal`). The
  * policy of a call is built in one order, each layer overriding the one before it field by
- * field: the defaults ({@link RetryPolicy}), then the client's `retry`, then the action's own
- * default (a line in the action, e.g. a slower backoff), then the call's `retry`. So the caller
- * always wins, and an action's default refines the client's policy without dropping it. `false`
+ * field: the defaults (3 retries, 500 ms doubling to 8 s with full jitter, `Retry-After` up to
+ * 30 s), then the client's `retry`, then the action's own default (a line in the action, e.g. a
+ * slower backoff), then the call's `retry`. So the caller always wins, and an action's default
+ * refines the client's policy without dropping it. `false`
  * turns retries off at its layer (PROCESSING re-sends, which are the protocol, go on; a later
  * layer's `retryCount` turns them on again). A `shouldRetry` can only veto a retry, never add one
  * the policy finds unsafe.
