@@ -53,8 +53,12 @@ beforeEach(async () => {
 const secureItems = (): Map<string, string> => jest.requireMock("expo-secure-store").__items;
 const captureCalls = (): string[] => jest.requireMock("expo-screen-capture").__calls;
 const slow = { timeout: 20_000 };
-const press = async (name: string | RegExp) =>
-  fireEvent.press(await screen.findByRole("button", { name }, slow));
+// A disabled button ignores a press, as a finger's would: wait until it can be pressed.
+const press = async (name: string | RegExp) => {
+  await screen.findByRole("button", { name }, slow);
+  await waitFor(() => expect(screen.getByRole("button", { name })).toBeEnabled(), slow);
+  fireEvent.press(screen.getByRole("button", { name }));
+};
 const tab = async (name: string) => fireEvent.press(await screen.findByRole("tab", { name }, slow));
 
 async function logIn(email: string, region: string) {

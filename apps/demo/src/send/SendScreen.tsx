@@ -43,7 +43,9 @@ export function SendScreen({ profile }: { profile: DemoProfile }) {
         <button
           type="button"
           className="secondary"
-          disabled={p.busy !== undefined}
+          // Funds are counted in the currency's smallest unit: until the wallet's currency is
+          // known, 500.00 cannot be converted (a guess of 2 decimals funded 0.05 of a 6-decimal one).
+          disabled={p.busy !== undefined || p.currency === undefined}
           onClick={p.fund}
         >
           {p.busy === "fund" ? "Adding…" : "Add 500.00 test funds"}
