@@ -56,6 +56,18 @@ export const BUNDLE_ERRORS = [
 ] as const satisfies readonly KnownErrorCode[];
 
 /**
+ * What proving an SCA factor can end in, besides a request's codes (`actions/scaProof.ts`): a
+ * lapsed or refused challenge, a payload that does not bind the device's request, a factor the
+ * service refused, a passkey origin the service does not allow.
+ */
+export const SCA_PROOF_ERRORS = [
+  "CHALLENGE_EXPIRED",
+  "PAYLOAD_MISMATCH",
+  "SCA_LOGIN_FAILED",
+  "SCA_ORIGIN_NOT_ALLOWED",
+] as const satisfies readonly KnownErrorCode[];
+
+/**
  * What any request to the relay can end in: no answer (`NETWORK`, `TIMEOUT`, `ABORTED`), an
  * answer that is not what it should be, or an error answer of the relay or the service.
  */

@@ -4,7 +4,7 @@
 
 import { assertCall, assertServiceId } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { REQUEST_ERRORS } from "../errorGroups.js";
+import { REQUEST_ERRORS, SCA_PROOF_ERRORS } from "../errorGroups.js";
 import { assertArgument, isSignetError, SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { abortedError } from "../transport/abort.js";
@@ -309,15 +309,7 @@ export const authorizeQuoteRow = {
   // A lapsed SMS code re-sent, and the SCA login when the service asks for one.
   runs: ["resendQuoteAuthorization", "scaLogin"],
   errors: {
-    client: [
-      REQUEST_ERRORS,
-      "CHALLENGE_EXPIRED",
-      "PAYLOAD_MISMATCH",
-      "SCA_LOGIN_FAILED",
-      "SCA_ORIGIN_NOT_ALLOWED",
-      "QUOTE_EXPIRED",
-      "QUOTE_FAILED",
-    ],
+    client: [REQUEST_ERRORS, SCA_PROOF_ERRORS, "QUOTE_EXPIRED", "QUOTE_FAILED"],
     passkey: true,
   },
   hook: {

@@ -4,7 +4,7 @@
 
 import { assertCall } from "../arguments.js";
 import type { SignetClient } from "../client.js";
-import { REQUEST_ERRORS } from "../errorGroups.js";
+import { REQUEST_ERRORS, SCA_PROOF_ERRORS } from "../errorGroups.js";
 import { assertArgument, isSignetError, SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
 import { abortedError } from "../transport/abort.js";
@@ -260,13 +260,7 @@ export const scaLoginRow = {
   resolvesTo: '`{ status: "SUCCESS", sessionExpiresAt? }`',
   requests: [{ route: SCA_LOGIN_START }, { route: SCA_LOGIN_COMPLETE }],
   errors: {
-    client: [
-      REQUEST_ERRORS,
-      "CHALLENGE_EXPIRED",
-      "PAYLOAD_MISMATCH",
-      "SCA_LOGIN_FAILED",
-      "SCA_ORIGIN_NOT_ALLOWED",
-    ],
+    client: [REQUEST_ERRORS, SCA_PROOF_ERRORS],
     passkey: true,
   },
   hook: {
