@@ -170,8 +170,6 @@ export function createClientFactory(defaults: ClientDefaults) {
     };
     const emit = (event: SignetEvent, onEvent?: EventSink) => {
       deliver(event, parameters.onEvent, onEvent);
-      // A 401 on a call a held session stamped clears that session (session/sessionRejection.ts).
-      sessions.observe(event);
     };
     const transport = createTransport({
       relayUrl: parameters.relayUrl,
@@ -293,6 +291,9 @@ export function createClientFactory(defaults: ClientDefaults) {
           random,
           generateId: () => generateIdempotencyKey(crypto.backend.randomBytes),
           onEvent: (event) => emit(event, onEvent),
+          // A 401 on a call a held session stamped clears that session: the engine says so to the
+          // store directly (session/sessionRejection.ts); the event stays for observers.
+          onEnd: (end) => sessions.ended(end),
         } as RunSignedRequestParameters<never>) as never,
       request: async ({ idempotent, operation, retry: actionRetry, ...request }, call = {}) => {
         const { signal, onEvent } = call;

@@ -41,7 +41,7 @@ export async function requireSession(
 /**
  * A `SignPayload` that stamps with `session`'s key, checking expiry at the moment of signing, and
  * notes which session stamped which request: a 401 that ends it clears that session
- * (`SessionStore.observe`).
+ * (`SessionStore.ended`).
  */
 export function signWithSession(client: SignetClient, session: ActiveSession): SignPayload {
   return (payload, context) => {

@@ -4,9 +4,8 @@
 import type { CryptoApi } from "../crypto/api.js";
 import type { SigningKey } from "../crypto/backend.js";
 import { assertArgument, SignetError } from "../errors.js";
-import type { SignetEvent } from "../events.js";
 import type { KeyStore } from "../keys/key-store.js";
-import type { SignContext } from "../transport/signedRequest.js";
+import type { SignContext, SignedRequestEnd } from "../transport/signedRequest.js";
 import { createSessionRejection } from "./sessionRejection.js";
 
 /** A session this device holds the signing key of. No secret: safe to render and log. */
@@ -85,13 +84,14 @@ export type SessionStore = {
   noteSignature(session: Session, context: SignContext): void;
   /**
    * @internal
-   * Reads one of the client's events: a 401 ending a signed request that a held session stamped
-   * clears that session once, in every tab (concurrent 401s make one clearing), and emits a
-   * `session` event with `action: "rejected"`. A 401 about the request itself (a lapsed
-   * challenge, a missing header) keeps the session; any 401 but the service's refusal of the key
-   * is first checked against the service's list of active sessions.
+   * Called by the signed-request engine when a request ends (the client hands it over as the
+   * engine's `onEnd`): a 401 ending a signed request that a held session stamped clears that
+   * session once, in every tab (concurrent 401s make one clearing), and emits a `session` event
+   * with `action: "rejected"`. A 401 about the request itself (a lapsed challenge, a missing
+   * header) keeps the session; any 401 but the service's refusal of the key is first checked
+   * against the service's list of active sessions.
    */
-  observe(event: SignetEvent): void;
+  ended(end: SignedRequestEnd): void;
   /** @internal Resolves once the clearings that 401s started have finished. */
   settled(): Promise<void>;
 };
@@ -370,7 +370,7 @@ export function createSessionStore(parameters: {
     sync,
     expiryWarningMs: parameters.expiryWarningMs ?? DEFAULT_EXPIRY_WARNING_MS,
     noteSignature: rejection.noteSignature,
-    observe: rejection.observe,
+    ended: rejection.ended,
     settled: rejection.settled,
   };
 }

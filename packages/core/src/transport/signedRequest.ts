@@ -63,6 +63,7 @@ export type {
   RunSignedRequestParameters,
   RunSignedRequestReturnType,
   SignContext,
+  SignedRequestEnd,
   SignedRequestEvent,
   SignedRequestStage,
   SignPayload,

@@ -100,6 +100,12 @@ type CommonParameters<TBody> = {
   /** Uniform source in [0, 1) for jitter. Default `Math.random`. */
   random?: (() => number) | undefined;
   onEvent?: ((event: SignedRequestEvent | RetryEvent | PayloadEvent) => void) | undefined;
+  /**
+   * Called once when the request ends (`done` or `failed`), just before its terminal event: the
+   * client hands its session store's `ended` here, so that a 401 clears the session that stamped
+   * the request by a call, not by reading the event stream (docs/architecture.md "Sessions").
+   */
+  onEnd?: ((end: SignedRequestEnd) => void) | undefined;
 };
 
 /** The 202 → stamp → re-send protocol of every signed endpoint but quote execute. */
@@ -195,3 +201,9 @@ export type SignedRequestEvent = {
   /** Why this send is a re-send (after the `retry` event that announced its wait). */
   retryReason?: RetryReason;
 };
+
+/** How a signed request ended: the fields of its terminal event that say which request and why. */
+export type SignedRequestEnd = Pick<
+  SignedRequestEvent,
+  "mode" | "operation" | "requestId" | "status" | "code"
+> & { stage: "done" | "failed" };
