@@ -5,17 +5,13 @@ import { type CreateClientParameters, checkOptions } from "./clientOptions.js";
 import { type CryptoApi, preloadOtpSealing } from "./crypto/api.js";
 import type { SigningKey } from "./crypto/backend.js";
 import type { BundleTrustOptions } from "./crypto/bundles.js";
-import { defined } from "./defined.js";
-import { SignetError } from "./errors.js";
-import { type CallOptions, deliver, type EventSink, type SignetEvent } from "./events.js";
+import { defined } from "./errors/defined.js";
+import { SignetError } from "./errors/errors.js";
 import type { KeyPersistence, KeyStore } from "./keys/key-store.js";
 import { createCrossTab } from "./session/crossTab.js";
-import {
-  createSessionStore,
-  expiryWarningMargin,
-  type Session,
-  type SessionStore,
-} from "./session/sessionStore.js";
+import { type CallOptions, deliver, type EventSink, type SignetEvent } from "./session/events.js";
+import { expiryWarningMargin } from "./session/expiry/lapse.js";
+import { createSessionStore, type Session, type SessionStore } from "./session/sessionStore.js";
 import { abortableSleep } from "./transport/abort.js";
 import {
   type Clock,

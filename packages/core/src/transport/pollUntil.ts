@@ -1,7 +1,7 @@
 // Re-sends an identical unsigned request with backoff while the service answers "not yet"
 // (200 PROCESSING on passkey verify, a transaction still settling). Each wait is a `retry` event.
 import type { SignetClient } from "../client.js";
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 import { isProcessingBody } from "./nextStep.js";
 import { backoffDelay, resolveRetryPolicy, retryEvent } from "./retry.js";
 

@@ -5,7 +5,7 @@ import {
   type ScriptedReply,
   scriptedFetch,
 } from "../../../test/src/scriptedFetch.js";
-import { detailOf, isSignetError, SignetError } from "../errors.js";
+import { detailOf, isSignetError, SignetError } from "../errors/errors.js";
 import { parseSignedRequestChallenge } from "./challenge.js";
 import { createTransport, type RequestEvent } from "./http.js";
 import { generateIdempotencyKey } from "./idempotencyKey.js";

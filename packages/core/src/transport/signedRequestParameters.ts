@@ -1,6 +1,6 @@
 // What `runSignedRequest` takes and gives back, and the events it tells (docs/architecture.md "The
 // signed-request engine", "Events": redacted by construction).
-import type { SignedRequestErrorCode, SignetError } from "../errors.js";
+import type { SignedRequestErrorCode, SignetError } from "../errors/errors.js";
 import type { Clock, Transport } from "./http.js";
 import type { CheckPayload, PayloadEvent } from "./payloadCheck.js";
 import type { RetryEvent, RetryOptions, RetryReason } from "./retry.js";

@@ -3,8 +3,8 @@
 // across its passes (counts, used request ids, the deadline), the leg state each pass holds as its
 // own local, and the events and errors the run makes. The steps in `signedRequestSteps.ts` read it;
 // `runSignedRequest`'s loop owns it.
-import { defined, type Loose } from "../defined.js";
-import { SignetError, type SignetErrorDetails } from "../errors.js";
+import { defined, type Loose } from "../errors/defined.js";
+import { SignetError, type SignetErrorDetails } from "../errors/errors.js";
 import { defaultSleep } from "./abort.js";
 import type { SignedRequestChallenge } from "./challenge.js";
 import { checkedSigner } from "./checkedSigner.js";

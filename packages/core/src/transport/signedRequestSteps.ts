@@ -2,8 +2,8 @@
 // over the run and the pass's own leg state: start a send, send, decide (the pure `nextStep`),
 // then sign the next leg, succeed, wait to re-send, or fail. Each is small and tested on its own
 // (signedRequestSteps.test.ts); `runSignedRequest`'s loop strings them together.
-import { defined } from "../defined.js";
-import { detailOf, isSignetError, SignetError } from "../errors.js";
+import { defined } from "../errors/defined.js";
+import { detailOf, isSignetError, SignetError } from "../errors/errors.js";
 import { abortedError, unlessAborted } from "./abort.js";
 import { parseSignedRequestChallenge } from "./challenge.js";
 import type { TransportResponse } from "./http.js";

@@ -1,7 +1,7 @@
 // One call, repeated under the retry policy (docs/architecture.md "Retries"): the loop of every plain
 // request and of the signed-request engine's look-up that settles a lost answer. "Safe to repeat"
 // is decided by the caller, who knows the request.
-import { detailOf, isSignetError } from "../errors.js";
+import { detailOf, isSignetError } from "../errors/errors.js";
 import { unlessAborted } from "./abort.js";
 import type { Clock } from "./http.js";
 import {
