@@ -6,7 +6,7 @@ import type {
   ActionRequest,
   ActionRow,
   ActionSigning,
-} from "../packages/core/src/actions/actionRow.js";
+} from "../packages/core/src/catalog/actionRow.js";
 
 /** The rows, by action name, in the table's order. */
 export type ActionRows = Readonly<Record<string, ActionRow>>;

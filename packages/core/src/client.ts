@@ -5,17 +5,13 @@ import { type CreateClientParameters, checkOptions } from "./clientOptions.js";
 import { type CryptoApi, preloadOtpSealing } from "./crypto/api.js";
 import type { SigningKey } from "./crypto/backend.js";
 import type { BundleTrustOptions } from "./crypto/bundles.js";
-import { defined } from "./defined.js";
-import { SignetError } from "./errors.js";
-import { type CallOptions, deliver, type EventSink, type SignetEvent } from "./events.js";
+import { defined } from "./errors/defined.js";
+import { SignetError } from "./errors/errors.js";
 import type { KeyPersistence, KeyStore } from "./keys/key-store.js";
 import { createCrossTab } from "./session/crossTab.js";
-import {
-  createSessionStore,
-  expiryWarningMargin,
-  type Session,
-  type SessionStore,
-} from "./session/sessionStore.js";
+import { type CallOptions, deliver, type EventSink, type SignetEvent } from "./session/events.js";
+import { expiryWarningMargin } from "./session/expiry/lapse.js";
+import { createSessionStore, type Session, type SessionStore } from "./session/sessionStore.js";
 import { abortableSleep } from "./transport/abort.js";
 import {
   type Clock,
@@ -170,8 +166,6 @@ export function createClientFactory(defaults: ClientDefaults) {
     };
     const emit = (event: SignetEvent, onEvent?: EventSink) => {
       deliver(event, parameters.onEvent, onEvent);
-      // A 401 on a call a held session stamped clears that session (session/sessionRejection.ts).
-      sessions.observe(event);
     };
     const transport = createTransport({
       relayUrl: parameters.relayUrl,
@@ -293,6 +287,9 @@ export function createClientFactory(defaults: ClientDefaults) {
           random,
           generateId: () => generateIdempotencyKey(crypto.backend.randomBytes),
           onEvent: (event) => emit(event, onEvent),
+          // A 401 on a call a held session stamped clears that session: the engine says so to the
+          // store directly (session/sessionRejection.ts); the event stays for observers.
+          onEnd: (end) => sessions.ended(end),
         } as RunSignedRequestParameters<never>) as never,
       request: async ({ idempotent, operation, retry: actionRetry, ...request }, call = {}) => {
         const { signal, onEvent } = call;

@@ -1,10 +1,10 @@
 // createClient's options (docs/architecture.md "One client carries every seam") and the checks
 // that make a configuration mistake fail at creation.
 import type { CryptoApi } from "./crypto/api.js";
-import { assertArgument } from "./errors.js";
-import type { SignetEvent } from "./events.js";
+import { assertArgument } from "./errors/errors.js";
 import type { KeyStore } from "./keys/key-store.js";
 import type { AppStateSource } from "./session/appState.js";
+import type { SignetEvent } from "./session/events.js";
 import type { Clock, FetchFunction } from "./transport/http.js";
 import type { BackoffOptions, RetryOptions } from "./transport/retry.js";
 import type { WebAuthnProvider } from "./webauthn/types.js";

@@ -2,8 +2,7 @@
 // (`index.ts` for browsers, `index.node.ts`, `index.native.ts`, and any later one such as Workers
 // or Deno) passes only its wiring here, a crypto backend, a default key store and WebAuthn
 // provider, and exports what comes back; the rest of the public API is named once, in exports.ts.
-import { preloadActions } from "./actions/lazy.js";
-import { withAutoRefresh } from "./autoRefresh.js";
+import { preloadActions } from "./catalog/chunks/lazy.js";
 import {
   type ClientDefaults,
   type CreateClientParameters,
@@ -11,6 +10,7 @@ import {
   createClientFactory,
 } from "./client.js";
 import type { CryptoApi } from "./crypto/api.js";
+import { withAutoRefresh } from "./session/expiry/autoRefresh.js";
 
 /** What a platform entry supplies to {@link defineEntry}. */
 export type EntryPlatform = {

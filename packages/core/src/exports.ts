@@ -63,27 +63,6 @@ export {
   type GetSessionReturnType,
   getSession,
 } from "./actions/getSession.js";
-export {
-  addCredential,
-  authorizeQuote,
-  confirmContactVerification,
-  createDelegatedKey,
-  deleteScaFactor,
-  enrollScaPasskey,
-  exportWallet,
-  getDelegatedKey,
-  listCredentials,
-  listDelegatedKeys,
-  listScaFactors,
-  listTransactions,
-  recordSecurityEvent,
-  revokeCredential,
-  revokeDelegatedKey,
-  scaLogin,
-  startContactVerification,
-  updateCustomerContact,
-  updateWalletPrivacy,
-} from "./actions/lazy.js";
 export type {
   ListCredentialsErrorType,
   ListCredentialsParameters,
@@ -208,6 +187,27 @@ export {
   type WaitForTransactionReturnType,
   waitForTransaction,
 } from "./actions/waitForTransaction.js";
+export {
+  addCredential,
+  authorizeQuote,
+  confirmContactVerification,
+  createDelegatedKey,
+  deleteScaFactor,
+  enrollScaPasskey,
+  exportWallet,
+  getDelegatedKey,
+  listCredentials,
+  listDelegatedKeys,
+  listScaFactors,
+  listTransactions,
+  recordSecurityEvent,
+  revokeCredential,
+  revokeDelegatedKey,
+  scaLogin,
+  startContactVerification,
+  updateCustomerContact,
+  updateWalletPrivacy,
+} from "./catalog/chunks/lazy.js";
 
 // </catalog:exports>
 
@@ -219,17 +219,11 @@ export type {
   ScaProof,
 } from "./actions/authorizeQuote.js";
 export type { ContactChannel } from "./actions/contactVerification.js";
-export type { ActionErrorCode, ErrorCodedAction } from "./actions/errorCodes.js";
-export {
-  type QuotePayloadSummary,
-  quotePayloadToSign,
-  readQuotePayload,
-} from "./actions/quotePayload.js";
 export type { ScaFactorJson, SecurityEventType } from "./actions/scaFactors.js";
-export { readPasskeyOptions } from "./actions/scaLedger.js";
 export type { ScaLoginFactor } from "./actions/scaLogin.js";
 export type { PreparedPasskeySignIn } from "./actions/signInWithPasskey.js";
 export { DEFAULT_POLLING_INTERVAL_MS } from "./actions/waitForTransaction.js";
+export type { ActionErrorCode, ErrorCodedAction } from "./catalog/errorCodes.js";
 export type { CreateClientParameters, CreateClientReturnType, SignetClient } from "./client.js";
 export type { CryptoApi } from "./crypto/api.js";
 export { createCryptoApi } from "./crypto/api.js";
@@ -285,22 +279,28 @@ export {
   type WebAuthnErrorCode,
   type WebAuthnErrorDetails,
   type WebAuthnErrorDetailsMap,
-} from "./errors.js";
+} from "./errors/errors.js";
+export { createMemoryKeyStore, type KeyPersistence, type KeyStore } from "./keys/key-store.js";
+export {
+  type QuotePayloadSummary,
+  quotePayloadToSign,
+  readQuotePayload,
+} from "./payloads/quotePayload.js";
+export { readPasskeyOptions } from "./sca/scaLedger.js";
+export type { AppStateSource } from "./session/appState.js";
 export type {
   BundleWarningEvent,
   CallOptions,
   EventSink,
   SessionEvent,
   SignetEvent,
-} from "./events.js";
-export { createMemoryKeyStore, type KeyPersistence, type KeyStore } from "./keys/key-store.js";
-export type { AppStateSource } from "./session/appState.js";
-export {
-  type ActiveSession,
-  SESSION_EXPIRY_MARGIN_MS,
-  type Session,
-  type SessionSnapshot,
-  type SessionStore,
+} from "./session/events.js";
+export { SESSION_EXPIRY_MARGIN_MS } from "./session/expiry/lapse.js";
+export type {
+  ActiveSession,
+  Session,
+  SessionSnapshot,
+  SessionStore,
 } from "./session/sessionStore.js";
 export type { Clock, FetchFunction, RequestEvent } from "./transport/http.js";
 // The signed-request engine and its payload checks run inside the actions; an app never calls them,
@@ -319,15 +319,6 @@ export type {
   ShouldRetryContext,
 } from "./transport/retry.js";
 export type { SignedRequestEvent, SignedRequestStage } from "./transport/signedRequest.js";
-export { toWebAuthnError, type WebAuthnFailureContext } from "./webauthn/errors.js";
-export type {
-  AuthenticateExtras,
-  AuthenticationOptionsJSON,
-  AuthenticationResponseJSON,
-  RegistrationOptionsJSON,
-  RegistrationResponseJSON,
-  WebAuthnProvider,
-} from "./webauthn/types.js";
 export type {
   AuthMethodJson,
   AuthSessionJson,
@@ -347,4 +338,13 @@ export type {
   ScaFactor,
   TransactionJson,
   TransactionStatus,
-} from "./wire.js";
+} from "./transport/wire.js";
+export { toWebAuthnError, type WebAuthnFailureContext } from "./webauthn/errors.js";
+export type {
+  AuthenticateExtras,
+  AuthenticationOptionsJSON,
+  AuthenticationResponseJSON,
+  RegistrationOptionsJSON,
+  RegistrationResponseJSON,
+  WebAuthnProvider,
+} from "./webauthn/types.js";

@@ -1,6 +1,7 @@
 // docs/architecture.md "Layers": every source file imports only from its own layer or the layers
-// below it; `client.ts` imports no action. Type-only imports of the client (which carries the seams
-// every layer uses) and the shared vocabulary (errors, events, wire types) are allowed anywhere.
+// below it; `client.ts` imports no action; core's root holds only the entries and the client.
+// Type-only imports of the client (which carries the seams every layer uses) and the shared
+// vocabulary (errors, wire types) are allowed anywhere.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,19 +9,36 @@ import { describe, expect, it } from "vitest";
 
 const SRC = dirname(fileURLToPath(import.meta.url));
 
-/** Lower ranks sit below higher ones. */
+/**
+ * Lower ranks sit below higher ones; the first prefix that matches a file gives its rank, so a
+ * file named alone comes before its folder. Each folder is one layer, but for `session/expiry/`
+ * (every answer to "when does this session lapse", docs/architecture.md "Sessions") and
+ * `catalog/`, whose files sit on both sides of the actions they describe.
+ */
 const RANKS: [prefix: string, rank: number][] = [
   ["crypto/", 1],
   ["keys/", 2],
   ["webauthn/", 2],
   ["transport/", 3],
+  // The lapse rule itself: the store judges by it, so it sits in the session layer.
+  ["session/expiry/lapse.ts", 4],
+  // The expired session told as one: asks the service's list (an action).
+  ["session/expiry/sessionExpiry.ts", 6],
+  // The watcher and automatic refresh, which the entries wire (they are handed `refreshSession`).
+  ["session/expiry/", 7],
   ["session/", 4],
   ["client.ts", 5],
   ["clientOptions.ts", 5],
-  ["arguments.ts", 5],
+  // What the actions share below them: argument checks, the row type with the generated table and
+  // error unions, the SCA proof and its binding, the payload readers.
+  ["arguments/", 5],
+  // The lazy actions' stubs and their chunks' modules stand in for actions (an action may call
+  // another through its stub): the actions' layer.
+  ["catalog/chunks/", 6],
+  ["catalog/", 5],
+  ["sca/", 5],
+  ["payloads/", 5],
   ["actions/", 6],
-  ["watchSessionExpiry.ts", 7],
-  ["autoRefresh.ts", 7],
   ["exports.ts", 8],
   // The one entry factory every platform entry calls with its wiring.
   ["entry.ts", 8],
@@ -37,14 +55,25 @@ const RANKS: [prefix: string, rank: number][] = [
   // The `node` condition wraps the default entry.
   ["index.node.ts", 10],
 ];
-// Plus `defined.ts`, a helper without imports that every layer (errors.ts too) may use.
+// The shared vocabulary every layer may use: the errors (with `defined`, a helper without imports
+// that errors.ts uses too) and the service's wire shapes.
 const SHARED = new Set([
-  "errors.ts",
-  "codes.ts",
-  "errorGroups.ts",
-  "events.ts",
-  "wire.ts",
-  "defined.ts",
+  "errors/errors.ts",
+  "errors/codes.ts",
+  "errors/errorGroups.ts",
+  "errors/defined.ts",
+  "transport/wire.ts",
+]);
+
+/** Core's root: the entries and the client, nothing else (docs/architecture.md "Layout"). */
+const ROOT_FILES = new Set([
+  "index.ts",
+  "index.node.ts",
+  "index.native.ts",
+  "entry.ts",
+  "exports.ts",
+  "client.ts",
+  "clientOptions.ts",
 ]);
 
 const rankOf = (file: string): number | undefined =>
@@ -104,11 +133,17 @@ describe("layers", () => {
     expect(actions).toEqual([]);
   });
 
-  it("events.ts and transport/ never import each other: transport delivers through transport/deliver.ts", () => {
-    const back = files
-      .filter(([file]) => file.startsWith("transport/"))
+  it("core's root holds only the entries and the client", () => {
+    const loose = files.map(([file]) => file).filter((f) => !f.includes("/") && !ROOT_FILES.has(f));
+    expect(loose).toEqual([]);
+  });
+
+  it("the React Native adapters and the passkey checker are entries of their own: nothing else imports them", () => {
+    const apart = ["react-native/", "passkey-check/"];
+    const inward = files
+      .filter(([file]) => !apart.some((folder) => file.startsWith(folder)))
       .flatMap(([file, path]) => imports(path).map(([target]) => `${file} → ${target}`))
-      .filter((edge) => edge.endsWith("→ events.ts"));
-    expect(back).toEqual([]);
+      .filter((edge) => apart.some((folder) => edge.includes(`→ ${folder}`)));
+    expect(inward).toEqual([]);
   });
 });

@@ -1,10 +1,10 @@
 // The docs tables made from the catalog of actions (their currency is the generator's check, run
-// by actions/actionTable.test.ts and CI): the marker pair is required, and the parameters table of
+// by catalog/actionTable.test.ts and CI): the marker pair is required, and the parameters table of
 // the README, written from each row's `parameters` and `resolvesTo`, names every action.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { withBlock } from "../../../scripts/actionDocs.js";
-import { actionNames } from "../src/actions/actionTable.js";
+import { actionNames } from "../src/catalog/actionTable.js";
 
 const read = (file: string) => readFileSync(new URL(`../../../${file}`, import.meta.url), "utf8");
 

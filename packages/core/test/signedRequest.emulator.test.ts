@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { type EmulatorServer, startEmulatorServer } from "@signet/emulator";
 import { createRelay, toNodeHandler } from "@signet/relay";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { isSignetError, type SignetError } from "../src/errors.js";
+import { isSignetError, type SignetError } from "../src/errors/errors.js";
 import { sealOtpBundle } from "../src/index.js";
 import {
   createTransport,

@@ -2,7 +2,7 @@
 // action"): each is found in its route tables, and the handler answers it with something other than
 // its no-route answer (404 "No route for …") or 405.
 import { describe, expect, it } from "vitest";
-import { actionRoutes } from "../../core/src/actions/actionTable.js";
+import { actionRoutes } from "../../core/src/catalog/actionTable.js";
 import { createRouter } from "../src/http/router.js";
 import { createEmulator } from "../src/index.js";
 import { serviceRoutes } from "../src/routes.js";

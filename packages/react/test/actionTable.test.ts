@@ -11,7 +11,7 @@ import {
   actionTable,
   type MutationChangesOf,
   type QueryReadsOf,
-} from "../../core/src/actions/actionTable.js";
+} from "../../core/src/catalog/actionTable.js";
 import * as react from "../src/index.js";
 import { type InvalidatedBy, invalidatedBy, mutationChanges, queryReads } from "../src/index.js";
 

@@ -3,7 +3,7 @@
 // forwards no route that no action uses. A test-time import only: the relay's code never loads core.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { actionRoutes } from "../../core/src/actions/actionTable.js";
+import { actionRoutes } from "../../core/src/catalog/actionTable.js";
 import { idKindOf, RELAY_ROUTES, WEBAUTHN_CREDENTIAL } from "../src/routes.js";
 
 const key = ({ method, path }: { method: string; path: string }) => `${method} ${path}`;

@@ -1,16 +1,16 @@
-import { assertCall, assertServiceId } from "../arguments.js";
+import { assertCall, assertServiceId } from "../arguments/arguments.js";
+import { assertEmail, assertPhoneNumber } from "../arguments/contactArguments.js";
+import { type ActionSourceRow, at } from "../catalog/actionRow.js";
+import type { ActionErrorCode } from "../catalog/errorCodes.js";
 import type { SignetClient } from "../client.js";
-import { SESSION_SIGNED_ERRORS } from "../errorGroups.js";
-import { assertArgument, type SignetErrorOf } from "../errors.js";
-import type { CallOptions } from "../events.js";
+import { SESSION_SIGNED_ERRORS } from "../errors/errorGroups.js";
+import { assertArgument, type SignetErrorOf } from "../errors/errors.js";
+import type { CallOptions } from "../session/events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
 import { expectShape } from "../transport/responseShape.js";
-import type { AuthMethodJson } from "../wire.js";
-import { type ActionSourceRow, at } from "./actionRow.js";
+import type { AuthMethodJson } from "../transport/wire.js";
 import { CREDENTIAL_ADD } from "./addPasskey.js";
-import { assertEmail, assertPhoneNumber } from "./contactArguments.js";
-import type { ActionErrorCode } from "./errorCodes.js";
 
 /** The credential to add, and for an OTP credential the contact the user confirmed for it. */
 export type AddCredentialParameters = CallOptions & { accountId: string } & (

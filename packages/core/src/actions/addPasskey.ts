@@ -6,21 +6,21 @@ import {
   passkeyNickname,
   query,
   serviceTransports,
-} from "../arguments.js";
+} from "../arguments/arguments.js";
+import { type ActionRoute, type ActionSourceRow, at } from "../catalog/actionRow.js";
+import type { ActionErrorCode } from "../catalog/errorCodes.js";
 import type { SignetClient } from "../client.js";
-import { SESSION_SIGNED_ERRORS } from "../errorGroups.js";
-import { assertArgument, isSignetError, type SignetErrorOf } from "../errors.js";
-import type { CallOptions } from "../events.js";
+import { SESSION_SIGNED_ERRORS } from "../errors/errorGroups.js";
+import { assertArgument, isSignetError, type SignetErrorOf } from "../errors/errors.js";
+import { notePasskeys } from "../sca/scaLedger.js";
+import type { CallOptions } from "../session/events.js";
+import { isExpired } from "../session/expiry/lapse.js";
+import { expiredSessionError } from "../session/expiry/sessionExpiry.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
-import { isExpired } from "../session/sessionStore.js";
 import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
 import { expectShape } from "../transport/responseShape.js";
+import type { AuthMethodJson } from "../transport/wire.js";
 import { toWebAuthnError } from "../webauthn/errors.js";
-import type { AuthMethodJson } from "../wire.js";
-import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
-import type { ActionErrorCode } from "./errorCodes.js";
-import { notePasskeys } from "./scaLedger.js";
-import { expiredSessionError } from "./sessionExpiry.js";
 
 export type AddPasskeyParameters = CallOptions & {
   accountId: string;

@@ -2,33 +2,43 @@
 // PENDING_AUTHORIZATION is released by authorizing each challenge it carries, in turn, with an SMS
 // code or a passkey assertion, until it leaves that status. Authorize never executes the quote.
 
-import { assertCall, assertServiceId } from "../arguments.js";
+import { assertCall, assertServiceId } from "../arguments/arguments.js";
+import { type ActionRoute, type ActionSourceRow, at } from "../catalog/actionRow.js";
+import type { ActionErrorCode } from "../catalog/errorCodes.js";
 import type { SignetClient } from "../client.js";
-import { REQUEST_ERRORS, SCA_PROOF_ERRORS } from "../errorGroups.js";
-import { assertArgument, isSignetError, SignetError, type SignetErrorOf } from "../errors.js";
-import type { CallOptions } from "../events.js";
+import { REQUEST_ERRORS, SCA_PROOF_ERRORS } from "../errors/errorGroups.js";
+import {
+  assertArgument,
+  isSignetError,
+  SignetError,
+  type SignetErrorOf,
+} from "../errors/errors.js";
+import { bindChallenge, type ScaProofSite } from "../sca/scaBinding.js";
+import {
+  assertSameQuote,
+  confirmedQuote,
+  noteChallenge,
+  parseExecutedQuote,
+} from "../sca/scaLedger.js";
+import {
+  MAX_REFUSED_ANSWERS,
+  type ScaChallengeContext,
+  type ScaProof,
+  scaProofFields,
+} from "../sca/scaProof.js";
+import type { CallOptions } from "../session/events.js";
 import { abortedError } from "../transport/abort.js";
 import { resolveRetryPolicy } from "../transport/retry.js";
 import type {
   ExecutedQuoteJson,
   PendingAuthorizationQuoteJson,
   ScaChallengeJson,
-} from "../wire.js";
-import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
-import type { ActionErrorCode } from "./errorCodes.js";
+} from "../transport/wire.js";
 import { QUOTE_GET } from "./getQuote.js";
 import { resendQuoteAuthorization } from "./resendQuoteAuthorization.js";
-import { bindChallenge, type ScaProofSite } from "./scaBinding.js";
-import { assertSameQuote, confirmedQuote, noteChallenge, parseExecutedQuote } from "./scaLedger.js";
 import { scaLogin } from "./scaLogin.js";
-import {
-  MAX_REFUSED_ANSWERS,
-  type ScaChallengeContext,
-  type ScaProof,
-  scaProofFields,
-} from "./scaProof.js";
 
-export type { ConfirmedQuote, ScaChallengeContext, ScaProof } from "./scaProof.js";
+export type { ConfirmedQuote, ScaChallengeContext, ScaProof } from "../sca/scaProof.js";
 
 export type AuthorizeQuoteParameters = CallOptions & {
   /** The quote in `PENDING_AUTHORIZATION`, as `executeQuote` or `getQuote` returned it. */

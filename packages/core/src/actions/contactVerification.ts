@@ -3,15 +3,15 @@
 // `POST /customers/{id}/verify-email|verify-phone` sends one, `…/confirm` `{ code }` takes it.
 // Platform calls through the relay; nothing is signed by the device.
 
-import { assertCall, assertServiceId } from "../arguments.js";
+import { assertCall, assertServiceId } from "../arguments/arguments.js";
+import { type ActionRoute, type ActionSourceRow, at } from "../catalog/actionRow.js";
+import type { ActionErrorCode } from "../catalog/errorCodes.js";
 import type { SignetClient } from "../client.js";
-import { REQUEST_ERRORS } from "../errorGroups.js";
-import { assertArgument, type SignetErrorOf } from "../errors.js";
-import type { CallOptions } from "../events.js";
+import { REQUEST_ERRORS } from "../errors/errorGroups.js";
+import { assertArgument, type SignetErrorOf } from "../errors/errors.js";
+import type { CallOptions } from "../session/events.js";
 import { expectShape } from "../transport/responseShape.js";
-import type { CustomerJson } from "../wire.js";
-import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
-import type { ActionErrorCode } from "./errorCodes.js";
+import type { CustomerJson } from "../transport/wire.js";
 
 /** Which contact a verification proves. */
 export type ContactChannel = "email" | "phone";

@@ -1,14 +1,14 @@
-import { assertCall, assertServiceId, shown } from "../arguments.js";
+import { assertCall, assertServiceId, shown } from "../arguments/arguments.js";
+import { type ActionRoute, type ActionSourceRow, at } from "../catalog/actionRow.js";
+import type { ActionErrorCode } from "../catalog/errorCodes.js";
 import type { SignetClient } from "../client.js";
-import { SESSION_SIGNED_ERRORS } from "../errorGroups.js";
-import { assertArgument, SignetError, type SignetErrorOf } from "../errors.js";
-import type { CallOptions } from "../events.js";
+import { SESSION_SIGNED_ERRORS } from "../errors/errorGroups.js";
+import { assertArgument, SignetError, type SignetErrorOf } from "../errors/errors.js";
+import type { CallOptions } from "../session/events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
 import { expectShape } from "../transport/responseShape.js";
-import type { DelegatedKeyJson } from "../wire.js";
-import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
-import type { ActionErrorCode } from "./errorCodes.js";
+import type { DelegatedKeyJson } from "../transport/wire.js";
 
 /**
  * Checks a delegated key's nickname: 1–256 characters.

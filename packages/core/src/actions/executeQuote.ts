@@ -2,11 +2,29 @@
 // Idempotency-Key generated once per execute and reused on every retry of it. §9: a 200 whose
 // quote is PENDING_AUTHORIZATION has moved nothing yet; it is returned for authorizeQuote.
 
-import { assertCall, assertServiceId } from "../arguments.js";
+import { assertCall, assertServiceId } from "../arguments/arguments.js";
+import { type ActionRoute, type ActionSourceRow, at } from "../catalog/actionRow.js";
+import { scaLogin } from "../catalog/chunks/lazy.js";
+import type { ActionErrorCode } from "../catalog/errorCodes.js";
 import type { SignetClient } from "../client.js";
-import { SESSION_SIGNED_ERRORS } from "../errorGroups.js";
-import { assertArgument, isSignetError, SignetError, type SignetErrorOf } from "../errors.js";
-import type { CallOptions } from "../events.js";
+import { SESSION_SIGNED_ERRORS } from "../errors/errorGroups.js";
+import {
+  assertArgument,
+  isSignetError,
+  SignetError,
+  type SignetErrorOf,
+} from "../errors/errors.js";
+import { executeQuotePayload, quotePayloadToSign } from "../payloads/quotePayload.js";
+import {
+  assertSameQuote,
+  confirmedQuote,
+  confirmQuote,
+  noteChallenge,
+  parseExecutedQuote,
+} from "../sca/scaLedger.js";
+import type { ScaChallengeContext, ScaProof } from "../sca/scaProof.js";
+import type { CallOptions } from "../session/events.js";
+import { expiredSessionError, requireLiveSession } from "../session/expiry/sessionExpiry.js";
 import { signWithSession } from "../session/sessionSigner.js";
 import { generateIdempotencyKey } from "../transport/idempotencyKey.js";
 import type {
@@ -14,20 +32,7 @@ import type {
   PendingAuthorizationQuoteJson,
   QuoteJson,
   ScaChallengeJson,
-} from "../wire.js";
-import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
-import type { ActionErrorCode } from "./errorCodes.js";
-import { scaLogin } from "./lazy.js";
-import { executeQuotePayload, quotePayloadToSign } from "./quotePayload.js";
-import {
-  assertSameQuote,
-  confirmedQuote,
-  confirmQuote,
-  noteChallenge,
-  parseExecutedQuote,
-} from "./scaLedger.js";
-import type { ScaChallengeContext, ScaProof } from "./scaProof.js";
-import { expiredSessionError, requireLiveSession } from "./sessionExpiry.js";
+} from "../transport/wire.js";
 
 export type ExecuteQuoteParameters = CallOptions & {
   /** The quote as created (it carries the payload to sign). */

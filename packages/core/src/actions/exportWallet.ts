@@ -1,15 +1,15 @@
-import { assertCall, assertServiceId } from "../arguments.js";
+import { assertCall, assertServiceId } from "../arguments/arguments.js";
+import { type ActionRoute, type ActionSourceRow, at } from "../catalog/actionRow.js";
+import type { ActionErrorCode } from "../catalog/errorCodes.js";
 import type { SignetClient } from "../client.js";
-import { BUNDLE_ERRORS, CRYPTO_ERRORS, SESSION_SIGNED_ERRORS } from "../errorGroups.js";
-import { isSignetError, type SignetError, type SignetErrorOf } from "../errors.js";
-import type { CallOptions } from "../events.js";
+import { BUNDLE_ERRORS, CRYPTO_ERRORS, SESSION_SIGNED_ERRORS } from "../errors/errorGroups.js";
+import { isSignetError, type SignetError, type SignetErrorOf } from "../errors/errors.js";
+import type { CallOptions } from "../session/events.js";
+import { expiredSessionError, requireLiveSession } from "../session/expiry/sessionExpiry.js";
 import { signWithSession } from "../session/sessionSigner.js";
 import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
 import { expectShape } from "../transport/responseShape.js";
 import { resolveRetryPolicy, retryEvent } from "../transport/retry.js";
-import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
-import type { ActionErrorCode } from "./errorCodes.js";
-import { expiredSessionError, requireLiveSession } from "./sessionExpiry.js";
 
 export type ExportWalletParameters = CallOptions & {
   accountId: string;

@@ -1,13 +1,13 @@
-import { assertCall, assertServiceId } from "../arguments.js";
+import { assertCall, assertServiceId } from "../arguments/arguments.js";
+import { type ActionRoute, type ActionSourceRow, at } from "../catalog/actionRow.js";
+import type { ActionErrorCode } from "../catalog/errorCodes.js";
 import type { SignetClient } from "../client.js";
-import { REQUEST_ERRORS } from "../errorGroups.js";
-import type { SignetErrorOf } from "../errors.js";
-import type { CallOptions } from "../events.js";
+import { REQUEST_ERRORS } from "../errors/errorGroups.js";
+import type { SignetErrorOf } from "../errors/errors.js";
+import { assertSameQuote, noteChallenge } from "../sca/scaLedger.js";
+import type { CallOptions } from "../session/events.js";
 import { expectShape } from "../transport/responseShape.js";
-import type { QuoteJson } from "../wire.js";
-import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
-import type { ActionErrorCode } from "./errorCodes.js";
-import { assertSameQuote, noteChallenge } from "./scaLedger.js";
+import type { QuoteJson } from "../transport/wire.js";
 
 export type GetQuoteParameters = CallOptions & { quoteId: string };
 export type GetQuoteReturnType = QuoteJson;

@@ -1,9 +1,9 @@
-import { assertCall, assertServiceId } from "../arguments.js";
+import { assertCall, assertServiceId } from "../arguments/arguments.js";
+import type { ActionSourceRow } from "../catalog/actionRow.js";
+import type { ActionErrorCode } from "../catalog/errorCodes.js";
 import type { SignetClient } from "../client.js";
-import type { SignetErrorOf } from "../errors.js";
+import type { SignetErrorOf } from "../errors/errors.js";
 import type { Session } from "../session/sessionStore.js";
-import type { ActionSourceRow } from "./actionRow.js";
-import type { ActionErrorCode } from "./errorCodes.js";
 
 export type GetSessionParameters = { accountId: string };
 export type GetSessionReturnType = Session | undefined;

@@ -1,14 +1,14 @@
-import { assertCall, assertServiceId, query } from "../arguments.js";
+import { assertCall, assertServiceId, query } from "../arguments/arguments.js";
+import { type ActionSourceRow, at } from "../catalog/actionRow.js";
+import type { ActionErrorCode } from "../catalog/errorCodes.js";
 import type { SignetClient } from "../client.js";
-import { REQUEST_ERRORS } from "../errorGroups.js";
-import type { SignetErrorOf } from "../errors.js";
-import type { CallOptions } from "../events.js";
+import { REQUEST_ERRORS } from "../errors/errorGroups.js";
+import type { SignetErrorOf } from "../errors/errors.js";
+import type { CallOptions } from "../session/events.js";
 import { expectList } from "../transport/responseShape.js";
+import type { AuthMethodJson } from "../transport/wire.js";
 import { signalPasskeys } from "../webauthn/signal.js";
-import type { AuthMethodJson } from "../wire.js";
-import { type ActionSourceRow, at } from "./actionRow.js";
 import { CREDENTIALS_LIST } from "./addPasskey.js";
-import type { ActionErrorCode } from "./errorCodes.js";
 
 export type ListCredentialsParameters = CallOptions & {
   accountId: string;

@@ -1,13 +1,13 @@
-import { assertCall, assertServiceId, query } from "../arguments.js";
+import { assertCall, assertServiceId, query } from "../arguments/arguments.js";
+import { type ActionRoute, type ActionSourceRow, at } from "../catalog/actionRow.js";
+import type { ActionErrorCode } from "../catalog/errorCodes.js";
 import type { SignetClient } from "../client.js";
-import { REQUEST_ERRORS } from "../errorGroups.js";
-import { assertArgument, type SignetErrorOf } from "../errors.js";
-import type { CallOptions } from "../events.js";
+import { REQUEST_ERRORS } from "../errors/errorGroups.js";
+import { assertArgument, type SignetErrorOf } from "../errors/errors.js";
+import type { CallOptions } from "../session/events.js";
 import { expectList } from "../transport/responseShape.js";
-import type { DelegatedKeyJson } from "../wire.js";
-import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
+import type { DelegatedKeyJson } from "../transport/wire.js";
 import { DELEGATED_KEY_FIELDS } from "./createDelegatedKey.js";
-import type { ActionErrorCode } from "./errorCodes.js";
 
 export type ListDelegatedKeysParameters = CallOptions & {
   accountId?: string | undefined;

@@ -1,12 +1,12 @@
-import { assertCall, assertServiceId, query } from "../arguments.js";
+import { assertCall, assertServiceId, query } from "../arguments/arguments.js";
+import { type ActionRoute, type ActionSourceRow, at } from "../catalog/actionRow.js";
+import type { ActionErrorCode } from "../catalog/errorCodes.js";
 import type { SignetClient } from "../client.js";
-import { REQUEST_ERRORS } from "../errorGroups.js";
-import { SignetError, type SignetErrorOf } from "../errors.js";
-import type { CallOptions } from "../events.js";
+import { REQUEST_ERRORS } from "../errors/errorGroups.js";
+import { SignetError, type SignetErrorOf } from "../errors/errors.js";
+import type { CallOptions } from "../session/events.js";
 import { expectList } from "../transport/responseShape.js";
-import type { InternalAccountJson } from "../wire.js";
-import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
-import type { ActionErrorCode } from "./errorCodes.js";
+import type { InternalAccountJson } from "../transport/wire.js";
 
 export type ListInternalAccountsParameters = CallOptions & {
   /**

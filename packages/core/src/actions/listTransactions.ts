@@ -1,15 +1,15 @@
 // docs/protocol.md §7: the customer's transactions, newest first, one page at a time (the relay
 // names the customer).
 
-import { assertCall, query } from "../arguments.js";
+import { assertCall, query } from "../arguments/arguments.js";
+import { type ActionRoute, type ActionSourceRow, at } from "../catalog/actionRow.js";
+import type { ActionErrorCode } from "../catalog/errorCodes.js";
 import type { SignetClient } from "../client.js";
-import { REQUEST_ERRORS } from "../errorGroups.js";
-import { assertArgument, SignetError, type SignetErrorOf } from "../errors.js";
-import type { CallOptions } from "../events.js";
+import { REQUEST_ERRORS } from "../errors/errorGroups.js";
+import { assertArgument, SignetError, type SignetErrorOf } from "../errors/errors.js";
+import type { CallOptions } from "../session/events.js";
 import { expectList } from "../transport/responseShape.js";
-import type { TransactionJson, TransactionStatus } from "../wire.js";
-import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
-import type { ActionErrorCode } from "./errorCodes.js";
+import type { TransactionJson, TransactionStatus } from "../transport/wire.js";
 
 export type ListTransactionsParameters = CallOptions & {
   /** Only transactions in this status. */

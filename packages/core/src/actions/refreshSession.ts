@@ -1,25 +1,25 @@
-import { assertCall, assertServiceId } from "../arguments.js";
+import { assertCall, assertServiceId } from "../arguments/arguments.js";
+import { type ActionRoute, type ActionSourceRow, at } from "../catalog/actionRow.js";
+import type { ActionErrorCode } from "../catalog/errorCodes.js";
 import { type SignetClient, SKEW_TOLERANCE_MS } from "../client.js";
 import type { SigningKey } from "../crypto/backend.js";
-import { defined } from "../defined.js";
-import { SESSION_SIGNED_ERRORS } from "../errorGroups.js";
-import { isSignetError, SignetError, type SignetErrorOf } from "../errors.js";
-import type { CallOptions } from "../events.js";
+import { defined } from "../errors/defined.js";
+import { SESSION_SIGNED_ERRORS } from "../errors/errorGroups.js";
+import { isSignetError, SignetError, type SignetErrorOf } from "../errors/errors.js";
 import {
   establishSession,
   parseAuthSession,
   sessionSigningKey,
 } from "../session/establishSession.js";
+import type { CallOptions } from "../session/events.js";
+import { expiredSessionError } from "../session/expiry/sessionExpiry.js";
 import { listSessionsJson } from "../session/listedSessions.js";
 import { forgetPossibleSession, notePossibleSession } from "../session/possibleSessions.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import type { Session } from "../session/sessionStore.js";
 import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
-import type { AuthSessionJson } from "../wire.js";
-import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
-import type { ActionErrorCode } from "./errorCodes.js";
+import type { AuthSessionJson } from "../transport/wire.js";
 import { revokeSessionPayload, SESSION_REVOKE } from "./revokeSession.js";
-import { expiredSessionError } from "./sessionExpiry.js";
 
 export type RefreshSessionParameters = CallOptions & {
   accountId: string;

@@ -1,13 +1,13 @@
 // docs/protocol.md §9: a lapsed SMS code of a quote's challenge is sent again; the challenge and
 // its expiry stay the same.
 
-import { assertCall, assertServiceId } from "../arguments.js";
+import { assertCall, assertServiceId } from "../arguments/arguments.js";
+import { type ActionRoute, type ActionSourceRow, at } from "../catalog/actionRow.js";
+import type { ActionErrorCode } from "../catalog/errorCodes.js";
 import type { SignetClient } from "../client.js";
-import { REQUEST_ERRORS } from "../errorGroups.js";
-import type { SignetErrorOf } from "../errors.js";
-import type { CallOptions } from "../events.js";
-import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
-import type { ActionErrorCode } from "./errorCodes.js";
+import { REQUEST_ERRORS } from "../errors/errorGroups.js";
+import type { SignetErrorOf } from "../errors/errors.js";
+import type { CallOptions } from "../session/events.js";
 
 export type ResendQuoteAuthorizationParameters = CallOptions & {
   /** The quote in `PENDING_AUTHORIZATION` whose challenge is an `SMS_OTP` one. */

@@ -2,18 +2,18 @@
 // and logins with. SMS is always there (the verified phone); a passkey for SCA is enrolled here,
 // apart from the wallet's sign-in passkeys, and only one at a time. The relay names the customer.
 
-import { assertCall } from "../arguments.js";
+import { assertCall } from "../arguments/arguments.js";
+import { type ActionRoute, type ActionSourceRow, at } from "../catalog/actionRow.js";
+import type { ActionErrorCode } from "../catalog/errorCodes.js";
 import type { SignetClient } from "../client.js";
-import { REQUEST_ERRORS } from "../errorGroups.js";
-import { assertArgument, SignetError, type SignetErrorOf } from "../errors.js";
-import type { CallOptions } from "../events.js";
+import { REQUEST_ERRORS } from "../errors/errorGroups.js";
+import { assertArgument, SignetError, type SignetErrorOf } from "../errors/errors.js";
+import { notePasskeys, originOf } from "../sca/scaLedger.js";
+import type { CallOptions } from "../session/events.js";
 import { expectShape } from "../transport/responseShape.js";
+import type { ScaFactor } from "../transport/wire.js";
 import { toWebAuthnError } from "../webauthn/errors.js";
 import type { RegistrationOptionsJSON } from "../webauthn/types.js";
-import type { ScaFactor } from "../wire.js";
-import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
-import type { ActionErrorCode } from "./errorCodes.js";
-import { notePasskeys, originOf } from "./scaLedger.js";
 
 /** One enrolled SCA factor (`ScaFactorView`). */
 export type ScaFactorJson = {

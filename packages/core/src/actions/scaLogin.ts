@@ -2,25 +2,30 @@
 // with a factor (`POST /sca/login/start`, then `/sca/login/complete` with the proof) and needed
 // before a payment's challenge can be authorized. The relay names the customer.
 
-import { assertCall } from "../arguments.js";
+import { assertCall } from "../arguments/arguments.js";
+import { type ActionRoute, type ActionSourceRow, at } from "../catalog/actionRow.js";
+import type { ActionErrorCode } from "../catalog/errorCodes.js";
 import type { SignetClient } from "../client.js";
-import { REQUEST_ERRORS, SCA_PROOF_ERRORS } from "../errorGroups.js";
-import { assertArgument, isSignetError, SignetError, type SignetErrorOf } from "../errors.js";
-import type { CallOptions } from "../events.js";
-import { abortedError } from "../transport/abort.js";
-import { expectShape } from "../transport/responseShape.js";
-import { resolveRetryPolicy } from "../transport/retry.js";
-import type { ScaChallengeJson } from "../wire.js";
-import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
-import type { ActionErrorCode } from "./errorCodes.js";
-import { bindChallenge, type ScaProofSite } from "./scaBinding.js";
-import { SCA_LOGIN_OWNER } from "./scaLedger.js";
+import { REQUEST_ERRORS, SCA_PROOF_ERRORS } from "../errors/errorGroups.js";
+import {
+  assertArgument,
+  isSignetError,
+  SignetError,
+  type SignetErrorOf,
+} from "../errors/errors.js";
+import { bindChallenge, type ScaProofSite } from "../sca/scaBinding.js";
+import { SCA_LOGIN_OWNER } from "../sca/scaLedger.js";
 import {
   MAX_REFUSED_ANSWERS,
   type ScaChallengeContext,
   type ScaProof,
   scaProofFields,
-} from "./scaProof.js";
+} from "../sca/scaProof.js";
+import type { CallOptions } from "../session/events.js";
+import { abortedError } from "../transport/abort.js";
+import { expectShape } from "../transport/responseShape.js";
+import { resolveRetryPolicy } from "../transport/retry.js";
+import type { ScaChallengeJson } from "../transport/wire.js";
 
 /** The factors an SCA login can use. */
 export type ScaLoginFactor = "SMS_OTP" | "TOTP" | "PASSKEY";

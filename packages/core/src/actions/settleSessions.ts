@@ -1,13 +1,14 @@
 // Sessions a sign-out must end besides those it holds (docs/architecture.md "Retries"): a sign-in
 // or refresh that lost its answer may have made a session nobody holds; the device noted the key it
 // sent (session/possibleSessions.ts), and a sign-out proves and revokes the session each one made.
+
+import { at } from "../catalog/actionRow.js";
 import type { SignetClient } from "../client.js";
-import { defined } from "../defined.js";
-import type { CallOptions } from "../events.js";
+import { defined } from "../errors/defined.js";
+import type { CallOptions } from "../session/events.js";
 import { listSessionsJson, sessionEnded } from "../session/listedSessions.js";
 import { forgetPossibleSession, listPossibleSessions } from "../session/possibleSessions.js";
-import type { AuthSessionJson } from "../wire.js";
-import { at } from "./actionRow.js";
+import type { AuthSessionJson } from "../transport/wire.js";
 import { adoptProvenSession } from "./refreshSession.js";
 import { revokeSessionPayload, SESSION_REVOKE } from "./revokeSession.js";
 

@@ -1,12 +1,12 @@
-import { assertCall, assertServiceId } from "../arguments.js";
+import { assertCall, assertServiceId } from "../arguments/arguments.js";
+import { type ActionSourceRow, at } from "../catalog/actionRow.js";
+import type { ActionErrorCode } from "../catalog/errorCodes.js";
 import type { SignetClient } from "../client.js";
-import { CRYPTO_ERRORS, REQUEST_ERRORS } from "../errorGroups.js";
-import { assertArgument, type SignetErrorOf } from "../errors.js";
-import type { CallOptions } from "../events.js";
+import { CRYPTO_ERRORS, REQUEST_ERRORS } from "../errors/errorGroups.js";
+import { assertArgument, type SignetErrorOf } from "../errors/errors.js";
 import { establishSession, parseAuthSession } from "../session/establishSession.js";
+import type { CallOptions } from "../session/events.js";
 import type { Session } from "../session/sessionStore.js";
-import { type ActionSourceRow, at } from "./actionRow.js";
-import type { ActionErrorCode } from "./errorCodes.js";
 import { CREDENTIAL_VERIFY } from "./verifyOtp.js";
 
 export type SignInWithOAuthParameters = CallOptions & {

@@ -1,7 +1,9 @@
 // docs/protocol.md §5 (passkey authentication): /challenge binds a fresh client-held key, the WebAuthn
 // challenge is the UTF-8 bytes of the 64-hex string, /verify carries the assertion and Request-Id.
 
-import { assertCall, assertServiceId } from "../arguments.js";
+import { assertCall, assertServiceId } from "../arguments/arguments.js";
+import { type ActionSourceRow, at } from "../catalog/actionRow.js";
+import type { ActionErrorCode } from "../catalog/errorCodes.js";
 import type { SignetClient } from "../client.js";
 import type { DecryptionKey, SigningKey } from "../crypto/backend.js";
 import { base64UrlEncode, utf8Encode } from "../crypto/encoding.js";
@@ -10,25 +12,23 @@ import {
   CRYPTO_ERRORS,
   REQUEST_ERRORS,
   SIGNED_REQUEST_ERRORS,
-} from "../errorGroups.js";
-import { SignetError, type SignetErrorOf } from "../errors.js";
-import type { CallOptions } from "../events.js";
+} from "../errors/errorGroups.js";
+import { SignetError, type SignetErrorOf } from "../errors/errors.js";
+import { notePasskeys } from "../sca/scaLedger.js";
 import {
   establishSession,
   parseAuthSession,
   sessionSigningKey,
 } from "../session/establishSession.js";
+import type { CallOptions } from "../session/events.js";
 import type { Session } from "../session/sessionStore.js";
 import { requestUntilSettled } from "../transport/pollUntil.js";
 import { REQUEST_ID_HEADER } from "../transport/protocol.js";
 import { expectShape } from "../transport/responseShape.js";
+import type { AuthSessionJson, PasskeyAuthChallengeJson } from "../transport/wire.js";
 import { toWebAuthnError } from "../webauthn/errors.js";
-import type { AuthSessionJson, PasskeyAuthChallengeJson } from "../wire.js";
-import { type ActionSourceRow, at } from "./actionRow.js";
-import type { ActionErrorCode } from "./errorCodes.js";
 import { adoptProvenSession, refreshSessionPayload, SESSION_REFRESH } from "./refreshSession.js";
 import { CREDENTIAL_CHALLENGE } from "./requestOtp.js";
-import { notePasskeys } from "./scaLedger.js";
 import { CREDENTIAL_VERIFY } from "./verifyOtp.js";
 
 export type PreparePasskeySignInParameters = CallOptions & {

@@ -1,12 +1,12 @@
-import { assertCall, assertServiceId } from "../arguments.js";
+import { assertCall, assertServiceId } from "../arguments/arguments.js";
+import { type ActionSourceRow, at } from "../catalog/actionRow.js";
+import type { ActionErrorCode } from "../catalog/errorCodes.js";
 import type { SignetClient } from "../client.js";
-import { SESSION_SIGNED_ERRORS } from "../errorGroups.js";
-import type { SignetErrorOf } from "../errors.js";
-import type { CallOptions } from "../events.js";
+import { SESSION_SIGNED_ERRORS } from "../errors/errorGroups.js";
+import type { SignetErrorOf } from "../errors/errors.js";
+import type { CallOptions } from "../session/events.js";
 import { sessionEnded } from "../session/listedSessions.js";
 import { signWithSession } from "../session/sessionSigner.js";
-import { type ActionSourceRow, at } from "./actionRow.js";
-import type { ActionErrorCode } from "./errorCodes.js";
 import { isSessionGone, revokeSessionPayload, SESSION_REVOKE } from "./revokeSession.js";
 import { settlePossibleSessions } from "./settleSessions.js";
 

@@ -1,6 +1,8 @@
 // Type tests (checked by `pnpm typecheck`; the runtime part only confirms the file loads): every
 // action has `XParameters` (with the per-call `onEvent`), `XReturnType` and a checked `XErrorType`.
 import { describe, expectTypeOf, it } from "vitest";
+import type { actionTable, ActionName as TableActionName } from "../catalog/actionTable.js";
+import type { ActionErrorCode } from "../catalog/errorCodes.js";
 import type {
   AddCredentialErrorType,
   AddPasskeyErrorType,
@@ -39,8 +41,6 @@ import type {
   WebAuthnErrorCode,
 } from "../index.js";
 import * as core from "../index.js";
-import type { actionTable, ActionName as TableActionName } from "./actionTable.js";
-import type { ActionErrorCode } from "./errorCodes.js";
 
 /** The actions of the table with a signed request. */
 type SignedActionName = {
@@ -259,7 +259,7 @@ describe("action types", () => {
     expectTypeOf(narrow).returns.toEqualTypeOf<"never" | "sign in" | "retry">();
   });
 
-  it("each action's union holds only the codes its code can raise (actions/errorCodes.ts)", () => {
+  it("each action's union holds only the codes its code can raise (catalog/errorCodes.ts)", () => {
     // OTP sign-in never meets the SCA lock, a conflict or a held session.
     expectTypeOf<"ACCOUNT_LOCKED">().not.toExtend<VerifyOtpErrorType["code"]>();
     expectTypeOf<"CONFLICT">().not.toExtend<VerifyOtpErrorType["code"]>();

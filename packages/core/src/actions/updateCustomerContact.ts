@@ -1,15 +1,15 @@
-import { assertCall, assertServiceId } from "../arguments.js";
+import { assertCall, assertServiceId } from "../arguments/arguments.js";
+import { assertEmail, assertPhoneNumber } from "../arguments/contactArguments.js";
+import { type ActionRoute, type ActionSourceRow, at } from "../catalog/actionRow.js";
+import type { ActionErrorCode } from "../catalog/errorCodes.js";
 import type { SignetClient } from "../client.js";
-import { SESSION_SIGNED_ERRORS } from "../errorGroups.js";
-import { assertArgument, type SignetErrorOf } from "../errors.js";
-import type { CallOptions } from "../events.js";
+import { SESSION_SIGNED_ERRORS } from "../errors/errorGroups.js";
+import { assertArgument, type SignetErrorOf } from "../errors/errors.js";
+import type { CallOptions } from "../session/events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
 import { expectShape } from "../transport/responseShape.js";
-import type { CustomerJson } from "../wire.js";
-import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
-import { assertEmail, assertPhoneNumber } from "./contactArguments.js";
-import type { ActionErrorCode } from "./errorCodes.js";
+import type { CustomerJson } from "../transport/wire.js";
 
 export type UpdateCustomerContactParameters = CallOptions & {
   customerId: string;

@@ -2,17 +2,17 @@
 // a signed retry stamped by a held session of the wallet. Its payload is a raw-payload signature
 // whose bytes, where readable, name the account and the setting the device asked for.
 
-import { assertCall, assertServiceId } from "../arguments.js";
+import { assertCall, assertServiceId } from "../arguments/arguments.js";
+import { type ActionRoute, type ActionSourceRow, at } from "../catalog/actionRow.js";
+import type { ActionErrorCode } from "../catalog/errorCodes.js";
 import type { SignetClient } from "../client.js";
-import { SESSION_SIGNED_ERRORS } from "../errorGroups.js";
-import { assertArgument, type SignetErrorOf } from "../errors.js";
-import type { CallOptions } from "../events.js";
+import { SESSION_SIGNED_ERRORS } from "../errors/errorGroups.js";
+import { assertArgument, type SignetErrorOf } from "../errors/errors.js";
+import type { CallOptions } from "../session/events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
 import { type CheckPayload, expectActivity } from "../transport/payloadCheck.js";
 import { expectShape } from "../transport/responseShape.js";
-import type { InternalAccountJson } from "../wire.js";
-import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
-import type { ActionErrorCode } from "./errorCodes.js";
+import type { InternalAccountJson } from "../transport/wire.js";
 
 export type UpdateWalletPrivacyParameters = CallOptions & {
   /** The Embedded Wallet (`InternalAccount:…`), stamped by a session held for it. */

@@ -1,4 +1,6 @@
-import { assertCall, assertServiceId } from "../arguments.js";
+import { assertCall, assertServiceId } from "../arguments/arguments.js";
+import { type ActionRoute, type ActionSourceRow, at } from "../catalog/actionRow.js";
+import type { ActionErrorCode } from "../catalog/errorCodes.js";
 import type { SignetClient } from "../client.js";
 import type { SigningKey } from "../crypto/backend.js";
 import {
@@ -6,17 +8,15 @@ import {
   CRYPTO_ERRORS,
   REQUEST_ERRORS,
   SIGNED_REQUEST_ERRORS,
-} from "../errorGroups.js";
-import { assertArgument, type SignetErrorOf } from "../errors.js";
-import type { CallOptions } from "../events.js";
+} from "../errors/errorGroups.js";
+import { assertArgument, type SignetErrorOf } from "../errors/errors.js";
 import { establishSession, parseAuthSession } from "../session/establishSession.js";
+import type { CallOptions } from "../session/events.js";
 import { listSessionsJson } from "../session/listedSessions.js";
 import { forgetPossibleSession, notePossibleSession } from "../session/possibleSessions.js";
 import type { Session } from "../session/sessionStore.js";
 import { expectVerificationToken } from "../transport/payloadCheck.js";
-import type { AuthMethodJson } from "../wire.js";
-import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
-import type { ActionErrorCode } from "./errorCodes.js";
+import type { AuthMethodJson } from "../transport/wire.js";
 import { adoptProvenSession } from "./refreshSession.js";
 
 export type VerifyOtpParameters = CallOptions & {

@@ -1,16 +1,16 @@
 // Follows a transaction to a terminal status on a fixed, documented schedule (docs/protocol.md §9:
 // PENDING_AUTHORIZATION is not terminal).
 
-import { assertCall, assertServiceId } from "../arguments.js";
+import { assertCall, assertServiceId } from "../arguments/arguments.js";
+import { type ActionRoute, type ActionSourceRow, at } from "../catalog/actionRow.js";
+import type { ActionErrorCode } from "../catalog/errorCodes.js";
 import type { SignetClient } from "../client.js";
-import { REQUEST_ERRORS } from "../errorGroups.js";
-import { assertArgument, SignetError, type SignetErrorOf } from "../errors.js";
-import type { CallOptions } from "../events.js";
+import { REQUEST_ERRORS } from "../errors/errorGroups.js";
+import { assertArgument, SignetError, type SignetErrorOf } from "../errors/errors.js";
+import type { CallOptions } from "../session/events.js";
 import { pollUntil } from "../transport/pollUntil.js";
 import { expectShape } from "../transport/responseShape.js";
-import type { TransactionJson, TransactionStatus } from "../wire.js";
-import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
-import type { ActionErrorCode } from "./errorCodes.js";
+import type { TransactionJson, TransactionStatus } from "../transport/wire.js";
 
 /**
  * Transaction statuses that are still moving. Anything else is terminal, including statuses

@@ -1,6 +1,6 @@
 // docs/architecture.md "The crypto contract": the public crypto functions, bound to one CryptoBackend so that
 // `createClient({ crypto })` and both entry points share one implementation.
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 import type {
   CryptoBackend,
   DecryptionKey,

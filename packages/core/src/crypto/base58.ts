@@ -1,6 +1,6 @@
 // base58 (Bitcoin alphabet) and base58check (4-byte double-SHA-256 checksum), docs/protocol.md §4
 // "Legacy encryptedSessionSigningKey". Only the legacy flow uses it, so it is its own module.
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 import { concatBytes, equalBytes } from "./bytes.js";
 
 const B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";

@@ -1,7 +1,7 @@
 // docs/protocol.md §4 (signed envelopes, otpEncryptionTargetBundle, encryptedOtpBundle; the export and
 // legacy bundles build on these in ./export-bundle.ts and ./legacy-session-key.ts) over RFC 9180 base mode with info "turnkey_hpke" and
 // AAD = enc (65) ‖ recipient public key (65).
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 import type { CryptoBackend } from "./backend.js";
 import { concatBytes } from "./bytes.js";
 import { bytesToHex, hexToBytes, utf8Decode, utf8Encode } from "./encoding.js";

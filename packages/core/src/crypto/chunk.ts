@@ -1,5 +1,5 @@
 // The one way Signet loads a lazily split part of itself.
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 
 /**
  * Imports a lazily loaded part of Signet. A load the runtime itself cannot do is

@@ -2,7 +2,7 @@
 // and atob, for browsers and Node. The React Native build uses ./codec.ts (the package's "#codec"
 // import picks one); both refuse what a fatal decoder refuses and strings with lone surrogates,
 // with ENCODING_INVALID.
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 
 /**
  * Encodes a string as UTF-8.

@@ -2,7 +2,7 @@
 // for the React Native build (Hermes has none of them): UTF-8 strict in both directions, as a
 // fatal TextDecoder is. The browser and Node build use ./codec-web.ts instead; properties.test.ts
 // holds both to the same behaviour, and ./encoding.ts checks base64url input before decoding.
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 
 /**
  * Encodes a string as UTF-8, refusing lone surrogates instead of replacing them with U+FFFD

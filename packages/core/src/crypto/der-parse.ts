@@ -1,7 +1,7 @@
 // SEC 1 v2 §C.8 / RFC 3279 §2.2.3 (ECDSA-Sig-Value), X.690 §8.3 and §10 (DER integers): strict DER
 // to IEEE P1363 `r ‖ s`, for verification only (bundles, `verifyStamp`), so it loads with the code
 // that verifies; making a DER signature (every stamp) is ./der.ts.
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 
 /** Byte length of one P-256 scalar. */
 const SIZE = 32;

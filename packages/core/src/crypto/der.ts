@@ -1,7 +1,7 @@
 // SEC 1 v2 §C.8 / RFC 3279 §2.2.3 (ECDSA-Sig-Value), X.690 §8.3 and §10 (DER integers):
 // conversion from IEEE P1363 `r ‖ s` (WebCrypto, noble "compact") to ASN.1 DER (stamps,
 // docs/protocol.md §4). The strict reverse, for verification only, is ./der-parse.ts.
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 
 /** Byte length of one P-256 scalar. */
 const SIZE = 32;

@@ -1,6 +1,6 @@
 // docs/protocol.md §1 and §4: strict hex (either case in, lowercase out), base64url without padding
 // (RFC 4648 §5), strict UTF-8 (RFC 3629) and base58 (Bitcoin alphabet) for base58check.
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 
 const HEX = "0123456789abcdef";
 

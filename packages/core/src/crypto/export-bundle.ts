@@ -1,7 +1,7 @@
 // docs/protocol.md §4 "Export encryptedWalletCredentials": a signed envelope whose data holds an HPKE
 // ciphertext of the mnemonic. An export happens about once in a wallet's life, so this loads on
 // first use.
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 import type { CryptoBackend, DecryptionKey } from "./backend.js";
 import { type BundleTrustOptions, hexField, malformed, openSignedEnvelope } from "./bundles.js";
 import { utf8Decode } from "./encoding.js";

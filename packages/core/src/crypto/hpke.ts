@@ -3,7 +3,7 @@
 // it, on noble (./noble.ts): the browser and Node entries run @hpke/core instead
 // (./hpke-webcrypto.ts). Tests also run it over WebCrypto primitives to cross-check the two;
 // docs/protocol.md §4 fixes the suite the service uses (AES-256-GCM).
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 import { concatBytes } from "./bytes.js";
 
 type MaybePromise<T> = T | Promise<T>;

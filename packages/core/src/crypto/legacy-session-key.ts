@@ -1,6 +1,6 @@
 // docs/protocol.md §4 "Legacy encryptedSessionSigningKey": base58check(compressed enc ‖ ciphertext),
 // HPKE-sealed session scalar. Deprecated by the service and opt-in here, so it loads on first use.
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 import type { CryptoBackend, DecryptionKey } from "./backend.js";
 import { base58CheckDecode } from "./base58.js";
 import { malformed } from "./bundles.js";

@@ -4,7 +4,7 @@ import { gcm } from "@noble/ciphers/aes.js";
 import { type ECDSA, ecdsa, weierstrass } from "@noble/curves/abstract/weierstrass.js";
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 import type {
   CryptoBackend,
   DecryptionKey,

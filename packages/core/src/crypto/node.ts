@@ -5,7 +5,7 @@
 // verification and hashing stay on the WebCrypto backend. The public key of an imported scalar
 // (legacy session keys) comes from OpenSSL too.
 import { createECDH, createPublicKey, KeyObject, sign } from "node:crypto";
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 import type { CryptoBackend, SigningKey } from "./backend.js";
 import { base64UrlEncode, hexToBytes } from "./encoding.js";
 import { webCryptoBackendWith } from "./webcrypto.js";

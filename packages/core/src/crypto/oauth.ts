@@ -1,6 +1,6 @@
 // docs/protocol.md §6: the OIDC nonce is the lowercase hex SHA-256 of the UTF-8 bytes of the exact
 // `clientPublicKey` string sent (case and compression change it).
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 import type { CryptoBackend } from "./backend.js";
 import { bytesToHex, utf8Encode } from "./encoding.js";
 

@@ -1,7 +1,7 @@
 // The receiving side of the service's HPKE bundles (docs/protocol.md §4): opening with a
 // decryption key. Only the rare paths use it (export, the legacy session key; the OTP bundle's
 // opening is for tests and emulators), so it loads with them, not with the page.
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 import type { DecryptionKey } from "./backend.js";
 import { hexField, INFO, malformed, parseJsonObject } from "./bundles.js";
 import { concatBytes } from "./bytes.js";

@@ -5,7 +5,7 @@
 // JWK whose point does not match). The React Native build computes d·G on noble's arithmetic
 // (./p256-comb.ts), the `node` entry with OpenSSL (./node.ts). Kept apart from ./p256.ts so the
 // browser loads it on first use, in the rare chunk.
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 import { type AffinePoint, bytesToBigInt, mod, N, P, pow } from "./p256.js";
 import { GX, GY } from "./p256-base.js";
 

@@ -1,7 +1,7 @@
 // SEC 1 v2 §2.3.3–§2.3.4 (point encoding, compression) and §3.2.2.1 (public key validation),
 // FIPS 186-5 / SP 800-186 §3.2.1.3 (P-256 domain parameters). BigInt only, so the browser entry
 // needs no curve library (docs/protocol.md §4: compressed and uncompressed keys).
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 import { bytesToHex, hexToBytes } from "./encoding.js";
 
 /** Field prime p. */

@@ -1,6 +1,6 @@
 // docs/architecture.md "One client carries every seam": the random source is resolved at call time, never at
 // import, so server-side rendering and engines without WebCrypto (Hermes) can load this module.
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 
 /** A cryptographically secure random source: `length` fresh bytes. */
 export type RandomBytes = (length: number) => Uint8Array;

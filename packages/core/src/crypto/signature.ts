@@ -1,6 +1,6 @@
 // FIPS 186-5 §6.4.2 (ECDSA verification: 1 ≤ r, s < n), docs/protocol.md §4 (DER signatures, high-S
 // accepted): one verification path over any backend, with typed failures.
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 import type { CryptoBackend } from "./backend.js";
 import { derToP1363 } from "./der-parse.js";
 import { hexToBytes } from "./encoding.js";

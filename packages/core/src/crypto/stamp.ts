@@ -1,6 +1,6 @@
 // docs/protocol.md §2 (stamp payloadToSign byte for byte) and §4 (the Grid-Wallet-Signature value):
 // base64url(JSON {publicKey, scheme, signature}) with an ECDSA P-256 SHA-256 DER signature.
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 import type { SigningKey } from "./backend.js";
 import { base64UrlEncode, bytesToHex, utf8Encode } from "./encoding.js";
 

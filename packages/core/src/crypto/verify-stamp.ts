@@ -1,6 +1,6 @@
 // docs/protocol.md §4: the verifier's side of a stamp (high-S accepted), for tests, emulators and
 // diagnostics. Separate from ./stamp.ts so the browser entry loads it only when used.
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 import type { CryptoBackend } from "./backend.js";
 import { base64UrlDecode, hexToBytes, utf8Decode, utf8Encode } from "./encoding.js";
 import { normalizePublicKey } from "./p256.js";

@@ -2,7 +2,7 @@
 // through @hpke/core (./hpke-webcrypto.ts, a chunk loaded on first use or by `preload`),
 // docs/protocol.md §4: the backend for browsers and Node. No curve library: point decoding is
 // ./p256.ts, d·G of an imported scalar the rare chunk's ./p256-multiply.ts, the rest is native.
-import { SignetError, type SignetErrorCode } from "../errors.js";
+import { SignetError, type SignetErrorCode } from "../errors/errors.js";
 import type {
   CryptoBackend,
   DecryptionKey,

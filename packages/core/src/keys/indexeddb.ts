@@ -3,7 +3,7 @@
 // browser can hold them.
 import type { CryptoBackend, SigningKey } from "../crypto/backend.js";
 import { createWebCryptoBackend } from "../crypto/webcrypto.js";
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 import { openIdbStore } from "./idb.js";
 import {
   assertId,

@@ -1,7 +1,7 @@
 // docs/architecture.md layer 2: the KeyStore seam. Records, not keys, are stored: a WebCrypto record keeps the
 // CryptoKey object itself (structured clone, non-extractable included), a noble record a hex scalar.
 import type { SigningKeyRecord } from "../crypto/backend.js";
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 
 /**
  * Async storage of signing-key records by string id (for example a session id). Implement it to

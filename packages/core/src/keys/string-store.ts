@@ -2,7 +2,7 @@
 // react-native-keychain) to the KeyStore seam by serialising noble `scalar` records.
 import type { SigningKeyRecord } from "../crypto/backend.js";
 import { base64UrlEncode, utf8Encode } from "../crypto/encoding.js";
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 import { assertId, assertRecord, type KeyStore } from "./key-store.js";
 
 /** A string key-value store, as `expo-secure-store` and similar libraries offer. */

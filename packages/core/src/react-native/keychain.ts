@@ -1,6 +1,6 @@
 // A KeyStore over react-native-keychain's generic passwords (iOS Keychain; Android Keystore-backed
 // encryption), one keychain item per storage key, readable only by this app on this device.
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 import type { KeyStore } from "../keys/key-store.js";
 import { createStringKeyStore, type InstallMarkerStore } from "../keys/string-store.js";
 import { type DeviceOnlyAccessibility, installMarker } from "./secureStore.js";

@@ -1,6 +1,6 @@
 // A WebAuthnProvider over react-native-passkeys (ASAuthorization on iOS, Credential Manager on
 // Android), with the library's native failures mapped to Signet's WEBAUTHN_* codes.
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 import {
   toWebAuthnError,
   type WebAuthnFailureContext,

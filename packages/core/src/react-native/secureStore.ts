@@ -1,6 +1,6 @@
 // A KeyStore over expo-secure-store (iOS Keychain; Android Keystore-encrypted preferences), with
 // every item readable only by this app on this device while it is unlocked.
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 import type { KeyStore } from "../keys/key-store.js";
 import { createStringKeyStore, type InstallMarkerStore } from "../keys/string-store.js";
 

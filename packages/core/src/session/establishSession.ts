@@ -2,10 +2,10 @@
 
 import type { SignetClient } from "../client.js";
 import type { DecryptionKey, SigningKey } from "../crypto/backend.js";
-import { SignetError } from "../errors.js";
-import type { EventSink } from "../events.js";
+import { SignetError } from "../errors/errors.js";
 import { expectShape } from "../transport/responseShape.js";
-import type { AuthSessionJson } from "../wire.js";
+import type { AuthSessionJson } from "../transport/wire.js";
+import type { EventSink } from "./events.js";
 import type { ActiveSession } from "./sessionStore.js";
 
 export const AUTH_SESSION_FIELDS = ["id", "accountId", "expiresAt"] as const;

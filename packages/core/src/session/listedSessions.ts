@@ -1,7 +1,7 @@
 // The account's sessions as the service lists them, for the look-ups that settle a lost answer
 // (docs/architecture.md "Retries"): whether a session is still active, which sessions a call made.
 import type { SignetClient } from "../client.js";
-import type { AuthSessionJson } from "../wire.js";
+import type { AuthSessionJson } from "../transport/wire.js";
 import { parseAuthSession } from "./establishSession.js";
 
 /**

@@ -1,6 +1,6 @@
 // Which 401 clears which held session, row by row, and how many clearings a burst of them makes.
 import { describe, expect, it } from "vitest";
-import type { SignedRequestEvent } from "../transport/signedRequest.js";
+import type { SignedRequestEnd, SignedRequestEvent } from "../transport/signedRequest.js";
 import { createSessionRejection } from "./sessionRejection.js";
 import type { Session } from "./sessionStore.js";
 
@@ -39,11 +39,11 @@ function guard(options: { gone?: boolean; waited?: boolean; heldIds?: string[] }
 
 type Loose<T> = { [K in keyof T]?: T[K] | undefined };
 
-/** A `failed` event of the engine; keys given as undefined are left out. */
-const failed = (over: Loose<SignedRequestEvent>): SignedRequestEvent =>
+/** A `failed` end of the engine; keys given as undefined are left out. */
+const failed = (over: Loose<SignedRequestEvent>): SignedRequestEnd =>
   Object.fromEntries(
     Object.entries({ ...base, ...over }).filter(([, value]) => value !== undefined),
-  ) as SignedRequestEvent;
+  ) as SignedRequestEnd;
 
 const base: SignedRequestEvent = {
   type: "signedRequest",
@@ -95,7 +95,7 @@ describe("createSessionRejection", () => {
     it(name, async () => {
       const { rejection, cleared, counts } = guard(options);
       rejection.noteSignature(session(1), { leg: 2, requestId: "Request:1" });
-      rejection.observe(failed(event));
+      rejection.ended(failed(event));
       await rejection.settled();
       expect(cleared).toEqual(expected);
       expect(counts().asked).toBe(asked);
@@ -108,8 +108,8 @@ describe("createSessionRejection", () => {
       rejection.noteSignature(session(1), { leg: 2, requestId: `Request:${i}` });
     }
     rejection.noteSignature(session(2), { leg: 2, requestId: "Request:other" });
-    for (let i = 0; i < 10; i += 1) rejection.observe(failed({ requestId: `Request:${i}` }));
-    rejection.observe(failed({ requestId: "Request:other", stage: "done", status: 200 }));
+    for (let i = 0; i < 10; i += 1) rejection.ended(failed({ requestId: `Request:${i}` }));
+    rejection.ended(failed({ requestId: "Request:other", stage: "done", status: 200 }));
     await rejection.settled();
     expect(cleared).toEqual([session(1).id]);
   });
@@ -118,7 +118,7 @@ describe("createSessionRejection", () => {
     const { rejection, cleared, counts, held } = guard({ waited: true });
     rejection.noteSignature(session(1), { leg: 2, requestId: "Request:1" });
     held.delete(session(1).id); // the other tab's clearing, seen by the sync
-    rejection.observe(failed({}));
+    rejection.ended(failed({}));
     await rejection.settled();
     expect(cleared).toEqual([]);
     expect(counts().synced).toBe(1);
@@ -128,7 +128,7 @@ describe("createSessionRejection", () => {
     const direct = { mode: "direct" as const, operation: "executeQuote", requestId: undefined };
     const one = guard();
     one.rejection.noteSignature(session(1), { leg: 1, operation: "executeQuote" });
-    one.rejection.observe(failed(direct));
+    one.rejection.ended(failed(direct));
     await one.rejection.settled();
     expect(one.cleared).toEqual([session(1).id]);
     expect(one.counts().asked).toBe(1);
@@ -136,7 +136,7 @@ describe("createSessionRejection", () => {
     const two = guard();
     two.rejection.noteSignature(session(1), { leg: 1, operation: "executeQuote" });
     two.rejection.noteSignature(session(2), { leg: 1, operation: "executeQuote" });
-    two.rejection.observe(failed(direct));
+    two.rejection.ended(failed(direct));
     await two.rejection.settled();
     expect(two.cleared).toEqual([]);
   });

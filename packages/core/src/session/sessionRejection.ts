@@ -1,10 +1,10 @@
 // A 401 on a signed call that a held session stamped (docs/architecture.md "Sessions"): the
 // service no longer takes that session, so it is cleared on this device, once, for every tab,
 // instead of stamping request after request with it. Which session stamped which request is noted
-// here at the moment of signing (`signWithSession`), and the engine's terminal events say how it
-// ended; what a 401 then does is `rejectSession.ts`, a chunk loaded at the first one.
-import type { SignetEvent } from "../events.js";
-import type { SignContext } from "../transport/signedRequest.js";
+// here at the moment of signing (`signWithSession`); the engine calls `ended` when the request
+// ends (the client hands it the store's method, a direct call rather than a reading of the event
+// stream); what a 401 then does is `rejectSession.ts`, a chunk loaded at the first one.
+import type { SignContext, SignedRequestEnd } from "../transport/signedRequest.js";
 import type { Rejecter, RejecterParameters } from "./rejectSession.js";
 
 /** Signatures remembered at most: a request whose end never came is forgotten eventually. */
@@ -14,8 +14,8 @@ const MAX_NOTED = 256;
 export type SessionRejection<S extends { readonly id: string }> = {
   /** Notes that `session` stamped the request of `context` (its request id, or its operation). */
   noteSignature(session: S, context: SignContext): void;
-  /** Reads one client event; a 401 that ends a request a held session stamped clears it. */
-  observe(event: SignetEvent): void;
+  /** Told how a signed request ended; a 401 that ends one a held session stamped clears it. */
+  ended(end: SignedRequestEnd): void;
   /** The clearings still running (tests and the reliability runs wait for them). */
   settled(): Promise<void>;
 };
@@ -48,10 +48,7 @@ export function createSessionRejection<S extends { readonly id: string }>(
     noteSignature(session, context) {
       note(context.requestId ?? `op|${context.operation ?? ""}`, session.id);
     },
-    observe(event) {
-      if (event.type !== "signedRequest" || (event.stage !== "done" && event.stage !== "failed")) {
-        return;
-      }
+    ended(event) {
       const exact = event.mode === "challenge";
       if (exact && event.requestId === undefined) return;
       const key = exact ? (event.requestId as string) : `op|${event.operation ?? ""}`;

@@ -1,9 +1,10 @@
 // Picks the held session a signed endpoint needs (docs/protocol.md §2, "Which key signs") and stamps
 // with it, refusing to stamp with a session that has expired.
 import type { SignetClient } from "../client.js";
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 import type { SignPayload } from "../transport/signedRequest.js";
-import { type ActiveSession, isExpired } from "./sessionStore.js";
+import { isExpired } from "./expiry/lapse.js";
+import type { ActiveSession } from "./sessionStore.js";
 
 export type RequireSessionParameters = {
   accountId: string;
@@ -41,7 +42,7 @@ export async function requireSession(
 /**
  * A `SignPayload` that stamps with `session`'s key, checking expiry at the moment of signing, and
  * notes which session stamped which request: a 401 that ends it clears that session
- * (`SessionStore.observe`).
+ * (`SessionStore.ended`).
  */
 export function signWithSession(client: SignetClient, session: ActiveSession): SignPayload {
   return (payload, context) => {

@@ -3,10 +3,10 @@
 // a secure store of strings, memory) persists sessions without a second storage seam.
 import type { CryptoApi } from "../crypto/api.js";
 import type { SigningKey } from "../crypto/backend.js";
-import { assertArgument, SignetError } from "../errors.js";
-import type { SignetEvent } from "../events.js";
+import { SignetError } from "../errors/errors.js";
 import type { KeyStore } from "../keys/key-store.js";
-import type { SignContext } from "../transport/signedRequest.js";
+import type { SignContext, SignedRequestEnd } from "../transport/signedRequest.js";
+import { DEFAULT_EXPIRY_WARNING_MS, expiryByClocks } from "./expiry/lapse.js";
 import { createSessionRejection } from "./sessionRejection.js";
 
 /** A session this device holds the signing key of. No secret: safe to render and log. */
@@ -85,52 +85,17 @@ export type SessionStore = {
   noteSignature(session: Session, context: SignContext): void;
   /**
    * @internal
-   * Reads one of the client's events: a 401 ending a signed request that a held session stamped
-   * clears that session once, in every tab (concurrent 401s make one clearing), and emits a
-   * `session` event with `action: "rejected"`. A 401 about the request itself (a lapsed
-   * challenge, a missing header) keeps the session; any 401 but the service's refusal of the key
-   * is first checked against the service's list of active sessions.
+   * Called by the signed-request engine when a request ends (the client hands it over as the
+   * engine's `onEnd`): a 401 ending a signed request that a held session stamped clears that
+   * session once, in every tab (concurrent 401s make one clearing), and emits a `session` event
+   * with `action: "rejected"`. A 401 about the request itself (a lapsed challenge, a missing
+   * header) keeps the session; any 401 but the service's refusal of the key is first checked
+   * against the service's list of active sessions.
    */
-  observe(event: SignetEvent): void;
+  ended(end: SignedRequestEnd): void;
   /** @internal Resolves once the clearings that 401s started have finished. */
   settled(): Promise<void>;
 };
-
-/** Default `expiryWarningMs`: a minute, as the peers' SDKs warn. */
-export const DEFAULT_EXPIRY_WARNING_MS = 60_000;
-
-/** The service's session lifetime (docs/protocol.md §8). */
-export const SESSION_LIFETIME_MS = 15 * 60_000;
-
-/**
- * The warning margin that `createClient`'s `sessionWarning` asks for (`false`: 0, no warning).
- * @throws {SignetError} `INVALID_ARGUMENT` for a margin that is not a number of ms in [0, 15 min):
- * every fresh session would be expiring from the start.
- */
-export function expiryWarningMargin(
-  option: { marginMs?: number | undefined } | boolean | undefined,
-): number {
-  if (option === false) return 0;
-  const marginMs = option === true || option === undefined ? undefined : option.marginMs;
-  if (marginMs === undefined) return DEFAULT_EXPIRY_WARNING_MS;
-  assertArgument(
-    typeof marginMs === "number" && marginMs >= 0 && marginMs < SESSION_LIFETIME_MS,
-    "sessionWarning.marginMs",
-    `a number of ms in [0, ${SESSION_LIFETIME_MS})`,
-    String(marginMs),
-  );
-  return marginMs;
-}
-
-/**
- * Sessions within this margin of `expiresAt` are treated as expired: a stamp must arrive in time.
- * The one expiry rule: core's actions and `@signet/react`'s `useSession` both judge by it.
- */
-export const SESSION_EXPIRY_MARGIN_MS = 5_000;
-
-/** Whether `session` is too close to `expiresAt` to sign with at `now`. */
-export const isExpired = (session: Session, now: number): boolean =>
-  Date.parse(session.expiresAt) - SESSION_EXPIRY_MARGIN_MS <= now;
 
 /** `key`, on which a `KEY_INVALID` before its first signature calls `lost` (then rethrows). */
 function lostIfUnproven(key: SigningKey, lost: () => Promise<void>): SigningKey {
@@ -184,12 +149,6 @@ export function createSessionStore(parameters: {
 }): SessionStore {
   const { keyStore, crypto, now } = parameters;
   const deviceNow = parameters.deviceNow ?? now;
-  /** Expired by both clocks, by one of them (ask the service), or by neither. */
-  const expiry = (session: Session): "expired" | "disputed" | "alive" => {
-    const byService = isExpired(session, now());
-    const byDevice = isExpired(session, deviceNow());
-    return byService && byDevice ? "expired" : byService || byDevice ? "disputed" : "alive";
-  };
   const gone = async (session: Session) => {
     try {
       return (await parameters.confirmGone?.(session)) ?? true;
@@ -333,7 +292,7 @@ export function createSessionStore(parameters: {
       const result: ActiveSession[] = [];
       for (const session of [...held.values()]) {
         if (session.accountId !== accountId) continue;
-        const state = expiry(session);
+        const state = expiryByClocks(session, now(), deviceNow());
         if (state === "expired" || (state === "disputed" && (await gone(session)))) {
           await remove(accountId, session.id);
           const { key: _key, ...expired } = session;
@@ -370,7 +329,7 @@ export function createSessionStore(parameters: {
     sync,
     expiryWarningMs: parameters.expiryWarningMs ?? DEFAULT_EXPIRY_WARNING_MS,
     noteSignature: rejection.noteSignature,
-    observe: rejection.observe,
+    ended: rejection.ended,
     settled: rejection.settled,
   };
 }

@@ -1,6 +1,6 @@
 // Waiting and cancelling: the sleep between re-sends and the rule that an aborted call rejects at
 // once with `ABORTED`, whatever the work it waits on does.
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 
 /**
  * The error for a request stopped by the caller's `AbortSignal`.

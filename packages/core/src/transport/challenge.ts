@@ -1,6 +1,6 @@
 // The 202 answer of a signed request (docs/protocol.md §2): the challenge to stamp, checked before
 // anything is signed.
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 import { REQUEST_ID_PATTERN } from "./protocol.js";
 import { isPlainObject } from "./responseError.js";
 

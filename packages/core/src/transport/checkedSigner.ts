@@ -1,8 +1,8 @@
 // docs/protocol.md §11: the signed-request engine's only way to a signer. Each payload is read by
 // the operation's check first; a refusal is reported and thrown before any key or passkey touches
 // the payload, and a payload of a type core does not know is signed only when the app allowed it.
-import { defined, type Loose } from "../defined.js";
-import { assertArgument, isSignetError, SignetError } from "../errors.js";
+import { defined, type Loose } from "../errors/defined.js";
+import { assertArgument, isSignetError, SignetError } from "../errors/errors.js";
 import { unlessAborted } from "./abort.js";
 import { deliver } from "./deliver.js";
 import { type CheckPayload, type PayloadEvent, payloadMismatch } from "./payloadCheck.js";

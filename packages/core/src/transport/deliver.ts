@@ -1,6 +1,6 @@
 // Handing events to sinks (docs/architecture.md "Events"). It lives in transport, the lowest layer
-// that emits, so that `events.ts` (the vocabulary of event types) imports transport's types and
-// transport never imports `events.ts`: the two do not import each other.
+// that emits, so that `session/events.ts` (the vocabulary of event types) imports transport's types
+// and transport never imports it: the two do not import each other.
 
 /**
  * Hands `event` to each sink; what a sink throws is dropped, so no sink can break a flow.

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { scriptedFetch } from "../../../test/src/scriptedFetch.js";
-import { detailOf, isSignetError, type SignetError } from "../errors.js";
+import { detailOf, isSignetError, type SignetError } from "../errors/errors.js";
 import { createTransport, joinRelayUrl, type RequestEvent, requestJson } from "./http.js";
 
 afterEach(() => {

@@ -4,8 +4,8 @@
  * `fetch`, per-attempt timeouts, abort handling and the redacted `request` event.
  */
 
-import { defined } from "../defined.js";
-import { isSignetError, SignetError } from "../errors.js";
+import { defined } from "../errors/defined.js";
+import { isSignetError, SignetError } from "../errors/errors.js";
 import { abortedError } from "./abort.js";
 import { deliver } from "./deliver.js";
 import { REQUEST_ID_HEADER, WALLET_SIGNATURE_HEADER } from "./protocol.js";

@@ -1,6 +1,6 @@
 // Every rule of the signed-request engine as a row: the answer, the state, the step.
 import { describe, expect, it } from "vitest";
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 import type { TransportResponse } from "./http.js";
 import {
   type Answer,

@@ -4,8 +4,8 @@
 // (nextStep.test.ts). Each protocol rule is written once: what a 200 means here (`readAnswer`), a
 // rate limit in `retry.ts`'s `isRateLimited`, a request id's lapse in `isRequestIdExpiry`.
 // `runSignedRequest` performs the step: signing, waiting, re-sending, returning, throwing.
-import { defined } from "../defined.js";
-import { type AnswerErrorDetails, detailOf, SignetError } from "../errors.js";
+import { defined } from "../errors/defined.js";
+import { type AnswerErrorDetails, detailOf, SignetError } from "../errors/errors.js";
 import { parseJsonBody, type TransportResponse } from "./http.js";
 import { RETRY_AFTER_HEADER } from "./protocol.js";
 import { errorFromResponse, isPlainObject, parseRetryAfter } from "./responseError.js";

@@ -9,14 +9,14 @@ import { addCredentialPayload } from "../actions/addCredential.js";
 import { addPasskeyPayload } from "../actions/addPasskey.js";
 import { createDelegatedKeyPayload } from "../actions/createDelegatedKey.js";
 import { exportWalletPayload } from "../actions/exportWallet.js";
-import { executeQuotePayload, readQuotePayload } from "../actions/quotePayload.js";
 import { refreshSessionPayload } from "../actions/refreshSession.js";
 import { revokeCredentialPayload } from "../actions/revokeCredential.js";
 import { revokeSessionPayload } from "../actions/revokeSession.js";
 import { updateCustomerContactPayload } from "../actions/updateCustomerContact.js";
 import { updateWalletPrivacyPayload } from "../actions/updateWalletPrivacy.js";
 import type { SignetClient } from "../client.js";
-import { isSignetError, type SignetError } from "../errors.js";
+import { isSignetError, type SignetError } from "../errors/errors.js";
+import { executeQuotePayload, readQuotePayload } from "../payloads/quotePayload.js";
 import { createTransport } from "./http.js";
 import {
   type CheckPayload,

@@ -4,7 +4,7 @@
 // reading behind them (./payloadRead.ts, a chunk) both stand on this file, so neither imports the
 // other's module back.
 import { hexToBytes, utf8Decode } from "../crypto/encoding.js";
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 import { isPlainObject } from "./responseError.js";
 
 /** What a check is told besides the payload. */

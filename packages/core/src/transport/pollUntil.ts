@@ -1,9 +1,10 @@
 // Re-sends an identical unsigned request with backoff while the service answers "not yet"
 // (200 PROCESSING on passkey verify, a transaction still settling). Each wait is a `retry` event.
 import type { SignetClient } from "../client.js";
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 import { isProcessingBody } from "./nextStep.js";
-import { backoffDelay, resolveRetryPolicy, retryEvent } from "./retry.js";
+import { repeat } from "./repeat.js";
+import { backoffDelay, resolveRetryPolicy } from "./retry.js";
 
 /** What a call passes besides its own fields (the client's `CallOptions`). */
 type Call = NonNullable<Parameters<SignetClient["request"]>[1]>;
@@ -20,7 +21,7 @@ type Call = NonNullable<Parameters<SignetClient["request"]>[1]>;
  *   request: { method: "GET", path }, attempt: async () => settledOrUndefined(await read()) });
  * ```
  */
-export async function pollUntil<T>(
+export function pollUntil<T>(
   client: SignetClient,
   parameters: {
     attempt: () => Promise<T | undefined>;
@@ -37,22 +38,33 @@ export async function pollUntil<T>(
 ): Promise<T> {
   // Measured on the local timer: learning the service's clock mid-poll must not end the wait.
   const deadline = client.timer.now() + parameters.timeoutMs;
-  for (let polls = 1; ; polls++) {
-    const result = await parameters.attempt();
-    if (result !== undefined) return result;
-    const delayMs = parameters.interval(polls);
-    if (client.timer.now() + delayMs > deadline) {
-      throw new SignetError("PROCESSING_TIMEOUT", `${parameters.what} did not finish in time`, {
-        retryable: true,
-        details: { polls, ...parameters.details?.() },
-      });
-    }
-    client.emit(
-      retryEvent(parameters.request, "processing", polls, delayMs, client.clock.now()),
-      parameters.onEvent,
-    );
-    await client.sleep(delayMs, parameters.signal);
-  }
+  // "Not done yet" is a retry like any other, in the one loop: the caller's interval is the wait.
+  return repeat<T>(
+    async (polls) => {
+      const result = await parameters.attempt();
+      if (result !== undefined) return { done: result };
+      return {
+        again: { reason: "processing", attempt: polls, delayMs: parameters.interval(polls) },
+      };
+    },
+    {
+      policy: client.retry,
+      request: parameters.request,
+      random: client.random,
+      sleep: client.sleep,
+      signal: parameters.signal,
+      clock: client.clock,
+      fits: (delayMs, { attempt: polls }) => {
+        if (client.timer.now() + delayMs > deadline) {
+          throw new SignetError("PROCESSING_TIMEOUT", `${parameters.what} did not finish in time`, {
+            retryable: true,
+            details: { polls, ...parameters.details?.() },
+          });
+        }
+      },
+      onRetry: (event) => client.emit(event, parameters.onEvent),
+    },
+  );
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { detailOf, SignetError } from "../errors.js";
+import { detailOf, SignetError } from "../errors/errors.js";
 import {
   errorFromResponse,
   isRetryableStatus,

@@ -4,8 +4,8 @@
  * service's own message (secret-free by contract) and never a request body, stamp, OTP or key.
  */
 
-import { defined } from "../defined.js";
-import { SignetError, type SignetErrorCode } from "../errors.js";
+import { defined } from "../errors/defined.js";
+import { SignetError, type SignetErrorCode } from "../errors/errors.js";
 import { RETRY_AFTER_HEADER } from "./protocol.js";
 
 /** The flat error body of every 4xx/5xx: `{ status, code, message, details? }`. */

@@ -1,5 +1,5 @@
 // Schema checks of the service's answers: a wrong shape is MALFORMED_RESPONSE, never a crash later.
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 
 /**
  * Checks that `body` is an object whose `fields` are non-empty strings, and narrows it.

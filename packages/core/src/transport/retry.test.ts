@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { fakeClock } from "../../../test/src/scriptedFetch.js";
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 import {
   backoffCeiling,
   backoffDelay,

@@ -1,8 +1,8 @@
 // The one retry policy (docs/architecture.md "Retries"): how many times, how long to wait, and
 // what is safe to repeat, for every request Signet makes: signed legs, PROCESSING polls, the
 // polls of waitForTransaction and plain reads. One place decides; each wait is a `retry` event.
-import { defined } from "../defined.js";
-import { detailOf, type SignetError } from "../errors.js";
+import { defined } from "../errors/defined.js";
+import { detailOf, type SignetError } from "../errors/errors.js";
 
 // Retry delays: capped exponential backoff with full jitter ("Exponential Backoff And Jitter", AWS
 // Architecture Blog). Full jitter spreads re-sends of many devices over the whole window instead of

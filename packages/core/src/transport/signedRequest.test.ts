@@ -5,7 +5,7 @@ import {
   type ScriptedReply,
   scriptedFetch,
 } from "../../../test/src/scriptedFetch.js";
-import { detailOf, isSignetError, SignetError } from "../errors.js";
+import { detailOf, isSignetError, SignetError } from "../errors/errors.js";
 import { parseSignedRequestChallenge } from "./challenge.js";
 import { createTransport, type RequestEvent } from "./http.js";
 import { generateIdempotencyKey } from "./idempotencyKey.js";
@@ -17,6 +17,7 @@ import {
   type RunSignedRequestParameters,
   runSignedRequest,
   type SignContext,
+  type SignedRequestEnd,
   type SignedRequestEvent,
 } from "./signedRequest.js";
 
@@ -546,8 +547,8 @@ describe("runSignedRequest, challenge mode", () => {
       expect(isSignetError(error.cause, "UNAUTHORIZED")).toBe(true);
     });
 
-    it("keeps wallet-signature 401s as they are", async () => {
-      const { base } = setup((time) => [
+    it("keeps wallet-signature 401s as they are, and hands the end to onEnd", async () => {
+      const { base, events } = setup((time) => [
         { status: 202, json: challengeJson(time.now) },
         {
           status: 401,
@@ -558,15 +559,31 @@ describe("runSignedRequest, challenge mode", () => {
           },
         },
       ]);
+      const ends: SignedRequestEnd[] = [];
       const error = await rejection(
         runSignedRequest({
           ...base,
           method: "DELETE",
           path: "/auth/sessions/x",
           expectedStatus: 204,
+          // The session store's seat: told of the end by a call, before the terminal event.
+          onEnd: (end) => {
+            ends.push(end);
+            expect(signedEvents(events).at(-1)?.stage).not.toBe("failed");
+          },
         }),
       );
       expect([error.code, error.status]).toEqual(["WALLET_SIGNATURE_INVALID", 401]);
+      expect(ends).toEqual([
+        expect.objectContaining({
+          stage: "failed",
+          mode: "challenge",
+          status: 401,
+          code: "WALLET_SIGNATURE_INVALID",
+          requestId: expect.any(String),
+        }),
+      ]);
+      expect(signedEvents(events).at(-1)?.stage).toBe("failed");
     });
 
     it("with restartOnExpiry starts over from leg 1 once, with a new request id", async () => {

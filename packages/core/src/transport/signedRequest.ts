@@ -24,8 +24,8 @@
  *   (`mayHaveTakenEffect`), and when it throws, the original error is thrown.
  */
 
-import { defined } from "../defined.js";
-import { isSignetError, SignetError } from "../errors.js";
+import { defined } from "../errors/defined.js";
+import { isSignetError, SignetError } from "../errors/errors.js";
 import { deliver } from "./deliver.js";
 import { mayHaveTakenEffect } from "./nextStep.js";
 import type {
@@ -63,6 +63,7 @@ export type {
   RunSignedRequestParameters,
   RunSignedRequestReturnType,
   SignContext,
+  SignedRequestEnd,
   SignedRequestEvent,
   SignedRequestStage,
   SignPayload,

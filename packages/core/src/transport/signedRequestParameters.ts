@@ -1,6 +1,6 @@
 // What `runSignedRequest` takes and gives back, and the events it tells (docs/architecture.md "The
 // signed-request engine", "Events": redacted by construction).
-import type { SignedRequestErrorCode, SignetError } from "../errors.js";
+import type { SignedRequestErrorCode, SignetError } from "../errors/errors.js";
 import type { Clock, Transport } from "./http.js";
 import type { CheckPayload, PayloadEvent } from "./payloadCheck.js";
 import type { RetryEvent, RetryOptions, RetryReason } from "./retry.js";
@@ -100,6 +100,12 @@ type CommonParameters<TBody> = {
   /** Uniform source in [0, 1) for jitter. Default `Math.random`. */
   random?: (() => number) | undefined;
   onEvent?: ((event: SignedRequestEvent | RetryEvent | PayloadEvent) => void) | undefined;
+  /**
+   * Called once when the request ends (`done` or `failed`), just before its terminal event: the
+   * client hands its session store's `ended` here, so that a 401 clears the session that stamped
+   * the request by a call, not by reading the event stream (docs/architecture.md "Sessions").
+   */
+  onEnd?: ((end: SignedRequestEnd) => void) | undefined;
 };
 
 /** The 202 → stamp → re-send protocol of every signed endpoint but quote execute. */
@@ -195,3 +201,9 @@ export type SignedRequestEvent = {
   /** Why this send is a re-send (after the `retry` event that announced its wait). */
   retryReason?: RetryReason;
 };
+
+/** How a signed request ended: the fields of its terminal event that say which request and why. */
+export type SignedRequestEnd = Pick<
+  SignedRequestEvent,
+  "mode" | "operation" | "requestId" | "status" | "code"
+> & { stage: "done" | "failed" };

@@ -9,7 +9,7 @@ import {
   type ScriptedReply,
   scriptedFetch,
 } from "../../../test/src/scriptedFetch.js";
-import { detailOf, isSignetError, SignetError } from "../errors.js";
+import { detailOf, isSignetError, SignetError } from "../errors/errors.js";
 import { createTransport } from "./http.js";
 import type { RetryEvent } from "./retry.js";
 import { runSignedRequest } from "./signedRequest.js";

@@ -3,8 +3,8 @@
 // across its passes (counts, used request ids, the deadline), the leg state each pass holds as its
 // own local, and the events and errors the run makes. The steps in `signedRequestSteps.ts` read it;
 // `runSignedRequest`'s loop owns it.
-import { defined, type Loose } from "../defined.js";
-import { SignetError, type SignetErrorDetails } from "../errors.js";
+import { defined, type Loose } from "../errors/defined.js";
+import { SignetError, type SignetErrorDetails } from "../errors/errors.js";
 import { defaultSleep } from "./abort.js";
 import type { SignedRequestChallenge } from "./challenge.js";
 import { checkedSigner } from "./checkedSigner.js";
@@ -18,7 +18,11 @@ import {
   resolveRetryPolicy,
   retryEvent,
 } from "./retry.js";
-import type { RunSignedRequestParameters, SignedRequestEvent } from "./signedRequestParameters.js";
+import type {
+  RunSignedRequestParameters,
+  SignedRequestEnd,
+  SignedRequestEvent,
+} from "./signedRequestParameters.js";
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 const DEFAULT_MAX_LEGS = 2;
@@ -213,20 +217,27 @@ export function emitStage(
   > & { attempt?: number },
 ): void {
   const { parameters, direct } = run.config;
-  deliver(
-    defined({
-      type: "signedRequest",
-      operation: parameters.operation,
-      mode: direct ? "direct" : "challenge",
-      method: parameters.method,
-      path: parameters.path,
-      leg: current.leg,
-      attempt: current.attempt,
-      requestId: current.challenge?.requestId,
-      ...event,
-    }) as SignedRequestEvent,
-    parameters.onEvent,
-  );
+  const built = defined({
+    type: "signedRequest",
+    operation: parameters.operation,
+    mode: direct ? "direct" : "challenge",
+    method: parameters.method,
+    path: parameters.path,
+    leg: current.leg,
+    attempt: current.attempt,
+    requestId: current.challenge?.requestId,
+    ...event,
+  }) as SignedRequestEvent;
+  // The end goes to the one who must act on it (the session store, on a 401) by a direct call;
+  // the event that follows is for observers only.
+  if (built.stage === "done" || built.stage === "failed") {
+    try {
+      parameters.onEnd?.(built as SignedRequestEnd);
+    } catch {
+      // What the receiver does with the end never changes how the request ended.
+    }
+  }
+  deliver(built, parameters.onEvent);
 }
 
 /** Emits a `retry` event: the wait before a re-send, with its reason. */

@@ -3,7 +3,7 @@
 // something. The whole loop is tested in signedRequest.test.ts and signedRequestRecovery.test.ts.
 import { describe, expect, it } from "vitest";
 import { challengeJson, fakeClock } from "../../../test/src/scriptedFetch.js";
-import { isSignetError, SignetError } from "../errors.js";
+import { isSignetError, SignetError } from "../errors/errors.js";
 import type { TransportRequest, TransportResponse } from "./http.js";
 import type { Answer, Step } from "./nextStep.js";
 import type { RetryEvent, ShouldRetryContext } from "./retry.js";

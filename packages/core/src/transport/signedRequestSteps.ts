@@ -2,20 +2,21 @@
 // over the run and the pass's own leg state: start a send, send, decide (the pure `nextStep`),
 // then sign the next leg, succeed, wait to re-send, or fail. Each is small and tested on its own
 // (signedRequestSteps.test.ts); `runSignedRequest`'s loop strings them together.
-import { defined } from "../defined.js";
-import { detailOf, isSignetError, SignetError } from "../errors.js";
-import { abortedError, unlessAborted } from "./abort.js";
+import { defined } from "../errors/defined.js";
+import { detailOf, isSignetError, SignetError } from "../errors/errors.js";
+import { abortedError } from "./abort.js";
 import { parseSignedRequestChallenge } from "./challenge.js";
+import { deliver } from "./deliver.js";
 import type { TransportResponse } from "./http.js";
 import { generateIdempotencyKey } from "./idempotencyKey.js";
 import { type Answer, nextStep, readAnswer, type Step } from "./nextStep.js";
 import { IDEMPOTENCY_KEY_HEADER, REQUEST_ID_HEADER, WALLET_SIGNATURE_HEADER } from "./protocol.js";
+import { waitOnce } from "./repeat.js";
 import { backoffDelay } from "./retry.js";
 import type { RunSignedRequestReturnType } from "./signedRequestParameters.js";
 import {
   ChallengeLapse,
   challengeExpiredError,
-  emitRetry,
   emitStage,
   type LegState,
   MAX_CHALLENGE_LIFETIME_MS,
@@ -270,45 +271,36 @@ export async function waitToResend(
   step: Extract<Step, { type: "resend" }>,
   status: number | undefined,
 ): Promise<void> {
-  const { random } = run.config;
-  const { backoff } = run.config.policy;
-  let delayMs: number;
+  // Each reason counts its own waits on this leg; the wait itself is the one loop's (repeat.ts).
   let attempt: number;
-  if (step.reason === "processing") {
-    current.processingCount += 1;
-    attempt = current.processingCount;
-    delayMs = backoffDelay({ ...backoff, attempt, random });
-    emitStage(run, current, {
-      stage: "processing",
-      attempt,
-      status,
-      delayMs,
-    });
-  } else if (step.reason === "rate-limited") {
-    current.rateLimitRetries += 1;
-    attempt = current.rateLimitRetries;
-    delayMs = step.delayMs;
-  } else {
-    current.transientRetries += 1;
-    attempt = current.transientRetries;
-    delayMs = backoffDelay({ ...backoff, attempt, random });
-  }
+  if (step.reason === "processing") attempt = ++current.processingCount;
+  else if (step.reason === "rate-limited") attempt = ++current.rateLimitRetries;
+  else attempt = ++current.transientRetries;
   const cause = step.reason === "processing" ? undefined : step.cause;
-  const { policy, parameters } = run.config;
-  if (
-    cause !== undefined &&
-    policy.shouldRetry?.({
-      error: cause,
+  const { policy, parameters, random, sleep, clock } = run.config;
+  const delayMs = await waitOnce(
+    {
       reason: step.reason,
       attempt,
-      method: parameters.method,
-      path: parameters.path,
-    }) === false
-  )
-    throw cause;
-  assertWaitFits(run, current, delayMs, cause);
-  emitRetry(run, { reason: step.reason, attempt, delayMs, error: cause });
-  await unlessAborted(() => run.config.sleep(delayMs, parameters.signal), parameters.signal);
+      cause,
+      // A 429's wait was read and checked against the policy by `nextStep`.
+      delayMs: step.reason === "rate-limited" ? step.delayMs : undefined,
+    },
+    {
+      policy,
+      request: parameters,
+      random,
+      sleep,
+      signal: parameters.signal,
+      clock,
+      noted: (wait, ms) => {
+        if (wait.reason === "processing")
+          emitStage(run, current, { stage: "processing", attempt, status, delayMs: ms });
+      },
+      fits: (ms) => assertWaitFits(run, current, ms, cause),
+      onRetry: (event) => deliver(event, parameters.onEvent),
+    },
+  );
   current.retryReason = step.reason;
   current.retryDelayMs = delayMs;
 }

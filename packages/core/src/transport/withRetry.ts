@@ -1,16 +1,10 @@
-// One call, repeated under the retry policy (docs/architecture.md "Retries"): the loop of every plain
-// request and of the signed-request engine's look-up that settles a lost answer. "Safe to repeat"
-// is decided by the caller, who knows the request.
-import { detailOf, isSignetError } from "../errors.js";
-import { unlessAborted } from "./abort.js";
+// One call, repeated under the retry policy (docs/architecture.md "Retries"): every plain request
+// and the signed-request engine's look-up that settles a lost answer, in the one loop
+// (`repeat.ts`). "Safe to repeat" is decided by the caller, who knows the request.
+import { detailOf, isSignetError } from "../errors/errors.js";
 import type { Clock } from "./http.js";
-import {
-  type RetryEvent,
-  type RetryPolicy,
-  retryDelay,
-  retryEvent,
-  retryReasonOf,
-} from "./retry.js";
+import { repeat } from "./repeat.js";
+import { type RetryEvent, type RetryPolicy, retryReasonOf } from "./retry.js";
 
 export type WithRetryParameters = {
   policy: RetryPolicy;
@@ -49,32 +43,39 @@ export type WithRetryParameters = {
  * });
  * ```
  */
-export async function withRetry<T>(
-  task: () => Promise<T>,
-  parameters: WithRetryParameters,
-): Promise<T> {
+export function withRetry<T>(task: () => Promise<T>, parameters: WithRetryParameters): Promise<T> {
   const { policy, timer } = parameters;
   const deadline = Math.min(timer.now() + policy.timeoutMs, parameters.deadline ?? Infinity);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await task();
-    } catch (error) {
-      if (!isSignetError(error) || attempt > policy.retryCount) throw error;
-      const reason = retryReasonOf(error, { safe: parameters.safe });
-      if (reason === undefined) throw error;
-      const retryAfterMs = detailOf(error, "retryAfterMs");
-      const delayMs = retryDelay(policy, {
-        attempt,
-        retryAfterMs: typeof retryAfterMs === "number" ? retryAfterMs : undefined,
-        random: parameters.random,
-      });
-      if (delayMs === undefined || timer.now() + delayMs >= deadline) throw error;
-      const { method, path } = parameters;
-      if (policy.shouldRetry?.({ error, reason, attempt, method, path }) === false) throw error;
-      parameters.onRetry?.(
-        retryEvent(parameters, reason, attempt, delayMs, parameters.clock.now(), error),
-      );
-      await unlessAborted(() => parameters.sleep(delayMs, parameters.signal), parameters.signal);
-    }
-  }
+  return repeat<T>(
+    async (attempt) => {
+      try {
+        return { done: await task() };
+      } catch (error) {
+        if (!isSignetError(error) || attempt > policy.retryCount) throw error;
+        const reason = retryReasonOf(error, { safe: parameters.safe });
+        if (reason === undefined) throw error;
+        const retryAfterMs = detailOf(error, "retryAfterMs");
+        return {
+          again: {
+            reason,
+            attempt,
+            cause: error,
+            retryAfterMs: typeof retryAfterMs === "number" ? retryAfterMs : undefined,
+          },
+        };
+      }
+    },
+    {
+      policy,
+      request: parameters,
+      random: parameters.random,
+      sleep: parameters.sleep,
+      signal: parameters.signal,
+      clock: parameters.clock,
+      fits: (delayMs, wait) => {
+        if (timer.now() + delayMs >= deadline) throw wait.cause;
+      },
+      onRetry: parameters.onRetry,
+    },
+  );
 }

@@ -4,7 +4,7 @@
 // started when a client is created, so no tap waits for it; its errors become Signet codes in
 // ./errors.ts, read with the ceremony's context (a timeout is not a cancel).
 import { loadChunk } from "../crypto/chunk.js";
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 import { toWebAuthnError, type WebAuthnFailureContext } from "./errors.js";
 import type { WebAuthnProvider } from "./types.js";
 

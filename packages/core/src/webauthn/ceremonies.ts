@@ -7,7 +7,7 @@ import {
   startAuthentication,
   startRegistration,
 } from "@simplewebauthn/browser";
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 import type {
   AuthenticateExtras,
   AuthenticationOptionsJSON,

@@ -3,7 +3,7 @@
 // test/webauthn/errors.test.ts runs the same table through @simplewebauthn/browser.
 import { WebAuthnError } from "@simplewebauthn/browser";
 import { describe, expect, it } from "vitest";
-import { detailOf, SignetError } from "../errors.js";
+import { detailOf, SignetError } from "../errors/errors.js";
 import { toWebAuthnError, type WebAuthnFailureContext } from "./errors.js";
 
 const registration: WebAuthnFailureContext = {

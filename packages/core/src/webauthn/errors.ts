@@ -4,8 +4,8 @@
 // A DOM name alone does not say enough: NotAllowedError is both "dismissed" and "timed out"
 // (§5.1.3 step 24, §5.1.4.1 step 20), SecurityError both "bad RP id" and "bad origin", so each
 // failure is read with the ceremony it ended and the options it ran with.
-import { defined } from "../defined.js";
-import { SignetError, type WebAuthnErrorCode } from "../errors.js";
+import { defined } from "../errors/defined.js";
+import { SignetError, type WebAuthnErrorCode } from "../errors/errors.js";
 import type { AuthenticationOptionsJSON, RegistrationOptionsJSON } from "./types.js";
 
 /**

@@ -6,7 +6,7 @@ import { createContext, Script } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { expectDocumentedDetails } from "../../../test/src/errorDetails.js";
 import { loadChunk } from "../../src/crypto/chunk.js";
-import { SignetError } from "../../src/errors.js";
+import { SignetError } from "../../src/errors/errors.js";
 
 async function failure(importer: () => Promise<unknown>): Promise<SignetError> {
   try {

@@ -1,9 +1,9 @@
 // The public surface: sorted export names of each entry (an API change shows up here; the actions
-// are the catalog's, actions/actionTable.ts, checked apart so that a new one needs no snapshot
+// are the catalog's, catalog/actionTable.ts, checked apart so that a new one needs no snapshot
 // edit), the shared contract, non-extractable WebCrypto keys, and import without globals (SSR,
 // Hermes).
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { actionNames } from "../../src/actions/actionTable.js";
+import { actionNames } from "../../src/catalog/actionTable.js";
 import * as browser from "../../src/index.js";
 import * as native from "../../src/index.native.js";
 

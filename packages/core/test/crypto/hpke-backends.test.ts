@@ -20,7 +20,7 @@ import { hpkeSealWith, keySchedule } from "../../src/crypto/hpke.js";
 import { createNobleBackend } from "../../src/crypto/noble.js";
 import { decodePoint, encodePoint, P } from "../../src/crypto/p256.js";
 import { createWebCryptoBackend } from "../../src/crypto/webcrypto.js";
-import { isSignetError } from "../../src/errors.js";
+import { isSignetError } from "../../src/errors/errors.js";
 import { createWebCryptoHpkePrimitives } from "./webCryptoPrimitives.js";
 
 const ab = (bytes: Uint8Array): ArrayBuffer => new Uint8Array(bytes).buffer as ArrayBuffer;

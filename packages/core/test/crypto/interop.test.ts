@@ -15,7 +15,7 @@ import {
   PRODUCTION_TLS_FETCHER_SIGN_PUBLIC_KEY,
 } from "../../src/crypto/pinned-keys.js";
 import { createWebCryptoBackend } from "../../src/crypto/webcrypto.js";
-import { isSignetError } from "../../src/errors.js";
+import { isSignetError } from "../../src/errors/errors.js";
 
 const samples = loadVector<InteropSamples>("interop-samples.json");
 const legacy = loadVector<LegacySessionKeyBundle>("legacy-session-key-bundle.json");

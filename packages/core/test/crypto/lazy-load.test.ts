@@ -2,7 +2,7 @@
 // load (offline, a deploy that removed it) must surface as one typed, retryable SignetError, the
 // same code everywhere, and a later call must work once the chunk loads again.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { SignetError } from "../../src/errors.js";
+import type { SignetError } from "../../src/errors/errors.js";
 
 const SCALAR = "c9afa9d845ba75166b5c215767b1d6934e50c3db36e89b127b8a622b120f6721";
 // One chunk holds them all (crypto/rare.ts). The IndexedDB key store loads with the page: a stored
@@ -20,7 +20,7 @@ function failChunks() {
 async function loadApi() {
   const { createCryptoApi } = await import("../../src/crypto/api.js");
   const { createWebCryptoBackend } = await import("../../src/crypto/webcrypto.js");
-  const { SignetError } = await import("../../src/errors.js");
+  const { SignetError } = await import("../../src/errors/errors.js");
   return { api: createCryptoApi(createWebCryptoBackend()), SignetError };
 }
 
@@ -118,7 +118,7 @@ describe("the actions' chunks", () => {
     vi.resetModules();
     let evaluated = 0;
     let fail = true;
-    vi.doMock("../../src/actions/walletActions.js", async (original) => {
+    vi.doMock("../../src/catalog/chunks/walletActions.js", async (original) => {
       evaluated++;
       if (fail) throw new TypeError("Failed to fetch dynamically imported module");
       return original();
@@ -152,7 +152,7 @@ describe("the actions' chunks", () => {
       expect(rejections).toEqual([]);
     } finally {
       process.off("unhandledRejection", onRejection);
-      vi.doUnmock("../../src/actions/walletActions.js");
+      vi.doUnmock("../../src/catalog/chunks/walletActions.js");
     }
   });
 });

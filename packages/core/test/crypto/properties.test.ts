@@ -24,7 +24,7 @@ import { createNobleBackend } from "../../src/crypto/noble.js";
 import { decodePoint, encodePoint, N } from "../../src/crypto/p256.js";
 import { verifySignature } from "../../src/crypto/signature.js";
 import { createWebCryptoBackend } from "../../src/crypto/webcrypto.js";
-import { isSignetError } from "../../src/errors.js";
+import { isSignetError } from "../../src/errors/errors.js";
 
 const noble = createNobleBackend();
 const sha256 = noble.sha256;

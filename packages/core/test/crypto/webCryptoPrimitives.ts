@@ -4,7 +4,7 @@
 
 import type { HpkePrimitives } from "../../src/crypto/hpke.js";
 import { decodePoint } from "../../src/crypto/p256.js";
-import { SignetError } from "../../src/errors.js";
+import { SignetError } from "../../src/errors/errors.js";
 
 const ECDH: EcKeyImportParams = { name: "ECDH", namedCurve: "P-256" };
 const HMAC: HmacImportParams = { name: "HMAC", hash: "SHA-256" };

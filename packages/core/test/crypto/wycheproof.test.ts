@@ -23,7 +23,7 @@ import {
 import { multiply } from "../../src/crypto/p256-multiply.js";
 import { verifySignature } from "../../src/crypto/signature.js";
 import { createWebCryptoBackend } from "../../src/crypto/webcrypto.js";
-import { isSignetError } from "../../src/errors.js";
+import { isSignetError } from "../../src/errors/errors.js";
 
 const backends: [string, CryptoBackend][] = [
   ["webcrypto", createWebCryptoBackend()],

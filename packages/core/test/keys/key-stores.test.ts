@@ -11,7 +11,7 @@ import { createNobleBackend } from "../../src/crypto/noble.js";
 import { createNodeCryptoBackend } from "../../src/crypto/node.js";
 import { stampPayload } from "../../src/crypto/stamp.js";
 import { createWebCryptoBackend } from "../../src/crypto/webcrypto.js";
-import type { SignetError } from "../../src/errors.js";
+import type { SignetError } from "../../src/errors/errors.js";
 import { createDefaultKeyStore, createIndexedDbKeyStore } from "../../src/keys/indexeddb.js";
 import { createMemoryKeyStore, type KeyStore } from "../../src/keys/key-store.js";
 import { createStringKeyStore } from "../../src/keys/string-store.js";

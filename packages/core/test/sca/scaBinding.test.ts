@@ -5,7 +5,13 @@
 // challenge first came with, its own sign-in passkeys, the quote the user confirmed).
 import { createSoftAuthenticator } from "@signet/emulator/testing";
 import { beforeEach, describe, expect, it } from "vitest";
-import { bindChallenge, type ScaProofSite } from "../../src/actions/scaBinding.js";
+import {
+  createClient,
+  createMemoryKeyStore,
+  type QuoteJson,
+  SignetError,
+} from "../../src/index.js";
+import { bindChallenge, type ScaProofSite } from "../../src/sca/scaBinding.js";
 import {
   assertSameQuote,
   confirmedQuote,
@@ -13,15 +19,9 @@ import {
   noteChallenge,
   notePasskeys,
   SCA_LOGIN_OWNER,
-} from "../../src/actions/scaLedger.js";
-import { scaProofFields } from "../../src/actions/scaProof.js";
-import type { SignetEvent } from "../../src/events.js";
-import {
-  createClient,
-  createMemoryKeyStore,
-  type QuoteJson,
-  SignetError,
-} from "../../src/index.js";
+} from "../../src/sca/scaLedger.js";
+import { scaProofFields } from "../../src/sca/scaProof.js";
+import type { SignetEvent } from "../../src/session/events.js";
 
 const ORIGIN = "http://localhost:5173";
 const site: ScaProofSite = { operation: "authorizeQuote", step: 1 };

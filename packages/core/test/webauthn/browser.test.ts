@@ -4,7 +4,7 @@
 // ceremonies run in Chromium with a virtual authenticator in e2e/.)
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { base64UrlEncode } from "../../src/crypto/encoding.js";
-import { isSignetError } from "../../src/errors.js";
+import { isSignetError } from "../../src/errors/errors.js";
 import { createBrowserWebAuthn } from "../../src/webauthn/browser.js";
 import type {
   AuthenticationOptionsJSON,

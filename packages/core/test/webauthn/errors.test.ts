@@ -5,7 +5,7 @@
 // code in details.webauthnCode and the library's error as cause.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { base64UrlEncode } from "../../src/crypto/encoding.js";
-import { isSignetError, type SignetError } from "../../src/errors.js";
+import { isSignetError, type SignetError } from "../../src/errors/errors.js";
 import { createBrowserWebAuthn } from "../../src/webauthn/browser.js";
 import type {
   AuthenticationOptionsJSON,

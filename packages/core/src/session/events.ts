@@ -1,14 +1,15 @@
 // The events a client emits, for hooks, devtools and the demo's event log. Redacted by
 // construction: no body, payload, stamp, key, OTP, mnemonic or header value but a request id.
-import type { BundleWarning } from "./crypto/bundles.js";
-import type { RequestEvent } from "./transport/http.js";
-import type { PayloadEvent } from "./transport/payloadCheck.js";
-import type { RetryEvent, RetryOptions } from "./transport/retry.js";
-import type { SignedRequestEvent } from "./transport/signedRequestParameters.js";
+import type { BundleWarning } from "../crypto/bundles.js";
+import type { RequestEvent } from "../transport/http.js";
+import type { PayloadEvent } from "../transport/payloadCheck.js";
+import type { RetryEvent, RetryOptions } from "../transport/retry.js";
+import type { SignedRequestEvent } from "../transport/signedRequestParameters.js";
 
-// `events.ts` imports transport's event types; transport never imports this file (it delivers
-// through `transport/deliver.ts`), so the two never import each other.
-export { deliver } from "./transport/deliver.js";
+// This file imports transport's event types; transport, a layer below, never imports it (it
+// delivers through `transport/deliver.ts`), so the two never import each other. It sits in the
+// session layer: the highest whose events it names (its own `session` event).
+export { deliver } from "../transport/deliver.js";
 
 /**
  * A session was stored, removed, refreshed or found expired; `lost` when its key could not be read

@@ -1,11 +1,11 @@
 // The shape of an action's row (docs/architecture.md "Adding an action"): each action file exports
 // its row beside its function, and its requests take method, path, status and legs from the row's
 // routes (`at`). `node scripts/catalog.mjs --write` reads every row and writes the copies the rest
-// of the house reads (actions/actionTable.ts, the relay's route list, react's invalidations, the
+// of the house reads (catalog/actionTable.ts, the relay's route list, react's invalidations, the
 // docs tables). A row is never read at run time, only its routes are, so bundles keep the routes
 // and drop the rest.
-import type { KnownErrorCode, ServiceErrorCode } from "../codes.js";
-import type { ErrorCodeGroup } from "../errorGroups.js";
+import type { KnownErrorCode, ServiceErrorCode } from "../errors/codes.js";
+import type { ErrorCodeGroup } from "../errors/errorGroups.js";
 
 /** A method the relay forwards. */
 export type ActionMethod = "GET" | "POST" | "PATCH" | "DELETE";
@@ -105,7 +105,7 @@ export type ActionChunk = "sca" | "scaFactors" | "wallet";
 export type ActionSourceRow = {
   /**
    * The lazy chunk that holds its code (docs/architecture.md "Size"), absent when the entry does:
-   * its public function is then a stub the generator writes into actions/lazy.ts from this
+   * its public function is then a stub the generator writes into catalog/chunks/lazy.ts from this
    * function's own signature and documentation, and the chunk's module exports it.
    */
   readonly chunk?: ActionChunk;
@@ -152,7 +152,7 @@ export type ActionRequest = {
   readonly signed?: ActionSigning;
 };
 
-/** A row as the generated table (actions/actionTable.ts) holds it: plain data. */
+/** A row as the generated table (catalog/actionTable.ts) holds it: plain data. */
 export type ActionRow = {
   readonly summary: string;
   readonly requests: readonly ActionRequest[];

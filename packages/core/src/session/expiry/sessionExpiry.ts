@@ -5,11 +5,13 @@
 // a held session stamps (refresh, add passkey, export, execute): the device's clock may be hours
 // off, and the client follows the relay's `Date` only so far. A session the list no longer has is
 // dropped from the device.
-import type { SignetClient } from "../client.js";
-import { detailOf, isSignetError, SignetError } from "../errors.js";
-import { requireSession } from "../session/sessionSigner.js";
-import { type ActiveSession, isExpired, type Session } from "../session/sessionStore.js";
-import { listSessions } from "./listSessions.js";
+
+import { listSessions } from "../../actions/listSessions.js";
+import type { SignetClient } from "../../client.js";
+import { detailOf, isSignetError, SignetError } from "../../errors/errors.js";
+import { requireSession } from "../sessionSigner.js";
+import type { ActiveSession, Session } from "../sessionStore.js";
+import { isExpired } from "./lapse.js";
 
 const expiredError = (session: Pick<Session, "id" | "accountId">, cause: SignetError) =>
   new SignetError("SESSION_EXPIRED", "The session expired: sign in again", {

@@ -1,8 +1,8 @@
 // Per-call `onEvent`: each action call sees its own events (and only those), the client-wide sink
 // sees all of them, and neither ever holds a payload, stamp or key.
 import { describe, expect, it } from "vitest";
-import { activityPayload } from "../../test/src/payloads.js";
-import { challengeJson, fakeClock, scriptedFetch } from "../../test/src/scriptedFetch.js";
+import { activityPayload } from "../../../test/src/payloads.js";
+import { challengeJson, fakeClock, scriptedFetch } from "../../../test/src/scriptedFetch.js";
 
 /** What ending a session signs (docs/protocol.md §11). */
 const revokePayload = (timestampMs: number) =>
@@ -19,7 +19,7 @@ import {
   revokeSession,
   type SignetClient,
   type SignetEvent,
-} from "./index.js";
+} from "../index.js";
 
 const accountId = "InternalAccount:11111111-1111-4111-8111-111111111111";
 const sessionId = "Session:22222222-2222-4222-8222-222222222222";

@@ -15,7 +15,7 @@
 // its `details` against the row. List it in the `errors` of the rows of the actions it can end (or in
 // a group of `errorGroups.ts`) so that each action's error union names it.
 
-import type { RelayErrorCode } from "./transport/protocol.js";
+import type { RelayErrorCode } from "../transport/protocol.js";
 
 export type { RelayErrorCode };
 

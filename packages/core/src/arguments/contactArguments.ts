@@ -1,8 +1,9 @@
 // The contact a user confirmed, checked as an argument: a contact change sends it, and adding an
 // email or SMS credential checks the payload against it. Here, not in `arguments.ts`: only the
 // wallet actions, which load on first use, check one.
-import { shown } from "../arguments.js";
-import { assertArgument } from "../errors.js";
+
+import { assertArgument } from "../errors/errors.js";
+import { shown } from "./arguments.js";
 
 /**
  * Checks an email address (`ada@example.com`).

@@ -7,10 +7,10 @@
 // passkey never answers an SCA challenge.
 
 import type { SignetClient } from "../client.js";
-import type { SignetError } from "../errors.js";
-import type { EventSink } from "../events.js";
+import type { SignetError } from "../errors/errors.js";
+import type { EventSink } from "../session/events.js";
 import { payloadMismatch } from "../transport/payloadCheck.js";
-import type { ScaChallengeJson } from "../wire.js";
+import type { ScaChallengeJson } from "../transport/wire.js";
 import { keysOf, ledgerOf, noteChallenge, webAuthnChallengeOf } from "./scaLedger.js";
 
 /** Where a proof is made, for the refusal's event and error. */

@@ -1,4 +1,4 @@
-// The per-action error unions (actions/errorCodes.ts, from the rows' `errors`) checked at run time: the generated per-
+// The per-action error unions (catalog/errorCodes.ts, from the rows' `errors`) checked at run time: the generated per-
 // operation codes are the OpenAPI's, each row knows every request the table of actions lists,
 // and every code the emulator (which plays the service) can answer on an action's route is in
 // that action's union. The type tests (types.test.ts) check the unions themselves.
@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { ALLOWED_DEVIATIONS } from "../../../test/src/openapi.js";
 import { operationErrorTables } from "../../../test/src/operationErrorCodes.js";
-import type { ServiceErrorCode } from "../errors.js";
+import type { ServiceErrorCode } from "../errors/errors.js";
 import {
   ERROR_SCHEMA_CODES,
   OPERATION_ERROR_SCHEMAS,

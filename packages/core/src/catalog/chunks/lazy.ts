@@ -7,33 +7,49 @@
 // before its chunk is there. Each public function here is a stub carrying the action's
 // documentation; its module holds the code.
 
-import type { SignetClient } from "../client.js";
-import { loadChunk } from "../crypto/chunk.js";
-import type { AddCredentialParameters, AddCredentialReturnType } from "./addCredential.js";
-import type { AuthorizeQuoteParameters, AuthorizeQuoteReturnType } from "./authorizeQuote.js";
+import type {
+  AddCredentialParameters,
+  AddCredentialReturnType,
+} from "../../actions/addCredential.js";
+import type {
+  AuthorizeQuoteParameters,
+  AuthorizeQuoteReturnType,
+} from "../../actions/authorizeQuote.js";
 import type {
   ConfirmContactVerificationParameters,
   ConfirmContactVerificationReturnType,
   StartContactVerificationParameters,
   StartContactVerificationReturnType,
-} from "./contactVerification.js";
+} from "../../actions/contactVerification.js";
 import type {
   CreateDelegatedKeyParameters,
   CreateDelegatedKeyReturnType,
-} from "./createDelegatedKey.js";
-import type { ExportWalletParameters, ExportWalletReturnType } from "./exportWallet.js";
-import type { GetDelegatedKeyParameters, GetDelegatedKeyReturnType } from "./getDelegatedKey.js";
-import type { ListCredentialsParameters, ListCredentialsReturnType } from "./listCredentials.js";
+} from "../../actions/createDelegatedKey.js";
+import type { ExportWalletParameters, ExportWalletReturnType } from "../../actions/exportWallet.js";
+import type {
+  GetDelegatedKeyParameters,
+  GetDelegatedKeyReturnType,
+} from "../../actions/getDelegatedKey.js";
+import type {
+  ListCredentialsParameters,
+  ListCredentialsReturnType,
+} from "../../actions/listCredentials.js";
 import type {
   ListDelegatedKeysParameters,
   ListDelegatedKeysReturnType,
-} from "./listDelegatedKeys.js";
-import type { ListTransactionsParameters, ListTransactionsReturnType } from "./listTransactions.js";
-import type { RevokeCredentialParameters, RevokeCredentialReturnType } from "./revokeCredential.js";
+} from "../../actions/listDelegatedKeys.js";
+import type {
+  ListTransactionsParameters,
+  ListTransactionsReturnType,
+} from "../../actions/listTransactions.js";
+import type {
+  RevokeCredentialParameters,
+  RevokeCredentialReturnType,
+} from "../../actions/revokeCredential.js";
 import type {
   RevokeDelegatedKeyParameters,
   RevokeDelegatedKeyReturnType,
-} from "./revokeDelegatedKey.js";
+} from "../../actions/revokeDelegatedKey.js";
 import type {
   DeleteScaFactorParameters,
   DeleteScaFactorReturnType,
@@ -43,16 +59,18 @@ import type {
   ListScaFactorsReturnType,
   RecordSecurityEventParameters,
   RecordSecurityEventReturnType,
-} from "./scaFactors.js";
-import type { ScaLoginParameters, ScaLoginReturnType } from "./scaLogin.js";
+} from "../../actions/scaFactors.js";
+import type { ScaLoginParameters, ScaLoginReturnType } from "../../actions/scaLogin.js";
 import type {
   UpdateCustomerContactParameters,
   UpdateCustomerContactReturnType,
-} from "./updateCustomerContact.js";
+} from "../../actions/updateCustomerContact.js";
 import type {
   UpdateWalletPrivacyParameters,
   UpdateWalletPrivacyReturnType,
-} from "./updateWalletPrivacy.js";
+} from "../../actions/updateWalletPrivacy.js";
+import type { SignetClient } from "../../client.js";
+import { loadChunk } from "../../crypto/chunk.js";
 
 const loadScaActions = () => loadChunk(() => import("./scaActions.js"));
 const loadScaFactorActions = () => loadChunk(() => import("./scaFactorActions.js"));

@@ -1,11 +1,11 @@
 // Every action refuses bad arguments with a typed error before any request: never a TypeError
 // from destructuring, never a request with a half-formed path. "Every action" is the table of
-// actions (actions/actionTable.ts), so a new action is covered at once, held to the strictest case.
+// actions (catalog/actionTable.ts), so a new action is covered at once, held to the strictest case.
 import { describe, expect, it, vi } from "vitest";
-import { type ActionName, actionNames } from "./actions/actionTable.js";
+import { type ActionName, actionNames } from "../catalog/actionTable.js";
+import { SignetError } from "../errors/errors.js";
+import * as core from "../index.js";
 import { query } from "./arguments.js";
-import { SignetError } from "./errors.js";
-import * as core from "./index.js";
 
 /**
  * How an action takes its parameters: `optional` when they may be left out entirely (the relay

@@ -2,8 +2,8 @@
 // code gives exactly its fields, and a field it does not carry, its own made up or another code's,
 // does not compile. Each `@ts-expect-error` fails the type check if the line ever compiles.
 import { describe, expectTypeOf, it } from "vitest";
-import type { ExecuteQuoteErrorType } from "./actions/executeQuote.js";
-import type { ScaLoginErrorType } from "./actions/scaLogin.js";
+import type { ExecuteQuoteErrorType } from "../actions/executeQuote.js";
+import type { ScaLoginErrorType } from "../actions/scaLogin.js";
 import {
   isSignetError,
   type KnownErrorCode,

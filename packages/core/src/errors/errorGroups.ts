@@ -1,5 +1,5 @@
 // The groups of error codes, one vocabulary: the public group types (`RequestErrorCode`, …) are
-// made from these arrays, and the actions' rows (actions/actionRow.ts) list them in `errors.client`.
+// made from these arrays, and the actions' rows (catalog/actionRow.ts) list them in `errors.client`.
 // Rows are never read at run time, so no bundle carries the arrays.
 import type { KnownErrorCode, RelayErrorCode, ServiceErrorCode } from "./codes.js";
 

@@ -8,15 +8,15 @@
 import { decodeBase64Url } from "#codec";
 import type { SignetClient } from "../client.js";
 import { base64UrlDecode, base64UrlEncode, utf8Decode } from "../crypto/encoding.js";
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 import { expectShape } from "../transport/responseShape.js";
-import type { AuthenticationOptionsJSON } from "../webauthn/types.js";
 import type {
   ExecutedQuoteJson,
   PendingAuthorizationQuoteJson,
   QuoteJson,
   ScaChallengeJson,
-} from "../wire.js";
+} from "../transport/wire.js";
+import type { AuthenticationOptionsJSON } from "../webauthn/types.js";
 
 /**
  * The payment an SCA prompt confirms, as the user confirmed it (the quote `executeQuote` was given

@@ -3,9 +3,9 @@
 // assertion made from the service's opaque WebAuthn options and sent with its origin.
 
 import type { SignetClient } from "../client.js";
-import { assertArgument, SignetError } from "../errors.js";
+import { assertArgument, SignetError } from "../errors/errors.js";
+import type { ScaChallengeJson } from "../transport/wire.js";
 import { toWebAuthnError } from "../webauthn/errors.js";
-import type { ScaChallengeJson } from "../wire.js";
 import { assertScaPasskeys, type ScaProofSite } from "./scaBinding.js";
 import { type ConfirmedQuote, originOf, readPasskeyOptions } from "./scaLedger.js";
 

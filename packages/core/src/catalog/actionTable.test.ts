@@ -5,11 +5,11 @@
 // builder its module exports; and a row's routes are what its function sends.
 import { execFileSync } from "node:child_process";
 import { readdirSync } from "node:fs";
-import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { SignetClient } from "../client.js";
 import * as exported from "../exports.js";
+import * as quotePayload from "../payloads/quotePayload.js";
 import * as payloadCheck from "../transport/payloadCheck.js";
 import { type ActionSourceRow, at } from "./actionRow.js";
 import {
@@ -38,9 +38,9 @@ type ExportedActionName = {
 
 /** Every module of actions/, its tests aside. */
 const modules: Record<string, unknown>[] = await Promise.all(
-  readdirSync(dirname(fileURLToPath(import.meta.url)))
+  readdirSync(fileURLToPath(new URL("../actions/", import.meta.url)))
     .filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts"))
-    .map((file) => import(`./${file.replace(/\.ts$/, ".js")}`)),
+    .map((file) => import(`../actions/${file.replace(/\.ts$/, ".js")}`)),
 );
 
 /** Every `<action>Row` the action files export, by action name. */
@@ -76,7 +76,8 @@ describe("signed requests: the row says what the code does", () => {
     const source = sourceRows[name]!;
     for (const { signed } of source.requests) {
       if (!signed) continue;
-      const exporters: Record<string, unknown>[] = [payloadCheck, ...modules];
+      // The shared builders, an action's own module, or a payload reader (payloads/).
+      const exporters: Record<string, unknown>[] = [payloadCheck, quotePayload, ...modules];
       expect(
         exporters.some((module) => module[signed.check.name] === signed.check),
         `${name}: ${signed.check.name}`,

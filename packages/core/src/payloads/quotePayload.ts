@@ -1,7 +1,7 @@
 // docs/protocol.md §11 (quote execute): the payload a wallet-funded quote carries, what the device
 // checks in it before signing, and what it can show the user about it beforehand.
 import type { SignetClient } from "../client.js";
-import { SignetError } from "../errors.js";
+import { SignetError } from "../errors/errors.js";
 import {
   type CheckPayload,
   type Expected,
@@ -9,7 +9,7 @@ import {
   readActivity,
   readTransaction,
 } from "../transport/payloadCheck.js";
-import type { QuoteJson } from "../wire.js";
+import type { QuoteJson } from "../transport/wire.js";
 
 /**
  * The payload to sign of a quote funded by an Embedded Wallet, found by account type (never by index).

@@ -1,14 +1,14 @@
 // The session watcher on fake timers: the warning before expiry, expiry, and a device that slept
 // (the wall clock jumps while no timer runs: `vi.setSystemTime` without advancing the timers).
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { refreshPayloadFor } from "../../test/src/payloads.js";
+import { refreshPayloadFor } from "../../../../test/src/payloads.js";
 import {
   type CreateClientParameters,
   createClient,
   createMemoryKeyStore,
   type FetchFunction,
   type SignetEvent,
-} from "./index.js";
+} from "../../index.js";
 import { MAX_TIMER_MS } from "./watchSessionExpiry.js";
 
 const accountId = "InternalAccount:11111111-1111-4111-8111-111111111111";

@@ -2,14 +2,14 @@
 // `errors` and the service operations their requests call, which the generator matched to the
 // OpenAPI: their codes come through the generated transport/operationErrorCodes.ts). Each
 // action's `XErrorType` is `SignetError<ActionErrorCode<"x">>`. Types only: no bundle carries the
-// table (actions/errorCodes.test.ts checks the rows against the OpenAPI, the emulator and the
+// table (catalog/errorCodes.test.ts checks the rows against the OpenAPI, the emulator and the
 // exports).
 import type {
   KnownErrorCode,
   RelayErrorCode,
   ServiceErrorCode,
   WebAuthnErrorCode,
-} from "../errors.js";
+} from "../errors/errors.js";
 import type { OperationErrorCode, ServiceOperation } from "../transport/operationErrorCodes.js";
 import type { actionErrors } from "./actionTable.js";
 

@@ -6,10 +6,11 @@
 // may have refreshed meanwhile) and every session is judged by the clock again. Loaded as a chunk:
 // its first timer is minutes away. It is handed `refreshSession` rather than importing it, so the
 // chunk holds only this module.
-import type { refreshSession } from "./actions/refreshSession.js";
-import type { SignetClient } from "./client.js";
-import { type AppStateSource, browserAppState } from "./session/appState.js";
-import { isExpired, SESSION_EXPIRY_MARGIN_MS, type Session } from "./session/sessionStore.js";
+import type { refreshSession } from "../../actions/refreshSession.js";
+import type { SignetClient } from "../../client.js";
+import { type AppStateSource, browserAppState } from "../appState.js";
+import type { Session } from "../sessionStore.js";
+import { isExpired, lapsesAt } from "./lapse.js";
 
 /**
  * The longest one timer waits. A device that slept past a deadline notices within this after
@@ -66,7 +67,7 @@ export function watchSessionExpiry(
   const nextDue = (session: Session): number | undefined => {
     const end = Date.parse(session.expiresAt);
     const due: number[] = [];
-    if (!expiryChecked.has(session.id)) due.push(end - SESSION_EXPIRY_MARGIN_MS);
+    if (!expiryChecked.has(session.id)) due.push(lapsesAt(session));
     if (refresh && !refreshed.has(session.id)) due.push(end - marginMs);
     if (warningMs > 0 && !warned.has(session.id)) due.push(end - warningMs);
     return due.length ? Math.min(...due) : undefined;
