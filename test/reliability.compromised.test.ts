@@ -12,6 +12,7 @@ import {
   authorizeQuote,
   createDelegatedKey,
   enrollScaPasskey,
+  enrollScaTotp,
   executeQuote,
   exportWallet,
   getQuote,
@@ -37,6 +38,7 @@ import { saveCounts } from "./reliability/output.js";
 import { sandboxIdToken } from "./support/oidc.js";
 import { passkeyUser, registrationChallenge, signInWithEmail } from "./support/signIn.js";
 import { type Stack, startStack } from "./support/stack.js";
+import { appCode } from "./support/totp.js";
 
 type Outgoing = { url: URL; method: string; headers: Headers; body: string | undefined };
 /** What the attacker does with one request: send it changed, or answer it itself. */
@@ -1322,6 +1324,47 @@ describe("a compromised backend gets nothing signed away", () => {
       async () => undefined,
       () => executeQuote(user.client, { quote: expired }),
       () => executeQuote(user.client, { quote }),
+    );
+  });
+
+  it("TOTP enrolment: the QR code carries a secret of the backend's own", async () => {
+    const user = await signedInUser({ region: "DE", phoneNumber: freshPhone() });
+    let confirms = 0;
+    let shown = 0;
+    // The backend keeps the service's Base32 secret for typing and its own in the QR code, so an
+    // app that scans it would make codes the backend can make too.
+    const plan: Plan = async ({ url, method }) => {
+      if (method === "POST" && url.pathname.endsWith("/sca/factors/confirm")) confirms++;
+      if (method !== "POST" || !url.pathname.endsWith("/sca/factors")) return undefined;
+      return {
+        respond: async (response) => {
+          const body = (await response.json()) as Record<string, unknown>;
+          return Response.json(
+            { ...body, totpUri: "otpauth://totp/Grid:victim?secret=JBSWY3DPEHPK3PXP&issuer=Grid" },
+            { status: response.status },
+          );
+        },
+      };
+    };
+    await attack(
+      { operation: "enrollScaTotp", swap: "totpUri's secret → the backend's own" },
+      plan,
+      () =>
+        enrollScaTotp(user.client, {
+          onSecret: () => {
+            shown++;
+            return { code: "123456" };
+          },
+        }),
+      async () => {
+        // Nothing was shown and nothing confirmed; the honest enrolment then completes.
+        expect(shown).toBe(0);
+        expect(confirms).toBe(0);
+        const done = await enrollScaTotp(user.client, {
+          onSecret: ({ totpUri }) => ({ code: appCode(totpUri) }),
+        });
+        expect(done.recoveryCodes.length).toBeGreaterThan(0);
+      },
     );
   });
 });

@@ -23,6 +23,11 @@ export type {
   AuthorizeQuoteReturnType,
 } from "./actions/authorizeQuote.js";
 export type {
+  CompleteScaFactorResetErrorType,
+  CompleteScaFactorResetParameters,
+  CompleteScaFactorResetReturnType,
+} from "./actions/completeScaFactorReset.js";
+export type {
   ConfirmContactVerificationErrorType,
   ConfirmContactVerificationParameters,
   ConfirmContactVerificationReturnType,
@@ -35,6 +40,11 @@ export type {
   CreateDelegatedKeyParameters,
   CreateDelegatedKeyReturnType,
 } from "./actions/createDelegatedKey.js";
+export type {
+  EnrollScaTotpErrorType,
+  EnrollScaTotpParameters,
+  EnrollScaTotpReturnType,
+} from "./actions/enrollScaTotp.js";
 export {
   type ExecuteQuoteErrorType,
   type ExecuteQuoteParameters,
@@ -57,6 +67,11 @@ export {
   type GetQuoteReturnType,
   getQuote,
 } from "./actions/getQuote.js";
+export type {
+  GetScaFactorResetErrorType,
+  GetScaFactorResetParameters,
+  GetScaFactorResetReturnType,
+} from "./actions/getScaFactorReset.js";
 export {
   type GetSessionErrorType,
   type GetSessionParameters,
@@ -66,12 +81,15 @@ export {
 export {
   addCredential,
   authorizeQuote,
+  completeScaFactorReset,
   confirmContactVerification,
   createDelegatedKey,
   deleteScaFactor,
   enrollScaPasskey,
+  enrollScaTotp,
   exportWallet,
   getDelegatedKey,
+  getScaFactorReset,
   listCredentials,
   listDelegatedKeys,
   listScaFactors,
@@ -81,6 +99,9 @@ export {
   revokeDelegatedKey,
   scaLogin,
   startContactVerification,
+  startScaFactorReset,
+  trustBeneficiary,
+  untrustBeneficiary,
   updateCustomerContact,
   updateWalletPrivacy,
 } from "./actions/lazy.js";
@@ -186,6 +207,21 @@ export {
   type SignOutReturnType,
   signOut,
 } from "./actions/signOut.js";
+export type {
+  StartScaFactorResetErrorType,
+  StartScaFactorResetParameters,
+  StartScaFactorResetReturnType,
+} from "./actions/startScaFactorReset.js";
+export type {
+  TrustBeneficiaryErrorType,
+  TrustBeneficiaryParameters,
+  TrustBeneficiaryReturnType,
+} from "./actions/trustBeneficiary.js";
+export type {
+  UntrustBeneficiaryErrorType,
+  UntrustBeneficiaryParameters,
+  UntrustBeneficiaryReturnType,
+} from "./actions/untrustBeneficiary.js";
 export type {
   UpdateCustomerContactErrorType,
   UpdateCustomerContactParameters,

@@ -2,3 +2,5 @@
 // chunk `sca`, which actions/lazy.ts loads on first use, as one chunk.
 export { authorizeQuote } from "./authorizeQuote.js";
 export { scaLogin } from "./scaLogin.js";
+export { trustBeneficiary } from "./trustBeneficiary.js";
+export { untrustBeneficiary } from "./untrustBeneficiary.js";
