@@ -255,7 +255,9 @@ export type {
   ScaProof,
 } from "./actions/authorizeQuote.js";
 export type { ContactChannel } from "./actions/contactVerification.js";
+export type { ScaTotpSetup } from "./actions/enrollScaTotp.js";
 export type { ActionErrorCode, ErrorCodedAction } from "./actions/errorCodes.js";
+export type { ScaFactorResetStatus } from "./actions/getScaFactorReset.js";
 export {
   type QuotePayloadSummary,
   quotePayloadToSign,
