@@ -52,3 +52,42 @@ test("an authenticator app is added from its QR code, then reset after the liven
   await checkScreen(page, testInfo, "security-02-reset");
   expect(problems).toEqual([]);
 });
+
+test("a trusted payee: after one payment confirmed by SMS, the next one to them needs no code", async ({
+  page,
+}, testInfo) => {
+  const problems = watchConsole(page);
+  await signUp(page, demo.url, freshEmail("trust"), "DE");
+  await page.getByRole("button", { name: "Add 500.00 test funds" }).click();
+  await expect(page.getByTestId("balance")).toHaveText(/^\$?500\.00/);
+  const sms = page.getByLabel("Code sent by SMS (sandbox: 123456)");
+  await page.getByLabel(/Amount to send/).fill("25.00");
+  await page.getByRole("button", { name: "Get quote" }).click();
+  await page.getByRole("button", { name: "Sign and send" }).click();
+  // The SCA login, then the payment's two steps (a cross-currency send).
+  for (let i = 0; i < 3; i++) {
+    await sms.fill("123456");
+    if (i < 2) await expect(sms).toHaveValue("");
+  }
+  await expect(page.getByTestId("tx-status")).toHaveText("Completed", { timeout: 30_000 });
+
+  const trust = page.getByTestId("trust-payee");
+  await trust.getByRole("button", { name: "Trust Demo Payee" }).click();
+  await trust.getByLabel("Code sent by SMS", { exact: true }).fill("123456");
+  await expect(trust.getByRole("status")).toContainText("Demo Payee is trusted");
+  await checkScreen(page, testInfo, "security-03-trusted-payee");
+
+  const authorizations: string[] = [];
+  page.on("request", (r) => {
+    if (/\/quotes\/[^/]+\/authorize$/.test(new URL(r.url()).pathname)) authorizations.push(r.url());
+  });
+  await page.getByRole("button", { name: "Send another payment" }).click();
+  await page.getByLabel(/Amount to send/).fill("30.00");
+  await page.getByRole("button", { name: "Get quote" }).click();
+  await page.getByRole("button", { name: "Sign and send" }).click();
+  await expect(page.getByTestId("tx-status")).toHaveText("Completed", { timeout: 30_000 });
+  await expect(page.getByTestId("balance")).toHaveText(/^\$?445\.00/);
+  // No code was asked for this one: the payment went through at execute, with no authorization.
+  expect(authorizations).toEqual([]);
+  expect(problems).toEqual([]);
+});
