@@ -484,6 +484,7 @@ const PATH_IDS: Record<string, string> = {
   Transaction: "transaction",
   Customer: "customer",
   DelegatedKey: "delegated key",
+  ExternalAccount: "beneficiary (external account)",
 };
 /** Query kinds that are no id. */
 const NOT_IDS = new Set(["code", "limit", "cursor", "date", "sortOrder"]);
@@ -509,6 +510,8 @@ function queryAndBody(method: string, path: string, rule: RelayRuleDoc): string 
     parts.push(
       "the segment is a base64url WebAuthn credential id, scoped by the forced `customerId`",
     );
+  if (path.includes("{ScaReset}"))
+    parts.push("the segment is a reset id, scoped by the forced `customerId`");
   const query = Object.entries(rule.query ?? {});
   const required = query.filter(([, param]) => param.required).map(([name]) => name);
   if (required.length > 0) parts.push(`query ${names(required)} required`);

@@ -80,8 +80,13 @@ const budgets = [
     // each call, so the routes are data the generator and the tests read: about 0.25 KiB up front
     // (the `{Kind}` names of the paths, the route objects, `at`) and 0.5 in all. The rows
     // themselves are in no chunk (a lazy chunk's module re-exports the functions only).
+    // Everything raised to 52.25 KiB (52.0 measured, 26.94 up front) for issue #37's item 4: seven
+    // actions (TOTP enrolment, the factor reset's three, trust and untrust), their code in the SCA
+    // chunks and a stub each on the page (the page stays within its budget); the chunks grow by
+    // their checks (the otpauth URI held to the typed key, the reset held to its factor, the
+    // trust's challenge bound like a payment's).
     upFront: 27.5 * 1024,
-    whole: 51 * 1024,
+    whole: 52.25 * 1024,
   },
   {
     // The hooks alone: react and @signet/core are the app's own dependencies.
@@ -94,8 +99,10 @@ const budgets = [
     // service that asks for the SCA login at execute, and every prompt the confirmed quote.
     // Then 4.75 KiB (4.72 measured) with refetchOnWindowFocus (#36): the focus and visibility
     // listeners and the per-query option that turns them off.
-    upFront: 4.75 * 1024,
-    whole: 4.75 * 1024,
+    // Then 5 KiB (4.86 measured) with issue #37's five generated mutation hooks (TOTP enrolment,
+    // the factor reset's start and completion, trust and untrust).
+    upFront: 5 * 1024,
+    whole: 5 * 1024,
     external: ["react", "react-dom", "@signet/core"],
   },
 ];

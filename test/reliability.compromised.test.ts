@@ -10,11 +10,14 @@ import {
   addCredential,
   addPasskey,
   authorizeQuote,
+  completeScaFactorReset,
   createDelegatedKey,
   enrollScaPasskey,
+  enrollScaTotp,
   executeQuote,
   exportWallet,
   getQuote,
+  getScaFactorReset,
   listCredentials,
   type PendingAuthorizationQuoteJson,
   type QuoteJson,
@@ -26,6 +29,8 @@ import {
   scaLogin,
   signInWithPasskey,
   signOut,
+  startScaFactorReset,
+  trustBeneficiary,
   updateCustomerContact,
   updateWalletPrivacy,
   verifyOtp,
@@ -37,6 +42,7 @@ import { saveCounts } from "./reliability/output.js";
 import { sandboxIdToken } from "./support/oidc.js";
 import { passkeyUser, registrationChallenge, signInWithEmail } from "./support/signIn.js";
 import { type Stack, startStack } from "./support/stack.js";
+import { appCode } from "./support/totp.js";
 
 type Outgoing = { url: URL; method: string; headers: Headers; body: string | undefined };
 /** What the attacker does with one request: send it changed, or answer it itself. */
@@ -104,7 +110,11 @@ function createAttacker() {
 const attacker = createAttacker();
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack({ settlementDelayMs: 100, relayUpstream: attacker.wrap });
+  stack = await startStack({
+    settlementDelayMs: 100,
+    livenessDelayMs: 200,
+    relayUpstream: attacker.wrap,
+  });
 });
 afterAll(() => stack?.close());
 
@@ -1322,6 +1332,137 @@ describe("a compromised backend gets nothing signed away", () => {
       async () => undefined,
       () => executeQuote(user.client, { quote: expired }),
       () => executeQuote(user.client, { quote }),
+    );
+  });
+
+  it("trusted beneficiary: a pending payment's challenge is passed off as the trust's", async () => {
+    const user = await signedInUser({ region: "DE", phoneNumber: freshPhone() });
+    await scaLogin(user.client, { onChallenge: () => ({ code: "123456" }) });
+    // The customer left a payment of 3.00 at its SMS prompt…
+    const big = await stack.walletQuote(user, 3_000_000);
+    const left = await executeQuote(user.client, {
+      quote: await getQuote(user.client, { quoteId: big.quoteId }),
+    });
+    if (left.status !== "PENDING_AUTHORIZATION") throw new Error("expected SCA");
+    // …and now trusts another payee: the backend answers the trust with the 3.00's challenge and
+    // would send the code to the 3.00's authorize.
+    const { externalAccountId } = await stack.walletQuote(user, 100_000);
+    const swap = proofsSent(async ({ url }) => {
+      if (url.pathname.endsWith(`/${externalAccountId}/trust`))
+        return { respond: (response) => forgedAnswer(response, () => ({ ...left.scaChallenge })) };
+      if (url.pathname.endsWith(`/${externalAccountId}/trust/confirm`))
+        return {
+          url: new URL(
+            `${url.origin}${url.pathname.replace(/\/customers\/.*$/, "")}/quotes/${big.quoteId}/authorize`,
+          ),
+        };
+      return undefined;
+    });
+    const asked: string[] = [];
+    await attack(
+      {
+        operation: "trustBeneficiary",
+        swap: "a pending payment's challenge as the trust's, the code sent to that payment",
+      },
+      swap.plan,
+      () =>
+        trustBeneficiary(user.client, {
+          externalAccountId,
+          onChallenge: (challenge) => {
+            asked.push(challenge.id);
+            return { code: "123456" };
+          },
+        }),
+      async () => {
+        // Nobody was asked and no proof sent; the 3.00 still waits, and the trust goes through.
+        expect(asked).toEqual([]);
+        expect(swap.count()).toBe(0);
+        expect((await getQuote(user.client, { quoteId: big.quoteId })).status).toBe(
+          "PENDING_AUTHORIZATION",
+        );
+        const done = await trustBeneficiary(user.client, {
+          externalAccountId,
+          onChallenge: () => ({ code: "123456" }),
+        });
+        expect(done.trusted).toBe(true);
+      },
+    );
+  });
+
+  it("factor reset: the backend completes an SMS_OTP reset of its own for the customer's TOTP one", async () => {
+    const user = await signedInUser({ region: "AT", phoneNumber: freshPhone() });
+    await enrollScaTotp(user.client, { onSecret: ({ totpUri }) => ({ code: appCode(totpUri) }) });
+    const { resetId } = await startScaFactorReset(user.client, { factor: "TOTP" });
+    // The backend started an SMS_OTP reset itself (its complete names the phone), and points the
+    // device's reads and complete at it.
+    const own = await stack.platform<{ resetId: string }>(
+      "POST",
+      `/sca/factors/reset?customerId=${user.customerId}`,
+      { factor: "SMS_OTP" },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    let completes = 0;
+    const plan: Plan = async ({ url, method }) => {
+      if (!url.pathname.includes(`/sca/factors/reset/${resetId}`)) return undefined;
+      if (method === "POST") completes++;
+      return { url: new URL(url.href.replace(resetId, own.body.resetId)) };
+    };
+    await attack(
+      {
+        operation: "completeScaFactorReset",
+        swap: "the reset read → an SMS_OTP reset of the backend's",
+      },
+      plan,
+      () => completeScaFactorReset(user.client, { resetId, factor: "TOTP" }),
+      async () => {
+        expect(completes).toBe(0);
+        expect((await getScaFactorReset(user.client, { resetId: own.body.resetId })).status).toBe(
+          "LIVENESS_PASSED",
+        );
+        await completeScaFactorReset(user.client, { resetId, factor: "TOTP" });
+        expect((await getScaFactorReset(user.client, { resetId })).status).toBe("COMPLETED");
+      },
+    );
+  });
+
+  it("TOTP enrolment: the QR code carries a secret of the backend's own", async () => {
+    const user = await signedInUser({ region: "DE", phoneNumber: freshPhone() });
+    let confirms = 0;
+    let shown = 0;
+    // The backend keeps the service's Base32 secret for typing and its own in the QR code, so an
+    // app that scans it would make codes the backend can make too.
+    const plan: Plan = async ({ url, method }) => {
+      if (method === "POST" && url.pathname.endsWith("/sca/factors/confirm")) confirms++;
+      if (method !== "POST" || !url.pathname.endsWith("/sca/factors")) return undefined;
+      return {
+        respond: async (response) => {
+          const body = (await response.json()) as Record<string, unknown>;
+          return Response.json(
+            { ...body, totpUri: "otpauth://totp/Grid:victim?secret=JBSWY3DPEHPK3PXP&issuer=Grid" },
+            { status: response.status },
+          );
+        },
+      };
+    };
+    await attack(
+      { operation: "enrollScaTotp", swap: "totpUri's secret → the backend's own" },
+      plan,
+      () =>
+        enrollScaTotp(user.client, {
+          onSecret: () => {
+            shown++;
+            return { code: "123456" };
+          },
+        }),
+      async () => {
+        // Nothing was shown and nothing confirmed; the honest enrolment then completes.
+        expect(shown).toBe(0);
+        expect(confirms).toBe(0);
+        const done = await enrollScaTotp(user.client, {
+          onSecret: ({ totpUri }) => ({ code: appCode(totpUri) }),
+        });
+        expect(done.recoveryCodes.length).toBeGreaterThan(0);
+      },
     );
   });
 });

@@ -9,6 +9,7 @@ import { EventLog } from "./EventLog.js";
 import { Export } from "./Export.js";
 import { onRelayUnauthorized, onSessionRejected } from "./log.js";
 import { Receive } from "./Receive.js";
+import { Security } from "./Security.js";
 import { Sessions } from "./Sessions.js";
 import {
   DemoForgotNote,
@@ -243,6 +244,8 @@ function WalletScreen({
       return <Sessions accountId={profile.accountId} onEndingHere={onEndingHere} />;
     case "export":
       return <Export profile={profile} />;
+    case "security":
+      return <Security profile={profile} />;
     case "contact":
       return (
         <Contact

@@ -10,6 +10,7 @@ export const SCREENS = [
   { id: "sessions", label: "Sessions" },
   { id: "export", label: "Export" },
   { id: "contact", label: "Contact" },
+  { id: "security", label: "Security" },
 ] as const;
 export type ScreenId = (typeof SCREENS)[number]["id"];
 

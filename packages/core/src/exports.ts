@@ -23,6 +23,11 @@ export type {
   AuthorizeQuoteReturnType,
 } from "./actions/authorizeQuote.js";
 export type {
+  CompleteScaFactorResetErrorType,
+  CompleteScaFactorResetParameters,
+  CompleteScaFactorResetReturnType,
+} from "./actions/completeScaFactorReset.js";
+export type {
   ConfirmContactVerificationErrorType,
   ConfirmContactVerificationParameters,
   ConfirmContactVerificationReturnType,
@@ -35,6 +40,11 @@ export type {
   CreateDelegatedKeyParameters,
   CreateDelegatedKeyReturnType,
 } from "./actions/createDelegatedKey.js";
+export type {
+  EnrollScaTotpErrorType,
+  EnrollScaTotpParameters,
+  EnrollScaTotpReturnType,
+} from "./actions/enrollScaTotp.js";
 export {
   type ExecuteQuoteErrorType,
   type ExecuteQuoteParameters,
@@ -57,6 +67,11 @@ export {
   type GetQuoteReturnType,
   getQuote,
 } from "./actions/getQuote.js";
+export type {
+  GetScaFactorResetErrorType,
+  GetScaFactorResetParameters,
+  GetScaFactorResetReturnType,
+} from "./actions/getScaFactorReset.js";
 export {
   type GetSessionErrorType,
   type GetSessionParameters,
@@ -166,6 +181,21 @@ export {
   signOut,
 } from "./actions/signOut.js";
 export type {
+  StartScaFactorResetErrorType,
+  StartScaFactorResetParameters,
+  StartScaFactorResetReturnType,
+} from "./actions/startScaFactorReset.js";
+export type {
+  TrustBeneficiaryErrorType,
+  TrustBeneficiaryParameters,
+  TrustBeneficiaryReturnType,
+} from "./actions/trustBeneficiary.js";
+export type {
+  UntrustBeneficiaryErrorType,
+  UntrustBeneficiaryParameters,
+  UntrustBeneficiaryReturnType,
+} from "./actions/untrustBeneficiary.js";
+export type {
   UpdateCustomerContactErrorType,
   UpdateCustomerContactParameters,
   UpdateCustomerContactReturnType,
@@ -190,12 +220,15 @@ export {
 export {
   addCredential,
   authorizeQuote,
+  completeScaFactorReset,
   confirmContactVerification,
   createDelegatedKey,
   deleteScaFactor,
   enrollScaPasskey,
+  enrollScaTotp,
   exportWallet,
   getDelegatedKey,
+  getScaFactorReset,
   listCredentials,
   listDelegatedKeys,
   listScaFactors,
@@ -205,6 +238,9 @@ export {
   revokeDelegatedKey,
   scaLogin,
   startContactVerification,
+  startScaFactorReset,
+  trustBeneficiary,
+  untrustBeneficiary,
   updateCustomerContact,
   updateWalletPrivacy,
 } from "./catalog/chunks/lazy.js";
@@ -219,6 +255,8 @@ export type {
   ScaProof,
 } from "./actions/authorizeQuote.js";
 export type { ContactChannel } from "./actions/contactVerification.js";
+export type { ScaTotpSetup } from "./actions/enrollScaTotp.js";
+export type { ScaFactorResetStatus } from "./actions/getScaFactorReset.js";
 export type { ScaFactorJson, SecurityEventType } from "./actions/scaFactors.js";
 export type { ScaLoginFactor } from "./actions/scaLogin.js";
 export type { PreparedPasskeySignIn } from "./actions/signInWithPasskey.js";

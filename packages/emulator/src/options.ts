@@ -38,6 +38,11 @@ export type EmulatorOptions = {
   quoteTtlMs?: number;
   /** Time for a transaction to move from `PROCESSING` to `COMPLETED`. Default 2 seconds. */
   settlementDelayMs?: number;
+  /**
+   * Time an SCA factor reset's liveness review takes (`INITIATED`, then `PENDING_REVIEW` for the
+   * second half, then `LIVENESS_PASSED`): the emulator has no liveness vendor. Default 2 seconds.
+   */
+  livenessDelayMs?: number;
   /** The organization id written into export bundles. Default derived from the seed, or random. */
   organizationId?: string;
   /** Sign export bundles with the emulator signer key (default `true`); `false` gives sandbox-style empty signatures. */
@@ -93,6 +98,7 @@ export type ResolvedOptions = {
   challengeTtlMs: number;
   quoteTtlMs: number;
   settlementDelayMs: number;
+  livenessDelayMs: number;
   organizationId: string | undefined;
   signExports: boolean;
   challengeRateLimit: { max: number; windowMs: number };
@@ -143,6 +149,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     challengeTtlMs: positive("challengeTtlMs", options.challengeTtlMs, 5 * 60_000),
     quoteTtlMs: positive("quoteTtlMs", options.quoteTtlMs, 5 * 60_000),
     settlementDelayMs: positive("settlementDelayMs", options.settlementDelayMs, 2_000),
+    livenessDelayMs: positive("livenessDelayMs", options.livenessDelayMs, 2_000),
     organizationId: options.organizationId,
     signExports: options.signExports ?? true,
     challengeRateLimit: options.challengeRateLimit ?? { max: 5, windowMs: 60_000 },

@@ -8,6 +8,7 @@ import { delegatedKeyRoutes } from "./resources/delegatedKeys.js";
 import { exportRoutes } from "./resources/export.js";
 import { quoteRoutes } from "./resources/quotes/index.js";
 import { scaLoginRoutes } from "./resources/scaLogin.js";
+import { scaResetRoutes } from "./resources/scaReset.js";
 import { sessionRoutes } from "./resources/sessions.js";
 import { signInRoutes } from "./resources/signIn.js";
 import { transactionRoutes } from "./resources/transactions.js";
@@ -23,6 +24,7 @@ export const serviceRoutes: readonly Route[] = [
   ...exportRoutes,
   ...quoteRoutes,
   ...scaLoginRoutes,
+  ...scaResetRoutes,
   ...transactionRoutes,
   ...cardRoutes,
 ];

@@ -64,6 +64,10 @@ export interface ExternalAccountRecord {
   status: "ACTIVE";
   createdAt: number;
   updatedAt: number;
+  /** A trusted beneficiary of its SCA customer: sends to it skip the per-transaction SCA. */
+  trusted?: boolean;
+  /** The trust or untrust started and not confirmed yet, with its SCA challenge. */
+  trustChange?: { trusted: boolean; challenge: ScaChallengeRecord };
 }
 
 /** Credential types. */
@@ -271,12 +275,28 @@ export interface EmulatorState {
   scaFactors: Map<string, ScaFactorsRecord>;
   /** A passkey enrolment started and not confirmed yet, by customer. */
   scaEnrollments: Map<string, { challenge: string; expiresAt: number }>;
+  /** SCA factor resets (`/sca/factors/reset`), by reset id. */
+  scaResets: Map<string, ScaResetRecord>;
+  /** When each customer started a factor reset (the service allows 5 per 24 hours). */
+  scaResetStarts: Map<string, number[]>;
   /** The SCA login started and not completed yet, by customer. */
   scaLoginStarts: Map<string, ScaLoginStartRecord>;
   /** When each customer's SCA session ends (emulator time), by customer. */
   scaSessions: Map<string, number>;
   /** Contact verification codes sent and not confirmed yet, by `<customerId> email|phone`. */
   contactCodes: Map<string, number>;
+}
+
+/** A factor reset (TwoFactorResetStatus): the factor, when it started, ends and completed. */
+export interface ScaResetRecord {
+  id: string;
+  customerId: string;
+  factor: ScaFactor;
+  startedAt: number;
+  expiresAt: number;
+  /** When the liveness review passes (emulator time), or `undefined` once rejected. */
+  passesAt: number;
+  completedAt: number | undefined;
 }
 
 /** A customer's failed SCA attempts and lock (docs/protocol.md §13). */
@@ -288,7 +308,8 @@ export interface ScaLockRecord {
 
 /** A customer's enrolled SCA factors beside the implicit SMS_OTP. */
 export interface ScaFactorsRecord {
-  totp: boolean;
+  /** The enrolled TOTP factor's shared secret (RFC 6238), once confirmed. */
+  totp: { secret: Uint8Array } | undefined;
   passkey:
     | {
         credentialId: string;
@@ -330,6 +351,8 @@ export function createState(): EmulatorState {
     scaFactors: new Map(),
     scaEnrollments: new Map(),
     scaLoginStarts: new Map(),
+    scaResets: new Map(),
+    scaResetStarts: new Map(),
     scaSessions: new Map(),
     contactCodes: new Map(),
   };

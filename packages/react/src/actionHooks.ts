@@ -11,12 +11,16 @@ import {
   type AddPasskeyReturnType,
   addCredential,
   addPasskey,
+  type CompleteScaFactorResetErrorType,
+  type CompleteScaFactorResetParameters,
+  type CompleteScaFactorResetReturnType,
   type ConfirmContactVerificationErrorType,
   type ConfirmContactVerificationParameters,
   type ConfirmContactVerificationReturnType,
   type CreateDelegatedKeyErrorType,
   type CreateDelegatedKeyParameters,
   type CreateDelegatedKeyReturnType,
+  completeScaFactorReset,
   confirmContactVerification,
   createDelegatedKey,
   type DeleteScaFactorErrorType,
@@ -26,10 +30,14 @@ import {
   type EnrollScaPasskeyErrorType,
   type EnrollScaPasskeyParameters,
   type EnrollScaPasskeyReturnType,
+  type EnrollScaTotpErrorType,
+  type EnrollScaTotpParameters,
+  type EnrollScaTotpReturnType,
   type ExportWalletErrorType,
   type ExportWalletParameters,
   type ExportWalletReturnType,
   enrollScaPasskey,
+  enrollScaTotp,
   exportWallet,
   type PreparePasskeySignInErrorType,
   type PreparePasskeySignInParameters,
@@ -74,17 +82,29 @@ import {
   type StartContactVerificationErrorType,
   type StartContactVerificationParameters,
   type StartContactVerificationReturnType,
+  type StartScaFactorResetErrorType,
+  type StartScaFactorResetParameters,
+  type StartScaFactorResetReturnType,
   scaLogin,
   signInWithOAuth,
   signInWithPasskey,
   signOut,
   startContactVerification,
+  startScaFactorReset,
+  type TrustBeneficiaryErrorType,
+  type TrustBeneficiaryParameters,
+  type TrustBeneficiaryReturnType,
+  trustBeneficiary,
+  type UntrustBeneficiaryErrorType,
+  type UntrustBeneficiaryParameters,
+  type UntrustBeneficiaryReturnType,
   type UpdateCustomerContactErrorType,
   type UpdateCustomerContactParameters,
   type UpdateCustomerContactReturnType,
   type UpdateWalletPrivacyErrorType,
   type UpdateWalletPrivacyParameters,
   type UpdateWalletPrivacyReturnType,
+  untrustBeneficiary,
   updateCustomerContact,
   updateWalletPrivacy,
   type VerifyOtpErrorType,
@@ -335,3 +355,58 @@ export const useRevokeDelegatedKey = (): UseMutationReturnType<
   RevokeDelegatedKeyReturnType,
   RevokeDelegatedKeyErrorType
 > => useSignetMutation(revokeDelegatedKey, "revokeDelegatedKey");
+
+/**
+ * Enrolls an authenticator app (TOTP) as the customer's SCA factor (`enrollScaTotp`); pass `onSecret` to show the QR code and return the first code; `useScaFactors` refetches.
+ *
+ * @returns `{ mutate, mutateAsync, status, data, error, stage, variables, reset }`.
+ */
+export const useEnrollScaTotp = (): UseMutationReturnType<
+  EnrollScaTotpParameters,
+  EnrollScaTotpReturnType,
+  EnrollScaTotpErrorType
+> => useSignetMutation(enrollScaTotp, "enrollScaTotp");
+
+/**
+ * Completes an SCA factor reset after its liveness check (`completeScaFactorReset`); `useScaFactors` refetches.
+ *
+ * @returns `{ mutate, mutateAsync, status, data, error, stage, variables, reset }`.
+ */
+export const useCompleteScaFactorReset = (): UseMutationReturnType<
+  CompleteScaFactorResetParameters,
+  CompleteScaFactorResetReturnType,
+  CompleteScaFactorResetErrorType
+> => useSignetMutation(completeScaFactorReset, "completeScaFactorReset");
+
+/**
+ * Starts recovering a lost SCA factor (`startScaFactorReset`): the liveness handles to show; poll `getScaFactorReset`.
+ *
+ * @returns `{ mutate, mutateAsync, status, data, error, stage, variables, reset }`.
+ */
+export const useStartScaFactorReset = (): UseMutationReturnType<
+  StartScaFactorResetParameters,
+  StartScaFactorResetReturnType,
+  StartScaFactorResetErrorType
+> => useSignetMutation(startScaFactorReset, "startScaFactorReset");
+
+/**
+ * Makes an external account a trusted beneficiary (`trustBeneficiary`); pass `onChallenge` as for `authorizeQuote`.
+ *
+ * @returns `{ mutate, mutateAsync, status, data, error, stage, variables, reset }`.
+ */
+export const useTrustBeneficiary = (): UseMutationReturnType<
+  TrustBeneficiaryParameters,
+  TrustBeneficiaryReturnType,
+  TrustBeneficiaryErrorType
+> => useSignetMutation(trustBeneficiary, "trustBeneficiary");
+
+/**
+ * Removes an external account from the trusted beneficiaries (`untrustBeneficiary`); pass `onChallenge` as for `authorizeQuote`.
+ *
+ * @returns `{ mutate, mutateAsync, status, data, error, stage, variables, reset }`.
+ */
+export const useUntrustBeneficiary = (): UseMutationReturnType<
+  UntrustBeneficiaryParameters,
+  UntrustBeneficiaryReturnType,
+  UntrustBeneficiaryErrorType
+> => useSignetMutation(untrustBeneficiary, "untrustBeneficiary");

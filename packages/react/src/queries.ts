@@ -239,6 +239,11 @@ export const mutationChanges = {
   updateCustomerContact: ["credentials"],
   createDelegatedKey: ["delegatedKeys"],
   revokeDelegatedKey: ["delegatedKeys"],
+  enrollScaTotp: ["scaFactors"],
+  completeScaFactorReset: ["scaFactors"],
+  startScaFactorReset: [],
+  trustBeneficiary: [],
+  untrustBeneficiary: [],
 } as const satisfies Record<string, readonly SignetResource[]>;
 // </catalog:invalidations>
 

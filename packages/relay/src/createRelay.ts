@@ -32,7 +32,7 @@ import {
 } from "./rateLimit.js";
 import { basePathSegments, splitPath } from "./requestPath.js";
 import { compileRoutes } from "./routeMatcher.js";
-import { isIdOfKind, RELAY_ROUTES, WEBAUTHN_CREDENTIAL } from "./routes.js";
+import { isIdOfKind, isOpaqueSegment, RELAY_ROUTES } from "./routes.js";
 import { basicAuthorization, callUpstream, createSlots, type Upstream } from "./upstream.js";
 
 /** The app's user behind a request, as `resolveUser` names them. */
@@ -469,8 +469,7 @@ function configureRelay(
     }
     const ids: NamedId[] = [];
     for (const id of match.ids) {
-      if (id.kind !== WEBAUTHN_CREDENTIAL)
-        ids.push({ kind: id.kind, value: id.value, where: "path" });
+      if (!isOpaqueSegment(id.kind)) ids.push({ kind: id.kind, value: id.value, where: "path" });
     }
     ids.push(...queryIds, ...bodyIds);
     await assertOwned(ownership, customerId, ids);

@@ -355,6 +355,16 @@ class OwnershipLookup {
         if (owned) await this.remember(id);
         return;
       }
+      case "ExternalAccount": {
+        // The caller's beneficiaries, as the service lists them by the forced customer (an item
+        // naming another customer is not theirs, whatever the filter did).
+        for (const account of await this.allPages("/customers/external-accounts")) {
+          const owner = stringField(account, "customerId");
+          const accountId = stringField(account, "id");
+          if (accountId !== undefined && owner === this.customerId) await this.remember(accountId);
+        }
+        return;
+      }
       case "Customer":
         return;
     }
@@ -396,7 +406,8 @@ export interface OwnershipSettings {
 /**
  * Checks that every id belongs to `customerId`, with the relay's credentials: accounts through
  * `GET /customers/internal-accounts?customerId=`, credentials, sessions, delegated keys and
- * funding sources through the lists of the caller's wallets, quotes, transactions and cards by
+ * funding sources through the lists of the caller's wallets, beneficiaries through
+ * `GET /customers/external-accounts?customerId=`, quotes, transactions and cards by
  * getting them. Ids are checked in order; the first not owned stops the check.
  *
  * @throws {RelayRefusal} 403 `RELAY_FORBIDDEN` naming where the id was (not whose it is: a

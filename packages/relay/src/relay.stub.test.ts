@@ -203,7 +203,9 @@ describe("the route table", () => {
       DelegatedKey: a.delegatedKey,
       Quote: a.quote,
       Transaction: a.transaction,
+      ExternalAccount: a.externalAccount,
       WebAuthnCredential: "cred-AbC_123-AbC_123-AbC_123",
+      ScaReset: "TwoFactorReset:0b6c5f1e-8b1f-4f0e-9d55-2f1a9c1d3e42",
     };
     const path = route.path.replace(/\{([A-Za-z]+)\}/g, (_, kind: string) => ids[kind]!);
     const query =

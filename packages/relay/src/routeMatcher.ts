@@ -3,20 +3,19 @@
 // pattern (routes.ts's `matchRoute` gives the same answers; routeMatcher.test.ts checks it).
 import {
   isIdOfKind,
+  isOpaqueSegment,
+  OPAQUE_SEGMENTS,
   type RelayIdKind,
+  type RelayOpaqueSegment,
   type RelayPathId,
   type RelayRoute,
   type RouteMatch,
-  WEBAUTHN_CREDENTIAL,
 } from "./routes.js";
 
 // Kept in step with routes.ts, which does not export them.
 const PLACEHOLDER = /^\{([A-Za-z]+)\}$/;
-const WEBAUTHN_CREDENTIAL_ID = /^[A-Za-z0-9_-]{22,1366}$/;
 
-type Part =
-  | { readonly literal: string }
-  | { readonly kind: RelayIdKind | typeof WEBAUTHN_CREDENTIAL };
+type Part = { readonly literal: string } | { readonly kind: RelayIdKind | RelayOpaqueSegment };
 
 interface CompiledRoute {
   readonly route: RelayRoute;
@@ -39,7 +38,7 @@ function compile(route: RelayRoute): CompiledRoute {
       const kind = PLACEHOLDER.exec(part)?.[1];
       return kind === undefined
         ? { literal: part }
-        : { kind: kind as RelayIdKind | typeof WEBAUTHN_CREDENTIAL };
+        : { kind: kind as RelayIdKind | RelayOpaqueSegment };
     });
   return { route, parts };
 }
@@ -51,9 +50,9 @@ function matchParts(parts: readonly Part[], segments: readonly string[]): RelayP
     const segment = segments[i]!;
     if ("literal" in part) {
       if (part.literal !== segment) return null;
-    } else if (part.kind === WEBAUTHN_CREDENTIAL) {
-      if (!WEBAUTHN_CREDENTIAL_ID.test(segment)) return null;
-      ids.push({ kind: WEBAUTHN_CREDENTIAL, value: segment });
+    } else if (isOpaqueSegment(part.kind)) {
+      if (!OPAQUE_SEGMENTS[part.kind].test(segment)) return null;
+      ids.push({ kind: part.kind, value: segment });
     } else {
       if (!isIdOfKind(segment, part.kind)) return null;
       ids.push({ kind: part.kind, value: segment });

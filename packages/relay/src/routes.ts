@@ -13,7 +13,8 @@ export type RelayIdKind =
   | "Quote"
   | "Transaction"
   | "Card"
-  | "CardFundingSource";
+  | "CardFundingSource"
+  | "ExternalAccount";
 
 const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
 const ID_PATTERN = new RegExp(`^([A-Za-z]+):${UUID}$`);
@@ -28,6 +29,7 @@ const ID_KINDS: ReadonlySet<string> = new Set<RelayIdKind>([
   "Transaction",
   "Card",
   "CardFundingSource",
+  "ExternalAccount",
 ]);
 
 /** The kind of `value` when it is exactly `<kind>:<uuid>` of a checked kind, else `undefined`. */
@@ -66,9 +68,29 @@ export const ID_FIELDS: Readonly<Record<string, RelayIdKind>> = {
  * forces into the query.
  */
 export const WEBAUTHN_CREDENTIAL = "WebAuthnCredential";
-// WebAuthn §6.1: a credential id is at least 16 bytes, so 22 or more base64url characters; no
-// literal segment of another route (`confirm`) can pass for one.
-const WEBAUTHN_CREDENTIAL_ID = /^[A-Za-z0-9_-]{22,1366}$/;
+/**
+ * A path segment that is an SCA factor reset's `resetId` (the OpenAPI types it as a string). Nothing
+ * to look up either: the service scopes a reset to the customer the relay forces into the query.
+ */
+export const SCA_RESET = "ScaReset";
+
+/** A path segment of a kind that is no service id, and nothing the relay looks up. */
+export type RelayOpaqueSegment = typeof WEBAUTHN_CREDENTIAL | typeof SCA_RESET;
+
+/**
+ * What an opaque segment may be. WebAuthn §6.1: a credential id is at least 16 bytes, so 22 or
+ * more base64url characters; no literal segment of another route (`confirm`) can pass for one. A
+ * reset id: a path-safe token, no `/`, `%`, `?` or space.
+ */
+export const OPAQUE_SEGMENTS: Readonly<Record<RelayOpaqueSegment, RegExp>> = {
+  [WEBAUTHN_CREDENTIAL]: /^[A-Za-z0-9_-]{22,1366}$/,
+  [SCA_RESET]: /^[A-Za-z0-9][A-Za-z0-9:._-]{0,127}$/,
+};
+
+/** Whether a placeholder names an opaque segment rather than an id kind. */
+export function isOpaqueSegment(kind: string): kind is RelayOpaqueSegment {
+  return Object.hasOwn(OPAQUE_SEGMENTS, kind);
+}
 
 /** A query parameter a route accepts. */
 export interface RelayQueryParam {
@@ -155,6 +177,13 @@ export const RELAY_ROUTE_LIST = [
   { method: "GET", path: "/auth/delegated-keys/{DelegatedKey}" },
   { method: "DELETE", path: "/auth/delegated-keys/{DelegatedKey}" },
   { method: "GET", path: "/customers/internal-accounts" },
+  { method: "GET", path: "/sca/factors/reset/{ScaReset}" },
+  { method: "POST", path: "/sca/factors/reset/{ScaReset}/complete" },
+  { method: "POST", path: "/sca/factors/reset" },
+  { method: "POST", path: "/customers/external-accounts/{ExternalAccount}/trust" },
+  { method: "POST", path: "/customers/external-accounts/{ExternalAccount}/trust/confirm" },
+  { method: "POST", path: "/customers/external-accounts/{ExternalAccount}/untrust" },
+  { method: "POST", path: "/customers/external-accounts/{ExternalAccount}/untrust/confirm" },
 ] as const;
 // </catalog:routes>
 
@@ -301,7 +330,7 @@ export const RELAY_RULES: { readonly [K in RelayRouteKey]: RelayRouteRule } = {
   "POST /sca/factors": {
     query: { customerId: { kind: "Customer", forced: true } },
     body: { exactlyOneOf: ["type"] },
-    summary: "start enrolling an SCA factor (a passkey for SCA)",
+    summary: "start enrolling an SCA factor (a TOTP app or a passkey for SCA)",
   },
   "POST /sca/factors/confirm": {
     query: { customerId: { kind: "Customer", forced: true } },
@@ -322,6 +351,35 @@ export const RELAY_RULES: { readonly [K in RelayRouteKey]: RelayRouteRule } = {
     body: { endUserIpAddress: "required" },
     summary: "complete the caller's SCA login (code or passkey assertion)",
   },
+  "POST /sca/factors/reset": {
+    query: { customerId: { kind: "Customer", forced: true } },
+    body: { exactlyOneOf: ["factor"] },
+    summary: "start resetting the caller's lost SCA factor (liveness-gated)",
+  },
+  "GET /sca/factors/reset/{ScaReset}": {
+    query: { customerId: { kind: "Customer", forced: true } },
+    summary: "read the status of the caller's SCA factor reset",
+  },
+  "POST /sca/factors/reset/{ScaReset}/complete": {
+    query: { customerId: { kind: "Customer", forced: true } },
+    body: {},
+    summary: "complete the caller's SCA factor reset (a new mobile for SMS_OTP)",
+  },
+  // Trusted beneficiaries: the path's external account must be the caller's.
+  "POST /customers/external-accounts/{ExternalAccount}/trust": {
+    summary: "start trusting the caller's beneficiary (answers its SCA challenge)",
+  },
+  "POST /customers/external-accounts/{ExternalAccount}/trust/confirm": {
+    body: {},
+    summary: "confirm trusting the caller's beneficiary with the SCA proof",
+  },
+  "POST /customers/external-accounts/{ExternalAccount}/untrust": {
+    summary: "start untrusting the caller's beneficiary (answers its SCA challenge)",
+  },
+  "POST /customers/external-accounts/{ExternalAccount}/untrust/confirm": {
+    body: {},
+    summary: "confirm untrusting the caller's beneficiary with the SCA proof",
+  },
   "POST /sca/record-event": {
     query: { customerId: { kind: "Customer", forced: true } },
     body: { exactlyOneOf: ["eventType"] },
@@ -341,7 +399,7 @@ export const RELAY_ROUTES: readonly RelayRoute[] = RELAY_ROUTE_LIST.map((route) 
 
 /** A path parameter found while matching: its kind and value. */
 export interface RelayPathId {
-  readonly kind: RelayIdKind | typeof WEBAUTHN_CREDENTIAL;
+  readonly kind: RelayIdKind | RelayOpaqueSegment;
   readonly value: string;
 }
 
@@ -361,9 +419,10 @@ function matchPattern(pattern: string, segments: readonly string[]): RelayPathId
     const part = parts[i]!;
     const segment = segments[i]!;
     const placeholder = PLACEHOLDER.exec(part);
-    if (placeholder?.[1] === WEBAUTHN_CREDENTIAL) {
-      if (!WEBAUTHN_CREDENTIAL_ID.test(segment)) return null;
-      ids.push({ kind: WEBAUTHN_CREDENTIAL, value: segment });
+    if (placeholder && isOpaqueSegment(placeholder[1]!)) {
+      const kind = placeholder[1] as RelayOpaqueSegment;
+      if (!OPAQUE_SEGMENTS[kind].test(segment)) return null;
+      ids.push({ kind, value: segment });
     } else if (placeholder) {
       const kind = placeholder[1] as RelayIdKind;
       if (!isIdOfKind(segment, kind)) return null;

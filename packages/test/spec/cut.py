@@ -40,9 +40,17 @@ PATHS = [
     "/sca/factors",
     "/sca/factors/confirm",
     "/sca/factors/{credentialId}",
+    "/sca/factors/reset",
+    "/sca/factors/reset/{resetId}",
+    "/sca/factors/reset/{resetId}/complete",
     "/sca/login/start",
     "/sca/login/complete",
     "/sca/record-event",
+    # Trusted beneficiaries: an external account whose sends skip the per-transaction SCA.
+    "/customers/external-accounts/{externalAccountId}/trust",
+    "/customers/external-accounts/{externalAccountId}/trust/confirm",
+    "/customers/external-accounts/{externalAccountId}/untrust",
+    "/customers/external-accounts/{externalAccountId}/untrust/confirm",
     # Contact verification: a new email or phone proven by a code before it counts.
     "/customers/{customerId}/verify-email",
     "/customers/{customerId}/verify-email/confirm",

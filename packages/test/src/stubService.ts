@@ -24,6 +24,7 @@ export interface Customer {
   card: string;
   quote: string;
   transaction: string;
+  externalAccount: string;
 }
 
 const id = (prefix: string) => `${prefix}:${randomUUID()}`;
@@ -40,6 +41,7 @@ export function makeCustomer(): Customer {
     card: id("Card"),
     quote: id("Quote"),
     transaction: id("Transaction"),
+    externalAccount: id("ExternalAccount"),
   };
 }
 
@@ -75,6 +77,12 @@ function answerWorld(stub: StubService, req: Recorded, res: ServerResponse): voi
           { id: c.fiat, customerId: c.customerId, type: "INTERNAL_FIAT" },
         ]
       : [];
+    json(res, 200, { data, hasMore: false });
+    return;
+  }
+  if (req.method === "GET" && path === "/customers/external-accounts") {
+    const c = stub.customers.find((c) => c.customerId === q("customerId"));
+    const data = c ? [{ id: c.externalAccount, customerId: c.customerId, status: "ACTIVE" }] : [];
     json(res, 200, { data, hasMore: false });
     return;
   }

@@ -11,6 +11,7 @@ import { FoundPayment } from "./FoundPayment.js";
 import { Outcome } from "./Outcome.js";
 import { QuoteActions, QuoteDetails } from "./QuoteCard.js";
 import { paymentSteps } from "./steps.js";
+import { TrustPayee } from "./TrustPayee.js";
 import { type Payment, usePayment } from "./usePayment.js";
 
 export function SendScreen({ profile }: { profile: DemoProfile }) {
@@ -115,6 +116,11 @@ export function SendScreen({ profile }: { profile: DemoProfile }) {
           onAnother={p.startOver}
         />
       )}
+      {profile.region !== "US" &&
+        p.transaction.data?.status === "COMPLETED" &&
+        (quote ?? p.resumed)?.destination?.accountId?.startsWith("ExternalAccount:") && (
+          <TrustPayee externalAccountId={(quote ?? p.resumed)!.destination!.accountId!} />
+        )}
     </section>
   );
 }

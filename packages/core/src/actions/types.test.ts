@@ -203,6 +203,36 @@ type Declared = {
     core.ListInternalAccountsReturnType,
     core.ListInternalAccountsErrorType,
   ];
+  enrollScaTotp: [
+    core.EnrollScaTotpParameters,
+    core.EnrollScaTotpReturnType,
+    core.EnrollScaTotpErrorType,
+  ];
+  completeScaFactorReset: [
+    core.CompleteScaFactorResetParameters,
+    core.CompleteScaFactorResetReturnType,
+    core.CompleteScaFactorResetErrorType,
+  ];
+  getScaFactorReset: [
+    core.GetScaFactorResetParameters,
+    core.GetScaFactorResetReturnType,
+    core.GetScaFactorResetErrorType,
+  ];
+  startScaFactorReset: [
+    core.StartScaFactorResetParameters,
+    core.StartScaFactorResetReturnType,
+    core.StartScaFactorResetErrorType,
+  ];
+  trustBeneficiary: [
+    core.TrustBeneficiaryParameters,
+    core.TrustBeneficiaryReturnType,
+    core.TrustBeneficiaryErrorType,
+  ];
+  untrustBeneficiary: [
+    core.UntrustBeneficiaryParameters,
+    core.UntrustBeneficiaryReturnType,
+    core.UntrustBeneficiaryErrorType,
+  ];
 };
 // </catalog:declared>
 

@@ -714,6 +714,120 @@ export const actionTable = {
       reads: "balances",
     },
   },
+  enrollScaTotp: {
+    summary:
+      "an authenticator app (TOTP) enrolled for SCA: start, the QR code's URI to `onSecret`, confirm with its code",
+    requests: [
+      {
+        method: "POST",
+        path: "/sca/factors",
+        operation: "POST /sca/factors",
+      },
+      {
+        method: "POST",
+        path: "/sca/factors/confirm",
+        operation: "POST /sca/factors/confirm",
+      },
+    ],
+    hook: {
+      kind: "mutation",
+      name: "useEnrollScaTotp",
+      invalidates: ["scaFactors"],
+    },
+  },
+  completeScaFactorReset: {
+    summary:
+      "completes an SCA factor reset after liveness: the reset read and held to the factor chosen, then completed",
+    requests: [
+      {
+        method: "GET",
+        path: "/sca/factors/reset/{ScaReset}",
+        operation: "GET /sca/factors/reset/{resetId}",
+      },
+      {
+        method: "POST",
+        path: "/sca/factors/reset/{ScaReset}/complete",
+        operation: "POST /sca/factors/reset/{resetId}/complete",
+      },
+    ],
+    runs: ["getScaFactorReset"],
+    hook: {
+      kind: "mutation",
+      name: "useCompleteScaFactorReset",
+      invalidates: ["scaFactors"],
+    },
+  },
+  getScaFactorReset: {
+    summary: "an SCA factor reset's status, polled until `LIVENESS_PASSED`",
+    requests: [
+      {
+        method: "GET",
+        path: "/sca/factors/reset/{ScaReset}",
+        operation: "GET /sca/factors/reset/{resetId}",
+      },
+    ],
+    hook: {
+      kind: "none",
+      why: "a poll of the one reset the app started, on a timer of the app's (the liveness check runs outside it); no resource of the query cache",
+    },
+  },
+  startScaFactorReset: {
+    summary: "starts recovering a lost SCA factor: the reset's id and its liveness handles",
+    requests: [
+      {
+        method: "POST",
+        path: "/sca/factors/reset",
+        operation: "POST /sca/factors/reset",
+      },
+    ],
+    hook: {
+      kind: "mutation",
+      name: "useStartScaFactorReset",
+      invalidates: [],
+    },
+  },
+  trustBeneficiary: {
+    summary:
+      "an external account made a trusted beneficiary (its payments skip the per-payment SCA): start, the proof through `onChallenge`, confirm",
+    requests: [
+      {
+        method: "POST",
+        path: "/customers/external-accounts/{ExternalAccount}/trust",
+        operation: "POST /customers/external-accounts/{externalAccountId}/trust",
+      },
+      {
+        method: "POST",
+        path: "/customers/external-accounts/{ExternalAccount}/trust/confirm",
+        operation: "POST /customers/external-accounts/{externalAccountId}/trust/confirm",
+      },
+    ],
+    hook: {
+      kind: "mutation",
+      name: "useTrustBeneficiary",
+      invalidates: [],
+    },
+  },
+  untrustBeneficiary: {
+    summary:
+      "a trusted beneficiary's mark removed (its payments need the per-payment SCA again): start, the proof through `onChallenge`, confirm",
+    requests: [
+      {
+        method: "POST",
+        path: "/customers/external-accounts/{ExternalAccount}/untrust",
+        operation: "POST /customers/external-accounts/{externalAccountId}/untrust",
+      },
+      {
+        method: "POST",
+        path: "/customers/external-accounts/{ExternalAccount}/untrust/confirm",
+        operation: "POST /customers/external-accounts/{externalAccountId}/untrust/confirm",
+      },
+    ],
+    hook: {
+      kind: "mutation",
+      name: "useUntrustBeneficiary",
+      invalidates: [],
+    },
+  },
 } as const satisfies Record<string, ActionRow>;
 
 /**
@@ -1417,6 +1531,100 @@ export const actionErrors = {
       "UNEXPECTED_STATUS",
       "NOT_FOUND",
     ],
+  },
+  enrollScaTotp: {
+    operations: ["POST /sca/factors", "POST /sca/factors/confirm"],
+    relay: true,
+    client: [
+      "INVALID_ARGUMENT",
+      "NETWORK",
+      "TIMEOUT",
+      "ABORTED",
+      "MALFORMED_RESPONSE",
+      "UNEXPECTED_STATUS",
+      "NOT_FOUND",
+      "PAYLOAD_MISMATCH",
+    ],
+  },
+  completeScaFactorReset: {
+    operations: ["GET /sca/factors/reset/{resetId}", "POST /sca/factors/reset/{resetId}/complete"],
+    relay: true,
+    client: [
+      "INVALID_ARGUMENT",
+      "NETWORK",
+      "TIMEOUT",
+      "ABORTED",
+      "MALFORMED_RESPONSE",
+      "UNEXPECTED_STATUS",
+      "NOT_FOUND",
+      "PAYLOAD_MISMATCH",
+    ],
+  },
+  getScaFactorReset: {
+    operations: ["GET /sca/factors/reset/{resetId}"],
+    relay: true,
+    client: [
+      "INVALID_ARGUMENT",
+      "NETWORK",
+      "TIMEOUT",
+      "ABORTED",
+      "MALFORMED_RESPONSE",
+      "UNEXPECTED_STATUS",
+      "NOT_FOUND",
+    ],
+  },
+  startScaFactorReset: {
+    operations: ["POST /sca/factors/reset"],
+    relay: true,
+    client: [
+      "INVALID_ARGUMENT",
+      "NETWORK",
+      "TIMEOUT",
+      "ABORTED",
+      "MALFORMED_RESPONSE",
+      "UNEXPECTED_STATUS",
+      "NOT_FOUND",
+    ],
+  },
+  trustBeneficiary: {
+    operations: [
+      "POST /customers/external-accounts/{externalAccountId}/trust",
+      "POST /customers/external-accounts/{externalAccountId}/trust/confirm",
+    ],
+    relay: true,
+    client: [
+      "INVALID_ARGUMENT",
+      "NETWORK",
+      "TIMEOUT",
+      "ABORTED",
+      "MALFORMED_RESPONSE",
+      "UNEXPECTED_STATUS",
+      "NOT_FOUND",
+      "CHALLENGE_EXPIRED",
+      "PAYLOAD_MISMATCH",
+      "SCA_ORIGIN_NOT_ALLOWED",
+    ],
+    passkey: true,
+  },
+  untrustBeneficiary: {
+    operations: [
+      "POST /customers/external-accounts/{externalAccountId}/untrust",
+      "POST /customers/external-accounts/{externalAccountId}/untrust/confirm",
+    ],
+    relay: true,
+    client: [
+      "INVALID_ARGUMENT",
+      "NETWORK",
+      "TIMEOUT",
+      "ABORTED",
+      "MALFORMED_RESPONSE",
+      "UNEXPECTED_STATUS",
+      "NOT_FOUND",
+      "CHALLENGE_EXPIRED",
+      "PAYLOAD_MISMATCH",
+      "SCA_ORIGIN_NOT_ALLOWED",
+    ],
+    passkey: true,
   },
 } as const satisfies Record<ActionName, ActionErrorRow>;
 

@@ -15,7 +15,7 @@ import { keysOf, ledgerOf, noteChallenge, webAuthnChallengeOf } from "./scaLedge
 
 /** Where a proof is made, for the refusal's event and error. */
 export type ScaProofSite = {
-  operation: "authorizeQuote" | "scaLogin";
+  operation: "authorizeQuote" | "scaLogin" | "trustBeneficiary" | "untrustBeneficiary";
   step: number;
   origin?: string | undefined;
   timeoutMs?: number | undefined;

@@ -58,7 +58,7 @@ export function inScaRegion(fields: Record<string, unknown>): boolean {
 export function scaFactorsOf(rt: Runtime, customerId: string): ScaFactorsRecord {
   let record = rt.state.scaFactors.get(customerId);
   if (!record) {
-    record = { totp: false, passkey: undefined };
+    record = { totp: undefined, passkey: undefined };
     rt.state.scaFactors.set(customerId, record);
   }
   return record;

@@ -10,12 +10,14 @@ import {
   verifyScaPasskeyRegistration,
 } from "../auth/passkeys.js";
 import { isoTime } from "../clock.js";
-import { base32Encode } from "../crypto/encoding.js";
+import { base32Encode, fromHex } from "../crypto/encoding.js";
 import { base64urlEncode, sha256Hex, toHex } from "../crypto/index.js";
+import { verifyTotp } from "../crypto/totp.js";
 import { type RequestContext, readBody } from "../http/context.js";
 import { invalidInput, notFound, ServiceError } from "../http/errors.js";
 import { json, noContent } from "../http/responses.js";
 import type { Route } from "../http/router.js";
+import type { Runtime } from "../runtime.js";
 import type { CustomerRecord, ScaFactor } from "../state.js";
 import { enumOf, idPattern, nullable, object, optional, string, union } from "../validation.js";
 import {
@@ -31,14 +33,20 @@ import {
   scaFactorsOf,
 } from "./sca.js";
 
-/** The sandbox TOTP code (the spec's "always 123456"). */
-const TOTP_CODE = SCA_SMS_CODE;
+/**
+ * Whether `code` proves the customer's TOTP factor (or the enrolment's secret): a real RFC 6238
+ * code of the secret at the emulator's time, or the sandbox's code ("In sandbox, the TOTP code is
+ * always `123456`", which the service's sandbox documents).
+ */
+export function isTotpCode(rt: Runtime, secret: Uint8Array, code: string): boolean {
+  return code === SCA_SMS_CODE || verifyTotp(secret, code, rt.clock.now());
+}
 
 /**
  * The SCA customer named by the required `customerId` query parameter. Missing or malformed: 400
  * where the operation documents one (the POSTs), else 404 (GET and DELETE document none).
  */
-function scaCustomer(ctx: RequestContext): CustomerRecord {
+export function scaCustomer(ctx: RequestContext): CustomerRecord {
   const customerId = ctx.query.get("customerId");
   if (customerId === null || !idPattern("Customer").test(customerId)) {
     if (ctx.method !== "POST")
@@ -68,7 +76,7 @@ function factorNotEnrolled(field: string, factor: string): ServiceError {
   });
 }
 
-function hasPhone(customer: CustomerRecord): boolean {
+export function hasPhone(customer: CustomerRecord): boolean {
   return typeof customer.fields.phoneNumber === "string" && customer.fields.phoneNumber !== "";
 }
 
@@ -212,11 +220,12 @@ async function confirmEnrollment(ctx: RequestContext): Promise<Response> {
         "TOTP_SECRET_MISMATCH",
       );
     }
-    if (body.code !== TOTP_CODE) {
+    const secret = fromHex(started.challenge) ?? new Uint8Array();
+    if (!isTotpCode(rt, secret, body.code)) {
       throw enrolmentRefused("code", "is not valid", "TOTP_CODE_INVALID");
     }
     rt.state.scaEnrollments.delete(key);
-    record.totp = true;
+    record.totp = { secret };
     const codes = Array.from({ length: 8 }, (_, i) =>
       sha256Hex(`recovery|${customer.id}|${started.challenge}|${i}`)
         .slice(0, 12)
@@ -345,7 +354,15 @@ async function completeLogin(ctx: RequestContext): Promise<Response> {
       origin: body.origin!,
       passkey: rt.state.scaFactors.get(customer.id)?.passkey,
     });
-  } else if (code !== SCA_SMS_CODE) {
+  } else if (
+    body.factor === "TOTP"
+      ? !isTotpCode(
+          rt,
+          rt.state.scaFactors.get(customer.id)?.totp?.secret ?? new Uint8Array(),
+          code!,
+        )
+      : code !== SCA_SMS_CODE
+  ) {
     failure = "the code is not valid";
   }
   if (failure !== undefined) {

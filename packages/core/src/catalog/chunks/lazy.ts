@@ -16,6 +16,10 @@ import type {
   AuthorizeQuoteReturnType,
 } from "../../actions/authorizeQuote.js";
 import type {
+  CompleteScaFactorResetParameters,
+  CompleteScaFactorResetReturnType,
+} from "../../actions/completeScaFactorReset.js";
+import type {
   ConfirmContactVerificationParameters,
   ConfirmContactVerificationReturnType,
   StartContactVerificationParameters,
@@ -25,11 +29,19 @@ import type {
   CreateDelegatedKeyParameters,
   CreateDelegatedKeyReturnType,
 } from "../../actions/createDelegatedKey.js";
+import type {
+  EnrollScaTotpParameters,
+  EnrollScaTotpReturnType,
+} from "../../actions/enrollScaTotp.js";
 import type { ExportWalletParameters, ExportWalletReturnType } from "../../actions/exportWallet.js";
 import type {
   GetDelegatedKeyParameters,
   GetDelegatedKeyReturnType,
 } from "../../actions/getDelegatedKey.js";
+import type {
+  GetScaFactorResetParameters,
+  GetScaFactorResetReturnType,
+} from "../../actions/getScaFactorReset.js";
 import type {
   ListCredentialsParameters,
   ListCredentialsReturnType,
@@ -61,6 +73,18 @@ import type {
   RecordSecurityEventReturnType,
 } from "../../actions/scaFactors.js";
 import type { ScaLoginParameters, ScaLoginReturnType } from "../../actions/scaLogin.js";
+import type {
+  StartScaFactorResetParameters,
+  StartScaFactorResetReturnType,
+} from "../../actions/startScaFactorReset.js";
+import type {
+  TrustBeneficiaryParameters,
+  TrustBeneficiaryReturnType,
+} from "../../actions/trustBeneficiary.js";
+import type {
+  UntrustBeneficiaryParameters,
+  UntrustBeneficiaryReturnType,
+} from "../../actions/untrustBeneficiary.js";
 import type {
   UpdateCustomerContactParameters,
   UpdateCustomerContactReturnType,
@@ -471,4 +495,140 @@ export async function revokeDelegatedKey(
   parameters: RevokeDelegatedKeyParameters,
 ): Promise<RevokeDelegatedKeyReturnType> {
   return (await loadWalletActions()).revokeDelegatedKey(client, parameters);
+}
+
+/**
+ * Enrolls an authenticator app (TOTP) as the customer's SCA factor: starts the enrolment, hands
+ * `onSecret` the `otpauth://` URI to show as a QR code (and the Base32 secret to type), and
+ * confirms with the code it returns. Once enrolled, `scaLogin({ factor: "TOTP" })` logs in with
+ * the app's codes; the service does not take TOTP for a payment's own challenge.
+ *
+ * @throws {SignetError} `PAYLOAD_MISMATCH` (`details.field` `totpUri.secret`: the QR code's secret
+ *   is not the one given for typing; nothing confirmed), `CONFLICT` (409: not an SCA region, or a
+ *   TOTP factor already enrolled), `INVALID_INPUT` (the code refused `MAX_REFUSED_ANSWERS` times),
+ *   `MALFORMED_RESPONSE`, `NETWORK`, `INVALID_ARGUMENT`.
+ * @example
+ * ```ts
+ * const { recoveryCodes } = await enrollScaTotp(client, {
+ *   onSecret: ({ totpUri }, { error }) => ui.showQrAndAskCode(totpUri, error),
+ * });
+ * ```
+ */
+export async function enrollScaTotp(
+  client: SignetClient,
+  parameters: EnrollScaTotpParameters,
+): Promise<EnrollScaTotpReturnType> {
+  return (await loadScaFactorActions()).enrollScaTotp(client, parameters);
+}
+
+/**
+ * Completes an SCA factor reset whose liveness check passed
+ * (`POST /sca/factors/reset/{resetId}/complete`). It first reads the reset and refuses one of
+ * another factor than `factor` (docs/protocol.md §11: an SMS_OTP reset passed off as a TOTP one
+ * would take a phone number the customer never meant to give), then completes it: with `mobile`
+ * for SMS_OTP, with no body otherwise.
+ *
+ * @throws {SignetError} `PAYLOAD_MISMATCH` (`details.field` `factor`: the reset is another
+ *   factor's; nothing completed), `INVALID_INPUT` (400: liveness not passed yet, or the reset is
+ *   over), `NOT_FOUND`, `CONFLICT` (409: not an SCA region), `NETWORK`, `INVALID_ARGUMENT`.
+ * @example
+ * ```ts
+ * await completeScaFactorReset(client, { resetId, factor: "TOTP" });
+ * await enrollScaTotp(client, { onSecret });
+ * ```
+ */
+export async function completeScaFactorReset(
+  client: SignetClient,
+  parameters: CompleteScaFactorResetParameters,
+): Promise<CompleteScaFactorResetReturnType> {
+  return (await loadScaFactorActions()).completeScaFactorReset(client, parameters);
+}
+
+/**
+ * Reads an SCA factor reset's status (`GET /sca/factors/reset/{resetId}`). Poll it (every few
+ * seconds, no later than `expiresAt`) until `LIVENESS_PASSED`, then `completeScaFactorReset`; stop
+ * on `COMPLETED`, `REJECTED` or `EXPIRED` (the last two: start a new reset).
+ *
+ * @throws {SignetError} `NOT_FOUND` (404: no such reset of this customer), `CONFLICT` (409: not an
+ *   SCA region), `MALFORMED_RESPONSE`, `NETWORK`, `INVALID_ARGUMENT`.
+ * @example
+ * ```ts
+ * const { status } = await getScaFactorReset(client, { resetId });
+ * if (status === "LIVENESS_PASSED") await completeScaFactorReset(client, { resetId, factor: "TOTP" });
+ * ```
+ */
+export async function getScaFactorReset(
+  client: SignetClient,
+  parameters: GetScaFactorResetParameters,
+): Promise<GetScaFactorResetReturnType> {
+  return (await loadScaFactorActions()).getScaFactorReset(client, parameters);
+}
+
+/**
+ * Starts recovering a lost SCA factor (`POST /sca/factors/reset`): answers the reset's id and the
+ * liveness handles (`livenessAccessToken` for an embedded SDK, `verificationLink` for a hosted
+ * page). Poll `getScaFactorReset` until `LIVENESS_PASSED`, then `completeScaFactorReset`.
+ *
+ * @throws {SignetError} `INVALID_INPUT` (400: a factor the customer has not enrolled),
+ *   `CONFLICT` (409: not an SCA region), `RATE_LIMITED` (429: 5 starts per 24 hours;
+ *   `details.retryAfterMs`), `MALFORMED_RESPONSE`, `NETWORK`, `INVALID_ARGUMENT`.
+ * @example
+ * ```ts
+ * const { resetId, verificationLink } = await startScaFactorReset(client, { factor: "TOTP" });
+ * ```
+ */
+export async function startScaFactorReset(
+  client: SignetClient,
+  parameters: StartScaFactorResetParameters,
+): Promise<StartScaFactorResetReturnType> {
+  return (await loadScaFactorActions()).startScaFactorReset(client, parameters);
+}
+
+/**
+ * Marks an external account as the customer's trusted beneficiary (SCA customers, EU): starts the
+ * change, asks `onChallenge` for the SCA proof of the challenge it issues, and confirms it. A
+ * payment to a trusted beneficiary then skips the per-payment SCA (`executeQuote` answers without
+ * `PENDING_AUTHORIZATION`). `onChallenge`'s `resend` starts the change again (a new SMS code).
+ *
+ * @throws {SignetError} `PAYLOAD_MISMATCH` (the challenge is one this device saw come with a
+ *   payment, a login or another beneficiary: nothing asked, nothing sent), `INVALID_INPUT` (400:
+ *   the proof refused `MAX_REFUSED_ANSWERS` times), `NOT_FOUND`, `CONFLICT` (409: not an SCA
+ *   region), `CHALLENGE_EXPIRED`, `WEBAUTHN_*`, `NETWORK`, `INVALID_ARGUMENT`.
+ * @example
+ * ```ts
+ * await trustBeneficiary(client, {
+ *   externalAccountId,
+ *   onChallenge: (_challenge, { error }) => ui.askCode("Trust this payee", error),
+ * });
+ * ```
+ */
+export async function trustBeneficiary(
+  client: SignetClient,
+  parameters: TrustBeneficiaryParameters,
+): Promise<TrustBeneficiaryReturnType> {
+  return (await loadScaActions()).trustBeneficiary(client, parameters);
+}
+
+/**
+ * Removes an external account from the customer's trusted beneficiaries (SCA customers, EU):
+ * starts the change, asks `onChallenge` for the SCA proof, and confirms it. Payments to it then
+ * need the per-payment SCA again.
+ *
+ * @throws {SignetError} `PAYLOAD_MISMATCH` (the challenge is one this device saw come with a
+ *   payment, a login or another change: nothing asked, nothing sent), `INVALID_INPUT` (400: the
+ *   proof refused `MAX_REFUSED_ANSWERS` times), `NOT_FOUND`, `CONFLICT` (409: not an SCA region),
+ *   `CHALLENGE_EXPIRED`, `WEBAUTHN_*`, `NETWORK`, `INVALID_ARGUMENT`.
+ * @example
+ * ```ts
+ * await untrustBeneficiary(client, {
+ *   externalAccountId,
+ *   onChallenge: (_challenge, { error }) => ui.askCode("Stop trusting this payee", error),
+ * });
+ * ```
+ */
+export async function untrustBeneficiary(
+  client: SignetClient,
+  parameters: UntrustBeneficiaryParameters,
+): Promise<UntrustBeneficiaryReturnType> {
+  return (await loadScaActions()).untrustBeneficiary(client, parameters);
 }

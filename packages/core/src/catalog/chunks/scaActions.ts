@@ -2,3 +2,5 @@
 // chunk `sca`, which catalog/chunks/lazy.ts loads on first use, as one chunk.
 export { authorizeQuote } from "../../actions/authorizeQuote.js";
 export { scaLogin } from "../../actions/scaLogin.js";
+export { trustBeneficiary } from "../../actions/trustBeneficiary.js";
+export { untrustBeneficiary } from "../../actions/untrustBeneficiary.js";

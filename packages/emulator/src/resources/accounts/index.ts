@@ -5,6 +5,7 @@ import { externalAccountRoutes } from "./external.js";
 import { fundAccountRoute } from "./fund.js";
 import { internalAccountRoutes } from "./internal.js";
 import { updateInternalAccountRoute } from "./privacy.js";
+import { trustRoutes } from "./trust.js";
 
 /** Account routes. */
 export const accountRoutes: Route[] = [
@@ -12,4 +13,5 @@ export const accountRoutes: Route[] = [
   updateInternalAccountRoute,
   fundAccountRoute,
   ...externalAccountRoutes,
+  ...trustRoutes,
 ];

@@ -10,6 +10,7 @@ import { checkStamp, SIGNATURE_HEADER } from "../../signedRetry.js";
 import type { QuoteRecord } from "../../state.js";
 import { enumOf, object, optional } from "../../validation.js";
 import { findBalanceAccount, getAccount } from "../accounts/account.js";
+import { isTrustedBeneficiary } from "../accounts/trust.js";
 import {
   checkExecuteFactor,
   checkExecuteSession,
@@ -101,8 +102,9 @@ function executeQuote(ctx: RequestContext): Response {
   const now = ctx.now();
   startTransfer(rt, quote, source, key ?? "", now);
   const txId = quote.transactionId!;
-  // docs/protocol.md §9: an SCA customer's transfer waits for their authorization.
-  if (sca) {
+  // docs/protocol.md §9: an SCA customer's transfer waits for their authorization, unless it
+  // goes to a beneficiary they trusted ("future sends to it can skip the per-transaction SCA").
+  if (sca && !isTrustedBeneficiary(ctx, quote.customerId, quote.destination.accountId)) {
     rt.state.transactions.get(txId)!.pendingAuthorization = true;
     quote.scaFactor = factor;
     holdForAuthorization(rt, quote);
