@@ -23,6 +23,11 @@ export type {
   AuthorizeQuoteReturnType,
 } from "./actions/authorizeQuote.js";
 export type {
+  ChangeContactErrorType,
+  ChangeContactParameters,
+  ChangeContactReturnType,
+} from "./actions/changeContact.js";
+export type {
   ConfirmContactVerificationErrorType,
   ConfirmContactVerificationParameters,
   ConfirmContactVerificationReturnType,
@@ -66,6 +71,7 @@ export {
 export {
   addCredential,
   authorizeQuote,
+  changeContact,
   confirmContactVerification,
   createDelegatedKey,
   deleteScaFactor,

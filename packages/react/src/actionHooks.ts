@@ -11,12 +11,16 @@ import {
   type AddPasskeyReturnType,
   addCredential,
   addPasskey,
+  type ChangeContactErrorType,
+  type ChangeContactParameters,
+  type ChangeContactReturnType,
   type ConfirmContactVerificationErrorType,
   type ConfirmContactVerificationParameters,
   type ConfirmContactVerificationReturnType,
   type CreateDelegatedKeyErrorType,
   type CreateDelegatedKeyParameters,
   type CreateDelegatedKeyReturnType,
+  changeContact,
   confirmContactVerification,
   createDelegatedKey,
   type DeleteScaFactorErrorType,
@@ -335,3 +339,14 @@ export const useRevokeDelegatedKey = (): UseMutationReturnType<
   RevokeDelegatedKeyReturnType,
   RevokeDelegatedKeyErrorType
 > => useSignetMutation(revokeDelegatedKey, "revokeDelegatedKey");
+
+/**
+ * Changes the customer's email or phone number (`changeContact`), through the PATCH or the contact-change resource as the client's `contactChanges` says; the outcome's `status` says how it ended. The tied OTP credential is renamed, so `useCredentials` refetches.
+ *
+ * @returns `{ mutate, mutateAsync, status, data, error, stage, variables, reset }`.
+ */
+export const useChangeContact = (): UseMutationReturnType<
+  ChangeContactParameters,
+  ChangeContactReturnType,
+  ChangeContactErrorType
+> => useSignetMutation(changeContact, "changeContact");

@@ -27,6 +27,7 @@ export {
 export {
   useAddCredential,
   useAddPasskey,
+  useChangeContact,
   useConfirmContactVerification,
   useCreateDelegatedKey,
   useDeleteScaFactor,

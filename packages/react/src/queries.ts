@@ -239,6 +239,7 @@ export const mutationChanges = {
   updateCustomerContact: ["credentials"],
   createDelegatedKey: ["delegatedKeys"],
   revokeDelegatedKey: ["delegatedKeys"],
+  changeContact: ["credentials"],
 } as const satisfies Record<string, readonly SignetResource[]>;
 // </catalog:invalidations>
 

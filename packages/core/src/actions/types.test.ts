@@ -203,6 +203,11 @@ type Declared = {
     core.ListInternalAccountsReturnType,
     core.ListInternalAccountsErrorType,
   ];
+  changeContact: [
+    core.ChangeContactParameters,
+    core.ChangeContactReturnType,
+    core.ChangeContactErrorType,
+  ];
 };
 // </catalog:declared>
 
