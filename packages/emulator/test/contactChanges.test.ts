@@ -60,7 +60,9 @@ describe("contact changes (#853)", () => {
       [SIGNATURE]: stamp(created.body.payloadToSign, newKey()),
     });
     expect(stranger.status).toBe(401);
-    const submitted = await call(t, "POST", `${path}/submit`, undefined, { [SIGNATURE]: signature });
+    const submitted = await call(t, "POST", `${path}/submit`, undefined, {
+      [SIGNATURE]: signature,
+    });
     expect(submitted.status).toBe(200);
     expect(submitted.body.status).toBe("APPLIED");
     expect(submitted.body.payloadToSign).toBeUndefined();
