@@ -224,6 +224,7 @@ export type {
   ScaChallengeContext,
   ScaProof,
 } from "./actions/authorizeQuote.js";
+export type { ContactChangeJson, ContactChangeStatus } from "./actions/changeContact.js";
 export type { ContactChannel } from "./actions/contactVerification.js";
 export type { ActionErrorCode, ErrorCodedAction } from "./actions/errorCodes.js";
 export {
