@@ -119,8 +119,7 @@ export type CreateClientParameters = {
  * during server-side rendering still works.)
  */
 export function checkOptions(parameters: CreateClientParameters): void {
-  const { relayUrl, trustedKeys, credentials, requestTimeoutMs, contactChanges } =
-    parameters ?? {};
+  const { relayUrl, trustedKeys, credentials, requestTimeoutMs, contactChanges } = parameters ?? {};
   assertArgument(
     contactChanges === undefined || contactChanges === "patch" || contactChanges === "resource",
     "contactChanges",
