@@ -28,7 +28,8 @@ test("an email change through the contact-change resource: created, signed, subm
   const sent: string[] = [];
   page.on("response", (r) => {
     const path = new URL(r.url()).pathname;
-    if (path.includes("/contact-changes") || /\/api\/grid\/customers\/[^/]+$/.test(path))
+    const patch = r.request().method() === "PATCH" && /\/api\/grid\/customers\/[^/]+$/.test(path);
+    if (path.includes("/contact-changes") || patch)
       sent.push(
         `${r.request().method()} ${path.replace(/.*\/customers\/[^/]+/, "")} ${r.status()}`,
       );
@@ -49,6 +50,7 @@ test("an email change through the contact-change resource: created, signed, subm
   ]);
   // The new address signs in to the same wallet.
   await page.getByRole("button", { name: "Leave demo" }).click();
+  await expect(page.getByRole("heading", { name: "Sign in to your wallet" })).toBeVisible();
   await page.getByLabel("Email").fill(next);
   await page.getByRole("button", { name: "Continue" }).click();
   await expect(page.getByRole("heading", { name: "Unlock your wallet" })).toBeVisible();
