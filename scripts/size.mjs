@@ -80,8 +80,14 @@ const budgets = [
     // each call, so the routes are data the generator and the tests read: about 0.25 KiB up front
     // (the `{Kind}` names of the paths, the route objects, `at`) and 0.5 in all. The rows
     // themselves are in no chunk (a lazy chunk's module re-exports the functions only).
+    // Raised to 52 KiB in all (51.86 measured: 53103 B; up front unchanged, 27.10) for issue #37
+    // item 3, contact changes as a resource behind `contactChanges`: changeContact (the create,
+    // the GET that resumes a lost answer, the stamp-only submit, the in-flight wait) is 4.6 KB
+    // minified in the lazy `walletActions` chunk (5.3 KiB gzipped, was 3.6 in docs/size.md);
+    // nothing of it loads up front. Written as a class, its method names survive minifying: the
+    // first place to take some back.
     upFront: 27.5 * 1024,
-    whole: 51 * 1024,
+    whole: 52 * 1024,
   },
   {
     // The hooks alone: react and @signet/core are the app's own dependencies.
