@@ -130,7 +130,9 @@ export async function changeContact(
   const session = await requireSession(client, { accountId });
   const flow = new ContactChangeFlow(client, parameters, customerId, contact);
   let change =
-    changeId !== undefined ? await flow.read(changeId) : await flow.waitingOut(() => flow.create());
+    changeId !== undefined
+      ? await flow.read(changeId)
+      : await flow.waitingOut(at(CONTACT_CHANGE_CREATE, [customerId]), () => flow.create());
   if (change.status === "PROCESSING") change = await flow.settle(change.id);
   if (change.status === "AWAITING_SIGNATURE") {
     change = await flow.submit(change, signWithSession(client, session), accountId);
@@ -238,7 +240,7 @@ class ContactChangeFlow {
     // A change past its deadline is never signed: the service has moved it to EXPIRED.
     if (Number.isFinite(expiresAt) && expiresAt <= this.client.clock.now()) return this.read(id);
     try {
-      const { body } = await this.waitingOut(() =>
+      const { body } = await this.waitingOut(at(CONTACT_CHANGE_SUBMIT, [this.customerId, id]), () =>
         this.client.signed(
           {
             operation: "changeContact",
@@ -278,7 +280,10 @@ class ContactChangeFlow {
    * credential operation of the same type is settling; #853: "wait and retry"), at most the retry
    * policy's `retryCount` times, each wait its backoff; then the 409 is passed on.
    */
-  async waitingOut<T>(send: () => Promise<T>): Promise<T> {
+  async waitingOut<T>(
+    request: { method: string; path: string },
+    send: () => Promise<T>,
+  ): Promise<T> {
     const policy = resolveRetryPolicy(this.client.retry, this.call.retry);
     for (let attempt = 1; ; attempt++) {
       try {
@@ -291,10 +296,9 @@ class ContactChangeFlow {
         )
           throw error;
         const delayMs = backoffDelay({ ...policy.backoff, attempt, random: this.client.random });
-        const path = at(CONTACT_CHANGE_CREATE, [this.customerId]).path;
         this.client.emit(
           retryEvent(
-            { method: "POST", path, operation: "changeContact" },
+            { method: request.method, path: request.path, operation: "changeContact" },
             "processing",
             attempt,
             delayMs,
