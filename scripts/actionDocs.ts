@@ -21,7 +21,9 @@ const SIGNER = { session: "a session", oneTimeKey: "the one-time key" } as const
 
 function exchange(signing: ActionSigning): string {
   if (signing.mode === "direct") {
-    return `stamped by ${SIGNER[signing.signer]}, one request with an \`Idempotency-Key\` → ${signing.status}`;
+    // No challenge: the stamp goes in the one request's header (quote execute adds an
+    // `Idempotency-Key`, a contact-change submit nothing: protocol.md §2 says which).
+    return `stamped by ${SIGNER[signing.signer]}, one request, no challenge → ${signing.status}`;
   }
   const legs = Array.from({ length: signing.legs - 1 }, (_, i) =>
     i === 0 ? `202 → stamped by ${SIGNER[signing.signer]}` : "202 → stamped again",

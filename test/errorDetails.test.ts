@@ -59,6 +59,8 @@ const DOCUMENTED: Partial<Record<ServiceErrorCode, Record<string, unknown>>> = {
   // docs/protocol.md §1: the particular case of a broad code, where the OpenAPI has none.
   UNAUTHORIZED: { reason: "REQUEST_ID_ALREADY_USED" },
   CONFLICT: { reason: "QUOTE_EXPIRED" },
+  // Error409 of the service's #853 (packages/test/spec/grid-api-pr853.yaml): the active change.
+  CONTACT_CHANGE_PENDING: { contactChangeId: "ContactChange:019542f5-b3e7-1d02-0000-000000000020" },
 };
 
 /** The HTTP status of each service code: the OpenAPI error schema that lists it. */
@@ -90,6 +92,12 @@ const STATUS: Record<ServiceErrorCode, number> = {
   EMAIL_OTP_EMAIL_ALREADY_EXISTS: 409,
   EMAIL_OTP_CREDENTIAL_SET_CHANGED: 409,
   EMAIL_OTP_CREDENTIAL_SYNC_FAILED: 424,
+  SMS_OTP_PHONE_ALREADY_EXISTS: 409,
+  SMS_OTP_CREDENTIAL_SET_CHANGED: 409,
+  SMS_OTP_CREDENTIAL_SYNC_FAILED: 424,
+  CONTACT_CHANGE_PENDING: 409,
+  CONTACT_CHANGE_NOT_AWAITING_SIGNATURE: 409,
+  AUTH_CREDENTIAL_OPERATION_IN_FLIGHT: 409,
   // Not in Error400's list; the sandbox answers it on execute (docs/protocol.md §7).
   INSUFFICIENT_FUNDS: 400,
   QUOTE_REQUEST_FAILED: 400,

@@ -10,6 +10,7 @@ import {
   addCredential,
   addPasskey,
   authorizeQuote,
+  changeContact,
   completeScaFactorReset,
   createDelegatedKey,
   enrollScaPasskey,
@@ -72,6 +73,14 @@ function createAttacker() {
       const requestId = headers.get("request-id");
       if (headers.has("grid-wallet-signature") && requestId && tainted.has(requestId))
         state.signed++;
+      // A contact-change submit (the service's #853) names its change in the path, not a Request-Id.
+      const submitted = /\/contact-changes\/([^/]+)\/submit$/.exec(url.pathname)?.[1];
+      if (
+        headers.has("grid-wallet-signature") &&
+        submitted &&
+        tainted.has(decodeURIComponent(submitted))
+      )
+        state.signed++;
       const change = state.plan
         ? await state.plan({ url, method: init.method ?? "GET", headers, body })
         : undefined;
@@ -103,6 +112,10 @@ function createAttacker() {
     },
     disarm() {
       state.plan = undefined;
+    },
+    /** Marks a resource the attacker made (a contact change): a stamp for it counts as signed. */
+    taint(id: string) {
+      tainted.add(id);
     },
   };
 }
@@ -318,6 +331,52 @@ describe("a compromised backend gets nothing signed away", () => {
           accountId: user.accountId,
           email: `honest-${Date.now()}@example.com`,
         }),
+    );
+  });
+
+  it("contact change (resource): the backend starts a change to its own email and shows the user's", async () => {
+    const user = await signedInUser();
+    const { client } = stack.client(user.customerId, { contactChanges: "resource" });
+    await signInWithEmail(client, user.emailCredentialId);
+    const typed = `new-${Date.now()}@example.com`;
+    await attack(
+      { operation: "changeContact", swap: "the change's value → the backend's address" },
+      async ({ url, method }) => {
+        if (method !== "POST" || !/\/contact-changes$/.test(url.pathname)) return undefined;
+        // The backend creates the change for its own address, and answers the device with it
+        // dressed as the value the user typed: only the payload still names the backend's.
+        const made = await stack.platform<Record<string, unknown>>(
+          "POST",
+          `/customers/${user.customerId}/contact-changes`,
+          { type: "EMAIL", value: ATTACKER_EMAIL },
+        );
+        attacker.taint(String(made.body.id));
+        return { answer: Response.json({ ...made.body, value: typed }, { status: made.status }) };
+      },
+      () =>
+        changeContact(client, {
+          customerId: user.customerId,
+          accountId: user.accountId,
+          email: typed,
+        }),
+      async () => {
+        // The backend's change is still pending: cancelled first, as the app would.
+        const pending = await stack.platform<{ data: Array<{ id: string }> }>(
+          "GET",
+          `/customers/${user.customerId}/contact-changes?status=AWAITING_SIGNATURE`,
+        );
+        for (const change of pending.body.data)
+          await stack.platform(
+            "DELETE",
+            `/customers/${user.customerId}/contact-changes/${change.id}`,
+          );
+        const outcome = await changeContact(client, {
+          customerId: user.customerId,
+          accountId: user.accountId,
+          email: `honest-${Date.now()}@example.com`,
+        });
+        expect(outcome.status).toBe("APPLIED");
+      },
     );
   });
 

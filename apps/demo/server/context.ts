@@ -42,6 +42,8 @@ export type DemoContext = {
   limits: { perIp: WindowLimiter | undefined; perEmail: WindowLimiter | undefined };
   trustProxy: boolean;
   https: boolean;
+  /** How the page's client changes a contact (`createClient`'s `contactChanges`). */
+  contactChanges: "patch" | "resource";
 };
 
 /** What a route's handler gets: the request, the context, and the signed-in user if any. */

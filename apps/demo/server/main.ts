@@ -2,7 +2,9 @@
 // Environment (apps/demo/README.md): GRID_* for the real sandbox, PORT, HOST (default localhost:
 // loopback only), DEMO_HTTPS=1 behind a TLS proxy, DEMO_TRUST_PROXY=1 to believe its
 // X-Forwarded-* headers, DEMO_ATTACK to play a compromised backend, DEMO_SCA_LOGIN_AT_EXECUTE=1
-// for an emulator whose execute needs the customer's SCA login (409 SCA_SESSION_REQUIRED).
+// for an emulator whose execute needs the customer's SCA login (409 SCA_SESSION_REQUIRED),
+// DEMO_CONTACT_CHANGES=resource for contact changes through the service's contact-change resource
+// (its #853) instead of the PATCH.
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseDemoAttack } from "./attack.js";
@@ -18,7 +20,16 @@ const {
   DEMO_TRUST_PROXY,
   DEMO_ATTACK,
   DEMO_SCA_LOGIN_AT_EXECUTE,
+  DEMO_CONTACT_CHANGES,
 } = process.env;
+if (
+  DEMO_CONTACT_CHANGES &&
+  DEMO_CONTACT_CHANGES !== "patch" &&
+  DEMO_CONTACT_CHANGES !== "resource"
+) {
+  console.error('DEMO_CONTACT_CHANGES is "patch" (the default) or "resource".');
+  process.exit(1);
+}
 const sandbox = [GRID_BASE_URL, GRID_CLIENT_ID, GRID_CLIENT_SECRET];
 if (sandbox.some(Boolean) && !sandbox.every(Boolean)) {
   console.error("Set all of GRID_BASE_URL, GRID_CLIENT_ID and GRID_CLIENT_SECRET, or none.");
@@ -53,6 +64,7 @@ const demo = await startDemoServer({
   https: flag(DEMO_HTTPS),
   trustProxy: flag(DEMO_TRUST_PROXY),
   ...(attack ? { attack } : {}),
+  ...(DEMO_CONTACT_CHANGES === "resource" ? { contactChanges: "resource" as const } : {}),
   ...(flag(DEMO_SCA_LOGIN_AT_EXECUTE) ? { emulator: { requireScaSessionAtExecute: true } } : {}),
 });
 console.log(

@@ -61,6 +61,11 @@ export type DemoServerOptions = {
    * the named requests before they reach the service. Default off. Never for real money.
    */
   attack?: DemoAttack;
+  /**
+   * How the page changes a contact: the PATCH (default) or the contact-change resource of the
+   * service's #853 (`createClient`'s `contactChanges`).
+   */
+  contactChanges?: "patch" | "resource";
   /** Default: the emulator in process. */
   upstream?: DemoUpstream;
   /** The built app (index.html and assets). */
@@ -172,6 +177,7 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
     },
     trustProxy: options.trustProxy ?? false,
     https: options.https ?? false,
+    contactChanges: options.contactChanges ?? "patch",
   };
 
   const relay = toNodeHandler(

@@ -1,11 +1,24 @@
 // Contact change: a new email or phone number for the customer, proved by a code sent to it
-// first, then signed by the wallet session.
-import { useUpdateCustomerContact } from "@signet/react";
+// first, then signed by the wallet session. Through the PATCH or the contact-change resource, as
+// the client's `contactChanges` says (the demo server's DEMO_CONTACT_CHANGES); the resource's
+// status is shown as it moves.
+import type { ContactChangeStatus } from "@signet/core";
+import { useChangeContact } from "@signet/react";
 import { type FormEvent, useId, useRef, useState } from "react";
 import { DemoApiError, demoApi } from "./demoApi.js";
 import { CodeInput, ErrorNote } from "./ui.js";
 
 type Kind = "email" | "phoneNumber";
+
+/** What each state of a contact change means to the user. */
+const CHANGE_STATUS: Record<ContactChangeStatus, string> = {
+  AWAITING_SIGNATURE: "waiting for this device's signature",
+  PROCESSING: "updating…",
+  APPLIED: "applied",
+  FAILED: "failed; nothing changed",
+  EXPIRED: "expired before it was signed; nothing changed",
+  CANCELLED: "cancelled; nothing changed",
+};
 
 export function Contact({
   customerId,
@@ -20,7 +33,9 @@ export function Contact({
   phoneNumber: string | undefined;
   onChanged: () => void;
 }) {
-  const update = useUpdateCustomerContact();
+  const update = useChangeContact();
+  // The contact-change resource's state as last read (resource mode only).
+  const [changeStatus, setChangeStatus] = useState<ContactChangeStatus>();
   const [kind, setKind] = useState<Kind>("email");
   const [value, setValue] = useState("");
   // The contact a code was sent to, waiting for that code.
@@ -64,6 +79,7 @@ export function Contact({
     setBusy("sending");
     setError(null);
     setSaved(undefined);
+    setChangeStatus(undefined);
     update.reset();
     try {
       const { sentTo } = await demoApi.contactStart(
@@ -86,11 +102,17 @@ export function Contact({
     try {
       const proved = await demoApi.contactVerify(digits);
       // Proved: now the device signs the change.
-      await update.mutateAsync(
+      const onChange = (change: { status: ContactChangeStatus }) => setChangeStatus(change.status);
+      const outcome = await update.mutateAsync(
         proved.kind === "email"
-          ? { customerId, accountId, email: proved.value }
-          : { customerId, accountId, phoneNumber: proved.value },
+          ? { customerId, accountId, email: proved.value, onChange }
+          : { customerId, accountId, phoneNumber: proved.value, onChange },
       );
+      if (outcome.status !== "APPLIED") {
+        // A change that ended otherwise changed nothing: its status says why, below.
+        setCode("");
+        return;
+      }
       setSaved(proved.kind);
       setPending(undefined);
       setValue("");
@@ -105,8 +127,15 @@ export function Contact({
     }
   };
 
-  const currentEmail = update.data?.email ?? email;
-  const currentPhone = update.data?.phoneNumber ?? phoneNumber;
+  const changed = update.data?.via === "resource" ? update.data.change : undefined;
+  const currentEmail =
+    (update.data?.via === "patch" ? update.data.customer.email : undefined) ??
+    (changed?.status === "APPLIED" && changed.type === "EMAIL" ? changed.value : undefined) ??
+    email;
+  const currentPhone =
+    (update.data?.via === "patch" ? update.data.customer.phoneNumber : undefined) ??
+    (changed?.status === "APPLIED" && changed.type === "PHONE" ? changed.value : undefined) ??
+    phoneNumber;
   return (
     <section className="card" aria-labelledby="contact-title">
       <h1 id="contact-title">Contact details</h1>
@@ -203,6 +232,14 @@ export function Contact({
             </p>
           )}
         </form>
+      )}
+      {changeStatus && (
+        <p role="status" className="muted" data-testid="contact-change-status">
+          Contact change: <strong>{CHANGE_STATUS[changeStatus]}</strong>
+          {changed?.status === "FAILED" && changed.failureReason
+            ? ` (${changed.failureReason})`
+            : ""}
+        </p>
       )}
       {saved && (
         <p role="status" className="note note-ok">

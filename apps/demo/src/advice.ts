@@ -105,6 +105,15 @@ export const ADVICE: Record<KnownErrorCode | RelayErrorCode | DemoErrorCode, str
   EMAIL_OTP_CREDENTIAL_SET_CHANGED:
     "Your sign-in methods changed meanwhile. Reload the page, then try again.",
   EMAIL_OTP_CREDENTIAL_SYNC_FAILED: SERVICE_REFUSED,
+  SMS_OTP_PHONE_ALREADY_EXISTS: "Another wallet uses that phone number. Pick another one.",
+  SMS_OTP_CREDENTIAL_SET_CHANGED:
+    "Your sign-in methods changed meanwhile. Reload the page, then try again.",
+  SMS_OTP_CREDENTIAL_SYNC_FAILED: SERVICE_REFUSED,
+  CONTACT_CHANGE_PENDING:
+    "Another change of this contact is waiting to be signed. Finish or cancel it first.",
+  CONTACT_CHANGE_NOT_AWAITING_SIGNATURE: "That change has ended. Start a new one.",
+  AUTH_CREDENTIAL_OPERATION_IN_FLIGHT:
+    "A sign-in method is still being added. Wait a moment, then try again.",
   // Money.
   INSUFFICIENT_FUNDS: "The wallet has too little money. Add test funds, then get a new quote.",
   QUOTE_EXPIRED: "The quote ran out before it was sent; nothing was sent. Get a new quote.",

@@ -15,6 +15,8 @@ export type DemoConfig = {
   trustedKeys?: { otpTargetBundle: string[]; exportBundle: string[] };
   allowUnsignedBundles: boolean;
   regions: string[];
+  /** How the client changes a contact (`createClient`'s `contactChanges`). */
+  contactChanges: "patch" | "resource";
 };
 
 export type DemoCredential = { id: string; type: string; nickname?: string };

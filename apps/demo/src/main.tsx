@@ -42,6 +42,7 @@ function clientFor(config: DemoConfig): SignetClient {
     webauthn: demoWebAuthn(),
     ...(config.trustedKeys ? { trustedKeys: config.trustedKeys } : {}),
     allowUnsignedBundles: config.allowUnsignedBundles,
+    contactChanges: config.contactChanges,
   });
 }
 

@@ -57,6 +57,15 @@ describe("createClient", () => {
       expect(error).toMatchObject({ code: "INVALID_ARGUMENT", retryable: false });
       expect(error.message).toContain("otpTargetBundle");
     }
+    for (const contactChanges of ["PATCH", "resources", true]) {
+      const error = mistake({ relayUrl: "https://relay.example", contactChanges });
+      expect(error).toMatchObject({ code: "INVALID_ARGUMENT", retryable: false });
+      expect(error.message).toContain('"contactChanges"');
+    }
+    expect(createClient({ relayUrl: "/api/grid" }).contactChanges).toBe("patch");
+    expect(createClient({ relayUrl: "/api/grid", contactChanges: "resource" }).contactChanges).toBe(
+      "resource",
+    );
     for (const relayUrl of ["https://relay.example/api/grid", "http://localhost:8080", "/api/grid"])
       expect(() =>
         createClient({ relayUrl, trustedKeys: { otpTargetBundle: [], exportBundle: [] } }),

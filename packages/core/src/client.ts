@@ -80,6 +80,8 @@ export type SignetClient = {
   readonly random: () => number;
   /** @internal The client's retry policy, defaults applied (a call's `retry` refines it). */
   readonly retry: RetryPolicy;
+  /** How `changeContact` changes a contact: `"patch"` (default) or `"resource"` (`createClient`). */
+  readonly contactChanges: "patch" | "resource";
   /** Held sessions; `subscribe`/`getSnapshot` fit `useSyncExternalStore`. */
   readonly sessions: SessionStore;
   /** @internal The key store, resolved on first use (the browser default probes IndexedDB then). */
@@ -248,6 +250,7 @@ export function createClientFactory(defaults: ClientDefaults) {
       sleep,
       random,
       retry,
+      contactChanges: parameters.contactChanges ?? "patch",
       sessions,
       keyStore,
       persistence: async () => (await resolveStore()).persistence,

@@ -63,6 +63,13 @@ export type CreateClientParameters = {
    * device's own request (a payload core knows is always checked, whatever this says).
    */
   allowUnknownPayloads?: boolean | undefined;
+  /**
+   * How `changeContact` changes the email or phone number: `"patch"`, the `PATCH /customers/{id}`
+   * contact fields (deprecated by the service but working; the default until it ships the
+   * resource), or `"resource"`, the contact-change resource of the service's pull request #853
+   * (`POST /customers/{id}/contact-changes`, then a signed submit). The relay forwards both.
+   */
+  contactChanges?: "patch" | "resource" | undefined;
   /** Accept unsigned bundles (sandbox, emulator); each acceptance emits a `bundleWarning`. Default false. */
   allowUnsignedBundles?: boolean | undefined;
   /**
@@ -112,7 +119,13 @@ export type CreateClientParameters = {
  * during server-side rendering still works.)
  */
 export function checkOptions(parameters: CreateClientParameters): void {
-  const { relayUrl, trustedKeys, credentials, requestTimeoutMs } = parameters ?? {};
+  const { relayUrl, trustedKeys, credentials, requestTimeoutMs, contactChanges } = parameters ?? {};
+  assertArgument(
+    contactChanges === undefined || contactChanges === "patch" || contactChanges === "resource",
+    "contactChanges",
+    '"patch" or "resource"',
+    String(contactChanges),
+  );
   assertArgument(
     typeof relayUrl === "string" && /^(https?:\/\/[^/?#]|\/(?!\/))/i.test(relayUrl),
     "relayUrl",

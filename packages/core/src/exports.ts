@@ -23,6 +23,11 @@ export type {
   AuthorizeQuoteReturnType,
 } from "./actions/authorizeQuote.js";
 export type {
+  ChangeContactErrorType,
+  ChangeContactParameters,
+  ChangeContactReturnType,
+} from "./actions/changeContact.js";
+export type {
   CompleteScaFactorResetErrorType,
   CompleteScaFactorResetParameters,
   CompleteScaFactorResetReturnType,
@@ -220,6 +225,7 @@ export {
 export {
   addCredential,
   authorizeQuote,
+  changeContact,
   completeScaFactorReset,
   confirmContactVerification,
   createDelegatedKey,
@@ -254,6 +260,7 @@ export type {
   ScaChallengeContext,
   ScaProof,
 } from "./actions/authorizeQuote.js";
+export type { ContactChangeJson, ContactChangeStatus } from "./actions/changeContact.js";
 export type { ContactChannel } from "./actions/contactVerification.js";
 export type { ScaTotpSetup } from "./actions/enrollScaTotp.js";
 export type { ScaFactorResetStatus } from "./actions/getScaFactorReset.js";

@@ -2,6 +2,7 @@
 import type { Route } from "./http/router.js";
 import { accountRoutes } from "./resources/accounts/index.js";
 import { cardRoutes } from "./resources/cards.js";
+import { contactChangeRoutes } from "./resources/contactChanges.js";
 import { credentialRoutes } from "./resources/credentials.js";
 import { customerRoutes } from "./resources/customers.js";
 import { delegatedKeyRoutes } from "./resources/delegatedKeys.js";
@@ -16,6 +17,7 @@ import { transactionRoutes } from "./resources/transactions.js";
 /** The service routes (paths relative to the versioned base URL). */
 export const serviceRoutes: readonly Route[] = [
   ...customerRoutes,
+  ...contactChangeRoutes,
   ...accountRoutes,
   ...credentialRoutes,
   ...signInRoutes,

@@ -189,7 +189,10 @@ export async function runSignedRetry(
     pending.body,
   );
   const fault = ctx.takeSignedFault();
-  if (fault?.kind === "processing") return processing();
+  if (fault?.kind === "processing") {
+    pending.submitted = true;
+    return processing();
+  }
   if (fault) {
     pending.consumed = true;
     throw faultError(fault);

@@ -116,6 +116,29 @@ export interface PendingRequest {
   consumed: boolean;
   /** Per-operation state carried from the leg that issued the challenge. */
   data: unknown;
+  /**
+   * A signed send passed its checks and was answered PROCESSING: the operation is submitted and
+   * not settled (the service's #853 calls an OTP credential add in that state "in flight").
+   */
+  submitted?: boolean;
+}
+
+/** A contact change (the service's #853): one field, its new value, its state. */
+export interface ContactChangeRecord {
+  id: string;
+  customerId: string;
+  type: "EMAIL" | "PHONE";
+  value: string;
+  status: "AWAITING_SIGNATURE" | "PROCESSING" | "APPLIED" | "FAILED" | "EXPIRED" | "CANCELLED";
+  /** Kept after the submit (PROCESSING), shown only while AWAITING_SIGNATURE. */
+  payloadToSign?: string;
+  expiresAt?: number;
+  failureReason?: string;
+  /** The tied OTP credentials bound at create, and their wallets (whose sessions may stamp). */
+  credentialIds: string[];
+  accountIds: string[];
+  createdAt: number;
+  updatedAt: number;
 }
 
 /** A passkey sign-in challenge issued by `/challenge`, answered on `/verify`. */
@@ -285,6 +308,8 @@ export interface EmulatorState {
   scaSessions: Map<string, number>;
   /** Contact verification codes sent and not confirmed yet, by `<customerId> email|phone`. */
   contactCodes: Map<string, number>;
+  /** Contact changes (#853), by id. */
+  contactChanges: Map<string, ContactChangeRecord>;
 }
 
 /** A factor reset (TwoFactorResetStatus): the factor, when it started, ends and completed. */
@@ -355,5 +380,6 @@ export function createState(): EmulatorState {
     scaResetStarts: new Map(),
     scaSessions: new Map(),
     contactCodes: new Map(),
+    contactChanges: new Map(),
   };
 }

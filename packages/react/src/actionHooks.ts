@@ -11,6 +11,9 @@ import {
   type AddPasskeyReturnType,
   addCredential,
   addPasskey,
+  type ChangeContactErrorType,
+  type ChangeContactParameters,
+  type ChangeContactReturnType,
   type CompleteScaFactorResetErrorType,
   type CompleteScaFactorResetParameters,
   type CompleteScaFactorResetReturnType,
@@ -20,6 +23,7 @@ import {
   type CreateDelegatedKeyErrorType,
   type CreateDelegatedKeyParameters,
   type CreateDelegatedKeyReturnType,
+  changeContact,
   completeScaFactorReset,
   confirmContactVerification,
   createDelegatedKey,
@@ -410,3 +414,14 @@ export const useUntrustBeneficiary = (): UseMutationReturnType<
   UntrustBeneficiaryReturnType,
   UntrustBeneficiaryErrorType
 > => useSignetMutation(untrustBeneficiary, "untrustBeneficiary");
+
+/**
+ * Changes the customer's email or phone number (`changeContact`), through the PATCH or the contact-change resource as the client's `contactChanges` says; the outcome's `status` says how it ended. The tied OTP credential is renamed, so `useCredentials` refetches.
+ *
+ * @returns `{ mutate, mutateAsync, status, data, error, stage, variables, reset }`.
+ */
+export const useChangeContact = (): UseMutationReturnType<
+  ChangeContactParameters,
+  ChangeContactReturnType,
+  ChangeContactErrorType
+> => useSignetMutation(changeContact, "changeContact");

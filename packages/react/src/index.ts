@@ -27,6 +27,7 @@ export {
 export {
   useAddCredential,
   useAddPasskey,
+  useChangeContact,
   useCompleteScaFactorReset,
   useConfirmContactVerification,
   useCreateDelegatedKey,

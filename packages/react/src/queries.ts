@@ -244,6 +244,7 @@ export const mutationChanges = {
   startScaFactorReset: [],
   trustBeneficiary: [],
   untrustBeneficiary: [],
+  changeContact: ["credentials"],
 } as const satisfies Record<string, readonly SignetResource[]>;
 // </catalog:invalidations>
 

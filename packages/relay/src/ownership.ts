@@ -365,6 +365,15 @@ class OwnershipLookup {
         }
         return;
       }
+      case "ContactChange": {
+        // The service's #853: a change is read under its customer; the caller's own customer in
+        // the path, so only a change of the caller's is found (another's answers 404).
+        const change = asObject(
+          await this.get(`/customers/${this.customerId}/contact-changes/${id}`),
+        );
+        if (stringField(change, "customerId") === this.customerId) await this.remember(id);
+        return;
+      }
       case "Customer":
         return;
     }

@@ -204,6 +204,7 @@ describe("the route table", () => {
       Quote: a.quote,
       Transaction: a.transaction,
       ExternalAccount: a.externalAccount,
+      ContactChange: a.contactChange,
       WebAuthnCredential: "cred-AbC_123-AbC_123-AbC_123",
       ScaReset: "TwoFactorReset:0b6c5f1e-8b1f-4f0e-9d55-2f1a9c1d3e42",
     };
@@ -227,6 +228,7 @@ describe("the route table", () => {
         eventType: '{"eventType":"FAILED_LOGIN_ATTEMPT"}',
         privateEnabled: '{"privateEnabled":true}',
         code: '{"code":"123456"}',
+        value: '{"type":"EMAIL","value":"new@example.com"}',
       };
       body = samples[route.body.exactlyOneOf[0]!];
     } else if (route.body?.endUserIpAddress === "required") {
@@ -363,6 +365,23 @@ describe("ownership", () => {
     ["transaction", "GET", (x) => `/transactions/${x.transaction}`],
     ["customer (path)", "PATCH", (x) => `/customers/${x.customerId}`, () => '{"email":"e@x.io"}'],
     ["customer (query)", "GET", (x) => `/customers/internal-accounts?customerId=${x.customerId}`],
+    [
+      "customer (contact change create)",
+      "POST",
+      (x) => `/customers/${x.customerId}/contact-changes`,
+      () => '{"type":"EMAIL","value":"e@x.io"}',
+    ],
+    // Another customer's change under the caller's own customer: the lookup finds none.
+    [
+      "contact change (submit)",
+      "POST",
+      (x) => `/customers/${a.customerId}/contact-changes/${x.contactChange}/submit`,
+    ],
+    [
+      "contact change (read)",
+      "GET",
+      (x) => `/customers/${a.customerId}/contact-changes/${x.contactChange}`,
+    ],
   ];
 
   it.each(cases)("refuses another customer's %s with 403", async (_name, method, path, body) => {
@@ -388,9 +407,11 @@ describe("ownership", () => {
     // A GET to the same path may be the ownership lookup itself (quotes, transactions).
     for (const request of sent) {
       expect(request.method).toBe("GET");
-      expect(request.url.startsWith("/quotes/") || request.url.startsWith("/transactions/")).toBe(
-        true,
-      );
+      expect(
+        request.url.startsWith("/quotes/") ||
+          request.url.startsWith("/transactions/") ||
+          request.url.includes("/contact-changes/"),
+      ).toBe(true);
     }
     expect(stub.requests.filter((r) => r.method !== "GET")).toHaveLength(0);
   });

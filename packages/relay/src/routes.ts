@@ -14,7 +14,8 @@ export type RelayIdKind =
   | "Transaction"
   | "Card"
   | "CardFundingSource"
-  | "ExternalAccount";
+  | "ExternalAccount"
+  | "ContactChange";
 
 const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
 const ID_PATTERN = new RegExp(`^([A-Za-z]+):${UUID}$`);
@@ -30,6 +31,7 @@ const ID_KINDS: ReadonlySet<string> = new Set<RelayIdKind>([
   "Card",
   "CardFundingSource",
   "ExternalAccount",
+  "ContactChange",
 ]);
 
 /** The kind of `value` when it is exactly `<kind>:<uuid>` of a checked kind, else `undefined`. */
@@ -184,6 +186,9 @@ export const RELAY_ROUTE_LIST = [
   { method: "POST", path: "/customers/external-accounts/{ExternalAccount}/trust/confirm" },
   { method: "POST", path: "/customers/external-accounts/{ExternalAccount}/untrust" },
   { method: "POST", path: "/customers/external-accounts/{ExternalAccount}/untrust/confirm" },
+  { method: "POST", path: "/customers/{Customer}/contact-changes" },
+  { method: "GET", path: "/customers/{Customer}/contact-changes/{ContactChange}" },
+  { method: "POST", path: "/customers/{Customer}/contact-changes/{ContactChange}/submit" },
 ] as const;
 // </catalog:routes>
 
@@ -276,6 +281,18 @@ export const RELAY_RULES: { readonly [K in RelayRouteKey]: RelayRouteRule } = {
       alsoAllowed: { customerType: ["INDIVIDUAL"] },
     },
     summary: "change the caller's email or phone number (signed retry)",
+  },
+  // Contact changes as a resource (the service's #853): the customer in the path must be the
+  // caller, and a change id is looked up under it. The create names only the field and its value.
+  "POST /customers/{Customer}/contact-changes": {
+    body: { exactlyOneOf: ["value"], alsoAllowed: { type: ["EMAIL", "PHONE"] } },
+    summary: "start a change of the caller's email or phone number",
+  },
+  "GET /customers/{Customer}/contact-changes/{ContactChange}": {
+    summary: "read one of the caller's contact changes (resume after a lost answer)",
+  },
+  "POST /customers/{Customer}/contact-changes/{ContactChange}/submit": {
+    summary: "submit a contact change's stamp (signature only, no body)",
   },
   "GET /quotes/{Quote}": { summary: "get a quote" },
   "POST /quotes/{Quote}/execute": {

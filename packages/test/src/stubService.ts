@@ -25,6 +25,7 @@ export interface Customer {
   quote: string;
   transaction: string;
   externalAccount: string;
+  contactChange: string;
 }
 
 const id = (prefix: string) => `${prefix}:${randomUUID()}`;
@@ -42,6 +43,7 @@ export function makeCustomer(): Customer {
     quote: id("Quote"),
     transaction: id("Transaction"),
     externalAccount: id("ExternalAccount"),
+    contactChange: id("ContactChange"),
   };
 }
 
@@ -130,6 +132,16 @@ function answerWorld(stub: StubService, req: Recorded, res: ServerResponse): voi
     const c = stub.customers.find((c) => c.transaction === resource);
     if (!c) json(res, 404, { status: 404, code: "NOT_FOUND", message: "no transaction" });
     else json(res, 200, { id: c.transaction, status: "PENDING", source: { accountId: c.wallet } });
+    return;
+  }
+  // A contact change (the service's #853) is read under its customer.
+  const change = /^\/customers\/([^/]+)\/contact-changes\/([^/]+)$/.exec(path);
+  if (req.method === "GET" && change) {
+    const c = stub.customers.find(
+      (c) => c.customerId === change[1] && c.contactChange === change[2],
+    );
+    if (!c) json(res, 404, { status: 404, code: "NOT_FOUND", message: "no contact change" });
+    else json(res, 200, { id: c.contactChange, customerId: c.customerId, status: "APPLIED" });
     return;
   }
   if (req.method === "GET" && kind === "cards" && resource) {

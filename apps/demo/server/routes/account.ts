@@ -132,6 +132,7 @@ export const accountRoutes: Record<string, DemoRoute> = {
           : undefined,
         allowUnsignedBundles: ctx.mode === "sandbox",
         regions: REGIONS,
+        contactChanges: ctx.contactChanges,
       }),
   },
   "POST /api/demo/signin": { signedIn: false, handle: signIn },

@@ -233,6 +233,11 @@ type Declared = {
     core.UntrustBeneficiaryReturnType,
     core.UntrustBeneficiaryErrorType,
   ];
+  changeContact: [
+    core.ChangeContactParameters,
+    core.ChangeContactReturnType,
+    core.ChangeContactErrorType,
+  ];
 };
 // </catalog:declared>
 

@@ -828,6 +828,42 @@ export const actionTable = {
       invalidates: [],
     },
   },
+  changeContact: {
+    summary:
+      'changes the email or the phone number behind the client\'s `contactChanges` switch: the PATCH (default), or the contact-change resource (`"resource"`: create, stamp, submit, GET after a lost answer)',
+    requests: [
+      {
+        method: "POST",
+        path: "/customers/{Customer}/contact-changes",
+        operation: "POST /customers/{customerId}/contact-changes",
+      },
+      {
+        method: "GET",
+        path: "/customers/{Customer}/contact-changes/{ContactChange}",
+        operation: "GET /customers/{customerId}/contact-changes/{changeId}",
+      },
+      {
+        method: "POST",
+        path: "/customers/{Customer}/contact-changes/{ContactChange}/submit",
+        operation: "POST /customers/{customerId}/contact-changes/{changeId}/submit",
+        signed: {
+          signer: "session",
+          mode: "direct",
+          legs: 1,
+          check: "updateCustomerContactPayload",
+          status: 200,
+          signedBy:
+            "a session of any wallet tied to that contact; **signature only: no body, no `Request-Id`** (the change id correlates)",
+        },
+      },
+    ],
+    runs: ["updateCustomerContact"],
+    hook: {
+      kind: "mutation",
+      name: "useChangeContact",
+      invalidates: ["credentials"],
+    },
+  },
 } as const satisfies Record<string, ActionRow>;
 
 /**
@@ -1625,6 +1661,38 @@ export const actionErrors = {
       "SCA_ORIGIN_NOT_ALLOWED",
     ],
     passkey: true,
+  },
+  changeContact: {
+    operations: [
+      "POST /customers/{customerId}/contact-changes",
+      "GET /customers/{customerId}/contact-changes/{changeId}",
+      "POST /customers/{customerId}/contact-changes/{changeId}/submit",
+      "PATCH /customers/{customerId}",
+    ],
+    relay: true,
+    client: [
+      "INVALID_ARGUMENT",
+      "NETWORK",
+      "TIMEOUT",
+      "ABORTED",
+      "MALFORMED_RESPONSE",
+      "UNEXPECTED_STATUS",
+      "NOT_FOUND",
+      "CHALLENGE_EXPIRED",
+      "CHALLENGE_INVALID",
+      "PAYLOAD_MISMATCH",
+      "PROCESSING_TIMEOUT",
+      "OUTCOME_UNKNOWN",
+      "NO_SESSION",
+      "SESSION_EXPIRED",
+      "KEY_STORAGE_UNAVAILABLE",
+      "ENCODING_INVALID",
+      "KEY_INVALID",
+      "POINT_INVALID",
+      "DECRYPTION_FAILED",
+      "CHECKSUM_INVALID",
+      "CRYPTO_UNAVAILABLE",
+    ],
   },
 } as const satisfies Record<ActionName, ActionErrorRow>;
 

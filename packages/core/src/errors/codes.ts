@@ -113,6 +113,24 @@ export type ServiceErrorDetailsMap = {
   EMAIL_OTP_EMAIL_ALREADY_EXISTS: AnswerErrorDetails;
   EMAIL_OTP_CREDENTIAL_SET_CHANGED: AnswerErrorDetails;
   EMAIL_OTP_CREDENTIAL_SYNC_FAILED: AnswerErrorDetails;
+  /** 409 (contact changes, the service's #853): another customer's SMS_OTP credential has this phone number. */
+  SMS_OTP_PHONE_ALREADY_EXISTS: AnswerErrorDetails;
+  /** 409: the tied SMS_OTP credentials changed since the change was created; start a new one. */
+  SMS_OTP_CREDENTIAL_SET_CHANGED: AnswerErrorDetails;
+  /** 424: a tied SMS_OTP credential could not be updated; the contact is unchanged. */
+  SMS_OTP_CREDENTIAL_SYNC_FAILED: AnswerErrorDetails;
+  /** 409: the customer already has an active contact change of this type. */
+  CONTACT_CHANGE_PENDING: AnswerErrorDetails & {
+    /** The active change (`ContactChange:…`): read it, submit it or cancel it. */
+    contactChangeId?: string;
+  };
+  /** 409: the contact change is no longer `AWAITING_SIGNATURE` (expired, cancelled, failed). */
+  CONTACT_CHANGE_NOT_AWAITING_SIGNATURE: AnswerErrorDetails;
+  /**
+   * 409: an OTP credential operation of the same type was submitted and has not settled; wait and
+   * retry (`changeContact` waits it out under the retry policy before passing it on).
+   */
+  AUTH_CREDENTIAL_OPERATION_IN_FLIGHT: AnswerErrorDetails;
   INSUFFICIENT_FUNDS: AnswerErrorDetails;
   QUOTE_REQUEST_FAILED: AnswerErrorDetails;
   TRANSACTION_SIZE_LIMIT_EXCEEDED: AnswerErrorDetails;

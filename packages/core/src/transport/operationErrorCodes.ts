@@ -86,6 +86,11 @@ export const ERROR_SCHEMA_CODES = {
     "UMA_ADDRESS_EXISTS",
     "EMAIL_OTP_EMAIL_ALREADY_EXISTS",
     "EMAIL_OTP_CREDENTIAL_SET_CHANGED",
+    "SMS_OTP_PHONE_ALREADY_EXISTS",
+    "SMS_OTP_CREDENTIAL_SET_CHANGED",
+    "CONTACT_CHANGE_PENDING",
+    "CONTACT_CHANGE_NOT_AWAITING_SIGNATURE",
+    "AUTH_CREDENTIAL_OPERATION_IN_FLIGHT",
     "PASSKEY_ALREADY_ENROLLED",
     "SCA_SESSION_REQUIRED",
     "BENEFICIARY_TRUSTED",
@@ -103,6 +108,7 @@ export const ERROR_SCHEMA_CODES = {
     "NO_COMPATIBLE_UMA_VERSION",
     "LNURLP_REQUEST_FAILED",
     "EMAIL_OTP_CREDENTIAL_SYNC_FAILED",
+    "SMS_OTP_CREDENTIAL_SYNC_FAILED",
   ],
   Error429: ["RATE_LIMITED", "DAILY_VOLUME_LIMIT_EXCEEDED"],
   Error500: ["GRID_SWITCH_ERROR", "INTERNAL_ERROR"],
@@ -280,6 +286,28 @@ export const OPERATION_ERROR_SCHEMAS = {
   ],
   "POST /sandbox/send": ["Error400", "Error401", "Error403", "Error404", "Error500"],
   "GET /platform/internal-accounts": ["Error400", "Error401", "Error500"],
+  "GET /customers/{customerId}/contact-changes": ["Error400", "Error401", "Error404", "Error500"],
+  "POST /customers/{customerId}/contact-changes": [
+    "Error400",
+    "Error401",
+    "Error404",
+    "Error409",
+    "Error500",
+  ],
+  "GET /customers/{customerId}/contact-changes/{changeId}": ["Error401", "Error404", "Error500"],
+  "DELETE /customers/{customerId}/contact-changes/{changeId}": [
+    "Error401",
+    "Error404",
+    "Error409",
+    "Error500",
+  ],
+  "POST /customers/{customerId}/contact-changes/{changeId}/submit": [
+    "Error401",
+    "Error404",
+    "Error409",
+    "Error424",
+    "Error500",
+  ],
 } as const satisfies Record<string, readonly (keyof typeof ERROR_SCHEMA_CODES)[]>;
 
 /** An operation of the OpenAPI subset, `METHOD /path/{template}`. */

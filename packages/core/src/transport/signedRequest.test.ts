@@ -1344,6 +1344,33 @@ describe("runSignedRequest, direct mode (quote execute)", () => {
     expect(call?.body).toBeUndefined();
   });
 
+  it("idempotencyKey: false sends the stamp alone (a contact-change submit, #853), on every re-send", async () => {
+    const applied = { status: 200, json: { id: "ContactChange:1", status: "APPLIED" } };
+    const { base, relay, stamps } = setup(() => [
+      { status: 200, json: { status: "PROCESSING" } },
+      applied,
+    ]);
+    const result = await runSignedRequest({
+      ...base,
+      mode: "direct",
+      payloadToSign: quotePayload,
+      idempotencyKey: false,
+      generateId: () => "never-sent",
+      method: "POST",
+      path: "/customers/Customer:1/contact-changes/ContactChange:1/submit",
+      expectedStatus: 200,
+    });
+    expect(result.body).toEqual(applied.json);
+    expect(result.idempotencyKey).toBeUndefined();
+    expect(relay.calls).toHaveLength(2);
+    for (const call of relay.calls) {
+      expect(call.headers.get("Grid-Wallet-Signature")).toBe(stamps[0]);
+      expect(call.headers.get("Idempotency-Key")).toBeNull();
+      expect(call.headers.get("Request-Id")).toBeNull();
+      expect(call.body).toBeUndefined();
+    }
+  });
+
   it("retries a network failure mid-execute with the same key and the same stamp", async () => {
     const { base, relay, sign } = setup(() => [
       new TypeError("connection reset"),

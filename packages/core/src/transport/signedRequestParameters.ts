@@ -133,9 +133,10 @@ export type DirectModeParameters = {
   payloadToSign: string;
   /**
    * The `Idempotency-Key` for this execute. Default: generated once with `generateId` and
-   * reused on every retry of this call.
+   * reused on every retry of this call. `false`: none is sent, for an endpoint whose path
+   * correlates the re-sends (a contact-change submit, whose `changeId` does).
    */
-  idempotencyKey?: string | undefined;
+  idempotencyKey?: string | false | undefined;
   /** Makes the key. Default `generateIdempotencyKey()` (`crypto.getRandomValues`); a client passes its crypto backend's source. */
   generateId?: (() => string) | undefined;
 };

@@ -40,8 +40,11 @@ const isSignedLeg = (run: RunState<unknown>, current: LegState) =>
 export async function prepareDirect(run: RunState<unknown>, current: LegState): Promise<void> {
   const { parameters, signer } = run.config;
   if (parameters.mode !== "direct") return;
+  // `false`: the path itself correlates the re-sends (a contact-change submit), so no key is sent.
   current.idempotencyKey =
-    parameters.idempotencyKey ?? (parameters.generateId ?? generateIdempotencyKey)();
+    parameters.idempotencyKey === false
+      ? undefined
+      : (parameters.idempotencyKey ?? (parameters.generateId ?? generateIdempotencyKey)());
   emitStage(run, current, { stage: "signing" });
   const value = await signer.stamp(
     parameters.payloadToSign,
@@ -49,7 +52,9 @@ export async function prepareDirect(run: RunState<unknown>, current: LegState): 
   );
   current.headers = {
     [WALLET_SIGNATURE_HEADER]: value,
-    [IDEMPOTENCY_KEY_HEADER]: current.idempotencyKey,
+    ...(current.idempotencyKey === undefined
+      ? {}
+      : { [IDEMPOTENCY_KEY_HEADER]: current.idempotencyKey }),
   };
 }
 

@@ -137,7 +137,8 @@ export function customerJson(customer: CustomerRecord): Record<string, unknown> 
   };
 }
 
-function getCustomerRecord(rt: Runtime, customerId: string): CustomerRecord {
+/** The customer, or 404 `USER_NOT_FOUND`. */
+export function getCustomerRecord(rt: Runtime, customerId: string): CustomerRecord {
   const customer = rt.state.customers.get(customerId);
   if (!customer) throw notFound("Customer", customerId, "USER_NOT_FOUND");
   return customer;
@@ -181,7 +182,8 @@ function listCustomers(ctx: RequestContext): Response {
   return json(200, pagedEnvelope(ctx, all, customerJson));
 }
 
-function tiedCredentials(
+/** The OTP credentials of that type on the customer's wallets (tied to its contact). */
+export function tiedCredentials(
   rt: Runtime,
   customerId: string,
   type: "EMAIL_OTP" | "SMS_OTP",

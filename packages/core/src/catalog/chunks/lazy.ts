@@ -16,6 +16,10 @@ import type {
   AuthorizeQuoteReturnType,
 } from "../../actions/authorizeQuote.js";
 import type {
+  ChangeContactParameters,
+  ChangeContactReturnType,
+} from "../../actions/changeContact.js";
+import type {
   CompleteScaFactorResetParameters,
   CompleteScaFactorResetReturnType,
 } from "../../actions/completeScaFactorReset.js";
@@ -631,4 +635,30 @@ export async function untrustBeneficiary(
   parameters: UntrustBeneficiaryParameters,
 ): Promise<UntrustBeneficiaryReturnType> {
   return (await loadScaActions()).untrustBeneficiary(client, parameters);
+}
+
+/**
+ * Changes the customer's email or phone number (one per call), which re-keys the tied EMAIL_OTP or
+ * SMS_OTP credential; stamped by a held session of a tied wallet. With the client's
+ * `contactChanges: "resource"`, through the service's contact-change resource: the change is
+ * created, its `payloadToSign` checked (the value typed, the device's own organization and user)
+ * and stamped, and submitted; a lost answer is read back with GET (the change id), an OTP
+ * credential operation in flight is waited out under the retry policy. Otherwise the PATCH of
+ * `updateCustomerContact`.
+ *
+ * @throws {SignetError} `CONTACT_CHANGE_PENDING` (another change of that type, for another value),
+ *   `AUTH_CREDENTIAL_OPERATION_IN_FLIGHT` (still in flight after the retries),
+ *   `EMAIL_OTP_EMAIL_ALREADY_EXISTS`, `SMS_OTP_PHONE_ALREADY_EXISTS`, `*_CREDENTIAL_SET_CHANGED`,
+ *   `*_CREDENTIAL_SYNC_FAILED`, `PAYLOAD_MISMATCH`, `INVALID_INPUT`, `NO_SESSION`.
+ * @example
+ * ```ts
+ * const outcome = await changeContact(client, { customerId, accountId, email: "new@example.com" });
+ * if (outcome.status !== "APPLIED") showWhy(outcome);
+ * ```
+ */
+export async function changeContact(
+  client: SignetClient,
+  parameters: ChangeContactParameters,
+): Promise<ChangeContactReturnType> {
+  return (await loadWalletActions()).changeContact(client, parameters);
 }

@@ -1,0 +1,312 @@
+// Contact changes as a resource (the service's #853, behind `contactChanges: "resource"`): core
+// through the relay to the emulator over real HTTP. The create, the stamp-only submit, the resume
+// by GET after a lost answer (the create's, the submit's), PROCESSING, the wait for an OTP
+// credential add in flight, the typed outcomes, and the PATCH kept as the default.
+import {
+  addCredential,
+  type ContactChangeJson,
+  changeContact,
+  listCredentials,
+  SignetError,
+} from "@signet/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signInWithEmail } from "./support/signIn.js";
+import { type Stack, startStack } from "./support/stack.js";
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack?.close());
+
+const unique = () => `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+let phones = 0;
+const freshPhone = () =>
+  `+1628${String(Date.now() % 1e4).padStart(4, "0")}${String(++phones).padStart(3, "0")}`;
+
+/** A signed-in user whose client uses the resource (or `mode`). */
+async function user(
+  mode: "patch" | "resource" = "resource",
+  extra: Record<string, unknown> = {},
+  overrides: Parameters<Stack["client"]>[1] = {},
+) {
+  const signedUp = await stack.signUp(undefined, extra);
+  const { client, events } = stack.client(signedUp.customerId, {
+    contactChanges: mode,
+    ...overrides,
+  });
+  await signInWithEmail(client, signedUp.emailCredentialId);
+  return { ...signedUp, client, events };
+}
+
+const contactRequests = async (customerId: string) =>
+  (await stack.requests()).filter((r) =>
+    r.path.includes(`/customers/${customerId}/contact-changes`),
+  );
+
+describe('changeContact with contactChanges: "resource"', () => {
+  it("creates the change, stamps its payload and submits the stamp only; the OTP credential follows", async () => {
+    const u = await user();
+    const email = `moved-${unique()}@example.com`;
+    const seen: ContactChangeJson["status"][] = [];
+    const outcome = await changeContact(u.client, {
+      customerId: u.customerId,
+      accountId: u.accountId,
+      email,
+      onChange: (change) => seen.push(change.status),
+    });
+    expect(outcome).toMatchObject({ via: "resource", status: "APPLIED" });
+    expect(outcome.via === "resource" && outcome.change.value).toBe(email);
+    expect(seen).toEqual(["AWAITING_SIGNATURE", "APPLIED"]);
+    const credentials = await listCredentials(u.client, { accountId: u.accountId });
+    expect(credentials.find((c) => c.id === u.emailCredentialId)?.nickname).toBe(email);
+    const sent = await contactRequests(u.customerId);
+    expect(sent.map((r) => `${r.method} ${r.path.replace(/ContactChange:[^/]+/, "{id}")}`)).toEqual(
+      [
+        `POST /customers/${u.customerId}/contact-changes`,
+        // The relay's ownership lookup of the change id in the submit's path.
+        `GET /customers/${u.customerId}/contact-changes/{id}`,
+        `POST /customers/${u.customerId}/contact-changes/{id}/submit`,
+      ],
+    );
+    // #853: the submit carries the stamp, and neither a Request-Id nor an Idempotency-Key.
+    const submit = sent[2]!;
+    expect(submit.hasSignature).toBe(true);
+    expect(submit.hasRequestId ?? false).toBe(false);
+    expect(submit.hasIdempotencyKey ?? false).toBe(false);
+  });
+
+  it("a contact with no OTP credential behind it is applied on create: nothing to sign", async () => {
+    const u = await user();
+    const phoneNumber = freshPhone();
+    const outcome = await changeContact(u.client, {
+      customerId: u.customerId,
+      accountId: u.accountId,
+      phoneNumber,
+    });
+    expect(outcome).toMatchObject({ via: "resource", status: "APPLIED" });
+    expect((await contactRequests(u.customerId)).map((r) => r.method)).toEqual(["POST"]);
+  });
+
+  it("resumes after the create's answer is lost: the repeat is refused as pending, the change read back by GET", async () => {
+    const u = await user();
+    const email = `resumed-${unique()}@example.com`;
+    await stack.fault({
+      match: { method: "POST", path: `/customers/${u.customerId}/contact-changes` },
+      kind: "drop_after",
+    });
+    const outcome = await changeContact(u.client, {
+      customerId: u.customerId,
+      accountId: u.accountId,
+      email,
+    });
+    expect(outcome).toMatchObject({ via: "resource", status: "APPLIED" });
+    const sent = await contactRequests(u.customerId);
+    expect(sent.map((r) => `${r.method} ${r.status} ${r.fault ?? ""}`.trim())).toEqual([
+      "POST 202 drop_after",
+      "POST 409",
+      // The relay's ownership lookup of the change it names, then the device's read.
+      "GET 200",
+      "GET 200",
+      "POST 200",
+    ]);
+  });
+
+  it("resumes a change the device kept the id of (GET, then the submit)", async () => {
+    const u = await user();
+    const email = `kept-${unique()}@example.com`;
+    const created = await stack.platform<{ id: string }>(
+      "POST",
+      `/customers/${u.customerId}/contact-changes`,
+      { type: "EMAIL", value: email },
+    );
+    expect(created.status).toBe(202);
+    const outcome = await changeContact(u.client, {
+      customerId: u.customerId,
+      accountId: u.accountId,
+      email,
+      changeId: created.body.id,
+    });
+    expect(outcome).toMatchObject({ via: "resource", status: "APPLIED" });
+    expect(outcome.via === "resource" && outcome.change.id).toBe(created.body.id);
+  });
+
+  it("a submit whose answer was lost is settled by reading the change, not by signing again", async () => {
+    const u = await user();
+    const email = `lost-${unique()}@example.com`;
+    const created = await stack.platform<{ id: string }>(
+      "POST",
+      `/customers/${u.customerId}/contact-changes`,
+      { type: "EMAIL", value: email },
+    );
+    await stack.fault({
+      match: {
+        method: "POST",
+        path: `/customers/${u.customerId}/contact-changes/${created.body.id}/submit`,
+      },
+      kind: "drop_after",
+    });
+    const outcome = await changeContact(u.client, {
+      customerId: u.customerId,
+      accountId: u.accountId,
+      email,
+      changeId: created.body.id,
+      retry: false,
+    });
+    expect(outcome).toMatchObject({ via: "resource", status: "APPLIED" });
+    const sent = await contactRequests(u.customerId);
+    expect(sent.map((r) => `${r.method} ${r.fault ?? r.status}`)).toEqual([
+      "POST 202",
+      // The relay's ownership lookup (then remembered), the device's read, the submit, the read
+      // that settles the lost answer.
+      "GET 200",
+      "GET 200",
+      "POST drop_after",
+      "GET 200",
+    ]);
+  });
+
+  it("re-sends the identical submit while it answers PROCESSING", async () => {
+    const u = await user();
+    const email = `slow-${unique()}@example.com`;
+    await stack.fault({
+      match: { method: "POST", path: `/customers/${u.customerId}/contact-changes/` },
+      kind: "processing",
+      count: 2,
+    });
+    const outcome = await changeContact(u.client, {
+      customerId: u.customerId,
+      accountId: u.accountId,
+      email,
+    });
+    expect(outcome).toMatchObject({ via: "resource", status: "APPLIED" });
+    const submits = (await contactRequests(u.customerId)).filter((r) => r.path.endsWith("/submit"));
+    expect(submits.map((r) => r.fault ?? "answered")).toEqual([
+      "processing",
+      "processing",
+      "answered",
+    ]);
+    const stages = u.events.flatMap((e) => (e.type === "signedRequest" ? [e.stage] : []));
+    expect(stages).toContain("processing");
+  });
+
+  it("waits out an SMS credential add in flight (409 AUTH_CREDENTIAL_OPERATION_IN_FLIGHT), then changes the phone", async () => {
+    const phoneNumber = freshPhone();
+    // Deterministic waits: each backoff is 99% of its ceiling.
+    const u = await user(
+      "resource",
+      { phoneNumber },
+      { random: () => 0.99, retry: { retryCount: 20, backoff: { baseMs: 40, maxMs: 80 } } },
+    );
+    const { client: adder } = stack.client(u.customerId, {
+      random: () => 0.99,
+      retry: { backoff: { baseMs: 150, maxMs: 300 } },
+    });
+    await signInWithEmail(adder, u.emailCredentialId);
+    // The add is answered PROCESSING three times: submitted, not settled, for a few hundred ms.
+    await stack.fault({
+      match: { method: "POST", path: "/auth/credentials" },
+      kind: "processing",
+      count: 3,
+    });
+    const adding = addCredential(adder, { accountId: u.accountId, type: "SMS_OTP", phoneNumber });
+    // Start the change once the add has been submitted (its first PROCESSING answer).
+    for (let i = 0; i < 100; i++) {
+      const log = await stack.requests();
+      if (log.some((r) => r.path.endsWith("/auth/credentials") && r.fault === "processing")) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const next = freshPhone();
+    const outcome = await changeContact(u.client, {
+      customerId: u.customerId,
+      accountId: u.accountId,
+      phoneNumber: next,
+    });
+    const added = await adding;
+    expect(outcome).toMatchObject({ via: "resource", status: "APPLIED" });
+    const waits = u.events.filter(
+      (e) => e.type === "retry" && e.code === "AUTH_CREDENTIAL_OPERATION_IN_FLIGHT",
+    );
+    expect(waits.length).toBeGreaterThan(0);
+    // The change waited for the add, so it re-keyed the new SMS credential too.
+    const credentials = await listCredentials(u.client, { accountId: u.accountId });
+    expect(credentials.find((c) => c.id === added.id)?.nickname).toBe(next);
+  });
+
+  it("the in-flight 409 is passed on once the retry policy's count is spent", async () => {
+    const phoneNumber = freshPhone();
+    const u = await user(
+      "resource",
+      { phoneNumber },
+      { retry: { retryCount: 1, backoff: { baseMs: 1, maxMs: 1 } } },
+    );
+    await stack.fault({
+      match: { method: "POST", path: `/customers/${u.customerId}/contact-changes` },
+      kind: "error",
+      status: 409,
+      code: "AUTH_CREDENTIAL_OPERATION_IN_FLIGHT",
+      count: 2,
+    });
+    const error = await changeContact(u.client, {
+      customerId: u.customerId,
+      accountId: u.accountId,
+      phoneNumber: freshPhone(),
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SignetError);
+    expect((error as SignetError).code).toBe("AUTH_CREDENTIAL_OPERATION_IN_FLIGHT");
+    expect((await contactRequests(u.customerId)).length).toBe(2);
+  });
+
+  it("a change cancelled meanwhile is a typed outcome (CANCELLED), never signed", async () => {
+    const u = await user();
+    const email = `expired-${unique()}@example.com`;
+    const created = await stack.platform<{ id: string }>(
+      "POST",
+      `/customers/${u.customerId}/contact-changes`,
+      { type: "EMAIL", value: email },
+    );
+    await stack.platform("DELETE", `/customers/${u.customerId}/contact-changes/${created.body.id}`);
+    const outcome = await changeContact(u.client, {
+      customerId: u.customerId,
+      accountId: u.accountId,
+      email,
+      changeId: created.body.id,
+    });
+    expect(outcome).toMatchObject({ via: "resource", status: "CANCELLED" });
+    expect((await contactRequests(u.customerId)).some((r) => r.path.endsWith("/submit"))).toBe(
+      false,
+    );
+  });
+
+  it("refuses to carry on another value's pending change: the 409 is passed on", async () => {
+    const u = await user();
+    await stack.platform("POST", `/customers/${u.customerId}/contact-changes`, {
+      type: "EMAIL",
+      value: `other-${unique()}@example.com`,
+    });
+    const error = await changeContact(u.client, {
+      customerId: u.customerId,
+      accountId: u.accountId,
+      email: `mine-${unique()}@example.com`,
+    }).catch((e: unknown) => e);
+    expect((error as SignetError).code).toBe("CONTACT_CHANGE_PENDING");
+    expect((error as SignetError<"CONTACT_CHANGE_PENDING">).details.contactChangeId).toMatch(
+      /^ContactChange:/,
+    );
+  });
+});
+
+describe("changeContact with the default switch", () => {
+  it("sends the PATCH, as updateCustomerContact does", async () => {
+    const u = await user("patch");
+    const email = `patched-${unique()}@example.com`;
+    const outcome = await changeContact(u.client, {
+      customerId: u.customerId,
+      accountId: u.accountId,
+      email,
+    });
+    expect(outcome).toMatchObject({ via: "patch", status: "APPLIED" });
+    expect(outcome.via === "patch" && outcome.customer.email).toBe(email);
+    expect(await contactRequests(u.customerId)).toEqual([]);
+  });
+});
