@@ -11,11 +11,10 @@ export type {
   AddCredentialParameters,
   AddCredentialReturnType,
 } from "./actions/addCredential.js";
-export {
-  type AddPasskeyErrorType,
-  type AddPasskeyParameters,
-  type AddPasskeyReturnType,
-  addPasskey,
+export type {
+  AddPasskeyErrorType,
+  AddPasskeyParameters,
+  AddPasskeyReturnType,
 } from "./actions/addPasskey.js";
 export type {
   AuthorizeQuoteErrorType,
@@ -65,6 +64,7 @@ export {
 } from "./actions/getSession.js";
 export {
   addCredential,
+  addPasskey,
   authorizeQuote,
   confirmContactVerification,
   createDelegatedKey,
@@ -76,13 +76,19 @@ export {
   listDelegatedKeys,
   listScaFactors,
   listTransactions,
+  preparePasskeySignIn,
   recordSecurityEvent,
+  refreshSession,
+  requestOtp,
   revokeCredential,
   revokeDelegatedKey,
   scaLogin,
+  signInWithOAuth,
+  signInWithPasskey,
   startContactVerification,
   updateCustomerContact,
   updateWalletPrivacy,
+  verifyOtp,
 } from "./actions/lazy.js";
 export type {
   ListCredentialsErrorType,
@@ -111,17 +117,15 @@ export type {
   ListTransactionsParameters,
   ListTransactionsReturnType,
 } from "./actions/listTransactions.js";
-export {
-  type RefreshSessionErrorType,
-  type RefreshSessionParameters,
-  type RefreshSessionReturnType,
-  refreshSession,
+export type {
+  RefreshSessionErrorType,
+  RefreshSessionParameters,
+  RefreshSessionReturnType,
 } from "./actions/refreshSession.js";
-export {
-  type RequestOtpErrorType,
-  type RequestOtpParameters,
-  type RequestOtpReturnType,
-  requestOtp,
+export type {
+  RequestOtpErrorType,
+  RequestOtpParameters,
+  RequestOtpReturnType,
 } from "./actions/requestOtp.js";
 export {
   type ResendQuoteAuthorizationErrorType,
@@ -164,21 +168,18 @@ export type {
   ScaLoginParameters,
   ScaLoginReturnType,
 } from "./actions/scaLogin.js";
-export {
-  type SignInWithOAuthErrorType,
-  type SignInWithOAuthParameters,
-  type SignInWithOAuthReturnType,
-  signInWithOAuth,
+export type {
+  SignInWithOAuthErrorType,
+  SignInWithOAuthParameters,
+  SignInWithOAuthReturnType,
 } from "./actions/signInWithOAuth.js";
-export {
-  type PreparePasskeySignInErrorType,
-  type PreparePasskeySignInParameters,
-  type PreparePasskeySignInReturnType,
-  preparePasskeySignIn,
-  type SignInWithPasskeyErrorType,
-  type SignInWithPasskeyParameters,
-  type SignInWithPasskeyReturnType,
-  signInWithPasskey,
+export type {
+  PreparePasskeySignInErrorType,
+  PreparePasskeySignInParameters,
+  PreparePasskeySignInReturnType,
+  SignInWithPasskeyErrorType,
+  SignInWithPasskeyParameters,
+  SignInWithPasskeyReturnType,
 } from "./actions/signInWithPasskey.js";
 export {
   type SignOutErrorType,
@@ -196,11 +197,10 @@ export type {
   UpdateWalletPrivacyParameters,
   UpdateWalletPrivacyReturnType,
 } from "./actions/updateWalletPrivacy.js";
-export {
-  type VerifyOtpErrorType,
-  type VerifyOtpParameters,
-  type VerifyOtpReturnType,
-  verifyOtp,
+export type {
+  VerifyOtpErrorType,
+  VerifyOtpParameters,
+  VerifyOtpReturnType,
 } from "./actions/verifyOtp.js";
 export {
   type WaitForTransactionErrorType,

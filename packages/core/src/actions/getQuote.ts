@@ -54,5 +54,10 @@ export const getQuoteRow = {
   resolvesTo: "`QuoteJson`",
   requests: [{ route: QUOTE_GET }],
   errors: { client: REQUEST_ERRORS },
-  hook: { kind: "query", name: "useQuote", reads: "quotes" },
+  hook: {
+    kind: "query",
+    name: "useQuote",
+    reads: "quotes",
+    doc: "A quote (`getQuote`); refetched after it is executed.",
+  },
 } as const satisfies ActionSourceRow;

@@ -130,5 +130,10 @@ export const waitForTransactionRow = {
   resolvesTo: "`TransactionJson` (terminal)",
   requests: [{ route: TRANSACTION_GET }],
   errors: { client: [REQUEST_ERRORS, "PROCESSING_TIMEOUT"] },
-  hook: { kind: "query", name: "useTransaction", reads: "transactions" },
+  hook: {
+    kind: "query",
+    name: "useTransaction",
+    reads: "transactions",
+    doc: "A transaction, followed until it settles (`waitForTransaction`): `isFetching` while it is under way, `data` once terminal.",
+  },
 } as const satisfies ActionSourceRow;

@@ -2,7 +2,7 @@
 // (200 PROCESSING on passkey verify, a transaction still settling). Each wait is a `retry` event.
 import type { SignetClient } from "../client.js";
 import { SignetError } from "../errors.js";
-import { isProcessingBody } from "./nextStep.js";
+import { isProcessingBody } from "./responseShape.js";
 import { backoffDelay, resolveRetryPolicy, retryEvent } from "./retry.js";
 
 /** What a call passes besides its own fields (the client's `CallOptions`). */

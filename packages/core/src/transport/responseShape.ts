@@ -1,5 +1,19 @@
 // Schema checks of the service's answers: a wrong shape is MALFORMED_RESPONSE, never a crash later.
 import { SignetError } from "../errors.js";
+import { isPlainObject } from "./responseError.js";
+
+/**
+ * The default PROCESSING check: `{ status: "PROCESSING" }` without an `id`.
+ *
+ * @example
+ * ```ts
+ * isProcessingBody({ status: "PROCESSING", message: "settling" }); // true
+ * isProcessingBody({ id: "Quote:…", status: "PROCESSING" });      // false: an executed quote
+ * ```
+ */
+export function isProcessingBody(body: unknown): boolean {
+  return isPlainObject(body) && body.status === "PROCESSING" && body.id === undefined;
+}
 
 /**
  * Checks that `body` is an object whose `fields` are non-empty strings, and narrows it.
