@@ -80,8 +80,21 @@ const budgets = [
     // each call, so the routes are data the generator and the tests read: about 0.25 KiB up front
     // (the `{Kind}` names of the paths, the route objects, `at`) and 0.5 in all. The rows
     // themselves are in no chunk (a lazy chunk's module re-exports the functions only).
-    upFront: 27.5 * 1024,
-    whole: 51 * 1024,
+    // Issue #33's size pass (item 5), against 26.83 KiB up front and 50.17 in all measured on its
+    // base: what a page's first render runs (createClient, the key store's restore, getSession,
+    // listSessions, listInternalAccounts, sign-out) stays up front; the signed-request engine
+    // (transport/signedRequest*.ts, nextStep, challenge, checkedSigner: -3.8 KiB) and the actions
+    // that make a session (the sign-ins and refreshSession: -2.0 KiB) are chunks that createClient
+    // starts loading, as the rarer actions already were (docs/size.md says what each chunk holds).
+    // addPasskey joined the account and wallet actions' chunk. Measured: 21.01 KiB up front, 51.14
+    // in all (+1 KiB: two more chunks' import and export lists, and code they share with the page
+    // that esbuild now splits into more shared chunks). Not met: the design's 20 up front (the
+    // payment actions as a chunk took 0.1 KiB off and added 0.4 in all: the public synchronous
+    // helpers beside them, readQuotePayload, quotePayloadToSign and readPasskeyOptions, keep
+    // their modules and the SCA ledger on the page) and its 32 in all (HPKE's 8.5 KiB chunk is
+    // kept; the rest is 42.6 KiB of Signet's own code and the chunks' import and export lists).
+    upFront: 21.25 * 1024,
+    whole: 51.5 * 1024,
   },
   {
     // The hooks alone: react and @signet/core are the app's own dependencies.
@@ -94,11 +107,43 @@ const budgets = [
     // service that asks for the SCA login at execute, and every prompt the confirmed quote.
     // Then 4.75 KiB (4.72 measured) with refetchOnWindowFocus (#36): the focus and visibility
     // listeners and the per-query option that turns them off.
+    // Issue #33: the query hooks, their keys and options are generated from the rows
+    // (hooks.ts, queryOptions.ts), the same code as before: 4.72 KiB measured. The design's 4 is
+    // not met: no module is lazy (each hook is a few lines over the query and mutation state
+    // machines, query.ts 2.1 KB and mutation.ts 1.2 KB minified), and the public export list
+    // alone (60 names) is about half a KiB gzipped on its own.
     upFront: 4.75 * 1024,
     whole: 4.75 * 1024,
     external: ["react", "react-dom", "@signet/core"],
   },
 ];
+
+/**
+ * What each of core's lazy chunks holds and why it is lazy (docs/size.md says it once, here).
+ * Every one but `rare`, `rejectSession` and `chunk` starts loading when a client is made, so no
+ * call waits for it; a load that fails is a retryable NETWORK error of the call that needed it.
+ */
+const CHUNKS = {
+  signedRequest:
+    "the signed-request engine (challenge, stamp, re-sends, lost answers): a page's first render reads, it signs nothing",
+  sessionActions:
+    "the actions that make a session (OTP, OAuth and passkey sign-ins, refreshSession): a page with a held session runs none until it nears expiry",
+  walletActions:
+    "the rarer account and wallet actions (credentials and addPasskey, delegated keys, contact details, wallet privacy, export, the transactions list)",
+  scaActions: "the SCA login and quote authorization, which share their proof",
+  scaFactorActions: "the SCA factors (list, enroll, delete, security events)",
+  ceremonies:
+    "@simplewebauthn/browser's ceremonies: only a passkey tap needs them, and they are there before it",
+  "hpke-webcrypto":
+    "@hpke/core, the browser's HPKE: only an OTP seal or a bundle's opening needs it",
+  bundles: "the OTP seal's bundle checks, prefetched with HPKE",
+  rare: "export and legacy bundles, d·G of an imported scalar, stamp verification: fetched when a decryption key is made",
+  chunk: "code the bundle checks and the rare chunk share",
+  payloadRead:
+    "the reading of a payload before it is signed (docs/protocol.md §11): prefetched, only a signature needs it",
+  watchSessionExpiry: "the session watcher and automatic refresh: its first timer is minutes away",
+  rejectSession: "clearing a session the service refused (a 401): rare, and loaded on that 401",
+};
 
 const gz = (bytes) => gzipSync(bytes, { level: 9 }).length;
 const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
@@ -176,17 +221,17 @@ for (const { name, entry, upFront, whole, external = [] } of budgets) {
   report.push(
     `## ${name}`,
     "",
-    "| what | min+gzip | budget |",
-    "|---|---|---|",
-    `| loaded up front (the entry and its static imports) | ${kib(eagerSize)} (${eagerSize} B) | ${kib(upFront)} |`,
-    ...lazy.map(
-      (path) =>
-        `| lazy chunk \`${path
-          .split("/")
-          .pop()
-          .replace(/-[A-Z0-9]{8}\.js$/, "")}\` | ${kib(gz(contents.get(path)))} | |`,
-    ),
-    `| everything it can load (all chunks gzipped together) | ${kib(wholeSize)} (${wholeSize} B) | ${kib(whole)} |`,
+    "| what | min+gzip | budget | holds, and why it is lazy |",
+    "|---|---|---|---|",
+    `| loaded up front (the entry and its static imports) | ${kib(eagerSize)} (${eagerSize} B) | ${kib(upFront)} | |`,
+    ...lazy.map((path) => {
+      const chunk = path
+        .split("/")
+        .pop()
+        .replace(/-[A-Z0-9]{8}\.js$/, "");
+      return `| lazy chunk \`${chunk}\` | ${kib(gz(contents.get(path)))} | | ${CHUNKS[chunk] ?? ""} |`;
+    }),
+    `| everything it can load (all chunks gzipped together) | ${kib(wholeSize)} (${wholeSize} B) | ${kib(whole)} | |`,
     "",
   );
 }
