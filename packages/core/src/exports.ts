@@ -34,11 +34,10 @@ export type {
   CreateDelegatedKeyParameters,
   CreateDelegatedKeyReturnType,
 } from "./actions/createDelegatedKey.js";
-export {
-  type ExecuteQuoteErrorType,
-  type ExecuteQuoteParameters,
-  type ExecuteQuoteReturnType,
-  executeQuote,
+export type {
+  ExecuteQuoteErrorType,
+  ExecuteQuoteParameters,
+  ExecuteQuoteReturnType,
 } from "./actions/executeQuote.js";
 export type {
   ExportWalletErrorType,
@@ -50,11 +49,10 @@ export type {
   GetDelegatedKeyParameters,
   GetDelegatedKeyReturnType,
 } from "./actions/getDelegatedKey.js";
-export {
-  type GetQuoteErrorType,
-  type GetQuoteParameters,
-  type GetQuoteReturnType,
-  getQuote,
+export type {
+  GetQuoteErrorType,
+  GetQuoteParameters,
+  GetQuoteReturnType,
 } from "./actions/getQuote.js";
 export {
   type GetSessionErrorType,
@@ -70,8 +68,10 @@ export {
   createDelegatedKey,
   deleteScaFactor,
   enrollScaPasskey,
+  executeQuote,
   exportWallet,
   getDelegatedKey,
+  getQuote,
   listCredentials,
   listDelegatedKeys,
   listScaFactors,
@@ -80,6 +80,7 @@ export {
   recordSecurityEvent,
   refreshSession,
   requestOtp,
+  resendQuoteAuthorization,
   revokeCredential,
   revokeDelegatedKey,
   scaLogin,
@@ -89,6 +90,7 @@ export {
   updateCustomerContact,
   updateWalletPrivacy,
   verifyOtp,
+  waitForTransaction,
 } from "./actions/lazy.js";
 export type {
   ListCredentialsErrorType,
@@ -127,11 +129,10 @@ export type {
   RequestOtpParameters,
   RequestOtpReturnType,
 } from "./actions/requestOtp.js";
-export {
-  type ResendQuoteAuthorizationErrorType,
-  type ResendQuoteAuthorizationParameters,
-  type ResendQuoteAuthorizationReturnType,
-  resendQuoteAuthorization,
+export type {
+  ResendQuoteAuthorizationErrorType,
+  ResendQuoteAuthorizationParameters,
+  ResendQuoteAuthorizationReturnType,
 } from "./actions/resendQuoteAuthorization.js";
 export type {
   RevokeCredentialErrorType,
@@ -202,11 +203,10 @@ export type {
   VerifyOtpParameters,
   VerifyOtpReturnType,
 } from "./actions/verifyOtp.js";
-export {
-  type WaitForTransactionErrorType,
-  type WaitForTransactionParameters,
-  type WaitForTransactionReturnType,
-  waitForTransaction,
+export type {
+  WaitForTransactionErrorType,
+  WaitForTransactionParameters,
+  WaitForTransactionReturnType,
 } from "./actions/waitForTransaction.js";
 
 // </catalog:exports>
@@ -226,10 +226,8 @@ export {
   readQuotePayload,
 } from "./actions/quotePayload.js";
 export type { ScaFactorJson, SecurityEventType } from "./actions/scaFactors.js";
-export { readPasskeyOptions } from "./actions/scaLedger.js";
 export type { ScaLoginFactor } from "./actions/scaLogin.js";
 export type { PreparedPasskeySignIn } from "./actions/signInWithPasskey.js";
-export { DEFAULT_POLLING_INTERVAL_MS } from "./actions/waitForTransaction.js";
 export type { CreateClientParameters, CreateClientReturnType, SignetClient } from "./client.js";
 export type { CryptoApi } from "./crypto/api.js";
 export { createCryptoApi } from "./crypto/api.js";
@@ -306,11 +304,13 @@ export type { Clock, FetchFunction, RequestEvent } from "./transport/http.js";
 // The signed-request engine and its payload checks run inside the actions; an app never calls them,
 // so only what an app sees of them is public: their events and the retry options.
 export type { PayloadEvent } from "./transport/payloadCheck.js";
+export { DEFAULT_POLLING_INTERVAL_MS } from "./transport/pollUntil.js";
 export {
   IDEMPOTENCY_KEY_HEADER,
   REQUEST_ID_HEADER,
   WALLET_SIGNATURE_HEADER,
 } from "./transport/protocol.js";
+export { readPasskeyOptions } from "./transport/responseShape.js";
 export type {
   BackoffOptions,
   RetryEvent,

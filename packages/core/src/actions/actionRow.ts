@@ -106,11 +106,11 @@ export type ActionErrors = {
 
 /**
  * A lazy chunk of actions (scripts/catalog.ts names each one's module): those that make a
- * session (the sign-ins and the refresh: a page's first render runs none), the SCA login with
- * the authorization that runs it (they share their proof), the SCA factors, and the rarer
- * account and wallet actions.
+ * session (the sign-ins and the refresh: a page's first render runs none), a payment's (quote,
+ * execute, wait, and the SCA login and authorization that confirm it, which share their proof),
+ * the SCA factors, and the rarer account and wallet actions.
  */
-export type ActionChunk = "session" | "sca" | "scaFactors" | "wallet";
+export type ActionChunk = "session" | "payments" | "scaFactors" | "wallet";
 
 /** An action's row, exported beside its function as `<action>Row`. */
 export type ActionSourceRow = {

@@ -17,7 +17,6 @@ import type {
 } from "../wire.js";
 import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
 import type { ActionErrorCode } from "./errorCodes.js";
-import { scaLogin } from "./lazy.js";
 import { executeQuotePayload, quotePayloadToSign } from "./quotePayload.js";
 import {
   assertSameQuote,
@@ -26,6 +25,7 @@ import {
   noteChallenge,
   parseExecutedQuote,
 } from "./scaLedger.js";
+import { scaLogin } from "./scaLogin.js";
 import type { ScaChallengeContext, ScaProof } from "./scaProof.js";
 import { expiredSessionError, requireLiveSession } from "./sessionExpiry.js";
 
@@ -191,6 +191,7 @@ export const QUOTE_EXECUTE = {
 
 /** executeQuote's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const executeQuoteRow = {
+  chunk: "payments",
   summary:
     "finds the `EMBEDDED_WALLET` instruction by type, stamps it, executes once with an `Idempotency-Key` reused on every retry (a quote waiting for SCA comes back `PENDING_AUTHORIZATION`, typed)",
   parameters:

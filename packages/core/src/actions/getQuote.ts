@@ -49,6 +49,7 @@ export const QUOTE_GET = { method: "GET", path: "/quotes/{Quote}" } as const sat
 
 /** getQuote's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const getQuoteRow = {
+  chunk: "payments",
   summary: "a quote, with the payload its wallet source signs",
   parameters: "`{ quoteId }`",
   resolvesTo: "`QuoteJson`",

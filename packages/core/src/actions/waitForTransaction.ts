@@ -6,7 +6,7 @@ import type { SignetClient } from "../client.js";
 import { REQUEST_ERRORS } from "../errorGroups.js";
 import { assertArgument, SignetError, type SignetErrorOf } from "../errors.js";
 import type { CallOptions } from "../events.js";
-import { pollUntil } from "../transport/pollUntil.js";
+import { DEFAULT_POLLING_INTERVAL_MS, pollUntil } from "../transport/pollUntil.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { TransactionJson, TransactionStatus } from "../wire.js";
 import { type ActionRoute, type ActionSourceRow, at } from "./actionRow.js";
@@ -23,9 +23,6 @@ const PENDING: ReadonlySet<string> = new Set<TransactionStatus>([
   "PENDING_AUTHORIZATION",
   "PROCESSING",
 ]);
-
-/** The default wait between two polls: a settlement is seen within about a second. */
-export const DEFAULT_POLLING_INTERVAL_MS = 1_000;
 
 export type WaitForTransactionParameters = CallOptions & {
   transactionId: string;
@@ -125,6 +122,7 @@ export const TRANSACTION_GET = {
 
 /** waitForTransaction's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const waitForTransactionRow = {
+  chunk: "payments",
   summary: "polls a transaction to a terminal status every `pollingInterval` (1 s by default)",
   parameters: "`{ transactionId, timeoutMs?, pollingInterval? }`",
   resolvesTo: "`TransactionJson` (terminal)",
