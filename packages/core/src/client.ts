@@ -5,6 +5,7 @@ import { type CreateClientParameters, checkOptions } from "./clientOptions.js";
 import { type CryptoApi, preloadOtpSealing } from "./crypto/api.js";
 import type { SigningKey } from "./crypto/backend.js";
 import type { BundleTrustOptions } from "./crypto/bundles.js";
+import { loadChunk } from "./crypto/chunk.js";
 import { defined } from "./errors/defined.js";
 import { SignetError } from "./errors/errors.js";
 import type { KeyPersistence, KeyStore } from "./keys/key-store.js";
@@ -24,10 +25,9 @@ import {
 import { generateIdempotencyKey } from "./transport/idempotencyKey.js";
 import { preloadPayloadChecks } from "./transport/payloadCheck.js";
 import { type RetryOptions, type RetryPolicy, resolveRetryPolicy } from "./transport/retry.js";
-import {
-  type RunSignedRequestParameters,
-  type RunSignedRequestReturnType,
-  runSignedRequest,
+import type {
+  RunSignedRequestParameters,
+  RunSignedRequestReturnType,
 } from "./transport/signedRequest.js";
 import { withRetry } from "./transport/withRetry.js";
 import type { WebAuthnProvider } from "./webauthn/types.js";
@@ -149,6 +149,14 @@ export const SKEW_TOLERANCE_MS = 30_000;
  */
 export const MAX_CLOCK_OFFSET_MS = 6 * 60 * 60_000;
 
+/**
+ * The signed-request engine is a chunk (docs/architecture.md "Size"): a page's first render reads
+ * sessions and balances, and only a signature needs the engine. Every client starts loading it
+ * when it is made, so no signed call waits for its code; a load that failed is tried again by the
+ * next signed call (`loadChunk` types the failure, and nothing was sent).
+ */
+const loadEngine = () => loadChunk(() => import("./transport/signedRequest.js"));
+
 /** Builds `createClient` for an entry point's defaults. */
 export function createClientFactory(defaults: ClientDefaults) {
   return function createClient(parameters: CreateClientParameters): CreateClientReturnType {
@@ -190,6 +198,7 @@ export function createClientFactory(defaults: ClientDefaults) {
     crypto.backend.preload?.();
     preloadOtpSealing();
     preloadPayloadChecks();
+    loadEngine().catch(() => undefined);
     let resolved: Promise<{ store: KeyStore; persistence: KeyPersistence }> | undefined;
     const resolveStore = () => {
       const given = parameters.keyStore;
@@ -271,8 +280,8 @@ export function createClientFactory(defaults: ClientDefaults) {
           onWarning: (warning) => emit({ type: "bundleWarning", ...warning }, onEvent),
         };
       },
-      signed: (signedParameters, { signal, onEvent, retry: callRetry } = {}) =>
-        runSignedRequest({
+      signed: async (signedParameters, { signal, onEvent, retry: callRetry } = {}) =>
+        (await loadEngine()).runSignedRequest({
           ...defined({ timeoutMs: parameters.signedRequests?.timeoutMs }),
           ...signedParameters,
           // Defaults, client, action, call: the action's default refines the client's policy and

@@ -11,11 +11,10 @@ export type {
   AddCredentialParameters,
   AddCredentialReturnType,
 } from "./actions/addCredential.js";
-export {
-  type AddPasskeyErrorType,
-  type AddPasskeyParameters,
-  type AddPasskeyReturnType,
-  addPasskey,
+export type {
+  AddPasskeyErrorType,
+  AddPasskeyParameters,
+  AddPasskeyReturnType,
 } from "./actions/addPasskey.js";
 export type {
   AuthorizeQuoteErrorType,
@@ -50,11 +49,10 @@ export type {
   EnrollScaTotpParameters,
   EnrollScaTotpReturnType,
 } from "./actions/enrollScaTotp.js";
-export {
-  type ExecuteQuoteErrorType,
-  type ExecuteQuoteParameters,
-  type ExecuteQuoteReturnType,
-  executeQuote,
+export type {
+  ExecuteQuoteErrorType,
+  ExecuteQuoteParameters,
+  ExecuteQuoteReturnType,
 } from "./actions/executeQuote.js";
 export type {
   ExportWalletErrorType,
@@ -66,11 +64,10 @@ export type {
   GetDelegatedKeyParameters,
   GetDelegatedKeyReturnType,
 } from "./actions/getDelegatedKey.js";
-export {
-  type GetQuoteErrorType,
-  type GetQuoteParameters,
-  type GetQuoteReturnType,
-  getQuote,
+export type {
+  GetQuoteErrorType,
+  GetQuoteParameters,
+  GetQuoteReturnType,
 } from "./actions/getQuote.js";
 export type {
   GetScaFactorResetErrorType,
@@ -110,23 +107,20 @@ export type {
   ListTransactionsParameters,
   ListTransactionsReturnType,
 } from "./actions/listTransactions.js";
-export {
-  type RefreshSessionErrorType,
-  type RefreshSessionParameters,
-  type RefreshSessionReturnType,
-  refreshSession,
+export type {
+  RefreshSessionErrorType,
+  RefreshSessionParameters,
+  RefreshSessionReturnType,
 } from "./actions/refreshSession.js";
-export {
-  type RequestOtpErrorType,
-  type RequestOtpParameters,
-  type RequestOtpReturnType,
-  requestOtp,
+export type {
+  RequestOtpErrorType,
+  RequestOtpParameters,
+  RequestOtpReturnType,
 } from "./actions/requestOtp.js";
-export {
-  type ResendQuoteAuthorizationErrorType,
-  type ResendQuoteAuthorizationParameters,
-  type ResendQuoteAuthorizationReturnType,
-  resendQuoteAuthorization,
+export type {
+  ResendQuoteAuthorizationErrorType,
+  ResendQuoteAuthorizationParameters,
+  ResendQuoteAuthorizationReturnType,
 } from "./actions/resendQuoteAuthorization.js";
 export type {
   RevokeCredentialErrorType,
@@ -163,21 +157,18 @@ export type {
   ScaLoginParameters,
   ScaLoginReturnType,
 } from "./actions/scaLogin.js";
-export {
-  type SignInWithOAuthErrorType,
-  type SignInWithOAuthParameters,
-  type SignInWithOAuthReturnType,
-  signInWithOAuth,
+export type {
+  SignInWithOAuthErrorType,
+  SignInWithOAuthParameters,
+  SignInWithOAuthReturnType,
 } from "./actions/signInWithOAuth.js";
-export {
-  type PreparePasskeySignInErrorType,
-  type PreparePasskeySignInParameters,
-  type PreparePasskeySignInReturnType,
-  preparePasskeySignIn,
-  type SignInWithPasskeyErrorType,
-  type SignInWithPasskeyParameters,
-  type SignInWithPasskeyReturnType,
-  signInWithPasskey,
+export type {
+  PreparePasskeySignInErrorType,
+  PreparePasskeySignInParameters,
+  PreparePasskeySignInReturnType,
+  SignInWithPasskeyErrorType,
+  SignInWithPasskeyParameters,
+  SignInWithPasskeyReturnType,
 } from "./actions/signInWithPasskey.js";
 export {
   type SignOutErrorType,
@@ -210,20 +201,19 @@ export type {
   UpdateWalletPrivacyParameters,
   UpdateWalletPrivacyReturnType,
 } from "./actions/updateWalletPrivacy.js";
-export {
-  type VerifyOtpErrorType,
-  type VerifyOtpParameters,
-  type VerifyOtpReturnType,
-  verifyOtp,
+export type {
+  VerifyOtpErrorType,
+  VerifyOtpParameters,
+  VerifyOtpReturnType,
 } from "./actions/verifyOtp.js";
-export {
-  type WaitForTransactionErrorType,
-  type WaitForTransactionParameters,
-  type WaitForTransactionReturnType,
-  waitForTransaction,
+export type {
+  WaitForTransactionErrorType,
+  WaitForTransactionParameters,
+  WaitForTransactionReturnType,
 } from "./actions/waitForTransaction.js";
 export {
   addCredential,
+  addPasskey,
   authorizeQuote,
   changeContact,
   completeScaFactorReset,
@@ -232,23 +222,33 @@ export {
   deleteScaFactor,
   enrollScaPasskey,
   enrollScaTotp,
+  executeQuote,
   exportWallet,
   getDelegatedKey,
+  getQuote,
   getScaFactorReset,
   listCredentials,
   listDelegatedKeys,
   listScaFactors,
   listTransactions,
+  preparePasskeySignIn,
   recordSecurityEvent,
+  refreshSession,
+  requestOtp,
+  resendQuoteAuthorization,
   revokeCredential,
   revokeDelegatedKey,
   scaLogin,
+  signInWithOAuth,
+  signInWithPasskey,
   startContactVerification,
   startScaFactorReset,
   trustBeneficiary,
   untrustBeneficiary,
   updateCustomerContact,
   updateWalletPrivacy,
+  verifyOtp,
+  waitForTransaction,
 } from "./catalog/chunks/lazy.js";
 
 // </catalog:exports>
@@ -267,7 +267,6 @@ export type { ScaFactorResetStatus } from "./actions/getScaFactorReset.js";
 export type { ScaFactorJson, SecurityEventType } from "./actions/scaFactors.js";
 export type { ScaLoginFactor } from "./actions/scaLogin.js";
 export type { PreparedPasskeySignIn } from "./actions/signInWithPasskey.js";
-export { DEFAULT_POLLING_INTERVAL_MS } from "./actions/waitForTransaction.js";
 export type { ActionErrorCode, ErrorCodedAction } from "./catalog/errorCodes.js";
 export type { CreateClientParameters, CreateClientReturnType, SignetClient } from "./client.js";
 export type { CryptoApi } from "./crypto/api.js";
@@ -331,7 +330,6 @@ export {
   quotePayloadToSign,
   readQuotePayload,
 } from "./payloads/quotePayload.js";
-export { readPasskeyOptions } from "./sca/scaLedger.js";
 export type { AppStateSource } from "./session/appState.js";
 export type {
   BundleWarningEvent,
@@ -351,11 +349,13 @@ export type { Clock, FetchFunction, RequestEvent } from "./transport/http.js";
 // The signed-request engine and its payload checks run inside the actions; an app never calls them,
 // so only what an app sees of them is public: their events and the retry options.
 export type { PayloadEvent } from "./transport/payloadCheck.js";
+export { DEFAULT_POLLING_INTERVAL_MS } from "./transport/pollUntil.js";
 export {
   IDEMPOTENCY_KEY_HEADER,
   REQUEST_ID_HEADER,
   WALLET_SIGNATURE_HEADER,
 } from "./transport/protocol.js";
+export { readPasskeyOptions } from "./transport/responseShape.js";
 export type {
   BackoffOptions,
   RetryEvent,

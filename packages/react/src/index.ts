@@ -54,9 +54,6 @@ export {
   useUpdateWalletPrivacy,
   useVerifyOtp,
 } from "./actionHooks.js";
-
-// </catalog:hooks>
-
 export {
   type UseCredentialsReturnType,
   type UseDelegatedKeyReturnType,
@@ -77,13 +74,6 @@ export {
   useTransaction,
   useTransactions,
 } from "./hooks.js";
-export type {
-  MutationErrorResult,
-  MutationIdleResult,
-  MutationPendingResult,
-  MutationSuccessResult,
-  UseMutationReturnType,
-} from "./mutation.js";
 export {
   credentialsQueryKey,
   credentialsQueryOptions,
@@ -91,20 +81,10 @@ export {
   delegatedKeyQueryOptions,
   delegatedKeysQueryKey,
   delegatedKeysQueryOptions,
-  type InvalidatedBy,
   internalAccountsQueryKey,
   internalAccountsQueryOptions,
-  invalidatedBy,
-  mutationChanges,
-  type QueryKeyParameters,
-  queryReads,
   quoteQueryKey,
   quoteQueryOptions,
-  type SignetMutationName,
-  type SignetQueryKey,
-  type SignetQueryName,
-  type SignetQueryOptions,
-  type SignetResource,
   scaFactorsQueryKey,
   scaFactorsQueryOptions,
   sessionsQueryKey,
@@ -113,6 +93,28 @@ export {
   transactionQueryOptions,
   transactionsQueryKey,
   transactionsQueryOptions,
+} from "./queryOptions.js";
+
+// </catalog:hooks>
+
+export type {
+  MutationErrorResult,
+  MutationIdleResult,
+  MutationPendingResult,
+  MutationSuccessResult,
+  UseMutationReturnType,
+} from "./mutation.js";
+export {
+  type InvalidatedBy,
+  invalidatedBy,
+  mutationChanges,
+  type QueryKeyParameters,
+  queryReads,
+  type SignetMutationName,
+  type SignetQueryKey,
+  type SignetQueryName,
+  type SignetQueryOptions,
+  type SignetResource,
 } from "./queries.js";
 export type {
   QueryErrorResult,

@@ -1,36 +1,7 @@
-// Every query's key and options in one place (wagmi's `…QueryOptions` shape), and the one table
-// of what each mutation's action changes, from which the queries it refetches are derived.
-import {
-  type CallOptions,
-  type GetDelegatedKeyParameters,
-  type GetDelegatedKeyReturnType,
-  type GetQuoteParameters,
-  type GetQuoteReturnType,
-  getDelegatedKey,
-  getQuote,
-  type ListCredentialsParameters,
-  type ListCredentialsReturnType,
-  type ListDelegatedKeysParameters,
-  type ListDelegatedKeysReturnType,
-  type ListInternalAccountsParameters,
-  type ListInternalAccountsReturnType,
-  type ListScaFactorsParameters,
-  type ListScaFactorsReturnType,
-  type ListSessionsParameters,
-  type ListSessionsReturnType,
-  type ListTransactionsParameters,
-  type ListTransactionsReturnType,
-  listCredentials,
-  listDelegatedKeys,
-  listInternalAccounts,
-  listScaFactors,
-  listSessions,
-  listTransactions,
-  type SignetClient,
-  type WaitForTransactionParameters,
-  type WaitForTransactionReturnType,
-  waitForTransaction,
-} from "@signet/core";
+// The shape of every query's key and options (wagmi's `…QueryOptions`; each query's own are
+// generated into queryOptions.ts from its row), and the one table of what each mutation's action
+// changes, from which the queries it refetches are derived.
+import type { CallOptions, SignetClient } from "@signet/core";
 
 /** A query's parameters as its key holds them: the action's, without `signal` and `onEvent`. */
 export type QueryKeyParameters<TParameters> = Omit<TParameters, keyof CallOptions>;
@@ -50,7 +21,8 @@ export type SignetQueryOptions<TName extends string, TParameters, TData> = {
   queryFn: (context: { signal: AbortSignal }) => Promise<TData>;
 };
 
-const keyOf =
+/** A query's key function: the core action's name, then its parameters without the call's options. */
+export const keyOf =
   <TName extends string>(name: TName) =>
   <TParameters extends CallOptions>(
     parameters: TParameters,
@@ -59,7 +31,8 @@ const keyOf =
     return [name, rest] as const;
   };
 
-const optionsOf =
+/** A query's options function: its key, and the fetch that runs the action with TanStack's signal. */
+export const optionsOf =
   <TName extends string, TParameters extends CallOptions, TData>(
     key: (parameters: TParameters) => SignetQueryKey<TName, TParameters>,
     action: (client: SignetClient, parameters: TParameters) => Promise<TData>,
@@ -71,124 +44,6 @@ const optionsOf =
     queryKey: key(parameters),
     queryFn: ({ signal }) => action(client, { ...parameters, signal }),
   });
-
-/** `["listCredentials", parameters]`: the key of `useCredentials`. */
-export const credentialsQueryKey: (
-  parameters: ListCredentialsParameters,
-) => SignetQueryKey<"listCredentials", ListCredentialsParameters> =
-  /* @__PURE__ */ keyOf("listCredentials");
-/** Key and fetch of `useCredentials` (`listCredentials`). */
-export const credentialsQueryOptions: (
-  client: SignetClient,
-  parameters: ListCredentialsParameters,
-) => SignetQueryOptions<"listCredentials", ListCredentialsParameters, ListCredentialsReturnType> =
-  /* @__PURE__ */ optionsOf(credentialsQueryKey, listCredentials);
-
-/** `["listSessions", parameters]`: the key of `useSessions`. */
-export const sessionsQueryKey: (
-  parameters: ListSessionsParameters,
-) => SignetQueryKey<"listSessions", ListSessionsParameters> = /* @__PURE__ */ keyOf("listSessions");
-/** Key and fetch of `useSessions` (`listSessions`). */
-export const sessionsQueryOptions: (
-  client: SignetClient,
-  parameters: ListSessionsParameters,
-) => SignetQueryOptions<"listSessions", ListSessionsParameters, ListSessionsReturnType> =
-  /* @__PURE__ */ optionsOf(sessionsQueryKey, listSessions);
-
-/** `["listDelegatedKeys", parameters]`: the key of `useDelegatedKeys`. */
-export const delegatedKeysQueryKey: (
-  parameters: ListDelegatedKeysParameters,
-) => SignetQueryKey<"listDelegatedKeys", ListDelegatedKeysParameters> =
-  /* @__PURE__ */ keyOf("listDelegatedKeys");
-/** Key and fetch of `useDelegatedKeys` (`listDelegatedKeys`). */
-export const delegatedKeysQueryOptions: (
-  client: SignetClient,
-  parameters: ListDelegatedKeysParameters,
-) => SignetQueryOptions<
-  "listDelegatedKeys",
-  ListDelegatedKeysParameters,
-  ListDelegatedKeysReturnType
-> = /* @__PURE__ */ optionsOf(delegatedKeysQueryKey, listDelegatedKeys);
-
-/** `["getDelegatedKey", parameters]`: the key of `useDelegatedKey`. */
-export const delegatedKeyQueryKey: (
-  parameters: GetDelegatedKeyParameters,
-) => SignetQueryKey<"getDelegatedKey", GetDelegatedKeyParameters> =
-  /* @__PURE__ */ keyOf("getDelegatedKey");
-/** Key and fetch of `useDelegatedKey` (`getDelegatedKey`). */
-export const delegatedKeyQueryOptions: (
-  client: SignetClient,
-  parameters: GetDelegatedKeyParameters,
-) => SignetQueryOptions<"getDelegatedKey", GetDelegatedKeyParameters, GetDelegatedKeyReturnType> =
-  /* @__PURE__ */ optionsOf(delegatedKeyQueryKey, getDelegatedKey);
-
-/** `["listInternalAccounts", parameters]`: the key of `useInternalAccounts`. */
-export const internalAccountsQueryKey: (
-  parameters: ListInternalAccountsParameters,
-) => SignetQueryKey<"listInternalAccounts", ListInternalAccountsParameters> =
-  /* @__PURE__ */ keyOf("listInternalAccounts");
-/** Key and fetch of `useInternalAccounts` (`listInternalAccounts`). */
-export const internalAccountsQueryOptions: (
-  client: SignetClient,
-  parameters: ListInternalAccountsParameters,
-) => SignetQueryOptions<
-  "listInternalAccounts",
-  ListInternalAccountsParameters,
-  ListInternalAccountsReturnType
-> = /* @__PURE__ */ optionsOf(internalAccountsQueryKey, listInternalAccounts);
-
-/** `["getQuote", parameters]`: the key of `useQuote`. */
-export const quoteQueryKey: (
-  parameters: GetQuoteParameters,
-) => SignetQueryKey<"getQuote", GetQuoteParameters> = /* @__PURE__ */ keyOf("getQuote");
-/** Key and fetch of `useQuote` (`getQuote`). */
-export const quoteQueryOptions: (
-  client: SignetClient,
-  parameters: GetQuoteParameters,
-) => SignetQueryOptions<"getQuote", GetQuoteParameters, GetQuoteReturnType> =
-  /* @__PURE__ */ optionsOf(quoteQueryKey, getQuote);
-
-/** `["waitForTransaction", parameters]`: the key of `useTransaction`. */
-export const transactionQueryKey: (
-  parameters: WaitForTransactionParameters,
-) => SignetQueryKey<"waitForTransaction", WaitForTransactionParameters> =
-  /* @__PURE__ */ keyOf("waitForTransaction");
-/** Key and fetch of `useTransaction` (`waitForTransaction`). */
-export const transactionQueryOptions: (
-  client: SignetClient,
-  parameters: WaitForTransactionParameters,
-) => SignetQueryOptions<
-  "waitForTransaction",
-  WaitForTransactionParameters,
-  WaitForTransactionReturnType
-> = /* @__PURE__ */ optionsOf(transactionQueryKey, waitForTransaction);
-
-/** `["listTransactions", parameters]`: the key of `useTransactions`. */
-export const transactionsQueryKey: (
-  parameters: ListTransactionsParameters,
-) => SignetQueryKey<"listTransactions", ListTransactionsParameters> =
-  /* @__PURE__ */ keyOf("listTransactions");
-/** Key and fetch of `useTransactions` (`listTransactions`, one page). */
-export const transactionsQueryOptions: (
-  client: SignetClient,
-  parameters: ListTransactionsParameters,
-) => SignetQueryOptions<
-  "listTransactions",
-  ListTransactionsParameters,
-  ListTransactionsReturnType
-> = /* @__PURE__ */ optionsOf(transactionsQueryKey, listTransactions);
-
-/** `["listScaFactors", parameters]`: the key of `useScaFactors`. */
-export const scaFactorsQueryKey: (
-  parameters: ListScaFactorsParameters,
-) => SignetQueryKey<"listScaFactors", ListScaFactorsParameters> =
-  /* @__PURE__ */ keyOf("listScaFactors");
-/** Key and fetch of `useScaFactors` (`listScaFactors`). */
-export const scaFactorsQueryOptions: (
-  client: SignetClient,
-  parameters: ListScaFactorsParameters,
-) => SignetQueryOptions<"listScaFactors", ListScaFactorsParameters, ListScaFactorsReturnType> =
-  /* @__PURE__ */ optionsOf(scaFactorsQueryKey, listScaFactors);
 
 // <catalog:invalidations>
 // Generated by `node scripts/actions.mjs --write` from the action files' rows.

@@ -305,7 +305,7 @@ export const QUOTE_AUTHORIZE = {
 
 /** authorizeQuote's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const authorizeQuoteRow = {
-  chunk: "sca",
+  chunk: "payments",
   summary:
     "Strong Customer Authentication of a pending quote: each challenge answered with an SMS code or a passkey assertion until the transfer is released (and the SCA login, when the service refuses the first answer with 409 SCA_SESSION_REQUIRED)",
   parameters:

@@ -4,7 +4,6 @@
 
 import { assertCall, assertServiceId } from "../arguments/arguments.js";
 import { type ActionRoute, type ActionSourceRow, at } from "../catalog/actionRow.js";
-import { scaLogin } from "../catalog/chunks/lazy.js";
 import type { ActionErrorCode } from "../catalog/errorCodes.js";
 import type { SignetClient } from "../client.js";
 import { SESSION_SIGNED_ERRORS } from "../errors/errorGroups.js";
@@ -33,6 +32,7 @@ import type {
   QuoteJson,
   ScaChallengeJson,
 } from "../transport/wire.js";
+import { scaLogin } from "./scaLogin.js";
 
 export type ExecuteQuoteParameters = CallOptions & {
   /** The quote as created (it carries the payload to sign). */
@@ -196,6 +196,7 @@ export const QUOTE_EXECUTE = {
 
 /** executeQuote's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const executeQuoteRow = {
+  chunk: "payments",
   summary:
     "finds the `EMBEDDED_WALLET` instruction by type, stamps it, executes once with an `Idempotency-Key` reused on every retry (a quote waiting for SCA comes back `PENDING_AUTHORIZATION`, typed)",
   parameters:

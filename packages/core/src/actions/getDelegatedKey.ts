@@ -53,5 +53,10 @@ export const getDelegatedKeyRow = {
   resolvesTo: "`DelegatedKeyJson`",
   requests: [{ route: DELEGATED_KEY_GET }],
   errors: { client: REQUEST_ERRORS },
-  hook: { kind: "query", name: "useDelegatedKey", reads: "delegatedKeys" },
+  hook: {
+    kind: "query",
+    name: "useDelegatedKey",
+    reads: "delegatedKeys",
+    doc: "One delegated key (`getDelegatedKey`).",
+  },
 } as const satisfies ActionSourceRow;

@@ -49,10 +49,16 @@ export const QUOTE_GET = { method: "GET", path: "/quotes/{Quote}" } as const sat
 
 /** getQuote's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const getQuoteRow = {
+  chunk: "payments",
   summary: "a quote, with the payload its wallet source signs",
   parameters: "`{ quoteId }`",
   resolvesTo: "`QuoteJson`",
   requests: [{ route: QUOTE_GET }],
   errors: { client: REQUEST_ERRORS },
-  hook: { kind: "query", name: "useQuote", reads: "quotes" },
+  hook: {
+    kind: "query",
+    name: "useQuote",
+    reads: "quotes",
+    doc: "A quote (`getQuote`); refetched after it is executed.",
+  },
 } as const satisfies ActionSourceRow;

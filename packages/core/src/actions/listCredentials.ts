@@ -66,5 +66,10 @@ export const listCredentialsRow = {
   resolvesTo: "`AuthMethodJson[]`",
   requests: [{ route: CREDENTIALS_LIST }],
   errors: { client: REQUEST_ERRORS },
-  hook: { kind: "query", name: "useCredentials", reads: "credentials" },
+  hook: {
+    kind: "query",
+    name: "useCredentials",
+    reads: "credentials",
+    doc: "The account's credentials (`listCredentials`); refetched after credential changes and a contact update.",
+  },
 } as const satisfies ActionSourceRow;

@@ -62,5 +62,10 @@ export const listDelegatedKeysRow = {
   resolvesTo: "`DelegatedKeyJson[]`",
   requests: [{ route: DELEGATED_KEYS_LIST }],
   errors: { client: REQUEST_ERRORS },
-  hook: { kind: "query", name: "useDelegatedKeys", reads: "delegatedKeys" },
+  hook: {
+    kind: "query",
+    name: "useDelegatedKeys",
+    reads: "delegatedKeys",
+    doc: "The account's delegated keys (`listDelegatedKeys`).",
+  },
 } as const satisfies ActionSourceRow;

@@ -79,5 +79,10 @@ export const listInternalAccountsRow = {
   resolvesTo: "`InternalAccountJson[]`",
   requests: [{ route: INTERNAL_ACCOUNTS_LIST }],
   errors: { client: REQUEST_ERRORS },
-  hook: { kind: "query", name: "useInternalAccounts", reads: "balances" },
+  hook: {
+    kind: "query",
+    name: "useInternalAccounts",
+    reads: "balances",
+    doc: "The customer's internal accounts with balances (`listInternalAccounts`); refetched after an execute.",
+  },
 } as const satisfies ActionSourceRow;

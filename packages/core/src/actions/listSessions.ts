@@ -49,5 +49,10 @@ export const listSessionsRow = {
   resolvesTo: "`AuthSessionJson[]`",
   requests: [{ route: SESSIONS_LIST }],
   errors: { client: REQUEST_ERRORS },
-  hook: { kind: "query", name: "useSessions", reads: "sessions" },
+  hook: {
+    kind: "query",
+    name: "useSessions",
+    reads: "sessions",
+    doc: "The account's active sessions (`listSessions`); refetched after sign-in, refresh, revoke and sign-out.",
+  },
 } as const satisfies ActionSourceRow;

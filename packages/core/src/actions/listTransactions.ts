@@ -110,5 +110,10 @@ export const listTransactionsRow = {
   resolvesTo: "`{ transactions, nextCursor? }`",
   requests: [{ route: TRANSACTIONS_LIST }],
   errors: { client: REQUEST_ERRORS },
-  hook: { kind: "query", name: "useTransactions", reads: "transactions" },
+  hook: {
+    kind: "query",
+    name: "useTransactions",
+    reads: "transactions",
+    doc: "A page of the customer's transactions (`listTransactions`); refetched after a payment. Pass the page's `nextCursor` as `cursor` for the next.",
+  },
 } as const satisfies ActionSourceRow;

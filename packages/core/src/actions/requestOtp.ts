@@ -73,6 +73,7 @@ export const CREDENTIAL_CHALLENGE = {
 
 /** requestOtp's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const requestOtpRow = {
+  chunk: "session",
   summary: "starts an email or SMS OTP sign-in: a fresh target bundle, a code sent",
   parameters: "`{ credentialId }`",
   resolvesTo: "`{ credential, otpEncryptionTargetBundle }`",

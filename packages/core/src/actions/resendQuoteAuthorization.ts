@@ -47,6 +47,7 @@ export const QUOTE_AUTHORIZE_RESEND = {
 
 /** resendQuoteAuthorization's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const resendQuoteAuthorizationRow = {
+  chunk: "payments",
   summary: "re-sends a lapsed SMS code of a quote's SCA challenge",
   parameters: "`{ quoteId }`",
   resolvesTo: "`undefined`",

@@ -258,7 +258,12 @@ export const listScaFactorsRow = {
   resolvesTo: "`ScaFactorJson[]`",
   requests: [{ route: SCA_FACTORS_LIST }],
   errors: { client: REQUEST_ERRORS },
-  hook: { kind: "query", name: "useScaFactors", reads: "scaFactors" },
+  hook: {
+    kind: "query",
+    name: "useScaFactors",
+    reads: "scaFactors",
+    doc: "The customer's enrolled SCA factors (`listScaFactors`); refetched after an enrollment or deletion.",
+  },
 } as const satisfies ActionSourceRow;
 
 /** enrollScaPasskey's row of the catalog of actions (docs/architecture.md "Adding an action"). */

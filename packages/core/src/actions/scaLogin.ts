@@ -258,7 +258,7 @@ export const SCA_LOGIN_COMPLETE = {
 
 /** scaLogin's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const scaLoginRow = {
-  chunk: "sca",
+  chunk: "payments",
   summary:
     "the customer's SCA session: start with a factor, the proof through `onChallenge`, complete",
   parameters: "`{ factor?, onChallenge, origin?, endUserIpAddress?, timeoutMs? }`",

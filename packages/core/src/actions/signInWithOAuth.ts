@@ -78,6 +78,7 @@ export async function signInWithOAuth(
 
 /** signInWithOAuth's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const signInWithOAuthRow = {
+  chunk: "session",
   summary:
     "a fresh key, `oauthNonce` of its exact public key into your OIDC request, one verify; `legacy: true` for a service-made session key",
   parameters: "`{ credentialId, getIdToken: ({ nonce }) => Promise<idToken>, legacy? }`",

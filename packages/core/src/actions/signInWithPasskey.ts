@@ -27,8 +27,8 @@ import { REQUEST_ID_HEADER } from "../transport/protocol.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { AuthSessionJson, PasskeyAuthChallengeJson } from "../transport/wire.js";
 import { toWebAuthnError } from "../webauthn/errors.js";
-import { adoptProvenSession, refreshSessionPayload, SESSION_REFRESH } from "./refreshSession.js";
 import { CREDENTIAL_CHALLENGE } from "./requestOtp.js";
+import { adoptProvenSession, refreshSessionPayload, SESSION_REFRESH } from "./settleSessions.js";
 import { CREDENTIAL_VERIFY } from "./verifyOtp.js";
 
 export type PreparePasskeySignInParameters = CallOptions & {
@@ -237,6 +237,7 @@ async function proveSessionKey(
 
 /** preparePasskeySignIn's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const preparePasskeySignInRow = {
+  chunk: "session",
   summary: "the passkey challenge for a fresh key, made before the tap",
   parameters: "`{ credentialId, legacy? }`",
   resolvesTo: "`PreparedPasskeySignIn`",
@@ -254,6 +255,7 @@ export const preparePasskeySignInRow = {
 
 /** signInWithPasskey's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const signInWithPasskeyRow = {
+  chunk: "session",
   summary:
     "a WebAuthn assertion over the challenge's UTF-8 bytes, verified with its `Request-Id`, then a refresh stamped by the device's key proves the session is its own; `autofill: true` offers the passkey in the browser's autofill",
   parameters:

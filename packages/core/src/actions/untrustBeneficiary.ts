@@ -46,7 +46,7 @@ export async function untrustBeneficiary(
 
 /** untrustBeneficiary's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const untrustBeneficiaryRow = {
-  chunk: "sca",
+  chunk: "payments",
   summary:
     "a trusted beneficiary's mark removed (its payments need the per-payment SCA again): start, the proof through `onChallenge`, confirm",
   parameters: "`{ externalAccountId, onChallenge, origin?, timeoutMs? }`",

@@ -17,7 +17,7 @@ import { forgetPossibleSession, notePossibleSession } from "../session/possibleS
 import type { Session } from "../session/sessionStore.js";
 import { expectVerificationToken } from "../transport/payloadCheck.js";
 import type { AuthMethodJson } from "../transport/wire.js";
-import { adoptProvenSession } from "./refreshSession.js";
+import { adoptProvenSession } from "./settleSessions.js";
 
 export type VerifyOtpParameters = CallOptions & {
   /** The credential from `requestOtp`. */
@@ -139,6 +139,7 @@ export const CREDENTIAL_VERIFY = {
 
 /** verifyOtp's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const verifyOtpRow = {
+  chunk: "session",
   summary:
     "the OTP sealed to the enclave with HPKE under a one-time key (TEK), the token stamped with it; the TEK becomes the session key",
   parameters: "`{ credential, otpEncryptionTargetBundle, otpCode }` (spread `requestOtp`'s result)",

@@ -8,7 +8,7 @@ import type { SignetClient } from "../client.js";
 import { REQUEST_ERRORS } from "../errors/errorGroups.js";
 import { assertArgument, SignetError, type SignetErrorOf } from "../errors/errors.js";
 import type { CallOptions } from "../session/events.js";
-import { pollUntil } from "../transport/pollUntil.js";
+import { DEFAULT_POLLING_INTERVAL_MS, pollUntil } from "../transport/pollUntil.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { TransactionJson, TransactionStatus } from "../transport/wire.js";
 
@@ -23,9 +23,6 @@ const PENDING: ReadonlySet<string> = new Set<TransactionStatus>([
   "PENDING_AUTHORIZATION",
   "PROCESSING",
 ]);
-
-/** The default wait between two polls: a settlement is seen within about a second. */
-export const DEFAULT_POLLING_INTERVAL_MS = 1_000;
 
 export type WaitForTransactionParameters = CallOptions & {
   transactionId: string;
@@ -125,10 +122,16 @@ export const TRANSACTION_GET = {
 
 /** waitForTransaction's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const waitForTransactionRow = {
+  chunk: "payments",
   summary: "polls a transaction to a terminal status every `pollingInterval` (1 s by default)",
   parameters: "`{ transactionId, timeoutMs?, pollingInterval? }`",
   resolvesTo: "`TransactionJson` (terminal)",
   requests: [{ route: TRANSACTION_GET }],
   errors: { client: [REQUEST_ERRORS, "PROCESSING_TIMEOUT"] },
-  hook: { kind: "query", name: "useTransaction", reads: "transactions" },
+  hook: {
+    kind: "query",
+    name: "useTransaction",
+    reads: "transactions",
+    doc: "A transaction, followed until it settles (`waitForTransaction`): `isFetching` while it is under way, `data` once terminal.",
+  },
 } as const satisfies ActionSourceRow;

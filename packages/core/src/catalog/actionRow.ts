@@ -61,7 +61,17 @@ export type ActionResource =
 
 /** The action's hook in `@signet/react`. */
 export type ActionHook =
-  | { readonly kind: "query"; readonly name: `use${string}`; readonly reads: ActionResource }
+  | {
+      readonly kind: "query";
+      readonly name: `use${string}`;
+      readonly reads: ActionResource;
+      /**
+       * The hook's summary when it is the plain query over the action: the generator then writes
+       * it (packages/react/src/hooks.ts) with its key and options (queryOptions.ts). Absent: the
+       * hook is hand-written.
+       */
+      readonly doc?: string;
+    }
   | {
       readonly kind: "mutation";
       readonly name: `use${string}`;
@@ -95,11 +105,12 @@ export type ActionErrors = {
 };
 
 /**
- * A lazy chunk of actions (scripts/catalog.ts names each one's module): the SCA login with the
- * authorization that runs it (they share their proof), the SCA factors, and the rarer account and
- * wallet actions.
+ * A lazy chunk of actions (scripts/catalog.ts names each one's module): those that make a
+ * session (the sign-ins and the refresh: a page's first render runs none), a payment's (quote,
+ * execute, wait, and the SCA login and authorization that confirm it, which share their proof),
+ * the SCA factors, and the rarer account and wallet actions.
  */
-export type ActionChunk = "sca" | "scaFactors" | "wallet";
+export type ActionChunk = "session" | "payments" | "scaFactors" | "wallet";
 
 /** An action's row, exported beside its function as `<action>Row`. */
 export type ActionSourceRow = {

@@ -9,14 +9,13 @@ import { decodeBase64Url } from "#codec";
 import type { SignetClient } from "../client.js";
 import { base64UrlDecode, base64UrlEncode, utf8Decode } from "../crypto/encoding.js";
 import { SignetError } from "../errors/errors.js";
-import { expectShape } from "../transport/responseShape.js";
+import { expectShape, readPasskeyOptions } from "../transport/responseShape.js";
 import type {
   ExecutedQuoteJson,
   PendingAuthorizationQuoteJson,
   QuoteJson,
   ScaChallengeJson,
 } from "../transport/wire.js";
-import type { AuthenticationOptionsJSON } from "../webauthn/types.js";
 
 /**
  * The payment an SCA prompt confirms, as the user confirmed it (the quote `executeQuote` was given
@@ -74,25 +73,6 @@ export function ledgerOf(client: SignetClient): Ledger {
 function remember<V>(map: Map<string, V>, key: string, value: V): void {
   map.set(key, value);
   if (map.size > LIMIT) map.delete(map.keys().next().value as string);
-}
-
-/**
- * Reads the service's opaque WebAuthn request options (the OpenAPI types them as any object):
- * the options themselves, or wrapped as the browser API takes them (`{ publicKey: {...} }`).
- *
- * @throws {SignetError} `MALFORMED_RESPONSE` when neither shape carries a challenge.
- */
-export function readPasskeyOptions(options: unknown): AuthenticationOptionsJSON {
-  const object = (value: unknown): Record<string, unknown> | undefined =>
-    typeof value === "object" && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  const outer = object(options);
-  const inner = object(outer?.publicKey) ?? outer;
-  if (typeof inner?.challenge !== "string" || inner.challenge === "") {
-    throw new SignetError("MALFORMED_RESPONSE", "The passkey challenge has no WebAuthn options");
-  }
-  return inner as AuthenticationOptionsJSON;
 }
 
 /**

@@ -4,10 +4,11 @@
 
 import type { SignetClient } from "../client.js";
 import { assertArgument, SignetError } from "../errors/errors.js";
+import { readPasskeyOptions } from "../transport/responseShape.js";
 import type { ScaChallengeJson } from "../transport/wire.js";
 import { toWebAuthnError } from "../webauthn/errors.js";
 import { assertScaPasskeys, type ScaProofSite } from "./scaBinding.js";
-import { type ConfirmedQuote, originOf, readPasskeyOptions } from "./scaLedger.js";
+import { type ConfirmedQuote, originOf } from "./scaLedger.js";
 
 export type { ScaProofSite } from "./scaBinding.js";
 export type { ConfirmedQuote } from "./scaLedger.js";

@@ -8,21 +8,8 @@ import { defined } from "../errors/defined.js";
 import { type AnswerErrorDetails, detailOf, SignetError } from "../errors/errors.js";
 import { parseJsonBody, type TransportResponse } from "./http.js";
 import { RETRY_AFTER_HEADER } from "./protocol.js";
-import { errorFromResponse, isPlainObject, parseRetryAfter } from "./responseError.js";
+import { errorFromResponse, parseRetryAfter } from "./responseError.js";
 import { isRateLimited } from "./retry.js";
-
-/**
- * The default PROCESSING check: `{ status: "PROCESSING" }` without an `id`.
- *
- * @example
- * ```ts
- * isProcessingBody({ status: "PROCESSING", message: "settling" }); // true
- * isProcessingBody({ id: "Quote:…", status: "PROCESSING" });      // false: an executed quote
- * ```
- */
-export function isProcessingBody(body: unknown): boolean {
-  return isPlainObject(body) && body.status === "PROCESSING" && body.id === undefined;
-}
 
 /** Whether `status` is one of the expected success statuses. */
 export function isExpectedStatus(expected: number | readonly number[], status: number): boolean {

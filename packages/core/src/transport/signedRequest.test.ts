@@ -9,9 +9,9 @@ import { detailOf, isSignetError, SignetError } from "../errors/errors.js";
 import { parseSignedRequestChallenge } from "./challenge.js";
 import { createTransport, type RequestEvent } from "./http.js";
 import { generateIdempotencyKey } from "./idempotencyKey.js";
-import { isProcessingBody } from "./nextStep.js";
 import type { PayloadEvent } from "./payloadCheck.js";
 import { WALLET_SIGNATURE_HEADER } from "./protocol.js";
+import { isProcessingBody } from "./responseShape.js";
 import type { RetryEvent } from "./retry.js";
 import {
   type RunSignedRequestParameters,

@@ -10,7 +10,7 @@ import type { SignedRequestChallenge } from "./challenge.js";
 import { checkedSigner } from "./checkedSigner.js";
 import { deliver } from "./deliver.js";
 import { type Clock, systemClock } from "./http.js";
-import { isProcessingBody } from "./nextStep.js";
+import { isProcessingBody } from "./responseShape.js";
 import {
   type RetryEvent,
   type RetryPolicy,

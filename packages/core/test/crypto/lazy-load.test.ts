@@ -1,4 +1,5 @@
-// The rare paths load on first use (crypto/api.ts, crypto/webcrypto.ts): a chunk that fails to
+// The rare paths load on first use (crypto/api.ts, crypto/webcrypto.ts, the actions' chunks, the
+// signed-request engine): a chunk that fails to
 // load (offline, a deploy that removed it) must surface as one typed, retryable SignetError, the
 // same code everywhere, and a later call must work once the chunk loads again.
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -153,6 +154,98 @@ describe("the actions' chunks", () => {
     } finally {
       process.off("unhandledRejection", onRejection);
       vi.doUnmock("../../src/catalog/chunks/walletActions.js");
+    }
+  });
+});
+
+describe("the signed-request engine's chunk", () => {
+  it("starts loading with the client; a failed load is NETWORK before anything is sent, and the next signed call is sent", async () => {
+    vi.resetModules();
+    let evaluated = 0;
+    let fail = true;
+    vi.doMock("../../src/transport/signedRequest.js", async (original) => {
+      evaluated++;
+      if (fail) throw new TypeError("Failed to fetch dynamically imported module");
+      return original();
+    });
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown) => rejections.push(reason);
+    process.on("unhandledRejection", onRejection);
+    try {
+      const { createClient, SignetError } = await import("../../src/index.js");
+      const seen: string[] = [];
+      const fetch = async (input: RequestInfo | URL) => {
+        seen.push(String(input));
+        return Response.json({ code: "NOT_FOUND", message: "no such session" }, { status: 404 });
+      };
+      const client = createClient({ relayUrl: "http://127.0.0.1:9/relay", fetch });
+      await vi.waitFor(() => expect(evaluated).toBe(1));
+      // Leg 1 of a challenge-mode request goes unsigned: `sign` is never reached here.
+      const parameters = {
+        method: "DELETE",
+        path: "/auth/sessions/Session:1",
+        body: "",
+        expectedStatus: 204,
+        sign: async () => {
+          throw new Error("not reached");
+        },
+        checkPayload: () => undefined,
+      } as never;
+      const error = await failure(() => client.signed(parameters), SignetError);
+      expect(error).toMatchObject({ code: "NETWORK", retryable: true });
+      expect(seen).toEqual([]);
+      fail = false;
+      vi.resetModules();
+      // The modules were reset: the engine's error is another realm's SignetError, read by its code.
+      await expect(client.signed(parameters)).rejects.toMatchObject({ code: "NOT_FOUND" });
+      expect(seen).toEqual(["http://127.0.0.1:9/relay/auth/sessions/Session:1"]);
+      client.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(rejections).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onRejection);
+      vi.doUnmock("../../src/transport/signedRequest.js");
+    }
+  });
+
+  it("a sign-out whose engine cannot load ends its sessions on the device as offline: keys deleted, NETWORK thrown", async () => {
+    vi.resetModules();
+    vi.doMock("../../src/transport/signedRequest.js", () => {
+      throw new TypeError("Failed to fetch dynamically imported module");
+    });
+    try {
+      const { createClient, createMemoryKeyStore, signOut } = await import("../../src/index.js");
+      const seen: string[] = [];
+      const keyStore = createMemoryKeyStore();
+      const client = createClient({
+        relayUrl: "http://127.0.0.1:9/relay",
+        keyStore,
+        fetch: async (input: RequestInfo | URL) => {
+          seen.push(String(input));
+          return Response.json({ data: [] });
+        },
+      });
+      const key = await client.crypto.generateSigningKey();
+      await client.holdSession(
+        {
+          id: "Session:22222222-2222-4222-8222-222222222222",
+          accountId: ACCOUNT,
+          expiresAt: new Date(Date.now() + 15 * 60_000).toISOString(),
+          publicKey: key.publicKey,
+        },
+        key,
+      );
+      expect(await keyStore.list()).toHaveLength(1);
+      await expect(signOut(client, { accountId: ACCOUNT })).rejects.toMatchObject({
+        code: "NETWORK",
+        retryable: true,
+      });
+      expect(client.sessions.getSnapshot()[ACCOUNT] ?? []).toEqual([]);
+      expect(await keyStore.list()).toEqual([]);
+      expect(seen).toEqual([]);
+      client.destroy();
+    } finally {
+      vi.doUnmock("../../src/transport/signedRequest.js");
     }
   });
 });

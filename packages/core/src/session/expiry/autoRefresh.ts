@@ -1,7 +1,7 @@
 // The session watcher and automatic refresh, as the entry points wire them (docs/architecture.md
 // "Sessions"): the client itself knows no flow; `watchSessionExpiry` subscribes to it, and is
 // handed `refreshSession` when `autoRefresh` is set.
-import { refreshSession } from "../../actions/refreshSession.js";
+import { refreshSession } from "../../catalog/chunks/lazy.js";
 import type { CreateClientParameters, SignetClient } from "../../client.js";
 import { assertArgument } from "../../errors/errors.js";
 import { SESSION_EXPIRY_MARGIN_MS, SESSION_LIFETIME_MS } from "./lapse.js";
