@@ -80,7 +80,7 @@ export type SignetClient = {
   readonly random: () => number;
   /** @internal The client's retry policy, defaults applied (a call's `retry` refines it). */
   readonly retry: RetryPolicy;
-  /** How `changeContact` changes a contact: `"patch"` (default) or `"resource"` (`createClient`). */
+  /** @internal How `changeContact` changes a contact: `"patch"` (default) or `"resource"` (`createClient`'s option). */
   readonly contactChanges: "patch" | "resource";
   /** Held sessions; `subscribe`/`getSnapshot` fit `useSyncExternalStore`. */
   readonly sessions: SessionStore;

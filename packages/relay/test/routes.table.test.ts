@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { actionRoutes } from "../../core/src/catalog/actionTable.js";
-import { idKindOf, RELAY_ROUTES, WEBAUTHN_CREDENTIAL } from "../src/routes.js";
+import { idKindOf, isOpaqueSegment, RELAY_ROUTES } from "../src/routes.js";
 
 const key = ({ method, path }: { method: string; path: string }) => `${method} ${path}`;
 
@@ -24,11 +24,11 @@ describe("the relay's routes and the table of actions", () => {
     expect(new Set(relay).size).toBe(relay.length);
   });
 
-  it("names only id kinds it checks in the table's paths", () => {
+  it("names only id kinds it checks, or opaque segments it matches, in the table's paths", () => {
     for (const { path } of actionRoutes()) {
       for (const [, kind] of path.matchAll(/\{([A-Za-z]+)\}/g)) {
         const known =
-          kind === WEBAUTHN_CREDENTIAL ||
+          isOpaqueSegment(kind) ||
           idKindOf(`${kind}:00000000-0000-4000-8000-000000000000`) === kind;
         expect(known, `${path}: {${kind}}`).toBe(true);
       }
