@@ -251,6 +251,7 @@ export function createReplay(options: ReplayOptions) {
       signed.push({ entry: entry.id, payload });
       return done(complete(armed, body));
     }
+    if (entry.change) return resource(armed, entry.change, { path, headers, body }, done);
     const signature = headers.get("grid-wallet-signature");
     if (signature === null) {
       const challenge = entry.challenges[0]!;
@@ -296,6 +297,40 @@ export function createReplay(options: ReplayOptions) {
     }
     return done(complete(armed, body));
   };
+
+  /**
+   * A resource that holds its challenge (#853's contact change): the create answers the change
+   * with its `payloadToSign`; the submit to the change's own path carries the stamp only, with no
+   * body and no `Request-Id`, by any session of the account; it answers the applied change.
+   */
+  function resource(
+    armed: Armed,
+    change: NonNullable<CorpusEntry["change"]>,
+    sent: { path: string; headers: Headers; body: string },
+    done: (response: Response) => Response,
+  ): Response {
+    const { entry } = armed;
+    const { path, headers, body } = sent;
+    if (armed.pending === undefined) {
+      if (path !== entry.request?.path || body !== JSON.stringify(entry.request.body)) {
+        throw new Error(`${entry.id}: the device created ${body} at ${path}`);
+      }
+      const payload = payloadFor(armed, entry.challenges[0]!, body);
+      armed.pending = { requestId: "", payload, body };
+      armed.pendingPath = `${path}/${String(change.body.id)}/submit`;
+      return json(change.status, { ...change.body, payloadToSign: payload });
+    }
+    if (path !== armed.pendingPath) throw new Error(`${entry.id}: the device sent to ${path}`);
+    if (body !== "" || headers.has("request-id")) {
+      return done(
+        json(400, { code: "INVALID_INPUT", message: "a submit has no body and no Request-Id" }),
+      );
+    }
+    const reason = checkStamp(headers, armed.pending.payload, keys());
+    if (reason) return done(json(401, { code: "WALLET_SIGNATURE_INVALID", message: reason }));
+    signed.push({ entry: entry.id, payload: armed.pending.payload });
+    return done(json(entry.answer?.status ?? 200, entry.answer?.body));
+  }
 
   /** The TEK sealed inside the device's OTP bundle (the enclave's view). */
   function tekOf(body: string): string {
