@@ -338,7 +338,7 @@ const aboutAnother = (what: string) =>
   new SignetError("MALFORMED_RESPONSE", `The service answered about ${what}`);
 
 /** Narrows an answer to a ContactChange with a known status. */
-function parseContactChange(answer: unknown): ContactChangeJson {
+export function parseContactChange(answer: unknown): ContactChangeJson {
   const record = (typeof answer === "object" && answer !== null ? answer : {}) as Record<
     string,
     unknown
