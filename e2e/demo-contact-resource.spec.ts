@@ -2,27 +2,20 @@
 // DEMO_CONTACT_CHANGES=resource): a verified email change goes through the service's
 // contact-change resource (its pull request #853: create, sign, submit), the page shows the
 // change's status, and the new address signs in.
-import { expect, test } from "@playwright/test";
-import type { DemoServer } from "../apps/demo/server/server.js";
 import {
+  expect,
   freshEmail,
   openScreen,
   signInWithOtp,
-  signUp,
-  startDemo,
+  test,
   watchConsole,
 } from "./demo/harness.js";
 
-let demo: DemoServer;
-test.beforeAll(async () => {
-  demo = await startDemo({ contactChanges: "resource" });
-});
-test.afterAll(async () => {
-  await demo?.close();
-});
+test.use({ demoOptions: { contactChanges: "resource" } });
 
 test("an email change through the contact-change resource: created, signed, submitted, applied", async ({
   page,
+  signUpAs,
 }) => {
   const problems = watchConsole(page);
   const sent: string[] = [];
@@ -34,7 +27,7 @@ test("an email change through the contact-change resource: created, signed, subm
         `${r.request().method()} ${path.replace(/.*\/customers\/[^/]+/, "")} ${r.status()}`,
       );
   });
-  await signUp(page, demo.url, freshEmail("resource"));
+  await signUpAs("resource");
   await openScreen(page, "Contact");
   const next = freshEmail("moved-resource");
   await page.getByLabel("New email").fill(next);

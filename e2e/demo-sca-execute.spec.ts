@@ -3,20 +3,15 @@
 // login first satisfies it; when the login the browser noted has ended on the service's side, the
 // execute asks for it (useExecuteQuote's pendingChallenge, the same prompt as the payment's steps)
 // and the payment goes on, once. Every prompt shows the payment it confirms.
-import { expect, type Page, test } from "@playwright/test";
-import type { DemoServer } from "../apps/demo/server/server.js";
-import { freshEmail, signUp, startDemo, watchConsole } from "./demo/harness.js";
+import type { Page } from "@playwright/test";
+import { expect, test, watchConsole } from "./demo/harness.js";
 
-let demo: DemoServer;
-test.beforeAll(async () => {
-  demo = await startDemo({
+test.use({
+  demoOptions: {
     // The wallet session outlives the SCA login here, so the emulator's clock can end the one
     // and keep the other.
     emulator: { requireScaSessionAtExecute: true, sessionTtlMs: 60 * 60_000 },
-  });
-});
-test.afterAll(async () => {
-  await demo?.close();
+  },
 });
 
 test.describe.configure({ timeout: 120_000 });
@@ -45,6 +40,8 @@ async function confirmSteps(page: Page, amount: RegExp): Promise<void> {
 
 test("EU payment where execute needs the SCA login: logged in first, then again at execute once the login ended, each paid once", async ({
   page,
+  demo,
+  signUpAs,
 }) => {
   const problems = watchConsole(page);
   const executes: number[] = [];
@@ -52,7 +49,7 @@ test("EU payment where execute needs the SCA login: logged in first, then again 
     if (/\/api\/grid\/quotes\/[^/]+\/execute$/.test(new URL(r.url()).pathname))
       executes.push(r.status());
   });
-  await signUp(page, demo.url, freshEmail("eu-exec"), "DE");
+  await signUpAs("eu-exec", "DE");
   await page.getByRole("button", { name: "Add 500.00 test funds" }).click();
   await expect(page.getByTestId("balance")).toHaveText(/^\$?500\.00/);
 

@@ -2,33 +2,17 @@
 // customer adds an authenticator app from the QR code (the code typed is a real RFC 6238 code of
 // the key the page shows), keeps the recovery codes, then resets the app after the liveness
 // check and can set up a new one.
-import { expect, test } from "@playwright/test";
-import type { DemoServer } from "../apps/demo/server/server.js";
 import { appCode } from "../test/support/totp.js";
-import {
-  checkScreen,
-  freshEmail,
-  openScreen,
-  signUp,
-  startDemo,
-  watchConsole,
-} from "./demo/harness.js";
-
-let demo: DemoServer;
-test.beforeAll(async () => {
-  demo = await startDemo();
-});
-test.afterAll(async () => {
-  await demo?.close();
-});
+import { checkScreen, expect, openScreen, test, watchConsole } from "./demo/harness.js";
 
 test.describe.configure({ timeout: 90_000 });
 
 test("an authenticator app is added from its QR code, then reset after the liveness check", async ({
   page,
+  signUpAs,
 }, testInfo) => {
   const problems = watchConsole(page);
-  await signUp(page, demo.url, freshEmail("totp"), "DE");
+  await signUpAs("totp", "DE");
   await openScreen(page, "Security");
   const totp = page.getByTestId("totp");
   await totp.getByRole("button", { name: "Set up an authenticator app" }).click();
@@ -55,9 +39,10 @@ test("an authenticator app is added from its QR code, then reset after the liven
 
 test("a trusted payee: after one payment confirmed by SMS, the next one to them needs no code", async ({
   page,
+  signUpAs,
 }, testInfo) => {
   const problems = watchConsole(page);
-  await signUp(page, demo.url, freshEmail("trust"), "DE");
+  await signUpAs("trust", "DE");
   await page.getByRole("button", { name: "Add 500.00 test funds" }).click();
   await expect(page.getByTestId("balance")).toHaveText(/^\$?500\.00/);
   const sms = page.getByLabel("Code sent by SMS (sandbox: 123456)");

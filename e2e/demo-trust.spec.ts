@@ -1,32 +1,27 @@
 // The demo as a wallet people trust: no journey lost on reload, every message true, the phone
 // first. It shows what the device is about to sign, read from the payload, and never signs a quote
 // that no longer matches what the user typed or that has expired.
-import { expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import type { DemoServer } from "../apps/demo/server/server.js";
 import {
   checkScreen,
+  expect,
   freshEmail,
   openScreen,
   signUp,
   startDemo,
+  test,
   watchConsole,
 } from "./demo/harness.js";
-
-let demo: DemoServer;
-test.beforeAll(async () => {
-  demo = await startDemo();
-});
-test.afterAll(async () => {
-  await demo?.close();
-});
 
 test.describe.configure({ timeout: 90_000 });
 
 test("a quote for 10.00 is discarded when the user types 20.00; the new one shows what will be signed", async ({
   page,
+  signUpAs,
 }, testInfo) => {
   const problems = watchConsole(page);
-  await signUp(page, demo.url, freshEmail("stale"));
+  await signUpAs("stale");
   await page.getByRole("button", { name: "Add 500.00 test funds" }).click();
   await expect(page.getByTestId("balance")).toHaveText(/^\$?500\.00/);
   const amount = page.getByLabel(/Amount to send/);
@@ -93,7 +88,7 @@ async function expiredQuote(page: Page, demo: DemoServer) {
   await expect(page.getByTestId("tx-status")).toHaveText("Completed", { timeout: 30_000 });
 }
 
-async function funded(page: Page, region = "US", tag = "trust") {
+async function funded(page: Page, demo: DemoServer, region = "US", tag = "trust") {
   await signUp(page, demo.url, freshEmail(tag), region);
   await page.getByRole("button", { name: "Add 500.00 test funds" }).click();
   await expect(page.getByTestId("balance")).toHaveText(/^\$?500\.00/);
@@ -101,8 +96,9 @@ async function funded(page: Page, region = "US", tag = "trust") {
 
 test("a US payment reloaded mid-way is found again and followed to COMPLETED; Activity lists it", async ({
   page,
+  demo,
 }) => {
-  await funded(page, "US", "reload-us");
+  await funded(page, demo, "US", "reload-us");
   await page.getByLabel(/Amount to send/).fill("30.00");
   await page.getByRole("button", { name: "Get quote" }).click();
   await page.getByRole("button", { name: "Sign and send" }).click();
@@ -132,10 +128,11 @@ test("a US payment reloaded mid-way is found again and followed to COMPLETED; Ac
 
 test("phone: an EU payment reloaded at SCA step 1 resumes there, the code box in view and focused", async ({
   browser,
+  demo,
 }, testInfo) => {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
-  await funded(page, "DE", "reload-sca");
+  await funded(page, demo, "DE", "reload-sca");
   await page.getByRole("button", { name: "Get quote" }).click();
   await page.getByRole("button", { name: "Sign and send" }).click();
   const code = page.getByLabel("Code sent by SMS (sandbox: 123456)");
@@ -161,8 +158,9 @@ test("phone: an EU payment reloaded at SCA step 1 resumes there, the code box in
 
 test("a quote above the balance cannot be signed; a failed execute keeps 'signed' true to what happened", async ({
   page,
+  demo,
 }) => {
-  await funded(page, "US", "over");
+  await funded(page, demo, "US", "over");
   await page.getByLabel(/Amount to send/).fill("999999");
   await page.getByRole("button", { name: "Get quote" }).click();
   await expect(page.getByTestId("over-balance")).toContainText("More than the wallet holds");
@@ -173,8 +171,8 @@ test("a quote above the balance cannot be signed; a failed execute keeps 'signed
   await expect(progress.locator(".step-failed")).toContainText("Quote");
 });
 
-test("decimal commas: 12,50 is 12.50", async ({ page }) => {
-  await funded(page, "US", "comma");
+test("decimal commas: 12,50 is 12.50", async ({ page, demo }) => {
+  await funded(page, demo, "US", "comma");
   await page.getByLabel(/Amount to send/).fill("12,50");
   await page.getByRole("button", { name: "Get quote" }).click();
   await expect(page.getByTestId("signing-amount")).toHaveText(/12\.50/);
@@ -192,10 +190,11 @@ for (const [label, viewport] of [
 ] as const)
   test(`${label}: the page never scrolls past its content, however long the event log`, async ({
     browser,
+    demo,
   }) => {
     const context = await browser.newContext({ viewport });
     const page = await context.newPage();
-    await funded(page, "US", "scroll");
+    await funded(page, demo, "US", "scroll");
     // Many log lines: each screen visit adds some.
     for (let i = 0; i < 6; i++) {
       await openScreen(page, "Sessions");
@@ -222,8 +221,9 @@ for (const [label, viewport] of [
 
 test("SMS: no phone, no 'Add SMS code'; a phone verified by code, then SMS unlocks the wallet", async ({
   page,
+  signUpAs,
 }) => {
-  await signUp(page, demo.url, freshEmail("sms"));
+  await signUpAs("sms");
   await openScreen(page, "Sign-in methods");
   await expect(page.getByRole("button", { name: "Add SMS code" })).toBeDisabled();
   await expect(page.getByText("SMS code needs a phone number")).toBeVisible();
@@ -247,6 +247,7 @@ test("SMS: no phone, no 'Add SMS code'; a phone verified by code, then SMS unloc
 
 test("five wrong codes: the advice is a new code, which is confirmed and then works", async ({
   page,
+  demo,
 }) => {
   await page.goto(demo.url);
   await page.getByLabel("Email").fill(freshEmail("locked"));
@@ -269,6 +270,8 @@ test("five wrong codes: the advice is a new code, which is confirmed and then wo
 
 test("a demo server that forgot the browser says so once, instead of retrying", async ({
   page,
+  demo,
+  signUpAs,
 }) => {
   // The calls the wallet screens make as they open (the device's name, the balance, then the
   // activity) have all been answered before the server forgets: otherwise one of them would learn
@@ -284,7 +287,7 @@ test("a demo server that forgot the browser says so once, instead of retrying", 
   };
   page.on("requestfinished", done);
   page.on("requestfailed", done);
-  await signUp(page, demo.url, freshEmail("forgot"));
+  await signUpAs("forgot");
   await expect
     .poll(() => ["/api/demo/devices", "/api/grid/transactions"].every((p) => answered.has(p)))
     .toBe(true);
@@ -306,6 +309,8 @@ test("a demo server that forgot the browser says so once, instead of retrying", 
 
 test("a demo server that forgets the browser while the wallet screens open says so too", async ({
   page,
+  demo,
+  signUpAs,
 }) => {
   // The activity's first fetch waits until the server has forgotten the browser: the page learns
   // it from that call, not from a click, and says so once.
@@ -321,7 +326,7 @@ test("a demo server that forgets the browser while the wallet screens open says 
   page.on("response", (r) => {
     if (r.url().includes("/api/grid/") && r.status() === 401) relay401.push(r.url());
   });
-  await signUp(page, demo.url, freshEmail("forgot-early"));
+  await signUpAs("forgot-early");
   await page.request.post(`${demo.url}/api/demo/signout`, { data: {} });
   forgot();
   await expect(page.getByText("You are signed out of the demo.")).toBeVisible();
@@ -331,8 +336,13 @@ test("a demo server that forgets the browser while the wallet screens open says 
   await expect(page.getByLabel("Email")).toBeVisible();
 });
 
-test("a second tab's change shows in the first without a reload", async ({ page, context }) => {
-  await signUp(page, demo.url, freshEmail("fresh"));
+test("a second tab's change shows in the first without a reload", async ({
+  page,
+  context,
+  demo,
+  signUpAs,
+}) => {
+  await signUpAs("fresh");
   await openScreen(page, "Sign-in methods");
   const list = page.getByRole("list", { name: "Sign-in methods" }).getByRole("listitem");
   await expect(list).toHaveCount(1);

@@ -4,26 +4,20 @@
 // when a passkey is used, a restarted server said plainly, money screens that refetch on focus and
 // receipts, plain words, the SCA login first, sessions named by device, tabs that fit, a QR code,
 // a second factor before export, and the small things (countdowns, cleared codes, resend, accents).
-import { expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import type { DemoServer } from "../apps/demo/server/server.js";
 import {
   addAuthenticator,
   checkScreen,
   confirmDanger,
+  expect,
   freshEmail,
   openScreen,
   signInWithOtp,
   signUp,
   startDemo,
+  test,
 } from "./demo/harness.js";
-
-let demo: DemoServer;
-test.beforeAll(async () => {
-  demo = await startDemo();
-});
-test.afterAll(async () => {
-  await demo?.close();
-});
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -35,7 +29,7 @@ const VIEWPORTS = [
 const balance = (page: Page) => page.getByTestId("balance");
 const log = (page: Page) => page.getByRole("list", { name: "HTTP legs, newest first" });
 
-async function funded(page: Page, region = "US", tag = "w"): Promise<string> {
+async function funded(page: Page, demo: DemoServer, region = "US", tag = "w"): Promise<string> {
   const email = freshEmail(tag);
   await signUp(page, demo.url, email, region);
   await page.getByRole("button", { name: "Add 500.00 test funds" }).click();
@@ -59,8 +53,9 @@ for (const [label, viewport] of VIEWPORTS)
 
     test("one identity: a verified email change moves the sign-in, the header and the unlock screen", async ({
       page,
+      demo,
     }) => {
-      const first = await funded(page, "US", "identity");
+      const first = await funded(page, demo, "US", "identity");
       await openScreen(page, "Contact");
       const next = freshEmail("moved");
       await page.getByLabel("New email").fill(next);
@@ -85,9 +80,10 @@ for (const [label, viewport] of VIEWPORTS)
 
     test("a payment waiting for confirmation is found and confirmed from another tab, and from Activity", async ({
       context,
+      demo,
     }, testInfo) => {
       const page = await context.newPage();
-      await funded(page, "DE", "pending");
+      await funded(page, demo, "DE", "pending");
       await page.getByRole("button", { name: "Get quote" }).click();
       await page.getByRole("button", { name: "Sign and send" }).click();
       // The SCA login comes first, then the payment's first step: the tab closes there.
@@ -122,9 +118,10 @@ for (const [label, viewport] of VIEWPORTS)
 
     test("the unlock screen asks for no passkey challenge on load; after five reloads the passkey still signs in", async ({
       page,
+      signUpAs,
     }) => {
       const { cdp, id } = await addAuthenticator(page);
-      await signUp(page, demo.url, freshEmail("unlock"));
+      await signUpAs("unlock");
       await openScreen(page, "Sign-in methods");
       await page.getByRole("button", { name: "Add a passkey" }).click();
       await expect(page.getByText("Passkey added.")).toBeVisible();
@@ -187,6 +184,7 @@ for (const [label, viewport] of VIEWPORTS)
 
     test("the balance refetches when the window regains focus; a receipt opens from Activity", async ({
       context,
+      demo,
     }, testInfo) => {
       const page = await context.newPage();
       await signUp(page, demo.url, freshEmail("focus"));
@@ -232,8 +230,9 @@ for (const [label, viewport] of VIEWPORTS)
 
     test("plain words: an amount that is not one, or a wrong code, gets advice that works and no code", async ({
       page,
+      demo,
     }) => {
-      await funded(page, "US", "words");
+      await funded(page, demo, "US", "words");
       const amount = page.getByLabel(/Amount to send/);
       for (const typed of ["💸", "123456789012345678901234567890"]) {
         await amount.fill(typed);
@@ -259,9 +258,10 @@ for (const [label, viewport] of VIEWPORTS)
 
     test("an EU payment by passkey: the SCA login first, one tap per step, no 409 in the log", async ({
       page,
+      demo,
     }) => {
       await addAuthenticator(page);
-      await funded(page, "FR", "fewest");
+      await funded(page, demo, "FR", "fewest");
       await page.getByRole("button", { name: "Set up a passkey for payments" }).click();
       await expect(page.getByRole("radio", { name: "Passkey", exact: true })).toBeChecked();
       await page.getByRole("button", { name: "Get quote" }).click();
@@ -284,8 +284,9 @@ for (const [label, viewport] of VIEWPORTS)
 
     test("sessions are named by device and time; every tab is in sight; Receive has a QR code and words", async ({
       page,
+      signUpAs,
     }, testInfo) => {
-      await signUp(page, demo.url, freshEmail("devices"), "DE");
+      await signUpAs("devices", "DE");
       const nav = page.getByRole("navigation", { name: "Wallet" });
       const navBox = await nav.boundingBox();
       for (const link of await nav.getByRole("link").all()) {
@@ -330,8 +331,9 @@ for (const [label, viewport] of VIEWPORTS)
 
     test("export asks for a second factor first; the phrase hides itself after 60 s, never 61", async ({
       page,
+      signUpAs,
     }, testInfo) => {
-      await signUp(page, demo.url, freshEmail("stepup"));
+      await signUpAs("stepup");
       await openScreen(page, "Export");
       await expect(page.getByRole("button", { name: "Reveal recovery phrase" })).toHaveCount(0);
       await expect(page.getByRole("heading", { name: "Confirm it is you" })).toBeVisible();
@@ -350,6 +352,7 @@ for (const [label, viewport] of VIEWPORTS)
     test("the small things: contact resend, accents, SMS offered for an EU phone, a revoked device cannot fund, the phone header, the quote step over balance", async ({
       page,
       browser,
+      demo,
     }) => {
       // An email with an accent signs in (the browser's own check would refuse it).
       const zoe = `zoë-${Date.now()}-${viewport.width}@example.com`;

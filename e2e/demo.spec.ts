@@ -1,30 +1,22 @@
 // The demo app end to end in Chromium: every screen's flow from a fresh user against the demo as
 // `npm run demo` serves it (emulator in process), with an axe scan and a screenshot per screen.
-import { expect, test } from "@playwright/test";
-import type { DemoServer } from "../apps/demo/server/server.js";
 import {
   addAuthenticator,
   checkScreen,
   confirmDanger,
+  expect,
   freshEmail,
   openScreen,
   signInWithOtp,
   signUp,
   startDemo,
+  test,
   watchConsole,
 } from "./demo/harness.js";
 
-let demo: DemoServer;
-test.beforeAll(async () => {
-  demo = await startDemo();
-});
-test.afterAll(async () => {
-  await demo?.close();
-});
-
 test.describe.configure({ timeout: 90_000 });
 
-test("serves the app with a strict CSP and no third-party code", async ({ page }) => {
+test("serves the app with a strict CSP and no third-party code", async ({ page, demo }) => {
   const response = await page.goto(demo.url);
   const csp = response?.headers()["content-security-policy"] ?? "";
   expect(csp).toContain("script-src 'self'");
@@ -41,11 +33,13 @@ test("serves the app with a strict CSP and no third-party code", async ({ page }
 
 test("US user: email OTP sign-up, fund, quote, sign, execute, settle to COMPLETED", async ({
   page,
+  demo,
+  signUpAs,
 }, testInfo) => {
   const problems = watchConsole(page);
   await page.goto(demo.url);
   await checkScreen(page, testInfo, "01-sign-in");
-  await signUp(page, demo.url, freshEmail("us"));
+  await signUpAs("us");
   await expect(page.getByTestId("balance")).toHaveText(/^\$?0\.00/);
   await page.getByRole("button", { name: "Add 500.00 test funds" }).click();
   await expect(page.getByTestId("balance")).toHaveText(/^\$?500\.00/);
@@ -67,9 +61,10 @@ test("US user: email OTP sign-up, fund, quote, sign, execute, settle to COMPLETE
 
 test("EU user: SMS confirmation (SCA) of the conversion and the payout, a wrong code first, to COMPLETED", async ({
   page,
+  signUpAs,
 }, testInfo) => {
   const problems = watchConsole(page);
-  await signUp(page, demo.url, freshEmail("eu"), "DE");
+  await signUpAs("eu", "DE");
   await page.getByRole("button", { name: "Add 500.00 test funds" }).click();
   await expect(page.getByTestId("balance")).toHaveText(/^\$?500\.00/);
   await page.getByRole("button", { name: "Get quote" }).click();
@@ -108,9 +103,10 @@ test("EU user: SMS confirmation (SCA) of the conversion and the payout, a wrong 
 
 test("EU user: the factor choice never promises a passkey there is none of; once set up, the passkey confirms (SCA)", async ({
   page,
+  signUpAs,
 }) => {
   await addAuthenticator(page);
-  await signUp(page, demo.url, freshEmail("eu-passkey"), "FR");
+  await signUpAs("eu-passkey", "FR");
   // A sign-in passkey is not an SCA factor: the passkey choice stays off until one is set up.
   await openScreen(page, "Sign-in methods");
   await page.getByRole("button", { name: "Add a passkey" }).click();
@@ -145,9 +141,10 @@ test("EU user: the factor choice never promises a passkey there is none of; once
 
 test("passkey: add one, sign out, reload, sign in with the passkey alone; revoke a credential", async ({
   page,
+  signUpAs,
 }, testInfo) => {
   const { cdp, id } = await addAuthenticator(page);
-  await signUp(page, demo.url, freshEmail("passkey"));
+  await signUpAs("passkey");
   await openScreen(page, "Sign-in methods");
   await page.getByRole("button", { name: "Add a passkey" }).click();
   await expect(page.getByText("Passkey added.")).toBeVisible();
@@ -194,8 +191,8 @@ test("passkey: add one, sign out, reload, sign in with the passkey alone; revoke
   ).toHaveCount(1);
 });
 
-test("OAuth: add a Google login, sign out, sign in with it", async ({ page }) => {
-  await signUp(page, demo.url, freshEmail("oauth"));
+test("OAuth: add a Google login, sign out, sign in with it", async ({ page, signUpAs }) => {
+  await signUpAs("oauth");
   await openScreen(page, "Sign-in methods");
   await page.getByRole("button", { name: "Add Google login (sandbox)" }).click();
   await expect(page.getByText("Added Google login.")).toBeVisible();
@@ -210,8 +207,11 @@ test("OAuth: add a Google login, sign out, sign in with it", async ({ page }) =>
   await expect(page.getByRole("navigation", { name: "Wallet" })).toBeVisible();
 });
 
-test("sessions: countdown, refresh, revoke this device's session", async ({ page }, testInfo) => {
-  await signUp(page, demo.url, freshEmail("sessions"));
+test("sessions: countdown, refresh, revoke this device's session", async ({
+  page,
+  signUpAs,
+}, testInfo) => {
+  await signUpAs("sessions");
   await openScreen(page, "Sessions");
   await expect(page.getByTestId("countdown")).toHaveText(/^1[45]:\d\d$/);
   await checkScreen(page, testInfo, "06-sessions");
@@ -227,8 +227,9 @@ test("sessions: countdown, refresh, revoke this device's session", async ({ page
 
 test("export: the phrase only after confirmation, hidden again on demand", async ({
   page,
+  signUpAs,
 }, testInfo) => {
-  await signUp(page, demo.url, freshEmail("export"));
+  await signUpAs("export");
   await openScreen(page, "Export");
   // A second factor first, even with a live session.
   await page.getByRole("button", { name: /^Email a code to/ }).click();
@@ -283,8 +284,8 @@ test("DEMO_ATTACK=export-key: the device refuses the swapped export key and show
   }
 });
 
-test("contact change: a new email", async ({ page }, testInfo) => {
-  await signUp(page, demo.url, freshEmail("contact"));
+test("contact change: a new email", async ({ page, signUpAs }, testInfo) => {
+  await signUpAs("contact");
   await openScreen(page, "Contact");
   const next = freshEmail("changed");
   await page.getByLabel("New email").fill(next);
@@ -301,6 +302,7 @@ test("contact change: a new email", async ({ page }, testInfo) => {
 
 test("failure: a wrong OTP says what to do, the right one then works", async ({
   page,
+  demo,
 }, testInfo) => {
   await page.goto(demo.url);
   await page.getByLabel("Email").fill(freshEmail("wrong-otp"));
@@ -314,9 +316,9 @@ test("failure: a wrong OTP says what to do, the right one then works", async ({
   await expect(page.getByRole("navigation", { name: "Wallet" })).toBeVisible();
 });
 
-test("failure: a cancelled passkey prompt", async ({ page }) => {
+test("failure: a cancelled passkey prompt", async ({ page, signUpAs }) => {
   const { cdp, id } = await addAuthenticator(page);
-  await signUp(page, demo.url, freshEmail("cancel"));
+  await signUpAs("cancel");
   await openScreen(page, "Sign-in methods");
   await page.getByRole("button", { name: "Add a passkey" }).click();
   await expect(page.getByText("Passkey added.")).toBeVisible();
@@ -334,16 +336,16 @@ test("failure: a cancelled passkey prompt", async ({ page }) => {
   await expect(page.getByRole("navigation", { name: "Wallet" })).toBeVisible();
 });
 
-test("failure: an expired session sends the user back to sign-in", async ({ page }) => {
+test("failure: an expired session sends the user back to sign-in", async ({ page, signUpAs }) => {
   await page.clock.install();
-  await signUp(page, demo.url, freshEmail("expired"));
+  await signUpAs("expired");
   await page.clock.fastForward("16:00");
   await expect(page.getByText("You were signed out of the wallet.")).toBeVisible();
   await expect(page.getByRole("heading", { name: "Unlock your wallet" })).toBeVisible();
 });
 
-test("failure: a session revoked from a second tab", async ({ page, context }) => {
-  await signUp(page, demo.url, freshEmail("tabs"));
+test("failure: a session revoked from a second tab", async ({ page, context, demo, signUpAs }) => {
+  await signUpAs("tabs");
   const second = await context.newPage();
   await second.goto(`${demo.url}/#sessions`);
   await expect(second.getByRole("heading", { name: "Sessions", exact: true })).toBeVisible();
@@ -367,7 +369,7 @@ test("failure: a session revoked from a second tab", async ({ page, context }) =
   await expect(page.getByRole("heading", { name: "Unlock your wallet" })).toBeVisible();
 });
 
-test("phone width: every wallet screen fits 375 px", async ({ browser }, testInfo) => {
+test("phone width: every wallet screen fits 375 px", async ({ browser, demo }, testInfo) => {
   const context = await browser.newContext({ viewport: { width: 375, height: 812 } });
   const page = await context.newPage();
   await page.goto(demo.url);

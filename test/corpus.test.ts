@@ -8,6 +8,7 @@
 import {
   addCredential,
   addPasskey,
+  changeContact,
   createClient,
   createDelegatedKey,
   createMemoryKeyStore,
@@ -79,6 +80,8 @@ async function device(
     autoRefresh: false,
     sessionWarning: false,
     allowUnknownPayloads: options.allowUnknownPayloads,
+    // `changeContact` through #853's resource (the PATCH is `updateCustomerContact`'s entries).
+    contactChanges: "resource",
     trustedKeys: {
       otpTargetBundle: [replay.enclavePublicKey],
       exportBundle: [replay.enclavePublicKey],
@@ -129,6 +132,8 @@ async function play(d: Device, e: CorpusEntry, swap?: Parameters<Replay["play"]>
   switch (e.operation) {
     case "updateCustomerContact":
       return updateCustomerContact(client, { accountId, ...call } as never);
+    case "changeContact":
+      return changeContact(client, { accountId, ...call } as never);
     case "updateWalletPrivacy":
       return updateWalletPrivacy(client, { accountId, ...call } as never);
     case "addCredential":
@@ -179,6 +184,7 @@ describe("the corpus: every honest payload the documents show is signed through 
         "addCredential",
         "addCredential",
         "addPasskey",
+        "changeContact",
         "createDelegatedKey",
         "executeQuote",
         "exportWallet",
@@ -280,6 +286,7 @@ describe("sequences on one client: export, privacy, send and refresh in any orde
       "derived/revokeCredential/oauth",
       "guides/exporting-wallet/challenge",
       "openapi/updateCustomerById/embeddedWalletPhoneUpdate",
+      "pr853/createContactChange/email",
     ];
     for (const id of sequence) await play(d, entry(id));
     expect(d.replay.signed).toHaveLength(sequence.length + 1);
@@ -321,6 +328,12 @@ describe("the same documents, bent away from the device's request: nothing signe
       "contact change: another email",
       "openapi/updateCustomerById/embeddedWalletEmailUpdate",
       replaced("john.smith@example.com", "thief@example.net"),
+      "parameters.userEmail",
+    ],
+    [
+      "contact-change resource (#853): another email",
+      "pr853/createContactChange/email",
+      replaced("jane.smith@example.com", "thief@example.net"),
       "parameters.userEmail",
     ],
     [

@@ -5,6 +5,7 @@
 import {
   addCredential,
   type ContactChangeJson,
+  cancelContactChange,
   changeContact,
   listCredentials,
   SignetError,
@@ -166,6 +167,48 @@ describe('changeContact with contactChanges: "resource"', () => {
     ]);
   });
 
+  it("a lost submit whose reading GET is itself lost once still ends APPLIED, applied once", async () => {
+    const u = await user();
+    const email = `lost-twice-${unique()}@example.com`;
+    const created = await stack.platform<{ id: string }>(
+      "POST",
+      `/customers/${u.customerId}/contact-changes`,
+      { type: "EMAIL", value: email },
+    );
+    const change = `/customers/${u.customerId}/contact-changes/${created.body.id}`;
+    // The relay's ownership GET and the device's first read pass (a delay of 0 uses them up);
+    // the submit acts and its answer is lost; the GET that would settle it is lost too (dropped
+    // before the emulator reads anything).
+    await stack.fault({ match: { method: "GET", path: change }, kind: "delay", ms: 0, count: 2 });
+    await stack.fault({ match: { method: "POST", path: `${change}/submit` }, kind: "drop_after" });
+    await stack.fault({ match: { method: "GET", path: change }, kind: "drop" });
+    const outcome = await changeContact(u.client, {
+      customerId: u.customerId,
+      accountId: u.accountId,
+      email,
+      changeId: created.body.id,
+      // No re-send of the submit: the lost answer is settled by reading the change.
+      retry: false,
+    });
+    expect(outcome).toMatchObject({ via: "resource", status: "APPLIED" });
+    expect(outcome.via === "resource" && outcome.change.id).toBe(created.body.id);
+    const sent = await contactRequests(u.customerId);
+    expect(sent.map((r) => `${r.method} ${r.fault ?? r.status}`)).toEqual([
+      "POST 202",
+      "GET delay",
+      "GET delay",
+      // Applied here, its answer lost; the read that settles it lost too, then read again. One
+      // submit: nothing signed or applied twice.
+      "POST drop_after",
+      "GET drop",
+      "GET 200",
+    ]);
+    const credentials = await listCredentials(u.client, { accountId: u.accountId });
+    expect(credentials.find((c) => c.id === u.emailCredentialId)?.nickname).toBe(email);
+    const read = await stack.platform<ContactChangeJson>("GET", change);
+    expect(read.body.status).toBe("APPLIED");
+  });
+
   it("re-sends the identical submit while it answers PROCESSING", async () => {
     const u = await user();
     const email = `slow-${unique()}@example.com`;
@@ -257,6 +300,43 @@ describe('changeContact with contactChanges: "resource"', () => {
     expect((await contactRequests(u.customerId)).length).toBe(2);
   });
 
+  it("waits out the submit's 409 AUTH_CREDENTIAL_OPERATION_IN_FLIGHT, then applies it once", async () => {
+    const u = await user(
+      "resource",
+      {},
+      { random: () => 0.99, retry: { retryCount: 3, backoff: { baseMs: 20, maxMs: 40 } } },
+    );
+    const email = `inflight-${unique()}@example.com`;
+    await stack.fault({
+      match: { method: "POST", path: `/customers/${u.customerId}/contact-changes/` },
+      kind: "error",
+      status: 409,
+      code: "AUTH_CREDENTIAL_OPERATION_IN_FLIGHT",
+      count: 2,
+    });
+    const outcome = await changeContact(u.client, {
+      customerId: u.customerId,
+      accountId: u.accountId,
+      email,
+    });
+    expect(outcome).toMatchObject({ via: "resource", status: "APPLIED" });
+    const submits = (await contactRequests(u.customerId)).filter((r) => r.path.endsWith("/submit"));
+    expect(submits.map((r) => `${r.status} ${r.code ?? ""}`.trim())).toEqual([
+      "409 AUTH_CREDENTIAL_OPERATION_IN_FLIGHT",
+      "409 AUTH_CREDENTIAL_OPERATION_IN_FLIGHT",
+      "200",
+    ]);
+    const waits = u.events.filter(
+      (e) => e.type === "retry" && e.code === "AUTH_CREDENTIAL_OPERATION_IN_FLIGHT",
+    );
+    expect(waits.map((e) => e.type === "retry" && e.path.endsWith("/submit"))).toEqual([
+      true,
+      true,
+    ]);
+    const credentials = await listCredentials(u.client, { accountId: u.accountId });
+    expect(credentials.find((c) => c.id === u.emailCredentialId)?.nickname).toBe(email);
+  });
+
   it("a change cancelled meanwhile is a typed outcome (CANCELLED), never signed", async () => {
     const u = await user();
     const email = `expired-${unique()}@example.com`;
@@ -296,6 +376,100 @@ describe('changeContact with contactChanges: "resource"', () => {
   });
 });
 
+describe("cancelContactChange (#853's DELETE, not signed)", () => {
+  const created = async (customerId: string, email: string) =>
+    (
+      await stack.platform<ContactChangeJson>("POST", `/customers/${customerId}/contact-changes`, {
+        type: "EMAIL",
+        value: email,
+      })
+    ).body;
+
+  it("cancels a change awaiting its signature: CANCELLED, and changeContact then never signs it", async () => {
+    const u = await user();
+    const email = `cancelled-${unique()}@example.com`;
+    const change = await created(u.customerId, email);
+    const cancelled = await cancelContactChange(u.client, {
+      customerId: u.customerId,
+      changeId: change.id,
+    });
+    expect(cancelled).toMatchObject({ id: change.id, status: "CANCELLED", value: email });
+    const sent = await contactRequests(u.customerId);
+    expect(sent.filter((r) => r.method === "DELETE").map((r) => r.status)).toEqual([200]);
+    expect(sent.every((r) => !r.hasSignature)).toBe(true);
+    const outcome = await changeContact(u.client, {
+      customerId: u.customerId,
+      accountId: u.accountId,
+      email,
+      changeId: change.id,
+    });
+    expect(outcome).toMatchObject({ via: "resource", status: "CANCELLED" });
+    expect((await contactRequests(u.customerId)).some((r) => r.path.endsWith("/submit"))).toBe(
+      false,
+    );
+  });
+
+  it("a cancel whose answer was lost is read back CANCELLED", async () => {
+    const u = await user();
+    const change = await created(u.customerId, `lost-cancel-${unique()}@example.com`);
+    await stack.fault({
+      match: { method: "DELETE", path: `/customers/${u.customerId}/contact-changes/${change.id}` },
+      kind: "drop_after",
+    });
+    const cancelled = await cancelContactChange(u.client, {
+      customerId: u.customerId,
+      changeId: change.id,
+    });
+    expect(cancelled.status).toBe("CANCELLED");
+    const deletes = (await contactRequests(u.customerId)).filter((r) => r.method === "DELETE");
+    expect(deletes.map((r) => r.fault ?? String(r.status))).toEqual(["drop_after", "409"]);
+  });
+
+  it("an applied change is not cancelled: the service's 409 is passed on, typed", async () => {
+    const u = await user();
+    const outcome = await changeContact(u.client, {
+      customerId: u.customerId,
+      accountId: u.accountId,
+      email: `applied-${unique()}@example.com`,
+    });
+    const changeId = outcome.via === "resource" ? outcome.change.id : "";
+    const error = await cancelContactChange(u.client, { customerId: u.customerId, changeId }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(SignetError);
+    expect((error as SignetError).code).toBe("CONTACT_CHANGE_NOT_AWAITING_SIGNATURE");
+    const read = await stack.platform<ContactChangeJson>(
+      "GET",
+      `/customers/${u.customerId}/contact-changes/${changeId}`,
+    );
+    expect(read.body.status).toBe("APPLIED");
+  });
+
+  it("another customer's change: the relay refuses it, nothing is cancelled", async () => {
+    const owner = await user();
+    const change = await created(owner.customerId, `theirs-${unique()}@example.com`);
+    const other = await user();
+    for (const customerId of [owner.customerId, other.customerId]) {
+      const error = await cancelContactChange(other.client, {
+        customerId,
+        changeId: change.id,
+      }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(SignetError);
+    }
+    expect((await contactRequests(owner.customerId)).some((r) => r.method === "DELETE")).toBe(
+      false,
+    );
+    expect((await contactRequests(other.customerId)).some((r) => r.method === "DELETE")).toBe(
+      false,
+    );
+    const read = await stack.platform<ContactChangeJson>(
+      "GET",
+      `/customers/${owner.customerId}/contact-changes/${change.id}`,
+    );
+    expect(read.body.status).toBe("AWAITING_SIGNATURE");
+  });
+});
+
 describe("changeContact with the default switch", () => {
   it("sends the PATCH, as updateCustomerContact does", async () => {
     const u = await user("patch");
@@ -308,5 +482,80 @@ describe("changeContact with the default switch", () => {
     expect(outcome).toMatchObject({ via: "patch", status: "APPLIED" });
     expect(outcome.via === "patch" && outcome.customer.email).toBe(email);
     expect(await contactRequests(u.customerId)).toEqual([]);
+  });
+});
+
+// Last in the file: the second case moves the emulator's clock on for the rest of it.
+describe("the local expiresAt check: a change past its deadline is read before it is signed", () => {
+  /** A user whose device clock jumps `jumpMs` once the change is first seen awaiting its signature. */
+  async function jumping(jumpMs: number, beforeRead?: () => Promise<void>) {
+    let offset = 0;
+    let read = false;
+    const u = await user(
+      "resource",
+      {},
+      {
+        clock: { now: () => Date.now() + offset },
+        fetch: async (input, init) => {
+          const url = String(input);
+          if (
+            offset > 0 &&
+            !read &&
+            (init?.method ?? "GET") === "GET" &&
+            url.includes("/contact-changes/")
+          ) {
+            read = true;
+            await beforeRead?.();
+          }
+          return fetch(input, init);
+        },
+      },
+    );
+    const jump = (change: ContactChangeJson) => {
+      if (change.status === "AWAITING_SIGNATURE" && offset === 0) offset = jumpMs;
+    };
+    return { u, jump };
+  }
+
+  it("the device's clock past expiresAt, the service's not: read back, still awaiting, signed as read", async () => {
+    const { u, jump } = await jumping(6 * 60_000);
+    const email = `late-${unique()}@example.com`;
+    const outcome = await changeContact(u.client, {
+      customerId: u.customerId,
+      accountId: u.accountId,
+      email,
+      onChange: jump,
+    });
+    expect(outcome).toMatchObject({ via: "resource", status: "APPLIED" });
+    expect((await contactRequests(u.customerId)).map((r) => `${r.method} ${r.status}`)).toEqual([
+      "POST 202",
+      // The relay's ownership lookup, then the device's read after its clock passed the deadline.
+      "GET 200",
+      "GET 200",
+      "POST 200",
+    ]);
+  });
+
+  it("both clocks past expiresAt: the change is read back EXPIRED and never signed", async () => {
+    const advanced = async () => {
+      await fetch(`${stack.emulator.url}/_emulator/clock`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ advanceMs: 6 * 60_000 }),
+      });
+    };
+    const { u, jump } = await jumping(6 * 60_000, advanced);
+    const outcome = await changeContact(u.client, {
+      customerId: u.customerId,
+      accountId: u.accountId,
+      email: `expired-${unique()}@example.com`,
+      onChange: jump,
+    });
+    const sent = await contactRequests(u.customerId);
+    expect(outcome).toMatchObject({ via: "resource", status: "EXPIRED" });
+    expect(sent.some((r) => r.path.endsWith("/submit"))).toBe(false);
+    expect(
+      u.events.some((e) => e.type === "signedRequest" && e.operation === "changeContact"),
+    ).toBe(false);
   });
 });

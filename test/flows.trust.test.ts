@@ -5,9 +5,12 @@
 // lets a customer change only their own beneficiaries.
 import {
   authorizeQuote,
+  enrollScaPasskey,
   executeQuote,
   getQuote,
+  type ScaChallengeJson,
   type SignetClient,
+  SignetError,
   scaLogin,
   trustBeneficiary,
   untrustBeneficiary,
@@ -29,19 +32,20 @@ let phones = 0;
 const freshPhone = () =>
   `+4917${String(Date.now() % 1e6).padStart(6, "0")}${String(++phones).padStart(3, "0")}`;
 
-async function customer(region: string) {
-  const user = await stack.signUp(undefined, { region, phoneNumber: freshPhone() });
-  const { client } = stack.client(user.customerId);
+async function customer(region: string, on: Stack = stack) {
+  const user = await on.signUp(undefined, { region, phoneNumber: freshPhone() });
+  const { client, authenticator } = on.client(user.customerId);
   await signInWithEmail(client, user.emailCredentialId);
-  return { ...user, client };
+  return { ...user, client, authenticator };
 }
 
 /** Executes a quote to `externalAccountId` of 0.50 and answers how it came back. */
 async function pay(
   user: Awaited<ReturnType<typeof customer>>,
   externalAccountId: string | undefined,
+  on: Stack = stack,
 ) {
-  const { quoteId, externalAccountId: made } = await stack.walletQuote(
+  const { quoteId, externalAccountId: made } = await on.walletQuote(
     user,
     500_000,
     externalAccountId
@@ -136,5 +140,94 @@ describe("trusted beneficiaries", () => {
       onChallenge: () => SMS,
     }).catch((e) => e);
     expect(refused).toMatchObject({ code: "INVALID_ARGUMENT" });
+  });
+
+  it("deleting a trusted beneficiary is refused with 409 BENEFICIARY_TRUSTED; untrusted, it deletes", async () => {
+    const user = await customer("FR");
+    const { externalAccountId } = await stack.walletQuote(user, 100_000);
+    const path = `/customers/external-accounts/${externalAccountId}`;
+    await trustBeneficiary(user.client, { externalAccountId, onChallenge: () => SMS });
+    const refused = await stack.platform<{ code: string }>("DELETE", path);
+    expect(refused).toMatchObject({ status: 409, body: { code: "BENEFICIARY_TRUSTED" } });
+    // Nothing deleted: still there, still trusted (a payment to it skips the SCA).
+    expect((await stack.platform("GET", path)).status).toBe(200);
+    await scaLogin(user.client, { onChallenge: () => SMS });
+    expect((await pay(user, externalAccountId)).executed.scaChallenge).toBeUndefined();
+
+    await untrustBeneficiary(user.client, { externalAccountId, onChallenge: () => SMS });
+    expect((await stack.platform("DELETE", path)).status).toBe(204);
+    expect(await stack.platform("GET", path)).toMatchObject({
+      status: 404,
+      body: { code: "REFERENCE_NOT_FOUND" },
+    });
+  });
+});
+
+describe("trusted beneficiaries with a PASSKEY challenge (the emulator's trustChallengeFactor)", () => {
+  let passkeys: Stack;
+  beforeAll(async () => {
+    passkeys = await startStack({ settlementDelayMs: 100, trustChallengeFactor: "PASSKEY" });
+  });
+  afterAll(() => passkeys?.close());
+
+  it("trusts and untrusts with an assertion of the SCA passkey, each a real ceremony the emulator verifies", async () => {
+    const user = await customer("IT", passkeys);
+    const factor = await enrollScaPasskey(user.client);
+    const sca = () => user.authenticator.credentials.find((c) => c.id === factor.credentialId)!;
+    await scaLogin(user.client, { factor: "PASSKEY", onChallenge: () => ({ passkey: true }) });
+    const first = await pay(user, undefined, passkeys);
+    expect(first.executed.status).toBe("PENDING_AUTHORIZATION");
+    const payee = first.externalAccountId;
+
+    const before = sca().signCount;
+    const seen: string[] = [];
+    const onChallenge = (challenge: ScaChallengeJson) => {
+      seen.push(challenge.factor);
+      expect(challenge.availableFactors).toContain("PASSKEY");
+      expect(challenge.passkeyAssertionOptions).toMatchObject({
+        allowCredentials: [{ id: factor.credentialId, type: "public-key" }],
+      });
+      return { passkey: true } as const;
+    };
+    expect(await trustBeneficiary(user.client, { externalAccountId: payee, onChallenge })).toEqual({
+      trusted: true,
+    });
+    expect(sca().signCount).toBe(before + 1);
+    const confirm = (await passkeys.requests()).filter((r) => r.path.endsWith("/trust/confirm"));
+    expect(confirm.map((r) => r.status)).toEqual([200]);
+    // Trusted: paid again with no per-payment SCA.
+    expect((await pay(user, payee, passkeys)).executed.scaChallenge).toBeUndefined();
+
+    expect(
+      await untrustBeneficiary(user.client, { externalAccountId: payee, onChallenge }),
+    ).toEqual({ trusted: false });
+    expect(sca().signCount).toBe(before + 2);
+    expect(seen).toEqual(["PASSKEY", "PASSKEY"]);
+    expect((await pay(user, payee, passkeys)).executed.status).toBe("PENDING_AUTHORIZATION");
+  });
+
+  it("a code for a PASSKEY challenge is refused before anything is sent; a customer with no SCA passkey gets SMS_OTP", async () => {
+    const user = await customer("ES", passkeys);
+    await enrollScaPasskey(user.client);
+    const { externalAccountId } = await passkeys.walletQuote(user, 100_000);
+    await passkeys.clearRequests();
+    const refused = await trustBeneficiary(user.client, {
+      externalAccountId,
+      onChallenge: () => SMS,
+    }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(SignetError);
+    expect((await passkeys.requests()).some((r) => r.path.endsWith("/confirm"))).toBe(false);
+
+    const plain = await customer("PT", passkeys);
+    const { externalAccountId: theirs } = await passkeys.walletQuote(plain, 100_000);
+    const factors: string[] = [];
+    await trustBeneficiary(plain.client, {
+      externalAccountId: theirs,
+      onChallenge: (challenge) => {
+        factors.push(challenge.factor);
+        return SMS;
+      },
+    });
+    expect(factors).toEqual(["SMS_OTP"]);
   });
 });

@@ -4,7 +4,7 @@ import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import AxeBuilder from "@axe-core/playwright";
-import { type CDPSession, expect, type Page, type TestInfo } from "@playwright/test";
+import { test as base, type CDPSession, expect, type Page, type TestInfo } from "@playwright/test";
 import {
   type DemoServer,
   type DemoServerOptions,
@@ -32,6 +32,72 @@ export async function startDemo(
     ...options,
   });
 }
+
+type DemoOptions = Partial<Omit<DemoServerOptions, "appDir">>;
+
+/**
+ * One demo server per spec file, as a `beforeAll`/`afterAll` pair would give it: started for the
+ * file's first test that asks for it (with that file's `demoOptions`), stopped when a test of
+ * another file (or with other options) asks, or when the worker ends. A spec's server state (its
+ * emulator's clock, say) never reaches another spec.
+ */
+class DemoServers {
+  private current: { key: string; server: Promise<DemoServer> } | undefined;
+
+  async for(file: string, options: DemoOptions): Promise<DemoServer> {
+    const key = `${file}\n${JSON.stringify(options)}`;
+    if (this.current?.key !== key) {
+      await this.close();
+      this.current = { key, server: startDemo(options) };
+    }
+    return this.current.server;
+  }
+
+  async close(): Promise<void> {
+    const running = this.current;
+    this.current = undefined;
+    await (await running?.server.catch(() => undefined))?.close();
+  }
+}
+
+/** The demo specs' fixtures (`test` below). */
+export type DemoFixtures = {
+  /** The spec's demo server options: `test.use({ demoOptions: { … } })` at the top of the file. */
+  demoOptions: DemoOptions;
+  /** The spec file's demo server (one per file, see `DemoServers`). */
+  demo: DemoServer;
+  /**
+   * Signs a new demo user up on the test's page (`signUp` with `freshEmail(tag)`, in `region`,
+   * default US); resolves to the email.
+   */
+  signUpAs: (tag: string, region?: string) => Promise<string>;
+};
+
+/** Playwright's `test` with the demo server and the sign-up of a new user as fixtures. */
+export const test = base.extend<DemoFixtures, { demoServers: DemoServers }>({
+  demoServers: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a function destructures.
+    async ({}, use) => {
+      const servers = new DemoServers();
+      await use(servers);
+      await servers.close();
+    },
+    { scope: "worker" },
+  ],
+  demoOptions: [{}, { option: true }],
+  demo: async ({ demoServers, demoOptions }, use, testInfo) => {
+    await use(await demoServers.for(testInfo.file, demoOptions));
+  },
+  signUpAs: async ({ page, demo }, use) => {
+    await use(async (tag, region = "US") => {
+      const email = freshEmail(tag);
+      await signUp(page, demo.url, email, region);
+      return email;
+    });
+  },
+});
+
+export { expect };
 
 export const freshEmail = (tag: string) =>
   `${tag}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;

@@ -189,6 +189,7 @@ export function createReplay(options: ReplayOptions) {
   /** Sessions' keys of the account (the keys the service lets stamp for it). */
   const keys = () => [...sessions.values()].map((s) => s.key);
 
+  const resources = { payloadFor, checkStamp, keys, signed };
   const fetch = async (input: string, init: RequestInit): Promise<Response> => {
     const url = new URL(input);
     const path = decodeURIComponent(url.pathname.replace(/^\/api\/grid/, ""));
@@ -251,6 +252,7 @@ export function createReplay(options: ReplayOptions) {
       signed.push({ entry: entry.id, payload });
       return done(complete(armed, body));
     }
+    if (entry.change) return playResource(resources, armed, { path, headers, body }, done);
     const signature = headers.get("grid-wallet-signature");
     if (signature === null) {
       const challenge = entry.challenges[0]!;
@@ -324,6 +326,50 @@ export function createReplay(options: ReplayOptions) {
     },
     sessionCount: () => sessions.size,
   };
+}
+
+/** What of the replay a resource's exchange uses. */
+type ResourceReplay = {
+  payloadFor(armed: Armed, challenge: CorpusChallenge, body: string): string;
+  checkStamp(headers: Headers, payload: string, keys: readonly string[]): string | undefined;
+  keys(): string[];
+  signed: Signed[];
+};
+
+/**
+ * A resource that holds its challenge (#853's contact change): the create answers the change
+ * with its `payloadToSign`; the submit to the change's own path carries the stamp only, with no
+ * body and no `Request-Id`, by any session of the account; it answers the applied change.
+ */
+function playResource(
+  replay: ResourceReplay,
+  armed: Armed,
+  sent: { path: string; headers: Headers; body: string },
+  done: (response: Response) => Response,
+): Response {
+  const { payloadFor, checkStamp, keys, signed } = replay;
+  const change = armed.entry.change as NonNullable<CorpusEntry["change"]>;
+  const { entry } = armed;
+  const { path, headers, body } = sent;
+  if (armed.pending === undefined) {
+    if (path !== entry.request?.path || body !== JSON.stringify(entry.request.body)) {
+      throw new Error(`${entry.id}: the device created ${body} at ${path}`);
+    }
+    const payload = payloadFor(armed, entry.challenges[0]!, body);
+    armed.pending = { requestId: "", payload, body };
+    armed.pendingPath = `${path}/${String(change.body.id)}/submit`;
+    return json(change.status, { ...change.body, payloadToSign: payload });
+  }
+  if (path !== armed.pendingPath) throw new Error(`${entry.id}: the device sent to ${path}`);
+  if (body !== "" || headers.has("request-id")) {
+    return done(
+      json(400, { code: "INVALID_INPUT", message: "a submit has no body and no Request-Id" }),
+    );
+  }
+  const reason = checkStamp(headers, armed.pending.payload, keys());
+  if (reason) return done(json(401, { code: "WALLET_SIGNATURE_INVALID", message: reason }));
+  signed.push({ entry: entry.id, payload: armed.pending.payload });
+  return done(json(entry.answer?.status ?? 200, entry.answer?.body));
 }
 
 export type Replay = ReturnType<typeof createReplay>;

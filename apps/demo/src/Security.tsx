@@ -9,13 +9,14 @@ import {
   useScaFactors,
   useStartScaFactorReset,
 } from "@signet/react";
-import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import type { DemoProfile } from "./demoApi.js";
 import { QrCode } from "./Qr.js";
 import { CodeInput, ErrorNote } from "./ui.js";
+import { useCodePrompt } from "./useCodePrompt.js";
 
-/** The code the customer types for the QR code on screen, handed back to `enrollScaTotp`. */
-type Asking = { setup: ScaTotpSetup; error: unknown; answer: (code: string) => void };
+/** What the customer is asked: the QR code's setup and, after a refused code, the refusal. */
+type Asking = { setup: ScaTotpSetup; error: unknown };
 
 export function Security({ profile }: { profile: DemoProfile }) {
   if (profile.region === "US") {
@@ -41,8 +42,10 @@ export function Security({ profile }: { profile: DemoProfile }) {
 function Authenticator() {
   const factors = useScaFactors({});
   const enroll = useEnrollScaTotp();
-  const [asking, setAsking] = useState<Asking>();
-  const [code, setCode] = useState("");
+  // The code typed for the QR code on screen, handed back to `enrollScaTotp`.
+  const { asking, ask, clear, code, setCode, submit } = useCodePrompt<Asking, { code: string }>(
+    (typed) => ({ code: typed }),
+  );
   const [recoveryCodes, setRecoveryCodes] = useState<string[]>();
   const codeId = useId();
   const enrolled = factors.data?.some((f) => f.factor === "TOTP") ?? false;
@@ -52,22 +55,14 @@ function Authenticator() {
     enroll
       .mutateAsync({
         // Core asks again with the service's refusal after a wrong code.
-        onSecret: (setup, { error }) =>
-          new Promise((resolve) => {
-            setCode("");
-            setAsking({ setup, error, answer: (typed) => resolve({ code: typed }) });
-          }),
+        onSecret: (setup, { error }) => ask({ setup, error }),
       })
       .then(
         (done) => setRecoveryCodes(done.recoveryCodes),
         // The hook's error shows below.
         () => undefined,
       )
-      .finally(() => setAsking(undefined));
-  };
-  const submit = (event?: FormEvent, typed = code) => {
-    event?.preventDefault();
-    if (typed.length === 6) asking?.answer(typed);
+      .finally(clear);
   };
 
   return (

@@ -22,6 +22,11 @@ export type {
   AuthorizeQuoteReturnType,
 } from "./actions/authorizeQuote.js";
 export type {
+  CancelContactChangeErrorType,
+  CancelContactChangeParameters,
+  CancelContactChangeReturnType,
+} from "./actions/cancelContactChange.js";
+export type {
   ChangeContactErrorType,
   ChangeContactParameters,
   ChangeContactReturnType,
@@ -215,6 +220,7 @@ export {
   addCredential,
   addPasskey,
   authorizeQuote,
+  cancelContactChange,
   changeContact,
   completeScaFactorReset,
   confirmContactVerification,

@@ -82,6 +82,13 @@ export type EmulatorOptions = {
    * wrapped as `{ publicKey: {...} }`, as `navigator.credentials` takes it.
    */
   passkeyOptionsShape?: "json" | "publicKey";
+  /**
+   * The factor of a beneficiary trust's or untrust's SCA challenge. The OpenAPI says a challenge's
+   * `factor` "Defaults to `SMS_OTP`" and names no way for the start to ask for another:
+   * `"SMS_OTP"` (default), or `"PASSKEY"` for a customer with an SCA passkey enrolled (an
+   * assertion by it, with `passkeyAssertionOptions`; others still get SMS_OTP).
+   */
+  trustChallengeFactor?: "SMS_OTP" | "PASSKEY";
 };
 
 /** Options with every default applied. */
@@ -109,6 +116,7 @@ export type ResolvedOptions = {
   requireScaSessionAtExecute: boolean;
   controlHosts: string[];
   passkeyOptionsShape: "json" | "publicKey";
+  trustChallengeFactor: "SMS_OTP" | "PASSKEY";
 };
 
 /** The sandbox's accepted OIDC issuers (docs/protocol.md §6). */
@@ -124,6 +132,11 @@ function positive(name: string, value: number | undefined, fallback: number): nu
     throw new RangeError(`"${name}" expected a non-negative number, got ${value}`);
   }
   return value;
+}
+
+function trustChallengeFactor(value: string | undefined): "SMS_OTP" | "PASSKEY" {
+  if (value === undefined || value === "SMS_OTP" || value === "PASSKEY") return value ?? "SMS_OTP";
+  throw new RangeError(`"trustChallengeFactor" expected "SMS_OTP" or "PASSKEY", got ${value}`);
 }
 
 function passkeyOptionsShape(value: string | undefined): "json" | "publicKey" {
@@ -160,5 +173,6 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     requireScaSessionAtExecute: options.requireScaSessionAtExecute ?? false,
     controlHosts: (options.controlHosts ?? []).map((name) => name.toLowerCase()),
     passkeyOptionsShape: passkeyOptionsShape(options.passkeyOptionsShape),
+    trustChallengeFactor: trustChallengeFactor(options.trustChallengeFactor),
   };
 }

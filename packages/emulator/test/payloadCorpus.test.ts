@@ -62,6 +62,15 @@ const emulated: [id: string, leg: number, make: () => string][] = [
       }),
   ],
   [
+    // #853's contact-change resource: the same activity as the PATCH, for the change's value.
+    "pr853/createContactChange/email",
+    0,
+    () =>
+      contactPayload(ctx, ACCOUNT, {
+        email: sent("pr853/createContactChange/email", "value"),
+      }),
+  ],
+  [
     "openapi/updateInternalAccount/challenge",
     0,
     () => walletPrivacyPayload(ctx, { id: ACCOUNT, address: "sp1qemulator" }, true),

@@ -11,6 +11,9 @@ import {
   type AddPasskeyReturnType,
   addCredential,
   addPasskey,
+  type CancelContactChangeErrorType,
+  type CancelContactChangeParameters,
+  type CancelContactChangeReturnType,
   type ChangeContactErrorType,
   type ChangeContactParameters,
   type ChangeContactReturnType,
@@ -23,6 +26,7 @@ import {
   type CreateDelegatedKeyErrorType,
   type CreateDelegatedKeyParameters,
   type CreateDelegatedKeyReturnType,
+  cancelContactChange,
   changeContact,
   completeScaFactorReset,
   confirmContactVerification,
@@ -425,3 +429,14 @@ export const useChangeContact = (): UseMutationReturnType<
   ChangeContactReturnType,
   ChangeContactErrorType
 > => useSignetMutation(changeContact, "changeContact");
+
+/**
+ * Cancels a contact change still awaiting its signature (`cancelContactChange`); a submitted change resolves on its own. Nothing the query cache holds changes.
+ *
+ * @returns `{ mutate, mutateAsync, status, data, error, stage, variables, reset }`.
+ */
+export const useCancelContactChange = (): UseMutationReturnType<
+  CancelContactChangeParameters,
+  CancelContactChangeReturnType,
+  CancelContactChangeErrorType
+> => useSignetMutation(cancelContactChange, "cancelContactChange");

@@ -27,6 +27,7 @@ export {
 export {
   useAddCredential,
   useAddPasskey,
+  useCancelContactChange,
   useChangeContact,
   useCompleteScaFactorReset,
   useConfirmContactVerification,

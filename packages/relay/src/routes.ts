@@ -189,6 +189,7 @@ export const RELAY_ROUTE_LIST = [
   { method: "POST", path: "/customers/{Customer}/contact-changes" },
   { method: "GET", path: "/customers/{Customer}/contact-changes/{ContactChange}" },
   { method: "POST", path: "/customers/{Customer}/contact-changes/{ContactChange}/submit" },
+  { method: "DELETE", path: "/customers/{Customer}/contact-changes/{ContactChange}" },
 ] as const;
 // </catalog:routes>
 
@@ -290,6 +291,9 @@ export const RELAY_RULES: { readonly [K in RelayRouteKey]: RelayRouteRule } = {
   },
   "GET /customers/{Customer}/contact-changes/{ContactChange}": {
     summary: "read one of the caller's contact changes (resume after a lost answer)",
+  },
+  "DELETE /customers/{Customer}/contact-changes/{ContactChange}": {
+    summary: "cancel one of the caller's contact changes still awaiting its signature (not signed)",
   },
   "POST /customers/{Customer}/contact-changes/{ContactChange}/submit": {
     summary: "submit a contact change's stamp (signature only, no body)",

@@ -17,6 +17,8 @@ PATHS = [
     "/customers/{customerId}",
     "/customers/internal-accounts",
     "/customers/external-accounts",
+    # Its delete: refused with BENEFICIARY_TRUSTED while the account is a trusted beneficiary.
+    "/customers/external-accounts/{externalAccountId}",
     "/quotes",
     "/quotes/{quoteId}",
     "/quotes/{quoteId}/execute",

@@ -34,6 +34,11 @@ export type CorpusEntry = {
   origin: "documented" | "derived";
   /** `placeholder`: no operation's payload; `elided`: shown cut short (`…`), not replayable. */
   kind?: "placeholder" | "elided";
+  /**
+   * A pull request after the corpus's commit that documents the entry (its files are the PR's, and
+   * their lines those of the PR's version): its number, its state when copied, and its base.
+   */
+  pullRequest?: { number: number; state: "open" | "merged"; base: string };
   sources: CorpusSource[];
   prose?: { quote: string; file: string; line: number; where: string }[];
   vocabulary?: string;
@@ -50,6 +55,11 @@ export type CorpusEntry = {
   challenges: CorpusChallenge[];
   ownValues: CorpusOwnValue[];
   answer?: { status: number; body?: unknown; source?: CorpusSource; made?: string };
+  /**
+   * A resource that holds its challenge (#853's contact change): the create's answer, which carries
+   * the `payloadToSign` of `challenges[0]`; the signed submit then goes to its own path.
+   */
+  change?: { status: number; body: Record<string, unknown>; source: CorpusSource };
   quote?: Record<string, unknown>;
   quoteSource?: CorpusSource;
   otpChallenge?: { body: Record<string, unknown>; source: CorpusSource; made: string };

@@ -1,18 +1,21 @@
 // An EU customer's trusted payee: once trusted (confirmed with an SMS code), payments to it skip
 // the per-payment second factor, as the service's documents say; untrusting asks for a code too.
 import { useTrustBeneficiary, useUntrustBeneficiary } from "@signet/react";
-import { type FormEvent, useId, useState } from "react";
+import { useId, useState } from "react";
 import { CodeInput, ErrorNote } from "../ui.js";
+import { useCodePrompt } from "../useCodePrompt.js";
 
-/** The code the customer types for the change on screen, handed back to the action. */
-type Asking = { error: unknown; answer: (code: string) => void };
+/** What the customer is asked: after a refused code, the refusal. */
+type Asking = { error: unknown };
 
 export function TrustPayee({ externalAccountId }: { externalAccountId: string }) {
   const trust = useTrustBeneficiary();
   const untrust = useUntrustBeneficiary();
   const [trusted, setTrusted] = useState<boolean>();
-  const [asking, setAsking] = useState<Asking>();
-  const [code, setCode] = useState("");
+  // The code typed for the change on screen, handed back to the action.
+  const { asking, ask, clear, code, setCode, submit } = useCodePrompt<Asking, { code: string }>(
+    (typed) => ({ code: typed }),
+  );
   const codeId = useId();
   const busy = trust.isPending || untrust.isPending;
 
@@ -22,22 +25,14 @@ export function TrustPayee({ externalAccountId }: { externalAccountId: string })
       .mutateAsync({
         externalAccountId,
         // Asked again with the service's refusal after a wrong code.
-        onChallenge: (_challenge, { error }) =>
-          new Promise((resolve) => {
-            setCode("");
-            setAsking({ error, answer: (typed) => resolve({ code: typed }) });
-          }),
+        onChallenge: (_challenge, { error }) => ask({ error }),
       })
       .then(
         (done) => setTrusted(done.trusted),
         // The hook's error shows below.
         () => undefined,
       )
-      .finally(() => setAsking(undefined));
-  };
-  const submit = (event?: FormEvent, typed = code) => {
-    event?.preventDefault();
-    if (typed.length === 6) asking?.answer(typed);
+      .finally(clear);
   };
 
   return (

@@ -14,7 +14,8 @@ import type {
 } from "@signet/core";
 import type { PendingScaChallenge } from "@signet/react";
 import { useScaLogin } from "@signet/react";
-import { useCallback, useRef, useState } from "react";
+import { useCallback } from "react";
+import { useCodePrompt } from "../useCodePrompt.js";
 
 const key = (customerId: string) => `signet-demo:sca-session:${customerId}`;
 /** A login that ends within this margin is treated as ended: the payment would outlive it. */
@@ -60,46 +61,45 @@ export type WaitingStep = PendingScaChallenge & { resend: () => Promise<void> };
  */
 export function useScaLoginFirst(customerId: string) {
   const login = useScaLogin();
-  const [waiting, setWaiting] = useState<WaitingStep>();
-  const pending = useRef<(proof: ScaProof) => void>(undefined);
+  // The step on screen; the answer (a code, or a passkey's tap) is Confirm's.
+  const prompt = useCodePrompt<WaitingStep, ScaProof>((code) => ({ code }));
+  const { ask, clear } = prompt;
   const { mutateAsync, reset } = login;
   const ensure = useCallback(
     async (factor: ScaLoginFactor, quote: ConfirmedQuote, fresh = false) => {
       if (fresh) forgetScaSession(customerId);
       else if (scaSessionLive(customerId)) return;
       const onChallenge = (challenge: ScaChallengeJson, context: ScaChallengeContext) =>
-        new Promise<ScaProof>((resolve) => {
-          pending.current = resolve;
-          setWaiting({
-            challenge,
-            step: context.step,
-            error: context.error,
-            login: true,
-            // The payment this login is asked for: the quote the user pressed "Sign and send"
-            // (or "Confirm") on, shown beside the prompt.
-            quote: context.quote ?? quote,
-            resend: context.resend,
-          });
+        ask({
+          challenge,
+          step: context.step,
+          error: context.error,
+          login: true,
+          // The payment this login is asked for: the quote the user pressed "Sign and send"
+          // (or "Confirm") on, shown beside the prompt.
+          quote: context.quote ?? quote,
+          resend: context.resend,
         });
       try {
         const done = await mutateAsync({ factor, onChallenge });
         rememberScaSession(customerId, done.sessionExpiresAt);
       } finally {
-        pending.current = undefined;
-        setWaiting(undefined);
+        clear();
       }
     },
-    [customerId, mutateAsync],
+    [customerId, mutateAsync, ask, clear],
   );
-  const answer = useCallback((proof: ScaProof) => {
-    const resolve = pending.current;
-    pending.current = undefined;
-    setWaiting(undefined);
-    resolve?.(proof);
-  }, []);
+  // The step leaves the screen as soon as it is answered (the next one, if any, replaces it).
+  const answer = useCallback(
+    (proof: ScaProof) => {
+      prompt.answer(proof);
+      clear();
+    },
+    [prompt.answer, clear],
+  );
   return {
     ensure,
-    waiting,
+    waiting: prompt.asking,
     answer,
     error: login.error,
     isPending: login.isPending,

@@ -133,212 +133,220 @@ export async function changeContact(
   }
   // No session, no change: nothing is created that this device could not sign.
   const session = await requireSession(client, { accountId });
-  const flow = new ContactChangeFlow(client, parameters, customerId, contact);
+  const flow: Flow = { client, call: parameters, customerId, contact };
   let change =
     changeId !== undefined
-      ? await flow.read(changeId)
-      : await flow.waitingOut(at(CONTACT_CHANGE_CREATE, [customerId]), () => flow.create());
-  if (change.status === "PROCESSING") change = await flow.settle(change.id);
+      ? await readChange(flow, changeId)
+      : await waitingOut(flow, at(CONTACT_CHANGE_CREATE, [customerId]), () => createChange(flow));
+  if (change.status === "PROCESSING") change = await settleChange(flow, change.id);
   if (change.status === "AWAITING_SIGNATURE") {
-    change = await flow.submit(change, signWithSession(client, session), accountId);
+    change = await submitChange(flow, change, signWithSession(client, session), accountId);
   }
   return { via: "resource", status: change.status as ChangeContactReturnType["status"], change };
 }
 
-/** One call's requests: each reads a change and holds it to the contact the user typed. */
-class ContactChangeFlow {
-  constructor(
-    private readonly client: SignetClient,
-    private readonly call: ChangeContactParameters,
-    private readonly customerId: string,
-    private readonly contact: Contact,
-  ) {}
+/** One call: its client, its options, and the contact the user typed. */
+type Flow = {
+  client: SignetClient;
+  call: ChangeContactParameters;
+  customerId: string;
+  contact: Contact;
+};
 
-  /** `POST …/contact-changes`; an active change for this very value is carried on instead. */
-  async create(): Promise<ContactChangeJson> {
-    const body = JSON.stringify(
-      "email" in this.contact
-        ? { type: "EMAIL", value: this.contact.email }
-        : { type: "PHONE", value: this.contact.phoneNumber },
+/** `POST …/contact-changes`; an active change for this very value is carried on instead. */
+async function createChange(flow: Flow): Promise<ContactChangeJson> {
+  const { client, call, customerId, contact } = flow;
+  const body = JSON.stringify(
+    "email" in contact
+      ? { type: "EMAIL", value: contact.email }
+      : { type: "PHONE", value: contact.phoneNumber },
+  );
+  try {
+    return seen(
+      flow,
+      await client.request<unknown>(
+        {
+          ...at(CONTACT_CHANGE_CREATE, [customerId]),
+          body,
+          expectedStatus: [201, 202],
+          // A repeat after a lost answer creates nothing twice: the first change, still active,
+          // makes it a 409 CONTACT_CHANGE_PENDING naming it (read below); one that was applied
+          // on create is applied again with the same value.
+          idempotent: true,
+          operation: "changeContact",
+        },
+        call,
+      ),
     );
-    try {
-      return this.seen(
-        await this.client.request<unknown>(
-          {
-            ...at(CONTACT_CHANGE_CREATE, [this.customerId]),
-            body,
-            expectedStatus: [201, 202],
-            // A repeat after a lost answer creates nothing twice: the first change, still active,
-            // makes it a 409 CONTACT_CHANGE_PENDING naming it (read below); one that was applied
-            // on create is applied again with the same value.
-            idempotent: true,
-            operation: "changeContact",
+  } catch (error) {
+    const active =
+      isSignetError(error) && error.code === "CONTACT_CHANGE_PENDING"
+        ? (error as SignetError<"CONTACT_CHANGE_PENDING">).details.contactChangeId
+        : undefined;
+    if (typeof active !== "string") throw error;
+    // Our own lost create, or another tab's for the same value: carried on. A change for another
+    // value is refused as the service refused it: the device signs only what the user typed.
+    const found = await readChange(flow, active, false).catch(() => undefined);
+    if (found === undefined || !isOurs(flow, found) || TERMINAL.includes(found.status)) throw error;
+    return found;
+  }
+}
+
+/** `GET …/contact-changes/{id}`. */
+async function readChange(flow: Flow, changeId: string, check = true): Promise<ContactChangeJson> {
+  const answer = await flow.client.request<unknown>(
+    { ...at(CONTACT_CHANGE_GET, [flow.customerId, changeId]), operation: "changeContact" },
+    flow.call,
+  );
+  const change = parseContactChange(answer);
+  if (!check) return change;
+  if (change.id !== changeId) throw aboutAnother("another change");
+  return seen(flow, change);
+}
+
+/** A change `PROCESSING` (submitted before): read until it ends, as the service reconciles it. */
+function settleChange(flow: Flow, changeId: string): Promise<ContactChangeJson> {
+  const { client, call } = flow;
+  const policy = resolveRetryPolicy(client.retry, call.retry);
+  return pollUntil(client, {
+    what: "The contact change",
+    timeoutMs: policy.timeoutMs,
+    signal: call.signal,
+    interval: (polls) => backoffDelay({ ...policy.backoff, attempt: polls, random: client.random }),
+    request: {
+      method: "GET",
+      path: at(CONTACT_CHANGE_GET, [flow.customerId, changeId]).path,
+      operation: "changeContact",
+    },
+    onEvent: call.onEvent,
+    details: () => ({ operation: "changeContact" }),
+    attempt: async () => {
+      const change = await readChange(flow, changeId);
+      return change.status === "PROCESSING" ? undefined : change;
+    },
+  });
+}
+
+/**
+ * The signed submit: the change's `payloadToSign` checked and stamped, sent with no body and no
+ * `Request-Id` (the change id in the path correlates the re-sends), re-sent identically while
+ * it answers PROCESSING. A change that is no longer awaiting its signature is read back, and
+ * its state is the outcome.
+ */
+async function submitChange(
+  flow: Flow,
+  change: ContactChangeJson,
+  sign: ReturnType<typeof signWithSession>,
+  accountId: string,
+): Promise<ContactChangeJson> {
+  const { client, call, customerId, contact } = flow;
+  const { payloadToSign, id } = change;
+  if (typeof payloadToSign !== "string" || payloadToSign === "")
+    throw new SignetError(
+      "MALFORMED_RESPONSE",
+      "A change awaiting a signature without its payload",
+    );
+  // A change past its deadline by the client's clock (which follows the service's `Date`) is not
+  // signed unread: the service has moved it to EXPIRED, and that is the outcome. The service is the
+  // judge of its own deadline: a change it still holds AWAITING_SIGNATURE is signed as read.
+  if (Date.parse(change.expiresAt ?? "") <= client.clock.now()) {
+    const found = await readChange(flow, id);
+    if (found.status !== "AWAITING_SIGNATURE") return found;
+    change = found;
+  }
+  const route = at(CONTACT_CHANGE_SUBMIT, [customerId, id]);
+  try {
+    const { body } = await waitingOut(flow, route, () =>
+      client.signed(
+        {
+          operation: "changeContact",
+          ...route,
+          payloadToSign: change.payloadToSign as string,
+          idempotencyKey: false as const,
+          sign,
+          checkPayload: updateCustomerContactPayload(client, { accountId, ...contact }),
+          parseBody: (answer) => seen(flow, answer),
+          // The change itself says whether the lost answer applied it (#853: GET reaches the
+          // same answer as the submit).
+          resolveAmbiguous: async () => {
+            const found = await readChange(flow, id);
+            return found.status === "APPLIED" ? { status: 200, body: found } : undefined;
           },
-          this.call,
-        ),
-      );
+        },
+        call,
+      ),
+    );
+    if (body.id !== id) throw aboutAnother("another change");
+    return body;
+  } catch (error) {
+    if (isSignetError(error) && error.code === "CONTACT_CHANGE_NOT_AWAITING_SIGNATURE") {
+      const found = await readChange(flow, id);
+      if (found.status === "PROCESSING") return settleChange(flow, id);
+      if (TERMINAL.includes(found.status)) return found;
+    }
+    throw error;
+  }
+}
+
+/**
+ * Runs `send` again while the service answers 409 `AUTH_CREDENTIAL_OPERATION_IN_FLIGHT` (an OTP
+ * credential operation of the same type is settling; #853: "wait and retry"), at most the retry
+ * policy's `retryCount` times, each wait its backoff; then the 409 is passed on.
+ */
+async function waitingOut<T>(
+  { client, call }: Flow,
+  request: { method: string; path: string },
+  send: () => Promise<T>,
+): Promise<T> {
+  const policy = resolveRetryPolicy(client.retry, call.retry);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await send();
     } catch (error) {
-      const active =
-        isSignetError(error) && error.code === "CONTACT_CHANGE_PENDING"
-          ? (error as SignetError<"CONTACT_CHANGE_PENDING">).details.contactChangeId
-          : undefined;
-      if (typeof active !== "string") throw error;
-      // Our own lost create, or another tab's for the same value: carried on. A change for another
-      // value is refused as the service refused it: the device signs only what the user typed.
-      const found = await this.read(active, false).catch(() => undefined);
-      if (found === undefined || !this.isOurs(found) || TERMINAL.includes(found.status))
+      if (
+        !isSignetError(error) ||
+        error.code !== "AUTH_CREDENTIAL_OPERATION_IN_FLIGHT" ||
+        attempt > policy.retryCount
+      )
         throw error;
-      return found;
-    }
-  }
-
-  /** `GET …/contact-changes/{id}`. */
-  async read(changeId: string, check = true): Promise<ContactChangeJson> {
-    const answer = await this.client.request<unknown>(
-      { ...at(CONTACT_CHANGE_GET, [this.customerId, changeId]), operation: "changeContact" },
-      this.call,
-    );
-    const change = parseContactChange(answer);
-    if (!check) return change;
-    if (change.id !== changeId) throw aboutAnother("another change");
-    return this.seen(change);
-  }
-
-  /** A change `PROCESSING` (submitted before): read until it ends, as the service reconciles it. */
-  settle(changeId: string): Promise<ContactChangeJson> {
-    const policy = resolveRetryPolicy(this.client.retry, this.call.retry);
-    const path = at(CONTACT_CHANGE_GET, [this.customerId, changeId]).path;
-    return pollUntil(this.client, {
-      what: "The contact change",
-      timeoutMs: policy.timeoutMs,
-      signal: this.call.signal,
-      interval: (polls) =>
-        backoffDelay({ ...policy.backoff, attempt: polls, random: this.client.random }),
-      request: { method: "GET", path, operation: "changeContact" },
-      onEvent: this.call.onEvent,
-      details: () => ({ operation: "changeContact" }),
-      attempt: async () => {
-        const change = await this.read(changeId);
-        return change.status === "PROCESSING" ? undefined : change;
-      },
-    });
-  }
-
-  /**
-   * The signed submit: the change's `payloadToSign` checked and stamped, sent with no body and no
-   * `Request-Id` (the change id in the path correlates the re-sends), re-sent identically while
-   * it answers PROCESSING. A change that is no longer awaiting its signature is read back, and
-   * its state is the outcome.
-   */
-  async submit(
-    change: ContactChangeJson,
-    sign: ReturnType<typeof signWithSession>,
-    accountId: string,
-  ): Promise<ContactChangeJson> {
-    const { payloadToSign, id } = change;
-    if (typeof payloadToSign !== "string" || payloadToSign === "")
-      throw new SignetError(
-        "MALFORMED_RESPONSE",
-        "A change awaiting a signature without its payload",
-      );
-    const expiresAt = Date.parse(change.expiresAt ?? "");
-    // A change past its deadline is never signed: the service has moved it to EXPIRED.
-    if (Number.isFinite(expiresAt) && expiresAt <= this.client.clock.now()) return this.read(id);
-    try {
-      const { body } = await this.waitingOut(at(CONTACT_CHANGE_SUBMIT, [this.customerId, id]), () =>
-        this.client.signed(
-          {
-            operation: "changeContact",
-            ...at(CONTACT_CHANGE_SUBMIT, [this.customerId, id]),
-            payloadToSign,
-            idempotencyKey: false as const,
-            sign,
-            checkPayload: updateCustomerContactPayload(this.client, {
-              accountId,
-              ...this.contact,
-            }),
-            parseBody: (answer) => this.seen(parseContactChange(answer)),
-            // The change itself says whether the lost answer applied it (#853: GET reaches the
-            // same answer as the submit).
-            resolveAmbiguous: async () => {
-              const found = await this.read(id);
-              return found.status === "APPLIED" ? { status: 200, body: found } : undefined;
-            },
-          },
-          this.call,
+      const delayMs = backoffDelay({ ...policy.backoff, attempt, random: client.random });
+      client.emit(
+        retryEvent(
+          { method: request.method, path: request.path, operation: "changeContact" },
+          "processing",
+          attempt,
+          delayMs,
+          client.clock.now(),
+          error,
         ),
+        call.onEvent,
       );
-      if (body.id !== id) throw aboutAnother("another change");
-      return body;
-    } catch (error) {
-      if (isSignetError(error) && error.code === "CONTACT_CHANGE_NOT_AWAITING_SIGNATURE") {
-        const found = await this.read(id);
-        if (found.status === "PROCESSING") return this.settle(id);
-        if (TERMINAL.includes(found.status)) return found;
-      }
-      throw error;
+      await client.sleep(delayMs, call.signal);
     }
   }
+}
 
-  /**
-   * Runs `send` again while the service answers 409 `AUTH_CREDENTIAL_OPERATION_IN_FLIGHT` (an OTP
-   * credential operation of the same type is settling; #853: "wait and retry"), at most the retry
-   * policy's `retryCount` times, each wait its backoff; then the 409 is passed on.
-   */
-  async waitingOut<T>(
-    request: { method: string; path: string },
-    send: () => Promise<T>,
-  ): Promise<T> {
-    const policy = resolveRetryPolicy(this.client.retry, this.call.retry);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await send();
-      } catch (error) {
-        if (
-          !isSignetError(error) ||
-          error.code !== "AUTH_CREDENTIAL_OPERATION_IN_FLIGHT" ||
-          attempt > policy.retryCount
-        )
-          throw error;
-        const delayMs = backoffDelay({ ...policy.backoff, attempt, random: this.client.random });
-        this.client.emit(
-          retryEvent(
-            { method: request.method, path: request.path, operation: "changeContact" },
-            "processing",
-            attempt,
-            delayMs,
-            this.client.clock.now(),
-            error,
-          ),
-          this.call.onEvent,
-        );
-        await this.client.sleep(delayMs, this.call.signal);
-      }
-    }
-  }
+/** Whether a change is this customer's, of the contact typed (an email without regard to case). */
+function isOurs({ customerId, contact }: Flow, change: ContactChangeJson): boolean {
+  if (change.customerId !== customerId) return false;
+  return "email" in contact
+    ? change.type === "EMAIL" && change.value.toLowerCase() === contact.email.toLowerCase()
+    : change.type === "PHONE" && change.value === contact.phoneNumber;
+}
 
-  /** Whether a change is this customer's, of the contact typed (an email without regard to case). */
-  isOurs(change: ContactChangeJson): boolean {
-    if (change.customerId !== this.customerId) return false;
-    return "email" in this.contact
-      ? change.type === "EMAIL" && change.value.toLowerCase() === this.contact.email.toLowerCase()
-      : change.type === "PHONE" && change.value === this.contact.phoneNumber;
-  }
-
-  /** Holds an answer to the change the user typed, then tells the caller. */
-  seen(answer: unknown): ContactChangeJson {
-    const change = parseContactChange(answer);
-    if (!this.isOurs(change)) throw aboutAnother("another customer or contact");
-    this.call.onChange?.(change);
-    return change;
-  }
+/** Holds an answer to the change the user typed, then tells the caller. */
+function seen(flow: Flow, answer: unknown): ContactChangeJson {
+  const change = parseContactChange(answer);
+  if (!isOurs(flow, change)) throw aboutAnother("another customer or contact");
+  flow.call.onChange?.(change);
+  return change;
 }
 
 const aboutAnother = (what: string) =>
   new SignetError("MALFORMED_RESPONSE", `The service answered about ${what}`);
 
 /** Narrows an answer to a ContactChange with a known status. */
-function parseContactChange(answer: unknown): ContactChangeJson {
+export function parseContactChange(answer: unknown): ContactChangeJson {
   const record = (typeof answer === "object" && answer !== null ? answer : {}) as Record<
     string,
     unknown

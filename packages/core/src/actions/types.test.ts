@@ -238,6 +238,11 @@ type Declared = {
     core.ChangeContactReturnType,
     core.ChangeContactErrorType,
   ];
+  cancelContactChange: [
+    core.CancelContactChangeParameters,
+    core.CancelContactChangeReturnType,
+    core.CancelContactChangeErrorType,
+  ];
 };
 // </catalog:declared>
 

@@ -864,6 +864,27 @@ export const actionTable = {
       invalidates: ["credentials"],
     },
   },
+  cancelContactChange: {
+    summary:
+      "cancels a contact change still `AWAITING_SIGNATURE` (the contact-change resource; not signed), read back after a lost answer",
+    requests: [
+      {
+        method: "DELETE",
+        path: "/customers/{Customer}/contact-changes/{ContactChange}",
+        operation: "DELETE /customers/{customerId}/contact-changes/{changeId}",
+      },
+      {
+        method: "GET",
+        path: "/customers/{Customer}/contact-changes/{ContactChange}",
+        operation: "GET /customers/{customerId}/contact-changes/{changeId}",
+      },
+    ],
+    hook: {
+      kind: "mutation",
+      name: "useCancelContactChange",
+      invalidates: [],
+    },
+  },
 } as const satisfies Record<string, ActionRow>;
 
 /**
@@ -1692,6 +1713,22 @@ export const actionErrors = {
       "DECRYPTION_FAILED",
       "CHECKSUM_INVALID",
       "CRYPTO_UNAVAILABLE",
+    ],
+  },
+  cancelContactChange: {
+    operations: [
+      "DELETE /customers/{customerId}/contact-changes/{changeId}",
+      "GET /customers/{customerId}/contact-changes/{changeId}",
+    ],
+    relay: true,
+    client: [
+      "INVALID_ARGUMENT",
+      "NETWORK",
+      "TIMEOUT",
+      "ABORTED",
+      "MALFORMED_RESPONSE",
+      "UNEXPECTED_STATUS",
+      "NOT_FOUND",
     ],
   },
 } as const satisfies Record<ActionName, ActionErrorRow>;

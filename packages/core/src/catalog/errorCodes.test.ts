@@ -76,6 +76,8 @@ const PLATFORM_ONLY: Record<string, string> = {
     "POST /quotes (quote creation, the platform's backend): resources/quotes/create.ts",
   INVALID_CURRENCY:
     "POST /quotes (quote creation, the platform's backend): resources/quotes/create.ts",
+  BENEFICIARY_TRUSTED:
+    "DELETE /customers/external-accounts/{externalAccountId} (the platform's backend; no action deletes an account): resources/accounts/external.ts",
 };
 
 // Each action's codes, as its row lists them (the generator matched the operations to the OpenAPI).

@@ -132,6 +132,13 @@ export const OPERATION_ERROR_SCHEMAS = {
   "GET /customers/internal-accounts": ["Error400", "Error401", "Error500"],
   "GET /customers/external-accounts": ["Error400", "Error401", "Error500"],
   "POST /customers/external-accounts": ["Error400", "Error401", "Error409", "Error500"],
+  "GET /customers/external-accounts/{externalAccountId}": ["Error401", "Error404", "Error500"],
+  "DELETE /customers/external-accounts/{externalAccountId}": [
+    "Error401",
+    "Error404",
+    "Error409",
+    "Error500",
+  ],
   "POST /quotes": [
     "Error400",
     "Error401",

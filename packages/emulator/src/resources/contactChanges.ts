@@ -23,11 +23,8 @@ import type { Runtime } from "../runtime.js";
 import { checkStamp, SIGNATURE_HEADER } from "../signedRetry.js";
 import type { ContactChangeRecord, CustomerRecord } from "../state.js";
 import { enumOf, object, string } from "../validation.js";
-import { getCustomerRecord, tiedCredentials } from "./customers.js";
+import { E164, EMAIL, getCustomerRecord, tiedCredentials } from "./customers.js";
 import { sessionKeys } from "./sessions.js";
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const E164 = /^\+[1-9][0-9]{1,14}$/;
 
 const createSchema = object({ type: enumOf(["EMAIL", "PHONE"]), value: string({ minLength: 1 }) });
 

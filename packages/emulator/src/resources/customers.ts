@@ -22,8 +22,10 @@ import { createCredential } from "./credentials.js";
 import { inScaRegion } from "./sca.js";
 import { sessionKeys } from "./sessions.js";
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const E164 = /^\+[1-9][0-9]{1,14}$/;
+/** An email address as the emulator accepts one (a customer's, a contact change's value). */
+export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** An E.164 phone number (a customer's, a contact change's value). */
+export const E164 = /^\+[1-9][0-9]{1,14}$/;
 const COUNTRY = /^[A-Z]{2}$/;
 const DATE = /^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$/;
 

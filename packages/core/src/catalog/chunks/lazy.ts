@@ -18,6 +18,10 @@ import type {
   AuthorizeQuoteReturnType,
 } from "../../actions/authorizeQuote.js";
 import type {
+  CancelContactChangeParameters,
+  CancelContactChangeReturnType,
+} from "../../actions/cancelContactChange.js";
+import type {
   ChangeContactParameters,
   ChangeContactReturnType,
 } from "../../actions/changeContact.js";
@@ -971,4 +975,26 @@ export async function changeContact(
   parameters: ChangeContactParameters,
 ): Promise<ChangeContactReturnType> {
   return (walletActions ?? (await loadWalletActions())).changeContact(client, parameters);
+}
+
+/**
+ * Cancels a contact change that was created and not yet submitted (`AWAITING_SIGNATURE`), which
+ * moves it to `CANCELLED`; the PR's cancel is not signed. A change already submitted resolves on
+ * its own (`APPLIED` or `FAILED`) and is not cancelled: the service's 409 is passed on. A cancel
+ * whose answer was lost is read back: a change found `CANCELLED` is the outcome, nothing is sent
+ * twice.
+ *
+ * @throws {SignetError} `CONTACT_CHANGE_NOT_AWAITING_SIGNATURE` (409: submitted, or already
+ *   terminal), `NOT_FOUND` (no such change of this customer), `MALFORMED_RESPONSE`, `NETWORK`,
+ *   `INVALID_ARGUMENT`.
+ * @example
+ * ```ts
+ * await cancelContactChange(client, { customerId, changeId });
+ * ```
+ */
+export async function cancelContactChange(
+  client: SignetClient,
+  parameters: CancelContactChangeParameters,
+): Promise<CancelContactChangeReturnType> {
+  return (walletActions ?? (await loadWalletActions())).cancelContactChange(client, parameters);
 }

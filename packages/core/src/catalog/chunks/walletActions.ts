@@ -2,6 +2,7 @@
 // chunk `wallet`, which catalog/chunks/lazy.ts loads on first use, as one chunk.
 export { addCredential } from "../../actions/addCredential.js";
 export { addPasskey } from "../../actions/addPasskey.js";
+export { cancelContactChange } from "../../actions/cancelContactChange.js";
 export { changeContact } from "../../actions/changeContact.js";
 export {
   confirmContactVerification,

@@ -1,12 +1,13 @@
-// External accounts (`POST` and `GET /customers/external-accounts`): every account type of the
-// service's ExternalAccountCreateInfoOneOf, a wallet's address checked by its chain, the bank
-// details masked in answers.
+// External accounts (`POST` and `GET /customers/external-accounts`, `GET` and `DELETE …/{id}`):
+// every account type of the service's ExternalAccountCreateInfoOneOf, a wallet's address checked by
+// its chain, the bank details masked in answers. The OpenAPI: an account "that is currently a
+// trusted beneficiary for SCA cannot be deleted" (409 `BENEFICIARY_TRUSTED`: untrust it first).
 import { isEvmAddress, isSolanaAddress, isSparkAddress, isTronAddress } from "../../addresses.js";
 import { isoTime } from "../../clock.js";
 import { queryParam, type RequestContext, readBody } from "../../http/context.js";
-import { invalidInput, notFound } from "../../http/errors.js";
+import { invalidInput, notFound, ServiceError } from "../../http/errors.js";
 import { listEnvelope } from "../../http/lists.js";
-import { json } from "../../http/responses.js";
+import { json, noContent } from "../../http/responses.js";
 import type { Route } from "../../http/router.js";
 import type { ExternalAccountRecord } from "../../state.js";
 import {
@@ -186,6 +187,37 @@ function listExternalAccounts(ctx: RequestContext): Response {
   return json(200, listEnvelope(data));
 }
 
+/** The external account in the path: 404 `REFERENCE_NOT_FOUND` for none. */
+function accountOf(ctx: RequestContext): ExternalAccountRecord {
+  const accountId = ctx.params.externalAccountId ?? "";
+  const account = ctx.rt.state.externalAccounts.get(accountId);
+  if (!account) throw notFound("ExternalAccount", accountId.slice(0, 100));
+  return account;
+}
+
+/** `GET /customers/external-accounts/{externalAccountId}` → 200 `ExternalAccount`. */
+function getExternalAccount(ctx: RequestContext): Response {
+  return json(200, externalAccountJson(accountOf(ctx)));
+}
+
+/**
+ * `DELETE /customers/external-accounts/{externalAccountId}` → 204; 409 `BENEFICIARY_TRUSTED` while
+ * it is a trusted beneficiary ("Untrust it first, then delete"), nothing deleted. A trust started
+ * and not confirmed is not a trust: the OpenAPI names only "currently a trusted beneficiary".
+ */
+function deleteExternalAccount(ctx: RequestContext): Response {
+  const account = accountOf(ctx);
+  if (account.trusted === true) {
+    throw new ServiceError(
+      409,
+      "BENEFICIARY_TRUSTED",
+      "The external account is currently a trusted beneficiary, so it cannot be deleted. Untrust it first, then delete.",
+    );
+  }
+  ctx.rt.state.externalAccounts.delete(account.id);
+  return noContent();
+}
+
 export const externalAccountRoutes: Route[] = [
   {
     method: "POST",
@@ -194,4 +226,14 @@ export const externalAccountRoutes: Route[] = [
     body: externalAccountSchema,
   },
   { method: "GET", pattern: "/customers/external-accounts", handler: listExternalAccounts },
+  {
+    method: "GET",
+    pattern: "/customers/external-accounts/:externalAccountId",
+    handler: getExternalAccount,
+  },
+  {
+    method: "DELETE",
+    pattern: "/customers/external-accounts/:externalAccountId",
+    handler: deleteExternalAccount,
+  },
 ];
