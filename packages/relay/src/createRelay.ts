@@ -24,6 +24,7 @@ import {
   type OwnershipCache,
   tieredOwnershipCache,
 } from "./ownership.js";
+import { REQUEST_ID_PATTERN } from "./protocol.js";
 import {
   createMemoryRateLimitStore,
   type RateLimitResult,
@@ -34,6 +35,14 @@ import { basePathSegments, splitPath } from "./requestPath.js";
 import { compileRoutes } from "./routeMatcher.js";
 import { isIdOfKind, isOpaqueSegment, RELAY_ROUTES } from "./routes.js";
 import { basicAuthorization, callUpstream, createSlots, type Upstream } from "./upstream.js";
+import {
+  receiveWebhook,
+  recordSender,
+  type WebhookSettings,
+  waitForOperation,
+} from "./webhooks/receiver.js";
+import { importWebhookKey, WEBHOOK_SIGNATURE_HEADER } from "./webhooks/signature.js";
+import { createMemoryWebhookStore, type WebhookStore } from "./webhooks/store.js";
 
 /** The app's user behind a request, as `resolveUser` names them. */
 export interface RelayUser {
@@ -49,6 +58,36 @@ export interface RelayRateLimit {
   windowMs?: number;
   /** Where hits are counted (default: in memory, per instance). Share one across instances. */
   store?: RateLimitStore;
+}
+
+/**
+ * The webhook receiver (off unless given): the service's `WALLET_OPERATION.*` webhooks (its #802)
+ * are verified and pushed to the device waiting on each request (README "Webhooks").
+ */
+export interface RelayWebhooks {
+  /**
+   * The service's webhook verification key, given at integration: P-256, as SEC1 hex (compressed
+   * or uncompressed) or an SPKI PEM. Every delivery's `X-Grid-Signature` is checked against it.
+   */
+  publicKey: string;
+  /**
+   * How far a delivery's signed `timestamp` may be from the relay's clock (default 300 000 ms,
+   * five minutes); further is refused as stale. Delivery ids are remembered for twice as long, so
+   * a replay is refused either as stale or as a duplicate.
+   */
+  toleranceMs?: number;
+  /**
+   * How long who-sent-which-request and each operation's end are kept (default 3 600 000 ms): as
+   * long as a device may still be re-sending one signed request.
+   */
+  ttlMs?: number;
+  /** How long one device wait is held open before a 204 (default 25 000 ms). */
+  waitMs?: number;
+  /**
+   * Where deliveries, senders and ends are kept (default: in memory, per instance). Relays behind
+   * a load balancer share one: `createRedisWebhookStore` from `@signet/relay/redis`.
+   */
+  store?: WebhookStore;
 }
 
 /**
@@ -138,6 +177,11 @@ export interface CreateRelayOptions {
   catchAllParam?: string;
   /** Receives a {@link RelayEvent} per request and per ownership lookup. Exceptions are ignored. */
   onEvent?: (event: RelayEvent) => void;
+  /**
+   * Receive the service's wallet-operation webhooks at `POST {basePath}/webhooks` and let each
+   * device wait for its own at `GET {basePath}/wallet-operations/{requestId}` (off by default).
+   */
+  webhooks?: RelayWebhooks;
 }
 
 /** The relay: a fetch handler. */
@@ -353,6 +397,7 @@ function configureRelay(
   const catchAll = catchAllNames(options.catchAllParam);
   const matchRoute = compileRoutes(RELAY_ROUTES);
   const onEvent = options.onEvent;
+  const webhooks = webhookSettings(options.webhooks, maxBodyBytes);
 
   function emit(event: RelayEvent): void {
     try {
@@ -383,44 +428,7 @@ function configureRelay(
     return customerId;
   }
 
-  async function handle(
-    incoming: RelayIncoming,
-    state: { route: string | null; customerId?: string },
-  ): Promise<RelayAnswer> {
-    const target = incoming.target();
-    const segments = target.segments ?? splitPath(target.path);
-    if (!base.every((segment, i) => segments[i] === segment)) {
-      throw new RelayRefusal("RELAY_NOT_FOUND", "The relay does not forward this path.");
-    }
-    const method = incoming.method;
-    const match = matchRoute(method, base.length === 0 ? segments : segments.slice(base.length));
-    if (match.kind === "none") {
-      throw new RelayRefusal("RELAY_NOT_FOUND", "The relay does not forward this path.");
-    }
-    if (match.kind === "method") {
-      const allow = match.allow.join(", ");
-      throw new RelayRefusal(
-        "METHOD_NOT_ALLOWED",
-        "The relay does not forward this method here.",
-        { allow: match.allow },
-        { Allow: allow },
-      );
-    }
-    const route = match.route;
-    state.route = route.path;
-    // Before the cookie is read, a cross-site "simple" request is refused: a form or text type
-    // by the header check (400), no type at all here (415).
-    const headers = pickForwardedHeaders(incoming.header);
-    if (route.method !== "GET" && headers["Content-Type"] === undefined) {
-      throw new RelayRefusal(
-        "UNSUPPORTED_MEDIA_TYPE",
-        "A request that changes state needs Content-Type: application/json, body or not.",
-      );
-    }
-
-    const customerId = await identify(incoming);
-    state.customerId = customerId;
-
+  async function spend(customerId: string, method: string): Promise<void> {
     if (rateLimit !== undefined) {
       let hit: RateLimitResult | undefined;
       const key = `signet-relay:${customerId}`;
@@ -450,6 +458,51 @@ function configureRelay(
         );
       }
     }
+  }
+
+  async function handle(
+    incoming: RelayIncoming,
+    state: { route: string | null; customerId?: string; reason?: string },
+  ): Promise<RelayAnswer> {
+    const target = incoming.target();
+    const segments = target.segments ?? splitPath(target.path);
+    if (!base.every((segment, i) => segments[i] === segment)) {
+      throw new RelayRefusal("RELAY_NOT_FOUND", "The relay does not forward this path.");
+    }
+    const method = incoming.method;
+    const match = matchRoute(method, base.length === 0 ? segments : segments.slice(base.length));
+    if (match.kind === "none" && webhooks !== undefined) {
+      const answer = await webhookRoute(incoming, segments.slice(base.length), state);
+      if (answer !== undefined) return answer;
+    }
+    if (match.kind === "none") {
+      throw new RelayRefusal("RELAY_NOT_FOUND", "The relay does not forward this path.");
+    }
+    if (match.kind === "method") {
+      const allow = match.allow.join(", ");
+      throw new RelayRefusal(
+        "METHOD_NOT_ALLOWED",
+        "The relay does not forward this method here.",
+        { allow: match.allow },
+        { Allow: allow },
+      );
+    }
+    const route = match.route;
+    state.route = route.path;
+    // Before the cookie is read, a cross-site "simple" request is refused: a form or text type
+    // by the header check (400), no type at all here (415).
+    const headers = pickForwardedHeaders(incoming.header);
+    if (route.method !== "GET" && headers["Content-Type"] === undefined) {
+      throw new RelayRefusal(
+        "UNSUPPORTED_MEDIA_TYPE",
+        "A request that changes state needs Content-Type: application/json, body or not.",
+      );
+    }
+
+    const customerId = await identify(incoming);
+    state.customerId = customerId;
+
+    await spend(customerId, method);
 
     const search = catchAll === undefined ? target.search : withoutParams(target.search, catchAll);
     const { query, ids: queryIds } = checkQuery(route, search, customerId);
@@ -485,12 +538,66 @@ function configureRelay(
     if (answer.status < 200 || answer.status > 599) {
       throw new RelayRefusal("UPSTREAM_UNAVAILABLE", "The service answered with a bad status.");
     }
+    // The service took this signed request: its push may now reach this user, and only them.
+    const requestId = headers["Request-Id"];
+    if (webhooks !== undefined && requestId !== undefined && answer.status < 300)
+      await recordSender(webhooks, requestId, customerId);
     return passThrough(answer.status, answer.headers, answer.body);
+  }
+
+  /** The webhook receiver and the device's wait, or `undefined` when the path is neither. */
+  async function webhookRoute(
+    incoming: RelayIncoming,
+    segments: string[],
+    state: { route: string | null; customerId?: string; reason?: string },
+  ): Promise<RelayAnswer | undefined> {
+    const settings = webhooks!;
+    if (segments.length === 1 && segments[0] === "webhooks") {
+      state.route = "/webhooks";
+      if (incoming.method !== "POST")
+        throw new RelayRefusal(
+          "METHOD_NOT_ALLOWED",
+          "The webhook receiver takes POST only.",
+          {
+            allow: ["POST"],
+          },
+          { Allow: "POST" },
+        );
+      const { answer, outcome } = await receiveWebhook(
+        settings,
+        (limit) => incoming.readBody(limit),
+        incoming.header(WEBHOOK_SIGNATURE_HEADER),
+      );
+      if (outcome.code !== undefined) state.reason = outcome.code;
+      return answer;
+    }
+    if (segments.length === 2 && segments[0] === "wallet-operations") {
+      state.route = "/wallet-operations/{Request}";
+      if (incoming.method !== "GET")
+        throw new RelayRefusal(
+          "METHOD_NOT_ALLOWED",
+          "A device waits with GET only.",
+          {
+            allow: ["GET"],
+          },
+          { Allow: "GET" },
+        );
+      const requestId = segments[1]!;
+      if (!REQUEST_ID_PATTERN.test(requestId))
+        throw new RelayRefusal("INVALID_INPUT", "The path does not name a request id.");
+      const customerId = await identify(incoming);
+      state.customerId = customerId;
+      await spend(customerId, "GET");
+      return waitForOperation(settings, requestId, customerId);
+    }
+    return undefined;
   }
 
   return async function answer(incoming: RelayIncoming): Promise<RelayAnswer> {
     const started = Date.now();
-    const state: { route: string | null; customerId?: string } = { route: null };
+    const state: { route: string | null; customerId?: string; reason?: string } = {
+      route: null,
+    };
     let response: RelayAnswer;
     let code: RelayErrorCode | undefined;
     let reason: string | undefined;
@@ -513,10 +620,47 @@ function configureRelay(
       route: state.route,
       status: code === undefined ? response.status : relayErrorStatus(code),
       ...(code !== undefined ? { code } : {}),
-      ...(reason !== undefined ? { reason } : {}),
+      ...(reason !== undefined
+        ? { reason }
+        : state.reason !== undefined
+          ? { reason: state.reason }
+          : {}),
       ...(state.customerId !== undefined ? { customerId: state.customerId } : {}),
       durationMs: Date.now() - started,
     });
     return response;
+  };
+}
+
+/** The receiver's settings from its options, checked at creation; `undefined` when it is off. */
+function webhookSettings(
+  options: RelayWebhooks | undefined,
+  maxBodyBytes: number,
+): WebhookSettings | undefined {
+  if (options === undefined) return undefined;
+  const toleranceMs = options.toleranceMs ?? 5 * 60_000;
+  const ttlMs = options.ttlMs ?? DEFAULT_OWNERSHIP_TTL_MS;
+  const waitMs = options.waitMs ?? 25_000;
+  for (const [name, value] of [
+    ["toleranceMs", toleranceMs],
+    ["ttlMs", ttlMs],
+    ["waitMs", waitMs],
+  ] as const) {
+    assertOption(
+      Number.isFinite(value) && value > 0,
+      `"webhooks.${name}" expected a positive number, got ${value}`,
+    );
+  }
+  const key = importWebhookKey(options.publicKey);
+  // Checked at the first delivery too; an unhandled rejection here would end a Node process.
+  key.catch(() => {});
+  return {
+    key,
+    store: options.store ?? createMemoryWebhookStore(),
+    toleranceMs,
+    ttlMs,
+    waitMs,
+    maxBodyBytes,
+    now: Date.now,
   };
 }
