@@ -22,7 +22,7 @@ import { createRequestLog, type RequestLogEntry } from "./requestLog.js";
 import { settleDueTransactions } from "./resources/transactions.js";
 import { serviceRoutes } from "./routes.js";
 import type { Runtime } from "./runtime.js";
-import { REQUEST_ID_HEADER, SIGNATURE_HEADER } from "./signedRetry.js";
+import { collectSettled, REQUEST_ID_HEADER, SIGNATURE_HEADER } from "./signedRetry.js";
 import { createState } from "./state.js";
 import { validate } from "./validation.js";
 import { createWebhookSender, type WebhookDelivery } from "./webhooks.js";
@@ -170,6 +170,10 @@ export function createEmulator(options: CreateEmulatorParameters = {}): CreateEm
       }
     }
     const rawBody = await readRawBody(request);
+    // A byte-identical re-send of an operation that settled after PROCESSING collects its answer
+    // before the handler's own checks, which the settled operation itself now fails.
+    const settled = collectSettled(rt, method, path, request.headers, rawBody);
+    if (settled !== undefined) return settled;
     settleDueTransactions(rt);
     const match = route(method, path);
     if (match.kind === "not_found")

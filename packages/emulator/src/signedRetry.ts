@@ -191,22 +191,19 @@ export async function runSignedRetry(
     spec.allowedKeys(pending),
     pending.body,
   );
-  if (pending.settled !== undefined) {
-    // Settled after a PROCESSING answer: this re-send collects the result and uses the id up.
-    pending.consumed = true;
-    const { status, headers, body } = pending.settled;
-    return new Response(status === 204 ? null : Uint8Array.from(body), { status, headers });
-  }
   const fault = ctx.takeSignedFault();
   if (fault?.kind === "processing") {
     pending.submitted = true;
+    pending.stamp = signature;
     if (spec.webhook !== undefined && ctx.rt.webhooks.active())
       settleLater(ctx, spec, publicKey, pending);
     return processing();
   }
   if (fault) {
     pending.consumed = true;
-    throw faultError(fault);
+    const error = faultError(fault);
+    reportFailure(ctx, spec, pending, error);
+    throw error;
   }
   try {
     const response = await spec.complete({ publicKey, pending });
@@ -286,4 +283,32 @@ function settleLater(
   };
   const timer = setTimeout(() => void settle(), ctx.rt.webhooks.settleMs);
   (timer as { unref?: () => void }).unref?.();
+}
+
+/**
+ * The answer of an operation that settled by itself after PROCESSING, for the byte-identical
+ * re-send that collects it (same method, path, body, `Request-Id` and stamp); it uses the request
+ * id up. `undefined` for any other request, which then goes its usual way.
+ */
+export function collectSettled(
+  rt: { state: { pending: Map<string, PendingRequest> } },
+  method: string,
+  path: string,
+  headers: Headers,
+  rawBody: Uint8Array,
+): Response | undefined {
+  const requestId = headers.get(REQUEST_ID_HEADER);
+  const pending = requestId === null ? undefined : rt.state.pending.get(requestId);
+  if (
+    pending?.settled === undefined ||
+    pending.consumed ||
+    pending.method !== method ||
+    pending.path !== path ||
+    pending.stamp !== headers.get(SIGNATURE_HEADER) ||
+    !sameBytes(pending.body, rawBody)
+  )
+    return undefined;
+  pending.consumed = true;
+  const { status, headers: kept, body } = pending.settled;
+  return new Response(status === 204 ? null : Uint8Array.from(body), { status, headers: kept });
 }

@@ -126,6 +126,8 @@ export interface PendingRequest {
    * answer the next verified re-send collects.
    */
   settled?: { status: number; headers: [string, string][]; body: Uint8Array };
+  /** The stamp of the signed send answered PROCESSING: a re-send is byte-identical, stamp included. */
+  stamp?: string;
 }
 
 /** A contact change (the service's #853): one field, its new value, its state. */
