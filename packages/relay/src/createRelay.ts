@@ -41,7 +41,11 @@ import {
   type WebhookSettings,
   waitForOperation,
 } from "./webhooks/receiver.js";
-import { importWebhookKey, WEBHOOK_SIGNATURE_HEADER } from "./webhooks/signature.js";
+import {
+  importWebhookKey,
+  isWebhookKeyText,
+  WEBHOOK_SIGNATURE_HEADER,
+} from "./webhooks/signature.js";
 import { createMemoryWebhookStore, type WebhookStore } from "./webhooks/store.js";
 
 /** The app's user behind a request, as `resolveUser` names them. */
@@ -651,6 +655,10 @@ function webhookSettings(
       `"webhooks.${name}" expected a positive number, got ${value}`,
     );
   }
+  assertOption(
+    isWebhookKeyText(options.publicKey),
+    `"webhooks.publicKey" expected the service's P-256 public key as SEC1 hex or an SPKI PEM`,
+  );
   const key = importWebhookKey(options.publicKey);
   // Checked at the first delivery too; an unhandled rejection here would end a Node process.
   key.catch(() => {});

@@ -28,6 +28,14 @@ function base64Bytes(text: string): Uint8Array<ArrayBuffer> | undefined {
   }
 }
 
+const KEY_TEXT =
+  /^(0[23][0-9a-fA-F]{64}|04[0-9a-fA-F]{128}|-----BEGIN PUBLIC KEY-----[A-Za-z0-9+/=\s]+-----END PUBLIC KEY-----)$/;
+
+/** Whether `text` has the form of a key {@link importWebhookKey} reads (checked at creation). */
+export function isWebhookKeyText(text: unknown): text is string {
+  return typeof text === "string" && KEY_TEXT.test(text.trim());
+}
+
 /**
  * Imports the service's webhook public key: SEC1 hex (66 characters compressed, 130
  * uncompressed) or an SPKI PEM (`-----BEGIN PUBLIC KEY-----`).
