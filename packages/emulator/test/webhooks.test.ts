@@ -22,6 +22,7 @@ import {
 } from "./testClient.js";
 
 type Received = { body: string; signature: string | null };
+type Webhook = { id: string; type: string; timestamp: string; data: Record<string, unknown> };
 
 let server: Server;
 const received: Received[] = [];
@@ -68,9 +69,9 @@ async function hooksFor(requestId: string, count = 1): Promise<Received[]> {
 }
 
 /** Judges one received webhook: the vendored schema and the signature under the published key. */
-async function judge(hook: Received): Promise<Record<string, any>> {
+async function judge(hook: Received): Promise<Webhook> {
   const keys = (await call(t, "GET", "/_emulator/keys")).body as { webhookPublicKey: string };
-  const body = JSON.parse(hook.body) as Record<string, any>;
+  const body = JSON.parse(hook.body) as Webhook;
   expect(openApiJudge().checkComponent("WalletOperationWebhook", body)).toEqual([]);
   const point = Buffer.from(keys.webhookPublicKey, "hex");
   const publicKey = createPublicKey({

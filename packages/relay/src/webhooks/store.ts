@@ -79,7 +79,10 @@ export function createMemoryWebhookStore(options: MemoryWebhookStoreOptions = {}
     },
     async subscribe(channel, listener) {
       let set = listeners.get(channel);
-      if (set === undefined) listeners.set(channel, (set = new Set()));
+      if (set === undefined) {
+        set = new Set();
+        listeners.set(channel, set);
+      }
       set.add(listener);
       return () => {
         set.delete(listener);
