@@ -106,8 +106,13 @@ const budgets = [
     // Merged with issue #37's nine actions (TOTP enrolment, the factor reset's three, trust and
     // untrust in the payments chunk, changeContact in the wallet chunk): 19.66 KiB up front (the
     // page gains only their stubs), 54.44 KiB in all (55748 B).
+    // Raised to 55.25 KiB in all (54.76 measured: 56078 B; up front 19.65, 20120 B, unchanged)
+    // for issue #37 item 2, webhooks pushed to the waiting device: the relay's long-poll listener
+    // is its own lazy chunk (`push`, 0.6 KiB), loaded only by a client created with `push: true`;
+    // the engine's race of its wait with the push, in the prefetched `signedRequest` chunk, and
+    // the client's option and import stub are the rest (about 0.1 KiB).
     upFront: 20 * 1024,
-    whole: 54.75 * 1024,
+    whole: 55.25 * 1024,
   },
   {
     // The hooks alone: react and @signet/core are the app's own dependencies.
