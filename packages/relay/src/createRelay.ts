@@ -24,7 +24,6 @@ import {
   type OwnershipCache,
   tieredOwnershipCache,
 } from "./ownership.js";
-import { REQUEST_ID_PATTERN } from "./protocol.js";
 import {
   createMemoryRateLimitStore,
   type RateLimitResult,
@@ -35,17 +34,9 @@ import { basePathSegments, splitPath } from "./requestPath.js";
 import { compileRoutes } from "./routeMatcher.js";
 import { isIdOfKind, isOpaqueSegment, RELAY_ROUTES } from "./routes.js";
 import { basicAuthorization, callUpstream, createSlots, type Upstream } from "./upstream.js";
-import {
-  receiveWebhook,
-  recordSender,
-  type WebhookSettings,
-  waitForOperation,
-} from "./webhooks/receiver.js";
-import {
-  importWebhookKey,
-  isWebhookKeyText,
-  WEBHOOK_SIGNATURE_HEADER,
-} from "./webhooks/signature.js";
+import { recordSender, type WebhookSettings } from "./webhooks/receiver.js";
+import { webhookRoute } from "./webhooks/route.js";
+import { importWebhookKey, isWebhookKeyText } from "./webhooks/signature.js";
 import { createMemoryWebhookStore, type WebhookStore } from "./webhooks/store.js";
 
 /** The app's user behind a request, as `resolveUser` names them. */
@@ -331,6 +322,14 @@ export function createRelay(parameters: CreateRelayParameters): CreateRelayRetur
  */
 const DEFAULT_OWNERSHIP_TTL_MS = 60 * 60_000;
 
+/** The per-user rate limit, resolved. */
+interface RateLimitSettings {
+  limit: number;
+  windowMs: number;
+  store: RateLimitStore;
+  hitNow: ReturnType<typeof syncHit>;
+}
+
 /** Calls to the service in flight at once, by default: well above what one relay process serves. */
 const DEFAULT_MAX_CONNECTIONS = 128;
 
@@ -370,7 +369,7 @@ function configureRelay(
     options.rateLimit === false
       ? undefined
       : (options.rateLimit?.store ?? createMemoryRateLimitStore());
-  const rateLimit =
+  const rateLimit: RateLimitSettings | undefined =
     rateLimitStore === undefined || options.rateLimit === false
       ? undefined
       : {
@@ -432,38 +431,6 @@ function configureRelay(
     return customerId;
   }
 
-  async function spend(customerId: string, method: string): Promise<void> {
-    if (rateLimit !== undefined) {
-      let hit: RateLimitResult | undefined;
-      const key = `signet-relay:${customerId}`;
-      try {
-        hit =
-          rateLimit.hitNow !== undefined
-            ? rateLimit.hitNow(key, rateLimit.windowMs, rateLimit.limit)
-            : await rateLimit.store.hit(key, rateLimit.windowMs, rateLimit.limit);
-      } catch {
-        // A shared store that is down cannot enforce the limit: reads go on, writes fail closed.
-        if (method !== "GET" && method !== "HEAD") {
-          throw new RelayRefusal(
-            "RELAY_STORE_UNAVAILABLE",
-            "The relay cannot take this request right now; try again shortly.",
-            { retryAfterSeconds: 1 },
-            { "Retry-After": "1" },
-          );
-        }
-      }
-      if (hit !== undefined && !hit.allowed) {
-        const seconds = Math.max(1, Math.ceil(hit.retryAfterMs / 1000));
-        throw new RelayRefusal(
-          "RATE_LIMITED",
-          "Too many requests; try again later.",
-          { retryAfterSeconds: seconds },
-          { "Retry-After": String(seconds) },
-        );
-      }
-    }
-  }
-
   async function handle(
     incoming: RelayIncoming,
     state: { route: string | null; customerId?: string; reason?: string },
@@ -476,7 +443,10 @@ function configureRelay(
     const method = incoming.method;
     const match = matchRoute(method, base.length === 0 ? segments : segments.slice(base.length));
     if (match.kind === "none" && webhooks !== undefined) {
-      const answer = await webhookRoute(incoming, segments.slice(base.length), state);
+      const answer = await webhookRoute(webhooks, incoming, segments.slice(base.length), state, {
+        identify,
+        spend: (customerId) => spendRateLimit(rateLimit, customerId, "GET"),
+      });
       if (answer !== undefined) return answer;
     }
     if (match.kind === "none") {
@@ -506,7 +476,7 @@ function configureRelay(
     const customerId = await identify(incoming);
     state.customerId = customerId;
 
-    await spend(customerId, method);
+    await spendRateLimit(rateLimit, customerId, method);
 
     const search = catchAll === undefined ? target.search : withoutParams(target.search, catchAll);
     const { query, ids: queryIds } = checkQuery(route, search, customerId);
@@ -547,54 +517,6 @@ function configureRelay(
     if (webhooks !== undefined && requestId !== undefined && answer.status < 300)
       await recordSender(webhooks, requestId, customerId);
     return passThrough(answer.status, answer.headers, answer.body);
-  }
-
-  /** The webhook receiver and the device's wait, or `undefined` when the path is neither. */
-  async function webhookRoute(
-    incoming: RelayIncoming,
-    segments: string[],
-    state: { route: string | null; customerId?: string; reason?: string },
-  ): Promise<RelayAnswer | undefined> {
-    const settings = webhooks!;
-    if (segments.length === 1 && segments[0] === "webhooks") {
-      state.route = "/webhooks";
-      if (incoming.method !== "POST")
-        throw new RelayRefusal(
-          "METHOD_NOT_ALLOWED",
-          "The webhook receiver takes POST only.",
-          {
-            allow: ["POST"],
-          },
-          { Allow: "POST" },
-        );
-      const { answer, outcome } = await receiveWebhook(
-        settings,
-        (limit) => incoming.readBody(limit),
-        incoming.header(WEBHOOK_SIGNATURE_HEADER),
-      );
-      if (outcome.code !== undefined) state.reason = outcome.code;
-      return answer;
-    }
-    if (segments.length === 2 && segments[0] === "wallet-operations") {
-      state.route = "/wallet-operations/{Request}";
-      if (incoming.method !== "GET")
-        throw new RelayRefusal(
-          "METHOD_NOT_ALLOWED",
-          "A device waits with GET only.",
-          {
-            allow: ["GET"],
-          },
-          { Allow: "GET" },
-        );
-      const requestId = segments[1]!;
-      if (!REQUEST_ID_PATTERN.test(requestId))
-        throw new RelayRefusal("INVALID_INPUT", "The path does not name a request id.");
-      const customerId = await identify(incoming);
-      state.customerId = customerId;
-      await spend(customerId, "GET");
-      return waitForOperation(settings, requestId, customerId);
-    }
-    return undefined;
   }
 
   return async function answer(incoming: RelayIncoming): Promise<RelayAnswer> {
@@ -671,4 +593,41 @@ function webhookSettings(
     maxBodyBytes,
     now: Date.now,
   };
+}
+
+/** Counts one request against the caller's rate limit. @throws {RelayRefusal} 429, or 503 for a write while a shared store is down. */
+async function spendRateLimit(
+  rateLimit: RateLimitSettings | undefined,
+  customerId: string,
+  method: string,
+): Promise<void> {
+  if (rateLimit !== undefined) {
+    let hit: RateLimitResult | undefined;
+    const key = `signet-relay:${customerId}`;
+    try {
+      hit =
+        rateLimit.hitNow !== undefined
+          ? rateLimit.hitNow(key, rateLimit.windowMs, rateLimit.limit)
+          : await rateLimit.store.hit(key, rateLimit.windowMs, rateLimit.limit);
+    } catch {
+      // A shared store that is down cannot enforce the limit: reads go on, writes fail closed.
+      if (method !== "GET" && method !== "HEAD") {
+        throw new RelayRefusal(
+          "RELAY_STORE_UNAVAILABLE",
+          "The relay cannot take this request right now; try again shortly.",
+          { retryAfterSeconds: 1 },
+          { "Retry-After": "1" },
+        );
+      }
+    }
+    if (hit !== undefined && !hit.allowed) {
+      const seconds = Math.max(1, Math.ceil(hit.retryAfterMs / 1000));
+      throw new RelayRefusal(
+        "RATE_LIMITED",
+        "Too many requests; try again later.",
+        { retryAfterSeconds: seconds },
+        { "Retry-After": String(seconds) },
+      );
+    }
+  }
 }
