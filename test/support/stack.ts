@@ -91,6 +91,13 @@ if (underVitest)
     }
   });
 
+/** The keys `GET /_emulator/keys` publishes. */
+type EmulatorKeys = {
+  attestationPublicKey: string;
+  signerPublicKey: string;
+  webhookPublicKey: string;
+};
+
 export type LoggedRequest = {
   method: string;
   path: string;
@@ -199,11 +206,7 @@ export async function startStack(
      * relay). Default: the connection's peer address.
      */
     relayEndUserIp?: false;
-    /**
-     * The relay receives the emulator's wallet-operation webhooks (verified under the emulator's
-     * published key), and the emulator sends them there. `waitMs`: the relay's hold of a device's
-     * wait. Give the emulator's own `webhooks` options (retries, `settleMs`) beside it.
-     */
+    /** The relay takes the emulator's webhooks, sent there (its `webhooks` options beside). */
     relayWebhooks?: { waitMs?: number };
   } = {},
 ): Promise<Stack> {
@@ -232,16 +235,16 @@ export async function startStack(
         if (test) unreported.push(named);
       },
     });
-  const keys = (await (await fetch(`${emulator.url}/_emulator/keys`)).json()) as {
-    attestationPublicKey: string;
-    signerPublicKey: string;
-    webhookPublicKey: string;
-  };
+  const keys = (await (await fetch(`${emulator.url}/_emulator/keys`)).json()) as EmulatorKeys;
   const tags = requestTags(relayTags);
   const hop = serviceHop ? await serviceHop(judged(), emulator.url) : undefined;
   const upstreamFetch = hop ? tags.onUpstream(fetch) : judged();
-  // One store for every relay this stack starts (a restart keeps what was received).
-  const webhookStore = createMemoryWebhookStore();
+  // One store for every relay this stack starts: a restart keeps what was received.
+  const webhooks = relayWebhooks && {
+    publicKey: keys.webhookPublicKey,
+    ...relayWebhooks,
+    store: createMemoryWebhookStore(),
+  };
   const newRelay = () =>
     createRelay({
       baseUrl: hop?.url ?? emulator.url,
@@ -256,9 +259,7 @@ export async function startStack(
       ...(relayEndUserIp === false ? {} : { endUserIpAddress: nodeRemoteAddress }),
       fetch: relayUpstream ? relayUpstream(upstreamFetch) : upstreamFetch,
       ...(onRelayEvent ? { onEvent: onRelayEvent } : {}),
-      ...(relayWebhooks
-        ? { webhooks: { publicKey: keys.webhookPublicKey, ...relayWebhooks, store: webhookStore } }
-        : {}),
+      ...(webhooks ? { webhooks } : {}),
       ...relayOptions,
     });
   const listen = (port: number) => listenRelay(port, toNodeHandler(newRelay()), tags);
