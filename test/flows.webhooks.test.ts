@@ -21,13 +21,11 @@ const SLOW = {
 let stack: Stack;
 let polling: Stack;
 beforeAll(async () => {
-  [stack, polling] = await Promise.all([
-    startStack({
-      webhooks: { baseDelayMs: 20, maxAttempts: 3, settleMs: 20 },
-      relayWebhooks: { waitMs: 5_000 },
-    }),
-    startStack({ webhooks: { settleMs: 20 } }),
-  ]);
+  stack = await startStack({
+    webhooks: { baseDelayMs: 20, maxAttempts: 3, settleMs: 20 },
+    relayWebhooks: { waitMs: 5_000 },
+  });
+  polling = await startStack({ webhooks: { settleMs: 20 } });
 });
 afterAll(async () => {
   await Promise.all([stack?.close(), polling?.close()]);
