@@ -166,6 +166,7 @@ const CHUNKS = {
     "the reading of a payload before it is signed (docs/protocol.md §11): prefetched, only a signature needs it",
   watchSessionExpiry: "the session watcher and automatic refresh: its first timer is minutes away",
   rejectSession: "clearing a session the service refused (a 401): rare, and loaded on that 401",
+  push: "the long poll of the relay's pushed webhooks (docs/protocol.md §14): only a client created with push: true loads it, at its first wait after PROCESSING",
 };
 
 const gz = (bytes) => gzipSync(bytes, { level: 9 }).length;
