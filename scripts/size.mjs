@@ -110,8 +110,15 @@ const budgets = [
     // answer) +124 B (55872 B), and changeContact rewritten from a class to plain functions (its
     // method names now minify), with the service left the judge of a deadline the device's clock
     // says has passed, -38 B: 54.53 KiB in all (55834 B measured), lowered to that.
+    // Raised to 55.25 KiB in all (54.76 measured: 56078 B; up front 19.65, 20120 B, unchanged)
+    // for issue #37 item 2, webhooks pushed to the waiting device: the relay's long-poll listener
+    // is its own lazy chunk (`push`, 0.6 KiB), loaded only by a client created with `push: true`;
+    // the engine's race of its wait with the push, in the prefetched `signedRequest` chunk, and
+    // the client's option and import stub are the rest (about 0.1 KiB).
+    // The two merged: 19.66 KiB up front (20134 B), 54.84 KiB in all (56160 B measured), set to
+    // that.
     upFront: 20 * 1024,
-    whole: 55_834,
+    whole: 56_160,
   },
   {
     // The hooks alone: react and @signet/core are the app's own dependencies.
@@ -165,6 +172,7 @@ const CHUNKS = {
     "the reading of a payload before it is signed (docs/protocol.md §11): prefetched, only a signature needs it",
   watchSessionExpiry: "the session watcher and automatic refresh: its first timer is minutes away",
   rejectSession: "clearing a session the service refused (a 401): rare, and loaded on that 401",
+  push: "the long poll of the relay's pushed webhooks (docs/protocol.md §14): only a client created with push: true loads it, at its first wait after PROCESSING",
 };
 
 const gz = (bytes) => gzipSync(bytes, { level: 9 }).length;

@@ -10,7 +10,12 @@ import {
 } from "@signet/core";
 import { type EmulatorServer, startEmulatorServer } from "@signet/emulator";
 import { createSoftAuthenticator } from "@signet/emulator/testing";
-import { createRelay, nodeRemoteAddress, toNodeHandler } from "@signet/relay";
+import {
+  createMemoryWebhookStore,
+  createRelay,
+  nodeRemoteAddress,
+  toNodeHandler,
+} from "@signet/relay";
 import { afterEach, expect } from "vitest";
 import {
   formatFindings,
@@ -85,6 +90,13 @@ if (underVitest)
       );
     }
   });
+
+/** The keys `GET /_emulator/keys` publishes. */
+type EmulatorKeys = {
+  attestationPublicKey: string;
+  signerPublicKey: string;
+  webhookPublicKey: string;
+};
 
 export type LoggedRequest = {
   method: string;
@@ -194,6 +206,8 @@ export async function startStack(
      * relay). Default: the connection's peer address.
      */
     relayEndUserIp?: false;
+    /** The relay takes the emulator's webhooks, sent there (its `webhooks` options beside). */
+    relayWebhooks?: { waitMs?: number };
   } = {},
 ): Promise<Stack> {
   const {
@@ -204,6 +218,7 @@ export async function startStack(
     relayTags = [],
     relayOptions = {},
     relayEndUserIp,
+    relayWebhooks,
     ...emulatorOptions
   } = options;
   const emulator = await startEmulatorServer({ port: 0, ...emulatorOptions });
@@ -220,9 +235,16 @@ export async function startStack(
         if (test) unreported.push(named);
       },
     });
+  const keys = (await (await fetch(`${emulator.url}/_emulator/keys`)).json()) as EmulatorKeys;
   const tags = requestTags(relayTags);
   const hop = serviceHop ? await serviceHop(judged(), emulator.url) : undefined;
   const upstreamFetch = hop ? tags.onUpstream(fetch) : judged();
+  // One store for every relay this stack starts: a restart keeps what was received.
+  const webhooks = relayWebhooks && {
+    publicKey: keys.webhookPublicKey,
+    ...relayWebhooks,
+    store: createMemoryWebhookStore(),
+  };
   const newRelay = () =>
     createRelay({
       baseUrl: hop?.url ?? emulator.url,
@@ -237,6 +259,7 @@ export async function startStack(
       ...(relayEndUserIp === false ? {} : { endUserIpAddress: nodeRemoteAddress }),
       fetch: relayUpstream ? relayUpstream(upstreamFetch) : upstreamFetch,
       ...(onRelayEvent ? { onEvent: onRelayEvent } : {}),
+      ...(webhooks ? { webhooks } : {}),
       ...relayOptions,
     });
   const listen = (port: number) => listenRelay(port, toNodeHandler(newRelay()), tags);
@@ -244,10 +267,7 @@ export async function startStack(
   const relayPort = (server.address() as AddressInfo).port;
   const relayUrl = `http://127.0.0.1:${relayPort}/api/grid`;
   const auth = `Basic ${Buffer.from("emulator:emulator").toString("base64")}`;
-  const keys = (await (await fetch(`${emulator.url}/_emulator/keys`)).json()) as {
-    attestationPublicKey: string;
-    signerPublicKey: string;
-  };
+  if (relayWebhooks) emulator.emulator.setWebhookUrl(`${relayUrl}/webhooks`);
 
   // The backend's calls: tests also make deliberately bad ones, so only the answers are judged.
   const platformFetch = judged(false);

@@ -44,6 +44,8 @@ export type DemoContext = {
   https: boolean;
   /** How the page's client changes a contact (`createClient`'s `contactChanges`). */
   contactChanges: "patch" | "resource";
+  /** Whether the relay takes the emulator's webhooks and the page listens for them (`push`). */
+  push: boolean;
 };
 
 /** What a route's handler gets: the request, the context, and the signed-in user if any. */

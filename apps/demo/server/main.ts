@@ -4,7 +4,8 @@
 // X-Forwarded-* headers, DEMO_ATTACK to play a compromised backend, DEMO_SCA_LOGIN_AT_EXECUTE=1
 // for an emulator whose execute needs the customer's SCA login (409 SCA_SESSION_REQUIRED),
 // DEMO_CONTACT_CHANGES=resource for contact changes through the service's contact-change resource
-// (its #853) instead of the PATCH.
+// (its #853) instead of the PATCH, DEMO_WEBHOOKS=1 for the emulator's wallet-operation webhooks
+// pushed through the relay to the waiting tab (the service's #802).
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseDemoAttack } from "./attack.js";
@@ -21,6 +22,7 @@ const {
   DEMO_ATTACK,
   DEMO_SCA_LOGIN_AT_EXECUTE,
   DEMO_CONTACT_CHANGES,
+  DEMO_WEBHOOKS,
 } = process.env;
 if (
   DEMO_CONTACT_CHANGES &&
@@ -66,6 +68,7 @@ const demo = await startDemoServer({
   ...(attack ? { attack } : {}),
   ...(DEMO_CONTACT_CHANGES === "resource" ? { contactChanges: "resource" as const } : {}),
   ...(flag(DEMO_SCA_LOGIN_AT_EXECUTE) ? { emulator: { requireScaSessionAtExecute: true } } : {}),
+  ...(flag(DEMO_WEBHOOKS) ? { webhooks: true } : {}),
 });
 console.log(
   `Signet demo on ${demo.url} (${upstream.kind === "emulator" ? "local emulator in process" : `sandbox ${GRID_BASE_URL}`})${attack ? `, PLAYING A COMPROMISED BACKEND (DEMO_ATTACK=${attack})` : ""}. Ctrl-C stops it.`,

@@ -66,6 +66,12 @@ export type DemoServerOptions = {
    * service's #853 (`createClient`'s `contactChanges`).
    */
   contactChanges?: "patch" | "resource";
+  /**
+   * The in-process emulator sends its wallet-operation webhooks (the service's #802) to the
+   * relay, which pushes each to the waiting tab; the page's client listens (`push`). Ignored
+   * with the sandbox (its webhooks go where the platform registered them).
+   */
+  webhooks?: boolean;
   /** Default: the emulator in process. */
   upstream?: DemoUpstream;
   /** The built app (index.html and assets). */
@@ -109,6 +115,8 @@ async function startUpstream(options: DemoServerOptions, origin: string): Promis
     port: 0,
     webauthn: { rpId: "localhost", origins: [origin] },
     settlementDelayMs: options.settlementDelayMs ?? 4_000,
+    // Settled at once after a PROCESSING answer, so the push is what ends the tab's wait.
+    ...(options.webhooks ? { webhooks: { settleMs: 0 } } : {}),
     ...options.emulator,
   });
   return { emulator, baseUrl: emulator.url, clientId: "emulator", clientSecret: "emulator" };
@@ -153,8 +161,10 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
     ? ((await (await fetch(`${emulator.url}/_emulator/keys`)).json()) as {
         attestationPublicKey: string;
         signerPublicKey: string;
+        webhookPublicKey: string;
       })
     : undefined;
+  const push = options.webhooks === true && trustedKeys !== undefined;
 
   const limits = options.signInRateLimit === false ? undefined : (options.signInRateLimit ?? {});
   const windowMs = limits?.windowMs ?? 60_000;
@@ -178,6 +188,7 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
     trustProxy: options.trustProxy ?? false,
     https: options.https ?? false,
     contactChanges: options.contactChanges ?? "patch",
+    push,
   };
 
   const relay = toNodeHandler(
@@ -195,8 +206,12 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
         : {}),
       // SCA authorizations carry the end user's address, read from the connection here.
       endUserIpAddress: nodeRemoteAddress,
+      ...(push ? { webhooks: { publicKey: trustedKeys!.webhookPublicKey } } : {}),
     }),
   );
+  // The emulator posts its webhooks to this server's relay, on the address it is bound to.
+  const self = bound.family === "IPv6" ? `[${bound.address}]` : bound.address;
+  if (push) emulator?.emulator.setWebhookUrl(`http://${self}:${bound.port}/api/grid/webhooks`);
 
   server.on("request", async (request: IncomingMessage, response: ServerResponse) => {
     const path = new URL(request.url ?? "/", origin).pathname;

@@ -17,6 +17,8 @@ export type DemoConfig = {
   regions: string[];
   /** How the client changes a contact (`createClient`'s `contactChanges`). */
   contactChanges: "patch" | "resource";
+  /** Whether the relay pushes wallet-operation webhooks to the tab (`createClient`'s `push`). */
+  push?: boolean;
 };
 
 export type DemoCredential = { id: string; type: string; nickname?: string };

@@ -43,6 +43,10 @@ function clientFor(config: DemoConfig): SignetClient {
     ...(config.trustedKeys ? { trustedKeys: config.trustedKeys } : {}),
     allowUnsignedBundles: config.allowUnsignedBundles,
     contactChanges: config.contactChanges,
+    // With the relay's push, polling after PROCESSING is only the fallback: it waits longer.
+    ...(config.push
+      ? { push: true, retry: { backoff: { baseMs: 20_000, factor: 2, maxMs: 60_000 } } }
+      : {}),
   });
 }
 

@@ -156,6 +156,7 @@ export const MAX_CLOCK_OFFSET_MS = 6 * 60 * 60_000;
  * next signed call (`loadChunk` types the failure, and nothing was sent).
  */
 const loadEngine = () => loadChunk(() => import("./transport/signedRequest.js"));
+const loadPush = () => loadChunk(() => import("./transport/push.js"));
 
 /** Builds `createClient` for an entry point's defaults. */
 export function createClientFactory(defaults: ClientDefaults) {
@@ -298,6 +299,12 @@ export function createClientFactory(defaults: ClientDefaults) {
           sleep,
           random,
           generateId: () => generateIdempotencyKey(crypto.backend.randomBytes),
+          ...(parameters.push === true
+            ? {
+                waitForPush: async (requestId, pushSignal, request) =>
+                  (await loadPush()).waitForPush(transport, requestId, pushSignal, request),
+              }
+            : {}),
           onEvent: (event) => emit(event, onEvent),
           // A 401 on a call a held session stamped clears that session: the engine says so to the
           // store directly (session/sessionRejection.ts); the event stays for observers.

@@ -70,6 +70,15 @@ export type CreateClientParameters = {
    * (`POST /customers/{id}/contact-changes`, then a signed submit). The relay forwards both.
    */
   contactChanges?: "patch" | "resource" | undefined;
+  /**
+   * Hear the end of a PROCESSING wallet operation as soon as the service's webhook reaches the
+   * relay (a credential added or removed, a session revoked, a wallet exported; the service's
+   * #802), instead of only at the next backoff re-send. Needs the relay's `webhooks` option; the
+   * client then long-polls `GET {relayUrl}/wallet-operations/{requestId}` while it waits, and the
+   * push only ends the wait: one re-send collects the result, checked as always. Default false
+   * (polling alone). The listener is a chunk of its own, loaded only when this is on.
+   */
+  push?: boolean | undefined;
   /** Accept unsigned bundles (sandbox, emulator); each acceptance emits a `bundleWarning`. Default false. */
   allowUnsignedBundles?: boolean | undefined;
   /**

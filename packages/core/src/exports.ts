@@ -369,7 +369,11 @@ export type {
   RetryReason,
   ShouldRetryContext,
 } from "./transport/retry.js";
-export type { SignedRequestEvent, SignedRequestStage } from "./transport/signedRequest.js";
+export type {
+  SignedRequestEvent,
+  SignedRequestStage,
+  WalletOperationPush,
+} from "./transport/signedRequest.js";
 export type {
   AuthMethodJson,
   AuthSessionJson,

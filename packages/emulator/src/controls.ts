@@ -118,6 +118,17 @@ export function handleControl(
     case "POST /_emulator/reset":
       actions.reset();
       return noContent();
+    case "GET /_emulator/webhooks":
+      return json(200, { data: rt.webhooks.deliveries() });
+    case "POST /_emulator/webhooks": {
+      // Where wallet-operation webhooks go: an http(s) URL, or null for nowhere.
+      const value = body(raw, contentType) as { url?: unknown } | null;
+      const url = value?.url;
+      if (url !== null && !(typeof url === "string" && /^https?:\/\/[^\s]+$/.test(url)))
+        throw invalidInput([{ field: "url", message: "must be an http(s) URL or null" }]);
+      rt.webhooks.setUrl(url ?? undefined);
+      return noContent();
+    }
     default: {
       const known = [
         "/_emulator/keys",
@@ -125,6 +136,7 @@ export function handleControl(
         "/_emulator/clock",
         "/_emulator/requests",
         "/_emulator/reset",
+        "/_emulator/webhooks",
       ];
       if (known.includes(path.replace(/\/+$/, ""))) {
         throw new ServiceError(405, "METHOD_NOT_ALLOWED", `${method} is not allowed on ${path}.`);

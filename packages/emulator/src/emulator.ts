@@ -22,9 +22,10 @@ import { createRequestLog, type RequestLogEntry } from "./requestLog.js";
 import { settleDueTransactions } from "./resources/transactions.js";
 import { serviceRoutes } from "./routes.js";
 import type { Runtime } from "./runtime.js";
-import { REQUEST_ID_HEADER, SIGNATURE_HEADER } from "./signedRetry.js";
+import { collectSettled, REQUEST_ID_HEADER, SIGNATURE_HEADER } from "./signedRetry.js";
 import { createState } from "./state.js";
 import { validate } from "./validation.js";
+import { createWebhookSender, type WebhookDelivery } from "./webhooks.js";
 
 /** The version prefix of the real base URL; paths are served with and without it. */
 export const VERSION_PREFIX = "/grid/2025-10-13";
@@ -60,6 +61,12 @@ export interface Emulator {
   requests(): RequestLogEntry[];
   /** Forgets every customer, account, credential, session, quote and log entry; keys stay. */
   reset(): void;
+  /** Where wallet-operation webhooks go from now on (`undefined`: nowhere). */
+  setWebhookUrl(url: string | undefined): void;
+  /** Every webhook delivery attempt so far, with the receiver's status (0: unreachable). */
+  webhookDeliveries(): WebhookDelivery[];
+  /** Cancels pending webhook retries and settlements (the server's `close` calls it). */
+  stop(): void;
 }
 
 function basicAuthOk(header: string | null, clientId: string, clientSecret: string): boolean {
@@ -108,6 +115,11 @@ export function createEmulator(options: CreateEmulatorParameters = {}): CreateEm
     log: createRequestLog(),
     ids: createIdFactory(resolved.seed),
     state: createState(),
+    webhooks: createWebhookSender(resolved.webhooks, {
+      key: keys.webhook,
+      now: () => clock.now(),
+      nextId: (kind) => rt.ids.next(kind),
+    }),
   };
   const route = createRouter(serviceRoutes);
   const reset = () => {
@@ -158,6 +170,10 @@ export function createEmulator(options: CreateEmulatorParameters = {}): CreateEm
       }
     }
     const rawBody = await readRawBody(request);
+    // A byte-identical re-send of an operation that settled after PROCESSING collects its answer
+    // before the handler's own checks, which the settled operation itself now fails.
+    const settled = collectSettled(rt, method, path, request.headers, rawBody);
+    if (settled !== undefined) return settled;
     settleDueTransactions(rt);
     const match = route(method, path);
     if (match.kind === "not_found")
@@ -301,5 +317,8 @@ export function createEmulator(options: CreateEmulatorParameters = {}): CreateEm
     clearFaults: () => rt.faults.clear(),
     requests: () => rt.log.list(),
     reset,
+    setWebhookUrl: (url) => rt.webhooks.setUrl(url),
+    webhookDeliveries: () => rt.webhooks.deliveries(),
+    stop: () => rt.webhooks.stop(),
   };
 }

@@ -29,3 +29,4 @@ export {
 export type { RequestLogEntry } from "./requestLog.js";
 export { type EmulatorServer, type EmulatorServerOptions, startEmulatorServer } from "./server.js";
 export { REQUEST_ID_HEADER, SIGNATURE_HEADER } from "./signedRetry.js";
+export type { WalletOperationType, WebhookDelivery, WebhookOptions } from "./webhooks.js";

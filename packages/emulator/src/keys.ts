@@ -10,12 +10,19 @@ export type EmulatorKeys = {
   signer: P256KeyPair;
   /** Signs the OTP verification token (the OTP 202 `payloadToSign`). */
   token: P256KeyPair;
+  /** Signs webhooks (`X-Grid-Signature`); its public half is what a platform verifies them with. */
+  webhook: P256KeyPair;
   /** The organization id written into export bundles. */
   organizationId: string;
 };
 
 /** The public halves a client pins, as uncompressed hex. */
-export type EmulatorPublicKeys = { attestationPublicKey: string; signerPublicKey: string };
+export type EmulatorPublicKeys = {
+  attestationPublicKey: string;
+  signerPublicKey: string;
+  /** Verifies the emulator's webhooks (`X-Grid-Signature`): give it to the relay's `webhooks.publicKey`. */
+  webhookPublicKey: string;
+};
 
 /** Creates the keys, derived from the seed when there is one. */
 export function createEmulatorKeys(
@@ -31,6 +38,7 @@ export function createEmulatorKeys(
     attestation: key("attestation"),
     signer: key("signer"),
     token: key("token"),
+    webhook: key("webhook"),
     organizationId:
       organizationId ??
       `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`,
@@ -42,5 +50,6 @@ export function publicKeysOf(keys: EmulatorKeys): EmulatorPublicKeys {
   return {
     attestationPublicKey: toHex(keys.attestation.publicKeyUncompressed),
     signerPublicKey: toHex(keys.signer.publicKeyUncompressed),
+    webhookPublicKey: toHex(keys.webhook.publicKeyUncompressed),
   };
 }

@@ -16,6 +16,8 @@ export type OidcOptions = {
   audiences?: readonly string[];
 };
 
+import type { WebhookOptions } from "./webhooks.js";
+
 /** Options of {@link createEmulator}; every one is optional. */
 export type EmulatorOptions = {
   /** Basic auth username (API token id). Default `"emulator"`. */
@@ -53,6 +55,11 @@ export type EmulatorOptions = {
   otpFailureLimit?: { max: number; windowMs: number };
   /** Time source in epoch milliseconds. Default `Date.now`; the clock control adds an offset. */
   now?: () => number;
+  /**
+   * The service's wallet-operation webhooks (its #802), signed with the emulator's webhook key
+   * (`keys.webhookPublicKey`) and POSTed to `webhooks.url` with retries. None sent without a URL.
+   */
+  webhooks?: WebhookOptions;
   /** How long an SCA login (`/sca/login/complete`) lasts. Default 15 minutes. */
   scaSessionTtlMs?: number;
   /**
@@ -93,6 +100,7 @@ export type EmulatorOptions = {
 
 /** Options with every default applied. */
 export type ResolvedOptions = {
+  webhooks: WebhookOptions | undefined;
   clientId: string;
   clientSecret: string;
   seed: string | undefined;
@@ -174,5 +182,6 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     controlHosts: (options.controlHosts ?? []).map((name) => name.toLowerCase()),
     passkeyOptionsShape: passkeyOptionsShape(options.passkeyOptionsShape),
     trustChallengeFactor: trustChallengeFactor(options.trustChallengeFactor),
+    webhooks: options.webhooks,
   };
 }

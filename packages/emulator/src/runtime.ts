@@ -6,6 +6,7 @@ import type { EmulatorKeys } from "./keys.js";
 import type { ResolvedOptions } from "./options.js";
 import type { RequestLog } from "./requestLog.js";
 import type { EmulatorState } from "./state.js";
+import type { WebhookSender } from "./webhooks.js";
 
 /** One emulator instance; `state` and `ids` are replaced on reset. */
 export interface Runtime {
@@ -14,6 +15,7 @@ export interface Runtime {
   readonly keys: EmulatorKeys;
   readonly faults: FaultQueue;
   readonly log: RequestLog;
+  readonly webhooks: WebhookSender;
   ids: IdFactory;
   state: EmulatorState;
 }

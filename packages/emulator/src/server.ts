@@ -145,6 +145,7 @@ export async function startEmulatorServer(
     emulator,
     close: () =>
       new Promise<void>((resolve, reject) => {
+        emulator.stop();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),

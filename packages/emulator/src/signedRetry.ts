@@ -7,9 +7,10 @@ import { faultError } from "./faults.js";
 import { sameBytes } from "./http/body.js";
 import type { RequestContext } from "./http/context.js";
 import { requestIdRefused, ServiceError } from "./http/errors.js";
-import { json, processing } from "./http/responses.js";
+import { errorResponse, json, processing } from "./http/responses.js";
 import type { CredentialType, PendingRequest } from "./state.js";
 import { idPattern } from "./validation.js";
+import type { WebhookOperation } from "./webhooks.js";
 
 /** The wallet signature header (docs/protocol.md §1: the brand word is `Grid`). */
 export const SIGNATURE_HEADER = "Grid-Wallet-Signature";
@@ -34,6 +35,8 @@ export type SignedRetrySpec = ChallengeSpec & {
   allowedKeys(pending: PendingRequest): readonly string[];
   /** Runs on a verified retry; its answer (or `ServiceError`) is terminal and uses up the request id. */
   complete(signed: { publicKey: string; pending: PendingRequest }): Response | Promise<Response>;
+  /** The operation the service reports by webhook when this one ends (#802), if it is one. */
+  webhook?: WebhookOperation;
 };
 
 /**
@@ -191,18 +194,121 @@ export async function runSignedRetry(
   const fault = ctx.takeSignedFault();
   if (fault?.kind === "processing") {
     pending.submitted = true;
+    pending.stamp = signature;
+    if (spec.webhook !== undefined && ctx.rt.webhooks.active())
+      settleLater(ctx, spec, publicKey, pending);
     return processing();
   }
   if (fault) {
     pending.consumed = true;
-    throw faultError(fault);
+    const error = faultError(fault);
+    reportFailure(ctx, spec, pending, error);
+    throw error;
   }
   try {
     const response = await spec.complete({ publicKey, pending });
     pending.consumed = true;
+    await reportEnd(ctx, spec, pending, response);
     return response;
   } catch (error) {
-    if (error instanceof ServiceError) pending.consumed = true;
+    if (error instanceof ServiceError) {
+      pending.consumed = true;
+      reportFailure(ctx, spec, pending, error);
+    }
     throw error;
   }
+}
+
+/** Sends the operation's COMPLETED webhook, reading the resource's id from a copy of `response`. */
+async function reportEnd(
+  ctx: RequestContext,
+  spec: SignedRetrySpec,
+  pending: PendingRequest,
+  response: Response,
+): Promise<void> {
+  if (spec.webhook === undefined) return;
+  let body: unknown;
+  if (response.status !== 204)
+    body = await response
+      .clone()
+      .json()
+      .catch(() => undefined);
+  ctx.rt.webhooks.send({
+    requestId: pending.id,
+    operation: spec.webhook,
+    outcome: { completed: body },
+  });
+}
+
+function reportFailure(
+  ctx: RequestContext,
+  spec: SignedRetrySpec,
+  pending: PendingRequest,
+  error: ServiceError,
+): void {
+  if (spec.webhook === undefined) return;
+  ctx.rt.webhooks.send({
+    requestId: pending.id,
+    operation: spec.webhook,
+    outcome: { failed: error.code },
+  });
+}
+
+/**
+ * After a PROCESSING answer the operation goes on by itself, as at the service: it settles
+ * `settleMs` later, keeps its answer for the next verified re-send, and its webhook is sent.
+ */
+function settleLater(
+  ctx: RequestContext,
+  spec: SignedRetrySpec,
+  publicKey: string,
+  pending: PendingRequest,
+): void {
+  const settle = async () => {
+    if (pending.consumed || pending.settled !== undefined) return;
+    let response: Response;
+    try {
+      response = await spec.complete({ publicKey, pending });
+      await reportEnd(ctx, spec, pending, response);
+    } catch (error) {
+      if (!(error instanceof ServiceError)) return;
+      reportFailure(ctx, spec, pending, error);
+      response = errorResponse(error);
+    }
+    pending.settled = {
+      status: response.status,
+      headers: [...response.headers],
+      body: new Uint8Array(await response.arrayBuffer()),
+    };
+  };
+  const timer = setTimeout(() => void settle(), ctx.rt.webhooks.settleMs);
+  (timer as { unref?: () => void }).unref?.();
+}
+
+/**
+ * The answer of an operation that settled by itself after PROCESSING, for the byte-identical
+ * re-send that collects it (same method, path, body, `Request-Id` and stamp); it uses the request
+ * id up. `undefined` for any other request, which then goes its usual way.
+ */
+export function collectSettled(
+  rt: { state: { pending: Map<string, PendingRequest> } },
+  method: string,
+  path: string,
+  headers: Headers,
+  rawBody: Uint8Array,
+): Response | undefined {
+  const requestId = headers.get(REQUEST_ID_HEADER);
+  const pending = requestId === null ? undefined : rt.state.pending.get(requestId);
+  if (
+    pending?.settled === undefined ||
+    pending.consumed ||
+    pending.method !== method ||
+    pending.path !== path ||
+    pending.stamp !== headers.get(SIGNATURE_HEADER) ||
+    !sameBytes(pending.body, rawBody)
+  )
+    return undefined;
+  pending.consumed = true;
+  const { status, headers: kept, body } = pending.settled;
+  return new Response(status === 204 ? null : Uint8Array.from(body), { status, headers: kept });
 }

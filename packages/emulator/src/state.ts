@@ -121,6 +121,13 @@ export interface PendingRequest {
    * not settled (the service's #853 calls an OTP credential add in that state "in flight").
    */
   submitted?: boolean;
+  /**
+   * The operation settled by itself after a PROCESSING answer (the emulator's webhooks on): the
+   * answer the next verified re-send collects.
+   */
+  settled?: { status: number; headers: [string, string][]; body: Uint8Array };
+  /** The stamp of the signed send answered PROCESSING: a re-send is byte-identical, stamp included. */
+  stamp?: string;
 }
 
 /** A contact change (the service's #853): one field, its new value, its state. */

@@ -34,6 +34,10 @@ import { basePathSegments, splitPath } from "./requestPath.js";
 import { compileRoutes } from "./routeMatcher.js";
 import { isIdOfKind, isOpaqueSegment, RELAY_ROUTES } from "./routes.js";
 import { basicAuthorization, callUpstream, createSlots, type Upstream } from "./upstream.js";
+import { recordSender, type WebhookSettings } from "./webhooks/receiver.js";
+import { webhookRoute } from "./webhooks/route.js";
+import { importWebhookKey, isWebhookKeyText } from "./webhooks/signature.js";
+import { createMemoryWebhookStore, type WebhookStore } from "./webhooks/store.js";
 
 /** The app's user behind a request, as `resolveUser` names them. */
 export interface RelayUser {
@@ -49,6 +53,36 @@ export interface RelayRateLimit {
   windowMs?: number;
   /** Where hits are counted (default: in memory, per instance). Share one across instances. */
   store?: RateLimitStore;
+}
+
+/**
+ * The webhook receiver (off unless given): the service's `WALLET_OPERATION.*` webhooks (its #802)
+ * are verified and pushed to the device waiting on each request (README "Webhooks").
+ */
+export interface RelayWebhooks {
+  /**
+   * The service's webhook verification key, given at integration: P-256, as SEC1 hex (compressed
+   * or uncompressed) or an SPKI PEM. Every delivery's `X-Grid-Signature` is checked against it.
+   */
+  publicKey: string;
+  /**
+   * How far a delivery's signed `timestamp` may be from the relay's clock (default 300 000 ms,
+   * five minutes); further is refused as stale. Delivery ids are remembered for twice as long, so
+   * a replay is refused either as stale or as a duplicate.
+   */
+  toleranceMs?: number;
+  /**
+   * How long who-sent-which-request and each operation's end are kept (default 3 600 000 ms): as
+   * long as a device may still be re-sending one signed request.
+   */
+  ttlMs?: number;
+  /** How long one device wait is held open before a 204 (default 25 000 ms). */
+  waitMs?: number;
+  /**
+   * Where deliveries, senders and ends are kept (default: in memory, per instance). Relays behind
+   * a load balancer share one: `createRedisWebhookStore` from `@signet/relay/redis`.
+   */
+  store?: WebhookStore;
 }
 
 /**
@@ -138,6 +172,11 @@ export interface CreateRelayOptions {
   catchAllParam?: string;
   /** Receives a {@link RelayEvent} per request and per ownership lookup. Exceptions are ignored. */
   onEvent?: (event: RelayEvent) => void;
+  /**
+   * Receive the service's wallet-operation webhooks at `POST {basePath}/webhooks` and let each
+   * device wait for its own at `GET {basePath}/wallet-operations/{requestId}` (off by default).
+   */
+  webhooks?: RelayWebhooks;
 }
 
 /** The relay: a fetch handler. */
@@ -283,6 +322,14 @@ export function createRelay(parameters: CreateRelayParameters): CreateRelayRetur
  */
 const DEFAULT_OWNERSHIP_TTL_MS = 60 * 60_000;
 
+/** The per-user rate limit, resolved. */
+interface RateLimitSettings {
+  limit: number;
+  windowMs: number;
+  store: RateLimitStore;
+  hitNow: ReturnType<typeof syncHit>;
+}
+
 /** Calls to the service in flight at once, by default: well above what one relay process serves. */
 const DEFAULT_MAX_CONNECTIONS = 128;
 
@@ -322,7 +369,7 @@ function configureRelay(
     options.rateLimit === false
       ? undefined
       : (options.rateLimit?.store ?? createMemoryRateLimitStore());
-  const rateLimit =
+  const rateLimit: RateLimitSettings | undefined =
     rateLimitStore === undefined || options.rateLimit === false
       ? undefined
       : {
@@ -353,6 +400,7 @@ function configureRelay(
   const catchAll = catchAllNames(options.catchAllParam);
   const matchRoute = compileRoutes(RELAY_ROUTES);
   const onEvent = options.onEvent;
+  const webhooks = webhookSettings(options.webhooks, maxBodyBytes);
 
   function emit(event: RelayEvent): void {
     try {
@@ -385,7 +433,7 @@ function configureRelay(
 
   async function handle(
     incoming: RelayIncoming,
-    state: { route: string | null; customerId?: string },
+    state: { route: string | null; customerId?: string; reason?: string },
   ): Promise<RelayAnswer> {
     const target = incoming.target();
     const segments = target.segments ?? splitPath(target.path);
@@ -394,6 +442,13 @@ function configureRelay(
     }
     const method = incoming.method;
     const match = matchRoute(method, base.length === 0 ? segments : segments.slice(base.length));
+    if (match.kind === "none" && webhooks !== undefined) {
+      const answer = await webhookRoute(webhooks, incoming, segments.slice(base.length), state, {
+        identify,
+        spend: (customerId) => spendRateLimit(rateLimit, customerId, "GET"),
+      });
+      if (answer !== undefined) return answer;
+    }
     if (match.kind === "none") {
       throw new RelayRefusal("RELAY_NOT_FOUND", "The relay does not forward this path.");
     }
@@ -421,35 +476,7 @@ function configureRelay(
     const customerId = await identify(incoming);
     state.customerId = customerId;
 
-    if (rateLimit !== undefined) {
-      let hit: RateLimitResult | undefined;
-      const key = `signet-relay:${customerId}`;
-      try {
-        hit =
-          rateLimit.hitNow !== undefined
-            ? rateLimit.hitNow(key, rateLimit.windowMs, rateLimit.limit)
-            : await rateLimit.store.hit(key, rateLimit.windowMs, rateLimit.limit);
-      } catch {
-        // A shared store that is down cannot enforce the limit: reads go on, writes fail closed.
-        if (method !== "GET" && method !== "HEAD") {
-          throw new RelayRefusal(
-            "RELAY_STORE_UNAVAILABLE",
-            "The relay cannot take this request right now; try again shortly.",
-            { retryAfterSeconds: 1 },
-            { "Retry-After": "1" },
-          );
-        }
-      }
-      if (hit !== undefined && !hit.allowed) {
-        const seconds = Math.max(1, Math.ceil(hit.retryAfterMs / 1000));
-        throw new RelayRefusal(
-          "RATE_LIMITED",
-          "Too many requests; try again later.",
-          { retryAfterSeconds: seconds },
-          { "Retry-After": String(seconds) },
-        );
-      }
-    }
+    await spendRateLimit(rateLimit, customerId, method);
 
     const search = catchAll === undefined ? target.search : withoutParams(target.search, catchAll);
     const { query, ids: queryIds } = checkQuery(route, search, customerId);
@@ -485,12 +512,18 @@ function configureRelay(
     if (answer.status < 200 || answer.status > 599) {
       throw new RelayRefusal("UPSTREAM_UNAVAILABLE", "The service answered with a bad status.");
     }
+    // The service took this signed request: its push may now reach this user, and only them.
+    const requestId = headers["Request-Id"];
+    if (webhooks !== undefined && requestId !== undefined && answer.status < 300)
+      await recordSender(webhooks, requestId, customerId);
     return passThrough(answer.status, answer.headers, answer.body);
   }
 
   return async function answer(incoming: RelayIncoming): Promise<RelayAnswer> {
     const started = Date.now();
-    const state: { route: string | null; customerId?: string } = { route: null };
+    const state: { route: string | null; customerId?: string; reason?: string } = {
+      route: null,
+    };
     let response: RelayAnswer;
     let code: RelayErrorCode | undefined;
     let reason: string | undefined;
@@ -513,10 +546,88 @@ function configureRelay(
       route: state.route,
       status: code === undefined ? response.status : relayErrorStatus(code),
       ...(code !== undefined ? { code } : {}),
-      ...(reason !== undefined ? { reason } : {}),
+      ...(reason !== undefined
+        ? { reason }
+        : state.reason !== undefined
+          ? { reason: state.reason }
+          : {}),
       ...(state.customerId !== undefined ? { customerId: state.customerId } : {}),
       durationMs: Date.now() - started,
     });
     return response;
   };
+}
+
+/** The receiver's settings from its options, checked at creation; `undefined` when it is off. */
+function webhookSettings(
+  options: RelayWebhooks | undefined,
+  maxBodyBytes: number,
+): WebhookSettings | undefined {
+  if (options === undefined) return undefined;
+  const toleranceMs = options.toleranceMs ?? 5 * 60_000;
+  const ttlMs = options.ttlMs ?? DEFAULT_OWNERSHIP_TTL_MS;
+  const waitMs = options.waitMs ?? 25_000;
+  for (const [name, value] of [
+    ["toleranceMs", toleranceMs],
+    ["ttlMs", ttlMs],
+    ["waitMs", waitMs],
+  ] as const) {
+    assertOption(
+      Number.isFinite(value) && value > 0,
+      `"webhooks.${name}" expected a positive number, got ${value}`,
+    );
+  }
+  assertOption(
+    isWebhookKeyText(options.publicKey),
+    `"webhooks.publicKey" expected the service's P-256 public key as SEC1 hex or an SPKI PEM`,
+  );
+  const key = importWebhookKey(options.publicKey);
+  // Checked at the first delivery too; an unhandled rejection here would end a Node process.
+  key.catch(() => {});
+  return {
+    key,
+    store: options.store ?? createMemoryWebhookStore(),
+    toleranceMs,
+    ttlMs,
+    waitMs,
+    maxBodyBytes,
+    now: Date.now,
+  };
+}
+
+/** Counts one request against the caller's rate limit. @throws {RelayRefusal} 429, or 503 for a write while a shared store is down. */
+async function spendRateLimit(
+  rateLimit: RateLimitSettings | undefined,
+  customerId: string,
+  method: string,
+): Promise<void> {
+  if (rateLimit !== undefined) {
+    let hit: RateLimitResult | undefined;
+    const key = `signet-relay:${customerId}`;
+    try {
+      hit =
+        rateLimit.hitNow !== undefined
+          ? rateLimit.hitNow(key, rateLimit.windowMs, rateLimit.limit)
+          : await rateLimit.store.hit(key, rateLimit.windowMs, rateLimit.limit);
+    } catch {
+      // A shared store that is down cannot enforce the limit: reads go on, writes fail closed.
+      if (method !== "GET" && method !== "HEAD") {
+        throw new RelayRefusal(
+          "RELAY_STORE_UNAVAILABLE",
+          "The relay cannot take this request right now; try again shortly.",
+          { retryAfterSeconds: 1 },
+          { "Retry-After": "1" },
+        );
+      }
+    }
+    if (hit !== undefined && !hit.allowed) {
+      const seconds = Math.max(1, Math.ceil(hit.retryAfterMs / 1000));
+      throw new RelayRefusal(
+        "RATE_LIMITED",
+        "Too many requests; try again later.",
+        { retryAfterSeconds: seconds },
+        { "Retry-After": String(seconds) },
+      );
+    }
+  }
 }

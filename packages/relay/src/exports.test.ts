@@ -11,9 +11,13 @@ describe("@signet/relay exports", () => {
       "ID_FIELDS",
       "RELAY_ROUTES",
       "RelayErrorCode",
+      "RelayWebhookErrorCode",
+      "WALLET_OPERATION_TYPES",
       "WALLET_SIGNATURE_HEADER",
+      "WEBHOOK_SIGNATURE_HEADER",
       "createMemoryOwnershipCache",
       "createMemoryRateLimitStore",
+      "createMemoryWebhookStore",
       "createRelay",
       "nodeRemoteAddress",
       "toNodeHandler",
@@ -54,6 +58,16 @@ describe("@signet/relay exports", () => {
     expect(() => relay.createRelay({ ...base, clientSecret: "" })).toThrow(TypeError);
     expect(() => relay.createRelay({ ...base, basePath: "/api/../x" })).toThrow(TypeError);
     expect(() => relay.createRelay({ ...base, maxBodyBytes: 0 })).toThrow(TypeError);
+    const webhooks = { publicKey: `04${"ab".repeat(64)}` };
+    expect(() => relay.createRelay({ ...base, webhooks: { publicKey: "not a key" } })).toThrow(
+      TypeError,
+    );
+    expect(() => relay.createRelay({ ...base, webhooks: { ...webhooks, waitMs: 0 } })).toThrow(
+      TypeError,
+    );
+    expect(() =>
+      relay.createRelay({ ...base, webhooks: { ...webhooks, toleranceMs: Number.NaN } }),
+    ).toThrow(TypeError);
   });
 
   it("runs as a plain fetch handler (no Node adapter) and refuses control characters", async () => {

@@ -13,6 +13,7 @@ export {
   type RelayHandler,
   type RelayRateLimit,
   type RelayUser,
+  type RelayWebhooks,
 } from "./createRelay.js";
 export { nodeRemoteAddress } from "./endUserIp.js";
 export { type RelayErrorBody, RelayErrorCode } from "./errors.js";
@@ -45,3 +46,10 @@ export {
   type NodeResponseLike,
   toNodeHandler,
 } from "./toNodeHandler.js";
+export { RelayWebhookErrorCode, WALLET_OPERATION_TYPES } from "./webhooks/receiver.js";
+export { WEBHOOK_SIGNATURE_HEADER } from "./webhooks/signature.js";
+export {
+  createMemoryWebhookStore,
+  type MemoryWebhookStoreOptions,
+  type WebhookStore,
+} from "./webhooks/store.js";

@@ -9,6 +9,7 @@
 import { createDeadlines, type Deadlines } from "./deadlines.js";
 import type { OwnershipCache } from "./ownership.js";
 import type { RateLimitResult, RateLimitStore } from "./rateLimit.js";
+import type { WebhookStore } from "./webhooks/store.js";
 
 /**
  * The Redis commands the stores use, in ioredis's calling convention (`new Redis(…)` fits as is).
@@ -137,6 +138,106 @@ export function createRedisStores(
           "a write",
         );
       },
+    },
+  };
+}
+
+/**
+ * The Redis commands the webhook store uses on its main connection, in ioredis's calling
+ * convention (`new Redis(…)` fits as is).
+ */
+export interface RedisWebhookClientLike {
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string, mode: "PX", ttlMs: number): Promise<unknown>;
+  set(key: string, value: string, mode: "PX", ttlMs: number, nx: "NX"): Promise<unknown>;
+  publish(channel: string, message: string): Promise<unknown>;
+}
+
+/**
+ * A Redis connection in subscriber mode (ioredis: a second `new Redis(…)`; a connection that
+ * subscribes can run no other command).
+ */
+export interface RedisSubscriberLike {
+  subscribe(channel: string): Promise<unknown>;
+  unsubscribe(channel: string): Promise<unknown>;
+  on(event: "message", listener: (channel: string, message: string) => void): unknown;
+}
+
+/**
+ * A {@link WebhookStore} in one Redis for relays that scale out: a delivery id is taken once
+ * across every instance (`SET NX PX`), a request's sender is known to all of them, and an
+ * operation's end is kept (`SET PX`) and published (`PUBLISH`), so the device waiting on any
+ * instance hears a webhook that reached another. When Redis fails, a delivery is answered 503
+ * (the service sends it again later) and a device's wait 503 (it polls instead).
+ *
+ * @param client - An ioredis client for commands.
+ * @param subscriber - A second ioredis client, used only to subscribe.
+ * @example
+ * ```ts
+ * import Redis from "ioredis";
+ * import { createRedisWebhookStore } from "@signet/relay/redis";
+ *
+ * const url = process.env.REDIS_URL!;
+ * const store = createRedisWebhookStore(new Redis(url), new Redis(url));
+ * export const relay = createRelay({ …, webhooks: { publicKey, store } });
+ * ```
+ */
+export function createRedisWebhookStore(
+  client: RedisWebhookClientLike,
+  subscriber: RedisSubscriberLike,
+  options: RedisStoresOptions = {},
+): WebhookStore {
+  const prefix = options.prefix ?? "signet-relay:";
+  const timeoutMs = options.commandTimeoutMs ?? 500;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+    throw new TypeError(`"commandTimeoutMs" expected a positive number, got ${timeoutMs}`);
+  const deadlines = createDeadlines(timeoutMs);
+  const run = <T>(what: string, command: () => Promise<T>) =>
+    withTimeout(deadlines, command, timeoutMs, what);
+  // One Redis subscription per channel however many devices wait on it here.
+  const listeners = new Map<string, Set<(message: string) => void>>();
+  subscriber.on("message", (channel, message) => {
+    if (!channel.startsWith(prefix)) return;
+    for (const listener of [...(listeners.get(channel.slice(prefix.length)) ?? [])])
+      listener(message);
+  });
+  return {
+    async claim(key, value, ttlMs) {
+      const reply = await run("a claim", () =>
+        client.set(`${prefix}${key}`, value, "PX", Math.max(1, Math.ceil(ttlMs)), "NX"),
+      );
+      return reply === "OK";
+    },
+    async get(key) {
+      return (await run("a read", () => client.get(`${prefix}${key}`))) ?? undefined;
+    },
+    async publish(channel, message, ttlMs) {
+      await run("a write", () =>
+        client.set(`${prefix}${channel}`, message, "PX", Math.max(1, Math.ceil(ttlMs))),
+      );
+      await run("a publish", () => client.publish(`${prefix}${channel}`, message));
+    },
+    async subscribe(channel, listener) {
+      let set = listeners.get(channel);
+      if (set === undefined) {
+        set = new Set();
+        listeners.set(channel, set);
+        try {
+          await run("a subscribe", () => subscriber.subscribe(`${prefix}${channel}`));
+        } catch (error) {
+          listeners.delete(channel);
+          throw error;
+        }
+      }
+      set.add(listener);
+      const own = set;
+      return () => {
+        own.delete(listener);
+        if (own.size === 0 && listeners.get(channel) === own) {
+          listeners.delete(channel);
+          subscriber.unsubscribe(`${prefix}${channel}`).catch(() => undefined);
+        }
+      };
     },
   };
 }

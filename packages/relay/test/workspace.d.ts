@@ -5,8 +5,15 @@ declare module "@signet/emulator" {
   export interface EmulatorServer {
     url: string;
     close(): Promise<void>;
+    emulator: {
+      setWebhookUrl(url: string | undefined): void;
+      webhookDeliveries(): { id: string; requestId: string; attempt: number; status: number }[];
+    };
   }
-  export function startEmulatorServer(options?: { port?: number }): Promise<EmulatorServer>;
+  export function startEmulatorServer(options?: {
+    port?: number;
+    webhooks?: { baseDelayMs?: number; maxAttempts?: number; settleMs?: number };
+  }): Promise<EmulatorServer>;
 }
 
 declare module "@signet/core" {

@@ -133,6 +133,7 @@ export const accountRoutes: Record<string, DemoRoute> = {
         allowUnsignedBundles: ctx.mode === "sandbox",
         regions: REGIONS,
         contactChanges: ctx.contactChanges,
+        push: ctx.push,
       }),
   },
   "POST /api/demo/signin": { signedIn: false, handle: signIn },

@@ -67,6 +67,7 @@ export type {
   SignedRequestEvent,
   SignedRequestStage,
   SignPayload,
+  WalletOperationPush,
 } from "./signedRequestParameters.js";
 
 /**

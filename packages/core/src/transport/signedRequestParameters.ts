@@ -97,6 +97,20 @@ type CommonParameters<TBody> = {
   timer?: Clock | undefined;
   /** Resolves after `ms`. Injected in tests to run on a fake clock. Default `setTimeout`. */
   sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
+  /**
+   * Hears the end of the operation a signed re-send is waiting on (the service's webhook, pushed
+   * by the relay; docs/protocol.md "Webhooks"): resolves with it, or `undefined` when none will
+   * come, and stops when `signal` aborts. Raced with the wait after a PROCESSING answer, once a
+   * leg: when it wins, the wait ends and the next re-send collects the result, checked as every
+   * answer is. Default: none (the wait is only the backoff).
+   */
+  waitForPush?:
+    | ((
+        requestId: string,
+        signal: AbortSignal,
+        request: { method: string; path: string },
+      ) => Promise<WalletOperationPush | undefined>)
+    | undefined;
   /** Uniform source in [0, 1) for jitter. Default `Math.random`. */
   random?: (() => number) | undefined;
   onEvent?: ((event: SignedRequestEvent | RetryEvent | PayloadEvent) => void) | undefined;
@@ -174,8 +188,29 @@ export type SignedRequestStage =
   | "signing"
   | "submitting"
   | "processing"
+  | "pushed"
   | "done"
   | "failed";
+
+/**
+ * The end of a wallet operation as the service's webhook tells it (its #802:
+ * `WALLET_OPERATION.COMPLETED` / `.FAILED`), pushed to the waiting device by the relay. It only
+ * ends the wait: the result is what the next re-send answers, checked as every answer is.
+ */
+export type WalletOperationPush = {
+  /** The signed request's `Request-Id` the operation ran under. */
+  requestId: string;
+  operationType:
+    | "auth_credential.create"
+    | "auth_credential.delete"
+    | "session.revoke"
+    | "wallet.export";
+  status: "completed" | "failed";
+  /** The resource it affected; for `auth_credential.create`, the new credential's id. */
+  resourceId: string;
+  /** The service's failure code, on `failed`. */
+  errorCode?: string;
+};
 
 /**
  * One step of a signed request. Redacted by construction: it never holds a body, a
@@ -201,6 +236,8 @@ export type SignedRequestEvent = {
   delayMs?: number;
   /** Why this send is a re-send (after the `retry` event that announced its wait). */
   retryReason?: RetryReason;
+  /** On `pushed`: the operation's end as the service's webhook told it, before the re-send that collects it. */
+  push?: WalletOperationPush;
 };
 
 /** How a signed request ended: the fields of its terminal event that say which request and why. */

@@ -92,6 +92,8 @@ export type LegState = {
   idempotencyKey: string | undefined;
   /** Why the next send is a re-send, and after which wait: told in its event. */
   retryReason: RetryReason | undefined;
+  /** A push has ended a wait of this leg: later waits are the backoff alone. */
+  pushed?: boolean;
   retryDelayMs: number | undefined;
 };
 

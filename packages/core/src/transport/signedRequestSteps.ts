@@ -13,7 +13,7 @@ import { type Answer, nextStep, readAnswer, type Step } from "./nextStep.js";
 import { IDEMPOTENCY_KEY_HEADER, REQUEST_ID_HEADER, WALLET_SIGNATURE_HEADER } from "./protocol.js";
 import { waitOnce } from "./repeat.js";
 import { backoffDelay } from "./retry.js";
-import type { RunSignedRequestReturnType } from "./signedRequestParameters.js";
+import type { RunSignedRequestReturnType, WalletOperationPush } from "./signedRequestParameters.js";
 import {
   ChallengeLapse,
   challengeExpiredError,
@@ -282,7 +282,21 @@ export async function waitToResend(
   else if (step.reason === "rate-limited") attempt = ++current.rateLimitRetries;
   else attempt = ++current.transientRetries;
   const cause = step.reason === "processing" ? undefined : step.cause;
-  const { policy, parameters, random, sleep, clock } = run.config;
+  const { policy, parameters, random, clock } = run.config;
+  const requestId = current.challenge?.requestId;
+  const push = parameters.waitForPush;
+  // After PROCESSING, the operation's pushed end may cut the wait short, once a leg (push.ts).
+  const sleep =
+    step.reason === "processing" && push !== undefined && requestId !== undefined && !current.pushed
+      ? sleepUntilPushed(
+          run.config.sleep,
+          (signal) => push(requestId, signal, parameters),
+          (heard) => {
+            current.pushed = true;
+            emitStage(run, current, { stage: "pushed", status, push: heard });
+          },
+        )
+      : run.config.sleep;
   const delayMs = await waitOnce(
     {
       reason: step.reason,
@@ -362,3 +376,37 @@ export function failure(
 }
 
 /** Thrown inside a run to start over from leg 1 (flows that allow it, such as export). */
+
+/**
+ * The wait raced with a push: `sleep` as given, ended early (and quietly) when `listen` hears the
+ * operation's end first. The caller's abort still rejects; the loser is always stopped.
+ */
+function sleepUntilPushed(
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>,
+  listen: (signal: AbortSignal) => Promise<WalletOperationPush | undefined>,
+  heard: (push: WalletOperationPush) => void,
+): (ms: number, signal?: AbortSignal) => Promise<void> {
+  return async (ms, signal) => {
+    const inner = new AbortController();
+    const stop = () => inner.abort(signal?.reason);
+    signal?.addEventListener("abort", stop, { once: true });
+    let pushed = false;
+    listen(inner.signal).then(
+      (push) => {
+        if (push === undefined || inner.signal.aborted) return;
+        pushed = true;
+        heard(push);
+        inner.abort();
+      },
+      () => undefined,
+    );
+    try {
+      await sleep(ms, inner.signal);
+    } catch (error) {
+      if (!pushed) throw error;
+    } finally {
+      signal?.removeEventListener("abort", stop);
+      inner.abort();
+    }
+  };
+}

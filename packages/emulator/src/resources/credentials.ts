@@ -251,6 +251,16 @@ async function addCredential(ctx: RequestContext): Promise<Response> {
     payload: () => addPayload(ctx, account.id, body, candidate),
     type: body.type as CredentialType,
     allowedKeys: () => sessionKeys(rt, account.id),
+    // The new credential's id is the answer's; a failed add made none, and the documents name no
+    // id for it: an AuthMethod id that names no credential stands in.
+    webhook: {
+      operationType: "auth_credential.create",
+      resourceType: "AUTH_METHOD",
+      resourceId: (answer) =>
+        typeof (answer as { id?: unknown } | undefined)?.id === "string"
+          ? (answer as { id: string }).id
+          : rt.ids.next("AuthMethod"),
+    },
     complete: () => {
       assertNoDuplicate(rt, candidate);
       const credential = createCredential(rt, candidate);
@@ -300,6 +310,11 @@ async function revokeCredential(ctx: RequestContext): Promise<Response> {
     type: credential.type,
     allowedKeys: () =>
       sessionKeys(rt, credential.accountId, (s) => s.credentialId !== credential.id),
+    webhook: {
+      operationType: "auth_credential.delete",
+      resourceType: "AUTH_METHOD",
+      resourceId: () => credential.id,
+    },
     complete: () => {
       check();
       rt.state.credentials.delete(credential.id);

@@ -34,6 +34,11 @@ async function exportWallet(ctx: RequestContext): Promise<Response> {
     operation: "EXPORT_WALLET",
     payload: () => exportWalletPayload(ctx, account.id, body.clientPublicKey),
     allowedKeys: () => sessionKeys(rt, account.id),
+    webhook: {
+      operationType: "wallet.export",
+      resourceType: "INTERNAL_ACCOUNT",
+      resourceId: () => account.id,
+    },
     complete: () =>
       json(200, {
         id: account.id,

@@ -185,6 +185,11 @@ async function revokeSession(ctx: RequestContext): Promise<Response> {
     payload: () => revokeSessionPayload(ctx, target),
     type: target.type,
     allowedKeys: () => sessionKeys(ctx.rt, target.accountId),
+    webhook: {
+      operationType: "session.revoke",
+      resourceType: "SESSION",
+      resourceId: () => target.id,
+    },
     complete: () => {
       assertActive().revokedAt = ctx.now();
       return noContent();

@@ -1,0 +1,107 @@
+// X-Grid-Signature (the service's `WebhookSignature` scheme): a P-256 ECDSA signature over the
+// SHA-256 of the raw request body, base64 in the header, checked with the public key the service
+// gives at integration. The service's document names neither the signature's encoding nor the
+// key's: both common ones are accepted (DER or 64-byte r‖s; SEC1 hex or SPKI PEM). Web Crypto
+// only, so the relay keeps no runtime dependency.
+
+/** The header carrying the service's webhook signature. */
+export const WEBHOOK_SIGNATURE_HEADER = "X-Grid-Signature";
+
+const ALGORITHM = { name: "ECDSA", namedCurve: "P-256" } as const;
+const SIGN = { name: "ECDSA", hash: "SHA-256" } as const;
+
+function hexBytes(hex: string): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < bytes.length; i++)
+    bytes[i] = Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return bytes;
+}
+
+function base64Bytes(text: string): Uint8Array<ArrayBuffer> | undefined {
+  const normal = text.trim().replaceAll("-", "+").replaceAll("_", "/");
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(normal)) return undefined;
+  try {
+    const binary = atob(normal.padEnd(Math.ceil(normal.length / 4) * 4, "="));
+    return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+  } catch {
+    return undefined;
+  }
+}
+
+const KEY_TEXT =
+  /^(0[23][0-9a-fA-F]{64}|04[0-9a-fA-F]{128}|-----BEGIN PUBLIC KEY-----[A-Za-z0-9+/=\s]+-----END PUBLIC KEY-----)$/;
+
+/** Whether `text` has the form of a key {@link importWebhookKey} reads (checked at creation). */
+export function isWebhookKeyText(text: unknown): text is string {
+  return typeof text === "string" && KEY_TEXT.test(text.trim());
+}
+
+/**
+ * Imports the service's webhook public key: SEC1 hex (66 characters compressed, 130
+ * uncompressed) or an SPKI PEM (`-----BEGIN PUBLIC KEY-----`).
+ * @throws {TypeError} when the text is neither, or not a P-256 point.
+ */
+export async function importWebhookKey(text: string): Promise<CryptoKey> {
+  if (typeof text !== "string") throw new TypeError(`"webhooks.publicKey" expected a string`);
+  const trimmed = text.trim();
+  try {
+    if (/^(0[23][0-9a-fA-F]{64}|04[0-9a-fA-F]{128})$/.test(trimmed)) {
+      return await crypto.subtle.importKey("raw", hexBytes(trimmed), ALGORITHM, false, ["verify"]);
+    }
+    const pem = /^-----BEGIN PUBLIC KEY-----([A-Za-z0-9+/=\s]+)-----END PUBLIC KEY-----$/.exec(
+      trimmed,
+    );
+    const der = pem ? base64Bytes(pem[1]!.replace(/\s+/g, "")) : undefined;
+    if (der) return await crypto.subtle.importKey("spki", der, ALGORITHM, false, ["verify"]);
+  } catch {
+    // Falls through to the one error below: a malformed point says no more than a malformed text.
+  }
+  throw new TypeError(
+    `"webhooks.publicKey" expected the service's P-256 public key as SEC1 hex or an SPKI PEM`,
+  );
+}
+
+/** A DER `SEQUENCE { INTEGER r, INTEGER s }` as 64 bytes r‖s, or `undefined` when malformed. */
+export function derToRaw(der: Uint8Array): Uint8Array<ArrayBuffer> | undefined {
+  if (der.length < 8 || der[0] !== 0x30 || der[1] !== der.length - 2) return undefined;
+  const raw = new Uint8Array(64);
+  let at = 2;
+  for (const offset of [0, 32]) {
+    if (der[at] !== 0x02) return undefined;
+    const length = der[at + 1]!;
+    let start = at + 2;
+    let size = length;
+    if (length === 0 || length > 33 || start + length > der.length) return undefined;
+    // A leading zero only where the next byte has its high bit set (DER's minimal form).
+    if (der[start] === 0 && length > 1) {
+      if ((der[start + 1]! & 0x80) === 0) return undefined;
+      start++;
+      size--;
+    } else if ((der[start]! & 0x80) !== 0) return undefined;
+    if (size > 32) return undefined;
+    raw.set(der.subarray(start, start + size), offset + 32 - size);
+    at += 2 + length;
+  }
+  return at === der.length ? raw : undefined;
+}
+
+/**
+ * Whether `header` is the service's signature over `body` under `key`. Never throws: a missing,
+ * malformed or wrong signature is `false`.
+ */
+export async function verifyWebhookSignature(
+  key: CryptoKey,
+  header: string | null,
+  body: Uint8Array<ArrayBuffer>,
+): Promise<boolean> {
+  if (header === null || header.length > 200) return false;
+  const bytes = base64Bytes(header);
+  if (bytes === undefined) return false;
+  const raw = bytes.length === 64 ? bytes : derToRaw(bytes);
+  if (raw === undefined) return false;
+  try {
+    return await crypto.subtle.verify(SIGN, key, raw, body);
+  } catch {
+    return false;
+  }
+}
