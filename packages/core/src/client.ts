@@ -9,6 +9,17 @@ import { loadChunk } from "./crypto/chunk.js";
 import { defined } from "./errors/defined.js";
 import { SignetError } from "./errors/errors.js";
 import type { KeyPersistence, KeyStore } from "./keys/key-store.js";
+import {
+  createPendingCalls,
+  type PendingCalls,
+  type PendingOptions,
+} from "./pending/pendingCalls.js";
+import {
+  createIndexedDbPendingStore,
+  createMemoryPendingStore,
+  type PendingStore,
+} from "./pending/pendingStore.js";
+import type { ResumedCall } from "./pending/resume.js";
 import { createCrossTab } from "./session/crossTab.js";
 import { type CallOptions, deliver, type EventSink, type SignetEvent } from "./session/events.js";
 import { expiryWarningMargin } from "./session/expiry/lapse.js";
@@ -53,8 +64,25 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
  */
 export type SignedParameters<TBody> = DistributiveOmit<
   RunSignedRequestParameters<TBody>,
-  "transport" | "clock" | "sleep" | "random" | "onEvent"
->;
+  "transport" | "clock" | "sleep" | "random" | "onEvent" | "onStillProcessing"
+> & {
+  /** What the call does should the service answer PROCESSING (kept for a reload, and how it ends). */
+  pending?: PendingOptions | undefined;
+};
+
+/**
+ * The client's calls still processing (docs/protocol.md §2.5): `subscribe`/`getSnapshot` fit
+ * `useSyncExternalStore`; `resume` carries kept calls on (a reload's, another tab's).
+ */
+export type SignetPendingCalls = PendingCalls & {
+    /**
+     * Re-sends every kept call (same body, stamp and request id) until it ends, one tab at a
+     * time, and finishes each as its action would. `createClient` starts one unless
+     * `resumePending: false`; calling it again while one runs joins that one.
+     * @returns how each kept call ended (its `pending` events say the same).
+     */
+    resume(call?: CallOptions): Promise<ResumedCall[]>;
+  };
 
 /**
  * A Signet client: every action takes one as its first argument. Its public surface is small on
@@ -84,6 +112,8 @@ export type SignetClient = {
   readonly contactChanges: "patch" | "resource";
   /** Held sessions; `subscribe`/`getSnapshot` fit `useSyncExternalStore`. */
   readonly sessions: SessionStore;
+  /** Calls the service still answers PROCESSING for, and the resume of kept ones. */
+  readonly pending: SignetPendingCalls;
   /** @internal The key store, resolved on first use (the browser default probes IndexedDB then). */
   keyStore(): Promise<KeyStore>;
   /** Where keys persist: the probed default, or what a given store declares (else `memory`). */
@@ -156,6 +186,8 @@ export const MAX_CLOCK_OFFSET_MS = 6 * 60 * 60_000;
  * next signed call (`loadChunk` types the failure, and nothing was sent).
  */
 const loadEngine = () => loadChunk(() => import("./transport/signedRequest.js"));
+/** The resume of kept calls is a chunk too: only a client that finds one loads it. */
+const loadResume = () => loadChunk(() => import("./pending/resume.js"));
 
 /** Builds `createClient` for an entry point's defaults. */
 export function createClientFactory(defaults: ClientDefaults) {
@@ -242,6 +274,41 @@ export function createClientFactory(defaults: ClientDefaults) {
         emit({ type: "session", action, accountId: session.accountId, sessionId: session.id }),
     });
 
+    let pendingStore: Promise<PendingStore> | undefined;
+    // Beside the key store, on its persistence: IndexedDB where the key store is IndexedDB.
+    const resolvePendingStore = () => {
+      pendingStore ??= parameters.pendingStore
+        ? Promise.resolve(parameters.pendingStore)
+        : resolveStore().then(({ persistence }) =>
+            persistence === "indexeddb"
+              ? createIndexedDbPendingStore()
+              : createMemoryPendingStore(),
+          );
+      return pendingStore;
+    };
+    const tracker = createPendingCalls({
+      store: resolvePendingStore,
+      lock: (key, task) => tabs.lock(key, () => task()),
+      now: () => clock.now(),
+      emit: (event, onEvent) => emit(event, onEvent as EventSink | undefined),
+    });
+    let resuming: Promise<ResumedCall[]> | undefined;
+    const resume = (call: CallOptions = {}): Promise<ResumedCall[]> => {
+      resuming ??= (async () => {
+        const store = await resolvePendingStore();
+        // Nothing kept: the chunk is not loaded.
+        if ((await store.list().catch(() => [])).length === 0) return [];
+        const { resumeKeptCalls } = await loadResume();
+        return resumeKeptCalls(
+          client,
+          { store, lock: (key, task) => tabs.lock(key, () => task()) },
+          { signal: lifetime.signal, ...call },
+        );
+      })().finally(() => {
+        resuming = undefined;
+      });
+      return resuming;
+    };
     const sleep = parameters.sleep ?? abortableSleep;
     const random = parameters.random ?? Math.random;
     // The deprecated `signedRequests.backoff` is read as a client-level `retry.backoff` that the
@@ -261,6 +328,7 @@ export function createClientFactory(defaults: ClientDefaults) {
       retry,
       contactChanges: parameters.contactChanges ?? "patch",
       sessions,
+      pending: { ...tracker, resume },
       keyStore,
       persistence: async () => (await resolveStore()).persistence,
       webauthn() {
@@ -280,10 +348,20 @@ export function createClientFactory(defaults: ClientDefaults) {
           onWarning: (warning) => emit({ type: "bundleWarning", ...warning }, onEvent),
         };
       },
-      signed: async (signedParameters, { signal, onEvent, retry: callRetry } = {}) =>
-        (await loadEngine()).runSignedRequest({
+      signed: async (
+        { pending: pendingOptions, ...signedParameters },
+        { signal, onEvent, retry: callRetry } = {},
+      ) => {
+        const engine = await loadEngine();
+        // A PROCESSING answer makes the call pending: shown, and kept when its action allows.
+        const tracked =
+          signedParameters.mode === "direct"
+            ? undefined
+            : tracker.track(signedParameters.operation ?? "signedRequest", pendingOptions ?? {}, onEvent);
+        return engine.runSignedRequest({
           ...defined({ timeoutMs: parameters.signedRequests?.timeoutMs }),
           ...signedParameters,
+          onStillProcessing: tracked?.onStillProcessing,
           // Defaults, client, action, call: the action's default refines the client's policy and
           // never overrides the caller's.
           retry: resolveRetryPolicy(retry, signedParameters.retry, callRetry),
@@ -301,8 +379,12 @@ export function createClientFactory(defaults: ClientDefaults) {
           onEvent: (event) => emit(event, onEvent),
           // A 401 on a call a held session stamped clears that session: the engine says so to the
           // store directly (session/sessionRejection.ts); the event stays for observers.
-          onEnd: (end) => sessions.ended(end),
-        } as RunSignedRequestParameters<never>) as never,
+          onEnd: (end) => {
+            tracked?.onEnd(end);
+            sessions.ended(end);
+          },
+        } as RunSignedRequestParameters<never>) as never;
+      },
       request: async ({ idempotent, operation, retry: actionRetry, ...request }, call = {}) => {
         const { signal, onEvent } = call;
         const send = () => requestJson({ transport, ...request, signal, onEvent });
@@ -337,6 +419,9 @@ export function createClientFactory(defaults: ClientDefaults) {
         tabs.close();
       },
     };
+    // Kept calls of an earlier page (or another tab's) are carried on at once, as wagmi
+    // reconnects on mount; their `pending` events reach `onEvent`.
+    if (parameters.resumePending !== false) resume().catch(() => undefined);
     return client;
   };
 }

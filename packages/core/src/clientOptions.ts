@@ -1,5 +1,6 @@
 // createClient's options (docs/architecture.md "One client carries every seam") and the checks
 // that make a configuration mistake fail at creation.
+import type { PendingStore } from "./pending/pendingStore.js";
 import type { CryptoApi } from "./crypto/api.js";
 import { assertArgument } from "./errors/errors.js";
 import type { KeyStore } from "./keys/key-store.js";
@@ -70,6 +71,17 @@ export type CreateClientParameters = {
    * (`POST /customers/{id}/contact-changes`, then a signed submit). The relay forwards both.
    */
   contactChanges?: "patch" | "resource" | undefined;
+  /**
+   * Where a call the service still answers PROCESSING for is kept, so that a reload or another
+   * tab carries it to its end (core README "Calls still processing"). Default: IndexedDB where the
+   * key store is IndexedDB (a browser), else memory (a reload loses the call).
+   */
+  pendingStore?: PendingStore | undefined;
+  /**
+   * Carry kept calls on when the client is made (wagmi's reconnect-on-mount): default `true`.
+   * `false`: only when the app calls `client.pending.resume()`.
+   */
+  resumePending?: boolean | undefined;
   /** Accept unsigned bundles (sandbox, emulator); each acceptance emits a `bundleWarning`. Default false. */
   allowUnsignedBundles?: boolean | undefined;
   /**

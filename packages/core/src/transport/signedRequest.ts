@@ -39,6 +39,7 @@ import {
   emitStage,
   freshLeg,
   type LegState,
+  resumedLeg,
   outcomeUnknownError,
   type RunState,
 } from "./signedRequestRun.js";
@@ -62,11 +63,13 @@ export type {
   RunSignedRequestErrorType,
   RunSignedRequestParameters,
   RunSignedRequestReturnType,
+  ResumeFrom,
   SignContext,
   SignedRequestEnd,
   SignedRequestEvent,
   SignedRequestStage,
   SignPayload,
+  StampedRequest,
 } from "./signedRequestParameters.js";
 
 /**
@@ -120,7 +123,10 @@ export async function runSignedRequest<TBody = unknown>(
   for (;;) {
     // A restart signs its payloads afresh: the first is the first again.
     run.config.signer.restart();
-    const leg = freshLeg(run.restarts > 0 ? "restart" : undefined);
+    const leg =
+      run.restarts === 0 && parameters.resumeFrom !== undefined
+        ? resumedLeg(run, parameters.resumeFrom)
+        : freshLeg(run.restarts > 0 ? "restart" : undefined);
     try {
       return await runLegs(run, leg);
     } catch (thrown) {
