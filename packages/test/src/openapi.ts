@@ -92,7 +92,9 @@ const METHODS = ["get", "post", "put", "patch", "delete"];
  * request, its state when copied and its base commit.
  */
 export const PULL_REQUESTS = [
+  { number: 850, state: "merged", file: "grid-api-pr850.yaml" },
   { number: 853, state: "open when copied", file: "grid-api-pr853.yaml" },
+  { number: 854, state: "open when copied", file: "grid-api-pr854.yaml" },
 ] as const;
 
 // Beside the subset, found the way SPEC is (a template in `new URL` would be rewritten by Vite).
@@ -109,10 +111,30 @@ function loadDocument(): Record<string, unknown> {
       paths: Record<string, unknown>;
       components: { schemas: Record<string, unknown> };
     };
-    Object.assign(paths, pr.paths);
+    for (const [template, item] of Object.entries(pr.paths)) mergePath(paths, template, item);
     Object.assign(schemas, pr.components.schemas);
   }
   return document;
+}
+
+type PathItem = Record<string, { responses?: Record<string, unknown> } | undefined>;
+
+/**
+ * A pull request's path: a new one is added whole; on a path the subset has, an operation the
+ * pull request only adds answers to (#850's `200`s) keeps the subset's operation, each answer it
+ * names put in place of the subset's answer of that status.
+ */
+function mergePath(paths: Record<string, unknown>, template: string, item: unknown) {
+  const base = paths[template] as PathItem | undefined;
+  if (base === undefined) {
+    paths[template] = item;
+    return;
+  }
+  for (const [method, operation] of Object.entries(item as PathItem)) {
+    const own = base[method];
+    if (own === undefined || operation === undefined) base[method] = operation;
+    else own.responses = { ...own.responses, ...operation.responses };
+  }
 }
 
 const escapePointer = (part: string) => part.replace(/~/g, "~0").replace(/\//g, "~1");
@@ -394,7 +416,7 @@ const textOf = (body: BodyInit | null | undefined): string | undefined => {
 /**
  * A `fetch` that judges every exchange with the service against the OpenAPI: the request as sent
  * and the answer as received (answers an injected fault shaped, marked by the emulator's
- * `X-Emulator-Fault`, are skipped). Findings go to `onFinding`; the exchange itself is untouched.
+ * `X-Emulator-Fault`, are skipped, but for `processing`: a PROCESSING answer is the service's). Findings go to `onFinding`; the exchange itself is untouched.
  */
 export function judgingFetch(options: JudgingFetchOptions): typeof fetch {
   const judge = openApiJudge();
@@ -424,7 +446,9 @@ export function judgingFetch(options: JudgingFetchOptions): typeof fetch {
       statusText: received.statusText,
       headers: received.headers,
     });
-    if (!received.headers.has("X-Emulator-Fault")) {
+    // A PROCESSING answer is the service's own since #850/#854 (vendored): judged like any other.
+    const fault = received.headers.get("X-Emulator-Fault");
+    if (fault === null || fault === "processing") {
       const body = new TextDecoder().decode(bytes);
       for (const finding of judge.checkResponse(
         { method, url: relative },
