@@ -82,6 +82,15 @@ export type EmulatorOptions = {
    * wrapped as `{ publicKey: {...} }`, as `navigator.credentials` takes it.
    */
   passkeyOptionsShape?: "json" | "publicKey";
+  /**
+   * The share, in [0, 1], of the signed retries that the service's #850 and #854 say may answer
+   * 200 `{ status: "PROCESSING" }` (credential add, challenge, verify, refresh, credential and
+   * session revoke, export) that answer it unprompted, leaving the request id usable, as an armed
+   * `processing` fault does. Drawn from `seed` when one is given (the same requests answer
+   * PROCESSING every run). Default 0: only armed faults answer PROCESSING. The reliability suites
+   * set it.
+   */
+  processingRate?: number;
 };
 
 /** Options with every default applied. */
@@ -109,6 +118,7 @@ export type ResolvedOptions = {
   requireScaSessionAtExecute: boolean;
   controlHosts: string[];
   passkeyOptionsShape: "json" | "publicKey";
+  processingRate: number;
 };
 
 /** The sandbox's accepted OIDC issuers (docs/protocol.md §6). */
@@ -126,6 +136,14 @@ function positive(name: string, value: number | undefined, fallback: number): nu
   return value;
 }
 
+function rate(name: string, value: number | undefined): number {
+  if (value === undefined) return 0;
+  if (!Number.isFinite(value) || value < 0 || value > 1) {
+    throw new RangeError(`"${name}" expected a number from 0 to 1, got ${value}`);
+  }
+  return value;
+}
+
 function passkeyOptionsShape(value: string | undefined): "json" | "publicKey" {
   if (value === undefined || value === "json" || value === "publicKey") return value ?? "json";
   throw new RangeError(`"passkeyOptionsShape" expected "json" or "publicKey", got ${value}`);
@@ -133,7 +151,7 @@ function passkeyOptionsShape(value: string | undefined): "json" | "publicKey" {
 
 /**
  * Applies the defaults.
- * @throws RangeError when a duration is negative or not finite.
+ * @throws RangeError when a duration is negative or not finite, or a rate is outside [0, 1].
  */
 export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
   return {
@@ -160,5 +178,6 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     requireScaSessionAtExecute: options.requireScaSessionAtExecute ?? false,
     controlHosts: (options.controlHosts ?? []).map((name) => name.toLowerCase()),
     passkeyOptionsShape: passkeyOptionsShape(options.passkeyOptionsShape),
+    processingRate: rate("processingRate", options.processingRate),
   };
 }
