@@ -268,7 +268,12 @@ export type { ScaFactorJson, SecurityEventType } from "./actions/scaFactors.js";
 export type { ScaLoginFactor } from "./actions/scaLogin.js";
 export type { PreparedPasskeySignIn } from "./actions/signInWithPasskey.js";
 export type { ActionErrorCode, ErrorCodedAction } from "./catalog/errorCodes.js";
-export type { CreateClientParameters, CreateClientReturnType, SignetClient } from "./client.js";
+export type {
+  CreateClientParameters,
+  CreateClientReturnType,
+  SignetClient,
+  SignetPendingCalls,
+} from "./client.js";
 export type { CryptoApi } from "./crypto/api.js";
 export { createCryptoApi } from "./crypto/api.js";
 export type {
@@ -325,6 +330,14 @@ export {
   type WebAuthnErrorDetailsMap,
 } from "./errors/errors.js";
 export { createMemoryKeyStore, type KeyPersistence, type KeyStore } from "./keys/key-store.js";
+export type { PendingCall, PendingEvent } from "./pending/pendingCalls.js";
+export {
+  createMemoryPendingStore,
+  type KeptCall,
+  type PendingFinish,
+  type PendingStore,
+} from "./pending/pendingStore.js";
+export type { ResumedCall } from "./pending/resume.js";
 export {
   type QuotePayloadSummary,
   quotePayloadToSign,

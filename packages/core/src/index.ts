@@ -21,6 +21,10 @@ export {
   type DefaultKeyStoreOptions,
   type IndexedDbKeyStoreOptions,
 } from "./keys/indexeddb.js";
+export {
+  createIndexedDbPendingStore,
+  type IndexedDbPendingStoreOptions,
+} from "./pending/pendingStore.js";
 export { browserSupportsPasskeyAutofill, createBrowserWebAuthn } from "./webauthn/browser.js";
 
 /**

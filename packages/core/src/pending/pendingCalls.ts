@@ -4,6 +4,7 @@
 // leg to `track`'s `onStillProcessing`; the copy is written holding an origin-wide lock named
 // after the request id and deleted before the lock is let go, so a tab that resumes (and takes
 // that lock first) finds it only when no live tab is still re-sending it.
+import { defined } from "../errors/defined.js";
 import type { SignedRequestEnd, StampedRequest } from "../transport/signedRequestParameters.js";
 import type { KeptCall, PendingFinish, PendingStore } from "./pendingStore.js";
 
@@ -78,8 +79,15 @@ export type PendingCalls = {
     onStillProcessing: (stamped: StampedRequest) => void;
     onEnd: (end: SignedRequestEnd) => void;
   };
-  /** @internal Tells a `dropped` kept call (its challenge lapsed before a resume). */
-  dropped(call: KeptCall, onEvent?: (event: PendingEvent) => void): void;
+  /**
+   * @internal Tells how a kept call ended (a resume settles it after its run: the session it
+   * ends may be gone already), or that it was `dropped` (its challenge lapsed before a resume).
+   */
+  told(
+    call: KeptCall,
+    end: { state: "settled" | "failed" | "dropped"; status?: number; code?: string },
+    onEvent?: (event: PendingEvent) => void,
+  ): void;
 };
 
 /**
@@ -99,7 +107,11 @@ export function createPendingCalls(seams: Seams): PendingCalls {
   const upsert = (call: PendingCall) =>
     publish([...snapshot.filter((c) => c.requestId !== call.requestId), call]);
   const drop = (requestId: string) => publish(snapshot.filter((c) => c.requestId !== requestId));
-  const event = (call: PendingCall, state: PendingEvent["state"], end?: SignedRequestEnd) => ({
+  const event = (
+    call: PendingCall,
+    state: PendingEvent["state"],
+    end?: Pick<SignedRequestEnd, "status" | "code">,
+  ) => ({
     type: "pending" as const,
     state,
     action: call.action,
@@ -118,9 +130,9 @@ export function createPendingCalls(seams: Seams): PendingCalls {
     },
     getSnapshot: () => snapshot,
     has: (requestId) => snapshot.some((c) => c.requestId === requestId),
-    dropped(call, onEvent) {
+    told(call, { state, status, code }, onEvent) {
       const shown = { ...call, resumed: true, resumable: true };
-      seams.emit({ ...event(shown, "dropped"), code: "CHALLENGE_EXPIRED" }, onEvent);
+      seams.emit(event(shown, state, defined({ status, code })), onEvent);
     },
     track(action, options, onEvent) {
       const resumable = options.resumable === true || options.resumed !== undefined;
@@ -193,6 +205,8 @@ export function createPendingCalls(seams: Seams): PendingCalls {
           ended = true;
           endCall();
           drop(requestId);
+          // A resume tells the end itself, once it knows it (./resume.ts).
+          if (options.resumed) return;
           seams.emit(event(current, end.stage === "done" ? "settled" : "failed", end), onEvent);
         },
       };

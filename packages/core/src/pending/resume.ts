@@ -4,8 +4,10 @@
 // re-send one call at once; then its action's finish runs (held sessions forgotten). A chunk:
 // only a client that finds a kept call loads it.
 import type { SignetClient } from "../client.js";
+import { defined } from "../errors/defined.js";
 import { isSignetError, SignetError } from "../errors/errors.js";
 import type { CallOptions } from "../session/events.js";
+import { listSessionsJson } from "../session/listedSessions.js";
 import type { CheckPayload } from "../transport/payloadCheck.js";
 import { pendingLockKey } from "./pendingCalls.js";
 import type { KeptCall, PendingFinish, PendingStore } from "./pendingStore.js";
@@ -76,9 +78,10 @@ async function resumeOne(
   const { action } = kept;
   if (client.clock.now() >= kept.expiresAtMs) {
     await store.delete(requestId).catch(() => undefined);
-    client.pending.dropped(kept, call.onEvent);
+    client.pending.told(kept, { state: "dropped", code: "CHALLENGE_EXPIRED" }, call.onEvent);
     return { action, requestId, outcome: "dropped", code: "CHALLENGE_EXPIRED" };
   }
+  let result: { status: number; body: unknown };
   try {
     const { status, body } = await client.signed<unknown>(
       {
@@ -98,12 +101,53 @@ async function resumeOne(
       },
       call,
     );
-    if (kept.finish) await finish(client, kept.finish, call);
-    return { action, requestId, outcome: "settled", status, body };
+    result = { status, body };
   } catch (thrown) {
     if (!isSignetError(thrown)) throw thrown;
-    return { action, requestId, outcome: "failed", error: thrown };
+    // A send of the page before may have landed after it went (the reload cut its answer): the
+    // re-send then meets a spent request id, or the resource already gone. What the call ends
+    // says whether it ended.
+    const found =
+      thrown.code !== "ABORTED" && kept.finish !== undefined
+        ? await ended(client, kept.finish, call.signal).catch(() => undefined)
+        : undefined;
+    if (found === undefined) {
+      if (thrown.code !== "ABORTED") await store.delete(requestId).catch(() => undefined);
+      const { status } = thrown;
+      const end = defined({ status, code: String(thrown.code) });
+      client.pending.told(kept, { state: "failed", ...end }, call.onEvent);
+      return { action, requestId, outcome: "failed", error: thrown };
+    }
+    result = found;
   }
+  await store.delete(requestId).catch(() => undefined);
+  if (kept.finish) await finish(client, kept.finish, call);
+  client.pending.told(kept, { state: "settled", status: result.status }, call.onEvent);
+  return { action, requestId, outcome: "settled", ...result };
+}
+
+/**
+ * Whether the service shows the call's end: the session, or the credential, it removes is no
+ * longer listed (a 204 then). `undefined` when it still is: the outcome stays unknown.
+ */
+async function ended(
+  client: SignetClient,
+  what: PendingFinish,
+  signal: AbortSignal | undefined,
+): Promise<{ status: 204; body: undefined } | undefined> {
+  const { accountId, sessionId, credentialId } = what;
+  if (sessionId !== undefined) {
+    const listed = await listSessionsJson(client, accountId, signal);
+    return listed.some((entry) => entry.id === sessionId) ? undefined : { status: 204, body: undefined };
+  }
+  if (credentialId === undefined) return undefined;
+  const listed = await client.request<{ data?: { id?: unknown }[] }>(
+    { method: "GET", path: `/auth/credentials?accountId=${encodeURIComponent(accountId)}` },
+    { signal },
+  );
+  return listed?.data?.some((entry) => entry?.id === credentialId)
+    ? undefined
+    : { status: 204, body: undefined };
 }
 
 /** What the action would have done after its call: forget the held sessions it ended. */
