@@ -126,6 +126,7 @@ export type {
 } from "./query.js";
 export type { UnexpectedErrorType } from "./queryCache.js";
 export { hashKey, type QueryKey, type SkipToken, skipToken } from "./queryKey.js";
+export { type UsePendingCallsParameters, usePendingCalls } from "./pending.js";
 export {
   type SessionLoadingResult,
   type SessionSignedInResult,
