@@ -13,13 +13,14 @@ import {
   createPendingCalls,
   type PendingCalls,
   type PendingOptions,
+  type ResumedCall,
 } from "./pending/pendingCalls.js";
 import {
   createIndexedDbPendingStore,
   createMemoryPendingStore,
   type PendingStore,
 } from "./pending/pendingStore.js";
-import type { ResumedCall } from "./pending/resume.js";
+
 import { createCrossTab } from "./session/crossTab.js";
 import { type CallOptions, deliver, type EventSink, type SignetEvent } from "./session/events.js";
 import { expiryWarningMargin } from "./session/expiry/lapse.js";
@@ -75,14 +76,14 @@ export type SignedParameters<TBody> = DistributiveOmit<
  * `useSyncExternalStore`; `resume` carries kept calls on (a reload's, another tab's).
  */
 export type SignetPendingCalls = PendingCalls & {
-    /**
-     * Re-sends every kept call (same body, stamp and request id) until it ends, one tab at a
-     * time, and finishes each as its action would. `createClient` starts one unless
-     * `resumePending: false`; calling it again while one runs joins that one.
-     * @returns how each kept call ended (its `pending` events say the same).
-     */
-    resume(call?: CallOptions): Promise<ResumedCall[]>;
-  };
+  /**
+   * Re-sends every kept call (same body, stamp and request id) until it ends, one tab at a
+   * time, and finishes each as its action would. `createClient` starts one unless
+   * `resumePending: false`; calling it again while one runs joins that one.
+   * @returns how each kept call ended (its `pending` events say the same).
+   */
+  resume(call?: CallOptions): Promise<ResumedCall[]>;
+};
 
 /**
  * A Signet client: every action takes one as its first argument. Its public surface is small on
@@ -300,8 +301,20 @@ export function createClientFactory(defaults: ClientDefaults) {
         if ((await store.list().catch(() => [])).length === 0) return [];
         const { resumeKeptCalls } = await loadResume();
         return resumeKeptCalls(
-          client,
-          { store, lock: (key, task) => tabs.lock(key, () => task()) },
+          {
+            store,
+            lock: (key, task) => tabs.lock(key, () => task()),
+            now: () => clock.now(),
+            pending: tracker,
+            signed: (resumed, options) => client.signed<unknown>(resumed, options),
+            read: (path, signal) => client.request({ method: "GET", path }, { signal }),
+            held: (accountId) => sessions.list(accountId),
+            forget: async (session, options) => {
+              await sessions.remove(session.accountId, session.id);
+              const { accountId, id: sessionId } = session;
+              emit({ type: "session", action: "revoked", accountId, sessionId }, options.onEvent);
+            },
+          },
           { signal: lifetime.signal, ...call },
         );
       })().finally(() => {
@@ -357,7 +370,11 @@ export function createClientFactory(defaults: ClientDefaults) {
         const tracked =
           signedParameters.mode === "direct"
             ? undefined
-            : tracker.track(signedParameters.operation ?? "signedRequest", pendingOptions ?? {}, onEvent);
+            : tracker.track(
+                signedParameters.operation ?? "signedRequest",
+                pendingOptions ?? {},
+                onEvent,
+              );
         return engine.runSignedRequest({
           ...defined({ timeoutMs: parameters.signedRequests?.timeoutMs }),
           ...signedParameters,

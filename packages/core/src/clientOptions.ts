@@ -1,9 +1,10 @@
 // createClient's options (docs/architecture.md "One client carries every seam") and the checks
 // that make a configuration mistake fail at creation.
-import type { PendingStore } from "./pending/pendingStore.js";
+
 import type { CryptoApi } from "./crypto/api.js";
 import { assertArgument } from "./errors/errors.js";
 import type { KeyStore } from "./keys/key-store.js";
+import type { PendingStore } from "./pending/pendingStore.js";
 import type { AppStateSource } from "./session/appState.js";
 import type { SignetEvent } from "./session/events.js";
 import type { Clock, FetchFunction } from "./transport/http.js";

@@ -330,19 +330,18 @@ export {
   type WebAuthnErrorDetailsMap,
 } from "./errors/errors.js";
 export { createMemoryKeyStore, type KeyPersistence, type KeyStore } from "./keys/key-store.js";
-export type { PendingCall, PendingEvent } from "./pending/pendingCalls.js";
+export {
+  type QuotePayloadSummary,
+  quotePayloadToSign,
+  readQuotePayload,
+} from "./payloads/quotePayload.js";
+export type { PendingCall, PendingEvent, ResumedCall } from "./pending/pendingCalls.js";
 export {
   createMemoryPendingStore,
   type KeptCall,
   type PendingFinish,
   type PendingStore,
 } from "./pending/pendingStore.js";
-export type { ResumedCall } from "./pending/resume.js";
-export {
-  type QuotePayloadSummary,
-  quotePayloadToSign,
-  readQuotePayload,
-} from "./payloads/quotePayload.js";
 export type { AppStateSource } from "./session/appState.js";
 export type {
   BundleWarningEvent,

@@ -54,7 +54,12 @@ describe("processingRate", () => {
     const never = createFaultQueue({ seed: "x" });
     expect(draws(never, 100).some(Boolean)).toBe(false);
     const armed = createFaultQueue({ processingRate: 1, seed: "x" });
-    armed.add({ kind: "error", at: "signed", status: 424, code: "EMAIL_OTP_CREDENTIAL_SYNC_FAILED" });
+    armed.add({
+      kind: "error",
+      at: "signed",
+      status: 424,
+      code: "EMAIL_OTP_CREDENTIAL_SYNC_FAILED",
+    });
     expect(armed.takeSigned("DELETE", "/auth/sessions/Session:1")?.kind).toBe("error");
     expect(armed.takeSigned("DELETE", "/auth/sessions/Session:1")?.kind).toBe("processing");
   });

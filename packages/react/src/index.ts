@@ -104,6 +104,7 @@ export type {
   MutationSuccessResult,
   UseMutationReturnType,
 } from "./mutation.js";
+export { type UsePendingCallsParameters, usePendingCalls } from "./pending.js";
 export {
   type InvalidatedBy,
   invalidatedBy,
@@ -126,7 +127,6 @@ export type {
 } from "./query.js";
 export type { UnexpectedErrorType } from "./queryCache.js";
 export { hashKey, type QueryKey, type SkipToken, skipToken } from "./queryKey.js";
-export { type UsePendingCallsParameters, usePendingCalls } from "./pending.js";
 export {
   type SessionLoadingResult,
   type SessionSignedInResult,

@@ -198,7 +198,13 @@ export function useSignetMutation<
       } catch (thrown) {
         const error = asSignetError(thrown) as TError;
         if (current())
-          setState((s) => ({ ...s, status: "error", error, retrying: undefined, pending: undefined }));
+          setState((s) => ({
+            ...s,
+            status: "error",
+            error,
+            retrying: undefined,
+            pending: undefined,
+          }));
         throw error;
       } finally {
         live.current.delete(controller);

@@ -26,7 +26,9 @@ export type UsePendingCallsParameters = {
  * if (removing.length > 0) return <p>Still removing…</p>;
  * ```
  */
-export function usePendingCalls(parameters: UsePendingCallsParameters = {}): readonly PendingCall[] {
+export function usePendingCalls(
+  parameters: UsePendingCallsParameters = {},
+): readonly PendingCall[] {
   const { client } = useSignetContext("usePendingCalls");
   const calls = useSyncExternalStore(
     client.pending.subscribe,

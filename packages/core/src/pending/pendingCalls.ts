@@ -5,8 +5,19 @@
 // after the request id and deleted before the lock is let go, so a tab that resumes (and takes
 // that lock first) finds it only when no live tab is still re-sending it.
 import { defined } from "../errors/defined.js";
+import type { SignetError } from "../errors/errors.js";
 import type { SignedRequestEnd, StampedRequest } from "../transport/signedRequestParameters.js";
 import type { KeptCall, PendingFinish, PendingStore } from "./pendingStore.js";
+
+/** How one kept call ended. No secret: the body is the service's answer (an `AuthMethod`, none). */
+export type ResumedCall = {
+  action: string;
+  requestId: string;
+} & (
+  | { outcome: "settled"; status: number; body: unknown }
+  | { outcome: "failed"; error: SignetError }
+  | { outcome: "dropped"; code: "CHALLENGE_EXPIRED" }
+);
 
 /** A call still processing, as shown to an app. No secret: safe to render and log. */
 export type PendingCall = {

@@ -2,34 +2,58 @@
 // each kept call is re-sent as it went (same body, stamp and request id) by the signed-request
 // engine (`resumeFrom`), holding the origin-wide lock its first tab held, so two tabs never
 // re-send one call at once; then its action's finish runs (held sessions forgotten). A chunk:
-// only a client that finds a kept call loads it.
-import type { SignetClient } from "../client.js";
+// only a client that finds a kept call loads it. It takes the client's parts it uses as seams
+// (`ResumeSeams`), so the client can load it without an import cycle.
 import { defined } from "../errors/defined.js";
 import { isSignetError, SignetError } from "../errors/errors.js";
 import type { CallOptions } from "../session/events.js";
-import { listSessionsJson } from "../session/listedSessions.js";
+import type { Session } from "../session/sessionStore.js";
 import type { CheckPayload } from "../transport/payloadCheck.js";
-import { pendingLockKey } from "./pendingCalls.js";
+import type { ResumeFrom } from "../transport/signedRequestParameters.js";
+import {
+  type PendingCalls,
+  type PendingOptions,
+  pendingLockKey,
+  type ResumedCall,
+} from "./pendingCalls.js";
 import type { KeptCall, PendingFinish, PendingStore } from "./pendingStore.js";
 
-/** How one kept call ended. No secret: the body is the service's answer (an `AuthMethod`, none). */
-export type ResumedCall = {
-  action: string;
-  requestId: string;
-} & (
-  | { outcome: "settled"; status: number; body: unknown }
-  | { outcome: "failed"; error: SignetError }
-  | { outcome: "dropped"; code: "CHALLENGE_EXPIRED" }
-);
+/** What one kept call is re-sent with (the client's `signed` takes it). */
+export type ResumeCallParameters = {
+  operation: string;
+  method: "POST" | "PUT" | "PATCH" | "DELETE";
+  path: string;
+  body?: string;
+  expectedStatus: number | number[];
+  sign: () => never;
+  checkPayload: CheckPayload;
+  resumeFrom: ResumeFrom;
+  pending: PendingOptions;
+};
 
-/** The seams the resume takes from the client that owns the kept calls. */
+/** What a resume's caller may pass: a signal, and a sink for the calls' events. */
+export type ResumeCallOptions = Pick<CallOptions, "signal" | "onEvent">;
+
+/** The client's parts a resume uses. */
 export type ResumeSeams = {
   store: PendingStore;
   lock: <T>(key: string, task: () => Promise<T>) => Promise<T>;
+  /** The service's time. */
+  now: () => number;
+  pending: PendingCalls;
+  signed: (
+    parameters: ResumeCallParameters,
+    call: ResumeCallOptions,
+  ) => Promise<{ status: number; body: unknown }>;
+  /** A read (`GET`) of the service, its JSON. */
+  read: (path: string, signal: AbortSignal | undefined) => Promise<unknown>;
+  /** The held sessions of an account, and forgetting one (with its `session` event). */
+  held: (accountId: string) => Promise<readonly Session[]>;
+  forget: (session: Session, call: ResumeCallOptions) => Promise<void>;
 };
 
 // A resume never signs: its one leg is stamped already, and a 202 ends it (maxLegs 2).
-const neverSign = () => {
+const neverSign = (): never => {
   throw new SignetError("CHALLENGE_INVALID", "A resumed call has nothing to sign with");
 };
 const neverCheck: CheckPayload = neverSign;
@@ -40,13 +64,12 @@ const neverCheck: CheckPayload = neverSign;
  * @throws never: each call's failure is in its result (and its `pending` event).
  * @example
  * ```ts
- * const ended = await resumeKeptCalls(client, seams, { onEvent });
+ * const ended = await resumeKeptCalls(seams, { onEvent });
  * ```
  */
 export async function resumeKeptCalls(
-  client: SignetClient,
   seams: ResumeSeams,
-  call: CallOptions = {},
+  call: ResumeCallOptions = {},
 ): Promise<ResumedCall[]> {
   const results: ResumedCall[] = [];
   let kept: KeptCall[];
@@ -57,9 +80,9 @@ export async function resumeKeptCalls(
   }
   for (const candidate of kept) {
     if (call.signal?.aborted) break;
-    if (client.pending.has(candidate.requestId)) continue;
+    if (seams.pending.has(candidate.requestId)) continue;
     const ended = await seams.lock(pendingLockKey(candidate.requestId), () =>
-      resumeOne(client, seams.store, candidate.requestId, call),
+      resumeOne(seams, candidate.requestId, call),
     );
     if (ended) results.push(ended);
   }
@@ -67,26 +90,26 @@ export async function resumeKeptCalls(
 }
 
 async function resumeOne(
-  client: SignetClient,
-  store: PendingStore,
+  seams: ResumeSeams,
   requestId: string,
-  call: CallOptions,
+  call: ResumeCallOptions,
 ): Promise<ResumedCall | undefined> {
+  const { store, pending } = seams;
   // Read again under the lock: a tab that was still re-sending it has finished meanwhile.
   const kept = await store.get(requestId).catch(() => undefined);
-  if (kept === undefined || client.pending.has(requestId)) return undefined;
+  if (kept === undefined || pending.has(requestId)) return undefined;
   const { action } = kept;
-  if (client.clock.now() >= kept.expiresAtMs) {
+  if (seams.now() >= kept.expiresAtMs) {
     await store.delete(requestId).catch(() => undefined);
-    client.pending.told(kept, { state: "dropped", code: "CHALLENGE_EXPIRED" }, call.onEvent);
+    pending.told(kept, { state: "dropped", code: "CHALLENGE_EXPIRED" }, call.onEvent);
     return { action, requestId, outcome: "dropped", code: "CHALLENGE_EXPIRED" };
   }
   let result: { status: number; body: unknown };
   try {
-    const { status, body } = await client.signed<unknown>(
+    const { status, body } = await seams.signed(
       {
         operation: action,
-        method: kept.method as "POST" | "PUT" | "PATCH" | "DELETE",
+        method: kept.method as ResumeCallParameters["method"],
         path: kept.path,
         ...(kept.body === undefined ? {} : { body: kept.body }),
         expectedStatus: kept.expectedStatus,
@@ -109,54 +132,52 @@ async function resumeOne(
     // says whether it ended.
     const found =
       thrown.code !== "ABORTED" && kept.finish !== undefined
-        ? await ended(client, kept.finish, call.signal).catch(() => undefined)
+        ? await ended(seams, kept.finish, call.signal).catch(() => undefined)
         : undefined;
     if (found === undefined) {
       if (thrown.code !== "ABORTED") await store.delete(requestId).catch(() => undefined);
-      const { status } = thrown;
-      const end = defined({ status, code: String(thrown.code) });
-      client.pending.told(kept, { state: "failed", ...end }, call.onEvent);
+      const end = defined({ status: thrown.status, code: String(thrown.code) });
+      pending.told(kept, { state: "failed", ...end }, call.onEvent);
       return { action, requestId, outcome: "failed", error: thrown };
     }
     result = found;
   }
   await store.delete(requestId).catch(() => undefined);
-  if (kept.finish) await finish(client, kept.finish, call);
-  client.pending.told(kept, { state: "settled", status: result.status }, call.onEvent);
+  if (kept.finish) await finish(seams, kept.finish, call);
+  pending.told(kept, { state: "settled", status: result.status }, call.onEvent);
   return { action, requestId, outcome: "settled", ...result };
 }
+
+const listed = (answer: unknown, id: string) =>
+  Array.isArray((answer as { data?: unknown } | undefined)?.data) &&
+  (answer as { data: { id?: unknown }[] }).data.some((entry) => entry?.id === id);
 
 /**
  * Whether the service shows the call's end: the session, or the credential, it removes is no
  * longer listed (a 204 then). `undefined` when it still is: the outcome stays unknown.
  */
 async function ended(
-  client: SignetClient,
+  seams: ResumeSeams,
   what: PendingFinish,
   signal: AbortSignal | undefined,
 ): Promise<{ status: 204; body: undefined } | undefined> {
   const { accountId, sessionId, credentialId } = what;
-  if (sessionId !== undefined) {
-    const listed = await listSessionsJson(client, accountId, signal);
-    return listed.some((entry) => entry.id === sessionId) ? undefined : { status: 204, body: undefined };
-  }
-  if (credentialId === undefined) return undefined;
-  const listed = await client.request<{ data?: { id?: unknown }[] }>(
-    { method: "GET", path: `/auth/credentials?accountId=${encodeURIComponent(accountId)}` },
-    { signal },
+  const id = sessionId ?? credentialId;
+  if (id === undefined) return undefined;
+  const kind = sessionId !== undefined ? "sessions" : "credentials";
+  const answer = await seams.read(
+    `/auth/${kind}?accountId=${encodeURIComponent(accountId)}`,
+    signal,
   );
-  return listed?.data?.some((entry) => entry?.id === credentialId)
-    ? undefined
-    : { status: 204, body: undefined };
+  return listed(answer, id) ? undefined : { status: 204, body: undefined };
 }
 
 /** What the action would have done after its call: forget the held sessions it ended. */
-async function finish(client: SignetClient, what: PendingFinish, call: CallOptions) {
+async function finish(seams: ResumeSeams, what: PendingFinish, call: ResumeCallOptions) {
   const { accountId, sessionId, credentialId } = what;
-  for (const held of await client.sessions.list(accountId)) {
+  for (const held of await seams.held(accountId)) {
     if (held.id !== sessionId && (credentialId === undefined || held.credentialId !== credentialId))
       continue;
-    await client.sessions.remove(accountId, held.id);
-    client.emit({ type: "session", action: "revoked", accountId, sessionId: held.id }, call.onEvent);
+    await seams.forget(held, call);
   }
 }

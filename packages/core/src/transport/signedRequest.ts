@@ -39,9 +39,9 @@ import {
   emitStage,
   freshLeg,
   type LegState,
-  resumedLeg,
   outcomeUnknownError,
   type RunState,
+  resumedLeg,
 } from "./signedRequestRun.js";
 import {
   decide,
@@ -60,10 +60,10 @@ import { withRetry } from "./withRetry.js";
 export type {
   ChallengeModeParameters,
   DirectModeParameters,
+  ResumeFrom,
   RunSignedRequestErrorType,
   RunSignedRequestParameters,
   RunSignedRequestReturnType,
-  ResumeFrom,
   SignContext,
   SignedRequestEnd,
   SignedRequestEvent,

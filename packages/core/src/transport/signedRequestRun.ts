@@ -10,6 +10,7 @@ import type { SignedRequestChallenge } from "./challenge.js";
 import { checkedSigner } from "./checkedSigner.js";
 import { deliver } from "./deliver.js";
 import { type Clock, systemClock } from "./http.js";
+import { REQUEST_ID_HEADER, WALLET_SIGNATURE_HEADER } from "./protocol.js";
 import { isProcessingBody } from "./responseShape.js";
 import {
   type RetryEvent,
@@ -18,7 +19,6 @@ import {
   resolveRetryPolicy,
   retryEvent,
 } from "./retry.js";
-import { REQUEST_ID_HEADER, WALLET_SIGNATURE_HEADER } from "./protocol.js";
 import type {
   ResumeFrom,
   RunSignedRequestParameters,
