@@ -97,6 +97,11 @@ describe("openApiJudge", () => {
     expect(
       judge.checkResponse(verify, { status: 200, headers, body: JSON.stringify(partial) }),
     ).toHaveLength(1);
+    for (const [method, url] of seven) expect(judge.documentsProcessing(method, url)).toBe(true);
+    expect(judge.documentsProcessing("POST", "/quotes/Quote:1/execute")).toBe(false);
+    expect(
+      judge.documentsProcessing("POST", "/customers/Customer:1/contact-changes/C:1/submit"),
+    ).toBe(true);
     expect(judge.operationOf("DELETE", "/auth/credentials/AuthMethod:1")).toBe(
       "DELETE /auth/credentials/{id}",
     );

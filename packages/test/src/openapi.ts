@@ -168,6 +168,11 @@ export type OpenApiJudge = {
    * outside the subset whose schemas the subset holds.
    */
   checkComponent(name: string, value: unknown): string[];
+  /**
+   * Whether the operation's 200 may be `WalletOperationProcessing` (#850, #854, #853's submit):
+   * where the service documents a PROCESSING answer, the emulator's is judged against it.
+   */
+  documentsProcessing(method: string, url: string): boolean;
   /** The parsed document (read-only by convention), for checks that walk it. */
   readonly document: Readonly<Record<string, unknown>>;
 };
@@ -193,6 +198,7 @@ function createJudge(document: Record<string, unknown>): OpenApiJudge {
     ajv.addFormat(format, true);
   }
   ajv.addSchema(document, "openapi.json");
+  const componentSchemas = (document.components as { schemas: Record<string, unknown> }).schemas;
   const compiled = new Map<string, ValidateFunction>();
   const validator = (pointer: string): ValidateFunction => {
     let fn = compiled.get(pointer);
@@ -253,6 +259,17 @@ function createJudge(document: Record<string, unknown>): OpenApiJudge {
     operationOf(method, url) {
       const op = find(method, url);
       return op && `${op.method} ${op.template}`;
+    },
+
+    documentsProcessing(method, url) {
+      const schema = find(method, url)?.responses["200"]?.content?.["application/json"]?.schema;
+      const ref = (schema as { $ref?: string } | undefined)?.$ref;
+      const name = ref?.replace("#/components/schemas/", "");
+      const named = name === undefined ? schema : componentSchemas[name];
+      return (
+        name === "WalletOperationProcessing" ||
+        JSON.stringify(named ?? null).includes("#/components/schemas/WalletOperationProcessing")
+      );
     },
 
     checkRequest(request) {
@@ -446,9 +463,12 @@ export function judgingFetch(options: JudgingFetchOptions): typeof fetch {
       statusText: received.statusText,
       headers: received.headers,
     });
-    // A PROCESSING answer is the service's own since #850/#854 (vendored): judged like any other.
+    // A PROCESSING answer where the service documents one (#850, #854, #853's submit) is the
+    // service's own: judged like any other. Elsewhere (quote execute) it stays fault-shaped.
     const fault = received.headers.get("X-Emulator-Fault");
-    if (fault === null || fault === "processing") {
+    const judged =
+      fault === null || (fault === "processing" && judge.documentsProcessing(method, relative));
+    if (judged) {
       const body = new TextDecoder().decode(bytes);
       for (const finding of judge.checkResponse(
         { method, url: relative },
