@@ -5,11 +5,12 @@
 import {
   addCredential,
   createMemoryKeyStore,
-  createMemoryPendingStore,
   exportWallet,
   type FetchFunction,
   isSignetError,
+  type KeptCall,
   type PendingEvent,
+  type PendingStore,
   type SignetEvent,
   signOut,
 } from "@signet/core";
@@ -51,6 +52,18 @@ async function until(check: () => Promise<boolean> | boolean, what: string) {
   }
 }
 
+/** What a reload keeps: the kept calls, as an app's own `pendingStore` would hold them. */
+function createSharedPendingStore(): PendingStore {
+  const calls = new Map<string, KeptCall>();
+  return {
+    persistence: "memory",
+    get: async (id) => calls.get(id),
+    set: async (call) => void calls.set(call.requestId, structuredClone(call)),
+    delete: async (id) => void calls.delete(id),
+    list: async () => [...calls.values()],
+  };
+}
+
 /** Waits until the emulator's log has not grown for 150 ms. */
 async function quiet() {
   let seen = -1;
@@ -66,7 +79,7 @@ async function quiet() {
 async function signedIn(extra: Record<string, unknown> = {}) {
   const user = await stack.signUp(undefined, extra);
   const keyStore = createMemoryKeyStore();
-  const pendingStore = createMemoryPendingStore();
+  const pendingStore = createSharedPendingStore();
   const first = stack.client(user.customerId, { keyStore, pendingStore });
   await signInWithEmail(first.client, user.emailCredentialId);
   const [session] = await first.client.sessions.list(user.accountId);

@@ -10,16 +10,13 @@ import { defined } from "./errors/defined.js";
 import { SignetError } from "./errors/errors.js";
 import type { KeyPersistence, KeyStore } from "./keys/key-store.js";
 import {
-  createPendingCalls,
-  type PendingCalls,
+  createPendingView,
   type PendingOptions,
+  type PendingView,
   type ResumedCall,
 } from "./pending/pendingCalls.js";
-import {
-  createIndexedDbPendingStore,
-  createMemoryPendingStore,
-  type PendingStore,
-} from "./pending/pendingStore.js";
+import type { PendingStore } from "./pending/pendingStore.js";
+import type { PendingTracker } from "./pending/track.js";
 
 import { createCrossTab } from "./session/crossTab.js";
 import { type CallOptions, deliver, type EventSink, type SignetEvent } from "./session/events.js";
@@ -75,7 +72,7 @@ export type SignedParameters<TBody> = DistributiveOmit<
  * The client's calls still processing (docs/protocol.md §2.5): `subscribe`/`getSnapshot` fit
  * `useSyncExternalStore`; `resume` carries kept calls on (a reload's, another tab's).
  */
-export type SignetPendingCalls = PendingCalls & {
+export type SignetPendingCalls = Omit<PendingView, "upsert" | "drop"> & {
   /**
    * Re-sends every kept call (same body, stamp and request id) until it ends, one tab at a
    * time, and finishes each as its action would. `createClient` starts one unless
@@ -189,6 +186,8 @@ export const MAX_CLOCK_OFFSET_MS = 6 * 60 * 60_000;
 const loadEngine = () => loadChunk(() => import("./transport/signedRequest.js"));
 /** The resume of kept calls is a chunk too: only a client that finds one loads it. */
 const loadResume = () => loadChunk(() => import("./pending/resume.js"));
+/** What tracks and keeps a call answered PROCESSING: loaded with the engine, as only it needs it. */
+const loadTracking = () => loadChunk(() => import("./pending/track.js"));
 
 /** Builds `createClient` for an entry point's defaults. */
 export function createClientFactory(defaults: ClientDefaults) {
@@ -232,6 +231,7 @@ export function createClientFactory(defaults: ClientDefaults) {
     preloadOtpSealing();
     preloadPayloadChecks();
     loadEngine().catch(() => undefined);
+    loadTracking().catch(() => undefined);
     let resolved: Promise<{ store: KeyStore; persistence: KeyPersistence }> | undefined;
     const resolveStore = () => {
       const given = parameters.keyStore;
@@ -280,32 +280,39 @@ export function createClientFactory(defaults: ClientDefaults) {
     const resolvePendingStore = () => {
       pendingStore ??= parameters.pendingStore
         ? Promise.resolve(parameters.pendingStore)
-        : resolveStore().then(({ persistence }) =>
+        : Promise.all([resolveStore(), loadTracking()]).then(([{ persistence }, stores]) =>
             persistence === "indexeddb"
-              ? createIndexedDbPendingStore()
-              : createMemoryPendingStore(),
+              ? stores.createIndexedDbPendingStore()
+              : stores.createMemoryPendingStore(),
           );
       return pendingStore;
     };
-    const tracker = createPendingCalls({
-      store: resolvePendingStore,
-      lock: (key, task) => tabs.lock(key, () => task()),
-      now: () => clock.now(),
-      emit: (event, onEvent) => emit(event, onEvent as EventSink | undefined),
-    });
+    const view = createPendingView();
+    let tracker: PendingTracker | undefined;
+    const tracking = async () => {
+      const { createPendingTracker } = await loadTracking();
+      tracker ??= createPendingTracker(view, {
+        store: resolvePendingStore,
+        lock: (key, task) => tabs.lock(key, () => task()),
+        now: () => clock.now(),
+        emit: (event, onEvent) => emit(event, onEvent as EventSink | undefined),
+      });
+      return tracker;
+    };
     let resuming: Promise<ResumedCall[]> | undefined;
     const resume = (call: CallOptions = {}): Promise<ResumedCall[]> => {
       resuming ??= (async () => {
         const store = await resolvePendingStore();
         // Nothing kept: the chunk is not loaded.
         if ((await store.list().catch(() => [])).length === 0) return [];
-        const { resumeKeptCalls } = await loadResume();
+        const [{ resumeKeptCalls }, { told }] = await Promise.all([loadResume(), tracking()]);
         return resumeKeptCalls(
           {
             store,
             lock: (key, task) => tabs.lock(key, () => task()),
             now: () => clock.now(),
-            pending: tracker,
+            has: view.has,
+            told,
             signed: (resumed, options) => client.signed<unknown>(resumed, options),
             read: (path, signal) => client.request({ method: "GET", path }, { signal }),
             held: (accountId) => sessions.list(accountId),
@@ -341,7 +348,12 @@ export function createClientFactory(defaults: ClientDefaults) {
       retry,
       contactChanges: parameters.contactChanges ?? "patch",
       sessions,
-      pending: { ...tracker, resume },
+      pending: {
+        subscribe: view.subscribe,
+        getSnapshot: view.getSnapshot,
+        has: view.has,
+        resume,
+      },
       keyStore,
       persistence: async () => (await resolveStore()).persistence,
       webauthn() {
@@ -365,12 +377,12 @@ export function createClientFactory(defaults: ClientDefaults) {
         { pending: pendingOptions, ...signedParameters },
         { signal, onEvent, retry: callRetry } = {},
       ) => {
-        const engine = await loadEngine();
+        const [engine, calls] = await Promise.all([loadEngine(), tracking()]);
         // A PROCESSING answer makes the call pending: shown, and kept when its action allows.
         const tracked =
           signedParameters.mode === "direct"
             ? undefined
-            : tracker.track(
+            : calls.track(
                 signedParameters.operation ?? "signedRequest",
                 pendingOptions ?? {},
                 onEvent,

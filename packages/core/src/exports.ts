@@ -336,12 +336,7 @@ export {
   readQuotePayload,
 } from "./payloads/quotePayload.js";
 export type { PendingCall, PendingEvent, ResumedCall } from "./pending/pendingCalls.js";
-export {
-  createMemoryPendingStore,
-  type KeptCall,
-  type PendingFinish,
-  type PendingStore,
-} from "./pending/pendingStore.js";
+export type { KeptCall, PendingFinish, PendingStore } from "./pending/pendingStore.js";
 export type { AppStateSource } from "./session/appState.js";
 export type {
   BundleWarningEvent,

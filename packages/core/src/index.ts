@@ -21,10 +21,6 @@ export {
   type DefaultKeyStoreOptions,
   type IndexedDbKeyStoreOptions,
 } from "./keys/indexeddb.js";
-export {
-  createIndexedDbPendingStore,
-  type IndexedDbPendingStoreOptions,
-} from "./pending/pendingStore.js";
 export { browserSupportsPasskeyAutofill, createBrowserWebAuthn } from "./webauthn/browser.js";
 
 /**

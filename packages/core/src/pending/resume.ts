@@ -10,13 +10,9 @@ import type { CallOptions } from "../session/events.js";
 import type { Session } from "../session/sessionStore.js";
 import type { CheckPayload } from "../transport/payloadCheck.js";
 import type { ResumeFrom } from "../transport/signedRequestParameters.js";
-import {
-  type PendingCalls,
-  type PendingOptions,
-  pendingLockKey,
-  type ResumedCall,
-} from "./pendingCalls.js";
+import { type PendingOptions, pendingLockKey, type ResumedCall } from "./pendingCalls.js";
 import type { KeptCall, PendingFinish, PendingStore } from "./pendingStore.js";
+import type { PendingTracker } from "./track.js";
 
 /** What one kept call is re-sent with (the client's `signed` takes it). */
 export type ResumeCallParameters = {
@@ -40,7 +36,9 @@ export type ResumeSeams = {
   lock: <T>(key: string, task: () => Promise<T>) => Promise<T>;
   /** The service's time. */
   now: () => number;
-  pending: PendingCalls;
+  /** Whether this tab is re-sending a request id now. */
+  has: (requestId: string) => boolean;
+  told: PendingTracker["told"];
   signed: (
     parameters: ResumeCallParameters,
     call: ResumeCallOptions,
@@ -80,7 +78,7 @@ export async function resumeKeptCalls(
   }
   for (const candidate of kept) {
     if (call.signal?.aborted) break;
-    if (seams.pending.has(candidate.requestId)) continue;
+    if (seams.has(candidate.requestId)) continue;
     const ended = await seams.lock(pendingLockKey(candidate.requestId), () =>
       resumeOne(seams, candidate.requestId, call),
     );
@@ -94,14 +92,14 @@ async function resumeOne(
   requestId: string,
   call: ResumeCallOptions,
 ): Promise<ResumedCall | undefined> {
-  const { store, pending } = seams;
+  const { store, has, told } = seams;
   // Read again under the lock: a tab that was still re-sending it has finished meanwhile.
   const kept = await store.get(requestId).catch(() => undefined);
-  if (kept === undefined || pending.has(requestId)) return undefined;
+  if (kept === undefined || has(requestId)) return undefined;
   const { action } = kept;
   if (seams.now() >= kept.expiresAtMs) {
     await store.delete(requestId).catch(() => undefined);
-    pending.told(kept, { state: "dropped", code: "CHALLENGE_EXPIRED" }, call.onEvent);
+    told(kept, { state: "dropped", code: "CHALLENGE_EXPIRED" }, call.onEvent);
     return { action, requestId, outcome: "dropped", code: "CHALLENGE_EXPIRED" };
   }
   let result: { status: number; body: unknown };
@@ -137,14 +135,14 @@ async function resumeOne(
     if (found === undefined) {
       if (thrown.code !== "ABORTED") await store.delete(requestId).catch(() => undefined);
       const end = defined({ status: thrown.status, code: String(thrown.code) });
-      pending.told(kept, { state: "failed", ...end }, call.onEvent);
+      told(kept, { state: "failed", ...end }, call.onEvent);
       return { action, requestId, outcome: "failed", error: thrown };
     }
     result = found;
   }
   await store.delete(requestId).catch(() => undefined);
   if (kept.finish) await finish(seams, kept.finish, call);
-  pending.told(kept, { state: "settled", status: result.status }, call.onEvent);
+  told(kept, { state: "settled", status: result.status }, call.onEvent);
   return { action, requestId, outcome: "settled", ...result };
 }
 
