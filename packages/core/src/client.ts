@@ -11,8 +11,8 @@ import { SignetError } from "./errors/errors.js";
 import type { KeyPersistence, KeyStore } from "./keys/key-store.js";
 import {
   createPendingView,
+  type PendingCall,
   type PendingOptions,
-  type PendingView,
   type ResumedCall,
 } from "./pending/pendingCalls.js";
 import type { PendingStore } from "./pending/pendingStore.js";
@@ -72,7 +72,13 @@ export type SignedParameters<TBody> = DistributiveOmit<
  * The client's calls still processing (docs/protocol.md §2.5): `subscribe`/`getSnapshot` fit
  * `useSyncExternalStore`; `resume` carries kept calls on (a reload's, another tab's).
  */
-export type SignetPendingCalls = Omit<PendingView, "upsert" | "drop"> & {
+export type SignetPendingCalls = {
+  /** Calls `listener` whenever the calls still processing change. */
+  subscribe(listener: () => void): () => void;
+  /** The calls still processing now (the same array until they change). */
+  getSnapshot(): readonly PendingCall[];
+  /** @internal Whether this tab is re-sending `requestId` now. */
+  has(requestId: string): boolean;
   /**
    * Re-sends every kept call (same body, stamp and request id) until it ends, one tab at a
    * time, and finishes each as its action would. `createClient` starts one unless

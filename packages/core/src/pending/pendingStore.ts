@@ -46,9 +46,13 @@ export type PendingFinish = {
  * storage); `createClient`'s `pendingStore` takes one.
  */
 export interface PendingStore {
+  /** The kept call of `requestId`, or `undefined`. */
   get(requestId: string): Promise<KeptCall | undefined>;
+  /** Keeps `call` under its request id, replacing any earlier copy. */
   set(call: KeptCall): Promise<void>;
+  /** Deletes the copy of `requestId`; deleting a missing one is not an error. */
   delete(requestId: string): Promise<void>;
+  /** Every kept call. */
   list(): Promise<KeptCall[]>;
   /** Whether kept calls outlive the page (`indexeddb`) or not (`memory`). */
   readonly persistence: "indexeddb" | "memory";
