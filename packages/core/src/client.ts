@@ -51,6 +51,11 @@ export type ClientDefaults = {
   crypto: () => CryptoApi;
   keyStore: () => Promise<{ store: KeyStore; persistence: KeyPersistence }>;
   webauthn: () => WebAuthnProvider | undefined;
+  /**
+   * The store of calls still processing where the key store is IndexedDB (the browser and Node
+   * entries: `pending/idbPendingStore.ts`, loaded then); none keeps them in memory.
+   */
+  indexedDbPendingStore?: (() => Promise<PendingStore>) | undefined;
 };
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -287,8 +292,8 @@ export function createClientFactory(defaults: ClientDefaults) {
       pendingStore ??= parameters.pendingStore
         ? Promise.resolve(parameters.pendingStore)
         : Promise.all([resolveStore(), loadTracking()]).then(([{ persistence }, stores]) =>
-            persistence === "indexeddb"
-              ? stores.createIndexedDbPendingStore()
+            persistence === "indexeddb" && defaults.indexedDbPendingStore
+              ? defaults.indexedDbPendingStore()
               : stores.createMemoryPendingStore(),
           );
       return pendingStore;

@@ -2,9 +2,9 @@
 // another tab carries it to its end (docs/protocol.md §2.5, core README "Calls still processing").
 // The key store keeps signing-key records only (its ids carry session metadata); a kept call is
 // text, so it has a sibling store on the same persistence: IndexedDB through idb-keyval in a
-// browser (its own database, so the key store's database never needs an upgrade), memory
-// elsewhere. No private key is ever written here; the stamp is, as the one way to re-send.
-import { openIdbStore } from "../keys/idb.js";
+// browser (./idbPendingStore.ts, its own database, so the key store's database never needs an
+// upgrade), memory elsewhere. No private key is ever written here; the stamp is, as the one way
+// to re-send.
 
 /**
  * What re-sends a kept call and finishes it: the stamped request as it went (method, path, body,
@@ -113,43 +113,5 @@ export function createMemoryPendingStore(): PendingStore {
     set: async (call) => void calls.set(call.requestId, { ...call }),
     delete: async (id) => void calls.delete(id),
     list: async () => [...calls.values()],
-  };
-}
-
-/** Options of {@link createIndexedDbPendingStore}. */
-export type IndexedDbPendingStoreOptions = {
-  /** Database name. Default `"signet-pending"`. */
-  dbName?: string | undefined;
-  /** The IndexedDB factory. Default `globalThis.indexedDB`, looked up at first use. */
-  indexedDB?: IDBFactory | undefined;
-};
-
-/**
- * Kept calls in IndexedDB (through idb-keyval), shared by the tabs of the origin and kept across
- * reloads. A record that does not read back as a kept call is deleted.
- * @throws from its methods what IndexedDB throws (the client treats keeping as best effort).
- * @example
- * ```ts
- * const client = createClient({ relayUrl, pendingStore: createIndexedDbPendingStore() });
- * ```
- */
-export function createIndexedDbPendingStore(
-  options: IndexedDbPendingStoreOptions = {},
-): PendingStore {
-  const idb = openIdbStore(options.dbName ?? "signet-pending", "calls", options.indexedDB);
-  return {
-    persistence: "indexeddb",
-    get: async (id) => readKeptCall(await idb.get(id)),
-    set: (call) => idb.set(call.requestId, call),
-    delete: (id) => idb.delete(id),
-    list: async () => {
-      const calls: KeptCall[] = [];
-      for (const id of await idb.keys()) {
-        const call = readKeptCall(await idb.get(String(id)));
-        if (call) calls.push(call);
-        else await idb.delete(String(id));
-      }
-      return calls;
-    },
   };
 }

@@ -16,7 +16,7 @@ import {
 } from "./pendingCalls.js";
 import type { KeptCall, PendingStore } from "./pendingStore.js";
 
-export { createIndexedDbPendingStore, createMemoryPendingStore } from "./pendingStore.js";
+export { createMemoryPendingStore } from "./pendingStore.js";
 
 type Seams = {
   /** The kept calls' store, resolved on first use. */
