@@ -200,6 +200,81 @@ const loadResume = () => loadChunk(() => import("./pending/resume.js"));
 /** What tracks and keeps a call answered PROCESSING: loaded with the engine, as only it needs it. */
 const loadTracking = () => loadChunk(() => import("./pending/track.js"));
 
+/**
+ * A client's calls still processing (docs/protocol.md §2.5): the view the page holds, the tracker
+ * the engine's chunk loads with it, and the resume of kept calls. Apart from `createClient` so
+ * that each stays readable.
+ */
+function clientPending(seams: {
+  given: PendingStore | undefined;
+  indexedDb: ClientDefaults["indexedDbPendingStore"];
+  persistence: () => Promise<KeyPersistence>;
+  lock: <T>(key: string, task: () => Promise<T>) => Promise<T>;
+  now: () => number;
+  emit: (event: SignetEvent, onEvent?: EventSink) => void;
+  lifetime: AbortSignal;
+  client: () => SignetClient;
+}) {
+  const { given, indexedDb, lock, now, emit } = seams;
+  let pendingStore: Promise<PendingStore> | undefined;
+  // Beside the key store, on its persistence: IndexedDB where the key store is IndexedDB.
+  const resolvePendingStore = () => {
+    pendingStore ??= given
+      ? Promise.resolve(given)
+      : Promise.all([seams.persistence(), loadTracking()]).then(([persistence, stores]) =>
+          persistence === "indexeddb" && indexedDb
+            ? indexedDb()
+            : stores.createMemoryPendingStore(),
+        );
+    return pendingStore;
+  };
+  const view = createPendingView();
+  let tracker: PendingTracker | undefined;
+  const tracking = async () => {
+    const { createPendingTracker } = await loadTracking();
+    tracker ??= createPendingTracker(view, {
+      store: resolvePendingStore,
+      lock,
+      now,
+      emit: (event, onEvent) => emit(event, onEvent as EventSink | undefined),
+    });
+    return tracker;
+  };
+  let resuming: Promise<ResumedCall[]> | undefined;
+  const resume = (call: CallOptions = {}): Promise<ResumedCall[]> => {
+    resuming ??= (async () => {
+      const store = await resolvePendingStore();
+      // Nothing kept: the chunk is not loaded.
+      if ((await store.list().catch(() => [])).length === 0) return [];
+      const [{ resumeKeptCalls }, { told }] = await Promise.all([loadResume(), tracking()]);
+      const client = seams.client();
+      const { sessions } = client;
+      return resumeKeptCalls(
+        {
+          store,
+          lock,
+          now,
+          has: view.has,
+          told,
+          signed: (resumed, options) => client.signed<unknown>(resumed, options),
+          read: (path, signal) => client.request({ method: "GET", path }, { signal }),
+          held: (accountId) => sessions.list(accountId),
+          forget: async (session, options) => {
+            await sessions.remove(session.accountId, session.id);
+            const { accountId, id: sessionId } = session;
+            emit({ type: "session", action: "revoked", accountId, sessionId }, options.onEvent);
+          },
+        },
+        { signal: seams.lifetime, ...call },
+      );
+    })().finally(() => {
+      resuming = undefined;
+    });
+    return resuming;
+  };
+  return { view, tracking, resume };
+}
+
 /** Builds `createClient` for an entry point's defaults. */
 export function createClientFactory(defaults: ClientDefaults) {
   return function createClient(parameters: CreateClientParameters): CreateClientReturnType {
@@ -286,60 +361,16 @@ export function createClientFactory(defaults: ClientDefaults) {
         emit({ type: "session", action, accountId: session.accountId, sessionId: session.id }),
     });
 
-    let pendingStore: Promise<PendingStore> | undefined;
-    // Beside the key store, on its persistence: IndexedDB where the key store is IndexedDB.
-    const resolvePendingStore = () => {
-      pendingStore ??= parameters.pendingStore
-        ? Promise.resolve(parameters.pendingStore)
-        : Promise.all([resolveStore(), loadTracking()]).then(([{ persistence }, stores]) =>
-            persistence === "indexeddb" && defaults.indexedDbPendingStore
-              ? defaults.indexedDbPendingStore()
-              : stores.createMemoryPendingStore(),
-          );
-      return pendingStore;
-    };
-    const view = createPendingView();
-    let tracker: PendingTracker | undefined;
-    const tracking = async () => {
-      const { createPendingTracker } = await loadTracking();
-      tracker ??= createPendingTracker(view, {
-        store: resolvePendingStore,
-        lock: (key, task) => tabs.lock(key, () => task()),
-        now: () => clock.now(),
-        emit: (event, onEvent) => emit(event, onEvent as EventSink | undefined),
-      });
-      return tracker;
-    };
-    let resuming: Promise<ResumedCall[]> | undefined;
-    const resume = (call: CallOptions = {}): Promise<ResumedCall[]> => {
-      resuming ??= (async () => {
-        const store = await resolvePendingStore();
-        // Nothing kept: the chunk is not loaded.
-        if ((await store.list().catch(() => [])).length === 0) return [];
-        const [{ resumeKeptCalls }, { told }] = await Promise.all([loadResume(), tracking()]);
-        return resumeKeptCalls(
-          {
-            store,
-            lock: (key, task) => tabs.lock(key, () => task()),
-            now: () => clock.now(),
-            has: view.has,
-            told,
-            signed: (resumed, options) => client.signed<unknown>(resumed, options),
-            read: (path, signal) => client.request({ method: "GET", path }, { signal }),
-            held: (accountId) => sessions.list(accountId),
-            forget: async (session, options) => {
-              await sessions.remove(session.accountId, session.id);
-              const { accountId, id: sessionId } = session;
-              emit({ type: "session", action: "revoked", accountId, sessionId }, options.onEvent);
-            },
-          },
-          { signal: lifetime.signal, ...call },
-        );
-      })().finally(() => {
-        resuming = undefined;
-      });
-      return resuming;
-    };
+    const { view, tracking, resume } = clientPending({
+      given: parameters.pendingStore,
+      indexedDb: defaults.indexedDbPendingStore,
+      persistence: async () => (await resolveStore()).persistence,
+      lock: (key, task) => tabs.lock(key, () => task()),
+      now: () => clock.now(),
+      emit,
+      lifetime: lifetime.signal,
+      client: () => client,
+    });
     const sleep = parameters.sleep ?? abortableSleep;
     const random = parameters.random ?? Math.random;
     // The deprecated `signedRequests.backoff` is read as a client-level `retry.backoff` that the
