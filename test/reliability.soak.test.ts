@@ -11,9 +11,11 @@ const SCALE = Number(process.env.SOAK_SCALE ?? 0.1);
 const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY ?? 24);
 const DEVICE_RATE = Number(process.env.SOAK_DEVICE_RATE ?? 0.1);
 const SERVICE_RATE = Number(process.env.SOAK_SERVICE_RATE ?? 0.04);
+// The emulator's own PROCESSING answers on #850/#854's signed retries (besides the proxies').
+const PROCESSING_RATE = Number(process.env.SOAK_PROCESSING_RATE ?? 0.15);
 
 it(
-  `fault soak, seed ${SEED}: ${FLOWS} flows, faults on both hops, nothing paid twice, nothing hung or orphaned, every failure typed, transient faults survived`,
+  `fault soak, seed ${SEED}: ${FLOWS} flows, faults on both hops and PROCESSING at random, nothing paid twice, nothing hung or orphaned, every failure typed, transient faults survived`,
   async () => {
     const counts = await runSoak({
       seed: SEED,
@@ -22,6 +24,7 @@ it(
       scale: SCALE,
       deviceRate: DEVICE_RATE,
       serviceRate: SERVICE_RATE,
+      processingRate: PROCESSING_RATE,
       onProgress: (done, total) => {
         if (done % 250 === 0) process.stderr.write(`soak: ${done} of ${total} flows\n`);
       },
@@ -50,6 +53,8 @@ it(
       orphanSessions: 0,
     });
     expect(counts.flows).toBe(FLOWS);
+    // The emulator answered PROCESSING on its own, and every such call was carried on.
+    if (PROCESSING_RATE > 0) expect(counts.drawnProcessing).toBeGreaterThan(0);
     // The faults bit: many flows met one their device saw, some met several.
     expect(counts.faultedFlows).toBeGreaterThan(FLOWS / 3);
     expect(counts.multiFaultFlows).toBeGreaterThan(0);

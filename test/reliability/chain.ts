@@ -278,7 +278,11 @@ const FUNDED = 5_000_000;
  * Starts the chain: the emulator (challenges living `challengeTtlMs`), the relay between two
  * fault proxies, and a clean relay for sign-outs.
  */
-export async function startChain(t: Timing): Promise<Chain> {
+export async function startChain(
+  t: Timing,
+  /** The share of #850/#854's signed retries the emulator answers PROCESSING unprompted, seeded. */
+  processing?: { rate: number; seed: number },
+): Promise<Chain> {
   const configured = settings(t);
   const plans = new Map<string, { plan: FaultPlan; state: FlowState }>();
   const records = new Map<string, { device: ProxyRecord[]; service: ProxyRecord[] }>();
@@ -286,6 +290,9 @@ export async function startChain(t: Timing): Promise<Chain> {
   const stack = await startStack({
     settlementDelayMs: 5,
     ...configured.emulator,
+    ...(processing && processing.rate > 0
+      ? { processingRate: processing.rate, seed: `chain-${processing.seed}` }
+      : {}),
     relayOptions: configured.relay,
     relayTags: [USER_HEADER, STEP_HEADER],
     serviceHop: async (forward, emulatorUrl) => {

@@ -26,6 +26,12 @@ export type SoakOptions = {
   deviceRate: number;
   /** Probability that a request between the relay and the service meets a fault. */
   serviceRate: number;
+  /**
+   * The share of the signed retries that the service's #850 and #854 say may answer PROCESSING
+   * (credential add, challenge, verify, refresh, revokes, export) that the emulator answers so,
+   * drawn from the seed. Default 0.
+   */
+  processingRate?: number;
   onProgress?: (done: number, total: number) => void;
 };
 
@@ -44,6 +50,8 @@ export type SoakCounts = {
   flowMs: { p50: number; p99: number; max: number };
   /** The devices' requests, re-sends included. */
   requests: number;
+  /** PROCESSING answers the emulator drew on its own (`processingRate`). */
+  drawnProcessing: number;
   /** Faults injected per hop (silent ones and PROCESSING included). */
   injected: { device: number; service: number };
   /** Faults the devices saw (the measure's faults). */
@@ -91,7 +99,7 @@ const add = (map: Record<string, Tally>, key: string, completed: boolean) => {
 
 export async function runSoak(options: SoakOptions): Promise<SoakCounts> {
   const t = timing(options.scale);
-  const chain = await startChain(t);
+  const chain = await startChain(t, { rate: options.processingRate ?? 0, seed: options.seed });
   const counts: SoakCounts = {
     seed: options.seed,
     flows: 0,
@@ -102,6 +110,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakCounts> {
     durationMs: 0,
     flowMs: { p50: 0, p99: 0, max: 0 },
     requests: 0,
+    drawnProcessing: 0,
     injected: { device: 0, service: 0 },
     seen: 0,
     faultedFlows: 0,
@@ -217,6 +226,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakCounts> {
     const at = (q: number) =>
       sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
     counts.flowMs = { p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? 0 };
+    counts.drawnProcessing = (await chain.stack.requests()).filter(
+      (r) => r.fault === "processing",
+    ).length;
     await chain.close();
   }
   return counts;

@@ -8,6 +8,7 @@ import { DemoApiError, type DemoConfig, type DemoProfile, demoApi } from "./demo
 import { EventLog } from "./EventLog.js";
 import { Export } from "./Export.js";
 import { onRelayUnauthorized, onSessionRejected } from "./log.js";
+import { PendingNote } from "./Pending.js";
 import { Receive } from "./Receive.js";
 import { Security } from "./Security.js";
 import { Sessions } from "./Sessions.js";
@@ -204,6 +205,7 @@ export function App({
       <Header config={config} profile={profile} onLeave={leaveDemo} />
       <div className="layout">
         <main id="main">
+          <PendingNote />
           <ScreenBoundary>{main}</ScreenBoundary>
         </main>
         <EventLog />

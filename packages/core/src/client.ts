@@ -9,6 +9,15 @@ import { loadChunk } from "./crypto/chunk.js";
 import { defined } from "./errors/defined.js";
 import { SignetError } from "./errors/errors.js";
 import type { KeyPersistence, KeyStore } from "./keys/key-store.js";
+import {
+  createPendingView,
+  type PendingCall,
+  type PendingOptions,
+  type ResumedCall,
+} from "./pending/pendingCalls.js";
+import type { PendingStore } from "./pending/pendingStore.js";
+import type { PendingTracker } from "./pending/track.js";
+
 import { createCrossTab } from "./session/crossTab.js";
 import { type CallOptions, deliver, type EventSink, type SignetEvent } from "./session/events.js";
 import { expiryWarningMargin } from "./session/expiry/lapse.js";
@@ -42,6 +51,11 @@ export type ClientDefaults = {
   crypto: () => CryptoApi;
   keyStore: () => Promise<{ store: KeyStore; persistence: KeyPersistence }>;
   webauthn: () => WebAuthnProvider | undefined;
+  /**
+   * The store of calls still processing where the key store is IndexedDB (the browser and Node
+   * entries: `pending/idbPendingStore.ts`, loaded then); none keeps them in memory.
+   */
+  indexedDbPendingStore?: (() => Promise<PendingStore>) | undefined;
 };
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -53,8 +67,31 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
  */
 export type SignedParameters<TBody> = DistributiveOmit<
   RunSignedRequestParameters<TBody>,
-  "transport" | "clock" | "sleep" | "random" | "onEvent"
->;
+  "transport" | "clock" | "sleep" | "random" | "onEvent" | "onStillProcessing"
+> & {
+  /** What the call does should the service answer PROCESSING (kept for a reload, and how it ends). */
+  pending?: PendingOptions | undefined;
+};
+
+/**
+ * The client's calls still processing (docs/protocol.md §2.5): `subscribe`/`getSnapshot` fit
+ * `useSyncExternalStore`; `resume` carries kept calls on (a reload's, another tab's).
+ */
+export type SignetPendingCalls = {
+  /** Calls `listener` whenever the calls still processing change. */
+  subscribe(listener: () => void): () => void;
+  /** The calls still processing now (the same array until they change). */
+  getSnapshot(): readonly PendingCall[];
+  /** @internal Whether this tab is re-sending `requestId` now. */
+  has(requestId: string): boolean;
+  /**
+   * Re-sends every kept call (same body, stamp and request id) until it ends, one tab at a
+   * time, and finishes each as its action would. `createClient` starts one unless
+   * `resumePending: false`; calling it again while one runs joins that one.
+   * @returns how each kept call ended (its `pending` events say the same).
+   */
+  resume(call?: CallOptions): Promise<ResumedCall[]>;
+};
 
 /**
  * A Signet client: every action takes one as its first argument. Its public surface is small on
@@ -84,6 +121,8 @@ export type SignetClient = {
   readonly contactChanges: "patch" | "resource";
   /** Held sessions; `subscribe`/`getSnapshot` fit `useSyncExternalStore`. */
   readonly sessions: SessionStore;
+  /** Calls the service still answers PROCESSING for, and the resume of kept ones. */
+  readonly pending: SignetPendingCalls;
   /** @internal The key store, resolved on first use (the browser default probes IndexedDB then). */
   keyStore(): Promise<KeyStore>;
   /** Where keys persist: the probed default, or what a given store declares (else `memory`). */
@@ -157,6 +196,85 @@ export const MAX_CLOCK_OFFSET_MS = 6 * 60 * 60_000;
  */
 const loadEngine = () => loadChunk(() => import("./transport/signedRequest.js"));
 const loadPush = () => loadChunk(() => import("./transport/push.js"));
+/** The resume of kept calls is a chunk too: only a client that finds one loads it. */
+const loadResume = () => loadChunk(() => import("./pending/resume.js"));
+/** What tracks and keeps a call answered PROCESSING: loaded with the engine, as only it needs it. */
+const loadTracking = () => loadChunk(() => import("./pending/track.js"));
+
+/**
+ * A client's calls still processing (docs/protocol.md §2.5): the view the page holds, the tracker
+ * the engine's chunk loads with it, and the resume of kept calls. Apart from `createClient` so
+ * that each stays readable.
+ */
+function clientPending(seams: {
+  given: PendingStore | undefined;
+  indexedDb: ClientDefaults["indexedDbPendingStore"];
+  persistence: () => Promise<KeyPersistence>;
+  lock: <T>(key: string, task: () => Promise<T>) => Promise<T>;
+  now: () => number;
+  emit: (event: SignetEvent, onEvent?: EventSink) => void;
+  lifetime: AbortSignal;
+  client: () => SignetClient;
+}) {
+  const { given, indexedDb, lock, now, emit } = seams;
+  let pendingStore: Promise<PendingStore> | undefined;
+  // Beside the key store, on its persistence: IndexedDB where the key store is IndexedDB.
+  const resolvePendingStore = () => {
+    pendingStore ??= given
+      ? Promise.resolve(given)
+      : Promise.all([seams.persistence(), loadTracking()]).then(([persistence, stores]) =>
+          persistence === "indexeddb" && indexedDb
+            ? indexedDb()
+            : stores.createMemoryPendingStore(),
+        );
+    return pendingStore;
+  };
+  const view = createPendingView();
+  let tracker: PendingTracker | undefined;
+  const tracking = async () => {
+    const { createPendingTracker } = await loadTracking();
+    tracker ??= createPendingTracker(view, {
+      store: resolvePendingStore,
+      lock,
+      now,
+      emit: (event, onEvent) => emit(event, onEvent as EventSink | undefined),
+    });
+    return tracker;
+  };
+  let resuming: Promise<ResumedCall[]> | undefined;
+  const resume = (call: CallOptions = {}): Promise<ResumedCall[]> => {
+    resuming ??= (async () => {
+      const store = await resolvePendingStore();
+      // Nothing kept: the chunk is not loaded.
+      if ((await store.list().catch(() => [])).length === 0) return [];
+      const [{ resumeKeptCalls }, { told }] = await Promise.all([loadResume(), tracking()]);
+      const client = seams.client();
+      const { sessions } = client;
+      return resumeKeptCalls(
+        {
+          store,
+          lock,
+          now,
+          has: view.has,
+          told,
+          signed: (resumed, options) => client.signed<unknown>(resumed, options),
+          read: (path, signal) => client.request({ method: "GET", path }, { signal }),
+          held: (accountId) => sessions.list(accountId),
+          forget: async (session, options) => {
+            await sessions.remove(session.accountId, session.id);
+            const { accountId, id: sessionId } = session;
+            emit({ type: "session", action: "revoked", accountId, sessionId }, options.onEvent);
+          },
+        },
+        { signal: seams.lifetime, ...call },
+      );
+    })().finally(() => {
+      resuming = undefined;
+    });
+    return resuming;
+  };
+  return { view, tracking, resume };
+}
 
 /** Builds `createClient` for an entry point's defaults. */
 export function createClientFactory(defaults: ClientDefaults) {
@@ -200,6 +318,7 @@ export function createClientFactory(defaults: ClientDefaults) {
     preloadOtpSealing();
     preloadPayloadChecks();
     loadEngine().catch(() => undefined);
+    loadTracking().catch(() => undefined);
     let resolved: Promise<{ store: KeyStore; persistence: KeyPersistence }> | undefined;
     const resolveStore = () => {
       const given = parameters.keyStore;
@@ -243,6 +362,16 @@ export function createClientFactory(defaults: ClientDefaults) {
         emit({ type: "session", action, accountId: session.accountId, sessionId: session.id }),
     });
 
+    const { view, tracking, resume } = clientPending({
+      given: parameters.pendingStore,
+      indexedDb: defaults.indexedDbPendingStore,
+      persistence: async () => (await resolveStore()).persistence,
+      lock: (key, task) => tabs.lock(key, () => task()),
+      now: () => clock.now(),
+      emit,
+      lifetime: lifetime.signal,
+      client: () => client,
+    });
     const sleep = parameters.sleep ?? abortableSleep;
     const random = parameters.random ?? Math.random;
     // The deprecated `signedRequests.backoff` is read as a client-level `retry.backoff` that the
@@ -262,6 +391,12 @@ export function createClientFactory(defaults: ClientDefaults) {
       retry,
       contactChanges: parameters.contactChanges ?? "patch",
       sessions,
+      pending: {
+        subscribe: view.subscribe,
+        getSnapshot: view.getSnapshot,
+        has: view.has,
+        resume,
+      },
       keyStore,
       persistence: async () => (await resolveStore()).persistence,
       webauthn() {
@@ -281,10 +416,24 @@ export function createClientFactory(defaults: ClientDefaults) {
           onWarning: (warning) => emit({ type: "bundleWarning", ...warning }, onEvent),
         };
       },
-      signed: async (signedParameters, { signal, onEvent, retry: callRetry } = {}) =>
-        (await loadEngine()).runSignedRequest({
+      signed: async (
+        { pending: pendingOptions, ...signedParameters },
+        { signal, onEvent, retry: callRetry } = {},
+      ) => {
+        const [engine, calls] = await Promise.all([loadEngine(), tracking()]);
+        // A PROCESSING answer makes the call pending: shown, and kept when its action allows.
+        const tracked =
+          signedParameters.mode === "direct"
+            ? undefined
+            : calls.track(
+                signedParameters.operation ?? "signedRequest",
+                pendingOptions ?? {},
+                onEvent,
+              );
+        return engine.runSignedRequest({
           ...defined({ timeoutMs: parameters.signedRequests?.timeoutMs }),
           ...signedParameters,
+          onStillProcessing: tracked?.onStillProcessing,
           // Defaults, client, action, call: the action's default refines the client's policy and
           // never overrides the caller's.
           retry: resolveRetryPolicy(retry, signedParameters.retry, callRetry),
@@ -308,8 +457,12 @@ export function createClientFactory(defaults: ClientDefaults) {
           onEvent: (event) => emit(event, onEvent),
           // A 401 on a call a held session stamped clears that session: the engine says so to the
           // store directly (session/sessionRejection.ts); the event stays for observers.
-          onEnd: (end) => sessions.ended(end),
-        } as RunSignedRequestParameters<never>) as never,
+          onEnd: (end) => {
+            tracked?.onEnd(end);
+            sessions.ended(end);
+          },
+        } as RunSignedRequestParameters<never>) as never;
+      },
       request: async ({ idempotent, operation, retry: actionRetry, ...request }, call = {}) => {
         const { signal, onEvent } = call;
         const send = () => requestJson({ transport, ...request, signal, onEvent });
@@ -344,6 +497,9 @@ export function createClientFactory(defaults: ClientDefaults) {
         tabs.close();
       },
     };
+    // Kept calls of an earlier page (or another tab's) are carried on at once, as wagmi
+    // reconnects on mount; their `pending` events reach `onEvent`.
+    if (parameters.resumePending !== false) resume().catch(() => undefined);
     return client;
   };
 }

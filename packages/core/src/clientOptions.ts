@@ -1,8 +1,10 @@
 // createClient's options (docs/architecture.md "One client carries every seam") and the checks
 // that make a configuration mistake fail at creation.
+
 import type { CryptoApi } from "./crypto/api.js";
 import { assertArgument } from "./errors/errors.js";
 import type { KeyStore } from "./keys/key-store.js";
+import type { PendingStore } from "./pending/pendingStore.js";
 import type { AppStateSource } from "./session/appState.js";
 import type { SignetEvent } from "./session/events.js";
 import type { Clock, FetchFunction } from "./transport/http.js";
@@ -79,6 +81,17 @@ export type CreateClientParameters = {
    * (polling alone). The listener is a chunk of its own, loaded only when this is on.
    */
   push?: boolean | undefined;
+  /**
+   * Where a call the service still answers PROCESSING for is kept, so that a reload or another
+   * tab carries it to its end (core README "Calls still processing"). Default: IndexedDB where the
+   * key store is IndexedDB (a browser), else memory (a reload loses the call).
+   */
+  pendingStore?: PendingStore | undefined;
+  /**
+   * Carry kept calls on when the client is made (wagmi's reconnect-on-mount): default `true`.
+   * `false`: only when the app calls `client.pending.resume()`.
+   */
+  resumePending?: boolean | undefined;
   /** Accept unsigned bundles (sandbox, emulator); each acceptance emits a `bundleWarning`. Default false. */
   allowUnsignedBundles?: boolean | undefined;
   /**

@@ -20,6 +20,8 @@ export type EntryPlatform = {
   keyStore: ClientDefaults["keyStore"];
   /** The WebAuthn provider a client uses when none is passed (`undefined`: none by default). */
   webauthn: ClientDefaults["webauthn"];
+  /** Where calls still processing are kept when the key store is IndexedDB (none: memory). */
+  indexedDbPendingStore?: ClientDefaults["indexedDbPendingStore"];
   /**
    * Checks the platform makes before a client exists, so a missing capability fails at creation
    * (React Native: a secure random source), not on the first key.
@@ -68,8 +70,10 @@ export type Entry = Pick<
  * ```
  */
 export function defineEntry(platform: EntryPlatform): Entry {
-  const { crypto: api, keyStore, webauthn, assertCanCreate } = platform;
-  const made = withAutoRefresh(createClientFactory({ crypto: () => api, keyStore, webauthn }));
+  const { crypto: api, keyStore, webauthn, assertCanCreate, indexedDbPendingStore } = platform;
+  const made = withAutoRefresh(
+    createClientFactory({ crypto: () => api, keyStore, webauthn, indexedDbPendingStore }),
+  );
   // The actions that load on first use start loading with the client, as the crypto chunks do.
   const create: Entry["createClient"] = (parameters) => {
     const client = made(parameters);

@@ -274,7 +274,12 @@ export type { ScaFactorJson, SecurityEventType } from "./actions/scaFactors.js";
 export type { ScaLoginFactor } from "./actions/scaLogin.js";
 export type { PreparedPasskeySignIn } from "./actions/signInWithPasskey.js";
 export type { ActionErrorCode, ErrorCodedAction } from "./catalog/errorCodes.js";
-export type { CreateClientParameters, CreateClientReturnType, SignetClient } from "./client.js";
+export type {
+  CreateClientParameters,
+  CreateClientReturnType,
+  SignetClient,
+  SignetPendingCalls,
+} from "./client.js";
 export type { CryptoApi } from "./crypto/api.js";
 export { createCryptoApi } from "./crypto/api.js";
 export type {
@@ -336,6 +341,8 @@ export {
   quotePayloadToSign,
   readQuotePayload,
 } from "./payloads/quotePayload.js";
+export type { PendingCall, PendingEvent, ResumedCall } from "./pending/pendingCalls.js";
+export type { KeptCall, PendingFinish, PendingStore } from "./pending/pendingStore.js";
 export type { AppStateSource } from "./session/appState.js";
 export type {
   BundleWarningEvent,

@@ -5,6 +5,7 @@
  * the same as the default entry's (the Node backend is the WebCrypto one with `sign` replaced).
  */
 import { createCryptoApi } from "./crypto/api.js";
+import { loadChunk } from "./crypto/chunk.js";
 import { createNodeCryptoBackend } from "./crypto/node.js";
 import { defineEntry } from "./entry.js";
 import { createDefaultKeyStore } from "./keys/indexeddb.js";
@@ -41,5 +42,8 @@ export const {
 } = /* @__PURE__ */ defineEntry({
   crypto: createCryptoApi(createNodeCryptoBackend()),
   keyStore: () => createDefaultKeyStore(),
+  // A chunk: only a page that has a call still processing needs it (a failed load is typed).
+  indexedDbPendingStore: async () =>
+    (await loadChunk(() => import("./pending/idbPendingStore.js"))).createIndexedDbPendingStore(),
   webauthn: () => createBrowserWebAuthn(),
 });

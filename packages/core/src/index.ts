@@ -8,6 +8,7 @@
  * @module @signet/core
  */
 import { createCryptoApi } from "./crypto/api.js";
+import { loadChunk } from "./crypto/chunk.js";
 import { createWebCryptoBackend } from "./crypto/webcrypto.js";
 import { defineEntry } from "./entry.js";
 import { createDefaultKeyStore } from "./keys/indexeddb.js";
@@ -54,5 +55,8 @@ export const {
 } = /* @__PURE__ */ defineEntry({
   crypto: createCryptoApi(createWebCryptoBackend()),
   keyStore: () => createDefaultKeyStore(),
+  // A chunk: only a page that has a call still processing needs it (a failed load is typed).
+  indexedDbPendingStore: async () =>
+    (await loadChunk(() => import("./pending/idbPendingStore.js"))).createIndexedDbPendingStore(),
   webauthn: () => createBrowserWebAuthn(),
 });

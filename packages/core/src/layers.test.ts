@@ -27,6 +27,8 @@ const RANKS: [prefix: string, rank: number][] = [
   // The watcher and automatic refresh, which the entries wire (they are handed `refreshSession`).
   ["session/expiry/", 7],
   ["session/", 4],
+  // Calls still processing: kept beside the key store (keys/), tracked for the session layer's events.
+  ["pending/", 4],
   ["client.ts", 5],
   ["clientOptions.ts", 5],
   // What the actions share below them: argument checks, the row type with the generated table and

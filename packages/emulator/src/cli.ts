@@ -21,6 +21,7 @@ Options:
   --sca-login-at-execute          quote execute needs an SCA login session too (409 SCA_SESSION_REQUIRED)
   --control-host <name>           a Host name, besides loopback ones, the /_emulator controls answer; repeatable
   --passkey-options-shape <shape> json (default) or publicKey ({ publicKey: {...} })
+  --processing-rate <0..1>        share of #850/#854's signed retries answered PROCESSING unprompted (default 0)
   -h, --help           show this help
 
 Prints "listening on http://127.0.0.1:<port>" once ready; stops on SIGINT or SIGTERM.`;
@@ -52,6 +53,12 @@ async function main(): Promise<void> {
     process.stderr.write(`--passkey-options-shape expects json or publicKey, got ${shape}\n`);
     process.exit(2);
   }
+  const rateText = values["processing-rate"];
+  const rate = rateText === undefined ? undefined : Number(rateText);
+  if (rate !== undefined && !(rate >= 0 && rate <= 1)) {
+    process.stderr.write(`--processing-rate expects a number from 0 to 1, got ${rateText}\n`);
+    process.exit(2);
+  }
   const server = await startEmulatorServer({
     port,
     host: values.host ?? "127.0.0.1",
@@ -64,6 +71,7 @@ async function main(): Promise<void> {
     ...(values["sca-login-at-execute"] ? { requireScaSessionAtExecute: true } : {}),
     ...(values["control-host"] !== undefined ? { controlHosts: values["control-host"] } : {}),
     ...(shape !== undefined ? { passkeyOptionsShape: shape } : {}),
+    ...(rate !== undefined ? { processingRate: rate } : {}),
     webauthn: {
       ...(values["rp-id"] !== undefined ? { rpId: values["rp-id"] } : {}),
       ...(values.origin !== undefined ? { origins: values.origin } : {}),
@@ -98,6 +106,7 @@ function parse() {
       "no-sca-login": { type: "boolean" },
       "sca-login-at-execute": { type: "boolean" },
       "control-host": { type: "string", multiple: true },
+      "processing-rate": { type: "string" },
       "passkey-options-shape": { type: "string" },
       help: { type: "boolean", short: "h" },
     },

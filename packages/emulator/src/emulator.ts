@@ -111,7 +111,7 @@ export function createEmulator(options: CreateEmulatorParameters = {}): CreateEm
     options: resolved,
     clock,
     keys,
-    faults: createFaultQueue(),
+    faults: createFaultQueue({ processingRate: resolved.processingRate, seed: resolved.seed }),
     log: createRequestLog(),
     ids: createIdFactory(resolved.seed),
     state: createState(),

@@ -76,9 +76,12 @@ export interface FaultQueue {
   list(): ArmedFaultJson[];
   /** Takes one use of the first matching fault that applies on arrival. */
   takeImmediate(method: string, path: string): ArmedFaultJson | undefined;
-  /** Takes one use of the first matching `processing` fault. */
+  /** Takes one use of the first matching `processing` fault, else draws one (`processingRate`). */
   takeProcessing(method: string, path: string): boolean;
-  /** Takes one use of the first matching `processing` or `error` `at: "signed"` fault. */
+  /**
+   * Takes one use of the first matching `processing` or `error` `at: "signed"` fault, else draws
+   * a `processing` one (`processingRate`).
+   */
   takeSigned(method: string, path: string): ArmedFaultJson | undefined;
   /** Takes one use of the first matching `drop_after` fault. */
   takeDropAfter(method: string, path: string): boolean;
@@ -131,10 +134,62 @@ export function faultError(fault: FaultSpec): ServiceError {
   );
 }
 
+/**
+ * The signed retries the service's pull requests say may answer PROCESSING: #850's six
+ * (credential add, challenge, verify, refresh, credential and session revoke) and #854's export.
+ */
+const PROCESSING_ENDPOINTS: readonly [method: string, path: RegExp][] = [
+  ["POST", /^\/auth\/credentials$/],
+  ["POST", /^\/auth\/credentials\/[^/]+\/challenge$/],
+  ["POST", /^\/auth\/credentials\/[^/]+\/verify$/],
+  ["POST", /^\/auth\/sessions\/[^/]+\/refresh$/],
+  ["DELETE", /^\/auth\/credentials\/[^/]+$/],
+  ["DELETE", /^\/auth\/sessions\/[^/]+$/],
+  ["POST", /^\/internal-accounts\/[^/]+\/export$/],
+];
+
+/** Whether #850 or #854 names this endpoint as one that may answer PROCESSING. */
+export function mayAnswerProcessing(method: string, path: string): boolean {
+  const relative = normalizePrefix(path);
+  return PROCESSING_ENDPOINTS.some(
+    ([m, pattern]) => m === method.toUpperCase() && pattern.test(relative),
+  );
+}
+
+/**
+ * A uniform source in [0, 1) for the random PROCESSING answers: mulberry32 over the seed's
+ * hash, so a seeded emulator answers PROCESSING at the same requests every run.
+ */
+function processingRandom(seed: string | undefined): () => number {
+  if (seed === undefined) return Math.random;
+  let state = 0;
+  for (const char of `processing:${seed}`) state = (Math.imul(state, 31) + char.charCodeAt(0)) | 0;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/** What the fault queue answers on its own, beside the armed faults. */
+export type FaultQueueOptions = {
+  /** The share of #850/#854's signed retries answered PROCESSING unprompted. Default 0. */
+  processingRate?: number;
+  /** Makes those draws repeat run after run. */
+  seed?: string | undefined;
+};
+
 /** Creates an empty fault queue. */
-export function createFaultQueue(): FaultQueue {
+export function createFaultQueue(options: FaultQueueOptions = {}): FaultQueue {
   let armed: ArmedFault[] = [];
   let nextId = 1;
+  const rate = options.processingRate ?? 0;
+  const random = processingRandom(options.seed);
+  // Drawn only where the service may answer PROCESSING, after any armed fault had its turn.
+  const drawProcessing = (method: string, path: string) =>
+    rate > 0 && mayAnswerProcessing(method, path) && random() < rate;
+  const drawn = (): ArmedFaultJson => ({ id: 0, remaining: 0, kind: "processing" });
   const matches = (fault: ArmedFault, method: string, path: string) =>
     (!fault.match?.method || fault.match.method.toUpperCase() === method.toUpperCase()) &&
     (!fault.match?.path || path.startsWith(normalizePrefix(fault.match.path)));
@@ -158,7 +213,7 @@ export function createFaultQueue(): FaultQueue {
     },
     takeProcessing(method, path) {
       const fault = armed.find((f) => f.kind === "processing" && matches(f, method, path));
-      if (!fault) return false;
+      if (!fault) return drawProcessing(method, path);
       take(fault);
       return true;
     },
@@ -168,7 +223,7 @@ export function createFaultQueue(): FaultQueue {
           (f.kind === "processing" || (f.kind === "error" && f.at === "signed")) &&
           matches(f, method, path),
       );
-      if (!fault) return undefined;
+      if (!fault) return drawProcessing(method, path) ? drawn() : undefined;
       take(fault);
       return toJson(fault);
     },

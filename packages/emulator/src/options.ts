@@ -96,6 +96,15 @@ export type EmulatorOptions = {
    * assertion by it, with `passkeyAssertionOptions`; others still get SMS_OTP).
    */
   trustChallengeFactor?: "SMS_OTP" | "PASSKEY";
+  /**
+   * The share, in [0, 1], of the signed retries that the service's #850 and #854 say may answer
+   * 200 `{ status: "PROCESSING" }` (credential add, challenge, verify, refresh, credential and
+   * session revoke, export) that answer it unprompted, leaving the request id usable, as an armed
+   * `processing` fault does. Drawn from `seed` when one is given (the same requests answer
+   * PROCESSING every run). Default 0: only armed faults answer PROCESSING. The reliability suites
+   * set it.
+   */
+  processingRate?: number;
 };
 
 /** Options with every default applied. */
@@ -125,6 +134,7 @@ export type ResolvedOptions = {
   controlHosts: string[];
   passkeyOptionsShape: "json" | "publicKey";
   trustChallengeFactor: "SMS_OTP" | "PASSKEY";
+  processingRate: number;
 };
 
 /** The sandbox's accepted OIDC issuers (docs/protocol.md §6). */
@@ -147,6 +157,14 @@ function trustChallengeFactor(value: string | undefined): "SMS_OTP" | "PASSKEY" 
   throw new RangeError(`"trustChallengeFactor" expected "SMS_OTP" or "PASSKEY", got ${value}`);
 }
 
+function rate(name: string, value: number | undefined): number {
+  if (value === undefined) return 0;
+  if (!Number.isFinite(value) || value < 0 || value > 1) {
+    throw new RangeError(`"${name}" expected a number from 0 to 1, got ${value}`);
+  }
+  return value;
+}
+
 function passkeyOptionsShape(value: string | undefined): "json" | "publicKey" {
   if (value === undefined || value === "json" || value === "publicKey") return value ?? "json";
   throw new RangeError(`"passkeyOptionsShape" expected "json" or "publicKey", got ${value}`);
@@ -154,7 +172,7 @@ function passkeyOptionsShape(value: string | undefined): "json" | "publicKey" {
 
 /**
  * Applies the defaults.
- * @throws RangeError when a duration is negative or not finite.
+ * @throws RangeError when a duration is negative or not finite, or a rate is outside [0, 1].
  */
 export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
   return {
@@ -183,5 +201,6 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     passkeyOptionsShape: passkeyOptionsShape(options.passkeyOptionsShape),
     trustChallengeFactor: trustChallengeFactor(options.trustChallengeFactor),
     webhooks: options.webhooks,
+    processingRate: rate("processingRate", options.processingRate),
   };
 }

@@ -105,6 +105,7 @@ export type {
   MutationSuccessResult,
   UseMutationReturnType,
 } from "./mutation.js";
+export { type UsePendingCallsParameters, usePendingCalls } from "./pending.js";
 export {
   type InvalidatedBy,
   invalidatedBy,

@@ -7,6 +7,7 @@ import type {
   SignedRequestStage,
   SignetClient,
   SignetError,
+  SignetEvent,
 } from "@signet/core";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useSignetContext } from "./context.js";
@@ -28,6 +29,19 @@ type MutationResultBase<TVariables, TData> = {
    * request's answer) and is `undefined` once the call settles: show "retrying in 3 s" from it.
    */
   retrying: RetryEvent | undefined;
+  /**
+   * Whether the service answers the latest call PROCESSING (docs/protocol.md §2.5: it accepted
+   * the operation and has not settled it; the call re-sends the same request until it does).
+   * Show "still signing you in…", "still removing…" while it is `true`, not an error.
+   */
+  isProcessing: boolean;
+  /**
+   * While `isProcessing`: when the first PROCESSING answer came (epoch ms, the client's clock)
+   * and how many came so far. A call the action keeps (a revoke, a sign-out, a credential add)
+   * survives a reload: the next page's client carries it on (`usePendingCalls`).
+   */
+  pendingSince: number | undefined;
+  processingAttempt: number | undefined;
   /** Back to `idle` (a call under way still finishes, and its outcome is dropped). */
   reset: () => void;
 };
@@ -99,6 +113,7 @@ type State<TVariables, TData, TError> = {
   variables: TVariables | undefined;
   stage: SignedRequestStage | undefined;
   retrying?: RetryEvent | undefined;
+  pending?: { since: number; attempt: number } | undefined;
 };
 
 const IDLE = {
@@ -108,6 +123,17 @@ const IDLE = {
   variables: undefined,
   stage: undefined,
 } as const;
+
+/** The call's PROCESSING state after one of its events: set by `pending` ones, cleared at its end. */
+function pendingAfter(
+  before: State<unknown, unknown, unknown>["pending"],
+  event: SignetEvent,
+): State<unknown, unknown, unknown>["pending"] {
+  if (event.type !== "pending") return before;
+  if (event.state === "processing" || event.state === "resumed")
+    return { since: event.since, attempt: event.attempt };
+  return undefined;
+}
 
 /**
  * @internal The mutation hook behind every `useX` of a core action. The action is called in the
@@ -159,17 +185,26 @@ export function useSignetMutation<
                 ...s,
                 retrying: event.type === "retry" ? event : undefined,
                 stage: event.type === "signedRequest" ? event.stage : s.stage,
+                pending: pendingAfter(s.pending, event),
               }));
           },
         });
         // The queries that read what the action changed (queries.ts, `mutationChanges`).
         for (const name of invalidatedBy(mutation)) cache.invalidate([name]);
         // The call's last event (its answer) already ended any retry wait.
-        if (current()) setState((s) => ({ ...s, status: "success", data, error: null }));
+        if (current())
+          setState((s) => ({ ...s, status: "success", data, error: null, pending: undefined }));
         return data;
       } catch (thrown) {
         const error = asSignetError(thrown) as TError;
-        if (current()) setState((s) => ({ ...s, status: "error", error, retrying: undefined }));
+        if (current())
+          setState((s) => ({
+            ...s,
+            status: "error",
+            error,
+            retrying: undefined,
+            pending: undefined,
+          }));
         throw error;
       } finally {
         live.current.delete(controller);
@@ -188,8 +223,12 @@ export function useSignetMutation<
     latest.current++;
     setState(IDLE);
   }, []);
+  const { pending, ...shown } = state;
   return {
-    ...state,
+    ...shown,
+    isProcessing: pending !== undefined,
+    pendingSince: pending?.since,
+    processingAttempt: pending?.attempt,
     mutate,
     mutateAsync,
     reset,

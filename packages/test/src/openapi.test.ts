@@ -62,6 +62,51 @@ describe("openApiJudge", () => {
     expect(judge.checkResponse(resend, { status: 204, headers, body: "{}" })).toHaveLength(1);
   });
 
+  it("merges #850 and #854: PROCESSING on the seven signed retries, the operations otherwise the subset's", () => {
+    const processing = JSON.stringify({ status: "PROCESSING", message: "Still settling." });
+    const seven = [
+      ["POST", "/auth/credentials"],
+      ["POST", "/auth/credentials/AuthMethod:1/challenge"],
+      ["POST", "/auth/credentials/AuthMethod:1/verify"],
+      ["POST", `/auth/sessions/${session.id}/refresh`],
+      ["DELETE", "/auth/credentials/AuthMethod:1"],
+      ["DELETE", `/auth/sessions/${session.id}`],
+      ["POST", "/internal-accounts/InternalAccount:1/export"],
+    ] as const;
+    for (const [method, url] of seven) {
+      const answer = { status: 200, headers, body: processing };
+      expect(judge.checkResponse({ method, url }, answer), `${method} ${url}`).toEqual([]);
+    }
+    // Any other status of PROCESSING, or another 200 body on a 201/204 endpoint, is refused.
+    const revoke = { method: "DELETE", url: `/auth/sessions/${session.id}` };
+    expect(judge.checkResponse(revoke, { status: 200, headers, body: "{}" })).toHaveLength(1);
+    expect(
+      judge.checkResponse(revoke, {
+        status: 200,
+        headers,
+        body: JSON.stringify({ status: "PENDING" }),
+      }),
+    ).toHaveLength(1);
+    // The subset's answers of those operations stay: the 204, the 202, the session of a verify.
+    expect(judge.checkResponse(revoke, { status: 204, headers, body: "" })).toEqual([]);
+    const verify = { method: "POST", url: "/auth/credentials/AuthMethod:1/verify" };
+    expect(
+      judge.checkResponse(verify, { status: 200, headers, body: JSON.stringify(session) }),
+    ).toEqual([]);
+    const { expiresAt: _, ...partial } = session;
+    expect(
+      judge.checkResponse(verify, { status: 200, headers, body: JSON.stringify(partial) }),
+    ).toHaveLength(1);
+    for (const [method, url] of seven) expect(judge.documentsProcessing(method, url)).toBe(true);
+    expect(judge.documentsProcessing("POST", "/quotes/Quote:1/execute")).toBe(false);
+    expect(
+      judge.documentsProcessing("POST", "/customers/Customer:1/contact-changes/C:1/submit"),
+    ).toBe(true);
+    expect(judge.operationOf("DELETE", "/auth/credentials/AuthMethod:1")).toBe(
+      "DELETE /auth/credentials/{id}",
+    );
+  });
+
   it("judges request bodies: SCA authorizations, and the customer update keyed on customerType", () => {
     const authorize = (body: unknown) =>
       judge.checkRequest({

@@ -92,8 +92,10 @@ const METHODS = ["get", "post", "put", "patch", "delete"];
  * request, its state when copied and its base commit.
  */
 export const PULL_REQUESTS = [
+  { number: 850, state: "merged", file: "grid-api-pr850.yaml" },
   { number: 853, state: "open when copied", file: "grid-api-pr853.yaml" },
   { number: 802, state: "merged", file: "grid-api-pr802.yaml" },
+  { number: 854, state: "open when copied", file: "grid-api-pr854.yaml" },
 ] as const;
 
 // Beside the subset, found the way SPEC is (a template in `new URL` would be rewritten by Vite).
@@ -110,10 +112,30 @@ function loadDocument(): Record<string, unknown> {
       paths: Record<string, unknown>;
       components: { schemas: Record<string, unknown> };
     };
-    Object.assign(paths, pr.paths);
+    for (const [template, item] of Object.entries(pr.paths)) mergePath(paths, template, item);
     Object.assign(schemas, pr.components.schemas);
   }
   return document;
+}
+
+type PathItem = Record<string, { responses?: Record<string, unknown> } | undefined>;
+
+/**
+ * A pull request's path: a new one is added whole; on a path the subset has, an operation the
+ * pull request only adds answers to (#850's `200`s) keeps the subset's operation, each answer it
+ * names put in place of the subset's answer of that status.
+ */
+function mergePath(paths: Record<string, unknown>, template: string, item: unknown) {
+  const base = paths[template] as PathItem | undefined;
+  if (base === undefined) {
+    paths[template] = item;
+    return;
+  }
+  for (const [method, operation] of Object.entries(item as PathItem)) {
+    const own = base[method];
+    if (own === undefined || operation === undefined) base[method] = operation;
+    else own.responses = { ...own.responses, ...operation.responses };
+  }
 }
 
 const escapePointer = (part: string) => part.replace(/~/g, "~0").replace(/\//g, "~1");
@@ -147,6 +169,11 @@ export type OpenApiJudge = {
    * outside the subset whose schemas the subset holds.
    */
   checkComponent(name: string, value: unknown): string[];
+  /**
+   * Whether the operation's 200 may be `WalletOperationProcessing` (#850, #854, #853's submit):
+   * where the service documents a PROCESSING answer, the emulator's is judged against it.
+   */
+  documentsProcessing(method: string, url: string): boolean;
   /** The parsed document (read-only by convention), for checks that walk it. */
   readonly document: Readonly<Record<string, unknown>>;
 };
@@ -172,6 +199,7 @@ function createJudge(document: Record<string, unknown>): OpenApiJudge {
     ajv.addFormat(format, true);
   }
   ajv.addSchema(document, "openapi.json");
+  const componentSchemas = (document.components as { schemas: Record<string, unknown> }).schemas;
   const compiled = new Map<string, ValidateFunction>();
   const validator = (pointer: string): ValidateFunction => {
     let fn = compiled.get(pointer);
@@ -232,6 +260,17 @@ function createJudge(document: Record<string, unknown>): OpenApiJudge {
     operationOf(method, url) {
       const op = find(method, url);
       return op && `${op.method} ${op.template}`;
+    },
+
+    documentsProcessing(method, url) {
+      const schema = find(method, url)?.responses["200"]?.content?.["application/json"]?.schema;
+      const ref = (schema as { $ref?: string } | undefined)?.$ref;
+      const name = ref?.replace("#/components/schemas/", "");
+      const named = name === undefined ? schema : componentSchemas[name];
+      return (
+        name === "WalletOperationProcessing" ||
+        JSON.stringify(named ?? null).includes("#/components/schemas/WalletOperationProcessing")
+      );
     },
 
     checkRequest(request) {
@@ -395,7 +434,7 @@ const textOf = (body: BodyInit | null | undefined): string | undefined => {
 /**
  * A `fetch` that judges every exchange with the service against the OpenAPI: the request as sent
  * and the answer as received (answers an injected fault shaped, marked by the emulator's
- * `X-Emulator-Fault`, are skipped). Findings go to `onFinding`; the exchange itself is untouched.
+ * `X-Emulator-Fault`, are skipped, but for `processing`: a PROCESSING answer is the service's). Findings go to `onFinding`; the exchange itself is untouched.
  */
 export function judgingFetch(options: JudgingFetchOptions): typeof fetch {
   const judge = openApiJudge();
@@ -425,7 +464,12 @@ export function judgingFetch(options: JudgingFetchOptions): typeof fetch {
       statusText: received.statusText,
       headers: received.headers,
     });
-    if (!received.headers.has("X-Emulator-Fault")) {
+    // A PROCESSING answer where the service documents one (#850, #854, #853's submit) is the
+    // service's own: judged like any other. Elsewhere (quote execute) it stays fault-shaped.
+    const fault = received.headers.get("X-Emulator-Fault");
+    const judged =
+      fault === null || (fault === "processing" && judge.documentsProcessing(method, relative));
+    if (judged) {
       const body = new TextDecoder().decode(bytes);
       for (const finding of judge.checkResponse(
         { method, url: relative },

@@ -83,6 +83,8 @@ export async function addCredential(
   const { body: credential } = await client.signed(
     {
       operation: "addCredential",
+      // The credential is added once the service settles; a resume delivers it in its result.
+      pending: { resumable: true },
       ...at(CREDENTIAL_ADD),
       body: JSON.stringify(body),
       sign: signWithSession(client, session),

@@ -102,6 +102,7 @@ export async function addPasskey(
     .signed(
       {
         operation: "addPasskey",
+        pending: { resumable: true },
         ...at(CREDENTIAL_ADD),
         body: JSON.stringify({
           type: "PASSKEY",

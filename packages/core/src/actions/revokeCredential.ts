@@ -70,6 +70,8 @@ export async function revokeCredential(
       ...at(CREDENTIAL_REVOKE, [credentialId]),
       sign: signWithSession(client, session),
       checkPayload: revokeCredentialPayload(client, { accountId, type }),
+      // Still removing after a reload: re-sent from its kept copy, its sessions then forgotten.
+      pending: { resumable: true, finish: { kind: "forgetSessions", accountId, credentialId } },
     },
     parameters,
   );

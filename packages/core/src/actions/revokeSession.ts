@@ -55,6 +55,10 @@ export async function revokeSession(
         checkPayload: revokeSessionPayload(client, { accountId }),
         // A revoke whose answer was lost: a session no longer listed has ended.
         resolveAmbiguous: sessionEnded(client, accountId, sessionId, parameters.signal),
+        pending: {
+          resumable: true,
+          ...(mine ? { finish: { kind: "forgetSessions", accountId, sessionId } as const } : {}),
+        },
       },
       parameters,
     )

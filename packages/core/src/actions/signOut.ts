@@ -54,6 +54,10 @@ export async function signOut(
             sign: signWithSession(client, session),
             checkPayload: revokeSessionPayload(client, { accountId }),
             resolveAmbiguous: sessionEnded(client, accountId, session.id, parameters.signal),
+            pending: {
+              resumable: true,
+              finish: { kind: "forgetSessions", accountId, sessionId: session.id },
+            },
           },
           parameters,
         );

@@ -47,7 +47,9 @@ const summary = (event: SignetEvent) =>
       ? `session:${event.action}`
       : event.type === "request"
         ? `request:${event.status ?? event.code}`
-        : event.type;
+        : event.type === "pending"
+          ? `pending:${event.state}:${event.attempt}`
+          : event.type;
 
 describe("per-call onEvent", () => {
   it("a signed action reports challenge → signing → submitting → processing(n) → done to its own sink", async () => {
@@ -83,16 +85,30 @@ describe("per-call onEvent", () => {
       "submitting:1",
       "request:200",
       "processing:1",
+      // The call is pending (docs/protocol.md §2.5): its action, attempt and since, no secret.
+      "pending:processing:1",
       // Each wait is also a `retry` event with its reason and delay (docs/architecture.md "Retries").
       "retry",
       "submitting:2",
       "request:200",
       "processing:2",
+      "pending:processing:2",
       "retry",
       "submitting:3",
       "request:204",
+      // Told by the end's direct call, just before the engine's terminal event.
+      "pending:settled:2",
       "done:3",
       "session:revoked",
+    ]);
+    expect(mine.filter((event) => event.type === "pending")).toEqual([
+      expect.objectContaining({
+        action: "revokeSession",
+        resumable: true,
+        requestId: challenge.requestId,
+      }),
+      expect.objectContaining({ action: "revokeSession", state: "processing", attempt: 2 }),
+      expect.objectContaining({ action: "revokeSession", state: "settled", status: 204 }),
     ]);
     expect(mine.filter((event) => event.type === "retry")).toEqual([
       expect.objectContaining({ reason: "processing", attempt: 1, operation: "revokeSession" }),

@@ -1,6 +1,7 @@
 // The events a client emits, for hooks, devtools and the demo's event log. Redacted by
 // construction: no body, payload, stamp, key, OTP, mnemonic or header value but a request id.
 import type { BundleWarning } from "../crypto/bundles.js";
+import type { PendingEvent } from "../pending/pendingCalls.js";
 import type { RequestEvent } from "../transport/http.js";
 import type { PayloadEvent } from "../transport/payloadCheck.js";
 import type { RetryEvent, RetryOptions } from "../transport/retry.js";
@@ -44,6 +45,7 @@ export type SignetEvent =
   | SignedRequestEvent
   | PayloadEvent
   | SessionEvent
+  | PendingEvent
   | BundleWarningEvent;
 
 /** Receives events; whatever it throws is ignored, so a broken sink never breaks a flow. */

@@ -41,6 +41,7 @@ import {
   type LegState,
   outcomeUnknownError,
   type RunState,
+  resumedLeg,
 } from "./signedRequestRun.js";
 import {
   decide,
@@ -59,6 +60,7 @@ import { withRetry } from "./withRetry.js";
 export type {
   ChallengeModeParameters,
   DirectModeParameters,
+  ResumeFrom,
   RunSignedRequestErrorType,
   RunSignedRequestParameters,
   RunSignedRequestReturnType,
@@ -67,6 +69,7 @@ export type {
   SignedRequestEvent,
   SignedRequestStage,
   SignPayload,
+  StampedRequest,
   WalletOperationPush,
 } from "./signedRequestParameters.js";
 
@@ -121,7 +124,10 @@ export async function runSignedRequest<TBody = unknown>(
   for (;;) {
     // A restart signs its payloads afresh: the first is the first again.
     run.config.signer.restart();
-    const leg = freshLeg(run.restarts > 0 ? "restart" : undefined);
+    const leg =
+      run.restarts === 0 && parameters.resumeFrom !== undefined
+        ? resumedLeg(run, parameters.resumeFrom)
+        : freshLeg(run.restarts > 0 ? "restart" : undefined);
     try {
       return await runLegs(run, leg);
     } catch (thrown) {

@@ -120,6 +120,37 @@ type CommonParameters<TBody> = {
    * the request by a call, not by reading the event stream (docs/architecture.md "Sessions").
    */
   onEnd?: ((end: SignedRequestEnd) => void) | undefined;
+  /**
+   * Told before each wait after a PROCESSING answer, with what re-sends the stamped request
+   * (docs/protocol.md §2.5): the client persists it so that a reload or another tab can carry
+   * the call to its end (`pending/`). Holds the stamp: never put in an event or a log.
+   */
+  onStillProcessing?: ((stamped: StampedRequest) => void) | undefined;
+  /**
+   * Carries on a signed leg sent before (a reload's resume): the first send is this stamped
+   * request, as it went, under its request id; nothing is signed and nothing starts over (a lapse
+   * ends the run, as a 202 does: there is no key here to sign with).
+   */
+  resumeFrom?: ResumeFrom | undefined;
+};
+
+/** A signed leg to send again as it went: its request id, its stamp, its challenge's expiry. */
+export type ResumeFrom = {
+  requestId: string;
+  /** The `Grid-Wallet-Signature` value. Secret. */
+  signature: string;
+  /** The challenge's expiry, epoch ms on the service's clock. */
+  expiresAtMs: number;
+};
+
+/** The signed leg being re-sent while the service answers PROCESSING, for `onStillProcessing`. */
+export type StampedRequest = ResumeFrom & {
+  method: string;
+  path: string;
+  body: string | undefined;
+  expectedStatus: number | readonly number[];
+  /** PROCESSING answers to this leg so far (1 on the first). */
+  attempt: number;
 };
 
 /** The 202 → stamp → re-send protocol of every signed endpoint but quote execute. */

@@ -10,6 +10,7 @@ import type { SignedRequestChallenge } from "./challenge.js";
 import { checkedSigner } from "./checkedSigner.js";
 import { deliver } from "./deliver.js";
 import { type Clock, systemClock } from "./http.js";
+import { REQUEST_ID_HEADER, WALLET_SIGNATURE_HEADER } from "./protocol.js";
 import { isProcessingBody } from "./responseShape.js";
 import {
   type RetryEvent,
@@ -19,6 +20,7 @@ import {
   retryEvent,
 } from "./retry.js";
 import type {
+  ResumeFrom,
   RunSignedRequestParameters,
   SignedRequestEnd,
   SignedRequestEvent,
@@ -140,7 +142,13 @@ export function createRunState<TBody>(
   const config: RunConfig<TBody> = {
     parameters,
     direct,
-    maxLegs: parameters.mode === "direct" ? 1 : (parameters.maxLegs ?? DEFAULT_MAX_LEGS),
+    // A resume has no key to sign a further challenge with: a 202 ends it.
+    maxLegs:
+      parameters.mode === "direct"
+        ? 1
+        : parameters.resumeFrom !== undefined
+          ? 2
+          : (parameters.maxLegs ?? DEFAULT_MAX_LEGS),
     clock,
     timer,
     sleep: parameters.sleep ?? defaultSleep,
@@ -204,6 +212,31 @@ export function freshLeg(retryReason?: RetryReason): LegState {
     idempotencyKey: undefined,
     retryReason,
     retryDelayMs: undefined,
+  };
+}
+
+/**
+ * The signed leg a resume carries on (`resumeFrom`): leg 2 under its request id, with the stamp
+ * it went with. Its earlier sends may have been taken, so the run counts as having acted (an
+ * answer that leaves the outcome open is `OUTCOME_UNKNOWN`), and the request id is used.
+ */
+export function resumedLeg(run: RunState<unknown>, from: ResumeFrom): LegState {
+  const { parameters, givenDeadline, startedAt } = run.config;
+  run.mayHaveActed = true;
+  run.usedRequestIds.add(from.requestId);
+  if (parameters.timeoutMs === undefined)
+    run.deadline = Math.min(givenDeadline, startedAt + MAX_SIGNED_RUN_MS);
+  return {
+    ...freshLeg(),
+    leg: 2,
+    touched: true,
+    challenge: {
+      payloadToSign: "",
+      requestId: from.requestId,
+      expiresAt: new Date(from.expiresAtMs).toISOString(),
+      expiresAtMs: Math.min(from.expiresAtMs, run.config.clock.now() + MAX_CHALLENGE_LIFETIME_MS),
+    },
+    headers: { [WALLET_SIGNATURE_HEADER]: from.signature, [REQUEST_ID_HEADER]: from.requestId },
   };
 }
 

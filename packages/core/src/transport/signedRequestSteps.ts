@@ -313,8 +313,9 @@ export async function waitToResend(
       signal: parameters.signal,
       clock,
       noted: (wait, ms) => {
-        if (wait.reason === "processing")
-          emitStage(run, current, { stage: "processing", attempt, status, delayMs: ms });
+        if (wait.reason !== "processing") return;
+        emitStage(run, current, { stage: "processing", attempt, status, delayMs: ms });
+        tellStillProcessing(run, current, attempt);
       },
       fits: (ms) => assertWaitFits(run, current, ms, cause),
       onRetry: (event) => deliver(event, parameters.onEvent),
@@ -322,6 +323,28 @@ export async function waitToResend(
   );
   current.retryReason = step.reason;
   current.retryDelayMs = delayMs;
+}
+
+/** Hands the stamped leg to `onStillProcessing` (challenge mode: a direct execute has its own key). */
+function tellStillProcessing(run: RunState<unknown>, current: LegState, attempt: number): void {
+  const { parameters } = run.config;
+  const { challenge } = current;
+  const signature = current.headers[WALLET_SIGNATURE_HEADER];
+  if (parameters.onStillProcessing === undefined || challenge === undefined || !signature) return;
+  try {
+    parameters.onStillProcessing({
+      method: parameters.method,
+      path: parameters.path,
+      body: parameters.body,
+      expectedStatus: parameters.expectedStatus,
+      requestId: challenge.requestId,
+      signature,
+      expiresAtMs: challenge.expiresAtMs,
+      attempt,
+    });
+  } catch {
+    // Keeping the call for a reload is best effort: this tab goes on re-sending either way.
+  }
 }
 
 /** Throws instead of a wait that would wake past the budget or the challenge's expiry. */
@@ -359,6 +382,8 @@ export function lapse(
   );
   const allowed =
     parameters.mode !== "direct" &&
+    // A resume cannot sign a fresh challenge: its lapse is the end.
+    parameters.resumeFrom === undefined &&
     parameters.restartOnExpiry !== false &&
     (parameters.restartOnExpiry === true || !current.touched);
   return allowed && run.restarts < run.config.maxRestarts ? new ChallengeLapse(error) : error;

@@ -22,9 +22,15 @@ function members(file: string, name: string): string[] {
 }
 
 describe("the published client interface", () => {
-  it("SignetClient shows the relay URL, the service's time, held sessions, persistence and destroy only", () => {
+  it("SignetClient shows the relay URL, the service's time, held sessions, calls still processing, persistence and destroy only", () => {
     expect(members("client.d.ts", "SignetClient").sort()).toEqual(
-      ["clock", "destroy", "persistence", "relayUrl", "sessions"].sort(),
+      ["clock", "destroy", "pending", "persistence", "relayUrl", "sessions"].sort(),
+    );
+  });
+
+  it("its calls still processing can be read, subscribed to and resumed, not written", () => {
+    expect(members("client.d.ts", "SignetPendingCalls").sort()).toEqual(
+      ["getSnapshot", "resume", "subscribe"].sort(),
     );
   });
 

@@ -1,0 +1,100 @@
+// A call the service still answers PROCESSING for (docs/protocol.md §2.5, the service's #850),
+// carried to its end across a reload in Chromium: the demo signs out while the emulator holds the
+// session revoke in PROCESSING, the page says so, the page reloads, and the new page re-sends the
+// same stamped request (no new challenge) until the revoke settles.
+import { expect, test } from "@playwright/test";
+import type { DemoServer } from "../apps/demo/server/server.js";
+import { freshEmail, openScreen, signUp, startDemo, watchConsole } from "./demo/harness.js";
+
+let demo: DemoServer;
+test.beforeAll(async () => {
+  demo = await startDemo();
+});
+test.afterAll(async () => {
+  await demo?.close();
+});
+
+test.describe.configure({ timeout: 90_000 });
+
+type Logged = { method: string; path: string; status: number; fault?: string };
+
+const emulator = () => demo.emulator!.url;
+const revokes = async () => {
+  const log = (await (await fetch(`${emulator()}/_emulator/requests`)).json()) as {
+    data: Logged[];
+  };
+  return log.data.filter((r) => r.method === "DELETE" && r.path.includes("/auth/sessions/"));
+};
+
+test("a sign-out still processing survives a reload and finishes after it", async ({ page }) => {
+  const problems = watchConsole(page);
+  await signUp(page, demo.url, freshEmail("pending"));
+  await fetch(`${emulator()}/_emulator/requests`, { method: "DELETE" });
+  // The service holds every session revoke in PROCESSING until told otherwise.
+  const armed = await fetch(`${emulator()}/_emulator/faults`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      match: { method: "DELETE", path: "/auth/sessions/" },
+      count: 1000,
+      kind: "processing",
+    }),
+  });
+  expect(armed.status).toBe(201);
+
+  await openScreen(page, "Sessions");
+  await page.getByRole("button", { name: "Sign out" }).click();
+  const pending = page.getByTestId("pending");
+  await expect(pending).toContainText("Still signing you out…");
+  // Kept for the next page: the stamped request in IndexedDB, never a private key.
+  await expect
+    .poll(() =>
+      page.evaluate(
+        () =>
+          new Promise<string[]>((resolve, reject) => {
+            const open = indexedDB.open("signet-pending");
+            open.onerror = () => reject(open.error);
+            open.onsuccess = () => {
+              const db = open.result;
+              if (!db.objectStoreNames.contains("calls")) return resolve([]);
+              const all = db.transaction("calls").objectStore("calls").getAll();
+              all.onsuccess = () =>
+                resolve((all.result as { action: string }[]).map((call) => call.action));
+            };
+          }),
+      ),
+    )
+    .toEqual(["signOut"]);
+  const before = await revokes();
+  expect(before[0]?.status).toBe(202);
+  expect(before.slice(1).every((r) => r.fault === "processing")).toBe(true);
+
+  await page.reload();
+  // The new page carries the call on, still held in PROCESSING.
+  await expect(pending).toContainText("Still signing you out… (carried on after a reload)");
+  const heldAt = (await revokes()).length;
+  await expect.poll(async () => (await revokes()).length).toBeGreaterThan(heldAt);
+
+  // The service settles it: the next re-send gets its 204, and the page is signed out.
+  await fetch(`${emulator()}/_emulator/faults`, { method: "DELETE" });
+  await expect(pending).toHaveCount(0, { timeout: 30_000 });
+  await expect(page.getByRole("navigation", { name: "Wallet" })).toHaveCount(0);
+  const after = await revokes();
+  expect(after.at(-1)?.status).toBe(204);
+  // One challenge in all: the reload re-sent the stamped request, it never started over.
+  expect(after.filter((r) => r.status === 202)).toHaveLength(1);
+  expect(after.filter((r) => r.status === 204)).toHaveLength(1);
+  expect(
+    await page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          const open = indexedDB.open("signet-pending");
+          open.onsuccess = () => {
+            const all = open.result.transaction("calls").objectStore("calls").count();
+            all.onsuccess = () => resolve(all.result);
+          };
+        }),
+    ),
+  ).toBe(0);
+  expect(problems).toEqual([]);
+});

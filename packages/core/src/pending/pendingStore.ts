@@ -1,0 +1,117 @@
+// Where a signed call that the service still answers PROCESSING for is kept, so that a reload or
+// another tab carries it to its end (docs/protocol.md §2.5, core README "Calls still processing").
+// The key store keeps signing-key records only (its ids carry session metadata); a kept call is
+// text, so it has a sibling store on the same persistence: IndexedDB through idb-keyval in a
+// browser (./idbPendingStore.ts, its own database, so the key store's database never needs an
+// upgrade), memory elsewhere. No private key is ever written here; the stamp is, as the one way
+// to re-send.
+
+/**
+ * What re-sends a kept call and finishes it: the stamped request as it went (method, path, body,
+ * stamp, request id), its challenge's expiry, and what the action does once it ends.
+ */
+export type KeptCall = {
+  v: 1;
+  /** The action's name (`revokeCredential`). */
+  action: string;
+  method: string;
+  path: string;
+  body?: string;
+  expectedStatus: number | number[];
+  requestId: string;
+  /** The `Grid-Wallet-Signature` value. Secret: never in an event, an error or a log. */
+  signature: string;
+  /** The challenge's expiry (epoch ms, service clock): the call cannot be re-sent after it. */
+  expiresAtMs: number;
+  /** When the first PROCESSING answer came (epoch ms). */
+  since: number;
+  /** PROCESSING answers so far. */
+  attempt: number;
+  /** What the action does after a success (held sessions to forget). */
+  finish?: PendingFinish;
+};
+
+/** What an action does after its call ends in success, kept beside the call. */
+export type PendingFinish = {
+  kind: "forgetSessions";
+  accountId: string;
+  /** Forget this held session… */
+  sessionId?: string;
+  /** …or every held session of this credential. */
+  credentialId?: string;
+};
+
+/**
+ * Storage of kept calls by request id. Implement it to keep them somewhere else (an app's own
+ * storage); `createClient`'s `pendingStore` takes one.
+ */
+export interface PendingStore {
+  /** The kept call of `requestId`, or `undefined`. */
+  get(requestId: string): Promise<KeptCall | undefined>;
+  /** Keeps `call` under its request id, replacing any earlier copy. */
+  set(call: KeptCall): Promise<void>;
+  /** Deletes the copy of `requestId`; deleting a missing one is not an error. */
+  delete(requestId: string): Promise<void>;
+  /** Every kept call. */
+  list(): Promise<KeptCall[]>;
+  /** Whether kept calls outlive the page (`indexeddb`) or not (`memory`). */
+  readonly persistence: "indexeddb" | "memory";
+}
+
+const isString = (value: unknown): value is string => typeof value === "string";
+const isStatus = (value: unknown) => Number.isInteger(value) && (value as number) >= 200;
+
+/**
+ * Reads a stored value back as a kept call, or `undefined` when it is not one (another version,
+ * a damaged record): such a record is dropped, never sent.
+ */
+export function readKeptCall(value: unknown): KeptCall | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  const statuses = Array.isArray(v.expectedStatus) ? v.expectedStatus : [v.expectedStatus];
+  const ok =
+    v.v === 1 &&
+    isString(v.action) &&
+    isString(v.method) &&
+    isString(v.path) &&
+    v.path.startsWith("/") &&
+    (v.body === undefined || isString(v.body)) &&
+    statuses.length > 0 &&
+    statuses.every(isStatus) &&
+    isString(v.requestId) &&
+    /^Request:[0-9a-f-]{36}$/i.test(v.requestId) &&
+    isString(v.signature) &&
+    v.signature.length > 0 &&
+    Number.isFinite(v.expiresAtMs) &&
+    Number.isFinite(v.since) &&
+    Number.isInteger(v.attempt) &&
+    (v.finish === undefined || readFinish(v.finish) !== undefined);
+  return ok ? (value as KeptCall) : undefined;
+}
+
+function readFinish(value: unknown): PendingFinish | undefined {
+  const f = value as Partial<PendingFinish> | null;
+  if (typeof f !== "object" || f === null || f.kind !== "forgetSessions") return undefined;
+  if (!isString(f.accountId)) return undefined;
+  if (f.sessionId !== undefined && !isString(f.sessionId)) return undefined;
+  if (f.credentialId !== undefined && !isString(f.credentialId)) return undefined;
+  return f as PendingFinish;
+}
+
+/**
+ * Kept calls in memory: they last as long as the page or process (a reload loses them).
+ * @example
+ * ```ts
+ * const client = createClient({ relayUrl, pendingStore: createMemoryPendingStore() });
+ * ```
+ */
+export function createMemoryPendingStore(): PendingStore {
+  const calls = new Map<string, KeptCall>();
+  return {
+    persistence: "memory",
+    get: async (id) => calls.get(id),
+    set: async (call) => void calls.set(call.requestId, { ...call }),
+    delete: async (id) => void calls.delete(id),
+    list: async () => [...calls.values()],
+  };
+}

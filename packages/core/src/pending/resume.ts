@@ -1,0 +1,181 @@
+// Carries kept calls to their end (docs/protocol.md §2.5, core README "Calls still processing"):
+// each kept call is re-sent as it went (same body, stamp and request id) by the signed-request
+// engine (`resumeFrom`), holding the origin-wide lock its first tab held, so two tabs never
+// re-send one call at once; then its action's finish runs (held sessions forgotten). A chunk:
+// only a client that finds a kept call loads it. It takes the client's parts it uses as seams
+// (`ResumeSeams`), so the client can load it without an import cycle.
+import { defined } from "../errors/defined.js";
+import { isSignetError, SignetError } from "../errors/errors.js";
+import type { CallOptions } from "../session/events.js";
+import type { Session } from "../session/sessionStore.js";
+import type { CheckPayload } from "../transport/payloadCheck.js";
+import type { ResumeFrom } from "../transport/signedRequestParameters.js";
+import { type PendingOptions, pendingLockKey, type ResumedCall } from "./pendingCalls.js";
+import type { KeptCall, PendingFinish, PendingStore } from "./pendingStore.js";
+import type { PendingTracker } from "./track.js";
+
+/** What one kept call is re-sent with (the client's `signed` takes it). */
+export type ResumeCallParameters = {
+  operation: string;
+  method: "POST" | "PUT" | "PATCH" | "DELETE";
+  path: string;
+  body?: string;
+  expectedStatus: number | number[];
+  sign: () => never;
+  checkPayload: CheckPayload;
+  resumeFrom: ResumeFrom;
+  pending: PendingOptions;
+};
+
+/** What a resume's caller may pass: a signal, and a sink for the calls' events. */
+export type ResumeCallOptions = Pick<CallOptions, "signal" | "onEvent">;
+
+/** The client's parts a resume uses. */
+export type ResumeSeams = {
+  store: PendingStore;
+  lock: <T>(key: string, task: () => Promise<T>) => Promise<T>;
+  /** The service's time. */
+  now: () => number;
+  /** Whether this tab is re-sending a request id now. */
+  has: (requestId: string) => boolean;
+  told: PendingTracker["told"];
+  signed: (
+    parameters: ResumeCallParameters,
+    call: ResumeCallOptions,
+  ) => Promise<{ status: number; body: unknown }>;
+  /** A read (`GET`) of the service, its JSON. */
+  read: (path: string, signal: AbortSignal | undefined) => Promise<unknown>;
+  /** The held sessions of an account, and forgetting one (with its `session` event). */
+  held: (accountId: string) => Promise<readonly Session[]>;
+  forget: (session: Session, call: ResumeCallOptions) => Promise<void>;
+};
+
+// A resume never signs: its one leg is stamped already, and a 202 ends it (maxLegs 2).
+const neverSign = (): never => {
+  throw new SignetError("CHALLENGE_INVALID", "A resumed call has nothing to sign with");
+};
+const neverCheck: CheckPayload = neverSign;
+
+/**
+ * Re-sends every kept call of `seams.store` to its end, one at a time, and finishes each.
+ * @returns how each ended (calls another tab finished meanwhile are left out).
+ * @throws never: each call's failure is in its result (and its `pending` event).
+ * @example
+ * ```ts
+ * const ended = await resumeKeptCalls(seams, { onEvent });
+ * ```
+ */
+export async function resumeKeptCalls(
+  seams: ResumeSeams,
+  call: ResumeCallOptions = {},
+): Promise<ResumedCall[]> {
+  const results: ResumedCall[] = [];
+  let kept: KeptCall[];
+  try {
+    kept = await seams.store.list();
+  } catch {
+    return results;
+  }
+  for (const candidate of kept) {
+    if (call.signal?.aborted) break;
+    if (seams.has(candidate.requestId)) continue;
+    const ended = await seams.lock(pendingLockKey(candidate.requestId), () =>
+      resumeOne(seams, candidate.requestId, call),
+    );
+    if (ended) results.push(ended);
+  }
+  return results;
+}
+
+async function resumeOne(
+  seams: ResumeSeams,
+  requestId: string,
+  call: ResumeCallOptions,
+): Promise<ResumedCall | undefined> {
+  const { store, has, told } = seams;
+  // Read again under the lock: a tab that was still re-sending it has finished meanwhile.
+  const kept = await store.get(requestId).catch(() => undefined);
+  if (kept === undefined || has(requestId)) return undefined;
+  const { action } = kept;
+  if (seams.now() >= kept.expiresAtMs) {
+    await store.delete(requestId).catch(() => undefined);
+    told(kept, { state: "dropped", code: "CHALLENGE_EXPIRED" }, call.onEvent);
+    return { action, requestId, outcome: "dropped", code: "CHALLENGE_EXPIRED" };
+  }
+  let result: { status: number; body: unknown };
+  try {
+    const { status, body } = await seams.signed(
+      {
+        operation: action,
+        method: kept.method as ResumeCallParameters["method"],
+        path: kept.path,
+        ...(kept.body === undefined ? {} : { body: kept.body }),
+        expectedStatus: kept.expectedStatus,
+        sign: neverSign,
+        checkPayload: neverCheck,
+        resumeFrom: {
+          requestId: kept.requestId,
+          signature: kept.signature,
+          expiresAtMs: kept.expiresAtMs,
+        },
+        pending: { resumed: kept },
+      },
+      call,
+    );
+    result = { status, body };
+  } catch (thrown) {
+    if (!isSignetError(thrown)) throw thrown;
+    // A send of the page before may have landed after it went (the reload cut its answer): the
+    // re-send then meets a spent request id, or the resource already gone. What the call ends
+    // says whether it ended.
+    const found =
+      thrown.code !== "ABORTED" && kept.finish !== undefined
+        ? await ended(seams, kept.finish, call.signal).catch(() => undefined)
+        : undefined;
+    if (found === undefined) {
+      if (thrown.code !== "ABORTED") await store.delete(requestId).catch(() => undefined);
+      const end = defined({ status: thrown.status, code: String(thrown.code) });
+      told(kept, { state: "failed", ...end }, call.onEvent);
+      return { action, requestId, outcome: "failed", error: thrown };
+    }
+    result = found;
+  }
+  await store.delete(requestId).catch(() => undefined);
+  if (kept.finish) await finish(seams, kept.finish, call);
+  told(kept, { state: "settled", status: result.status }, call.onEvent);
+  return { action, requestId, outcome: "settled", ...result };
+}
+
+const listed = (answer: unknown, id: string) =>
+  Array.isArray((answer as { data?: unknown } | undefined)?.data) &&
+  (answer as { data: { id?: unknown }[] }).data.some((entry) => entry?.id === id);
+
+/**
+ * Whether the service shows the call's end: the session, or the credential, it removes is no
+ * longer listed (a 204 then). `undefined` when it still is: the outcome stays unknown.
+ */
+async function ended(
+  seams: ResumeSeams,
+  what: PendingFinish,
+  signal: AbortSignal | undefined,
+): Promise<{ status: 204; body: undefined } | undefined> {
+  const { accountId, sessionId, credentialId } = what;
+  const id = sessionId ?? credentialId;
+  if (id === undefined) return undefined;
+  const kind = sessionId !== undefined ? "sessions" : "credentials";
+  const answer = await seams.read(
+    `/auth/${kind}?accountId=${encodeURIComponent(accountId)}`,
+    signal,
+  );
+  return listed(answer, id) ? undefined : { status: 204, body: undefined };
+}
+
+/** What the action would have done after its call: forget the held sessions it ended. */
+async function finish(seams: ResumeSeams, what: PendingFinish, call: ResumeCallOptions) {
+  const { accountId, sessionId, credentialId } = what;
+  for (const held of await seams.held(accountId)) {
+    if (held.id !== sessionId && (credentialId === undefined || held.credentialId !== credentialId))
+      continue;
+    await seams.forget(held, call);
+  }
+}

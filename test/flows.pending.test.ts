@@ -1,0 +1,382 @@
+// Calls the service still answers PROCESSING for (docs/protocol.md §2.5, #850 and #854), over the
+// real chain (device → relay → emulator): the pending state while they are re-sent, the kept copy
+// a reload resumes (same body, stamp and request id) and finishes, one tab at a time, an expired
+// copy dropped, and an export that a reload cannot carry on.
+import {
+  addCredential,
+  createMemoryKeyStore,
+  exportWallet,
+  type FetchFunction,
+  isSignetError,
+  type KeptCall,
+  type PendingEvent,
+  type PendingStore,
+  type SignetEvent,
+  signOut,
+} from "@signet/core";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { signInWithEmail } from "./support/signIn.js";
+import { type Stack, startStack } from "./support/stack.js";
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack?.close());
+beforeEach(() => stack.clearRequests());
+afterEach(() => fetch(`${stack.emulator.url}/_emulator/faults`, { method: "DELETE" }));
+
+type Sent = { method: string; url: string; body: string | undefined; headers: Headers };
+
+/** A fetch that records what the device sends (the stamp included: never printed). */
+function recording(sent: Sent[]): FetchFunction {
+  return async (input, init) => {
+    sent.push({
+      method: String(init?.method ?? "GET"),
+      url: String(input),
+      body: init?.body === undefined || init.body === null ? undefined : String(init.body),
+      headers: new Headers(init?.headers),
+    });
+    return fetch(input, init);
+  };
+}
+
+const pendingOf = (events: SignetEvent[]) =>
+  events.filter((e): e is PendingEvent => e.type === "pending");
+
+async function until(check: () => Promise<boolean> | boolean, what: string) {
+  const end = Date.now() + 10_000;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** What a reload keeps: the kept calls, as an app's own `pendingStore` would hold them. */
+function createSharedPendingStore(): PendingStore {
+  const calls = new Map<string, KeptCall>();
+  return {
+    persistence: "memory",
+    get: async (id) => calls.get(id),
+    set: async (call) => void calls.set(call.requestId, structuredClone(call)),
+    delete: async (id) => void calls.delete(id),
+    list: async () => [...calls.values()],
+  };
+}
+
+/** Waits until the emulator's log has not grown for 150 ms. */
+async function quiet() {
+  let seen = -1;
+  for (;;) {
+    const now = (await stack.requests()).length;
+    if (now === seen) return;
+    seen = now;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+}
+
+/** A signed-in user and the storage a reload keeps (key store and kept calls). */
+async function signedIn(extra: Record<string, unknown> = {}) {
+  const user = await stack.signUp(undefined, extra);
+  const keyStore = createMemoryKeyStore();
+  const pendingStore = createSharedPendingStore();
+  const first = stack.client(user.customerId, { keyStore, pendingStore });
+  await signInWithEmail(first.client, user.emailCredentialId);
+  const [session] = await first.client.sessions.list(user.accountId);
+  if (!session) throw new Error("no session");
+  return { ...user, keyStore, pendingStore, first, session };
+}
+
+/**
+ * Starts `signOut` held in PROCESSING, waits until it is kept, and lets the page go (the call
+ * aborted, the client destroyed), as a reload does.
+ */
+async function signOutThenReload(setup: Awaited<ReturnType<typeof signedIn>>, sent: Sent[]) {
+  const { customerId, accountId, keyStore, pendingStore, session } = setup;
+  const tab = stack.client(customerId, { keyStore, pendingStore, fetch: recording(sent) });
+  await stack.fault({
+    match: { method: "DELETE", path: `/auth/sessions/${session.id}` },
+    count: 1000,
+    kind: "processing",
+  });
+  const controller = new AbortController();
+  const call = signOut(tab.client, { accountId, signal: controller.signal });
+  await until(
+    async () => (await pendingStore.list()).length === 1 && pendingOf(tab.events).length >= 2,
+    "the kept call",
+  );
+  const shown = tab.client.pending.getSnapshot();
+  controller.abort();
+  await expect(call).rejects.toMatchObject({ code: "ABORTED" });
+  tab.client.destroy();
+  // The send in flight when the page went still reaches the service (through the relay): let it
+  // land on the armed fault before the faults go.
+  await quiet();
+  await fetch(`${stack.emulator.url}/_emulator/faults`, { method: "DELETE" });
+  return { tab, shown };
+}
+
+describe("a call still processing", () => {
+  it("is pending while re-sent: events and the snapshot name the action and the attempt, never the stamp", async () => {
+    const setup = await signedIn();
+    const sent: Sent[] = [];
+    const { tab, shown } = await signOutThenReload(setup, sent);
+    expect(shown).toEqual([
+      {
+        action: "signOut",
+        requestId: expect.stringMatching(/^Request:/),
+        since: expect.any(Number),
+        attempt: expect.any(Number),
+        resumed: false,
+        resumable: true,
+      },
+    ]);
+    const events = pendingOf(tab.events);
+    expect(events.map((e) => e.state).slice(0, 2)).toEqual(["processing", "processing"]);
+    expect(events.map((e) => e.attempt).slice(0, 2)).toEqual([1, 2]);
+    expect(new Set(events.map((e) => e.since)).size).toBe(1);
+    // Given up in this tab (aborted): still in flight at the service, so the copy stays.
+    expect(events.at(-1)).toMatchObject({ state: "failed", code: "ABORTED", action: "signOut" });
+    const stamp = sent.find((s) => s.headers.has("Grid-Wallet-Signature"))!.headers;
+    const signature = stamp.get("Grid-Wallet-Signature")!;
+    expect(JSON.stringify(tab.events)).not.toContain(signature);
+    const [kept] = await setup.pendingStore.list();
+    expect(kept).toMatchObject({ action: "signOut", method: "DELETE", signature });
+    expect(kept?.requestId).toBe(stamp.get("Request-Id"));
+    // No private key travels with it: the finish names the session, not its key.
+    expect(Object.keys(kept!).sort()).toEqual(
+      [
+        "action",
+        "attempt",
+        "expectedStatus",
+        "expiresAtMs",
+        "finish",
+        "method",
+        "path",
+        "requestId",
+        "signature",
+        "since",
+        "v",
+      ].sort(),
+    );
+    expect(kept?.finish).toEqual({
+      kind: "forgetSessions",
+      accountId: setup.accountId,
+      sessionId: setup.session.id,
+    });
+  });
+
+  it("resumes after a reload: the identical request re-sent to its end, then the session forgotten", async () => {
+    const setup = await signedIn();
+    const before: Sent[] = [];
+    await signOutThenReload(setup, before);
+    const [kept] = await setup.pendingStore.list();
+    await stack.clearRequests();
+    await stack.fault({
+      match: { method: "DELETE", path: `/auth/sessions/${setup.session.id}` },
+      count: 2,
+      kind: "processing",
+    });
+    const after: Sent[] = [];
+    const reloaded = stack.client(setup.customerId, {
+      keyStore: setup.keyStore,
+      pendingStore: setup.pendingStore,
+      fetch: recording(after),
+    });
+    // createClient started the resume; asking again joins it.
+    const ended = await reloaded.client.pending.resume();
+    expect(ended).toEqual([
+      {
+        action: "signOut",
+        requestId: kept!.requestId,
+        outcome: "settled",
+        status: 204,
+        body: undefined,
+      },
+    ]);
+    const signed = (list: Sent[]) =>
+      list.filter((s) => s.method === "DELETE" && s.headers.has("Request-Id"));
+    const [original] = signed(before);
+    expect(signed(after).length).toBe(3);
+    for (const resent of signed(after)) {
+      expect(resent.url).toBe(original!.url);
+      expect(resent.body).toBe(original!.body);
+      expect(resent.headers.get("Request-Id")).toBe(original!.headers.get("Request-Id"));
+      expect(resent.headers.get("Grid-Wallet-Signature")).toBe(
+        original!.headers.get("Grid-Wallet-Signature"),
+      );
+    }
+    // No new challenge: the resume only re-sends.
+    const log = (await stack.requests()).filter((r) => r.method === "DELETE");
+    expect(log.map((r) => r.fault ?? r.status)).toEqual(["processing", "processing", 204]);
+    expect(await reloaded.client.sessions.list(setup.accountId)).toEqual([]);
+    expect(await setup.pendingStore.list()).toEqual([]);
+    expect(reloaded.client.pending.getSnapshot()).toEqual([]);
+    expect(pendingOf(reloaded.events).map((e) => [e.state, e.attempt])).toEqual([
+      ["resumed", kept!.attempt],
+      ["processing", 1],
+      ["processing", 2],
+      ["settled", 2],
+    ]);
+  });
+
+  it("is resumed by one tab only: a second tab waits for the lock and finds it done", async () => {
+    const locks = installLocks();
+    try {
+      const setup = await signedIn();
+      await signOutThenReload(setup, []);
+      await stack.clearRequests();
+      await stack.fault({
+        match: { method: "DELETE", path: `/auth/sessions/${setup.session.id}` },
+        count: 3,
+        kind: "processing",
+      });
+      const shared = { keyStore: setup.keyStore, pendingStore: setup.pendingStore };
+      const one = stack.client(setup.customerId, { ...shared, resumePending: false });
+      const two = stack.client(setup.customerId, { ...shared, resumePending: false });
+      const [a, b] = await Promise.all([one.client.pending.resume(), two.client.pending.resume()]);
+      // One tab carried it to its end; the other found nothing left once it held the lock.
+      expect([...a, ...b].map((r) => r.outcome)).toEqual(["settled"]);
+      const log = (await stack.requests()).filter((r) => r.method === "DELETE");
+      // Never a re-send after the terminal answer (which would meet the spent id's 401).
+      expect(log.map((r) => r.fault ?? r.status)).toEqual([
+        "processing",
+        "processing",
+        "processing",
+        204,
+      ]);
+      expect(locks.held()).toEqual([]);
+    } finally {
+      locks.remove();
+    }
+  });
+
+  it("drops a kept call whose challenge has lapsed, sending nothing", async () => {
+    const setup = await signedIn();
+    await signOutThenReload(setup, []);
+    const [kept] = await setup.pendingStore.list();
+    await setup.pendingStore.set({ ...kept!, expiresAtMs: Date.now() - 1 });
+    await stack.clearRequests();
+    const reloaded = stack.client(setup.customerId, {
+      keyStore: setup.keyStore,
+      pendingStore: setup.pendingStore,
+    });
+    expect(await reloaded.client.pending.resume()).toEqual([
+      {
+        action: "signOut",
+        requestId: kept!.requestId,
+        outcome: "dropped",
+        code: "CHALLENGE_EXPIRED",
+      },
+    ]);
+    expect(pendingOf(reloaded.events)).toMatchObject([
+      { state: "dropped", code: "CHALLENGE_EXPIRED", action: "signOut" },
+    ]);
+    expect((await stack.requests()).filter((r) => r.method === "DELETE")).toEqual([]);
+    expect(await setup.pendingStore.list()).toEqual([]);
+  });
+
+  it("settles by asking when the send of the page before landed after it went (the re-send meets the session gone)", async () => {
+    const setup = await signedIn();
+    const before: Sent[] = [];
+    await signOutThenReload(setup, before);
+    // The last send of the page before, answered after the reload cut it: the service acted.
+    const original = before.find((s) => s.headers.has("Request-Id"))!;
+    const landed = await fetch(original.url, { method: "DELETE", headers: original.headers });
+    expect(landed.status).toBe(204);
+    await stack.clearRequests();
+    const reloaded = stack.client(setup.customerId, {
+      keyStore: setup.keyStore,
+      pendingStore: setup.pendingStore,
+    });
+    const [ended] = await reloaded.client.pending.resume();
+    expect(ended).toMatchObject({ action: "signOut", outcome: "settled", status: 204 });
+    const log = (await stack.requests()).filter((r) => !r.path.startsWith("/customers"));
+    expect(log.map((r) => `${r.method} ${r.path.split("?")[0]} ${r.status}`)).toEqual([
+      `DELETE /auth/sessions/${setup.session.id} 404`,
+      "GET /auth/sessions 200",
+    ]);
+    expect(pendingOf(reloaded.events).map((e) => e.state)).toEqual(["resumed", "settled"]);
+    expect(await setup.pendingStore.list()).toEqual([]);
+  });
+
+  it("an export is pending but never kept: its one-time key dies with the page", async () => {
+    const setup = await signedIn();
+    const { client, events } = setup.first;
+    await stack.fault({
+      match: { method: "POST", path: `/internal-accounts/${setup.accountId}/export` },
+      count: 2,
+      kind: "processing",
+    });
+    let keptMeanwhile = 0;
+    const mnemonic = await exportWallet(client, {
+      accountId: setup.accountId,
+      onEvent: (event) => {
+        if (event.type === "pending" && event.state === "processing")
+          setup.pendingStore.list().then((l) => {
+            keptMeanwhile += l.length;
+          });
+      },
+    });
+    expect(mnemonic.split(" ")).toHaveLength(12);
+    expect(pendingOf(events).map((e) => [e.state, e.action, e.resumable])).toEqual([
+      ["processing", "exportWallet", false],
+      ["processing", "exportWallet", false],
+      ["settled", "exportWallet", false],
+    ]);
+    expect(keptMeanwhile).toBe(0);
+    expect(await setup.pendingStore.list()).toEqual([]);
+  });
+
+  it("a credential add answered PROCESSING settles in the tab, its kept copy deleted", async () => {
+    const setup = await signedIn({ phoneNumber: "+14155550123" });
+    const { client, events } = setup.first;
+    await stack.fault({
+      match: { method: "POST", path: "/auth/credentials" },
+      count: 2,
+      kind: "processing",
+    });
+    const added = await addCredential(client, {
+      accountId: setup.accountId,
+      type: "SMS_OTP",
+      phoneNumber: "+14155550123",
+    }).catch((error: unknown) => (isSignetError(error) ? error : Promise.reject(error)));
+    expect(added).toMatchObject({ type: "SMS_OTP" });
+    expect(pendingOf(events).map((e) => e.state)).toEqual(["processing", "processing", "settled"]);
+    await until(async () => (await setup.pendingStore.list()).length === 0, "the copy's delete");
+  });
+});
+
+/** Web Locks, as a browser's tabs share them, for the tabs of one test process. */
+function installLocks() {
+  const queues = new Map<string, Promise<unknown>>();
+  const holding = new Set<string>();
+  const navigatorLike = {
+    locks: {
+      request<T>(name: string, callback: () => Promise<T>): Promise<T> {
+        const before = queues.get(name) ?? Promise.resolve();
+        const run = before
+          .catch(() => undefined)
+          .then(async () => {
+            holding.add(name);
+            try {
+              return await callback();
+            } finally {
+              holding.delete(name);
+            }
+          });
+        queues.set(name, run);
+        return run;
+      },
+    },
+  };
+  const had = Object.getOwnPropertyDescriptor(globalThis, "navigator");
+  Object.defineProperty(globalThis, "navigator", { value: navigatorLike, configurable: true });
+  return {
+    held: () => [...holding],
+    remove() {
+      if (had) Object.defineProperty(globalThis, "navigator", had);
+      else Reflect.deleteProperty(globalThis, "navigator");
+    },
+  };
+}
