@@ -1,6 +1,7 @@
 // docs/architecture.md "@signet/core": one client carries every platform seam, defaulted in one place.
 // Nothing here reads window, navigator or globalThis.crypto at import time.
 
+import { SENSITIVE_ACTIONS } from "./catalog/stepUpActions.js";
 import { type CreateClientParameters, checkOptions } from "./clientOptions.js";
 import { type CryptoApi, preloadOtpSealing } from "./crypto/api.js";
 import type { SigningKey } from "./crypto/backend.js";
@@ -13,6 +14,7 @@ import { createCrossTab } from "./session/crossTab.js";
 import { type CallOptions, deliver, type EventSink, type SignetEvent } from "./session/events.js";
 import { expiryWarningMargin } from "./session/expiry/lapse.js";
 import { createSessionStore, type Session, type SessionStore } from "./session/sessionStore.js";
+import type { StepUpPolicy } from "./session/stepUp.js";
 import { abortableSleep } from "./transport/abort.js";
 import {
   type Clock,
@@ -84,6 +86,11 @@ export type SignetClient = {
   readonly contactChanges: "patch" | "resource";
   /** Held sessions; `subscribe`/`getSnapshot` fit `useSyncExternalStore`. */
   readonly sessions: SessionStore;
+  /**
+   * @internal The step-up policy (`createClient`'s `stepUp`, the preset resolved); absent when
+   * off. The lazy actions' stubs judge by it (`session/stepUp.ts`).
+   */
+  readonly stepUp?: StepUpPolicy | undefined;
   /** @internal The key store, resolved on first use (the browser default probes IndexedDB then). */
   keyStore(): Promise<KeyStore>;
   /** Where keys persist: the probed default, or what a given store declares (else `memory`). */
@@ -140,6 +147,9 @@ export type SignetClient = {
   /** Stops automatic refresh (cancelling a refresh in flight) and cross-tab listening. The client stays usable. */
   destroy(): void;
 };
+
+/** How long a verification counts under `stepUp` when `maxAgeMs` is not given: 15 minutes. */
+export const DEFAULT_STEP_UP_MAX_AGE_MS = 15 * 60_000;
 
 /** Clock differences below this are latency and the `Date` header's one-second resolution. */
 export const SKEW_TOLERANCE_MS = 30_000;
@@ -261,6 +271,18 @@ export function createClientFactory(defaults: ClientDefaults) {
       retry,
       contactChanges: parameters.contactChanges ?? "patch",
       sessions,
+      ...(parameters.stepUp
+        ? {
+            stepUp: {
+              actions: new Set<string>(
+                parameters.stepUp.actions === "sensitive"
+                  ? SENSITIVE_ACTIONS
+                  : parameters.stepUp.actions,
+              ),
+              maxAgeMs: parameters.stepUp.maxAgeMs ?? DEFAULT_STEP_UP_MAX_AGE_MS,
+            },
+          }
+        : {}),
       keyStore,
       persistence: async () => (await resolveStore()).persistence,
       webauthn() {

@@ -1,5 +1,6 @@
 // createClient's options (docs/architecture.md "One client carries every seam") and the checks
 // that make a configuration mistake fail at creation.
+import { STEP_UP_ACTIONS, type StepUpAction } from "./catalog/stepUpActions.js";
 import type { CryptoApi } from "./crypto/api.js";
 import { assertArgument } from "./errors/errors.js";
 import type { KeyStore } from "./keys/key-store.js";
@@ -8,6 +9,18 @@ import type { SignetEvent } from "./session/events.js";
 import type { Clock, FetchFunction } from "./transport/http.js";
 import type { BackoffOptions, RetryOptions } from "./transport/retry.js";
 import type { WebAuthnProvider } from "./webauthn/types.js";
+
+/** `createClient`'s `stepUp`: which actions need a recent sign-in, and how recent. */
+export type StepUpOptions = {
+  /**
+   * The actions to guard, or `"sensitive"`: every action marked sensitive (`SENSITIVE_ACTIONS`:
+   * export, adding or removing credentials, contact changes, delegated keys, SCA factor changes,
+   * trusting a beneficiary).
+   */
+  actions: readonly StepUpAction[] | "sensitive";
+  /** How long a sign-in by passkey or code counts, in ms. Default 15 minutes. */
+  maxAgeMs?: number | undefined;
+};
 
 /** Parameters of `createClient`. Every seam is optional but `relayUrl`. */
 export type CreateClientParameters = {
@@ -70,6 +83,17 @@ export type CreateClientParameters = {
    * (`POST /customers/{id}/contact-changes`, then a signed submit). The relay forwards both.
    */
   contactChanges?: "patch" | "resource" | undefined;
+  /**
+   * Step-up before sensitive actions (docs/security.md "Step-up"): an action it names, called when
+   * the account's user last signed in by passkey or by code (`Session.verifiedAt`; a refresh keeps
+   * the time, an OAuth sign-in gives none) longer than `maxAgeMs` ago, fails with
+   * `STEP_UP_REQUIRED` before anything is signed or sent; `stepUp` verifies again. Off by default,
+   * so that an app that upgrades keeps working as it did (its users are not asked for a passkey or
+   * a code it never asked for); we recommend `{ actions: "sensitive" }`, which asks for a sign-in
+   * within 15 minutes before an export, a credential, contact or SCA factor change, a delegated
+   * key or a trusted beneficiary.
+   */
+  stepUp?: StepUpOptions | undefined;
   /** Accept unsigned bundles (sandbox, emulator); each acceptance emits a `bundleWarning`. Default false. */
   allowUnsignedBundles?: boolean | undefined;
   /**
@@ -112,6 +136,8 @@ export type CreateClientParameters = {
     | undefined;
 };
 
+const guardable = new Set<string>(STEP_UP_ACTIONS);
+
 /**
  * Configuration mistakes fail at creation, never as a retryable `NETWORK` error later: a
  * `relayUrl` that is neither an http(s) URL nor a path, `trustedKeys` of another shape. (A path
@@ -119,7 +145,22 @@ export type CreateClientParameters = {
  * during server-side rendering still works.)
  */
 export function checkOptions(parameters: CreateClientParameters): void {
-  const { relayUrl, trustedKeys, credentials, requestTimeoutMs, contactChanges } = parameters ?? {};
+  const { relayUrl, trustedKeys, credentials, requestTimeoutMs, contactChanges, stepUp } =
+    parameters ?? {};
+  // A misspelt action would leave it unguarded without a word: refused at creation.
+  assertArgument(
+    stepUp === undefined ||
+      ((stepUp.actions === "sensitive" ||
+        (Array.isArray(stepUp.actions) &&
+          stepUp.actions.every((action) => guardable.has(action)))) &&
+        (stepUp.maxAgeMs === undefined ||
+          (typeof stepUp.maxAgeMs === "number" &&
+            Number.isFinite(stepUp.maxAgeMs) &&
+            stepUp.maxAgeMs > 0))),
+    "stepUp",
+    '{ actions: "sensitive" or names of actions that change something, maxAgeMs?: a positive number of ms }',
+    JSON.stringify(stepUp) ?? String(stepUp),
+  );
   assertArgument(
     contactChanges === undefined || contactChanges === "patch" || contactChanges === "resource",
     "contactChanges",

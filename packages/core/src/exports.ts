@@ -181,6 +181,7 @@ export type {
   StartScaFactorResetParameters,
   StartScaFactorResetReturnType,
 } from "./actions/startScaFactorReset.js";
+export type { StepUpErrorType, StepUpParameters, StepUpReturnType } from "./actions/stepUp.js";
 export type {
   TrustBeneficiaryErrorType,
   TrustBeneficiaryParameters,
@@ -243,6 +244,7 @@ export {
   signInWithPasskey,
   startContactVerification,
   startScaFactorReset,
+  stepUp,
   trustBeneficiary,
   untrustBeneficiary,
   updateCustomerContact,
@@ -268,7 +270,9 @@ export type { ScaFactorJson, SecurityEventType } from "./actions/scaFactors.js";
 export type { ScaLoginFactor } from "./actions/scaLogin.js";
 export type { PreparedPasskeySignIn } from "./actions/signInWithPasskey.js";
 export type { ActionErrorCode, ErrorCodedAction } from "./catalog/errorCodes.js";
+export { SENSITIVE_ACTIONS, type StepUpAction } from "./catalog/stepUpActions.js";
 export type { CreateClientParameters, CreateClientReturnType, SignetClient } from "./client.js";
+export type { StepUpOptions } from "./clientOptions.js";
 export type { CryptoApi } from "./crypto/api.js";
 export { createCryptoApi } from "./crypto/api.js";
 export type {
@@ -345,6 +349,8 @@ export type {
   SessionSnapshot,
   SessionStore,
 } from "./session/sessionStore.js";
+// The step-up rule itself, for a signer outside the page (an isolated frame) to hold the same.
+export { type StepUpPolicy, stepUpRequired } from "./session/stepUp.js";
 export type { Clock, FetchFunction, RequestEvent } from "./transport/http.js";
 // The signed-request engine and its payload checks run inside the actions; an app never calls them,
 // so only what an app sees of them is public: their events and the retry options.

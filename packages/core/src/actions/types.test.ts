@@ -238,6 +238,7 @@ type Declared = {
     core.ChangeContactReturnType,
     core.ChangeContactErrorType,
   ];
+  stepUp: [core.StepUpParameters, core.StepUpReturnType, core.StepUpErrorType];
 };
 // </catalog:declared>
 

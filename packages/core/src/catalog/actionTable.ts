@@ -156,6 +156,7 @@ export const actionTable = {
       name: "useAddPasskey",
       invalidates: ["credentials"],
     },
+    sensitive: true,
   },
   addCredential: {
     summary: "adds an EMAIL_OTP, SMS_OTP or OAUTH credential",
@@ -179,6 +180,7 @@ export const actionTable = {
       name: "useAddCredential",
       invalidates: ["credentials"],
     },
+    sensitive: true,
   },
   listCredentials: {
     summary: "the account's credentials (works before sign-in)",
@@ -218,6 +220,7 @@ export const actionTable = {
       name: "useRevokeCredential",
       invalidates: ["credentials", "sessions"],
     },
+    sensitive: true,
   },
   getSession: {
     summary: "the session this device holds for the account, from the key store",
@@ -349,6 +352,7 @@ export const actionTable = {
       name: "useExportWallet",
       invalidates: [],
     },
+    sensitive: true,
   },
   getQuote: {
     summary: "a quote, with the payload its wallet source signs",
@@ -513,6 +517,7 @@ export const actionTable = {
       name: "useEnrollScaPasskey",
       invalidates: ["scaFactors"],
     },
+    sensitive: true,
   },
   deleteScaFactor: {
     summary: "deletes the SCA passkey by its WebAuthn credential id",
@@ -528,6 +533,7 @@ export const actionTable = {
       name: "useDeleteScaFactor",
       invalidates: ["scaFactors"],
     },
+    sensitive: true,
   },
   recordSecurityEvent: {
     summary: "a failed login or a password reset of the app's own login, for the service's lockout",
@@ -630,6 +636,7 @@ export const actionTable = {
       name: "useUpdateCustomerContact",
       invalidates: ["credentials"],
     },
+    sensitive: true,
   },
   createDelegatedKey: {
     summary: "a delegated key for a card funding source, created in three legs",
@@ -653,6 +660,7 @@ export const actionTable = {
       name: "useCreateDelegatedKey",
       invalidates: ["delegatedKeys"],
     },
+    sensitive: true,
   },
   listDelegatedKeys: {
     summary: "the delegated keys of an account or a funding source, every status",
@@ -698,6 +706,7 @@ export const actionTable = {
       name: "useRevokeDelegatedKey",
       invalidates: ["delegatedKeys"],
     },
+    sensitive: true,
   },
   listInternalAccounts: {
     summary: "the user's wallets with balances, every page",
@@ -734,6 +743,7 @@ export const actionTable = {
       name: "useEnrollScaTotp",
       invalidates: ["scaFactors"],
     },
+    sensitive: true,
   },
   completeScaFactorReset: {
     summary:
@@ -756,6 +766,7 @@ export const actionTable = {
       name: "useCompleteScaFactorReset",
       invalidates: ["scaFactors"],
     },
+    sensitive: true,
   },
   getScaFactorReset: {
     summary: "an SCA factor reset's status, polled until `LIVENESS_PASSED`",
@@ -785,6 +796,7 @@ export const actionTable = {
       name: "useStartScaFactorReset",
       invalidates: [],
     },
+    sensitive: true,
   },
   trustBeneficiary: {
     summary:
@@ -806,6 +818,7 @@ export const actionTable = {
       name: "useTrustBeneficiary",
       invalidates: [],
     },
+    sensitive: true,
   },
   untrustBeneficiary: {
     summary:
@@ -862,6 +875,18 @@ export const actionTable = {
       kind: "mutation",
       name: "useChangeContact",
       invalidates: ["credentials"],
+    },
+    sensitive: true,
+  },
+  stepUp: {
+    summary:
+      "verifies the user again for `createClient`'s `stepUp`: the passkey ceremony, or the code exchange with `onCode`; the new session (`verifiedAt` now) replaces the held one",
+    requests: [],
+    runs: ["signInWithPasskey", "requestOtp", "verifyOtp", "revokeSession"],
+    hook: {
+      kind: "mutation",
+      name: "useStepUp",
+      invalidates: ["sessions"],
     },
   },
 } as const satisfies Record<string, ActionRow>;
@@ -1017,6 +1042,7 @@ export const actionErrors = {
       "DECRYPTION_FAILED",
       "CHECKSUM_INVALID",
       "CRYPTO_UNAVAILABLE",
+      "STEP_UP_REQUIRED",
     ],
     passkey: true,
   },
@@ -1045,6 +1071,7 @@ export const actionErrors = {
       "DECRYPTION_FAILED",
       "CHECKSUM_INVALID",
       "CRYPTO_UNAVAILABLE",
+      "STEP_UP_REQUIRED",
     ],
   },
   listCredentials: {
@@ -1085,6 +1112,7 @@ export const actionErrors = {
       "DECRYPTION_FAILED",
       "CHECKSUM_INVALID",
       "CRYPTO_UNAVAILABLE",
+      "STEP_UP_REQUIRED",
     ],
   },
   getSession: {
@@ -1214,6 +1242,7 @@ export const actionErrors = {
       "BUNDLE_SIGNATURE_INVALID",
       "BUNDLE_SIGNER_UNTRUSTED",
       "BUNDLE_ORGANIZATION_MISMATCH",
+      "STEP_UP_REQUIRED",
     ],
   },
   getQuote: {
@@ -1261,6 +1290,7 @@ export const actionErrors = {
       "QUOTE_EXPIRED",
       "SCA_LOGIN_FAILED",
       "SCA_ORIGIN_NOT_ALLOWED",
+      "STEP_UP_REQUIRED",
     ],
     undocumented: ["INSUFFICIENT_FUNDS"],
     passkey: true,
@@ -1288,6 +1318,7 @@ export const actionErrors = {
       "SCA_ORIGIN_NOT_ALLOWED",
       "QUOTE_EXPIRED",
       "QUOTE_FAILED",
+      "STEP_UP_REQUIRED",
     ],
     passkey: true,
   },
@@ -1346,6 +1377,7 @@ export const actionErrors = {
       "PAYLOAD_MISMATCH",
       "SCA_LOGIN_FAILED",
       "SCA_ORIGIN_NOT_ALLOWED",
+      "STEP_UP_REQUIRED",
     ],
     passkey: true,
   },
@@ -1374,6 +1406,7 @@ export const actionErrors = {
       "UNEXPECTED_STATUS",
       "NOT_FOUND",
       "SCA_ORIGIN_NOT_ALLOWED",
+      "STEP_UP_REQUIRED",
     ],
     passkey: true,
   },
@@ -1388,6 +1421,7 @@ export const actionErrors = {
       "MALFORMED_RESPONSE",
       "UNEXPECTED_STATUS",
       "NOT_FOUND",
+      "STEP_UP_REQUIRED",
     ],
   },
   recordSecurityEvent: {
@@ -1401,6 +1435,7 @@ export const actionErrors = {
       "MALFORMED_RESPONSE",
       "UNEXPECTED_STATUS",
       "NOT_FOUND",
+      "STEP_UP_REQUIRED",
     ],
   },
   updateWalletPrivacy: {
@@ -1428,6 +1463,7 @@ export const actionErrors = {
       "DECRYPTION_FAILED",
       "CHECKSUM_INVALID",
       "CRYPTO_UNAVAILABLE",
+      "STEP_UP_REQUIRED",
     ],
   },
   startContactVerification: {
@@ -1444,6 +1480,7 @@ export const actionErrors = {
       "MALFORMED_RESPONSE",
       "UNEXPECTED_STATUS",
       "NOT_FOUND",
+      "STEP_UP_REQUIRED",
     ],
   },
   confirmContactVerification: {
@@ -1460,6 +1497,7 @@ export const actionErrors = {
       "MALFORMED_RESPONSE",
       "UNEXPECTED_STATUS",
       "NOT_FOUND",
+      "STEP_UP_REQUIRED",
     ],
   },
   updateCustomerContact: {
@@ -1487,6 +1525,7 @@ export const actionErrors = {
       "DECRYPTION_FAILED",
       "CHECKSUM_INVALID",
       "CRYPTO_UNAVAILABLE",
+      "STEP_UP_REQUIRED",
     ],
   },
   createDelegatedKey: {
@@ -1514,6 +1553,7 @@ export const actionErrors = {
       "DECRYPTION_FAILED",
       "CHECKSUM_INVALID",
       "CRYPTO_UNAVAILABLE",
+      "STEP_UP_REQUIRED",
     ],
   },
   listDelegatedKeys: {
@@ -1553,6 +1593,7 @@ export const actionErrors = {
       "MALFORMED_RESPONSE",
       "UNEXPECTED_STATUS",
       "NOT_FOUND",
+      "STEP_UP_REQUIRED",
     ],
   },
   listInternalAccounts: {
@@ -1580,6 +1621,7 @@ export const actionErrors = {
       "UNEXPECTED_STATUS",
       "NOT_FOUND",
       "PAYLOAD_MISMATCH",
+      "STEP_UP_REQUIRED",
     ],
   },
   completeScaFactorReset: {
@@ -1594,6 +1636,7 @@ export const actionErrors = {
       "UNEXPECTED_STATUS",
       "NOT_FOUND",
       "PAYLOAD_MISMATCH",
+      "STEP_UP_REQUIRED",
     ],
   },
   getScaFactorReset: {
@@ -1620,6 +1663,7 @@ export const actionErrors = {
       "MALFORMED_RESPONSE",
       "UNEXPECTED_STATUS",
       "NOT_FOUND",
+      "STEP_UP_REQUIRED",
     ],
   },
   trustBeneficiary: {
@@ -1639,6 +1683,7 @@ export const actionErrors = {
       "CHALLENGE_EXPIRED",
       "PAYLOAD_MISMATCH",
       "SCA_ORIGIN_NOT_ALLOWED",
+      "STEP_UP_REQUIRED",
     ],
     passkey: true,
   },
@@ -1659,6 +1704,7 @@ export const actionErrors = {
       "CHALLENGE_EXPIRED",
       "PAYLOAD_MISMATCH",
       "SCA_ORIGIN_NOT_ALLOWED",
+      "STEP_UP_REQUIRED",
     ],
     passkey: true,
   },
@@ -1692,7 +1738,36 @@ export const actionErrors = {
       "DECRYPTION_FAILED",
       "CHECKSUM_INVALID",
       "CRYPTO_UNAVAILABLE",
+      "STEP_UP_REQUIRED",
     ],
+  },
+  stepUp: {
+    operations: [
+      "POST /auth/credentials/{id}/challenge",
+      "POST /auth/credentials/{id}/verify",
+      "POST /auth/sessions/{id}/refresh",
+      "DELETE /auth/sessions/{id}",
+    ],
+    relay: true,
+    client: [
+      "INVALID_ARGUMENT",
+      "NETWORK",
+      "TIMEOUT",
+      "ABORTED",
+      "MALFORMED_RESPONSE",
+      "UNEXPECTED_STATUS",
+      "NOT_FOUND",
+      "NO_SESSION",
+      "SESSION_EXPIRED",
+      "KEY_STORAGE_UNAVAILABLE",
+      "ENCODING_INVALID",
+      "KEY_INVALID",
+      "POINT_INVALID",
+      "DECRYPTION_FAILED",
+      "CHECKSUM_INVALID",
+      "CRYPTO_UNAVAILABLE",
+    ],
+    passkey: true,
   },
 } as const satisfies Record<ActionName, ActionErrorRow>;
 

@@ -104,6 +104,7 @@ import type {
   StartScaFactorResetParameters,
   StartScaFactorResetReturnType,
 } from "../../actions/startScaFactorReset.js";
+import type { StepUpParameters, StepUpReturnType } from "../../actions/stepUp.js";
 import type {
   TrustBeneficiaryParameters,
   TrustBeneficiaryReturnType,
@@ -127,6 +128,7 @@ import type {
 } from "../../actions/waitForTransaction.js";
 import type { SignetClient } from "../../client.js";
 import { loadChunk } from "../../crypto/chunk.js";
+import { checkStepUp } from "../../session/stepUp.js";
 
 // A chunk once loaded is held: its action then starts in the caller's task, as a passkey prompt
 // opened from a tap must (iOS Safari drops one opened later).
@@ -277,6 +279,7 @@ export async function addPasskey(
   client: SignetClient,
   parameters: AddPasskeyParameters,
 ): Promise<AddPasskeyReturnType> {
+  await checkStepUp(client, "addPasskey", parameters);
   return (walletActions ?? (await loadWalletActions())).addPasskey(client, parameters);
 }
 
@@ -299,6 +302,7 @@ export async function addCredential(
   client: SignetClient,
   parameters: AddCredentialParameters,
 ): Promise<AddCredentialReturnType> {
+  await checkStepUp(client, "addCredential", parameters);
   return (walletActions ?? (await loadWalletActions())).addCredential(client, parameters);
 }
 
@@ -337,6 +341,7 @@ export async function revokeCredential(
   client: SignetClient,
   parameters: RevokeCredentialParameters,
 ): Promise<RevokeCredentialReturnType> {
+  await checkStepUp(client, "revokeCredential", parameters);
   return (walletActions ?? (await loadWalletActions())).revokeCredential(client, parameters);
 }
 
@@ -388,6 +393,7 @@ export async function exportWallet(
   client: SignetClient,
   parameters: ExportWalletParameters,
 ): Promise<ExportWalletReturnType> {
+  await checkStepUp(client, "exportWallet", parameters);
   return (walletActions ?? (await loadWalletActions())).exportWallet(client, parameters);
 }
 
@@ -446,6 +452,7 @@ export async function executeQuote(
   client: SignetClient,
   parameters: ExecuteQuoteParameters,
 ): Promise<ExecuteQuoteReturnType> {
+  await checkStepUp(client, "executeQuote", parameters);
   return (paymentActions ?? (await loadPaymentActions())).executeQuote(client, parameters);
 }
 
@@ -498,6 +505,7 @@ export async function authorizeQuote(
   client: SignetClient,
   parameters: AuthorizeQuoteParameters,
 ): Promise<AuthorizeQuoteReturnType> {
+  await checkStepUp(client, "authorizeQuote", parameters);
   return (paymentActions ?? (await loadPaymentActions())).authorizeQuote(client, parameters);
 }
 
@@ -584,6 +592,7 @@ export async function scaLogin(
   client: SignetClient,
   parameters: ScaLoginParameters,
 ): Promise<ScaLoginReturnType> {
+  await checkStepUp(client, "scaLogin", parameters);
   return (paymentActions ?? (await loadPaymentActions())).scaLogin(client, parameters);
 }
 
@@ -622,6 +631,7 @@ export async function enrollScaPasskey(
   client: SignetClient,
   parameters: EnrollScaPasskeyParameters = {},
 ): Promise<EnrollScaPasskeyReturnType> {
+  await checkStepUp(client, "enrollScaPasskey", parameters);
   return (scaFactorActions ?? (await loadScaFactorActions())).enrollScaPasskey(client, parameters);
 }
 
@@ -639,6 +649,7 @@ export async function deleteScaFactor(
   client: SignetClient,
   parameters: DeleteScaFactorParameters,
 ): Promise<DeleteScaFactorReturnType> {
+  await checkStepUp(client, "deleteScaFactor", parameters);
   return (scaFactorActions ?? (await loadScaFactorActions())).deleteScaFactor(client, parameters);
 }
 
@@ -657,6 +668,7 @@ export async function recordSecurityEvent(
   client: SignetClient,
   parameters: RecordSecurityEventParameters,
 ): Promise<RecordSecurityEventReturnType> {
+  await checkStepUp(client, "recordSecurityEvent", parameters);
   return (scaFactorActions ?? (await loadScaFactorActions())).recordSecurityEvent(
     client,
     parameters,
@@ -678,6 +690,7 @@ export async function updateWalletPrivacy(
   client: SignetClient,
   parameters: UpdateWalletPrivacyParameters,
 ): Promise<UpdateWalletPrivacyReturnType> {
+  await checkStepUp(client, "updateWalletPrivacy", parameters);
   return (walletActions ?? (await loadWalletActions())).updateWalletPrivacy(client, parameters);
 }
 
@@ -695,6 +708,7 @@ export async function startContactVerification(
   client: SignetClient,
   parameters: StartContactVerificationParameters,
 ): Promise<StartContactVerificationReturnType> {
+  await checkStepUp(client, "startContactVerification", parameters);
   return (walletActions ?? (await loadWalletActions())).startContactVerification(
     client,
     parameters,
@@ -715,6 +729,7 @@ export async function confirmContactVerification(
   client: SignetClient,
   parameters: ConfirmContactVerificationParameters,
 ): Promise<ConfirmContactVerificationReturnType> {
+  await checkStepUp(client, "confirmContactVerification", parameters);
   return (walletActions ?? (await loadWalletActions())).confirmContactVerification(
     client,
     parameters,
@@ -736,6 +751,7 @@ export async function updateCustomerContact(
   client: SignetClient,
   parameters: UpdateCustomerContactParameters,
 ): Promise<UpdateCustomerContactReturnType> {
+  await checkStepUp(client, "updateCustomerContact", parameters);
   return (walletActions ?? (await loadWalletActions())).updateCustomerContact(client, parameters);
 }
 
@@ -753,6 +769,7 @@ export async function createDelegatedKey(
   client: SignetClient,
   parameters: CreateDelegatedKeyParameters,
 ): Promise<CreateDelegatedKeyReturnType> {
+  await checkStepUp(client, "createDelegatedKey", parameters);
   return (walletActions ?? (await loadWalletActions())).createDelegatedKey(client, parameters);
 }
 
@@ -802,6 +819,7 @@ export async function revokeDelegatedKey(
   client: SignetClient,
   parameters: RevokeDelegatedKeyParameters,
 ): Promise<RevokeDelegatedKeyReturnType> {
+  await checkStepUp(client, "revokeDelegatedKey", parameters);
   return (walletActions ?? (await loadWalletActions())).revokeDelegatedKey(client, parameters);
 }
 
@@ -826,6 +844,7 @@ export async function enrollScaTotp(
   client: SignetClient,
   parameters: EnrollScaTotpParameters,
 ): Promise<EnrollScaTotpReturnType> {
+  await checkStepUp(client, "enrollScaTotp", parameters);
   return (scaFactorActions ?? (await loadScaFactorActions())).enrollScaTotp(client, parameters);
 }
 
@@ -849,6 +868,7 @@ export async function completeScaFactorReset(
   client: SignetClient,
   parameters: CompleteScaFactorResetParameters,
 ): Promise<CompleteScaFactorResetReturnType> {
+  await checkStepUp(client, "completeScaFactorReset", parameters);
   return (scaFactorActions ?? (await loadScaFactorActions())).completeScaFactorReset(
     client,
     parameters,
@@ -892,6 +912,7 @@ export async function startScaFactorReset(
   client: SignetClient,
   parameters: StartScaFactorResetParameters,
 ): Promise<StartScaFactorResetReturnType> {
+  await checkStepUp(client, "startScaFactorReset", parameters);
   return (scaFactorActions ?? (await loadScaFactorActions())).startScaFactorReset(
     client,
     parameters,
@@ -920,6 +941,7 @@ export async function trustBeneficiary(
   client: SignetClient,
   parameters: TrustBeneficiaryParameters,
 ): Promise<TrustBeneficiaryReturnType> {
+  await checkStepUp(client, "trustBeneficiary", parameters);
   return (paymentActions ?? (await loadPaymentActions())).trustBeneficiary(client, parameters);
 }
 
@@ -944,6 +966,7 @@ export async function untrustBeneficiary(
   client: SignetClient,
   parameters: UntrustBeneficiaryParameters,
 ): Promise<UntrustBeneficiaryReturnType> {
+  await checkStepUp(client, "untrustBeneficiary", parameters);
   return (paymentActions ?? (await loadPaymentActions())).untrustBeneficiary(client, parameters);
 }
 
@@ -970,5 +993,35 @@ export async function changeContact(
   client: SignetClient,
   parameters: ChangeContactParameters,
 ): Promise<ChangeContactReturnType> {
+  await checkStepUp(client, "changeContact", parameters);
   return (walletActions ?? (await loadWalletActions())).changeContact(client, parameters);
+}
+
+/**
+ * Verifies the account's user again, for `createClient`'s `stepUp` (docs/security.md "Step-up"):
+ * the passkey ceremony (`signInWithPasskey`), or with `onCode` the one-time code exchange
+ * (`requestOtp`, then `verifyOtp`), for the credential of the current session. The user stays
+ * signed in throughout: the new session, whose `verifiedAt` is now, is held before the one it
+ * supersedes is revoked (a revoke that fails leaves that one to lapse; it signs nothing while the
+ * newer one is held). Then call the refused action again.
+ *
+ * @throws {SignetError} `NO_SESSION` (no credential given and no held session names one),
+ *   `WEBAUTHN_CANCELLED`, `WEBAUTHN_*`, `UNAUTHORIZED` (a wrong code), `CHALLENGE_EXPIRED`,
+ *   `SESSION_KEY_MISMATCH`, `RATE_LIMITED`, `NETWORK`, `INVALID_ARGUMENT`.
+ * @example
+ * ```ts
+ * try {
+ *   await exportWallet(client, { accountId });
+ * } catch (error) {
+ *   if (!isSignetError(error, "STEP_UP_REQUIRED")) throw error;
+ *   await stepUp(client, { accountId }); // or { accountId, onCode: () => ui.askCode() }
+ *   await exportWallet(client, { accountId });
+ * }
+ * ```
+ */
+export async function stepUp(
+  client: SignetClient,
+  parameters: StepUpParameters,
+): Promise<StepUpReturnType> {
+  return (sessionActions ?? (await loadSessionActions())).stepUp(client, parameters);
 }

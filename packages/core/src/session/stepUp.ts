@@ -1,0 +1,82 @@
+// Step-up before sensitive actions (docs/security.md "Step-up"): an action `createClient`'s
+// `stepUp` names runs only when the account's user proved themselves on this device (a sign-in by
+// passkey or by code, `Session.verifiedAt`) within `maxAgeMs`. The rule is one pure function of
+// the action's name, the verification time and now (`stepUpRequired`), so that a signer outside
+// the page (an isolated frame) can hold the same rule; `checkStepUp` applies it where the lazy
+// actions' stubs run (catalog/chunks/lazy.ts), before an action's code sends or signs anything.
+import type { SignetClient } from "../client.js";
+import { SignetError } from "../errors/errors.js";
+import type { Session, SessionSnapshot } from "./sessionStore.js";
+
+/** A resolved step-up policy: the actions it guards and how long a verification lasts. */
+export type StepUpPolicy = {
+  readonly actions: ReadonlySet<string>;
+  readonly maxAgeMs: number;
+};
+
+/**
+ * Whether `action` needs a new verification under `policy` at `now` (epoch ms, the device's
+ * clock), when the user last verified at `verifiedAt` (RFC 3339, or none). A verification counts
+ * from its moment until `maxAgeMs` later; none, or one dated after `now` (a clock set back), never
+ * counts. No policy, or an action it does not name: never.
+ */
+export function stepUpRequired(
+  policy: StepUpPolicy | undefined,
+  action: string,
+  verifiedAt: string | undefined,
+  now: number,
+): boolean {
+  if (!policy?.actions.has(action)) return false;
+  const age = now - (verifiedAt === undefined ? Number.NaN : Date.parse(verifiedAt));
+  return !(age >= 0 && age < policy.maxAgeMs);
+}
+
+/**
+ * The newest `verifiedAt` of the sessions held for `accountId`, or of every held session when the
+ * call names no account (the SCA factor and beneficiary actions: the device's user).
+ */
+export function lastVerifiedAt(
+  snapshot: SessionSnapshot,
+  accountId: string | undefined,
+): string | undefined {
+  const held: readonly Session[] =
+    accountId === undefined ? Object.values(snapshot).flat() : (snapshot[accountId] ?? []);
+  let newest: string | undefined;
+  for (const { verifiedAt } of held)
+    if (verifiedAt && (newest === undefined || Date.parse(verifiedAt) > Date.parse(newest)))
+      newest = verifiedAt;
+  return newest;
+}
+
+/**
+ * Refuses `action` with `STEP_UP_REQUIRED` when the client's `stepUp` names it and its user has not
+ * verified within the maximum age; called by the action's stub before the action's own code runs,
+ * so nothing is signed or sent. Resolves at once when step-up is off or the action is not named.
+ * @throws {SignetError} `STEP_UP_REQUIRED`: run `stepUp`, then the action again.
+ */
+export async function checkStepUp(
+  client: SignetClient,
+  action: string,
+  parameters: unknown,
+): Promise<void> {
+  const policy = client.stepUp;
+  if (!policy?.actions.has(action)) return;
+  const named = (parameters as { accountId?: unknown } | undefined)?.accountId;
+  const accountId = typeof named === "string" ? named : undefined;
+  // The held sessions are read from the key store on first use.
+  await client.sessions.load();
+  const verifiedAt = lastVerifiedAt(client.sessions.getSnapshot(), accountId);
+  if (!stepUpRequired(policy, action, verifiedAt, client.timer.now())) return;
+  throw new SignetError(
+    "STEP_UP_REQUIRED",
+    `${action} needs a recent sign-in: verify again (stepUp), then retry`,
+    {
+      details: {
+        action,
+        maxAgeMs: policy.maxAgeMs,
+        ...(verifiedAt ? { verifiedAt } : {}),
+        ...(accountId ? { accountId } : {}),
+      },
+    },
+  );
+}
