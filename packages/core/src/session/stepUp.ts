@@ -80,3 +80,45 @@ export async function checkStepUp(
     },
   );
 }
+
+/** What {@link getStepUpStatus} says of an account's verification. */
+export type StepUpStatus = {
+  /** Whether the action (or any action `stepUp` names, when none is given) would be refused now. */
+  required: boolean;
+  /** The newest verification held (RFC 3339), if any. */
+  verifiedAt: string | undefined;
+  /** Until when it counts (RFC 3339, the device's clock); absent when step-up is off or none is held. */
+  validUntil: string | undefined;
+  /** `createClient`'s `stepUp.maxAgeMs`; absent when step-up is off. */
+  maxAgeMs: number | undefined;
+};
+
+/**
+ * Whether an action would now be refused with `STEP_UP_REQUIRED`, read from the held sessions
+ * without a request (as loaded: call after `client.sessions.load()`), for a prompt to show before
+ * the user starts the action. `action` absent: the verification itself, for every action
+ * `stepUp` names.
+ *
+ * @example
+ * ```ts
+ * if (getStepUpStatus(client, { accountId, action: "exportWallet" }).required)
+ *   await stepUp(client, { accountId });
+ * ```
+ */
+export function getStepUpStatus(
+  client: SignetClient,
+  parameters: { accountId?: string | undefined; action?: string | undefined } = {},
+): StepUpStatus {
+  const policy = client.stepUp;
+  const verifiedAt = lastVerifiedAt(client.sessions.getSnapshot(), parameters.accountId);
+  const action = parameters.action ?? [...(policy?.actions ?? [])][0] ?? "";
+  return {
+    required: stepUpRequired(policy, action, verifiedAt, client.timer.now()),
+    verifiedAt,
+    validUntil:
+      policy && verifiedAt
+        ? new Date(Date.parse(verifiedAt) + policy.maxAgeMs).toISOString()
+        : undefined,
+    maxAgeMs: policy?.maxAgeMs,
+  };
+}
