@@ -163,7 +163,9 @@ export function tableRow({ row }: SourceRow): ActionRow {
  */
 export function guardedByStepUp({ name, row }: SourceRow): boolean {
   if (row.sensitive && (row.chunk === undefined || row.chunk === "session"))
-    throw new Error(`${name}: a sensitive row must name a chunk other than "session" (its stub checks the step-up)`);
+    throw new Error(
+      `${name}: a sensitive row must name a chunk other than "session" (its stub checks the step-up)`,
+    );
   return (
     row.chunk !== undefined &&
     row.chunk !== "session" &&
@@ -179,7 +181,9 @@ export function tableErrors(source: SourceRow, rows: readonly SourceRow[]): Acti
   return {
     operations: [...new Set(operationsOf(name, rows))],
     ...(row.requests.length > 0 || row.runs ? { relay: true } : {}),
-    client: [...new Set([...(client.flat(Number.POSITIVE_INFINITY) as KnownErrorCode[]), ...guard])],
+    client: [
+      ...new Set([...(client.flat(Number.POSITIVE_INFINITY) as KnownErrorCode[]), ...guard]),
+    ],
     ...(undocumented ? { undocumented } : {}),
     ...(passkey ? { passkey } : {}),
   };

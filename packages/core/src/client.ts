@@ -14,7 +14,7 @@ import { createCrossTab } from "./session/crossTab.js";
 import { type CallOptions, deliver, type EventSink, type SignetEvent } from "./session/events.js";
 import { expiryWarningMargin } from "./session/expiry/lapse.js";
 import { createSessionStore, type Session, type SessionStore } from "./session/sessionStore.js";
-import type { StepUpPolicy } from "./session/stepUp.js";
+import type { StepUpPolicy } from "./session/stepUpRule.js";
 import { abortableSleep } from "./transport/abort.js";
 import {
   type Clock,

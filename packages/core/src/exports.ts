@@ -350,12 +350,8 @@ export type {
   SessionStore,
 } from "./session/sessionStore.js";
 // The step-up rule itself, for a signer outside the page (an isolated frame) to hold the same.
-export {
-  getStepUpStatus,
-  type StepUpPolicy,
-  type StepUpStatus,
-  stepUpRequired,
-} from "./session/stepUp.js";
+export { getStepUpStatus, type StepUpStatus } from "./session/stepUp.js";
+export { type StepUpPolicy, stepUpRequired } from "./session/stepUpRule.js";
 export type { Clock, FetchFunction, RequestEvent } from "./transport/http.js";
 // The signed-request engine and its payload checks run inside the actions; an app never calls them,
 // so only what an app sees of them is public: their events and the retry options.

@@ -39,8 +39,8 @@ export type StepUpErrorType = SignetErrorOf<ActionErrorCode<"stepUp">>;
  * Verifies the account's user again, for `createClient`'s `stepUp` (docs/security.md "Step-up"):
  * the passkey ceremony (`signInWithPasskey`), or with `onCode` the one-time code exchange
  * (`requestOtp`, then `verifyOtp`), for the credential of the current session. The user stays
- * signed in throughout: the new session, whose `verifiedAt` is now, is held before the one it
- * supersedes is revoked (a revoke that fails leaves that one to lapse; it signs nothing while the
+ * signed in throughout: the new session, whose `verifiedAt` is now, is held before the held sessions
+ * of the same credential it supersedes are revoked (a revoke that fails leaves that one to lapse; it signs nothing while the
  * newer one is held). Then call the refused action again.
  *
  * @throws {SignetError} `NO_SESSION` (no credential given and no held session names one),
@@ -93,9 +93,10 @@ export async function stepUp(
       ...(timeoutMs ? { timeoutMs } : {}),
     });
   }
-  // The superseded sessions, revoked while the new one signs: their keys go with them.
+  // The sessions of the same credential it supersedes, revoked while the new one signs (their keys
+  // go with them). Another credential's stay: revoking a credential needs one of those.
   for (const old of before)
-    if (old.id !== session.id)
+    if (old.id !== session.id && old.credentialId === credentialId)
       await revokeSession(client, { accountId, sessionId: old.id }).catch(() => undefined);
   return session;
 }

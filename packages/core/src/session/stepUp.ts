@@ -1,52 +1,11 @@
 // Step-up before sensitive actions (docs/security.md "Step-up"): an action `createClient`'s
 // `stepUp` names runs only when the account's user proved themselves on this device (a sign-in by
-// passkey or by code, `Session.verifiedAt`) within `maxAgeMs`. The rule is one pure function of
-// the action's name, the verification time and now (`stepUpRequired`), so that a signer outside
-// the page (an isolated frame) can hold the same rule; `checkStepUp` applies it where the lazy
-// actions' stubs run (catalog/chunks/lazy.ts), before an action's code sends or signs anything.
+// passkey or by code, `Session.verifiedAt`) within `maxAgeMs`. The rule is one pure function
+// (stepUpRule.ts); `checkStepUp` applies it where the lazy actions' stubs run
+// (catalog/chunks/lazy.ts), before an action's code sends or signs anything.
 import type { SignetClient } from "../client.js";
 import { SignetError } from "../errors/errors.js";
-import type { Session, SessionSnapshot } from "./sessionStore.js";
-
-/** A resolved step-up policy: the actions it guards and how long a verification lasts. */
-export type StepUpPolicy = {
-  readonly actions: ReadonlySet<string>;
-  readonly maxAgeMs: number;
-};
-
-/**
- * Whether `action` needs a new verification under `policy` at `now` (epoch ms, the device's
- * clock), when the user last verified at `verifiedAt` (RFC 3339, or none). A verification counts
- * from its moment until `maxAgeMs` later; none, or one dated after `now` (a clock set back), never
- * counts. No policy, or an action it does not name: never.
- */
-export function stepUpRequired(
-  policy: StepUpPolicy | undefined,
-  action: string,
-  verifiedAt: string | undefined,
-  now: number,
-): boolean {
-  if (!policy?.actions.has(action)) return false;
-  const age = now - (verifiedAt === undefined ? Number.NaN : Date.parse(verifiedAt));
-  return !(age >= 0 && age < policy.maxAgeMs);
-}
-
-/**
- * The newest `verifiedAt` of the sessions held for `accountId`, or of every held session when the
- * call names no account (the SCA factor and beneficiary actions: the device's user).
- */
-export function lastVerifiedAt(
-  snapshot: SessionSnapshot,
-  accountId: string | undefined,
-): string | undefined {
-  const held: readonly Session[] =
-    accountId === undefined ? Object.values(snapshot).flat() : (snapshot[accountId] ?? []);
-  let newest: string | undefined;
-  for (const { verifiedAt } of held)
-    if (verifiedAt && (newest === undefined || Date.parse(verifiedAt) > Date.parse(newest)))
-      newest = verifiedAt;
-  return newest;
-}
+import { lastVerifiedAt, stepUpRequired } from "./stepUpRule.js";
 
 /**
  * Refuses `action` with `STEP_UP_REQUIRED` when the client's `stepUp` names it and its user has not
