@@ -2,8 +2,13 @@ import { assertCall, assertServiceId } from "../arguments/arguments.js";
 import type { ActionSourceRow } from "../catalog/actionRow.js";
 import type { ActionErrorCode } from "../catalog/errorCodes.js";
 import type { SignetClient } from "../client.js";
-import { CRYPTO_ERRORS, REQUEST_ERRORS, SESSION_ERRORS } from "../errors/errorGroups.js";
-import { assertArgument, SignetError, type SignetErrorOf } from "../errors/errors.js";
+import {
+  BUNDLE_ERRORS,
+  CRYPTO_ERRORS,
+  REQUEST_ERRORS,
+  SIGNED_REQUEST_ERRORS,
+} from "../errors/errorGroups.js";
+import { assertArgument, type SignetErrorOf } from "../errors/errors.js";
 import type { CallOptions } from "../session/events.js";
 import type { Session } from "../session/sessionStore.js";
 import { type RequestOtpReturnType, requestOtp } from "./requestOtp.js";
@@ -43,9 +48,9 @@ export type StepUpErrorType = SignetErrorOf<ActionErrorCode<"stepUp">>;
  * of the same credential it supersedes are revoked (a revoke that fails leaves that one to lapse; it signs nothing while the
  * newer one is held). Then call the refused action again.
  *
- * @throws {SignetError} `NO_SESSION` (no credential given and no held session names one),
- *   `WEBAUTHN_CANCELLED`, `WEBAUTHN_*`, `UNAUTHORIZED` (a wrong code), `CHALLENGE_EXPIRED`,
- *   `SESSION_KEY_MISMATCH`, `RATE_LIMITED`, `NETWORK`, `INVALID_ARGUMENT`.
+ * @throws {SignetError} `INVALID_ARGUMENT` (no `credentialId` given and no held session names
+ *   one), `WEBAUTHN_CANCELLED`, `WEBAUTHN_*`, `UNAUTHORIZED` (a wrong code), `CHALLENGE_EXPIRED`,
+ *   `SESSION_KEY_MISMATCH`, `RATE_LIMITED`, `NETWORK`.
  * @example
  * ```ts
  * try {
@@ -71,12 +76,13 @@ export async function stepUp(
   );
   const before = await client.sessions.list(accountId);
   const credentialId = parameters.credentialId ?? before.find((s) => s.credentialId)?.credentialId;
-  if (credentialId === undefined)
-    throw new SignetError(
-      "NO_SESSION",
-      "No held session of this account names its credential: pass `credentialId`",
-      { details: { accountId } },
-    );
+  // No held session names the credential it came from (an adopted one, say): the app names it.
+  assertArgument(
+    credentialId !== undefined,
+    "credentialId",
+    "a credential (no held session of the account names one)",
+    "none",
+  );
   assertServiceId("credentialId", credentialId, "AuthMethod");
   const call = { signal, onEvent, ...(parameters.retry ? { retry: parameters.retry } : {}) };
   let session: Session;
@@ -110,6 +116,16 @@ export const stepUpRow = {
   resolvesTo: "`Session`",
   requests: [],
   runs: ["signInWithPasskey", "requestOtp", "verifyOtp", "revokeSession"],
-  errors: { client: [REQUEST_ERRORS, SESSION_ERRORS, CRYPTO_ERRORS], passkey: true },
+  errors: {
+    client: [
+      REQUEST_ERRORS,
+      SIGNED_REQUEST_ERRORS,
+      CRYPTO_ERRORS,
+      BUNDLE_ERRORS,
+      "KEY_STORAGE_UNAVAILABLE",
+      "SESSION_KEY_MISMATCH",
+    ],
+    passkey: true,
+  },
   hook: { kind: "mutation", name: "useStepUp", invalidates: ["sessions"] },
 } as const satisfies ActionSourceRow;

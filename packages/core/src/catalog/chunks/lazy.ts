@@ -1001,13 +1001,13 @@ export async function changeContact(
  * Verifies the account's user again, for `createClient`'s `stepUp` (docs/security.md "Step-up"):
  * the passkey ceremony (`signInWithPasskey`), or with `onCode` the one-time code exchange
  * (`requestOtp`, then `verifyOtp`), for the credential of the current session. The user stays
- * signed in throughout: the new session, whose `verifiedAt` is now, is held before the one it
- * supersedes is revoked (a revoke that fails leaves that one to lapse; it signs nothing while the
+ * signed in throughout: the new session, whose `verifiedAt` is now, is held before the held sessions
+ * of the same credential it supersedes are revoked (a revoke that fails leaves that one to lapse; it signs nothing while the
  * newer one is held). Then call the refused action again.
  *
- * @throws {SignetError} `NO_SESSION` (no credential given and no held session names one),
- *   `WEBAUTHN_CANCELLED`, `WEBAUTHN_*`, `UNAUTHORIZED` (a wrong code), `CHALLENGE_EXPIRED`,
- *   `SESSION_KEY_MISMATCH`, `RATE_LIMITED`, `NETWORK`, `INVALID_ARGUMENT`.
+ * @throws {SignetError} `INVALID_ARGUMENT` (no `credentialId` given and no held session names
+ *   one), `WEBAUTHN_CANCELLED`, `WEBAUTHN_*`, `UNAUTHORIZED` (a wrong code), `CHALLENGE_EXPIRED`,
+ *   `SESSION_KEY_MISMATCH`, `RATE_LIMITED`, `NETWORK`.
  * @example
  * ```ts
  * try {
