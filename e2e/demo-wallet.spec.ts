@@ -17,7 +17,6 @@ import {
   startDemo,
 } from "./demo/harness.js";
 
-
 /** The demo client's `stepUp.maxAgeMs` (apps/demo/src/StepUp.tsx): a sign-in counts this long. */
 const STEP_UP_MAX_AGE_MS = 5 * 60_000;
 let demo: DemoServer;

@@ -132,12 +132,7 @@ function CodeStep({
   if (!chosen || !asking)
     return (
       <>
-        <button
-          type="button"
-          className="secondary"
-          disabled={step.isPending}
-          onClick={send}
-        >
+        <button type="button" className="secondary" disabled={step.isPending} onClick={send}>
           {step.isPending && chosen ? "Sending…" : label}
         </button>
         {chosen && <ErrorNote error={step.error} title="That did not confirm it" />}

@@ -1,7 +1,6 @@
 // docs/architecture.md "@signet/core": one client carries every platform seam, defaulted in one place.
 // Nothing here reads window, navigator or globalThis.crypto at import time.
 
-import { SENSITIVE_ACTIONS } from "./catalog/stepUpActions.js";
 import { type CreateClientParameters, checkOptions } from "./clientOptions.js";
 import { type CryptoApi, preloadOtpSealing } from "./crypto/api.js";
 import type { SigningKey } from "./crypto/backend.js";
@@ -14,7 +13,6 @@ import { createCrossTab } from "./session/crossTab.js";
 import { type CallOptions, deliver, type EventSink, type SignetEvent } from "./session/events.js";
 import { expiryWarningMargin } from "./session/expiry/lapse.js";
 import { createSessionStore, type Session, type SessionStore } from "./session/sessionStore.js";
-import type { StepUpPolicy } from "./session/stepUpRule.js";
 import { abortableSleep } from "./transport/abort.js";
 import {
   type Clock,
@@ -87,10 +85,10 @@ export type SignetClient = {
   /** Held sessions; `subscribe`/`getSnapshot` fit `useSyncExternalStore`. */
   readonly sessions: SessionStore;
   /**
-   * @internal The step-up policy (`createClient`'s `stepUp`, the preset resolved); absent when
-   * off. The lazy actions' stubs judge by it (`session/stepUp.ts`).
+   * @internal `createClient`'s `stepUp` with its default maximum age; absent when off. The
+   * actions' chunks judge by it (`catalog/stepUpCheck.ts`, which resolves the preset).
    */
-  readonly stepUp?: StepUpPolicy | undefined;
+  readonly stepUp?: { actions: readonly string[] | "sensitive"; maxAgeMs: number } | undefined;
   /** @internal The key store, resolved on first use (the browser default probes IndexedDB then). */
   keyStore(): Promise<KeyStore>;
   /** Where keys persist: the probed default, or what a given store declares (else `memory`). */
@@ -274,11 +272,7 @@ export function createClientFactory(defaults: ClientDefaults) {
       ...(parameters.stepUp
         ? {
             stepUp: {
-              actions: new Set<string>(
-                parameters.stepUp.actions === "sensitive"
-                  ? SENSITIVE_ACTIONS
-                  : parameters.stepUp.actions,
-              ),
+              actions: parameters.stepUp.actions,
               maxAgeMs: parameters.stepUp.maxAgeMs ?? DEFAULT_STEP_UP_MAX_AGE_MS,
             },
           }

@@ -1,6 +1,6 @@
 // createClient's options (docs/architecture.md "One client carries every seam") and the checks
 // that make a configuration mistake fail at creation.
-import { STEP_UP_ACTIONS, type StepUpAction } from "./catalog/stepUpActions.js";
+import type { StepUpAction } from "./catalog/stepUpActions.js";
 import type { CryptoApi } from "./crypto/api.js";
 import { assertArgument } from "./errors/errors.js";
 import type { KeyStore } from "./keys/key-store.js";
@@ -136,8 +136,6 @@ export type CreateClientParameters = {
     | undefined;
 };
 
-const guardable = new Set<string>(STEP_UP_ACTIONS);
-
 /**
  * Configuration mistakes fail at creation, never as a retryable `NETWORK` error later: a
  * `relayUrl` that is neither an http(s) URL nor a path, `trustedKeys` of another shape. (A path
@@ -147,18 +145,17 @@ const guardable = new Set<string>(STEP_UP_ACTIONS);
 export function checkOptions(parameters: CreateClientParameters): void {
   const { relayUrl, trustedKeys, credentials, requestTimeoutMs, contactChanges, stepUp } =
     parameters ?? {};
-  // A misspelt action would leave it unguarded without a word: refused at creation.
+  // A misspelt action would leave it unguarded without a word: refused at creation (entry.ts
+  // checks each name against the lazy actions, which this layer does not see).
   assertArgument(
     stepUp === undefined ||
-      ((stepUp.actions === "sensitive" ||
-        (Array.isArray(stepUp.actions) &&
-          stepUp.actions.every((action) => guardable.has(action)))) &&
+      ((stepUp.actions === "sensitive" || Array.isArray(stepUp.actions)) &&
         (stepUp.maxAgeMs === undefined ||
           (typeof stepUp.maxAgeMs === "number" &&
             Number.isFinite(stepUp.maxAgeMs) &&
             stepUp.maxAgeMs > 0))),
     "stepUp",
-    '{ actions: "sensitive" or names of actions that change something, maxAgeMs?: a positive number of ms }',
+    '{ actions: "sensitive" or StepUpAction names, maxAgeMs?: ms > 0 }',
     JSON.stringify(stepUp) ?? String(stepUp),
   );
   assertArgument(

@@ -81,6 +81,11 @@ export {
   getSession,
 } from "./actions/getSession.js";
 export type {
+  GetStepUpStatusErrorType,
+  GetStepUpStatusParameters,
+  GetStepUpStatusReturnType,
+} from "./actions/getStepUpStatus.js";
+export type {
   ListCredentialsErrorType,
   ListCredentialsParameters,
   ListCredentialsReturnType,
@@ -228,6 +233,7 @@ export {
   getDelegatedKey,
   getQuote,
   getScaFactorReset,
+  getStepUpStatus,
   listCredentials,
   listDelegatedKeys,
   listScaFactors,
@@ -270,7 +276,8 @@ export type { ScaFactorJson, SecurityEventType } from "./actions/scaFactors.js";
 export type { ScaLoginFactor } from "./actions/scaLogin.js";
 export type { PreparedPasskeySignIn } from "./actions/signInWithPasskey.js";
 export type { ActionErrorCode, ErrorCodedAction } from "./catalog/errorCodes.js";
-export { SENSITIVE_ACTIONS, type StepUpAction } from "./catalog/stepUpActions.js";
+export type { StepUpAction } from "./catalog/stepUpActions.js";
+export type { StepUpStatus } from "./catalog/stepUpCheck.js";
 export type { CreateClientParameters, CreateClientReturnType, SignetClient } from "./client.js";
 export type { StepUpOptions } from "./clientOptions.js";
 export type { CryptoApi } from "./crypto/api.js";
@@ -350,7 +357,6 @@ export type {
   SessionStore,
 } from "./session/sessionStore.js";
 // The step-up rule itself, for a signer outside the page (an isolated frame) to hold the same.
-export { getStepUpStatus, type StepUpStatus } from "./session/stepUp.js";
 export { type StepUpPolicy, stepUpRequired } from "./session/stepUpRule.js";
 export type { Clock, FetchFunction, RequestEvent } from "./transport/http.js";
 // The signed-request engine and its payload checks run inside the actions; an app never calls them,

@@ -10,9 +10,17 @@ import {
   type StepUpStatus,
   stepUp,
 } from "@signet/core";
-import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { useCallback, useEffect, useState, useSyncExternalStore } from "react";
 import { useSignetContext } from "./context.js";
 import { type UseMutationReturnType, useSignetMutation } from "./mutation.js";
+
+/** Until the first reading (the held sessions are read from the key store). */
+const UNKNOWN: StepUpStatus = {
+  required: false,
+  verifiedAt: undefined,
+  validUntil: undefined,
+  maxAgeMs: undefined,
+};
 
 /** Parameters of {@link useStepUp}. */
 export type UseStepUpParameters = {
@@ -39,8 +47,9 @@ export type UseStepUpReturnType = UseMutationReturnType<
   };
 
 /**
- * Step-up for one account: `required` (the action would fail with `STEP_UP_REQUIRED` now),
- * `verifiedAt` and `validUntil`, re-rendered when a verification lapses or a new one is held; and
+ * Step-up for one account: `required` (the action would fail with `STEP_UP_REQUIRED` now; false
+ * until the held sessions are read), `verifiedAt` and `validUntil`, re-rendered when a
+ * verification lapses or a new one is held; and
  * `verify()`, core's `stepUp` in one call, with the mutation's `status` and typed `error`. A
  * mutation hook whose action was refused has `error.code === "STEP_UP_REQUIRED"`: show the
  * prompt, `verify()`, then run the action again.
@@ -64,17 +73,19 @@ export function useStepUp(parameters: UseStepUpParameters = {}): UseStepUpReturn
     client.sessions.getSnapshot,
   );
   const [tick, setTick] = useState(0);
+  const [status, setStatus] = useState<StepUpStatus>(UNKNOWN);
+  // Read again when the held sessions change (a sign-in, a stepUp) and when a verification lapses.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: snapshot and tick are the reasons to read again
   useEffect(() => {
-    void client.sessions.load().then(
-      () => setTick((n) => n + 1),
+    let live = true;
+    getStepUpStatus(client, { accountId, action }).then(
+      (read) => live && setStatus(read),
       () => undefined,
     );
-  }, [client]);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: snapshot and tick are the reasons to read again
-  const status = useMemo(
-    () => getStepUpStatus(client, { accountId, action }),
-    [client, accountId, action, snapshot, tick],
-  );
+    return () => {
+      live = false;
+    };
+  }, [client, accountId, action, snapshot, tick]);
   // Render again when the verification lapses, so that `required` turns true on time.
   useEffect(() => {
     if (status.required || status.validUntil === undefined) return;

@@ -239,6 +239,11 @@ type Declared = {
     core.ChangeContactErrorType,
   ];
   stepUp: [core.StepUpParameters, core.StepUpReturnType, core.StepUpErrorType];
+  getStepUpStatus: [
+    core.GetStepUpStatusParameters | undefined,
+    core.GetStepUpStatusReturnType,
+    core.GetStepUpStatusErrorType,
+  ];
 };
 // </catalog:declared>
 

@@ -889,6 +889,15 @@ export const actionTable = {
       invalidates: ["sessions"],
     },
   },
+  getStepUpStatus: {
+    summary:
+      "whether `createClient`'s `stepUp` would refuse an action now, from the held sessions' `verifiedAt`: no request",
+    requests: [],
+    hook: {
+      kind: "none",
+      why: "`useStepUp` reads it, beside `stepUp`",
+    },
+  },
 } as const satisfies Record<string, ActionRow>;
 
 /**
@@ -1776,6 +1785,10 @@ export const actionErrors = {
       "SESSION_KEY_MISMATCH",
     ],
     passkey: true,
+  },
+  getStepUpStatus: {
+    operations: [],
+    client: ["KEY_STORAGE_UNAVAILABLE", "NETWORK"],
   },
 } as const satisfies Record<ActionName, ActionErrorRow>;
 

@@ -1,8 +1,6 @@
 // The step-up rule (docs/security.md "Step-up"), pure: whether an action needs a new verification,
 // from its name, the user's last verification and now. Nothing here reads a client, so a signer
-// outside the page (an isolated frame) can hold the very same rule; session/stepUp.ts applies it.
-import type { Session, SessionSnapshot } from "./sessionStore.js";
-
+// outside the page (an isolated frame) can hold the very same rule; catalog/stepUpCheck.ts applies it.
 /** A resolved step-up policy: the actions it guards and how long a verification lasts. */
 export type StepUpPolicy = {
   readonly actions: ReadonlySet<string>;
@@ -24,21 +22,4 @@ export function stepUpRequired(
   if (!policy?.actions.has(action)) return false;
   const age = now - (verifiedAt === undefined ? Number.NaN : Date.parse(verifiedAt));
   return !(age >= 0 && age < policy.maxAgeMs);
-}
-
-/**
- * The newest `verifiedAt` of the sessions held for `accountId`, or of every held session when the
- * call names no account (the SCA factor and beneficiary actions: the device's user).
- */
-export function lastVerifiedAt(
-  snapshot: SessionSnapshot,
-  accountId: string | undefined,
-): string | undefined {
-  const held: readonly Session[] =
-    accountId === undefined ? Object.values(snapshot).flat() : (snapshot[accountId] ?? []);
-  let newest: string | undefined;
-  for (const { verifiedAt } of held)
-    if (verifiedAt && (newest === undefined || Date.parse(verifiedAt) > Date.parse(newest)))
-      newest = verifiedAt;
-  return newest;
 }

@@ -51,6 +51,10 @@ import type {
   GetScaFactorResetReturnType,
 } from "../../actions/getScaFactorReset.js";
 import type {
+  GetStepUpStatusParameters,
+  GetStepUpStatusReturnType,
+} from "../../actions/getStepUpStatus.js";
+import type {
   ListCredentialsParameters,
   ListCredentialsReturnType,
 } from "../../actions/listCredentials.js";
@@ -128,7 +132,6 @@ import type {
 } from "../../actions/waitForTransaction.js";
 import type { SignetClient } from "../../client.js";
 import { loadChunk } from "../../crypto/chunk.js";
-import { checkStepUp } from "../../session/stepUp.js";
 
 // A chunk once loaded is held: its action then starts in the caller's task, as a passkey prompt
 // opened from a tap must (iOS Safari drops one opened later).
@@ -279,7 +282,6 @@ export async function addPasskey(
   client: SignetClient,
   parameters: AddPasskeyParameters,
 ): Promise<AddPasskeyReturnType> {
-  await checkStepUp(client, "addPasskey", parameters);
   return (walletActions ?? (await loadWalletActions())).addPasskey(client, parameters);
 }
 
@@ -302,7 +304,6 @@ export async function addCredential(
   client: SignetClient,
   parameters: AddCredentialParameters,
 ): Promise<AddCredentialReturnType> {
-  await checkStepUp(client, "addCredential", parameters);
   return (walletActions ?? (await loadWalletActions())).addCredential(client, parameters);
 }
 
@@ -341,7 +342,6 @@ export async function revokeCredential(
   client: SignetClient,
   parameters: RevokeCredentialParameters,
 ): Promise<RevokeCredentialReturnType> {
-  await checkStepUp(client, "revokeCredential", parameters);
   return (walletActions ?? (await loadWalletActions())).revokeCredential(client, parameters);
 }
 
@@ -393,7 +393,6 @@ export async function exportWallet(
   client: SignetClient,
   parameters: ExportWalletParameters,
 ): Promise<ExportWalletReturnType> {
-  await checkStepUp(client, "exportWallet", parameters);
   return (walletActions ?? (await loadWalletActions())).exportWallet(client, parameters);
 }
 
@@ -452,7 +451,6 @@ export async function executeQuote(
   client: SignetClient,
   parameters: ExecuteQuoteParameters,
 ): Promise<ExecuteQuoteReturnType> {
-  await checkStepUp(client, "executeQuote", parameters);
   return (paymentActions ?? (await loadPaymentActions())).executeQuote(client, parameters);
 }
 
@@ -505,7 +503,6 @@ export async function authorizeQuote(
   client: SignetClient,
   parameters: AuthorizeQuoteParameters,
 ): Promise<AuthorizeQuoteReturnType> {
-  await checkStepUp(client, "authorizeQuote", parameters);
   return (paymentActions ?? (await loadPaymentActions())).authorizeQuote(client, parameters);
 }
 
@@ -592,7 +589,6 @@ export async function scaLogin(
   client: SignetClient,
   parameters: ScaLoginParameters,
 ): Promise<ScaLoginReturnType> {
-  await checkStepUp(client, "scaLogin", parameters);
   return (paymentActions ?? (await loadPaymentActions())).scaLogin(client, parameters);
 }
 
@@ -631,7 +627,6 @@ export async function enrollScaPasskey(
   client: SignetClient,
   parameters: EnrollScaPasskeyParameters = {},
 ): Promise<EnrollScaPasskeyReturnType> {
-  await checkStepUp(client, "enrollScaPasskey", parameters);
   return (scaFactorActions ?? (await loadScaFactorActions())).enrollScaPasskey(client, parameters);
 }
 
@@ -649,7 +644,6 @@ export async function deleteScaFactor(
   client: SignetClient,
   parameters: DeleteScaFactorParameters,
 ): Promise<DeleteScaFactorReturnType> {
-  await checkStepUp(client, "deleteScaFactor", parameters);
   return (scaFactorActions ?? (await loadScaFactorActions())).deleteScaFactor(client, parameters);
 }
 
@@ -668,7 +662,6 @@ export async function recordSecurityEvent(
   client: SignetClient,
   parameters: RecordSecurityEventParameters,
 ): Promise<RecordSecurityEventReturnType> {
-  await checkStepUp(client, "recordSecurityEvent", parameters);
   return (scaFactorActions ?? (await loadScaFactorActions())).recordSecurityEvent(
     client,
     parameters,
@@ -690,7 +683,6 @@ export async function updateWalletPrivacy(
   client: SignetClient,
   parameters: UpdateWalletPrivacyParameters,
 ): Promise<UpdateWalletPrivacyReturnType> {
-  await checkStepUp(client, "updateWalletPrivacy", parameters);
   return (walletActions ?? (await loadWalletActions())).updateWalletPrivacy(client, parameters);
 }
 
@@ -708,7 +700,6 @@ export async function startContactVerification(
   client: SignetClient,
   parameters: StartContactVerificationParameters,
 ): Promise<StartContactVerificationReturnType> {
-  await checkStepUp(client, "startContactVerification", parameters);
   return (walletActions ?? (await loadWalletActions())).startContactVerification(
     client,
     parameters,
@@ -729,7 +720,6 @@ export async function confirmContactVerification(
   client: SignetClient,
   parameters: ConfirmContactVerificationParameters,
 ): Promise<ConfirmContactVerificationReturnType> {
-  await checkStepUp(client, "confirmContactVerification", parameters);
   return (walletActions ?? (await loadWalletActions())).confirmContactVerification(
     client,
     parameters,
@@ -751,7 +741,6 @@ export async function updateCustomerContact(
   client: SignetClient,
   parameters: UpdateCustomerContactParameters,
 ): Promise<UpdateCustomerContactReturnType> {
-  await checkStepUp(client, "updateCustomerContact", parameters);
   return (walletActions ?? (await loadWalletActions())).updateCustomerContact(client, parameters);
 }
 
@@ -769,7 +758,6 @@ export async function createDelegatedKey(
   client: SignetClient,
   parameters: CreateDelegatedKeyParameters,
 ): Promise<CreateDelegatedKeyReturnType> {
-  await checkStepUp(client, "createDelegatedKey", parameters);
   return (walletActions ?? (await loadWalletActions())).createDelegatedKey(client, parameters);
 }
 
@@ -819,7 +807,6 @@ export async function revokeDelegatedKey(
   client: SignetClient,
   parameters: RevokeDelegatedKeyParameters,
 ): Promise<RevokeDelegatedKeyReturnType> {
-  await checkStepUp(client, "revokeDelegatedKey", parameters);
   return (walletActions ?? (await loadWalletActions())).revokeDelegatedKey(client, parameters);
 }
 
@@ -844,7 +831,6 @@ export async function enrollScaTotp(
   client: SignetClient,
   parameters: EnrollScaTotpParameters,
 ): Promise<EnrollScaTotpReturnType> {
-  await checkStepUp(client, "enrollScaTotp", parameters);
   return (scaFactorActions ?? (await loadScaFactorActions())).enrollScaTotp(client, parameters);
 }
 
@@ -868,7 +854,6 @@ export async function completeScaFactorReset(
   client: SignetClient,
   parameters: CompleteScaFactorResetParameters,
 ): Promise<CompleteScaFactorResetReturnType> {
-  await checkStepUp(client, "completeScaFactorReset", parameters);
   return (scaFactorActions ?? (await loadScaFactorActions())).completeScaFactorReset(
     client,
     parameters,
@@ -912,7 +897,6 @@ export async function startScaFactorReset(
   client: SignetClient,
   parameters: StartScaFactorResetParameters,
 ): Promise<StartScaFactorResetReturnType> {
-  await checkStepUp(client, "startScaFactorReset", parameters);
   return (scaFactorActions ?? (await loadScaFactorActions())).startScaFactorReset(
     client,
     parameters,
@@ -941,7 +925,6 @@ export async function trustBeneficiary(
   client: SignetClient,
   parameters: TrustBeneficiaryParameters,
 ): Promise<TrustBeneficiaryReturnType> {
-  await checkStepUp(client, "trustBeneficiary", parameters);
   return (paymentActions ?? (await loadPaymentActions())).trustBeneficiary(client, parameters);
 }
 
@@ -966,7 +949,6 @@ export async function untrustBeneficiary(
   client: SignetClient,
   parameters: UntrustBeneficiaryParameters,
 ): Promise<UntrustBeneficiaryReturnType> {
-  await checkStepUp(client, "untrustBeneficiary", parameters);
   return (paymentActions ?? (await loadPaymentActions())).untrustBeneficiary(client, parameters);
 }
 
@@ -993,7 +975,6 @@ export async function changeContact(
   client: SignetClient,
   parameters: ChangeContactParameters,
 ): Promise<ChangeContactReturnType> {
-  await checkStepUp(client, "changeContact", parameters);
   return (walletActions ?? (await loadWalletActions())).changeContact(client, parameters);
 }
 
@@ -1024,4 +1005,25 @@ export async function stepUp(
   parameters: StepUpParameters,
 ): Promise<StepUpReturnType> {
   return (sessionActions ?? (await loadSessionActions())).stepUp(client, parameters);
+}
+
+/**
+ * Whether an action would now be refused with `STEP_UP_REQUIRED` (`createClient`'s `stepUp`,
+ * docs/security.md "Step-up"), read from the held sessions without a request, for a prompt to
+ * show before the user starts the action: `required`, the newest `verifiedAt`, `validUntil` and
+ * `maxAgeMs`. Step-up off, or an action it does not name: never required.
+ *
+ * @throws {SignetError} `KEY_STORAGE_UNAVAILABLE` (the held sessions cannot be read), `NETWORK`
+ *   (its code could not load).
+ * @example
+ * ```ts
+ * if ((await getStepUpStatus(client, { accountId, action: "exportWallet" })).required)
+ *   await stepUp(client, { accountId });
+ * ```
+ */
+export async function getStepUpStatus(
+  client: SignetClient,
+  parameters: GetStepUpStatusParameters = {},
+): Promise<GetStepUpStatusReturnType> {
+  return (walletActions ?? (await loadWalletActions())).getStepUpStatus(client, parameters);
 }
