@@ -1,3 +1,4 @@
+import { assertCall, assertServiceId } from "../arguments/arguments.js";
 import type { ActionSourceRow } from "../catalog/actionRow.js";
 import type { ActionErrorCode } from "../catalog/errorCodes.js";
 import type { StepUpAction } from "../catalog/stepUpActions.js";
@@ -21,7 +22,7 @@ export type GetStepUpStatusErrorType = SignetErrorOf<ActionErrorCode<"getStepUpS
  * show before the user starts the action: `required`, the newest `verifiedAt`, `validUntil` and
  * `maxAgeMs`. Step-up off, or an action it does not name: never required.
  *
- * @throws {SignetError} `KEY_STORAGE_UNAVAILABLE` (the held sessions cannot be read), `NETWORK`
+ * @throws {SignetError} `INVALID_ARGUMENT`, `KEY_STORAGE_UNAVAILABLE` (the held sessions cannot be read), `NETWORK`
  *   (its code could not load).
  * @example
  * ```ts
@@ -33,7 +34,9 @@ export async function getStepUpStatus(
   client: SignetClient,
   parameters: GetStepUpStatusParameters = {},
 ): Promise<GetStepUpStatusReturnType> {
-  return stepUpStatus(client, parameters);
+  const { accountId, action } = assertCall(client, parameters);
+  if (accountId !== undefined) assertServiceId("accountId", accountId, "InternalAccount");
+  return stepUpStatus(client, { accountId, action });
 }
 
 /** getStepUpStatus's row of the catalog of actions (docs/architecture.md "Adding an action"). */
@@ -44,6 +47,6 @@ export const getStepUpStatusRow = {
   parameters: "`{ accountId?, action? }`",
   resolvesTo: "`{ required, verifiedAt, validUntil, maxAgeMs }`",
   requests: [],
-  errors: { client: ["KEY_STORAGE_UNAVAILABLE", "NETWORK"] },
+  errors: { client: ["INVALID_ARGUMENT", "KEY_STORAGE_UNAVAILABLE", "NETWORK"] },
   hook: { kind: "none", why: "`useStepUp` reads it, beside `stepUp`" },
 } as const satisfies ActionSourceRow;

@@ -1788,7 +1788,7 @@ export const actionErrors = {
   },
   getStepUpStatus: {
     operations: [],
-    client: ["KEY_STORAGE_UNAVAILABLE", "NETWORK"],
+    client: ["INVALID_ARGUMENT", "KEY_STORAGE_UNAVAILABLE", "NETWORK"],
   },
 } as const satisfies Record<ActionName, ActionErrorRow>;
 

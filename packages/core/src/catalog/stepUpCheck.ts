@@ -44,7 +44,8 @@ const policies = new WeakMap<SignetClient, StepUpPolicy>();
 
 /** The client's `stepUp` with its preset resolved (`"sensitive"`: the rows marked so), once. */
 function policyOf(client: SignetClient): StepUpPolicy | undefined {
-  const options = client.stepUp;
+  // Not a client: the action's own argument check says so (INVALID_ARGUMENT).
+  const options = (client as Partial<SignetClient> | null | undefined)?.stepUp;
   if (!options) return undefined;
   let policy = policies.get(client);
   if (!policy) {

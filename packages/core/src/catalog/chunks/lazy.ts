@@ -1013,7 +1013,7 @@ export async function stepUp(
  * show before the user starts the action: `required`, the newest `verifiedAt`, `validUntil` and
  * `maxAgeMs`. Step-up off, or an action it does not name: never required.
  *
- * @throws {SignetError} `KEY_STORAGE_UNAVAILABLE` (the held sessions cannot be read), `NETWORK`
+ * @throws {SignetError} `INVALID_ARGUMENT`, `KEY_STORAGE_UNAVAILABLE` (the held sessions cannot be read), `NETWORK`
  *   (its code could not load).
  * @example
  * ```ts
