@@ -13,8 +13,8 @@ import type { WebAuthnProvider } from "./webauthn/types.js";
 /** `createClient`'s `stepUp`: which actions need a recent sign-in, and how recent. */
 export type StepUpOptions = {
   /**
-   * The actions to guard, or `"sensitive"`: every action marked sensitive (`SENSITIVE_ACTIONS`:
-   * export, adding or removing credentials, contact changes, delegated keys, SCA factor changes,
+   * The actions to guard, or `"sensitive"`: every action whose catalog row is marked sensitive
+   * (export, adding or removing credentials, contact changes, delegated keys, SCA factor changes,
    * trusting a beneficiary).
    */
   actions: readonly StepUpAction[] | "sensitive";
