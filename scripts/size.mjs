@@ -125,8 +125,22 @@ const budgets = [
     // resume (pending/resume.ts) chunks loaded when a call is kept or found kept.
     // Merged with #37 item 2 (webhooks): 21008 B up front, 59018 B in all, set to those while the
     // up-front page is cut back under 20 KiB.
-    upFront: 21_008,
-    whole: 59_018,
+    // Raised to 20.25 KiB up front (20656 B measured, +524 B on main's 20132) and 56 KiB in all
+    // (57222 B, +1474) for issue #38 item 2, step-up before sensitive actions. The check itself,
+    // the preset's resolution and `getStepUpStatus` are chunk code (catalog/stepUpCheck.ts, each
+    // guarded action wrapped in its chunk's module); what the page keeps is `Session.verifiedAt`
+    // in the session store's key ids, the refusal of a misspelt `stepUp.actions` name at creation
+    // (the generated map of the 22 names it can take, about 130 B), the pure rule
+    // `stepUpRequired` exported for a signer outside the page (about 60 B), and the stubs of
+    // `stepUp` and `getStepUpStatus`. Dropping the name check at creation would bring the page
+    // back under 20 KiB only with the rule's export gone too.
+    // Both merged (#37 item 1 and #38 item 2): 21.09 KiB up front (21596 B) and 59.16 KiB in all
+    // (60576 B), set to those. The design's 20 KiB up front, met at #33, is missed again by about
+    // 1.1 KiB: the pending view and its wiring in client.ts, Session.verifiedAt and the step-up
+    // name check, and the shared chunk idb-keyval now sits in; moving the pending wiring and the
+    // step-up map behind the chunks that use them is the next cut.
+    upFront: 21_596,
+    whole: 60_576,
   },
   {
     // The hooks alone: react and @signet/core are the app's own dependencies.
@@ -149,8 +163,11 @@ const budgets = [
     // Merged with #37's six generated mutation hooks: 4.90 KiB (5017 B).
     // Then 5.1 KiB (5.07 measured: 5196 B) for #37 item 1: every mutation hook's
     // `isProcessing`, `pendingSince` and `processingAttempt`, and `usePendingCalls`.
-    upFront: 5.1 * 1024,
-    whole: 5.1 * 1024,
+    // Then 5.25 KiB (5287 B measured) with issue #38's `useStepUp`: the step-up status read
+    // again on every session change and when it lapses, and `verify()` over `stepUp`.
+    // Both merged: 5.36 KiB (5488 B), set to that.
+    upFront: 5_488,
+    whole: 5_488,
     external: ["react", "react-dom", "@signet/core"],
   },
 ];

@@ -404,6 +404,7 @@ const CASES: { readonly [TCode in KnownErrorCode]: Case } = {
   KEY_NOT_FOUND: { in: "(none: no module of core raises it)" },
   SESSION_EXPIRED: { in: "test/flows.sessionExpired.test.ts" },
   SESSION_KEY_MISMATCH: { in: "test/corpus.test.ts" },
+  STEP_UP_REQUIRED: { in: "test/flows.stepUp.test.ts" },
   NO_SESSION: async () => {
     const error = await thrown(() => exportWallet(client(stub.url), { accountId: wallet() }));
     expect(error.details).toEqual({ accountId: wallet() });

@@ -1,9 +1,12 @@
 // Export: the wallet's recovery phrase behind an explicit confirmation, hidden again after a
-// minute. It lives only in this component's state: never logged, stored or sent anywhere.
-import { useExportWallet } from "@signet/react";
+// minute. It lives only in this component's state: never logged, stored or sent anywhere. Core's
+// step-up guards it: a sign-in older than the client's `stepUp.maxAgeMs` is asked to confirm it is
+// the user first (before the click, when `useStepUp` already knows; or when the export itself comes
+// back STEP_UP_REQUIRED, nothing sent), and the export then goes on by itself.
+import { useExportWallet, useStepUp } from "@signet/react";
 import { type FormEvent, useEffect, useId, useState } from "react";
 import type { DemoProfile } from "./demoApi.js";
-import { STEP_UP_MS, StepUp } from "./StepUp.js";
+import { StepUp } from "./StepUp.js";
 import { ErrorNote, useSecondsLeft } from "./ui.js";
 
 const SHOW_MS = 60_000;
@@ -11,10 +14,14 @@ const SHOW_MS = 60_000;
 export function Export({ profile }: { profile: DemoProfile }) {
   const { accountId } = profile;
   const exportWallet = useExportWallet();
-  // The second factor, proved on this screen: until when it lets the phrase be revealed.
-  const [provedUntil, setProvedUntil] = useState<number>();
-  const provedLeft = useSecondsLeft(provedUntil);
-  const proved = provedLeft !== undefined && provedLeft > 0;
+  const step = useStepUp({ accountId, action: "exportWallet" });
+  // Refused for a stale sign-in (nothing was sent): the prompt shows, and the export runs again
+  // once the user has confirmed it is them.
+  const refused = exportWallet.error?.code === "STEP_UP_REQUIRED";
+  const asksStepUp = step.required || refused;
+  const verified = () => {
+    if (refused) exportWallet.mutate({ accountId });
+  };
   const [confirmed, setConfirmed] = useState(false);
   const [hideAt, setHideAt] = useState<number>();
   const confirmId = useId();
@@ -106,8 +113,8 @@ export function Export({ profile }: { profile: DemoProfile }) {
             </button>
           </div>
         </form>
-      ) : !shown && !proved ? (
-        <StepUp profile={profile} onProved={() => setProvedUntil(Date.now() + STEP_UP_MS)} />
+      ) : !shown && asksStepUp ? (
+        <StepUp profile={profile} step={step} onVerified={verified} />
       ) : !shown ? (
         <div className="stack">
           {verdict === "ok" && (
@@ -159,7 +166,7 @@ export function Export({ profile }: { profile: DemoProfile }) {
           </div>
         </div>
       )}
-      <ErrorNote error={exportWallet.error} title="Could not export the wallet" />
+      {!refused && <ErrorNote error={exportWallet.error} title="Could not export the wallet" />}
     </section>
   );
 }

@@ -74,7 +74,8 @@ export const ADVICE: Record<KnownErrorCode | RelayErrorCode | DemoErrorCode, str
   SIGNED_OUT: "Sign in to the demo again with your email below.",
   RELAY_UNAUTHENTICATED: "Sign in to the demo again with your email below.",
   SERVER_RESTARTED: "Sign in again below: the demo server starts a new, empty wallet.",
-  STEP_UP_REQUIRED: "Confirm it is you with a code or your passkey, then reveal the phrase.",
+  STEP_UP_REQUIRED:
+    "This needs a recent sign-in, and yours is a few minutes old; nothing was sent. Confirm it is you with a code or your passkey (Export asks for it; elsewhere, sign in again), then try once more.",
   INVALID_SESSION: SIGN_IN_AGAIN,
   NO_SUCH_SESSION: SIGN_IN_AGAIN,
   USER_NOT_FOUND: SIGN_IN_AGAIN,

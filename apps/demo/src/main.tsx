@@ -10,6 +10,7 @@ import { createRoot } from "react-dom/client";
 import { App } from "./App.js";
 import { type DemoConfig, demoApi } from "./demoApi.js";
 import { logSignetEvent } from "./log.js";
+import { STEP_UP_MAX_AGE_MS } from "./StepUp.js";
 
 /**
  * The browser's WebAuthn, offering RS256 (-257) after ES256 (-7) at registration: Chrome warns
@@ -47,6 +48,10 @@ function clientFor(config: DemoConfig): SignetClient {
     ...(config.push
       ? { push: true, retry: { backoff: { baseMs: 20_000, factor: 2, maxMs: 60_000 } } }
       : {}),
+    // Core's step-up, as we recommend it: a sign-in by passkey or code within the last minutes
+    // before an export, a credential, contact or SCA factor change, a delegated key or a trusted
+    // beneficiary (Export asks for it; docs/security.md "Step-up").
+    stepUp: { actions: "sensitive", maxAgeMs: STEP_UP_MAX_AGE_MS },
   });
 }
 

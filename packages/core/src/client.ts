@@ -123,6 +123,11 @@ export type SignetClient = {
   readonly sessions: SessionStore;
   /** Calls the service still answers PROCESSING for, and the resume of kept ones. */
   readonly pending: SignetPendingCalls;
+  /**
+   * @internal `createClient`'s `stepUp` with its default maximum age; absent when off. The
+   * actions' chunks judge by it (`catalog/stepUpCheck.ts`, which resolves the preset).
+   */
+  readonly stepUp?: { actions: readonly string[] | "sensitive"; maxAgeMs: number } | undefined;
   /** @internal The key store, resolved on first use (the browser default probes IndexedDB then). */
   keyStore(): Promise<KeyStore>;
   /** Where keys persist: the probed default, or what a given store declares (else `memory`). */
@@ -179,6 +184,9 @@ export type SignetClient = {
   /** Stops automatic refresh (cancelling a refresh in flight) and cross-tab listening. The client stays usable. */
   destroy(): void;
 };
+
+/** How long a verification counts under `stepUp` when `maxAgeMs` is not given: 15 minutes. */
+export const DEFAULT_STEP_UP_MAX_AGE_MS = 15 * 60_000;
 
 /** Clock differences below this are latency and the `Date` header's one-second resolution. */
 export const SKEW_TOLERANCE_MS = 30_000;
@@ -397,6 +405,14 @@ export function createClientFactory(defaults: ClientDefaults) {
         has: view.has,
         resume,
       },
+      ...(parameters.stepUp
+        ? {
+            stepUp: {
+              actions: parameters.stepUp.actions,
+              maxAgeMs: parameters.stepUp.maxAgeMs ?? DEFAULT_STEP_UP_MAX_AGE_MS,
+            },
+          }
+        : {}),
       keyStore,
       persistence: async () => (await resolveStore()).persistence,
       webauthn() {

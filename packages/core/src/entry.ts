@@ -3,6 +3,7 @@
 // or Deno) passes only its wiring here, a crypto backend, a default key store and WebAuthn
 // provider, and exports what comes back; the rest of the public API is named once, in exports.ts.
 import { preloadActions } from "./catalog/chunks/lazy.js";
+import { STEP_UP_ACTIONS } from "./catalog/stepUpActions.js";
 import {
   type ClientDefaults,
   type CreateClientParameters,
@@ -10,6 +11,7 @@ import {
   createClientFactory,
 } from "./client.js";
 import type { CryptoApi } from "./crypto/api.js";
+import { assertArgument } from "./errors/errors.js";
 import { withAutoRefresh } from "./session/expiry/autoRefresh.js";
 
 /** What a platform entry supplies to {@link defineEntry}. */
@@ -76,6 +78,17 @@ export function defineEntry(platform: EntryPlatform): Entry {
   );
   // The actions that load on first use start loading with the client, as the crypto chunks do.
   const create: Entry["createClient"] = (parameters) => {
+    // What `stepUp` can name: a lazy action that changes something and makes no session (the
+    // check runs in its chunk); a misspelt name would leave it unguarded without a word.
+    for (const action of Array.isArray(parameters?.stepUp?.actions)
+      ? parameters.stepUp.actions
+      : [])
+      assertArgument(
+        Object.hasOwn(STEP_UP_ACTIONS, action),
+        "stepUp.actions",
+        "names of actions (StepUpAction)",
+        String(action),
+      );
     const client = made(parameters);
     preloadActions();
     return client;

@@ -86,6 +86,11 @@ export {
   getSession,
 } from "./actions/getSession.js";
 export type {
+  GetStepUpStatusErrorType,
+  GetStepUpStatusParameters,
+  GetStepUpStatusReturnType,
+} from "./actions/getStepUpStatus.js";
+export type {
   ListCredentialsErrorType,
   ListCredentialsParameters,
   ListCredentialsReturnType,
@@ -186,6 +191,7 @@ export type {
   StartScaFactorResetParameters,
   StartScaFactorResetReturnType,
 } from "./actions/startScaFactorReset.js";
+export type { StepUpErrorType, StepUpParameters, StepUpReturnType } from "./actions/stepUp.js";
 export type {
   TrustBeneficiaryErrorType,
   TrustBeneficiaryParameters,
@@ -233,6 +239,7 @@ export {
   getDelegatedKey,
   getQuote,
   getScaFactorReset,
+  getStepUpStatus,
   listCredentials,
   listDelegatedKeys,
   listScaFactors,
@@ -249,6 +256,7 @@ export {
   signInWithPasskey,
   startContactVerification,
   startScaFactorReset,
+  stepUp,
   trustBeneficiary,
   untrustBeneficiary,
   updateCustomerContact,
@@ -274,12 +282,15 @@ export type { ScaFactorJson, SecurityEventType } from "./actions/scaFactors.js";
 export type { ScaLoginFactor } from "./actions/scaLogin.js";
 export type { PreparedPasskeySignIn } from "./actions/signInWithPasskey.js";
 export type { ActionErrorCode, ErrorCodedAction } from "./catalog/errorCodes.js";
+export type { StepUpAction } from "./catalog/stepUpActions.js";
+export type { StepUpStatus } from "./catalog/stepUpCheck.js";
 export type {
   CreateClientParameters,
   CreateClientReturnType,
   SignetClient,
   SignetPendingCalls,
 } from "./client.js";
+export type { StepUpOptions } from "./clientOptions.js";
 export type { CryptoApi } from "./crypto/api.js";
 export { createCryptoApi } from "./crypto/api.js";
 export type {
@@ -358,6 +369,8 @@ export type {
   SessionSnapshot,
   SessionStore,
 } from "./session/sessionStore.js";
+// The step-up rule itself, for a signer outside the page (an isolated frame) to hold the same.
+export { type StepUpPolicy, stepUpRequired } from "./session/stepUpRule.js";
 export type { Clock, FetchFunction, RequestEvent } from "./transport/http.js";
 // The signed-request engine and its payload checks run inside the actions; an app never calls them,
 // so only what an app sees of them is public: their events and the retry options.

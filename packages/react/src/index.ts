@@ -136,3 +136,4 @@ export {
   type UseSessionReturnType,
   useSession,
 } from "./session.js";
+export { type UseStepUpParameters, type UseStepUpReturnType, useStepUp } from "./stepUp.js";

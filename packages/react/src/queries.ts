@@ -100,6 +100,7 @@ export const mutationChanges = {
   trustBeneficiary: [],
   untrustBeneficiary: [],
   changeContact: ["credentials"],
+  stepUp: ["sessions"],
   cancelContactChange: [],
 } as const satisfies Record<string, readonly SignetResource[]>;
 // </catalog:invalidations>

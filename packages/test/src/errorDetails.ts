@@ -137,6 +137,12 @@ export const DETAIL_FIELDS: { readonly [TCode in KnownErrorCode]: Fields<TCode> 
   KEY_NOT_FOUND: {},
   SESSION_EXPIRED: { accountId: "string", sessionId: "string", code: "string?" },
   NO_SESSION: { accountId: "string?", sessionId: "string?" },
+  STEP_UP_REQUIRED: {
+    action: "string",
+    verifiedAt: "string?",
+    maxAgeMs: "number",
+    accountId: "string?",
+  },
   SESSION_KEY_MISMATCH: { accountId: "string", sessionId: "string" },
   CHALLENGE_EXPIRED: { requestId: "string?", expiresAt: "string?", operation: "string?" },
   CHALLENGE_INVALID: {

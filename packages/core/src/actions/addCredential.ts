@@ -130,6 +130,7 @@ export function addCredentialPayload(
 /** addCredential's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const addCredentialRow = {
   chunk: "wallet",
+  sensitive: true,
   summary: "adds an EMAIL_OTP, SMS_OTP or OAUTH credential",
   parameters:
     '`{ accountId, type: "EMAIL_OTP", email }`, `{ accountId, type: "SMS_OTP", phoneNumber }` (the contact the user confirmed) or `{ accountId, type: "OAUTH", oidcToken }`',

@@ -237,6 +237,7 @@ export const CREDENTIALS_LIST = {
 /** addPasskey's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const addPasskeyRow = {
   chunk: "wallet",
+  sensitive: true,
   summary: "WebAuthn registration with your backend's challenge, then the signed add",
   parameters: "`{ accountId, nickname, challenge, rp, user, timeoutMs? }`",
   resolvesTo: "`AuthMethodJson`",

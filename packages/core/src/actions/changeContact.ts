@@ -391,6 +391,7 @@ export const CONTACT_CHANGE_SUBMIT = {
 /** changeContact's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const changeContactRow = {
   chunk: "wallet",
+  sensitive: true,
   summary:
     'changes the email or the phone number behind the client\'s `contactChanges` switch: the PATCH (default), or the contact-change resource (`"resource"`: create, stamp, submit, GET after a lost answer)',
   parameters:

@@ -124,6 +124,7 @@ export const SCA_FACTOR_RESET_COMPLETE = {
 /** completeScaFactorReset's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const completeScaFactorResetRow = {
   chunk: "scaFactors",
+  sensitive: true,
   summary:
     "completes an SCA factor reset after liveness: the reset read and held to the factor chosen, then completed",
   parameters: "`{ resetId, factor, mobile? }`",

@@ -153,6 +153,7 @@ export const DELEGATED_KEY_CREATE = {
 /** createDelegatedKey's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const createDelegatedKeyRow = {
   chunk: "wallet",
+  sensitive: true,
   summary: "a delegated key for a card funding source, created in three legs",
   parameters: "`{ accountId, cardId, nickname }`",
   resolvesTo: "`DelegatedKeyJson`",

@@ -177,6 +177,7 @@ function checkTotpSetup(
 /** enrollScaTotp's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const enrollScaTotpRow = {
   chunk: "scaFactors",
+  sensitive: true,
   summary:
     "an authenticator app (TOTP) enrolled for SCA: start, the QR code's URI to `onSecret`, confirm with its code",
   parameters: "`{ onSecret }`",

@@ -158,6 +158,7 @@ export const WALLET_EXPORT = {
 /** exportWallet's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const exportWalletRow = {
   chunk: "wallet",
+  sensitive: true,
   summary:
     "a fresh decrypt-only key per export, the verified bundle opened on the device; the mnemonic goes to the caller only",
   parameters: "`{ accountId, organizationId? }`",

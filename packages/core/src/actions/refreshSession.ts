@@ -160,6 +160,8 @@ export async function refreshSession(
       key,
       credentialId: current.credentialId,
       action: "refreshed",
+      // A refresh proves the key, not the user: the session keeps when its user last verified.
+      verifiedAt: current.verifiedAt,
     });
     await client.sessions.remove(accountId, current.id);
     return session;

@@ -146,6 +146,7 @@ export const CREDENTIAL_REVOKE = {
 /** revokeCredential's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const revokeCredentialRow = {
   chunk: "wallet",
+  sensitive: true,
   summary:
     "revokes a credential, stamped by a session of a *different* credential; its sessions end",
   parameters:

@@ -46,6 +46,7 @@ export const DELEGATED_KEY_REVOKE = {
 /** revokeDelegatedKey's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const revokeDelegatedKeyRow = {
   chunk: "wallet",
+  sensitive: true,
   summary: "revokes an `ACTIVE` delegated key, in one call",
   parameters: "`{ delegatedKeyId }`",
   resolvesTo: "`undefined`",

@@ -269,6 +269,7 @@ export const listScaFactorsRow = {
 /** enrollScaPasskey's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const enrollScaPasskeyRow = {
   chunk: "scaFactors",
+  sensitive: true,
   summary:
     "a passkey enrolled for SCA (apart from the wallet's sign-in passkeys, one at most): start, WebAuthn, confirm",
   parameters: "`{ origin?, timeoutMs? }`",
@@ -286,6 +287,7 @@ export const enrollScaPasskeyRow = {
 /** deleteScaFactor's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const deleteScaFactorRow = {
   chunk: "scaFactors",
+  sensitive: true,
   summary: "deletes the SCA passkey by its WebAuthn credential id",
   parameters: "`{ credentialId }`",
   resolvesTo: "`undefined`",

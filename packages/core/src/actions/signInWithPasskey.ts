@@ -19,6 +19,7 @@ import {
   establishSession,
   parseAuthSession,
   sessionSigningKey,
+  verifiedNow,
 } from "../session/establishSession.js";
 import type { CallOptions } from "../session/events.js";
 import type { Session } from "../session/sessionStore.js";
@@ -197,6 +198,8 @@ export async function signInWithPasskey(
     session: proven.session,
     key: proven.key,
     credentialId,
+    // The user's tap: a verification step-up counts (a refresh keeps this time).
+    verifiedAt: verifiedNow(client),
   });
   return held;
 }

@@ -115,6 +115,7 @@ export const SCA_FACTOR_RESET_START = {
 /** startScaFactorReset's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const startScaFactorResetRow = {
   chunk: "scaFactors",
+  sensitive: true,
   summary: "starts recovering a lost SCA factor: the reset's id and its liveness handles",
   parameters: '`{ factor: "SMS_OTP" | "TOTP" | "PASSKEY" }`',
   resolvesTo: "`{ resetId, livenessAccessToken?, verificationLink?, expiresAt? }`",

@@ -199,6 +199,7 @@ export const BENEFICIARY_UNTRUST_CONFIRM = {
 /** trustBeneficiary's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const trustBeneficiaryRow = {
   chunk: "payments",
+  sensitive: true,
   summary:
     "an external account made a trusted beneficiary (its payments skip the per-payment SCA): start, the proof through `onChallenge`, confirm",
   parameters: "`{ externalAccountId, onChallenge, origin?, timeoutMs? }`",

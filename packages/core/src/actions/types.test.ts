@@ -238,6 +238,12 @@ type Declared = {
     core.ChangeContactReturnType,
     core.ChangeContactErrorType,
   ];
+  stepUp: [core.StepUpParameters, core.StepUpReturnType, core.StepUpErrorType];
+  getStepUpStatus: [
+    core.GetStepUpStatusParameters | undefined,
+    core.GetStepUpStatusReturnType,
+    core.GetStepUpStatusErrorType,
+  ];
   cancelContactChange: [
     core.CancelContactChangeParameters,
     core.CancelContactChangeReturnType,

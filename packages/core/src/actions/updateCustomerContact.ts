@@ -119,6 +119,7 @@ export const CONTACT_UPDATE = {
 /** updateCustomerContact's row of the catalog of actions (docs/architecture.md "Adding an action"). */
 export const updateCustomerContactRow = {
   chunk: "wallet",
+  sensitive: true,
   summary:
     "changes the email or the phone number (one per call); the service renames the tied OTP credential",
   parameters: "`{ customerId, accountId, email }` or `{ customerId, accountId, phoneNumber }`",

@@ -10,7 +10,7 @@ import {
   SIGNED_REQUEST_ERRORS,
 } from "../errors/errorGroups.js";
 import { assertArgument, type SignetErrorOf } from "../errors/errors.js";
-import { establishSession, parseAuthSession } from "../session/establishSession.js";
+import { establishSession, parseAuthSession, verifiedNow } from "../session/establishSession.js";
 import type { CallOptions } from "../session/events.js";
 import { listSessionsJson } from "../session/listedSessions.js";
 import { forgetPossibleSession, notePossibleSession } from "../session/possibleSessions.js";
@@ -126,6 +126,8 @@ export async function verifyOtp(
     session: body,
     key: sessionKey,
     credentialId: credential.id,
+    // The code the user typed: a verification step-up counts (a refresh keeps this time).
+    verifiedAt: verifiedNow(client),
   });
   return session;
 }

@@ -21,6 +21,7 @@ const LOOSER: { readonly [K in ActionName]?: ArgumentCase } = {
   listScaFactors: { optional: true, namesResource: false },
   enrollScaPasskey: { optional: true, namesResource: false },
   listInternalAccounts: { optional: true, namesResource: true },
+  getStepUpStatus: { optional: true, namesResource: true },
 };
 const caseOf = (name: ActionName): ArgumentCase => LOOSER[name] ?? REQUIRED;
 

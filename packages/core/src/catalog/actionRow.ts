@@ -135,6 +135,12 @@ export type ActionSourceRow = {
   readonly runs?: readonly string[];
   readonly errors: ActionErrors;
   readonly hook: ActionHook;
+  /**
+   * In `createClient`'s `stepUp: { actions: "sensitive" }` (docs/security.md "Step-up"): it moves
+   * the wallet out of the user's hands (export, a credential or contact change, a delegated key,
+   * an SCA factor change, a trusted beneficiary), so a stale sign-in must verify again first.
+   */
+  readonly sensitive?: true;
 };
 
 /**
@@ -170,6 +176,8 @@ export type ActionRow = {
   /** Other actions it runs, by name. */
   readonly runs?: readonly string[];
   readonly hook: ActionHook;
+  /** In the step-up preset `"sensitive"`. */
+  readonly sensitive?: true;
 };
 
 /** What an action can throw, as the generated `actionErrors` holds it. */

@@ -156,6 +156,7 @@ export const actionTable = {
       name: "useAddPasskey",
       invalidates: ["credentials"],
     },
+    sensitive: true,
   },
   addCredential: {
     summary: "adds an EMAIL_OTP, SMS_OTP or OAUTH credential",
@@ -179,6 +180,7 @@ export const actionTable = {
       name: "useAddCredential",
       invalidates: ["credentials"],
     },
+    sensitive: true,
   },
   listCredentials: {
     summary: "the account's credentials (works before sign-in)",
@@ -218,6 +220,7 @@ export const actionTable = {
       name: "useRevokeCredential",
       invalidates: ["credentials", "sessions"],
     },
+    sensitive: true,
   },
   getSession: {
     summary: "the session this device holds for the account, from the key store",
@@ -349,6 +352,7 @@ export const actionTable = {
       name: "useExportWallet",
       invalidates: [],
     },
+    sensitive: true,
   },
   getQuote: {
     summary: "a quote, with the payload its wallet source signs",
@@ -513,6 +517,7 @@ export const actionTable = {
       name: "useEnrollScaPasskey",
       invalidates: ["scaFactors"],
     },
+    sensitive: true,
   },
   deleteScaFactor: {
     summary: "deletes the SCA passkey by its WebAuthn credential id",
@@ -528,6 +533,7 @@ export const actionTable = {
       name: "useDeleteScaFactor",
       invalidates: ["scaFactors"],
     },
+    sensitive: true,
   },
   recordSecurityEvent: {
     summary: "a failed login or a password reset of the app's own login, for the service's lockout",
@@ -630,6 +636,7 @@ export const actionTable = {
       name: "useUpdateCustomerContact",
       invalidates: ["credentials"],
     },
+    sensitive: true,
   },
   createDelegatedKey: {
     summary: "a delegated key for a card funding source, created in three legs",
@@ -653,6 +660,7 @@ export const actionTable = {
       name: "useCreateDelegatedKey",
       invalidates: ["delegatedKeys"],
     },
+    sensitive: true,
   },
   listDelegatedKeys: {
     summary: "the delegated keys of an account or a funding source, every status",
@@ -698,6 +706,7 @@ export const actionTable = {
       name: "useRevokeDelegatedKey",
       invalidates: ["delegatedKeys"],
     },
+    sensitive: true,
   },
   listInternalAccounts: {
     summary: "the user's wallets with balances, every page",
@@ -734,6 +743,7 @@ export const actionTable = {
       name: "useEnrollScaTotp",
       invalidates: ["scaFactors"],
     },
+    sensitive: true,
   },
   completeScaFactorReset: {
     summary:
@@ -756,6 +766,7 @@ export const actionTable = {
       name: "useCompleteScaFactorReset",
       invalidates: ["scaFactors"],
     },
+    sensitive: true,
   },
   getScaFactorReset: {
     summary: "an SCA factor reset's status, polled until `LIVENESS_PASSED`",
@@ -785,6 +796,7 @@ export const actionTable = {
       name: "useStartScaFactorReset",
       invalidates: [],
     },
+    sensitive: true,
   },
   trustBeneficiary: {
     summary:
@@ -806,6 +818,7 @@ export const actionTable = {
       name: "useTrustBeneficiary",
       invalidates: [],
     },
+    sensitive: true,
   },
   untrustBeneficiary: {
     summary:
@@ -862,6 +875,27 @@ export const actionTable = {
       kind: "mutation",
       name: "useChangeContact",
       invalidates: ["credentials"],
+    },
+    sensitive: true,
+  },
+  stepUp: {
+    summary:
+      "verifies the user again for `createClient`'s `stepUp`: the passkey ceremony, or the code exchange with `onCode`; the new session (`verifiedAt` now) replaces the held one",
+    requests: [],
+    runs: ["signInWithPasskey", "requestOtp", "verifyOtp", "revokeSession"],
+    hook: {
+      kind: "mutation",
+      name: "useStepUp",
+      invalidates: ["sessions"],
+    },
+  },
+  getStepUpStatus: {
+    summary:
+      "whether `createClient`'s `stepUp` would refuse an action now, from the held sessions' `verifiedAt`: no request",
+    requests: [],
+    hook: {
+      kind: "none",
+      why: "`useStepUp` reads it, beside `stepUp`",
     },
   },
   cancelContactChange: {
@@ -1038,6 +1072,7 @@ export const actionErrors = {
       "DECRYPTION_FAILED",
       "CHECKSUM_INVALID",
       "CRYPTO_UNAVAILABLE",
+      "STEP_UP_REQUIRED",
     ],
     passkey: true,
   },
@@ -1066,6 +1101,7 @@ export const actionErrors = {
       "DECRYPTION_FAILED",
       "CHECKSUM_INVALID",
       "CRYPTO_UNAVAILABLE",
+      "STEP_UP_REQUIRED",
     ],
   },
   listCredentials: {
@@ -1106,6 +1142,7 @@ export const actionErrors = {
       "DECRYPTION_FAILED",
       "CHECKSUM_INVALID",
       "CRYPTO_UNAVAILABLE",
+      "STEP_UP_REQUIRED",
     ],
   },
   getSession: {
@@ -1235,6 +1272,7 @@ export const actionErrors = {
       "BUNDLE_SIGNATURE_INVALID",
       "BUNDLE_SIGNER_UNTRUSTED",
       "BUNDLE_ORGANIZATION_MISMATCH",
+      "STEP_UP_REQUIRED",
     ],
   },
   getQuote: {
@@ -1282,6 +1320,7 @@ export const actionErrors = {
       "QUOTE_EXPIRED",
       "SCA_LOGIN_FAILED",
       "SCA_ORIGIN_NOT_ALLOWED",
+      "STEP_UP_REQUIRED",
     ],
     undocumented: ["INSUFFICIENT_FUNDS"],
     passkey: true,
@@ -1309,6 +1348,7 @@ export const actionErrors = {
       "SCA_ORIGIN_NOT_ALLOWED",
       "QUOTE_EXPIRED",
       "QUOTE_FAILED",
+      "STEP_UP_REQUIRED",
     ],
     passkey: true,
   },
@@ -1367,6 +1407,7 @@ export const actionErrors = {
       "PAYLOAD_MISMATCH",
       "SCA_LOGIN_FAILED",
       "SCA_ORIGIN_NOT_ALLOWED",
+      "STEP_UP_REQUIRED",
     ],
     passkey: true,
   },
@@ -1395,6 +1436,7 @@ export const actionErrors = {
       "UNEXPECTED_STATUS",
       "NOT_FOUND",
       "SCA_ORIGIN_NOT_ALLOWED",
+      "STEP_UP_REQUIRED",
     ],
     passkey: true,
   },
@@ -1409,6 +1451,7 @@ export const actionErrors = {
       "MALFORMED_RESPONSE",
       "UNEXPECTED_STATUS",
       "NOT_FOUND",
+      "STEP_UP_REQUIRED",
     ],
   },
   recordSecurityEvent: {
@@ -1422,6 +1465,7 @@ export const actionErrors = {
       "MALFORMED_RESPONSE",
       "UNEXPECTED_STATUS",
       "NOT_FOUND",
+      "STEP_UP_REQUIRED",
     ],
   },
   updateWalletPrivacy: {
@@ -1449,6 +1493,7 @@ export const actionErrors = {
       "DECRYPTION_FAILED",
       "CHECKSUM_INVALID",
       "CRYPTO_UNAVAILABLE",
+      "STEP_UP_REQUIRED",
     ],
   },
   startContactVerification: {
@@ -1465,6 +1510,7 @@ export const actionErrors = {
       "MALFORMED_RESPONSE",
       "UNEXPECTED_STATUS",
       "NOT_FOUND",
+      "STEP_UP_REQUIRED",
     ],
   },
   confirmContactVerification: {
@@ -1481,6 +1527,7 @@ export const actionErrors = {
       "MALFORMED_RESPONSE",
       "UNEXPECTED_STATUS",
       "NOT_FOUND",
+      "STEP_UP_REQUIRED",
     ],
   },
   updateCustomerContact: {
@@ -1508,6 +1555,7 @@ export const actionErrors = {
       "DECRYPTION_FAILED",
       "CHECKSUM_INVALID",
       "CRYPTO_UNAVAILABLE",
+      "STEP_UP_REQUIRED",
     ],
   },
   createDelegatedKey: {
@@ -1535,6 +1583,7 @@ export const actionErrors = {
       "DECRYPTION_FAILED",
       "CHECKSUM_INVALID",
       "CRYPTO_UNAVAILABLE",
+      "STEP_UP_REQUIRED",
     ],
   },
   listDelegatedKeys: {
@@ -1574,6 +1623,7 @@ export const actionErrors = {
       "MALFORMED_RESPONSE",
       "UNEXPECTED_STATUS",
       "NOT_FOUND",
+      "STEP_UP_REQUIRED",
     ],
   },
   listInternalAccounts: {
@@ -1601,6 +1651,7 @@ export const actionErrors = {
       "UNEXPECTED_STATUS",
       "NOT_FOUND",
       "PAYLOAD_MISMATCH",
+      "STEP_UP_REQUIRED",
     ],
   },
   completeScaFactorReset: {
@@ -1615,6 +1666,7 @@ export const actionErrors = {
       "UNEXPECTED_STATUS",
       "NOT_FOUND",
       "PAYLOAD_MISMATCH",
+      "STEP_UP_REQUIRED",
     ],
   },
   getScaFactorReset: {
@@ -1641,6 +1693,7 @@ export const actionErrors = {
       "MALFORMED_RESPONSE",
       "UNEXPECTED_STATUS",
       "NOT_FOUND",
+      "STEP_UP_REQUIRED",
     ],
   },
   trustBeneficiary: {
@@ -1660,6 +1713,7 @@ export const actionErrors = {
       "CHALLENGE_EXPIRED",
       "PAYLOAD_MISMATCH",
       "SCA_ORIGIN_NOT_ALLOWED",
+      "STEP_UP_REQUIRED",
     ],
     passkey: true,
   },
@@ -1680,6 +1734,7 @@ export const actionErrors = {
       "CHALLENGE_EXPIRED",
       "PAYLOAD_MISMATCH",
       "SCA_ORIGIN_NOT_ALLOWED",
+      "STEP_UP_REQUIRED",
     ],
     passkey: true,
   },
@@ -1713,7 +1768,48 @@ export const actionErrors = {
       "DECRYPTION_FAILED",
       "CHECKSUM_INVALID",
       "CRYPTO_UNAVAILABLE",
+      "STEP_UP_REQUIRED",
     ],
+  },
+  stepUp: {
+    operations: [
+      "POST /auth/credentials/{id}/challenge",
+      "POST /auth/credentials/{id}/verify",
+      "POST /auth/sessions/{id}/refresh",
+      "DELETE /auth/sessions/{id}",
+    ],
+    relay: true,
+    client: [
+      "INVALID_ARGUMENT",
+      "NETWORK",
+      "TIMEOUT",
+      "ABORTED",
+      "MALFORMED_RESPONSE",
+      "UNEXPECTED_STATUS",
+      "NOT_FOUND",
+      "CHALLENGE_EXPIRED",
+      "CHALLENGE_INVALID",
+      "PAYLOAD_MISMATCH",
+      "PROCESSING_TIMEOUT",
+      "OUTCOME_UNKNOWN",
+      "ENCODING_INVALID",
+      "KEY_INVALID",
+      "POINT_INVALID",
+      "DECRYPTION_FAILED",
+      "CHECKSUM_INVALID",
+      "CRYPTO_UNAVAILABLE",
+      "BUNDLE_MALFORMED",
+      "BUNDLE_SIGNATURE_INVALID",
+      "BUNDLE_SIGNER_UNTRUSTED",
+      "BUNDLE_ORGANIZATION_MISMATCH",
+      "KEY_STORAGE_UNAVAILABLE",
+      "SESSION_KEY_MISMATCH",
+    ],
+    passkey: true,
+  },
+  getStepUpStatus: {
+    operations: [],
+    client: ["INVALID_ARGUMENT", "KEY_STORAGE_UNAVAILABLE", "NETWORK"],
   },
   cancelContactChange: {
     operations: [
@@ -1729,6 +1825,7 @@ export const actionErrors = {
       "MALFORMED_RESPONSE",
       "UNEXPECTED_STATUS",
       "NOT_FOUND",
+      "STEP_UP_REQUIRED",
     ],
   },
 } as const satisfies Record<ActionName, ActionErrorRow>;

@@ -281,6 +281,20 @@ export type ClientErrorDetailsMap = {
   /** No usable session on this device for the account. */
   NO_SESSION: { accountId?: string; sessionId?: string };
   /**
+   * `createClient`'s `stepUp` names the action and its user has not signed in by passkey or code
+   * within `maxAgeMs`: nothing was signed or sent. Run `stepUp`, then the action again.
+   */
+  STEP_UP_REQUIRED: {
+    /** The action refused (`exportWallet`, …). */
+    action: string;
+    /** The newest verification held for the call (RFC 3339); absent when there is none. */
+    verifiedAt?: string;
+    /** How long a verification lasts, as the client was created with. */
+    maxAgeMs: number;
+    /** The account the call named, when it named one. */
+    accountId?: string;
+  };
+  /**
    * A passkey sign-in made a session the device's key cannot stamp for: the key it is bound to is
    * another's (a backend swapped it). Nothing was held or signed (docs/protocol.md §11): which
    * account, and the session the service made.

@@ -48,6 +48,13 @@ export async function sessionSigningKey(
 }
 
 /**
+ * Now as a `Session.verifiedAt`: the device's own clock (`client.timer`), which the step-up rule
+ * reads too, so a service `Date` that moves the client's clock moves neither.
+ */
+export const verifiedNow = (client: SignetClient): string =>
+  new Date(client.timer.now()).toISOString();
+
+/**
  * Holds the session: the client-held key, or in the legacy flow the key opened from
  * `encryptedSessionSigningKey` with `legacyKey`.
  */
@@ -58,6 +65,11 @@ export async function establishSession(
     key: SigningKey | { legacy: DecryptionKey };
     credentialId?: string | undefined;
     action?: "created" | "refreshed";
+    /**
+     * When the user last proved themselves (`Session.verifiedAt`): now (`verifiedNow`) for a
+     * sign-in by passkey or code, the refreshed session's own for a refresh, absent otherwise.
+     */
+    verifiedAt?: string | undefined;
     /** The calling action's own sink, which also receives the `session` event. */
     onEvent?: EventSink | undefined;
   },
@@ -70,6 +82,7 @@ export async function establishSession(
     ...(parameters.credentialId ? { credentialId: parameters.credentialId } : {}),
     expiresAt: new Date(Date.parse(session.expiresAt)).toISOString(),
     publicKey: key.publicKey,
+    ...(parameters.verifiedAt ? { verifiedAt: parameters.verifiedAt } : {}),
   };
   await client.holdSession(held, key);
   client.emit(

@@ -21,6 +21,13 @@ export type Session = {
   expiresAt: string;
   /** Compressed public key of the session signing key. */
   publicKey: string;
+  /**
+   * When its user last proved themselves on this device (RFC 3339, the device's clock): the sign-in
+   * by passkey or by a one-time code that made it. A refresh keeps the original time (it proves
+   * only that the key is held); an OAuth sign-in and a session held before core recorded it carry
+   * none. What `createClient`'s `stepUp` judges (docs/security.md "Step-up").
+   */
+  verifiedAt?: string;
 };
 
 /** A held session with its signing key. */
@@ -30,27 +37,40 @@ export type ActiveSession = Session & { key: SigningKey };
 export type SessionSnapshot = Readonly<Record<string, readonly Session[]>>;
 
 const PREFIX = "signet.session|";
-const FIELDS = 5;
 
-/** Key ids carry the metadata: `signet.session|<accountId>|<sessionId>|<credentialId>|<expiresAt ms>`. */
+/**
+ * Key ids carry the metadata:
+ * `signet.session|<accountId>|<sessionId>|<credentialId>|<expiresAt ms>|<verifiedAt ms>`, the last
+ * field empty when the session carries no `verifiedAt`. An id written before `verifiedAt` existed
+ * (four fields) still reads, as a session without it.
+ */
 function encodeId(session: Session): string {
   const expires = Date.parse(session.expiresAt);
-  return `${PREFIX}${[session.accountId, session.id, session.credentialId ?? "", String(expires)].join("|")}`;
+  const verified = session.verifiedAt === undefined ? "" : String(Date.parse(session.verifiedAt));
+  return `${PREFIX}${[session.accountId, session.id, session.credentialId ?? "", String(expires), verified].join("|")}`;
 }
 
 function decodeId(id: string, publicKey: string): Session | undefined {
   if (!id.startsWith(PREFIX)) return undefined;
   const parts = id.slice(PREFIX.length).split("|");
-  if (parts.length !== FIELDS - 1) return undefined;
-  const [accountId, sessionId, credentialId, expires] = parts as [string, string, string, string];
+  if (parts.length !== 4 && parts.length !== 5) return undefined;
+  const [accountId, sessionId, credentialId, expires, verified = ""] = parts as [
+    string,
+    string,
+    string,
+    string,
+    string?,
+  ];
   const ms = Number(expires);
   if (!accountId || !sessionId || !Number.isFinite(ms)) return undefined;
+  const verifiedMs = verified === "" ? Number.NaN : Number(verified);
   return {
     id: sessionId,
     accountId,
     ...(credentialId ? { credentialId } : {}),
     expiresAt: new Date(ms).toISOString(),
     publicKey,
+    ...(Number.isFinite(verifiedMs) ? { verifiedAt: new Date(verifiedMs).toISOString() } : {}),
   };
 }
 

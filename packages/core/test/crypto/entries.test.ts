@@ -69,6 +69,7 @@ describe("exports", () => {
         "restoreSigningKey",
         "sealOtpBundle",
         "stampPayload",
+        "stepUpRequired",
         "toWebAuthnError",
         "verifyStamp",
       ]
@@ -106,6 +107,7 @@ describe("exports", () => {
         "restoreSigningKey",
         "sealOtpBundle",
         "stampPayload",
+        "stepUpRequired",
         "toWebAuthnError",
         "verifyStamp",
       ]

@@ -55,6 +55,10 @@ import type {
   GetScaFactorResetReturnType,
 } from "../../actions/getScaFactorReset.js";
 import type {
+  GetStepUpStatusParameters,
+  GetStepUpStatusReturnType,
+} from "../../actions/getStepUpStatus.js";
+import type {
   ListCredentialsParameters,
   ListCredentialsReturnType,
 } from "../../actions/listCredentials.js";
@@ -108,6 +112,7 @@ import type {
   StartScaFactorResetParameters,
   StartScaFactorResetReturnType,
 } from "../../actions/startScaFactorReset.js";
+import type { StepUpParameters, StepUpReturnType } from "../../actions/stepUp.js";
 import type {
   TrustBeneficiaryParameters,
   TrustBeneficiaryReturnType,
@@ -975,6 +980,56 @@ export async function changeContact(
   parameters: ChangeContactParameters,
 ): Promise<ChangeContactReturnType> {
   return (walletActions ?? (await loadWalletActions())).changeContact(client, parameters);
+}
+
+/**
+ * Verifies the account's user again, for `createClient`'s `stepUp` (docs/security.md "Step-up"):
+ * the passkey ceremony (`signInWithPasskey`), or with `onCode` the one-time code exchange
+ * (`requestOtp`, then `verifyOtp`), for the credential of the current session. The user stays
+ * signed in throughout: the new session, whose `verifiedAt` is now, is held before the held sessions
+ * of the same credential it supersedes are revoked (a revoke that fails leaves that one to lapse; it signs nothing while the
+ * newer one is held). Then call the refused action again.
+ *
+ * @throws {SignetError} `INVALID_ARGUMENT` (no `credentialId` given and no held session names
+ *   one), `WEBAUTHN_CANCELLED`, `WEBAUTHN_*`, `UNAUTHORIZED` (a wrong code), `CHALLENGE_EXPIRED`,
+ *   `SESSION_KEY_MISMATCH`, `RATE_LIMITED`, `NETWORK`.
+ * @example
+ * ```ts
+ * try {
+ *   await exportWallet(client, { accountId });
+ * } catch (error) {
+ *   if (!isSignetError(error, "STEP_UP_REQUIRED")) throw error;
+ *   await stepUp(client, { accountId }); // or { accountId, onCode: () => ui.askCode() }
+ *   await exportWallet(client, { accountId });
+ * }
+ * ```
+ */
+export async function stepUp(
+  client: SignetClient,
+  parameters: StepUpParameters,
+): Promise<StepUpReturnType> {
+  return (sessionActions ?? (await loadSessionActions())).stepUp(client, parameters);
+}
+
+/**
+ * Whether an action would now be refused with `STEP_UP_REQUIRED` (`createClient`'s `stepUp`,
+ * docs/security.md "Step-up"), read from the held sessions without a request, for a prompt to
+ * show before the user starts the action: `required`, the newest `verifiedAt`, `validUntil` and
+ * `maxAgeMs`. Step-up off, or an action it does not name: never required.
+ *
+ * @throws {SignetError} `INVALID_ARGUMENT`, `KEY_STORAGE_UNAVAILABLE` (the held sessions cannot be read), `NETWORK`
+ *   (its code could not load).
+ * @example
+ * ```ts
+ * if ((await getStepUpStatus(client, { accountId, action: "exportWallet" })).required)
+ *   await stepUp(client, { accountId });
+ * ```
+ */
+export async function getStepUpStatus(
+  client: SignetClient,
+  parameters: GetStepUpStatusParameters = {},
+): Promise<GetStepUpStatusReturnType> {
+  return (walletActions ?? (await loadWalletActions())).getStepUpStatus(client, parameters);
 }
 
 /**

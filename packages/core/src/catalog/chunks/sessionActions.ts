@@ -4,4 +4,5 @@ export { refreshSession } from "../../actions/refreshSession.js";
 export { requestOtp } from "../../actions/requestOtp.js";
 export { signInWithOAuth } from "../../actions/signInWithOAuth.js";
 export { preparePasskeySignIn, signInWithPasskey } from "../../actions/signInWithPasskey.js";
+export { stepUp } from "../../actions/stepUp.js";
 export { verifyOtp } from "../../actions/verifyOtp.js";

@@ -1,0 +1,131 @@
+// Step-up before sensitive actions (docs/security.md "Step-up"): an action `createClient`'s
+// `stepUp` names runs only when the account's user proved themselves on this device (a sign-in by
+// passkey or by code, `Session.verifiedAt`) within `maxAgeMs`. The check wraps each action it can
+// name in the action's chunk (catalog/chunks/*.ts, generated), the one place every call of it
+// passes through before its own code asks for, signs or sends anything; the rule is stepUpRule.ts.
+// All of it is chunk code: the page loads none of it up front.
+
+import type { SignetClient } from "../client.js";
+import { SignetError } from "../errors/errors.js";
+import type { Session, SessionSnapshot } from "../session/sessionStore.js";
+import { type StepUpPolicy, stepUpRequired } from "../session/stepUpRule.js";
+import { STEP_UP_ACTIONS, type StepUpAction } from "./stepUpActions.js";
+
+/** What `getStepUpStatus` says of an account's verification. */
+export type StepUpStatus = {
+  /** Whether the action (or any action `stepUp` names, when none is given) would be refused now. */
+  required: boolean;
+  /** The newest verification held (RFC 3339), if any. */
+  verifiedAt: string | undefined;
+  /** Until when it counts (RFC 3339, the device's clock); absent when step-up is off or none is held. */
+  validUntil: string | undefined;
+  /** `createClient`'s `stepUp.maxAgeMs`; absent when step-up is off. */
+  maxAgeMs: number | undefined;
+};
+
+/**
+ * The newest `verifiedAt` of the sessions held for `accountId`, or of every held session when the
+ * call names no account (the SCA factor and beneficiary actions: the device's user).
+ */
+export function lastVerifiedAt(
+  snapshot: SessionSnapshot,
+  accountId: string | undefined,
+): string | undefined {
+  const held: readonly Session[] =
+    accountId === undefined ? Object.values(snapshot).flat() : (snapshot[accountId] ?? []);
+  let newest: string | undefined;
+  for (const { verifiedAt } of held)
+    if (verifiedAt && (newest === undefined || Date.parse(verifiedAt) > Date.parse(newest)))
+      newest = verifiedAt;
+  return newest;
+}
+
+const policies = new WeakMap<SignetClient, StepUpPolicy>();
+
+/** The client's `stepUp` with its preset resolved (`"sensitive"`: the rows marked so), once. */
+function policyOf(client: SignetClient): StepUpPolicy | undefined {
+  // Not a client: the action's own argument check says so (INVALID_ARGUMENT).
+  const options = (client as Partial<SignetClient> | null | undefined)?.stepUp;
+  if (!options) return undefined;
+  let policy = policies.get(client);
+  if (!policy) {
+    const names = Object.keys(STEP_UP_ACTIONS) as StepUpAction[];
+    policy = {
+      actions: new Set(
+        options.actions === "sensitive"
+          ? names.filter((name) => STEP_UP_ACTIONS[name])
+          : options.actions,
+      ),
+      maxAgeMs: options.maxAgeMs,
+    };
+    policies.set(client, policy);
+  }
+  return policy;
+}
+
+/**
+ * Refuses `action` with `STEP_UP_REQUIRED` when the client's `stepUp` names it and its user has not
+ * verified within the maximum age; run before the action's own code, so nothing is signed or
+ * sent. Resolves at once when step-up is off or the action is not named.
+ * @throws {SignetError} `STEP_UP_REQUIRED`: run `stepUp`, then the action again.
+ */
+export async function checkStepUp(
+  client: SignetClient,
+  action: string,
+  parameters: unknown,
+): Promise<void> {
+  const policy = policyOf(client);
+  if (!policy?.actions.has(action)) return;
+  const named = (parameters as { accountId?: unknown } | undefined)?.accountId;
+  const accountId = typeof named === "string" ? named : undefined;
+  // The held sessions are read from the key store on first use.
+  await client.sessions.load();
+  const verifiedAt = lastVerifiedAt(client.sessions.getSnapshot(), accountId);
+  if (!stepUpRequired(policy, action, verifiedAt, client.timer.now())) return;
+  throw new SignetError(
+    "STEP_UP_REQUIRED",
+    `${action} needs a recent sign-in: verify again (stepUp), then retry`,
+    {
+      details: {
+        action,
+        maxAgeMs: policy.maxAgeMs,
+        ...(verifiedAt ? { verifiedAt } : {}),
+        ...(accountId ? { accountId } : {}),
+      },
+    },
+  );
+}
+
+/**
+ * `action` behind {@link checkStepUp}: what the chunks export for each action `stepUp` can name.
+ * The check takes microtasks only, so a passkey prompt the action opens stays in the caller's task.
+ */
+export function withStepUp<TParameters, TResult>(
+  name: string,
+  action: (client: SignetClient, parameters: TParameters) => Promise<TResult>,
+): (client: SignetClient, parameters: TParameters) => Promise<TResult> {
+  return async (client, parameters) => {
+    await checkStepUp(client, name, parameters);
+    return action(client, parameters);
+  };
+}
+
+/** `getStepUpStatus`'s reading, once the held sessions are loaded. */
+export async function stepUpStatus(
+  client: SignetClient,
+  parameters: { accountId?: string | undefined; action?: string | undefined },
+): Promise<StepUpStatus> {
+  await client.sessions.load();
+  const policy = policyOf(client);
+  const verifiedAt = lastVerifiedAt(client.sessions.getSnapshot(), parameters.accountId);
+  const action = parameters.action ?? [...(policy?.actions ?? [])][0] ?? "";
+  return {
+    required: stepUpRequired(policy, action, verifiedAt, client.timer.now()),
+    verifiedAt,
+    validUntil:
+      policy && verifiedAt
+        ? new Date(Date.parse(verifiedAt) + policy.maxAgeMs).toISOString()
+        : undefined,
+    maxAgeMs: policy?.maxAgeMs,
+  };
+}
