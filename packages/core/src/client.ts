@@ -6,9 +6,9 @@ import { type CryptoApi, preloadOtpSealing } from "./crypto/api.js";
 import type { SigningKey } from "./crypto/backend.js";
 import type { BundleTrustOptions } from "./crypto/bundles.js";
 import { loadChunk } from "./crypto/chunk.js";
-import { defined } from "./errors/defined.js";
 import { SignetError } from "./errors/errors.js";
 import type { KeyPersistence, KeyStore } from "./keys/key-store.js";
+import type { ClientPending, ClientPendingSeams } from "./pending/clientPending.js";
 import {
   createPendingView,
   type PendingCall,
@@ -16,7 +16,6 @@ import {
   type ResumedCall,
 } from "./pending/pendingCalls.js";
 import type { PendingStore } from "./pending/pendingStore.js";
-import type { PendingTracker } from "./pending/track.js";
 
 import { createCrossTab } from "./session/crossTab.js";
 import { type CallOptions, deliver, type EventSink, type SignetEvent } from "./session/events.js";
@@ -31,7 +30,6 @@ import {
   systemClock,
   type Transport,
 } from "./transport/http.js";
-import { generateIdempotencyKey } from "./transport/idempotencyKey.js";
 import { preloadPayloadChecks } from "./transport/payloadCheck.js";
 import { type RetryOptions, type RetryPolicy, resolveRetryPolicy } from "./transport/retry.js";
 import type {
@@ -202,86 +200,28 @@ export const MAX_CLOCK_OFFSET_MS = 6 * 60 * 60_000;
  * when it is made, so no signed call waits for its code; a load that failed is tried again by the
  * next signed call (`loadChunk` types the failure, and nothing was sent).
  */
-const loadEngine = () => loadChunk(() => import("./transport/signedRequest.js"));
-const loadPush = () => loadChunk(() => import("./transport/push.js"));
-/** The resume of kept calls is a chunk too: only a client that finds one loads it. */
-const loadResume = () => loadChunk(() => import("./pending/resume.js"));
-/** What tracks and keeps a call answered PROCESSING: loaded with the engine, as only it needs it. */
-const loadTracking = () => loadChunk(() => import("./pending/track.js"));
+const loadEngine = () => loadChunk(() => import("./transport/clientSigned.js"));
+/**
+ * What tracks and keeps a call answered PROCESSING, where kept calls are stored and their resume
+ * (pending/clientPending.ts): a chunk prefetched with the engine, as only a signature or a kept
+ * call needs it. The page holds the view alone.
+ */
+const loadPending = () => loadChunk(() => import("./pending/clientPending.js"));
 
 /**
- * A client's calls still processing (docs/protocol.md §2.5): the view the page holds, the tracker
- * the engine's chunk loads with it, and the resume of kept calls. Apart from `createClient` so
- * that each stays readable.
+ * The client's wiring of its calls still processing, made on first use (the resume at creation,
+ * or a signed call) from the prefetched chunk; a load that failed is tried again by the next use.
+ * `seams` is read then, once the client exists.
  */
-function clientPending(seams: {
-  given: PendingStore | undefined;
-  indexedDb: ClientDefaults["indexedDbPendingStore"];
-  persistence: () => Promise<KeyPersistence>;
-  lock: <T>(key: string, task: () => Promise<T>) => Promise<T>;
-  now: () => number;
-  emit: (event: SignetEvent, onEvent?: EventSink) => void;
-  lifetime: AbortSignal;
-  client: () => SignetClient;
-}) {
-  const { given, indexedDb, lock, now, emit } = seams;
-  let pendingStore: Promise<PendingStore> | undefined;
-  // Beside the key store, on its persistence: IndexedDB where the key store is IndexedDB.
-  const resolvePendingStore = () => {
-    pendingStore ??= given
-      ? Promise.resolve(given)
-      : Promise.all([seams.persistence(), loadTracking()]).then(([persistence, stores]) =>
-          persistence === "indexeddb" && indexedDb
-            ? indexedDb()
-            : stores.createMemoryPendingStore(),
-        );
-    return pendingStore;
-  };
-  const view = createPendingView();
-  let tracker: PendingTracker | undefined;
-  const tracking = async () => {
-    const { createPendingTracker } = await loadTracking();
-    tracker ??= createPendingTracker(view, {
-      store: resolvePendingStore,
-      lock,
-      now,
-      emit: (event, onEvent) => emit(event, onEvent as EventSink | undefined),
+function wirePending(seams: () => ClientPendingSeams): () => Promise<ClientPending> {
+  let wired: Promise<ClientPending> | undefined;
+  return () => {
+    wired ??= loadPending().then(({ createClientPending }) => createClientPending(seams()));
+    wired.catch(() => {
+      wired = undefined;
     });
-    return tracker;
+    return wired;
   };
-  let resuming: Promise<ResumedCall[]> | undefined;
-  const resume = (call: CallOptions = {}): Promise<ResumedCall[]> => {
-    resuming ??= (async () => {
-      const store = await resolvePendingStore();
-      // Nothing kept: the chunk is not loaded.
-      if ((await store.list().catch(() => [])).length === 0) return [];
-      const [{ resumeKeptCalls }, { told }] = await Promise.all([loadResume(), tracking()]);
-      const client = seams.client();
-      const { sessions } = client;
-      return resumeKeptCalls(
-        {
-          store,
-          lock,
-          now,
-          has: view.has,
-          told,
-          signed: (resumed, options) => client.signed<unknown>(resumed, options),
-          read: (path, signal) => client.request({ method: "GET", path }, { signal }),
-          held: (accountId) => sessions.list(accountId),
-          forget: async (session, options) => {
-            await sessions.remove(session.accountId, session.id);
-            const { accountId, id: sessionId } = session;
-            emit({ type: "session", action: "revoked", accountId, sessionId }, options.onEvent);
-          },
-        },
-        { signal: seams.lifetime, ...call },
-      );
-    })().finally(() => {
-      resuming = undefined;
-    });
-    return resuming;
-  };
-  return { view, tracking, resume };
 }
 
 /** Builds `createClient` for an entry point's defaults. */
@@ -326,7 +266,23 @@ export function createClientFactory(defaults: ClientDefaults) {
     preloadOtpSealing();
     preloadPayloadChecks();
     loadEngine().catch(() => undefined);
-    loadTracking().catch(() => undefined);
+    const view = createPendingView();
+    const pending = wirePending(() => ({
+      view,
+      given: parameters.pendingStore,
+      indexedDb: defaults.indexedDbPendingStore,
+      persistence: async () => (await resolveStore()).persistence,
+      lock: (key, task) => tabs.lock(key, () => task()),
+      now: () => clock.now(),
+      emit,
+      lifetime: lifetime.signal,
+      client: () => ({
+        signed: (resumed, options) => client.signed<unknown>(resumed, options),
+        read: (path, signal) => client.request({ method: "GET", path }, { signal }),
+        sessions,
+      }),
+    }));
+    pending().catch(() => undefined);
     let resolved: Promise<{ store: KeyStore; persistence: KeyPersistence }> | undefined;
     const resolveStore = () => {
       const given = parameters.keyStore;
@@ -370,16 +326,7 @@ export function createClientFactory(defaults: ClientDefaults) {
         emit({ type: "session", action, accountId: session.accountId, sessionId: session.id }),
     });
 
-    const { view, tracking, resume } = clientPending({
-      given: parameters.pendingStore,
-      indexedDb: defaults.indexedDbPendingStore,
-      persistence: async () => (await resolveStore()).persistence,
-      lock: (key, task) => tabs.lock(key, () => task()),
-      now: () => clock.now(),
-      emit,
-      lifetime: lifetime.signal,
-      client: () => client,
-    });
+    const resume = async (call?: CallOptions) => (await pending()).resume(call);
     const sleep = parameters.sleep ?? abortableSleep;
     const random = parameters.random ?? Math.random;
     // The deprecated `signedRequests.backoff` is read as a client-level `retry.backoff` that the
@@ -388,6 +335,17 @@ export function createClientFactory(defaults: ClientDefaults) {
       { backoff: parameters.signedRequests?.backoff },
       parameters.retry,
     );
+    const engineSeams = {
+      transport,
+      clock,
+      timer: deviceClock,
+      sleep,
+      random,
+      randomBytes: crypto.backend.randomBytes,
+      timeoutMs: parameters.signedRequests?.timeoutMs,
+      allowUnknownPayloads: parameters.allowUnknownPayloads === true,
+      push: parameters.push === true,
+    };
     const client: SignetClient = {
       relayUrl: parameters.relayUrl,
       transport,
@@ -436,7 +394,7 @@ export function createClientFactory(defaults: ClientDefaults) {
         { pending: pendingOptions, ...signedParameters },
         { signal, onEvent, retry: callRetry } = {},
       ) => {
-        const [engine, calls] = await Promise.all([loadEngine(), tracking()]);
+        const [engine, { tracker: calls }] = await Promise.all([loadEngine(), pending()]);
         // A PROCESSING answer makes the call pending: shown, and kept when its action allows.
         const tracked =
           signedParameters.mode === "direct"
@@ -446,38 +404,25 @@ export function createClientFactory(defaults: ClientDefaults) {
                 pendingOptions ?? {},
                 onEvent,
               );
-        return engine.runSignedRequest({
-          ...defined({ timeoutMs: parameters.signedRequests?.timeoutMs }),
-          ...signedParameters,
-          onStillProcessing: tracked?.onStillProcessing,
-          // Defaults, client, action, call: the action's default refines the client's policy and
-          // never overrides the caller's.
-          retry: resolveRetryPolicy(retry, signedParameters.retry, callRetry),
-          allowUnknownPayloads: parameters.allowUnknownPayloads === true,
-          signal,
-          // The call's sink sees its HTTP legs too.
-          transport: onEvent
-            ? { relayUrl: transport.relayUrl, request: (r) => transport.request({ ...r, onEvent }) }
-            : transport,
-          clock,
-          timer: deviceClock,
-          sleep,
-          random,
-          generateId: () => generateIdempotencyKey(crypto.backend.randomBytes),
-          ...(parameters.push === true
-            ? {
-                waitForPush: async (requestId, pushSignal, request) =>
-                  (await loadPush()).waitForPush(transport, requestId, pushSignal, request),
-              }
-            : {}),
-          onEvent: (event) => emit(event, onEvent),
-          // A 401 on a call a held session stamped clears that session: the engine says so to the
-          // store directly (session/sessionRejection.ts); the event stays for observers.
-          onEnd: (end) => {
-            tracked?.onEnd(end);
-            sessions.ended(end);
-          },
-        } as RunSignedRequestParameters<never>) as never;
+        return engine.runClientSigned(
+          engineSeams,
+          {
+            ...signedParameters,
+            onStillProcessing: tracked?.onStillProcessing,
+            // Defaults, client, action, call: the action's default refines the client's policy
+            // and never overrides the caller's.
+            retry: resolveRetryPolicy(retry, signedParameters.retry, callRetry),
+            signal,
+            onEvent: (event) => emit(event, onEvent),
+            // A 401 on a call a held session stamped clears that session: the engine says so to
+            // the store directly (session/sessionRejection.ts); the event stays for observers.
+            onEnd: (end) => {
+              tracked?.onEnd(end);
+              sessions.ended(end);
+            },
+          } as Partial<RunSignedRequestParameters<never>>,
+          onEvent,
+        ) as never;
       },
       request: async ({ idempotent, operation, retry: actionRetry, ...request }, call = {}) => {
         const { signal, onEvent } = call;

@@ -1,0 +1,108 @@
+// A client's calls still processing (docs/protocol.md §2.5), wired: where kept calls are stored
+// (beside the key store, on its persistence), the tracker the engine's calls report to, and the
+// resume of kept calls. A chunk with ./track.ts, prefetched when a client is made: the page holds
+// only the view (./pendingCalls.ts) and the loader (client.ts), so that a first render pays for
+// none of this.
+import { loadChunk } from "../crypto/chunk.js";
+import type { KeyPersistence } from "../keys/key-store.js";
+import type { CallOptions, EventSink, SignetEvent } from "../session/events.js";
+import type { Session } from "../session/sessionStore.js";
+import type { PendingView, ResumedCall } from "./pendingCalls.js";
+import type { PendingStore } from "./pendingStore.js";
+import { createMemoryPendingStore } from "./pendingStore.js";
+import type { ResumeSeams } from "./resume.js";
+import { createPendingTracker, type PendingTracker } from "./track.js";
+
+/** The resume of kept calls is a chunk of its own: only a client that finds one loads it. */
+const loadResume = () => loadChunk(() => import("./resume.js"));
+
+/** What the client hands its calls-still-processing wiring. */
+export type ClientPendingSeams = {
+  view: PendingView;
+  /** The store `createClient` was given, if any. */
+  given: PendingStore | undefined;
+  /** The entry's IndexedDB store of kept calls, used where the key store is IndexedDB. */
+  indexedDb: (() => Promise<PendingStore>) | undefined;
+  persistence: () => Promise<KeyPersistence>;
+  lock: <T>(key: string, task: () => Promise<T>) => Promise<T>;
+  now: () => number;
+  emit: (event: SignetEvent, onEvent?: EventSink) => void;
+  lifetime: AbortSignal;
+  /** The client's signed and unsigned sends and its sessions, for a resume. */
+  client: () => {
+    signed: ResumeSeams["signed"];
+    read: ResumeSeams["read"];
+    sessions: {
+      list(accountId: string): Promise<readonly Session[]>;
+      remove(accountId: string, sessionId: string): Promise<void>;
+    };
+  };
+};
+
+/** The client's tracker and resume of calls still processing. */
+export type ClientPending = {
+  tracker: PendingTracker;
+  resume(call?: CallOptions): Promise<ResumedCall[]>;
+};
+
+/**
+ * Wires a client's calls still processing over its view.
+ * @example
+ * ```ts
+ * const { tracker, resume } = createClientPending({ view, given, indexedDb, ...seams });
+ * ```
+ */
+export function createClientPending(seams: ClientPendingSeams): ClientPending {
+  const { view, given, indexedDb, lock, now, emit } = seams;
+  let pendingStore: Promise<PendingStore> | undefined;
+  // Beside the key store, on its persistence: IndexedDB where the key store is IndexedDB.
+  const resolvePendingStore = () => {
+    pendingStore ??= given
+      ? Promise.resolve(given)
+      : seams
+          .persistence()
+          .then((persistence) =>
+            persistence === "indexeddb" && indexedDb ? indexedDb() : createMemoryPendingStore(),
+          );
+    return pendingStore;
+  };
+  const tracker = createPendingTracker(view, {
+    store: resolvePendingStore,
+    lock,
+    now,
+    emit: (event, onEvent) => emit(event, onEvent as EventSink | undefined),
+  });
+  let resuming: Promise<ResumedCall[]> | undefined;
+  const resume = (call: CallOptions = {}): Promise<ResumedCall[]> => {
+    resuming ??= (async () => {
+      const store = await resolvePendingStore();
+      // Nothing kept: the chunk is not loaded.
+      if ((await store.list().catch(() => [])).length === 0) return [];
+      const { resumeKeptCalls } = await loadResume();
+      const client = seams.client();
+      const { sessions } = client;
+      return resumeKeptCalls(
+        {
+          store,
+          lock,
+          now,
+          has: view.has,
+          told: tracker.told,
+          signed: client.signed,
+          read: client.read,
+          held: (accountId) => sessions.list(accountId),
+          forget: async (session, options) => {
+            await sessions.remove(session.accountId, session.id);
+            const { accountId, id: sessionId } = session;
+            emit({ type: "session", action: "revoked", accountId, sessionId }, options.onEvent);
+          },
+        },
+        { signal: seams.lifetime, ...call },
+      );
+    })().finally(() => {
+      resuming = undefined;
+    });
+    return resuming;
+  };
+  return { tracker, resume };
+}
