@@ -194,6 +194,38 @@ describe("webhooks that must reach nobody", () => {
     });
   });
 
+  it("a delivery whose publish failed is taken by the service's retry (503, then 200), not refused as a duplicate", async () => {
+    const inner = countingStore(createMemoryWebhookStore());
+    let failures = 1;
+    const flaky = {
+      ...inner,
+      async publish(channel: string, message: string, ttlMs: number) {
+        if (failures-- > 0) throw new Error("the store is away");
+        await inner.publish(channel, message, ttlMs);
+      },
+    };
+    const flakyApi = await startRelay({
+      publicKey: serviceKey.compressed,
+      waitMs: 300,
+      store: flaky,
+    });
+    const { requestId } = await processingExport(flakyApi, alice);
+    const body = webhookBody(requestId, { resourceId: alice.wallet });
+    const signature = webhookSignature(body, serviceKey);
+    const first = await deliver(flakyApi, body, signature);
+    expect(first.status).toBe(503);
+    expect(await first.json()).toMatchObject({ code: "RELAY_STORE_UNAVAILABLE" });
+    const retried = await deliver(flakyApi, body, signature);
+    expect(retried.status).toBe(200);
+    expect(inner.published).toHaveLength(1);
+    expect((await waitFor(flakyApi, alice, requestId)).event).toMatchObject({
+      data: { requestId, status: "completed" },
+    });
+    const replay = await deliver(flakyApi, body, signature);
+    expect(replay.status).toBe(409);
+    expect(inner.published).toHaveLength(1);
+  });
+
   it("keeps another customer's webhook from this customer's device", async () => {
     const own = await processingExport(testApi, alice);
     const theirs = await processingExport(testApi, bob);

@@ -178,15 +178,21 @@ export async function receiveWebhook(
         "The webhook's timestamp is outside the relay's window.",
       );
     const push = oneOf(EVENT_TYPES, event.type) ? pushMessage(event) : undefined;
-    // Kept past the window on both sides, so a replay can never outlive its record.
-    const first = await stored(() =>
-      settings.store.claim(eventKey(event.id as string), "1", 2 * settings.toleranceMs),
-    );
-    if (!first) throw new WebhookRefusal("WEBHOOK_DUPLICATE", "This webhook was received before.");
+    const key = eventKey(event.id as string);
+    const duplicate = () =>
+      new WebhookRefusal("WEBHOOK_DUPLICATE", "This webhook was received before.");
+    // A delivery already taken publishes nothing. The id is claimed only once the end is
+    // published: a claim taken first would answer the service's retry of a failed publish with
+    // 409, which it never retries, and the push would be lost. Two copies racing may both
+    // publish; that is the same end twice, which a waiting device reads once.
+    if ((await stored(() => settings.store.get(key))) !== undefined) throw duplicate();
     if (push !== undefined)
       await stored(() =>
         settings.store.publish(operationChannel(push.requestId), push.message, settings.ttlMs),
       );
+    // Kept past the window on both sides, so a replay can never outlive its record.
+    const first = await stored(() => settings.store.claim(key, "1", 2 * settings.toleranceMs));
+    if (!first) throw duplicate();
     return {
       answer: { status: 200, headers: answerHeaders(), body: null },
       outcome: { status: 200, eventType },
