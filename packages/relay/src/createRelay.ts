@@ -513,8 +513,16 @@ function configureRelay(
       throw new RelayRefusal("UPSTREAM_UNAVAILABLE", "The service answered with a bad status.");
     }
     // The service took this signed request: its push may now reach this user, and only them.
+    // Only a stamped request counts: the service answers a stamped request's 2xx only for the
+    // pending request its `Request-Id` names, so a request id cannot be claimed by sending it on
+    // a read (which any id would pass) before its owner's signed re-send arrives.
     const requestId = headers["Request-Id"];
-    if (webhooks !== undefined && requestId !== undefined && answer.status < 300)
+    if (
+      webhooks !== undefined &&
+      requestId !== undefined &&
+      headers["Grid-Wallet-Signature"] !== undefined &&
+      answer.status < 300
+    )
       await recordSender(webhooks, requestId, customerId);
     return passThrough(answer.status, answer.headers, answer.body);
   }

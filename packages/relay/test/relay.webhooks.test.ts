@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type RunningRelay, serveRelay } from "../../test/src/stubService.js";
 import { createRelay, type RelayWebhooks } from "../src/createRelay.js";
 import { createMemoryWebhookStore } from "../src/webhooks/store.js";
-import { newKey, type Wallet } from "./nodeWallet.js";
+import { as, newKey, type Wallet } from "./nodeWallet.js";
 import {
   countingStore,
   deliver,
@@ -224,6 +224,17 @@ describe("webhooks that must reach nobody", () => {
     const replay = await deliver(flakyApi, body, signature);
     expect(replay.status).toBe(409);
     expect(inner.published).toHaveLength(1);
+  });
+
+  it("a request id sent on a read (no stamp) is claimed by nobody: only a stamped request the service took records its sender", async () => {
+    const requestId = `Request:${crypto.randomUUID()}`;
+    const read = await fetch(`${testApi}/customers/internal-accounts?type=EMBEDDED_WALLET`, {
+      headers: as(bob, { "Request-Id": requestId }),
+    });
+    expect(read.status).toBe(200);
+    const body = webhookBody(requestId, { resourceId: bob.wallet });
+    expect((await deliver(testApi, body, webhookSignature(body, serviceKey))).status).toBe(200);
+    expect((await waitFor(testApi, bob, requestId)).status).toBe(403);
   });
 
   it("keeps another customer's webhook from this customer's device", async () => {
