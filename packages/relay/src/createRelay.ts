@@ -67,7 +67,7 @@ export interface RelayWebhooks {
   publicKey: string;
   /**
    * How far a delivery's signed `timestamp` may be from the relay's clock (default 300 000 ms,
-   * five minutes); further is refused as stale. Delivery ids are remembered for twice as long, so
+   * five minutes); further is refused as stale. Delivery ids are remembered for twice as long and a second more, so
    * a replay is refused either as stale or as a duplicate.
    */
   toleranceMs?: number;

@@ -190,8 +190,12 @@ export async function receiveWebhook(
       await stored(() =>
         settings.store.publish(operationChannel(push.requestId), push.message, settings.ttlMs),
       );
-    // Kept past the window on both sides, so a replay can never outlive its record.
-    const first = await stored(() => settings.store.claim(key, "1", 2 * settings.toleranceMs));
+    // Kept past the window on both sides, and a second beyond (a delivery dated at the window's
+    // far edge must not outlive its record by the millisecond the comparisons leave), so a replay
+    // can never outlive its record.
+    const first = await stored(() =>
+      settings.store.claim(key, "1", 2 * settings.toleranceMs + 1_000),
+    );
     if (!first) throw duplicate();
     return {
       answer: { status: 200, headers: answerHeaders(), body: null },
