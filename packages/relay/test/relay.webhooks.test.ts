@@ -161,6 +161,10 @@ describe("webhooks that must reach nobody", () => {
       expect(answer.status).toBe(401);
       expect(await answer.json()).toMatchObject({ code: "WEBHOOK_SIGNATURE_INVALID" });
     }
+    // Unsigned, the body is not even read: over the relay's 1 MiB limit, still 401 (not 413).
+    const unsigned = await deliver(testApi, "x".repeat(1024 * 1024 + 1), undefined);
+    expect(unsigned.status).toBe(401);
+    expect(await unsigned.json()).toMatchObject({ code: "WEBHOOK_SIGNATURE_INVALID" });
     expect(testStore.published.length).toBe(published);
     expect((await waitFor(testApi, alice, requestId)).status).toBe(204);
   });

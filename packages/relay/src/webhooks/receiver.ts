@@ -147,6 +147,8 @@ export async function receiveWebhook(
 ): Promise<{ answer: RelayAnswer; outcome: WebhookOutcome }> {
   let eventType: string | undefined;
   try {
+    // No signature: refused before the body is read, so an unsigned caller costs no read.
+    if (signature === null || signature.trim() === "") throw invalidSignature();
     let body: Uint8Array<ArrayBuffer>;
     try {
       body = await readBody(settings.maxBodyBytes);
@@ -156,10 +158,7 @@ export async function receiveWebhook(
       throw new WebhookRefusal("INVALID_INPUT", "The webhook body could not be read.");
     }
     if (!(await verifyWebhookSignature(await settings.key, signature, body)))
-      throw new WebhookRefusal(
-        "WEBHOOK_SIGNATURE_INVALID",
-        `The ${WEBHOOK_SIGNATURE_HEADER} header is not the service's signature over this body.`,
-      );
+      throw invalidSignature();
     let event: Record<string, unknown>;
     try {
       const parsed = parseStrictJson(new TextDecoder("utf-8", { fatal: true }).decode(body));
@@ -216,6 +215,12 @@ export async function receiveWebhook(
     };
   }
 }
+
+const invalidSignature = () =>
+  new WebhookRefusal(
+    "WEBHOOK_SIGNATURE_INVALID",
+    `The ${WEBHOOK_SIGNATURE_HEADER} header is not the service's signature over this body.`,
+  );
 
 async function stored<T>(run: () => Promise<T>): Promise<T> {
   try {
