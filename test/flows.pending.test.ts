@@ -15,6 +15,7 @@ import {
   signOut,
 } from "@signet/core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { sandboxIdToken } from "./support/oidc.js";
 import { signInWithEmail } from "./support/signIn.js";
 import { type Stack, startStack } from "./support/stack.js";
 
@@ -344,6 +345,37 @@ describe("a call still processing", () => {
     expect(added).toMatchObject({ type: "SMS_OTP" });
     expect(pendingOf(events).map((e) => e.state)).toEqual(["processing", "processing", "settled"]);
     await until(async () => (await setup.pendingStore.list()).length === 0, "the copy's delete");
+  });
+
+  it("an OAuth credential add is pending but never kept: its ID token is never written to storage", async () => {
+    const setup = await signedIn();
+    const { client, events } = setup.first;
+    await stack.fault({
+      match: { method: "POST", path: "/auth/credentials" },
+      count: 2,
+      kind: "processing",
+    });
+    const oidcToken = sandboxIdToken({ sub: `google-pending-${Date.now()}` });
+    const kept: string[] = [];
+    const added = await addCredential(client, {
+      accountId: setup.accountId,
+      type: "OAUTH",
+      oidcToken,
+      onEvent: (event) => {
+        if (event.type === "pending" && event.state === "processing")
+          setup.pendingStore.list().then((calls) => {
+            for (const call of calls) kept.push(JSON.stringify(call));
+          });
+      },
+    });
+    expect(added).toMatchObject({ type: "OAUTH" });
+    expect(pendingOf(events).map((e) => [e.state, e.resumable])).toEqual([
+      ["processing", false],
+      ["processing", false],
+      ["settled", false],
+    ]);
+    expect(kept).toEqual([]);
+    expect(JSON.stringify(await setup.pendingStore.list())).not.toContain(oidcToken);
   });
 });
 

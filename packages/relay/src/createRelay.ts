@@ -67,7 +67,7 @@ export interface RelayWebhooks {
   publicKey: string;
   /**
    * How far a delivery's signed `timestamp` may be from the relay's clock (default 300 000 ms,
-   * five minutes); further is refused as stale. Delivery ids are remembered for twice as long, so
+   * five minutes); further is refused as stale. Delivery ids are remembered for twice as long and a second more, so
    * a replay is refused either as stale or as a duplicate.
    */
   toleranceMs?: number;
@@ -513,8 +513,16 @@ function configureRelay(
       throw new RelayRefusal("UPSTREAM_UNAVAILABLE", "The service answered with a bad status.");
     }
     // The service took this signed request: its push may now reach this user, and only them.
+    // Only a stamped request counts: the service answers a stamped request's 2xx only for the
+    // pending request its `Request-Id` names, so a request id cannot be claimed by sending it on
+    // a read (which any id would pass) before its owner's signed re-send arrives.
     const requestId = headers["Request-Id"];
-    if (webhooks !== undefined && requestId !== undefined && answer.status < 300)
+    if (
+      webhooks !== undefined &&
+      requestId !== undefined &&
+      headers["Grid-Wallet-Signature"] !== undefined &&
+      answer.status < 300
+    )
       await recordSender(webhooks, requestId, customerId);
     return passThrough(answer.status, answer.headers, answer.body);
   }

@@ -194,11 +194,16 @@ export function createRedisWebhookStore(
   const deadlines = createDeadlines(timeoutMs);
   const run = <T>(what: string, command: () => Promise<T>) =>
     withTimeout(deadlines, command, timeoutMs, what);
-  // One Redis subscription per channel however many devices wait on it here.
-  const listeners = new Map<string, Set<(message: string) => void>>();
+  // One Redis subscription per channel however many devices wait on it here. Every waiter
+  // awaits the same SUBSCRIBE: a second one must not read the kept end before the subscription
+  // is live (a publish in between would reach neither), nor outlive a SUBSCRIBE that failed.
+  const channels = new Map<
+    string,
+    { listeners: Set<(message: string) => void>; ready: Promise<void> }
+  >();
   subscriber.on("message", (channel, message) => {
     if (!channel.startsWith(prefix)) return;
-    for (const listener of [...(listeners.get(channel.slice(prefix.length)) ?? [])])
+    for (const listener of [...(channels.get(channel.slice(prefix.length))?.listeners ?? [])])
       listener(message);
   });
   return {
@@ -218,23 +223,32 @@ export function createRedisWebhookStore(
       await run("a publish", () => client.publish(`${prefix}${channel}`, message));
     },
     async subscribe(channel, listener) {
-      let set = listeners.get(channel);
-      if (set === undefined) {
-        set = new Set();
-        listeners.set(channel, set);
-        try {
-          await run("a subscribe", () => subscriber.subscribe(`${prefix}${channel}`));
-        } catch (error) {
-          listeners.delete(channel);
-          throw error;
-        }
+      let entry = channels.get(channel);
+      if (entry === undefined) {
+        const created = {
+          listeners: new Set<(message: string) => void>(),
+          ready: run("a subscribe", () => subscriber.subscribe(`${prefix}${channel}`)).then(
+            () => undefined,
+          ),
+        };
+        created.ready.catch(() => {
+          if (channels.get(channel) === created) channels.delete(channel);
+        });
+        channels.set(channel, created);
+        entry = created;
       }
-      set.add(listener);
-      const own = set;
+      const own = entry;
+      own.listeners.add(listener);
+      try {
+        await own.ready;
+      } catch (error) {
+        own.listeners.delete(listener);
+        throw error;
+      }
       return () => {
-        own.delete(listener);
-        if (own.size === 0 && listeners.get(channel) === own) {
-          listeners.delete(channel);
+        own.listeners.delete(listener);
+        if (own.listeners.size === 0 && channels.get(channel) === own) {
+          channels.delete(channel);
           subscriber.unsubscribe(`${prefix}${channel}`).catch(() => undefined);
         }
       };

@@ -72,6 +72,13 @@ function redisClient(port: number): Redis {
   return client;
 }
 
+/** A client of the test's Redis once connected (the stores send nothing while offline). */
+async function readyClient(): Promise<Redis> {
+  const client = redisClient(redisPort);
+  if (client.status !== "ready") await new Promise((resolve) => client.once("ready", resolve));
+  return client;
+}
+
 async function startRelay(port: number): Promise<string> {
   const store = createRedisWebhookStore(redisClient(port), redisClient(port), {
     commandTimeoutMs: 300,
@@ -110,8 +117,11 @@ async function processingExport(through: string, wallet: Wallet): Promise<string
   return challenge.requestId as string;
 }
 
+let redisPort: number;
+
 beforeAll(async () => {
   const port = await freePort();
+  redisPort = port;
   await startRedis(port);
   emulator = await startEmulatorServer({ port: 0 });
   apis.push(await startRelay(port), await startRelay(port));
@@ -156,6 +166,32 @@ describe("webhooks on Redis, across relays", () => {
     expect((await deliver(apis[0]!, body, webhookSignature(body, serviceKey))).status).toBe(200);
     for (const api of apis) expect((await waitFor(api, bob, requestId)).status).toBe(403);
     expect((await waitFor(apis[0]!, alice, requestId)).status).toBe(200);
+  });
+
+  it("a second device waiting on the same request id here waits for the one SUBSCRIBE, so a publish right after reaches both", async () => {
+    const [a, b, c, d] = await Promise.all([1, 2, 3, 4].map(() => readyClient()));
+    // A SUBSCRIBE slow to take (a busy Redis): a second waiter must not start reading before it.
+    const slowSubscribe = new Proxy(b!, {
+      get(target, name, receiver) {
+        if (name !== "subscribe") return Reflect.get(target, name, receiver);
+        return async (...channels: string[]) => {
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          return target.subscribe(...channels);
+        };
+      },
+    });
+    const waiting = createRedisWebhookStore(a!, slowSubscribe);
+    const sending = createRedisWebhookStore(c!, d!);
+    const channel = `operation:Request:${crypto.randomUUID()}`;
+    const heard: string[] = [];
+    const first = waiting.subscribe(channel, (message) => heard.push(`first ${message}`));
+    const stopSecond = await waiting.subscribe(channel, (message) =>
+      heard.push(`second ${message}`),
+    );
+    await sending.publish(channel, "ended", 60_000);
+    await expect.poll(() => heard.sort()).toEqual(["first ended", "second ended"]);
+    stopSecond();
+    (await first)();
   });
 
   it("answers 503 while Redis is down: the service retries the delivery, the device polls", async () => {

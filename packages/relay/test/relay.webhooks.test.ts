@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type RunningRelay, serveRelay } from "../../test/src/stubService.js";
 import { createRelay, type RelayWebhooks } from "../src/createRelay.js";
 import { createMemoryWebhookStore } from "../src/webhooks/store.js";
-import { newKey, type Wallet } from "./nodeWallet.js";
+import { as, newKey, type Wallet } from "./nodeWallet.js";
 import {
   countingStore,
   deliver,
@@ -161,6 +161,10 @@ describe("webhooks that must reach nobody", () => {
       expect(answer.status).toBe(401);
       expect(await answer.json()).toMatchObject({ code: "WEBHOOK_SIGNATURE_INVALID" });
     }
+    // Unsigned, the body is not even read: over the relay's 1 MiB limit, still 401 (not 413).
+    const unsigned = await deliver(testApi, "x".repeat(1024 * 1024 + 1), undefined);
+    expect(unsigned.status).toBe(401);
+    expect(await unsigned.json()).toMatchObject({ code: "WEBHOOK_SIGNATURE_INVALID" });
     expect(testStore.published.length).toBe(published);
     expect((await waitFor(testApi, alice, requestId)).status).toBe(204);
   });
@@ -192,6 +196,49 @@ describe("webhooks that must reach nobody", () => {
     expect((await waitFor(testApi, alice, requestId)).event).toMatchObject({
       data: { requestId, status: "completed" },
     });
+  });
+
+  it("a delivery whose publish failed is taken by the service's retry (503, then 200), not refused as a duplicate", async () => {
+    const inner = countingStore(createMemoryWebhookStore());
+    let failures = 1;
+    const flaky = {
+      ...inner,
+      async publish(channel: string, message: string, ttlMs: number) {
+        if (failures-- > 0) throw new Error("the store is away");
+        await inner.publish(channel, message, ttlMs);
+      },
+    };
+    const flakyApi = await startRelay({
+      publicKey: serviceKey.compressed,
+      waitMs: 300,
+      store: flaky,
+    });
+    const { requestId } = await processingExport(flakyApi, alice);
+    const body = webhookBody(requestId, { resourceId: alice.wallet });
+    const signature = webhookSignature(body, serviceKey);
+    const first = await deliver(flakyApi, body, signature);
+    expect(first.status).toBe(503);
+    expect(await first.json()).toMatchObject({ code: "RELAY_STORE_UNAVAILABLE" });
+    const retried = await deliver(flakyApi, body, signature);
+    expect(retried.status).toBe(200);
+    expect(inner.published).toHaveLength(1);
+    expect((await waitFor(flakyApi, alice, requestId)).event).toMatchObject({
+      data: { requestId, status: "completed" },
+    });
+    const replay = await deliver(flakyApi, body, signature);
+    expect(replay.status).toBe(409);
+    expect(inner.published).toHaveLength(1);
+  });
+
+  it("a request id sent on a read (no stamp) is claimed by nobody: only a stamped request the service took records its sender", async () => {
+    const requestId = `Request:${crypto.randomUUID()}`;
+    const read = await fetch(`${testApi}/customers/internal-accounts?type=EMBEDDED_WALLET`, {
+      headers: as(bob, { "Request-Id": requestId }),
+    });
+    expect(read.status).toBe(200);
+    const body = webhookBody(requestId, { resourceId: bob.wallet });
+    expect((await deliver(testApi, body, webhookSignature(body, serviceKey))).status).toBe(200);
+    expect((await waitFor(testApi, bob, requestId)).status).toBe(403);
   });
 
   it("keeps another customer's webhook from this customer's device", async () => {

@@ -98,15 +98,18 @@ export async function checkStepUp(
 
 /**
  * `action` behind {@link checkStepUp}: what the chunks export for each action `stepUp` can name.
- * The check takes microtasks only, so a passkey prompt the action opens stays in the caller's task.
+ * An action step-up does not name runs synchronously; a named one after the check (the held
+ * sessions loaded first), which a browser may count outside the tap for a passkey prompt.
  */
 export function withStepUp<TParameters, TResult>(
   name: string,
   action: (client: SignetClient, parameters: TParameters) => Promise<TResult>,
 ): (client: SignetClient, parameters: TParameters) => Promise<TResult> {
-  return async (client, parameters) => {
-    await checkStepUp(client, name, parameters);
-    return action(client, parameters);
+  return (client, parameters) => {
+    // Not named (or step-up off): the action runs at once, in the caller's very call, so a
+    // passkey prompt it opens is still inside the tap that asked for it.
+    if (!policyOf(client)?.actions.has(name)) return action(client, parameters);
+    return checkStepUp(client, name, parameters).then(() => action(client, parameters));
   };
 }
 

@@ -147,6 +147,8 @@ export async function receiveWebhook(
 ): Promise<{ answer: RelayAnswer; outcome: WebhookOutcome }> {
   let eventType: string | undefined;
   try {
+    // No signature: refused before the body is read, so an unsigned caller costs no read.
+    if (signature === null || signature.trim() === "") throw invalidSignature();
     let body: Uint8Array<ArrayBuffer>;
     try {
       body = await readBody(settings.maxBodyBytes);
@@ -156,10 +158,7 @@ export async function receiveWebhook(
       throw new WebhookRefusal("INVALID_INPUT", "The webhook body could not be read.");
     }
     if (!(await verifyWebhookSignature(await settings.key, signature, body)))
-      throw new WebhookRefusal(
-        "WEBHOOK_SIGNATURE_INVALID",
-        `The ${WEBHOOK_SIGNATURE_HEADER} header is not the service's signature over this body.`,
-      );
+      throw invalidSignature();
     let event: Record<string, unknown>;
     try {
       const parsed = parseStrictJson(new TextDecoder("utf-8", { fatal: true }).decode(body));
@@ -178,15 +177,25 @@ export async function receiveWebhook(
         "The webhook's timestamp is outside the relay's window.",
       );
     const push = oneOf(EVENT_TYPES, event.type) ? pushMessage(event) : undefined;
-    // Kept past the window on both sides, so a replay can never outlive its record.
-    const first = await stored(() =>
-      settings.store.claim(eventKey(event.id as string), "1", 2 * settings.toleranceMs),
-    );
-    if (!first) throw new WebhookRefusal("WEBHOOK_DUPLICATE", "This webhook was received before.");
+    const key = eventKey(event.id as string);
+    const duplicate = () =>
+      new WebhookRefusal("WEBHOOK_DUPLICATE", "This webhook was received before.");
+    // A delivery already taken publishes nothing. The id is claimed only once the end is
+    // published: a claim taken first would answer the service's retry of a failed publish with
+    // 409, which it never retries, and the push would be lost. Two copies racing may both
+    // publish; that is the same end twice, which a waiting device reads once.
+    if ((await stored(() => settings.store.get(key))) !== undefined) throw duplicate();
     if (push !== undefined)
       await stored(() =>
         settings.store.publish(operationChannel(push.requestId), push.message, settings.ttlMs),
       );
+    // Kept past the window on both sides, and a second beyond (a delivery dated at the window's
+    // far edge must not outlive its record by the millisecond the comparisons leave), so a replay
+    // can never outlive its record.
+    const first = await stored(() =>
+      settings.store.claim(key, "1", 2 * settings.toleranceMs + 1_000),
+    );
+    if (!first) throw duplicate();
     return {
       answer: { status: 200, headers: answerHeaders(), body: null },
       outcome: { status: 200, eventType },
@@ -206,6 +215,12 @@ export async function receiveWebhook(
     };
   }
 }
+
+const invalidSignature = () =>
+  new WebhookRefusal(
+    "WEBHOOK_SIGNATURE_INVALID",
+    `The ${WEBHOOK_SIGNATURE_HEADER} header is not the service's signature over this body.`,
+  );
 
 async function stored<T>(run: () => Promise<T>): Promise<T> {
   try {
