@@ -145,7 +145,8 @@ const budgets = [
     // createClient already prefetches; everything +116 B (60692 B), the two modules' import and
     // export lists. Still 687 B over the design's 20 KiB.
     upFront: 21_167,
-    whole: 60_692,
+    // +28 B in all (60720 B): withStepUp runs an action step-up does not name in the caller's call.
+    whole: 60_720,
   },
   {
     // The hooks alone: react and @signet/core are the app's own dependencies.
