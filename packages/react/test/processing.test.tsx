@@ -4,38 +4,22 @@
 // emulator on 127.0.0.1: the mutation hook shows it (`isProcessing`, `pendingSince`,
 // `processingAttempt`) while the call is re-sent, `usePendingCalls` lists it, and both clear when
 // it settles. Each test runs as is and under <StrictMode>.
-import { addCredential, type SignetClient } from "@signet/core";
-import { act, cleanup, renderHook, waitFor } from "@testing-library/react";
-import type { ReactNode } from "react";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { addCredential } from "@signet/core";
+import { act, renderHook, waitFor } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
 import { signInWithEmail } from "../../../test/support/signIn.js";
-import { type Stack, startStack } from "../../../test/support/stack.js";
-import { SignetProvider, usePendingCalls, useRevokeCredential } from "../src/index.js";
+import { usePendingCalls, useRevokeCredential } from "../src/index.js";
+import { hookOptions, liveStack } from "./liveStack.js";
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(() => stack?.close());
-afterEach(async () => {
-  cleanup();
-  await fetch(`${stack.emulator.url}/_emulator/faults`, { method: "DELETE" });
-});
-
-const options = (client: SignetClient, strict: boolean) => ({
-  wrapper: ({ children }: { children: ReactNode }) => (
-    <SignetProvider client={client}>{children}</SignetProvider>
-  ),
-  reactStrictMode: strict,
-});
+const stack = liveStack();
 
 describe.each([
   ["as is", false],
   ["under StrictMode", true],
 ])("a call still processing (%s)", (_, strict) => {
   it("shows isProcessing and pendingSince while the revoke is re-sent, and clears them when it settles", async () => {
-    const user = await stack.signUp(undefined, { phoneNumber: "+14155550123" });
-    const { client } = stack.client(user.customerId, {
+    const user = await stack().signUp(undefined, { phoneNumber: "+14155550123" });
+    const { client } = stack().client(user.customerId, {
       retry: { backoff: { baseMs: 150, maxMs: 150 } },
     });
     await signInWithEmail(client, user.emailCredentialId);
@@ -45,7 +29,7 @@ describe.each([
       phoneNumber: "+14155550123",
     });
     const credentialId = added.id;
-    await stack.fault({
+    await stack().fault({
       match: { method: "DELETE", path: `/auth/credentials/${credentialId}` },
       count: 3,
       kind: "processing",
@@ -55,7 +39,7 @@ describe.each([
         revoke: useRevokeCredential(),
         calls: usePendingCalls({ action: "revokeCredential" }),
       }),
-      options(client, strict),
+      hookOptions(client, strict),
     );
     expect(result.current.revoke.isProcessing).toBe(false);
     let done: Promise<unknown> = Promise.resolve();

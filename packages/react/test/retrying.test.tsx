@@ -5,35 +5,19 @@
 // next send starts or the retried request answers, and is gone when the call settles; a query's
 // wait shows in every component that shows the query. Each test runs as is and under
 // <StrictMode>.
-import type { RetryEvent, SignetClient } from "@signet/core";
-import { cleanup, renderHook, waitFor } from "@testing-library/react";
-import type { ReactNode } from "react";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { RetryEvent } from "@signet/core";
+import { renderHook, waitFor } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
 import { signInWithEmail } from "../../../test/support/signIn.js";
-import { type Stack, startStack } from "../../../test/support/stack.js";
-import { SignetProvider, useExportWallet, useInternalAccounts } from "../src/index.js";
+import { useExportWallet, useInternalAccounts } from "../src/index.js";
+import { hookOptions, liveStack } from "./liveStack.js";
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(() => stack?.close());
-afterEach(async () => {
-  cleanup();
-  await fetch(`${stack.emulator.url}/_emulator/faults`, { method: "DELETE" });
-});
-
-const options = (client: SignetClient, strict: boolean) => ({
-  wrapper: ({ children }: { children: ReactNode }) => (
-    <SignetProvider client={client}>{children}</SignetProvider>
-  ),
-  reactStrictMode: strict,
-});
+const stack = liveStack();
 
 /** A signed-in user whose client waits 200 ms at most between transient retries. */
 async function signedIn() {
-  const user = await stack.signUp();
-  const { client } = stack.client(user.customerId, {
+  const user = await stack().signUp();
+  const { client } = stack().client(user.customerId, {
     retry: { backoff: { baseMs: 200, maxMs: 200 } },
   });
   await signInWithEmail(client, user.emailCredentialId);
@@ -47,7 +31,7 @@ describe.each([
   it("a mutation shows a 429's Retry-After wait, then clears it when the next send starts", async () => {
     const { user, client } = await signedIn();
     const path = `/internal-accounts/${user.accountId}/export`;
-    await stack.fault({ match: { path }, kind: "rate_limit", retryAfter: 1 });
+    await stack().fault({ match: { path }, kind: "rate_limit", retryAfter: 1 });
     // Every render's view: what an app would show.
     const seen: { retrying: RetryEvent | undefined; status: string; stage: unknown }[] = [];
     const { result } = renderHook(
@@ -56,7 +40,7 @@ describe.each([
         seen.push({ retrying: exported.retrying, status: exported.status, stage: exported.stage });
         return exported;
       },
-      options(client, strict),
+      hookOptions(client, strict),
     );
     expect(result.current.retrying).toBeUndefined();
     const before = Date.now();
@@ -103,7 +87,7 @@ describe.each([
   it("a mutation whose retries run out settles in error with no wait left", async () => {
     const { user, client } = await signedIn();
     const path = `/internal-accounts/${user.accountId}/export`;
-    await stack.fault({ match: { path }, kind: "error", status: 500, count: 2 });
+    await stack().fault({ match: { path }, kind: "error", status: 500, count: 2 });
     const reasons: string[] = [];
     const { result } = renderHook(
       () => {
@@ -112,7 +96,7 @@ describe.each([
           reasons.push(`${exported.retrying.reason} ${exported.retrying.status}`);
         return exported;
       },
-      options(client, strict),
+      hookOptions(client, strict),
     );
     await expect(
       result.current.mutateAsync({ accountId: user.accountId, retry: { retryCount: 1 } }),
@@ -125,7 +109,7 @@ describe.each([
 
   it("a query's retry wait shows in every component showing it, and clears with the answer", async () => {
     const { user, client } = await signedIn();
-    await stack.fault({
+    await stack().fault({
       match: { method: "GET", path: "/customers/internal-accounts" },
       kind: "error",
       status: 503,
@@ -141,7 +125,7 @@ describe.each([
         second.push(b.retrying);
         return { a, b };
       },
-      options(client, strict),
+      hookOptions(client, strict),
     );
     await waitFor(() => expect(result.current.a.isSuccess).toBe(true));
     expect(result.current.b.isSuccess).toBe(true);

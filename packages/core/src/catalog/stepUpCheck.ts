@@ -27,7 +27,7 @@ export type StepUpStatus = {
  * The newest `verifiedAt` of the sessions held for `accountId`, or of every held session when the
  * call names no account (the SCA factor and beneficiary actions: the device's user).
  */
-export function lastVerifiedAt(
+function lastVerifiedAt(
   snapshot: SessionSnapshot,
   accountId: string | undefined,
 ): string | undefined {
@@ -38,6 +38,22 @@ export function lastVerifiedAt(
     if (verifiedAt && (newest === undefined || Date.parse(verifiedAt) > Date.parse(newest)))
       newest = verifiedAt;
   return newest;
+}
+
+/**
+ * The newest verification held for `accountId` and whether `action` needs a new one now, the one
+ * reading of the check and of `getStepUpStatus`. The held sessions are read from the key store on
+ * first use.
+ */
+async function verification(
+  client: SignetClient,
+  policy: StepUpPolicy | undefined,
+  action: string,
+  accountId: string | undefined,
+): Promise<{ verifiedAt: string | undefined; required: boolean }> {
+  await client.sessions.load();
+  const verifiedAt = lastVerifiedAt(client.sessions.getSnapshot(), accountId);
+  return { verifiedAt, required: stepUpRequired(policy, action, verifiedAt, client.timer.now()) };
 }
 
 const policies = new WeakMap<SignetClient, StepUpPolicy>();
@@ -64,24 +80,20 @@ function policyOf(client: SignetClient): StepUpPolicy | undefined {
 }
 
 /**
- * Refuses `action` with `STEP_UP_REQUIRED` when the client's `stepUp` names it and its user has not
- * verified within the maximum age; run before the action's own code, so nothing is signed or
- * sent. Resolves at once when step-up is off or the action is not named.
+ * Refuses `action`, which `policy` names, with `STEP_UP_REQUIRED` when its user has not verified
+ * within the maximum age; run before the action's own code, so nothing is signed or sent.
  * @throws {SignetError} `STEP_UP_REQUIRED`: run `stepUp`, then the action again.
  */
-export async function checkStepUp(
+async function checkStepUp(
   client: SignetClient,
+  policy: StepUpPolicy,
   action: string,
   parameters: unknown,
 ): Promise<void> {
-  const policy = policyOf(client);
-  if (!policy?.actions.has(action)) return;
   const named = (parameters as { accountId?: unknown } | undefined)?.accountId;
   const accountId = typeof named === "string" ? named : undefined;
-  // The held sessions are read from the key store on first use.
-  await client.sessions.load();
-  const verifiedAt = lastVerifiedAt(client.sessions.getSnapshot(), accountId);
-  if (!stepUpRequired(policy, action, verifiedAt, client.timer.now())) return;
+  const { verifiedAt, required } = await verification(client, policy, action, accountId);
+  if (!required) return;
   throw new SignetError(
     "STEP_UP_REQUIRED",
     `${action} needs a recent sign-in: verify again (stepUp), then retry`,
@@ -106,10 +118,11 @@ export function withStepUp<TParameters, TResult>(
   action: (client: SignetClient, parameters: TParameters) => Promise<TResult>,
 ): (client: SignetClient, parameters: TParameters) => Promise<TResult> {
   return (client, parameters) => {
+    const policy = policyOf(client);
     // Not named (or step-up off): the action runs at once, in the caller's very call, so a
     // passkey prompt it opens is still inside the tap that asked for it.
-    if (!policyOf(client)?.actions.has(name)) return action(client, parameters);
-    return checkStepUp(client, name, parameters).then(() => action(client, parameters));
+    if (!policy?.actions.has(name)) return action(client, parameters);
+    return checkStepUp(client, policy, name, parameters).then(() => action(client, parameters));
   };
 }
 
@@ -118,12 +131,11 @@ export async function stepUpStatus(
   client: SignetClient,
   parameters: { accountId?: string | undefined; action?: string | undefined },
 ): Promise<StepUpStatus> {
-  await client.sessions.load();
   const policy = policyOf(client);
-  const verifiedAt = lastVerifiedAt(client.sessions.getSnapshot(), parameters.accountId);
   const action = parameters.action ?? [...(policy?.actions ?? [])][0] ?? "";
+  const { verifiedAt, required } = await verification(client, policy, action, parameters.accountId);
   return {
-    required: stepUpRequired(policy, action, verifiedAt, client.timer.now()),
+    required,
     verifiedAt,
     validUntil:
       policy && verifiedAt

@@ -16,8 +16,6 @@ import {
 } from "./pendingCalls.js";
 import type { KeptCall, PendingStore } from "./pendingStore.js";
 
-export { createMemoryPendingStore } from "./pendingStore.js";
-
 type Seams = {
   /** The kept calls' store, resolved on first use. */
   store: () => Promise<PendingStore>;

@@ -298,6 +298,8 @@ export type RunContext = {
 export function withContext(run: RunState<unknown>, details: Loose<RunContext>): RunContext {
   return defined({ operation: run.config.parameters.operation, ...details });
 }
+
+/** Thrown inside a run to start over from leg 1 (flows that allow it, such as export). */
 export class ChallengeLapse {
   constructor(readonly error: SignetError) {}
 }

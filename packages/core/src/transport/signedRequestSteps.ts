@@ -325,6 +325,40 @@ export async function waitToResend(
   current.retryDelayMs = delayMs;
 }
 
+/**
+ * The wait raced with a push: `sleep` as given, ended early (and quietly) when `listen` hears the
+ * operation's end first. The caller's abort still rejects; the loser is always stopped.
+ */
+function sleepUntilPushed(
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>,
+  listen: (signal: AbortSignal) => Promise<WalletOperationPush | undefined>,
+  heard: (push: WalletOperationPush) => void,
+): (ms: number, signal?: AbortSignal) => Promise<void> {
+  return async (ms, signal) => {
+    const inner = new AbortController();
+    const stop = () => inner.abort(signal?.reason);
+    signal?.addEventListener("abort", stop, { once: true });
+    let pushed = false;
+    listen(inner.signal).then(
+      (push) => {
+        if (push === undefined || inner.signal.aborted) return;
+        pushed = true;
+        heard(push);
+        inner.abort();
+      },
+      () => undefined,
+    );
+    try {
+      await sleep(ms, inner.signal);
+    } catch (error) {
+      if (!pushed) throw error;
+    } finally {
+      signal?.removeEventListener("abort", stop);
+      inner.abort();
+    }
+  };
+}
+
 /** Hands the stamped leg to `onStillProcessing` (challenge mode: a direct execute has its own key). */
 function tellStillProcessing(run: RunState<unknown>, current: LegState, attempt: number): void {
   const { parameters } = run.config;
@@ -398,40 +432,4 @@ export function failure(
   if (step.type === "timeout") return processingTimeoutError(withContext(run, {}), step.cause);
   if (step.type === "lapse") return lapse(run, current, step.cause);
   return step.error;
-}
-
-/** Thrown inside a run to start over from leg 1 (flows that allow it, such as export). */
-
-/**
- * The wait raced with a push: `sleep` as given, ended early (and quietly) when `listen` hears the
- * operation's end first. The caller's abort still rejects; the loser is always stopped.
- */
-function sleepUntilPushed(
-  sleep: (ms: number, signal?: AbortSignal) => Promise<void>,
-  listen: (signal: AbortSignal) => Promise<WalletOperationPush | undefined>,
-  heard: (push: WalletOperationPush) => void,
-): (ms: number, signal?: AbortSignal) => Promise<void> {
-  return async (ms, signal) => {
-    const inner = new AbortController();
-    const stop = () => inner.abort(signal?.reason);
-    signal?.addEventListener("abort", stop, { once: true });
-    let pushed = false;
-    listen(inner.signal).then(
-      (push) => {
-        if (push === undefined || inner.signal.aborted) return;
-        pushed = true;
-        heard(push);
-        inner.abort();
-      },
-      () => undefined,
-    );
-    try {
-      await sleep(ms, inner.signal);
-    } catch (error) {
-      if (!pushed) throw error;
-    } finally {
-      signal?.removeEventListener("abort", stop);
-      inner.abort();
-    }
-  };
 }
