@@ -40,6 +40,13 @@ async function user(
   return { ...signedUp, client, events };
 }
 
+/** A pending EMAIL change made by the platform (the app's backend), as the service answers it. */
+const createChange = (customerId: string, email: string) =>
+  stack.platform<ContactChangeJson>("POST", `/customers/${customerId}/contact-changes`, {
+    type: "EMAIL",
+    value: email,
+  });
+
 const contactRequests = async (customerId: string) =>
   (await stack.requests()).filter((r) =>
     r.path.includes(`/customers/${customerId}/contact-changes`),
@@ -116,11 +123,7 @@ describe('changeContact with contactChanges: "resource"', () => {
   it("resumes a change the device kept the id of (GET, then the submit)", async () => {
     const u = await user();
     const email = `kept-${unique()}@example.com`;
-    const created = await stack.platform<{ id: string }>(
-      "POST",
-      `/customers/${u.customerId}/contact-changes`,
-      { type: "EMAIL", value: email },
-    );
+    const created = await createChange(u.customerId, email);
     expect(created.status).toBe(202);
     const outcome = await changeContact(u.client, {
       customerId: u.customerId,
@@ -135,11 +138,7 @@ describe('changeContact with contactChanges: "resource"', () => {
   it("a submit whose answer was lost is settled by reading the change, not by signing again", async () => {
     const u = await user();
     const email = `lost-${unique()}@example.com`;
-    const created = await stack.platform<{ id: string }>(
-      "POST",
-      `/customers/${u.customerId}/contact-changes`,
-      { type: "EMAIL", value: email },
-    );
+    const created = await createChange(u.customerId, email);
     await stack.fault({
       match: {
         method: "POST",
@@ -170,11 +169,7 @@ describe('changeContact with contactChanges: "resource"', () => {
   it("a lost submit whose reading GET is itself lost once still ends APPLIED, applied once", async () => {
     const u = await user();
     const email = `lost-twice-${unique()}@example.com`;
-    const created = await stack.platform<{ id: string }>(
-      "POST",
-      `/customers/${u.customerId}/contact-changes`,
-      { type: "EMAIL", value: email },
-    );
+    const created = await createChange(u.customerId, email);
     const change = `/customers/${u.customerId}/contact-changes/${created.body.id}`;
     // The relay's ownership GET and the device's first read pass (a delay of 0 uses them up);
     // the submit acts and its answer is lost; the GET that would settle it is lost too (dropped
@@ -340,11 +335,7 @@ describe('changeContact with contactChanges: "resource"', () => {
   it("a change cancelled meanwhile is a typed outcome (CANCELLED), never signed", async () => {
     const u = await user();
     const email = `expired-${unique()}@example.com`;
-    const created = await stack.platform<{ id: string }>(
-      "POST",
-      `/customers/${u.customerId}/contact-changes`,
-      { type: "EMAIL", value: email },
-    );
+    const created = await createChange(u.customerId, email);
     await stack.platform("DELETE", `/customers/${u.customerId}/contact-changes/${created.body.id}`);
     const outcome = await changeContact(u.client, {
       customerId: u.customerId,
@@ -360,10 +351,7 @@ describe('changeContact with contactChanges: "resource"', () => {
 
   it("refuses to carry on another value's pending change: the 409 is passed on", async () => {
     const u = await user();
-    await stack.platform("POST", `/customers/${u.customerId}/contact-changes`, {
-      type: "EMAIL",
-      value: `other-${unique()}@example.com`,
-    });
+    await createChange(u.customerId, `other-${unique()}@example.com`);
     const error = await changeContact(u.client, {
       customerId: u.customerId,
       accountId: u.accountId,
@@ -377,18 +365,10 @@ describe('changeContact with contactChanges: "resource"', () => {
 });
 
 describe("cancelContactChange (#853's DELETE, not signed)", () => {
-  const created = async (customerId: string, email: string) =>
-    (
-      await stack.platform<ContactChangeJson>("POST", `/customers/${customerId}/contact-changes`, {
-        type: "EMAIL",
-        value: email,
-      })
-    ).body;
-
   it("cancels a change awaiting its signature: CANCELLED, and changeContact then never signs it", async () => {
     const u = await user();
     const email = `cancelled-${unique()}@example.com`;
-    const change = await created(u.customerId, email);
+    const change = (await createChange(u.customerId, email)).body;
     const cancelled = await cancelContactChange(u.client, {
       customerId: u.customerId,
       changeId: change.id,
@@ -411,7 +391,7 @@ describe("cancelContactChange (#853's DELETE, not signed)", () => {
 
   it("a cancel whose answer was lost is read back CANCELLED", async () => {
     const u = await user();
-    const change = await created(u.customerId, `lost-cancel-${unique()}@example.com`);
+    const change = (await createChange(u.customerId, `lost-cancel-${unique()}@example.com`)).body;
     await stack.fault({
       match: { method: "DELETE", path: `/customers/${u.customerId}/contact-changes/${change.id}` },
       kind: "drop_after",
@@ -447,7 +427,7 @@ describe("cancelContactChange (#853's DELETE, not signed)", () => {
 
   it("another customer's change: the relay refuses it, nothing is cancelled", async () => {
     const owner = await user();
-    const change = await created(owner.customerId, `theirs-${unique()}@example.com`);
+    const change = (await createChange(owner.customerId, `theirs-${unique()}@example.com`)).body;
     const other = await user();
     for (const customerId of [owner.customerId, other.customerId]) {
       const error = await cancelContactChange(other.client, {

@@ -195,8 +195,7 @@ export async function runSignedRetry(
   if (fault?.kind === "processing") {
     pending.submitted = true;
     pending.stamp = signature;
-    if (spec.webhook !== undefined && ctx.rt.webhooks.active())
-      settleLater(ctx, spec, publicKey, pending);
+    if (reported(ctx, spec)) settleLater(ctx, spec, publicKey, pending);
     return processing();
   }
   if (fault) {
@@ -219,14 +218,25 @@ export async function runSignedRetry(
   }
 }
 
-/** Sends the operation's COMPLETED webhook, reading the resource's id from a copy of `response`. */
+/** Whether this operation's end is reported: it is one #802 names, and a webhook URL is set. */
+const reported = (
+  ctx: RequestContext,
+  spec: SignedRetrySpec,
+): spec is SignedRetrySpec & {
+  webhook: WebhookOperation;
+} => spec.webhook !== undefined && ctx.rt.webhooks.active();
+
+/**
+ * Sends the operation's COMPLETED webhook, reading the resource's id from a copy of `response`
+ * (only when one is sent: no copy is read while no webhook URL is set).
+ */
 async function reportEnd(
   ctx: RequestContext,
   spec: SignedRetrySpec,
   pending: PendingRequest,
   response: Response,
 ): Promise<void> {
-  if (spec.webhook === undefined) return;
+  if (!reported(ctx, spec)) return;
   let body: unknown;
   if (response.status !== 204)
     body = await response
@@ -246,7 +256,7 @@ function reportFailure(
   pending: PendingRequest,
   error: ServiceError,
 ): void {
-  if (spec.webhook === undefined) return;
+  if (!reported(ctx, spec)) return;
   ctx.rt.webhooks.send({
     requestId: pending.id,
     operation: spec.webhook,

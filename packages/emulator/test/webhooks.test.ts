@@ -16,6 +16,7 @@ import {
   otpSignIn,
   processTarget,
   SIGNATURE,
+  signedCall,
   stamp,
   type Target,
   type TestKey,
@@ -131,6 +132,26 @@ async function processing(method: string, path: string, body: string | undefined
   return { requestId, event, collected };
 }
 
+/** A wallet export, signed and sent once (its webhook is delivered as the receiver scripts): its request id. */
+async function signedExport(w: { account: string; key: TestKey }): Promise<string> {
+  const body = JSON.stringify({ clientPublicKey: newKey().publicKeyUncompressed });
+  const { challenge } = await signedCall(
+    t,
+    "POST",
+    `/internal-accounts/${w.account}/export`,
+    body,
+    w.key,
+  );
+  return challenge.body.requestId as string;
+}
+
+/** The delivery attempts the emulator logged for `requestId`, as `[attempt, status]`. */
+const attempts = (requestId: string) =>
+  emulator
+    .webhookDeliveries()
+    .filter((d) => d.requestId === requestId)
+    .map((d) => [d.attempt, d.status]);
+
 describe("wallet-operation webhooks", () => {
   it("reports each of the four operations after a PROCESSING answer, judged by the schema", async () => {
     const w = await wallet();
@@ -196,13 +217,14 @@ describe("wallet-operation webhooks", () => {
       code: "SIGNER_PROVIDER_REJECTED",
       match: { method: "DELETE", path: `/auth/sessions/${w.session}` },
     });
-    const path = `/auth/sessions/${w.session}`;
-    const challenge = await call(t, "DELETE", path);
+    const { challenge, result: failed } = await signedCall(
+      t,
+      "DELETE",
+      `/auth/sessions/${w.session}`,
+      undefined,
+      w.key,
+    );
     const requestId = challenge.body.requestId as string;
-    const failed = await call(t, "DELETE", path, undefined, {
-      [SIGNATURE]: stamp(challenge.body.payloadToSign, w.key),
-      "Request-Id": requestId,
-    });
     expect(failed.status).toBe(424);
     const [hook] = await hooksFor(requestId);
     expect(await judge(hook!)).toMatchObject({
@@ -218,24 +240,12 @@ describe("wallet-operation webhooks", () => {
   it("retries with backoff until a 2xx, under one delivery id with fresh timestamps", async () => {
     const w = await wallet();
     script = [500, 503];
-    const path = `/internal-accounts/${w.account}/export`;
-    const body = JSON.stringify({ clientPublicKey: newKey().publicKeyUncompressed });
-    const challenge = await call(t, "POST", path, body);
-    const requestId = challenge.body.requestId as string;
-    await call(t, "POST", path, body, {
-      [SIGNATURE]: stamp(challenge.body.payloadToSign, w.key),
-      "Request-Id": requestId,
-    });
+    const requestId = await signedExport(w);
     const hooks = await hooksFor(requestId, 3);
     const bodies = await Promise.all(hooks.map(judge));
     expect(new Set(bodies.map((b) => b.id)).size).toBe(1);
     await expect
-      .poll(() =>
-        emulator
-          .webhookDeliveries()
-          .filter((d) => d.requestId === requestId)
-          .map((d) => [d.attempt, d.status]),
-      )
+      .poll(() => attempts(requestId))
       .toEqual([
         [1, 500],
         [2, 503],
@@ -257,19 +267,8 @@ describe("wallet-operation webhooks", () => {
       ],
     ] as const) {
       script = [...answers];
-      const path = `/internal-accounts/${w.account}/export`;
-      const body = JSON.stringify({ clientPublicKey: newKey().publicKeyUncompressed });
-      const challenge = await call(t, "POST", path, body);
-      const requestId = challenge.body.requestId as string;
-      await call(t, "POST", path, body, {
-        [SIGNATURE]: stamp(challenge.body.payloadToSign, w.key),
-        "Request-Id": requestId,
-      });
-      const log = () =>
-        emulator
-          .webhookDeliveries()
-          .filter((d) => d.requestId === requestId)
-          .map((d) => [d.attempt, d.status]);
+      const requestId = await signedExport(w);
+      const log = () => attempts(requestId);
       await expect.poll(log).toEqual(expected);
       // Nothing more comes after the last attempt's backoff would have passed.
       await new Promise((resolve) => setTimeout(resolve, 60));

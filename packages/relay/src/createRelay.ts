@@ -609,33 +609,32 @@ async function spendRateLimit(
   customerId: string,
   method: string,
 ): Promise<void> {
-  if (rateLimit !== undefined) {
-    let hit: RateLimitResult | undefined;
-    const key = `signet-relay:${customerId}`;
-    try {
-      hit =
-        rateLimit.hitNow !== undefined
-          ? rateLimit.hitNow(key, rateLimit.windowMs, rateLimit.limit)
-          : await rateLimit.store.hit(key, rateLimit.windowMs, rateLimit.limit);
-    } catch {
-      // A shared store that is down cannot enforce the limit: reads go on, writes fail closed.
-      if (method !== "GET" && method !== "HEAD") {
-        throw new RelayRefusal(
-          "RELAY_STORE_UNAVAILABLE",
-          "The relay cannot take this request right now; try again shortly.",
-          { retryAfterSeconds: 1 },
-          { "Retry-After": "1" },
-        );
-      }
-    }
-    if (hit !== undefined && !hit.allowed) {
-      const seconds = Math.max(1, Math.ceil(hit.retryAfterMs / 1000));
+  if (rateLimit === undefined) return;
+  let hit: RateLimitResult | undefined;
+  const key = `signet-relay:${customerId}`;
+  try {
+    hit =
+      rateLimit.hitNow !== undefined
+        ? rateLimit.hitNow(key, rateLimit.windowMs, rateLimit.limit)
+        : await rateLimit.store.hit(key, rateLimit.windowMs, rateLimit.limit);
+  } catch {
+    // A shared store that is down cannot enforce the limit: reads go on, writes fail closed.
+    if (method !== "GET" && method !== "HEAD") {
       throw new RelayRefusal(
-        "RATE_LIMITED",
-        "Too many requests; try again later.",
-        { retryAfterSeconds: seconds },
-        { "Retry-After": String(seconds) },
+        "RELAY_STORE_UNAVAILABLE",
+        "The relay cannot take this request right now; try again shortly.",
+        { retryAfterSeconds: 1 },
+        { "Retry-After": "1" },
       );
     }
+  }
+  if (hit !== undefined && !hit.allowed) {
+    const seconds = Math.max(1, Math.ceil(hit.retryAfterMs / 1000));
+    throw new RelayRefusal(
+      "RATE_LIMITED",
+      "Too many requests; try again later.",
+      { retryAfterSeconds: seconds },
+      { "Retry-After": String(seconds) },
+    );
   }
 }

@@ -6,7 +6,7 @@
 // Shared relay state in Redis: one rate limit and one ownership cache for many relay instances
 // behind a load balancer. The client is passed in (ioredis, or an adapter over node-redis), so
 // the relay itself depends on no Redis package.
-import { createDeadlines, type Deadlines } from "./deadlines.js";
+import { createDeadlines } from "./deadlines.js";
 import type { OwnershipCache } from "./ownership.js";
 import type { RateLimitResult, RateLimitStore } from "./rateLimit.js";
 import type { WebhookStore } from "./webhooks/store.js";
@@ -46,28 +46,38 @@ local ttl = redis.call("PTTL", KEYS[1])
 if ttl < 0 then redis.call("PEXPIRE", KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return { count, ttl }`;
 
-function withTimeout<T>(
-  deadlines: Deadlines,
-  run: () => Promise<T>,
-  ms: number,
-  what: string,
-): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const stop = deadlines.start(() =>
-      reject(new RelayStoreUnavailableError(`Redis did not answer ${what} in ${ms} ms`)),
-    );
-    run().then(
-      (value) => {
-        stop();
-        resolve(value);
-      },
-      (cause: unknown) => {
-        stop();
-        // The cause may name the Redis host: keep it off the message, on `cause` only.
-        reject(new RelayStoreUnavailableError(`Redis failed on ${what}`, { cause }));
-      },
-    );
-  });
+/**
+ * The options both stores share, read once: the key prefix, and `run`, which gives a command
+ * `commandTimeoutMs` (one timer for every command's deadline, not one per command: deadlines.ts)
+ * and turns any failure into a {@link RelayStoreUnavailableError}.
+ */
+function redisRunner(options: RedisStoresOptions): {
+  prefix: string;
+  run: <T>(what: string, command: () => Promise<T>) => Promise<T>;
+} {
+  const prefix = options.prefix ?? "signet-relay:";
+  const timeoutMs = options.commandTimeoutMs ?? 500;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+    throw new TypeError(`"commandTimeoutMs" expected a positive number, got ${timeoutMs}`);
+  const deadlines = createDeadlines(timeoutMs);
+  const run = <T>(what: string, command: () => Promise<T>) =>
+    new Promise<T>((resolve, reject) => {
+      const stop = deadlines.start(() =>
+        reject(new RelayStoreUnavailableError(`Redis did not answer ${what} in ${timeoutMs} ms`)),
+      );
+      command().then(
+        (value) => {
+          stop();
+          resolve(value);
+        },
+        (cause: unknown) => {
+          stop();
+          // The cause may name the Redis host: keep it off the message, on `cause` only.
+          reject(new RelayStoreUnavailableError(`Redis failed on ${what}`, { cause }));
+        },
+      );
+    });
+  return { prefix, run };
 }
 
 /**
@@ -98,20 +108,12 @@ export function createRedisStores(
   client: RedisClientLike,
   options: RedisStoresOptions = {},
 ): { rateLimit: RateLimitStore; ownershipCache: OwnershipCache } {
-  const prefix = options.prefix ?? "signet-relay:";
-  const timeoutMs = options.commandTimeoutMs ?? 500;
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
-    throw new TypeError(`"commandTimeoutMs" expected a positive number, got ${timeoutMs}`);
-  // One timer for every command's deadline, not one per command (deadlines.ts).
-  const deadlines = createDeadlines(timeoutMs);
+  const { prefix, run } = redisRunner(options);
   return {
     rateLimit: {
       async hit(key, windowMs, limit): Promise<RateLimitResult> {
-        const reply = await withTimeout(
-          deadlines,
-          () => client.eval(HIT, 1, `${prefix}rate:${key}`, Math.max(1, Math.ceil(windowMs))),
-          timeoutMs,
-          "a rate-limit hit",
+        const reply = await run("a rate-limit hit", () =>
+          client.eval(HIT, 1, `${prefix}rate:${key}`, Math.max(1, Math.ceil(windowMs))),
         );
         const [count, ttl] = Array.isArray(reply) ? reply.map(Number) : [];
         if (!Number.isFinite(count) || !Number.isFinite(ttl))
@@ -121,22 +123,11 @@ export function createRedisStores(
     },
     ownershipCache: {
       async get(key) {
-        const value = await withTimeout(
-          deadlines,
-          () => client.get(`${prefix}${key}`),
-          timeoutMs,
-          "a read",
-        );
-        return value ?? undefined;
+        return (await run("a read", () => client.get(`${prefix}${key}`))) ?? undefined;
       },
       async set(key, value, ttlMs) {
         if (ttlMs <= 0) return;
-        await withTimeout(
-          deadlines,
-          () => client.set(`${prefix}${key}`, value, "PX", Math.ceil(ttlMs)),
-          timeoutMs,
-          "a write",
-        );
+        await run("a write", () => client.set(`${prefix}${key}`, value, "PX", Math.ceil(ttlMs)));
       },
     },
   };
@@ -187,13 +178,7 @@ export function createRedisWebhookStore(
   subscriber: RedisSubscriberLike,
   options: RedisStoresOptions = {},
 ): WebhookStore {
-  const prefix = options.prefix ?? "signet-relay:";
-  const timeoutMs = options.commandTimeoutMs ?? 500;
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
-    throw new TypeError(`"commandTimeoutMs" expected a positive number, got ${timeoutMs}`);
-  const deadlines = createDeadlines(timeoutMs);
-  const run = <T>(what: string, command: () => Promise<T>) =>
-    withTimeout(deadlines, command, timeoutMs, what);
+  const { prefix, run } = redisRunner(options);
   // One Redis subscription per channel however many devices wait on it here. Every waiter
   // awaits the same SUBSCRIBE: a second one must not read the kept end before the subscription
   // is live (a publish in between would reach neither), nor outlive a SUBSCRIBE that failed.

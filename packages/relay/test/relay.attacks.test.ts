@@ -2,7 +2,6 @@
 // holds a valid app session and tries to act on customer A's (Alice's) wallet, or to reach
 // other service endpoints with the platform's credentials. Every probe asserts the safe outcome.
 
-import { sealOtpBundle } from "@signet/core";
 import { type EmulatorServer, startEmulatorServer } from "@signet/emulator";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { rawHttp, rawRequest } from "../../test/src/rawHttp.js";
@@ -14,11 +13,19 @@ import {
   type RelayHandler,
 } from "../src/createRelay.js";
 import { createMemoryOwnershipCache } from "../src/ownership.js";
-import { as, json, newKey, stamp, type Wallet } from "./nodeWallet.js";
-
-type Json = Record<string, unknown>;
-
-const BASIC = `Basic ${Buffer.from("emulator:emulator").toString("base64")}`;
+import {
+  as,
+  BASIC,
+  emulatorRelayOptions,
+  type Json,
+  json,
+  newKey,
+  platform as platformCall,
+  signUp as signUpThrough,
+  stamp,
+  userFromCookie,
+  type Wallet,
+} from "./nodeWallet.js";
 
 /** One call the relay made to the service, as its `fetch` saw it. */
 interface UpstreamCall {
@@ -55,22 +62,15 @@ const forwarded = (): UpstreamCall[] => {
   return calls.slice(lookups);
 };
 
-const userFromCookie = (request: Request) => {
-  const user = /(?:^|; )user=([^;]+)/.exec(request.headers.get("Cookie") ?? "")?.[1];
-  return user ? { customerId: decodeURIComponent(user) } : null;
-};
-
 function makeRelay(options: Partial<CreateRelayOptions> = {}): RelayHandler {
-  return createRelay({
-    baseUrl: emulator.url,
-    tokenId: "emulator",
-    clientSecret: "emulator",
-    resolveUser: userFromCookie,
-    rateLimit: false,
-    fetch: spyFetch,
-    onEvent: (event) => events.push(event),
-    ...options,
-  });
+  return createRelay(
+    emulatorRelayOptions(emulator.url, {
+      rateLimit: false,
+      fetch: spyFetch,
+      onEvent: (event) => events.push(event),
+      ...options,
+    }),
+  );
 }
 
 async function serve(options: Partial<CreateRelayOptions> = {}): Promise<string> {
@@ -79,58 +79,10 @@ async function serve(options: Partial<CreateRelayOptions> = {}): Promise<string>
   return `${running.url}/api/grid`;
 }
 
-async function platform(method: string, path: string, body?: unknown): Promise<Json> {
-  const response = await fetch(`${emulator.url}${path}`, {
-    method,
-    headers: { Authorization: BASIC, "Content-Type": "application/json" },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return text === "" ? {} : (JSON.parse(text) as Json);
-}
+const platform = (method: string, path: string, body?: unknown) =>
+  platformCall(emulator.url, method, path, body);
 
-async function signUp(email: string): Promise<Wallet> {
-  const customer = await platform("POST", "/customers", { customerType: "INDIVIDUAL", email });
-  const customerId = customer.id as string;
-  const user = { customerId };
-  const accounts = (await (
-    await fetch(`${api}/customers/internal-accounts?type=EMBEDDED_WALLET`, { headers: as(user) })
-  ).json()) as { data: Json[] };
-  const wallet = accounts.data[0]!.id as string;
-  const credentials = (await (
-    await fetch(`${api}/auth/credentials?accountId=${wallet}`, { headers: as(user) })
-  ).json()) as { data: Json[] };
-  const credential = credentials.data.find((c) => c.type === "EMAIL_OTP")!.id as string;
-  const challenged = await fetch(`${api}/auth/credentials/${credential}/challenge`, {
-    method: "POST",
-    headers: json(user),
-  });
-  const { otpEncryptionTargetBundle } = (await challenged.json()) as Json;
-  const tek = newKey();
-  const encryptedOtpBundle = await sealOtpBundle({
-    targetBundle: otpEncryptionTargetBundle as string,
-    otpCode: "000000",
-    publicKey: tek.uncompressed,
-    trustedKeys: [attestationKey],
-  });
-  const body = JSON.stringify({ type: "EMAIL_OTP", encryptedOtpBundle });
-  const path = `${api}/auth/credentials/${credential}/verify`;
-  const headers = as(user, { "Content-Type": "application/json" });
-  const first = (await (await fetch(path, { method: "POST", headers, body })).json()) as Json;
-  const final = await fetch(path, {
-    method: "POST",
-    headers: {
-      ...headers,
-      "Grid-Wallet-Signature": stamp(first.payloadToSign as string, tek),
-      "Request-Id": first.requestId as string,
-    },
-    body,
-  });
-  expect(final.status).toBe(200);
-  const session = (await final.json()) as Json;
-  return { customerId, wallet, credential, session: session.id as string, sessionKey: tek };
-}
+const signUp = (email: string) => signUpThrough(api, emulator.url, attestationKey, email);
 
 let alice: Wallet;
 let bob: Wallet;

@@ -1,15 +1,23 @@
 // The relay (served by node:http through toNodeHandler) in front of the running @signet/emulator.
 // Stamps are made here with node:crypto, so a stamp that verifies proves the bytes arrived intact.
 
-import { sealOtpBundle } from "@signet/core";
 import { type EmulatorServer, startEmulatorServer } from "@signet/emulator";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { rawHttp, rawRequest } from "../../test/src/rawHttp.js";
 import { type RunningRelay, serveRelay } from "../../test/src/stubService.js";
 import { type CreateRelayOptions, createRelay } from "../src/createRelay.js";
-import { as, json, newKey, stamp, type TestKey, type Wallet } from "./nodeWallet.js";
-
-const BASIC = `Basic ${Buffer.from("emulator:emulator").toString("base64")}`;
+import {
+  as,
+  emulatorRelayOptions,
+  type Json,
+  json,
+  newKey,
+  platform as platformCall,
+  signUp as signUpThrough,
+  stamp,
+  type TestKey,
+  type Wallet,
+} from "./nodeWallet.js";
 
 let emulator: EmulatorServer;
 let relay: RunningRelay;
@@ -17,33 +25,12 @@ let api: string;
 let attestationKey: string;
 const extraRelays: RunningRelay[] = [];
 
-type Json = Record<string, unknown>;
-
 /** A direct platform call to the emulator (what the app's backend does outside the relay). */
-async function platform(method: string, path: string, body?: unknown): Promise<Json> {
-  const response = await fetch(`${emulator.url}${path}`, {
-    method,
-    headers: { Authorization: BASIC, "Content-Type": "application/json" },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return text === "" ? {} : (JSON.parse(text) as Json);
-}
+const platform = (method: string, path: string, body?: unknown) =>
+  platformCall(emulator.url, method, path, body);
 
 async function startRelay(options: Partial<CreateRelayOptions> = {}): Promise<string> {
-  const running = await serveRelay(
-    createRelay({
-      baseUrl: emulator.url,
-      tokenId: "emulator",
-      clientSecret: "emulator",
-      resolveUser: (request) => {
-        const user = /(?:^|; )user=([^;]+)/.exec(request.headers.get("Cookie") ?? "")?.[1];
-        return user ? { customerId: decodeURIComponent(user) } : null;
-      },
-      ...options,
-    }),
-  );
+  const running = await serveRelay(createRelay(emulatorRelayOptions(emulator.url, options)));
   extraRelays.push(running);
   return `${running.url}/api/grid`;
 }
@@ -77,43 +64,7 @@ async function signedRetry(
 }
 
 /** Creates a customer and signs them in by email OTP, every wallet call through the relay. */
-async function signUp(email: string): Promise<Wallet> {
-  const customer = await platform("POST", "/customers", { customerType: "INDIVIDUAL", email });
-  const customerId = customer.id as string;
-  const user = { customerId };
-  const accounts = (await (
-    await fetch(`${api}/customers/internal-accounts?type=EMBEDDED_WALLET`, { headers: as(user) })
-  ).json()) as { data: Json[] };
-  const wallet = accounts.data[0]!.id as string;
-  const credentials = (await (
-    await fetch(`${api}/auth/credentials?accountId=${wallet}`, { headers: as(user) })
-  ).json()) as { data: Json[] };
-  const credential = credentials.data.find((c) => c.type === "EMAIL_OTP")!.id as string;
-  const challenged = await fetch(`${api}/auth/credentials/${credential}/challenge`, {
-    method: "POST",
-    headers: json(user),
-  });
-  expect(challenged.status).toBe(200);
-  const { otpEncryptionTargetBundle } = (await challenged.json()) as Json;
-  const tek = newKey();
-  const encryptedOtpBundle = await sealOtpBundle({
-    targetBundle: otpEncryptionTargetBundle as string,
-    otpCode: "000000",
-    publicKey: tek.uncompressed,
-    trustedKeys: [attestationKey],
-  });
-  const body = JSON.stringify({ type: "EMAIL_OTP", encryptedOtpBundle });
-  const { final } = await signedRetry(
-    user,
-    "POST",
-    `/auth/credentials/${credential}/verify`,
-    body,
-    tek,
-  );
-  expect(final.status).toBe(200);
-  const session = (await final.json()) as Json;
-  return { customerId, wallet, credential, session: session.id as string, sessionKey: tek };
-}
+const signUp = (email: string) => signUpThrough(api, emulator.url, attestationKey, email);
 
 let alice: Wallet;
 let bob: Wallet;
@@ -121,18 +72,7 @@ let bob: Wallet;
 beforeAll(async () => {
   emulator = await startEmulatorServer({ port: 0 });
   attestationKey = (await platform("GET", "/_emulator/keys")).attestationPublicKey as string;
-  relay = await serveRelay(
-    createRelay({
-      baseUrl: emulator.url,
-      tokenId: "emulator",
-      clientSecret: "emulator",
-      resolveUser: (request) => {
-        const user = /(?:^|; )user=([^;]+)/.exec(request.headers.get("Cookie") ?? "")?.[1];
-        return user ? { customerId: decodeURIComponent(user) } : null;
-      },
-      rateLimit: false,
-    }),
-  );
+  relay = await serveRelay(createRelay(emulatorRelayOptions(emulator.url, { rateLimit: false })));
   api = `${relay.url}/api/grid`;
   alice = await signUp("alice@example.com");
   bob = await signUp("bob@example.com");

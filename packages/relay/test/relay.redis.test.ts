@@ -4,12 +4,11 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createServer as createNetServer } from "node:net";
 import { createInterface } from "node:readline";
 import { type EmulatorServer, startEmulatorServer } from "@signet/emulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, killRedisServer, REDIS_SERVER, startRedisServer } from "./redisServer.js";
 
-const REDIS_SERVER = process.env.REDIS_SERVER_PATH ?? "redis-server";
 const ROOT = new URL("../../../", import.meta.url).pathname;
 const BASIC = `Basic ${Buffer.from("emulator:emulator").toString("base64")}`;
 const LIMIT = 10;
@@ -21,36 +20,11 @@ const relays: { url: string; child: ChildProcess }[] = [];
 let balancer: Server;
 let balancerUrl: string;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createNetServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 async function startRedis(): Promise<void> {
-  redis = spawn(
-    REDIS_SERVER,
-    ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
-  await new Promise<void>((resolve, reject) => {
-    redis!.once("error", reject);
-    redis!.once("exit", (code) => reject(new Error(`redis-server exited with ${code}`)));
-    createInterface({ input: redis!.stdout! }).on("line", (line) => {
-      if (line.includes("Ready to accept connections")) resolve();
-    });
-  });
+  redis = await startRedisServer(redisPort);
 }
 
-async function stopRedis(): Promise<void> {
-  if (!redis || redis.exitCode !== null) return;
-  const exited = new Promise((resolve) => redis!.once("exit", resolve));
-  redis.kill("SIGKILL");
-  await exited;
-}
+const stopRedis = () => killRedisServer(redis);
 
 async function startRelay(): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(

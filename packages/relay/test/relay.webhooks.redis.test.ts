@@ -3,28 +3,23 @@
 // relay, the service's webhook reaches the other, and the device waiting on the first hears it
 // (Redis pub/sub); a replay to either relay is a duplicate; another customer waits on neither;
 // with Redis gone a delivery is 503 (the service sends it again) and a wait 503 (the device polls).
-import { type ChildProcess, spawn } from "node:child_process";
-import type { AddressInfo } from "node:net";
-import { createServer as createNetServer } from "node:net";
-import { createInterface } from "node:readline";
+import type { ChildProcess } from "node:child_process";
 import { type EmulatorServer, startEmulatorServer } from "@signet/emulator";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningRelay, serveRelay } from "../../test/src/stubService.js";
 import { createRelay } from "../src/createRelay.js";
 import { createRedisWebhookStore } from "../src/redis.js";
-import { newKey, type Wallet } from "./nodeWallet.js";
 import {
-  deliver,
+  emulatorRelayOptions,
+  newKey,
   platform,
   signedRetry,
   signUp,
-  waitFor,
-  webhookBody,
-  webhookSignature,
-} from "./webhookWallet.js";
-
-const REDIS_SERVER = process.env.REDIS_SERVER_PATH ?? "redis-server";
+  type Wallet,
+} from "./nodeWallet.js";
+import { freePort, killRedisServer, startRedisServer } from "./redisServer.js";
+import { deliver, waitFor, webhookBody, webhookSignature } from "./webhookWallet.js";
 
 let emulator: EmulatorServer;
 let redis: ChildProcess | undefined;
@@ -34,30 +29,6 @@ const apis: string[] = [];
 const serviceKey = newKey();
 let alice: Wallet;
 let bob: Wallet;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createNetServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function startRedis(port: number): Promise<void> {
-  redis = spawn(
-    REDIS_SERVER,
-    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
-  await new Promise<void>((resolve, reject) => {
-    redis!.once("error", reject);
-    redis!.once("exit", (code) => reject(new Error(`redis-server exited with ${code}`)));
-    createInterface({ input: redis!.stdout! }).on("line", (line) => {
-      if (line.includes("Ready to accept connections")) resolve();
-    });
-  });
-}
 
 function redisClient(port: number): Redis {
   const client = new Redis({
@@ -84,17 +55,12 @@ async function startRelay(port: number): Promise<string> {
     commandTimeoutMs: 300,
   });
   const running = await serveRelay(
-    createRelay({
-      baseUrl: emulator.url,
-      tokenId: "emulator",
-      clientSecret: "emulator",
-      resolveUser: (request) => {
-        const user = /(?:^|; )user=([^;]+)/.exec(request.headers.get("Cookie") ?? "")?.[1];
-        return user ? { customerId: decodeURIComponent(user) } : null;
-      },
-      rateLimit: false,
-      webhooks: { publicKey: serviceKey.uncompressed, waitMs: 3_000, store },
-    }),
+    createRelay(
+      emulatorRelayOptions(emulator.url, {
+        rateLimit: false,
+        webhooks: { publicKey: serviceKey.uncompressed, waitMs: 3_000, store },
+      }),
+    ),
   );
   relays.push(running);
   return `${running.url}/api/grid`;
@@ -122,7 +88,7 @@ let redisPort: number;
 beforeAll(async () => {
   const port = await freePort();
   redisPort = port;
-  await startRedis(port);
+  redis = await startRedisServer(port);
   emulator = await startEmulatorServer({ port: 0 });
   apis.push(await startRelay(port), await startRelay(port));
   const keys = await platform(emulator.url, "GET", "/_emulator/keys");
@@ -134,11 +100,7 @@ afterAll(async () => {
   await Promise.all(relays.map((relay) => relay.close()));
   for (const client of clients) client.disconnect();
   await emulator?.close();
-  if (redis && redis.exitCode === null && redis.signalCode === null) {
-    const exited = new Promise((resolve) => redis!.once("exit", resolve));
-    redis.kill("SIGKILL");
-    await exited;
-  }
+  await killRedisServer(redis);
 });
 
 describe("webhooks on Redis, across relays", () => {
@@ -196,9 +158,7 @@ describe("webhooks on Redis, across relays", () => {
 
   it("answers 503 while Redis is down: the service retries the delivery, the device polls", async () => {
     const requestId = await processingExport(apis[0]!, alice);
-    const exited = new Promise((resolve) => redis!.once("exit", resolve));
-    redis!.kill("SIGKILL");
-    await exited;
+    await killRedisServer(redis);
     const body = webhookBody(requestId);
     const delivered = await deliver(apis[1]!, body, webhookSignature(body, serviceKey));
     expect(delivered.status).toBe(503);

@@ -8,17 +8,16 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type RunningRelay, serveRelay } from "../../test/src/stubService.js";
 import { createRelay, type RelayWebhooks } from "../src/createRelay.js";
 import { createMemoryWebhookStore } from "../src/webhooks/store.js";
-import { as, newKey, type Wallet } from "./nodeWallet.js";
 import {
-  countingStore,
-  deliver,
+  as,
+  emulatorRelayOptions,
+  newKey,
   platform,
   signedRetry,
   signUp,
-  waitFor,
-  webhookBody,
-  webhookSignature,
-} from "./webhookWallet.js";
+  type Wallet,
+} from "./nodeWallet.js";
+import { countingStore, deliver, waitFor, webhookBody, webhookSignature } from "./webhookWallet.js";
 
 let emulator: EmulatorServer;
 const relays: RunningRelay[] = [];
@@ -34,17 +33,7 @@ let bob: Wallet;
 
 async function startRelay(webhooks: RelayWebhooks): Promise<string> {
   const running = await serveRelay(
-    createRelay({
-      baseUrl: emulator.url,
-      tokenId: "emulator",
-      clientSecret: "emulator",
-      resolveUser: (request) => {
-        const user = /(?:^|; )user=([^;]+)/.exec(request.headers.get("Cookie") ?? "")?.[1];
-        return user ? { customerId: decodeURIComponent(user) } : null;
-      },
-      rateLimit: false,
-      webhooks,
-    }),
+    createRelay(emulatorRelayOptions(emulator.url, { rateLimit: false, webhooks })),
   );
   relays.push(running);
   return `${running.url}/api/grid`;

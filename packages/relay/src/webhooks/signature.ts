@@ -28,12 +28,14 @@ function base64Bytes(text: string): Uint8Array<ArrayBuffer> | undefined {
   }
 }
 
-const KEY_TEXT =
-  /^(0[23][0-9a-fA-F]{64}|04[0-9a-fA-F]{128}|-----BEGIN PUBLIC KEY-----[A-Za-z0-9+/=\s]+-----END PUBLIC KEY-----)$/;
+const SEC1_HEX = /^(0[23][0-9a-fA-F]{64}|04[0-9a-fA-F]{128})$/;
+const SPKI_PEM = /^-----BEGIN PUBLIC KEY-----([A-Za-z0-9+/=\s]+)-----END PUBLIC KEY-----$/;
 
 /** Whether `text` has the form of a key {@link importWebhookKey} reads (checked at creation). */
 export function isWebhookKeyText(text: unknown): text is string {
-  return typeof text === "string" && KEY_TEXT.test(text.trim());
+  if (typeof text !== "string") return false;
+  const trimmed = text.trim();
+  return SEC1_HEX.test(trimmed) || SPKI_PEM.test(trimmed);
 }
 
 /**
@@ -45,12 +47,10 @@ export async function importWebhookKey(text: string): Promise<CryptoKey> {
   if (typeof text !== "string") throw new TypeError(`"webhooks.publicKey" expected a string`);
   const trimmed = text.trim();
   try {
-    if (/^(0[23][0-9a-fA-F]{64}|04[0-9a-fA-F]{128})$/.test(trimmed)) {
+    if (SEC1_HEX.test(trimmed)) {
       return await crypto.subtle.importKey("raw", hexBytes(trimmed), ALGORITHM, false, ["verify"]);
     }
-    const pem = /^-----BEGIN PUBLIC KEY-----([A-Za-z0-9+/=\s]+)-----END PUBLIC KEY-----$/.exec(
-      trimmed,
-    );
+    const pem = SPKI_PEM.exec(trimmed);
     const der = pem ? base64Bytes(pem[1]!.replace(/\s+/g, "")) : undefined;
     if (der) return await crypto.subtle.importKey("spki", der, ALGORITHM, false, ["verify"]);
   } catch {
