@@ -7,6 +7,7 @@ import {
   type ContactChangeJson,
   cancelContactChange,
   changeContact,
+  type FetchFunction,
   listCredentials,
   SignetError,
 } from "@signet/core";
@@ -202,6 +203,137 @@ describe('changeContact with contactChanges: "resource"', () => {
     expect(credentials.find((c) => c.id === u.emailCredentialId)?.nickname).toBe(email);
     const read = await stack.platform<ContactChangeJson>("GET", change);
     expect(read.body.status).toBe("APPLIED");
+  });
+
+  describe("the settling GET meets a fault too, under the default retry policy", () => {
+    /** A signed-in client of a new customer with a change awaiting its signature. */
+    async function awaiting(label: string, pageFetch?: FetchFunction) {
+      const signedUp = await stack.signUp();
+      const email = `${label}-${unique()}@example.com`;
+      const created = await stack.platform<{ id: string }>(
+        "POST",
+        `/customers/${signedUp.customerId}/contact-changes`,
+        { type: "EMAIL", value: email },
+      );
+      const { client } = stack.client(signedUp.customerId, {
+        contactChanges: "resource",
+        // The library's default policy (the stack's clients pin a short backoff).
+        signedRequests: undefined,
+        ...(pageFetch ? { fetch: pageFetch } : {}),
+      });
+      await signInWithEmail(client, signedUp.emailCredentialId);
+      const change = `/customers/${signedUp.customerId}/contact-changes/${created.body.id}`;
+      return { ...signedUp, client, email, changeId: created.body.id, change };
+    }
+
+    /** The change APPLIED at the service, its credential renamed once. */
+    async function expectAppliedOnce(u: Awaited<ReturnType<typeof awaiting>>) {
+      const read = await stack.platform<ContactChangeJson>("GET", u.change);
+      expect(read.body.status).toBe("APPLIED");
+      const credentials = await stack.platform<{ data: { id: string; nickname?: string }[] }>(
+        "GET",
+        `/auth/credentials?accountId=${u.accountId}`,
+      );
+      expect(credentials.body.data.find((c) => c.id === u.emailCredentialId)?.nickname).toBe(
+        u.email,
+      );
+    }
+
+    const shortLog = async (customerId: string) =>
+      (await contactRequests(customerId)).map(
+        (r) => `${r.method}${r.path.endsWith("/submit") ? " submit" : ""} ${r.fault ?? r.status}`,
+      );
+
+    it("device → relay: the submit's answer lost at the device and its re-sends cut, then the settling GET's answer lost once: read again, APPLIED, one submit", async () => {
+      // The page's own fetch: the first submit reaches the service (which applies it) and its
+      // answer is lost; every re-send of it fails before the relay (the policy's retries spent);
+      // the first GET after the submit is answered by the service and never heard.
+      const faults: string[] = [];
+      let submits = 0;
+      const pageFetch: FetchFunction = async (input, init) => {
+        const method = String(init?.method ?? "GET");
+        const path = new URL(input).pathname;
+        const isSubmit = method === "POST" && path.endsWith("/submit");
+        if (isSubmit && ++submits > 1) {
+          faults.push("submit cut");
+          throw new TypeError("fetch failed (injected: the relay was not reached)");
+        }
+        const loses =
+          isSubmit ||
+          (method === "GET" &&
+            submits > 0 &&
+            path.includes("/contact-changes/") &&
+            !faults.includes("GET lost"));
+        const response = await fetch(input, init);
+        if (!loses) return response;
+        faults.push(isSubmit ? "submit lost" : "GET lost");
+        await response.arrayBuffer();
+        throw new TypeError("fetch failed (injected: the relay's answer was lost)");
+      };
+      const u = await awaiting("device-lost", pageFetch);
+      await stack.clearRequests();
+      const outcome = await changeContact(u.client, {
+        customerId: u.customerId,
+        accountId: u.accountId,
+        email: u.email,
+        changeId: u.changeId,
+      });
+      expect(outcome).toMatchObject({ via: "resource", status: "APPLIED" });
+      expect(outcome.via === "resource" && outcome.change.id).toBe(u.changeId);
+      // One send and the policy's three re-sends of the submit; the settling GET lost once.
+      expect(faults).toEqual(["submit lost", "submit cut", "submit cut", "submit cut", "GET lost"]);
+      // The service: the relay's ownership lookup, the device's first read, the one submit, the
+      // settling read lost on its way back, then read again.
+      expect(await shortLog(u.customerId)).toEqual([
+        "GET 200",
+        "GET 200",
+        "POST submit 200",
+        "GET 200",
+        "GET 200",
+      ]);
+      await expectAppliedOnce(u);
+    });
+
+    it("relay → service: the submit's answer lost on every send, then the settling GET answered 500 once: read again, APPLIED, applied once", async () => {
+      const u = await awaiting("service-lost");
+      await stack.clearRequests();
+      // One send and the policy's three re-sends, each answer lost after the service answered
+      // (the first applies; an applied change answers itself again, unchanged); the read that
+      // settles it meets a 5xx once (a 5xx, not a drop: the relay's fetch re-sends a GET on a
+      // cut pooled connection by itself).
+      await stack.fault({
+        match: { method: "POST", path: `${u.change}/submit` },
+        kind: "drop_after",
+        count: 4,
+      });
+      // The relay's ownership lookup and the device's first read pass (a delay of 0 uses them
+      // up); the settling read after the submits meets the 500.
+      await stack.fault({
+        match: { method: "GET", path: u.change },
+        kind: "delay",
+        ms: 0,
+        count: 2,
+      });
+      await stack.fault({ match: { method: "GET", path: u.change }, kind: "error" });
+      const outcome = await changeContact(u.client, {
+        customerId: u.customerId,
+        accountId: u.accountId,
+        email: u.email,
+        changeId: u.changeId,
+      });
+      expect(outcome).toMatchObject({ via: "resource", status: "APPLIED" });
+      expect(await shortLog(u.customerId)).toEqual([
+        "GET delay",
+        "GET delay",
+        "POST submit drop_after",
+        "POST submit drop_after",
+        "POST submit drop_after",
+        "POST submit drop_after",
+        "GET error",
+        "GET 200",
+      ]);
+      await expectAppliedOnce(u);
+    });
   });
 
   it("re-sends the identical submit while it answers PROCESSING", async () => {

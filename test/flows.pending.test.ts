@@ -29,17 +29,39 @@ afterEach(() => fetch(`${stack.emulator.url}/_emulator/faults`, { method: "DELET
 
 type Sent = { method: string; url: string; body: string | undefined; headers: Headers };
 
+const record = (input: string, init: RequestInit | undefined): Sent => ({
+  method: String(init?.method ?? "GET"),
+  url: String(input),
+  body: init?.body === undefined || init.body === null ? undefined : String(init.body),
+  headers: new Headers(init?.headers),
+});
+
 /** A fetch that records what the device sends (the stamp included: never printed). */
 function recording(sent: Sent[]): FetchFunction {
   return async (input, init) => {
-    sent.push({
-      method: String(init?.method ?? "GET"),
-      url: String(input),
-      body: init?.body === undefined || init.body === null ? undefined : String(init.body),
-      headers: new Headers(init?.headers),
-    });
+    sent.push(record(input, init));
     return fetch(input, init);
   };
+}
+
+/**
+ * A device → relay fault, once: the device's fetch (recording into `sent`) fails the first request
+ * `picks` chooses. `fail`: nothing reaches the relay (the connection never opened); `lose`: the
+ * relay answers (the service acted) and the answer never reaches the page. `met` lists the
+ * request it failed.
+ */
+function faultyOnce(sent: Sent[], picks: (request: Sent) => boolean, kind: "fail" | "lose") {
+  const met: Sent[] = [];
+  const faulty: FetchFunction = async (input, init) => {
+    const request = record(input, init);
+    sent.push(request);
+    if (met.length > 0 || !picks(request)) return fetch(input, init);
+    met.push(request);
+    if (kind === "fail") throw new TypeError("fetch failed (injected: the relay was not reached)");
+    await (await fetch(input, init)).arrayBuffer();
+    throw new TypeError("fetch failed (injected: the relay's answer was lost)");
+  };
+  return { fetch: faulty, met };
 }
 
 const pendingOf = (events: SignetEvent[]) =>
@@ -376,6 +398,182 @@ describe("a call still processing", () => {
     ]);
     expect(kept).toEqual([]);
     expect(JSON.stringify(await setup.pendingStore.list())).not.toContain(oidcToken);
+  });
+});
+
+/**
+ * The reloaded page's client, under the library's default retry policy: the stack's clients pin
+ * a short backoff, and a recovery is tested as users get it.
+ */
+function reloadWithDefaults(
+  setup: Awaited<ReturnType<typeof signedIn>>,
+  fetchFunction: FetchFunction,
+) {
+  return stack.client(setup.customerId, {
+    keyStore: setup.keyStore,
+    pendingStore: setup.pendingStore,
+    fetch: fetchFunction,
+    signedRequests: undefined,
+  });
+}
+
+/** The device's signed DELETEs: the resume's re-sends of the kept call. */
+const resends = (sent: Sent[]) =>
+  sent.filter((s) => s.method === "DELETE" && s.headers.has("Request-Id"));
+
+/** The emulator's log of the session's DELETE and the sessions list, as `method path outcome`. */
+async function serviceLog(sessionId: string) {
+  return (await stack.requests())
+    .filter(
+      (r) =>
+        (r.method === "DELETE" && r.path.endsWith(`/auth/sessions/${sessionId}`)) ||
+        (r.method === "GET" && r.path.split("?")[0]!.endsWith("/auth/sessions")),
+    )
+    .map((r) => `${r.method} ${r.fault ?? r.status}`);
+}
+
+/**
+ * The end every recovered resume must reach: settled once (204), the held session forgotten,
+ * the kept copy deleted, and the session gone at the service (read last: the read is logged).
+ */
+async function expectResumedOnce(
+  setup: Awaited<ReturnType<typeof signedIn>>,
+  reloaded: ReturnType<Stack["client"]>,
+  ended: Awaited<ReturnType<ReturnType<Stack["client"]>["client"]["pending"]["resume"]>>,
+  requestId: string,
+) {
+  expect(ended).toEqual([
+    { action: "signOut", requestId, outcome: "settled", status: 204, body: undefined },
+  ]);
+  expect(await reloaded.client.sessions.list(setup.accountId)).toEqual([]);
+  expect(await setup.pendingStore.list()).toEqual([]);
+  expect(pendingOf(reloaded.events).map((e) => e.state)).toEqual(["resumed", "settled"]);
+  const listed = await stack.platform<{ data: { id: string }[] }>(
+    "GET",
+    `/auth/sessions?accountId=${setup.accountId}`,
+  );
+  expect(listed.body.data.map((s) => s.id)).not.toContain(setup.session.id);
+}
+
+describe("a resumed call whose recovery meets a fault (default retry policy)", () => {
+  it("relay → service: the resume's re-send dropped before the service read it is sent again, and ends once", async () => {
+    const setup = await signedIn();
+    await signOutThenReload(setup, []);
+    const [kept] = await setup.pendingStore.list();
+    await stack.clearRequests();
+    await stack.fault({
+      match: { method: "DELETE", path: `/auth/sessions/${setup.session.id}` },
+      kind: "drop",
+    });
+    const after: Sent[] = [];
+    const reloaded = reloadWithDefaults(setup, recording(after));
+    const ended = await reloaded.client.pending.resume();
+    const log = await serviceLog(setup.session.id);
+    await expectResumedOnce(setup, reloaded, ended, kept!.requestId);
+    // The same stamp and request id twice: the dropped one, then the one the service took.
+    expect(resends(after)).toHaveLength(2);
+    expect(new Set(resends(after).map((s) => s.headers.get("Grid-Wallet-Signature"))).size).toBe(1);
+    expect(log).toEqual(["DELETE drop", "DELETE 204"]);
+  });
+
+  it("relay → service: the resume's re-send answered 503 is sent again, and ends once", async () => {
+    const setup = await signedIn();
+    await signOutThenReload(setup, []);
+    const [kept] = await setup.pendingStore.list();
+    await stack.clearRequests();
+    await stack.fault({
+      match: { method: "DELETE", path: `/auth/sessions/${setup.session.id}` },
+      kind: "error",
+      status: 503,
+      code: "SERVICE_UNAVAILABLE",
+    });
+    const after: Sent[] = [];
+    const reloaded = reloadWithDefaults(setup, recording(after));
+    const ended = await reloaded.client.pending.resume();
+    const log = await serviceLog(setup.session.id);
+    await expectResumedOnce(setup, reloaded, ended, kept!.requestId);
+    expect(resends(after)).toHaveLength(2);
+    expect(log).toEqual(["DELETE error", "DELETE 204"]);
+  });
+
+  it("device → relay: the new page's re-send fails before reaching the relay; sent again, ends once", async () => {
+    const setup = await signedIn();
+    await signOutThenReload(setup, []);
+    const [kept] = await setup.pendingStore.list();
+    await stack.clearRequests();
+    const after: Sent[] = [];
+    const device = faultyOnce(after, (s) => resends([s]).length === 1, "fail");
+    const reloaded = reloadWithDefaults(setup, device.fetch);
+    const ended = await reloaded.client.pending.resume();
+    const log = await serviceLog(setup.session.id);
+    await expectResumedOnce(setup, reloaded, ended, kept!.requestId);
+    expect(device.met).toHaveLength(1);
+    expect(resends(after)).toHaveLength(2);
+    // The service saw only the one that reached it.
+    expect(log).toEqual(["DELETE 204"]);
+  });
+
+  it("device → relay: the re-send's answer is lost after the service acted; the spent id is settled by reading, applied once", async () => {
+    const setup = await signedIn();
+    await signOutThenReload(setup, []);
+    const [kept] = await setup.pendingStore.list();
+    await stack.clearRequests();
+    const after: Sent[] = [];
+    const device = faultyOnce(after, (s) => resends([s]).length === 1, "lose");
+    const reloaded = reloadWithDefaults(setup, device.fetch);
+    const ended = await reloaded.client.pending.resume();
+    const log = await serviceLog(setup.session.id);
+    await expectResumedOnce(setup, reloaded, ended, kept!.requestId);
+    expect(device.met).toHaveLength(1);
+    // Revoked by the first re-send (its answer lost); the second finds the session gone, and
+    // the list read says the call ended. One revoke.
+    expect(log).toEqual(["DELETE 204", "DELETE 404", "GET 200"]);
+  });
+
+  // A 5xx, not a dropped connection: Node's fetch in the relay sends an idempotent GET again by
+  // itself when its pooled connection is cut, which would leave the device's own retry untested.
+  it("relay → service: the list read that settles a spent request id is answered 500 once, read again, and settles", async () => {
+    const setup = await signedIn();
+    const before: Sent[] = [];
+    await signOutThenReload(setup, before);
+    const [kept] = await setup.pendingStore.list();
+    // The send of the page before landed after it went: the service revoked the session.
+    const original = before.find((s) => s.headers.has("Request-Id"))!;
+    expect(
+      (await fetch(original.url, { method: "DELETE", headers: original.headers })).status,
+    ).toBe(204);
+    await stack.clearRequests();
+    await stack.fault({ match: { method: "GET", path: "/auth/sessions" }, kind: "error" });
+    const reloaded = reloadWithDefaults(setup, recording([]));
+    const ended = await reloaded.client.pending.resume();
+    const log = await serviceLog(setup.session.id);
+    await expectResumedOnce(setup, reloaded, ended, kept!.requestId);
+    expect(log).toEqual(["DELETE 404", "GET error", "GET 200"]);
+  });
+
+  it("device → relay: the list read that settles a spent request id loses its answer once, is read again, and settles", async () => {
+    const setup = await signedIn();
+    const before: Sent[] = [];
+    await signOutThenReload(setup, before);
+    const [kept] = await setup.pendingStore.list();
+    const original = before.find((s) => s.headers.has("Request-Id"))!;
+    expect(
+      (await fetch(original.url, { method: "DELETE", headers: original.headers })).status,
+    ).toBe(204);
+    await stack.clearRequests();
+    const after: Sent[] = [];
+    const device = faultyOnce(
+      after,
+      (s) => s.method === "GET" && new URL(s.url).pathname.endsWith("/auth/sessions"),
+      "lose",
+    );
+    const reloaded = reloadWithDefaults(setup, device.fetch);
+    const ended = await reloaded.client.pending.resume();
+    const log = await serviceLog(setup.session.id);
+    await expectResumedOnce(setup, reloaded, ended, kept!.requestId);
+    expect(device.met).toHaveLength(1);
+    // The service answered both reads; the page heard the second.
+    expect(log).toEqual(["DELETE 404", "GET 200", "GET 200"]);
   });
 });
 

@@ -3,8 +3,15 @@
 // relay. A call answered PROCESSING ends on the push: with a backoff far longer than the test
 // may run, the export still ends, after exactly one re-send past the PROCESSING answer. Without
 // a receiver on the relay, the same client falls back to polling.
-import { addCredential, exportWallet, type SignetEvent } from "@signet/core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  addCredential,
+  exportWallet,
+  type FetchFunction,
+  listCredentials,
+  type SignetEvent,
+} from "@signet/core";
+import type { WebhookStore } from "@signet/relay";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { signInWithEmail } from "./support/signIn.js";
 import { type Stack, startStack } from "./support/stack.js";
 
@@ -18,17 +25,48 @@ const SLOW = {
   random: () => 0.999,
 };
 
+/**
+ * Faults a test arms, each used up once: the relay's webhook store failing a read of who sent a
+ * request (the device's wait answers 503) or a publish (the service's delivery answered 503), and
+ * the emulator's delivery failing to reach the relay at all.
+ */
+const armed = { ownerRead: 0, publish: 0, deliveryCut: 0 };
+const storeDown = () => Promise.reject(new Error("the webhook store is down (injected)"));
+
+function failingStore(inner: WebhookStore): WebhookStore {
+  return {
+    claim: (key, value, ttlMs) => inner.claim(key, value, ttlMs),
+    get: (key) =>
+      key.startsWith("webhook:owner:") && armed.ownerRead > 0 && armed.ownerRead-- > 0
+        ? storeDown()
+        : inner.get(key),
+    publish: (channel, message, ttlMs) =>
+      armed.publish > 0 && armed.publish-- > 0
+        ? storeDown()
+        : inner.publish(channel, message, ttlMs),
+    subscribe: (channel, listener) => inner.subscribe(channel, listener),
+  };
+}
+
+const deliver: typeof fetch = (input, init) =>
+  armed.deliveryCut > 0 && armed.deliveryCut-- > 0
+    ? Promise.reject(new TypeError("fetch failed (injected: the relay was not reached)"))
+    : fetch(input, init);
+
 let stack: Stack;
 let polling: Stack;
 beforeAll(async () => {
   stack = await startStack({
-    webhooks: { baseDelayMs: 20, maxAttempts: 3, settleMs: 20 },
-    relayWebhooks: { waitMs: 5_000 },
+    webhooks: { baseDelayMs: 20, maxAttempts: 3, settleMs: 20, fetch: deliver },
+    relayWebhooks: { waitMs: 5_000, store: failingStore },
   });
   polling = await startStack({ webhooks: { settleMs: 20 } });
 });
 afterAll(async () => {
   await Promise.all([stack?.close(), polling?.close()]);
+});
+afterEach(() => {
+  Object.assign(armed, { ownerRead: 0, publish: 0, deliveryCut: 0 });
 });
 
 async function user(on: Stack, overrides: Parameters<Stack["client"]>[1]) {
@@ -101,5 +139,146 @@ describe("a PROCESSING call with no receiver on the relay", () => {
     expect(await exportWallet(u.client, { accountId: u.accountId })).toMatch(/ /);
     expect((await sends(polling, path)).length).toBeGreaterThanOrEqual(3);
     expect(stages(u.events)).not.toContain("pushed");
+  });
+});
+
+/** The device's long polls of the relay's push route, as its fetch saw them. */
+type Poll = { status: number | "failed" };
+
+/**
+ * The page's fetch, recording each long poll; with `failFirst`, the first one fails before it
+ * reaches the relay (a device → relay fault).
+ */
+function pollWatch(polls: Poll[], failFirst: boolean): FetchFunction {
+  return async (input, init) => {
+    if (!new URL(input).pathname.includes("/wallet-operations/")) return fetch(input, init);
+    if (failFirst && polls.length === 0) {
+      polls.push({ status: "failed" });
+      throw new TypeError("fetch failed (injected: the relay was not reached)");
+    }
+    const response = await fetch(input, init);
+    polls.push({ status: response.status });
+    return response;
+  };
+}
+
+/** The request id of the signed leg the service answered PROCESSING. */
+const processingRequestId = (events: SignetEvent[]) => {
+  const waited = events.find((e) => e.type === "signedRequest" && e.stage === "processing");
+  return (waited as { requestId?: string } | undefined)?.requestId;
+};
+
+/** The emulator's delivery attempts of the webhook for `requestId`, by the relay's status. */
+const deliveriesOf = (requestId: string | undefined) =>
+  stack.emulator.emulator
+    .webhookDeliveries()
+    .filter((d) => d.requestId === requestId)
+    .map((d) => d.status);
+
+async function until(check: () => boolean, what: string) {
+  const end = Date.now() + 10_000;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe("the push wait meets a fault once", () => {
+  it("device → relay, default retry policy: the long poll fails at the device; the fallback poll ends the export, collected once", async () => {
+    const polls: Poll[] = [];
+    // `signedRequests: undefined`: the library's default policy (the stack pins a short backoff).
+    const u = await user(stack, {
+      push: true,
+      signedRequests: undefined,
+      fetch: pollWatch(polls, true),
+    });
+    const path = `/internal-accounts/${u.accountId}/export`;
+    await stack.fault({ kind: "processing", match: { method: "POST", path } });
+    await stack.clearRequests();
+    const mnemonic = await exportWallet(u.client, { accountId: u.accountId });
+    expect(mnemonic).toMatch(/^[a-z]+( [a-z]+){11}$/);
+    expect(polls).toEqual([{ status: "failed" }]);
+    expect((await sends(stack, path)).map((r) => [r.status, r.fault ?? null])).toEqual([
+      [202, null],
+      [200, "processing"],
+      [200, null],
+    ]);
+    expect(stages(u.events)).not.toContain("pushed");
+    // The service still delivered the end; nobody was waiting for it.
+    await until(() => deliveriesOf(processingRequestId(u.events)).length > 0, "the delivery");
+    expect(deliveriesOf(processingRequestId(u.events))).toEqual([200]);
+  });
+
+  it("relay side, default retry policy: the relay's store is down for the wait (503); the fallback poll ends the credential add, one credential", async () => {
+    const polls: Poll[] = [];
+    const phoneNumber = "+14155550199";
+    const u = await user(stack, {
+      push: true,
+      signedRequests: undefined,
+      fetch: pollWatch(polls, false),
+    });
+    const before = (await listCredentials(u.client, { accountId: u.accountId })).length;
+    await stack.fault({ kind: "processing", match: { method: "POST", path: "/auth/credentials" } });
+    await stack.clearRequests();
+    armed.ownerRead = 1;
+    const added = await addCredential(u.client, {
+      accountId: u.accountId,
+      type: "SMS_OTP",
+      phoneNumber,
+    });
+    expect(armed.ownerRead).toBe(0);
+    expect(polls).toEqual([{ status: 503 }]);
+    expect(stages(u.events)).not.toContain("pushed");
+    const sent = (await stack.requests()).filter(
+      (r) => r.method === "POST" && r.path.endsWith("/auth/credentials"),
+    );
+    expect(sent.map((r) => [r.status, r.fault ?? null])).toEqual([
+      [202, null],
+      [200, "processing"],
+      [201, null],
+    ]);
+    const after = await listCredentials(u.client, { accountId: u.accountId });
+    expect(after).toHaveLength(before + 1);
+    expect(after.filter((c) => c.id === added.id)).toHaveLength(1);
+  });
+
+  // These two pin the backoff (SLOW): under the default one the fallback poll ends the wait as
+  // well, and the test could not tell that the service's retried delivery is what ended it.
+  it("relay → service: the relay answers the first delivery 503 (its store down); the service's retry is pushed and ends the wait", async () => {
+    const u = await user(stack, { push: true, ...SLOW });
+    const path = `/internal-accounts/${u.accountId}/export`;
+    await stack.fault({ kind: "processing", match: { method: "POST", path } });
+    await stack.clearRequests();
+    armed.publish = 1;
+    expect(await exportWallet(u.client, { accountId: u.accountId })).toMatch(
+      /^[a-z]+( [a-z]+){11}$/,
+    );
+    expect(armed.publish).toBe(0);
+    expect(deliveriesOf(processingRequestId(u.events))).toEqual([503, 200]);
+    expect(stages(u.events)).toContain("pushed");
+    expect((await sends(stack, path)).map((r) => [r.status, r.fault ?? null])).toEqual([
+      [202, null],
+      [200, "processing"],
+      [200, null],
+    ]);
+  });
+
+  it("relay → service: the service's first delivery cannot reach the relay; its retry is pushed and ends the wait", async () => {
+    const u = await user(stack, { push: true, ...SLOW });
+    const path = `/internal-accounts/${u.accountId}/export`;
+    await stack.fault({ kind: "processing", match: { method: "POST", path } });
+    await stack.clearRequests();
+    armed.deliveryCut = 1;
+    expect(await exportWallet(u.client, { accountId: u.accountId })).toMatch(
+      /^[a-z]+( [a-z]+){11}$/,
+    );
+    expect(armed.deliveryCut).toBe(0);
+    expect(deliveriesOf(processingRequestId(u.events))).toEqual([0, 200]);
+    expect(stages(u.events)).toContain("pushed");
+    expect((await sends(stack, path)).map((r) => [r.status, r.fault ?? null])).toEqual([
+      [202, null],
+      [200, "processing"],
+      [200, null],
+    ]);
   });
 });

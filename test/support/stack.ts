@@ -15,6 +15,7 @@ import {
   createRelay,
   nodeRemoteAddress,
   toNodeHandler,
+  type WebhookStore,
 } from "@signet/relay";
 import { afterEach, expect } from "vitest";
 import {
@@ -206,8 +207,11 @@ export async function startStack(
      * relay). Default: the connection's peer address.
      */
     relayEndUserIp?: false;
-    /** The relay takes the emulator's webhooks, sent there (its `webhooks` options beside). */
-    relayWebhooks?: { waitMs?: number };
+    /**
+     * The relay takes the emulator's webhooks, sent there (its `webhooks` options beside); `store`
+     * wraps the relay's memory store (a store that fails when a suite says so).
+     */
+    relayWebhooks?: { waitMs?: number; store?: (inner: WebhookStore) => WebhookStore };
   } = {},
 ): Promise<Stack> {
   const {
@@ -242,8 +246,8 @@ export async function startStack(
   // One store for every relay this stack starts: a restart keeps what was received.
   const webhooks = relayWebhooks && {
     publicKey: keys.webhookPublicKey,
-    ...relayWebhooks,
-    store: createMemoryWebhookStore(),
+    ...(relayWebhooks.waitMs === undefined ? {} : { waitMs: relayWebhooks.waitMs }),
+    store: (relayWebhooks.store ?? ((inner) => inner))(createMemoryWebhookStore()),
   };
   const newRelay = () =>
     createRelay({
