@@ -94,11 +94,21 @@ test("two tabs refreshing at once: one network refresh, both on the new session;
   expect(exports).toEqual([12, 12]);
   expect((await requests("/export")).filter((r) => r.status === 401)).toEqual([]);
 
-  // A sign-out in the first tab: the second finds no session, and signs nothing.
+  // A sign-out in the first tab: word of it reaches the second (BroadcastChannel, then a re-read
+  // of the shared key store), which then finds no session and signs nothing.
   await first.evaluate(
     (accountId) => window.tab!.core.signOut(window.tab!.client, { accountId }),
     ids.accountId,
   );
+  await expect
+    .poll(() =>
+      second.evaluate(
+        (accountId) =>
+          window.tab!.core.getSession(window.tab!.client, { accountId }).then((s) => s?.id ?? null),
+        ids.accountId,
+      ),
+    )
+    .toBeNull();
   const after = await second.evaluate(async (accountId) => {
     const { core, client } = window.tab!;
     const held = await core.getSession(client, { accountId });
