@@ -75,7 +75,8 @@ function verification(
   const verifiedAt = newest?.verifiedAt;
   const onService = Date.parse(newest?.verifiedAtService ?? verifiedAt ?? "");
   // The service clock's deadline told on the device's clock, for `validUntil`.
-  const serviceDeadline = onService + (policy?.maxAgeMs ?? 0) - (client.clock.now() - client.timer.now());
+  const serviceDeadline =
+    onService + (policy?.maxAgeMs ?? 0) - (client.clock.now() - client.timer.now());
   const validUntilMs =
     policy && verifiedAt
       ? Math.min(Date.parse(verifiedAt) + policy.maxAgeMs, serviceDeadline)
