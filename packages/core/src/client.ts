@@ -322,7 +322,6 @@ export function createClientFactory(defaults: ClientDefaults) {
       onChange: () => tabs.announce(),
       lock: (key, task) => tabs.lock(key, task),
       expiryWarningMs: expiryWarningMargin(parameters.sessionWarning),
-      persistClockMark: Boolean(parameters.stepUp),
       onGone: (session, action) =>
         emit({ type: "session", action, accountId: session.accountId, sessionId: session.id }),
     });

@@ -6,7 +6,10 @@
 // All of it is chunk code: the page loads none of it up front.
 
 import { type SignetClient, SKEW_TOLERANCE_MS } from "../client.js";
+import type { SigningKeyRecord } from "../crypto/backend.js";
 import { SignetError } from "../errors/errors.js";
+import type { KeyStore } from "../keys/key-store.js";
+import { CLOCK_MARK_PREFIX, parseClockMark } from "../session/clockMark.js";
 import type { Session, SessionSnapshot } from "../session/sessionStore.js";
 import { type StepUpPolicy, stepUpRequired } from "../session/stepUpRule.js";
 import { STEP_UP_ACTIONS, type StepUpAction } from "./stepUpActions.js";
@@ -47,6 +50,52 @@ function newestVerification(
   return newest;
 }
 
+/** A mark's record: no key, nothing secret; it only satisfies the KeyStore's record shape. */
+const MARK_RECORD: SigningKeyRecord = { type: "scalar", privateKey: "", publicKey: "" };
+
+/**
+ * Stores `ms` as the device's high-water mark (session/clockMark.ts), then deletes the lower marks
+ * (this tab's older ones, or another tab's): the highest always stays, whatever tabs interleave.
+ */
+async function writeClockMark(store: KeyStore, ms: number): Promise<void> {
+  const whole = Math.floor(ms);
+  await store.set(`${CLOCK_MARK_PREFIX}${whole}`, MARK_RECORD);
+  for (const id of await store.list()) {
+    const marked = parseClockMark(id);
+    if (marked !== undefined && marked < whole) await store.delete(id);
+  }
+}
+
+/** Per client: the highest mark written to its key store, and the writes in flight, in order. */
+const marks = new WeakMap<SignetClient, { written: number; writing: Promise<void> }>();
+
+/**
+ * The device's time through the session store's high-water mark, which is kept in the key store
+ * beside the sessions when it rose (in memory only where the store refuses the entry). From the
+ * client's first check on, every change of its held sessions (a sign-in, each refresh) raises and
+ * keeps it too, so the mark follows the app while it runs.
+ */
+function deviceNow(client: SignetClient): number {
+  const at = client.sessions.deviceTime();
+  let kept = marks.get(client);
+  if (kept === undefined) {
+    kept = { written: 0, writing: Promise.resolve() };
+    marks.set(client, kept);
+    client.sessions.subscribe(() => deviceNow(client));
+  }
+  if (at > kept.written) {
+    kept.written = at;
+    kept.writing = kept.writing.then(async () => {
+      try {
+        await writeClockMark(await client.keyStore(), at);
+      } catch {
+        // A store that takes key records only: the mark stays in memory, for this client's life.
+      }
+    });
+  }
+  return at;
+}
+
 /**
  * How far the service's clock may step back on its own: it follows the relay's `Date` only past
  * SKEW_TOLERANCE_MS and drops back to the device's under it, and the header counts whole seconds.
@@ -84,7 +133,7 @@ function verification(
   if (!policy?.actions.has(action)) return { verifiedAt, required: false, validUntilMs };
   const serviceAge = client.clock.now() - onService;
   const young =
-    !stepUpRequired(policy, action, verifiedAt, client.sessions.deviceTime()) &&
+    !stepUpRequired(policy, action, verifiedAt, deviceNow(client)) &&
     serviceAge >= -SERVICE_CLOCK_SLACK_MS &&
     serviceAge < policy.maxAgeMs;
   return { verifiedAt, required: !young, validUntilMs };

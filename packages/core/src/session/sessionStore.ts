@@ -6,7 +6,7 @@ import type { SigningKey } from "../crypto/backend.js";
 import { SignetError } from "../errors/errors.js";
 import type { KeyStore } from "../keys/key-store.js";
 import type { SignContext, SignedRequestEnd } from "../transport/signedRequest.js";
-import { parseClockMark, writeClockMark } from "./clockMark.js";
+import { parseClockMark } from "./clockMark.js";
 import { DEFAULT_EXPIRY_WARNING_MS, expiryByClocks } from "./expiry/lapse.js";
 import { createSessionRejection } from "./sessionRejection.js";
 
@@ -137,10 +137,10 @@ export type SessionStore = {
   loaded(): boolean;
   /**
    * @internal
-   * The device's time, never below the highest it has shown this store (the high-water mark kept
-   * in the key store beside the sessions, or in memory where the store refuses it): a date set
-   * back does not take it back. Each reading raises the mark; a rise is persisted in the
-   * background. What the step-up check reads as the device's "now" (docs/security.md "Step-up").
+   * The device's time, never below the highest it has shown this store: the marks read from the
+   * key store (session/clockMark.ts, kept there by the step-up check), every reading, and every
+   * session added. A date set back does not take it back. What the step-up check reads as the
+   * device's "now" (docs/security.md "Step-up").
    */
   deviceTime(): number;
 };
@@ -194,11 +194,6 @@ export function createSessionStore(parameters: {
   lock?: <T>(key: string, task: (waited: boolean) => Promise<T>) => Promise<T>;
   /** `expiryWarningMs`. Default {@link DEFAULT_EXPIRY_WARNING_MS}. */
   expiryWarningMs?: number;
-  /**
-   * Whether `deviceTime`'s mark is persisted in the key store (a client with `stepUp`, the one
-   * reader of it); otherwise it lives in memory and the key store holds sessions only.
-   */
-  persistClockMark?: boolean;
 }): SessionStore {
   const { keyStore, crypto, now } = parameters;
   const deviceNow = parameters.deviceNow ?? now;
@@ -220,29 +215,9 @@ export function createSessionStore(parameters: {
   /** While a re-read runs: this store's own changes meanwhile, to apply to what it read. */
   let changedDuringRead: ((sessions: Map<string, ActiveSession>) => void)[] | undefined;
   let isLoaded = false;
-  /** The highest device time seen (epoch ms), and the highest the key store is known to hold. */
+  /** The highest device time seen (epoch ms): stored marks, readings, sessions added. */
   let mark = 0;
-  let markStored = 0;
-  let markWrites: Promise<void> = Promise.resolve();
-  const deviceTime = () => {
-    const seen = deviceNow();
-    if (seen <= mark) return mark;
-    mark = seen;
-    if (!parameters.persistClockMark) return seen;
-    // One write at a time, each of the mark as it is then; a store that refuses the entry (one
-    // that takes key records only) leaves the mark in memory for this client's life.
-    markWrites = markWrites.then(async () => {
-      if (mark <= markStored) return;
-      const writing = mark;
-      try {
-        await writeClockMark(await keyStore(), writing);
-        markStored = Math.max(markStored, writing);
-      } catch {
-        // Kept in memory: the next rise tries again.
-      }
-    });
-    return seen;
-  };
+  const deviceTime = () => (mark = Math.max(mark, deviceNow()));
 
   const publish = () => {
     const byAccount: Record<string, Session[]> = {};
@@ -266,7 +241,6 @@ export function createSessionStore(parameters: {
       for (const id of await store.list()) {
         const marked = parseClockMark(id);
         if (marked !== undefined) {
-          markStored = Math.max(markStored, marked);
           mark = Math.max(mark, marked);
           continue;
         }
@@ -297,7 +271,6 @@ export function createSessionStore(parameters: {
       (sessions) => {
         held = sessions;
         isLoaded = true;
-        deviceTime();
         if (held.size) publish();
       },
       (cause) => {
