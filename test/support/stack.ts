@@ -64,6 +64,8 @@ async function listenRelay(
   const server: Server = createServer((request, response) => {
     tags.run(request, () => handler(request as never, response as never));
   });
+  // As the emulator's server: idle connections outlive a loaded machine's stalls (server.ts).
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   return server;
 }
