@@ -64,6 +64,8 @@ async function listenRelay(
   const server: Server = createServer((request, response) => {
     tags.run(request, () => handler(request as never, response as never));
   });
+  // As the emulator's server: idle connections outlive a loaded machine's stalls (server.ts).
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   return server;
 }
@@ -293,55 +295,10 @@ export async function startStack(
     emulator,
     relayUrl,
     platform,
-    async signUp(email = `user${++counter}-${Date.now()}@example.com`, extra = {}) {
-      const created = await platform<{ id: string }>("POST", "/customers", {
-        customerType: "INDIVIDUAL",
-        email,
-        fullName: "Test User",
-        ...extra,
-      });
-      if (created.status !== 201)
-        throw new Error(`sign up failed: ${created.status} ${JSON.stringify(created.body)}`);
-      const customerId = created.body.id;
-      const accounts = await platform<{ data: Array<{ id: string }> }>(
-        "GET",
-        `/customers/internal-accounts?customerId=${customerId}&type=EMBEDDED_WALLET`,
-      );
-      const accountId = accounts.body.data[0]!.id;
-      const credentials = await platform<{ data: Array<{ id: string; type: string }> }>(
-        "GET",
-        `/auth/credentials?accountId=${accountId}`,
-      );
-      const emailCredentialId = credentials.body.data.find((c) => c.type === "EMAIL_OTP")!.id;
-      return { customerId, accountId, emailCredentialId, email };
-    },
-    async walletQuote(user, amount = 1_000_000, quoteFields = {}) {
-      await platform("POST", `/sandbox/internal-accounts/${user.accountId}/fund`, {
-        amount: 5_000_000,
-      });
-      const external = await platform<{ id: string }>("POST", "/customers/external-accounts", {
-        customerId: user.customerId,
-        currency: "USD",
-        accountInfo: {
-          accountType: "USD_ACCOUNT",
-          accountNumber: "000123456789",
-          routingNumber: "021000021",
-          bankAccountType: "CHECKING",
-          beneficiary: { beneficiaryType: "INDIVIDUAL", fullName: "Test User" },
-        },
-      });
-      if (external.status !== 201) throw new Error(`external account: ${external.status}`);
-      const quote = await platform<{ id: string }>("POST", "/quotes", {
-        source: { sourceType: "ACCOUNT", accountId: user.accountId },
-        destination: { destinationType: "ACCOUNT", accountId: external.body.id },
-        lockedCurrencySide: "SENDING",
-        lockedCurrencyAmount: amount,
-        ...quoteFields,
-      });
-      if (quote.status !== 201)
-        throw new Error(`quote: ${quote.status} ${JSON.stringify(quote.body)}`);
-      return { quoteId: quote.body.id, externalAccountId: external.body.id };
-    },
+    signUp: (email = `user${++counter}-${Date.now()}@example.com`, extra = {}) =>
+      signUpWith(platform, email, extra),
+    walletQuote: (user, amount = 1_000_000, quoteFields = {}) =>
+      walletQuoteWith(platform, user, amount, quoteFields),
     directClient(overrides = {}) {
       return stack.client("", {
         relayUrl: emulator.url,
@@ -421,4 +378,65 @@ export async function startStack(
     },
   };
   return stack;
+}
+
+/** Signs a customer up through the platform's calls: its wallet account and email credential. */
+async function signUpWith(
+  platform: Stack["platform"],
+  email: string,
+  extra: Record<string, unknown>,
+) {
+  const created = await platform<{ id: string }>("POST", "/customers", {
+    customerType: "INDIVIDUAL",
+    email,
+    fullName: "Test User",
+    ...extra,
+  });
+  if (created.status !== 201)
+    throw new Error(`sign up failed: ${created.status} ${JSON.stringify(created.body)}`);
+  const customerId = created.body.id;
+  const accounts = await platform<{ data: Array<{ id: string }> }>(
+    "GET",
+    `/customers/internal-accounts?customerId=${customerId}&type=EMBEDDED_WALLET`,
+  );
+  const accountId = accounts.body.data[0]!.id;
+  const credentials = await platform<{ data: Array<{ id: string; type: string }> }>(
+    "GET",
+    `/auth/credentials?accountId=${accountId}`,
+  );
+  const emailCredentialId = credentials.body.data.find((c) => c.type === "EMAIL_OTP")!.id;
+  return { customerId, accountId, emailCredentialId, email };
+}
+
+/** Funds the user's wallet and quotes a USD payout to a new external account. */
+async function walletQuoteWith(
+  platform: Stack["platform"],
+  user: { customerId: string; accountId: string },
+  amount: number,
+  quoteFields: Record<string, unknown>,
+) {
+  await platform("POST", `/sandbox/internal-accounts/${user.accountId}/fund`, {
+    amount: 5_000_000,
+  });
+  const external = await platform<{ id: string }>("POST", "/customers/external-accounts", {
+    customerId: user.customerId,
+    currency: "USD",
+    accountInfo: {
+      accountType: "USD_ACCOUNT",
+      accountNumber: "000123456789",
+      routingNumber: "021000021",
+      bankAccountType: "CHECKING",
+      beneficiary: { beneficiaryType: "INDIVIDUAL", fullName: "Test User" },
+    },
+  });
+  if (external.status !== 201) throw new Error(`external account: ${external.status}`);
+  const quote = await platform<{ id: string }>("POST", "/quotes", {
+    source: { sourceType: "ACCOUNT", accountId: user.accountId },
+    destination: { destinationType: "ACCOUNT", accountId: external.body.id },
+    lockedCurrencySide: "SENDING",
+    lockedCurrencyAmount: amount,
+    ...quoteFields,
+  });
+  if (quote.status !== 201) throw new Error(`quote: ${quote.status} ${JSON.stringify(quote.body)}`);
+  return { quoteId: quote.body.id, externalAccountId: external.body.id };
 }

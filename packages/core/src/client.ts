@@ -286,9 +286,16 @@ export function createClientFactory(defaults: ClientDefaults) {
     let resolved: Promise<{ store: KeyStore; persistence: KeyPersistence }> | undefined;
     const resolveStore = () => {
       const given = parameters.keyStore;
-      resolved ??= given
-        ? Promise.resolve({ store: given, persistence: given.persistence ?? "memory" })
-        : defaults.keyStore();
+      if (!resolved) {
+        const resolving = given
+          ? Promise.resolve({ store: given, persistence: given.persistence ?? "memory" })
+          : defaults.keyStore();
+        // A choice that failed (the probe's chunk not fetched) is made again by the next use.
+        resolving.catch(() => {
+          if (resolved === resolving) resolved = undefined;
+        });
+        resolved = resolving;
+      }
       return resolved;
     };
     const keyStore = async () => {

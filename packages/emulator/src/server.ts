@@ -130,6 +130,11 @@ export async function startEmulatorServer(
       }
     })();
   });
+  // Node closes an idle keep-alive connection after 5 s and tells clients so; a client whose
+  // event loop stalls past its own margin (undici keeps 2 s) may then write a request onto a
+  // socket the server is closing, and gets "other side closed" on a call that did nothing wrong.
+  // A local dev server can hold idle connections far longer; `close()` cuts them all anyway.
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {

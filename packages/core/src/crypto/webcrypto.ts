@@ -2,60 +2,30 @@
 // through @hpke/core (./hpke-webcrypto.ts, a chunk loaded on first use or by `preload`),
 // docs/protocol.md §4: the backend for browsers and Node. No curve library: point decoding is
 // ./p256.ts, d·G of an imported scalar the rare chunk's ./p256-multiply.ts, the rest is native.
-import { SignetError, type SignetErrorCode } from "../errors/errors.js";
+import { SignetError } from "../errors/errors.js";
 import type {
   CryptoBackend,
-  DecryptionKey,
   GenerateSigningKeyOptions,
-  HpkeOpenParameters,
   HpkeSealParameters,
   SigningKey,
   SigningKeyRecord,
 } from "./backend.js";
 import { loadChunk } from "./chunk.js";
 import { p1363ToDer } from "./der.js";
-import { base64UrlEncode, bytesToHex, hexToBytes } from "./encoding.js";
-import {
-  decodePoint,
-  encodePoint,
-  normalizePublicKey,
-  type PublicKeyHex,
-  parseScalar,
-} from "./p256.js";
+import { hexToBytes } from "./encoding.js";
+import { encodePoint, normalizePublicKey, type PublicKeyHex, parseScalar } from "./p256.js";
 import { defaultRandomBytes } from "./random.js";
+import {
+  attempt,
+  bytes,
+  getSubtle,
+  jwkFromScalar,
+  type PublicKeyOfScalar,
+  source,
+} from "./subtle.js";
 
 const ECDSA: EcKeyImportParams = { name: "ECDSA", namedCurve: "P-256" };
-const ECDH: EcKeyImportParams = { name: "ECDH", namedCurve: "P-256" };
 const SIGN: EcdsaParams = { name: "ECDSA", hash: "SHA-256" };
-
-/** `globalThis.crypto.subtle`, looked up per call (SSR-safe). */
-function getSubtle(): SubtleCrypto {
-  const subtle = (globalThis as { crypto?: Partial<Crypto> }).crypto?.subtle;
-  if (!subtle)
-    throw new SignetError("CRYPTO_UNAVAILABLE", "WebCrypto (crypto.subtle) is not available here");
-  return subtle;
-}
-
-// WebCrypto throws DOMException / TypeError: each becomes one code here.
-async function attempt<T>(
-  code: SignetErrorCode,
-  message: string,
-  run: () => Promise<T>,
-): Promise<T> {
-  try {
-    return await run();
-  } catch (cause) {
-    if (cause instanceof SignetError) throw cause;
-    throw new SignetError(code, message, { cause });
-  }
-}
-
-const bytes = (buffer: ArrayBuffer): Uint8Array => new Uint8Array(buffer);
-// TS 5.9 types BufferSource as ArrayBuffer-backed views; a copy satisfies that for any input.
-const source = (data: Uint8Array): Uint8Array<ArrayBuffer> => new Uint8Array(data);
-
-/** The 65-byte public key d·G of a checked 32-byte scalar. */
-export type PublicKeyOfScalar = (scalar: Uint8Array) => Promise<Uint8Array>;
 
 // The browser's d·G: the rare chunk's ladder (./p256-multiply.ts says why it is not WebCrypto's
 // or noble's), loaded on first use. A chunk that fails to load says nothing about the key:
@@ -64,23 +34,6 @@ const ladderPublicKey: PublicKeyOfScalar = async (scalar) => {
   const { publicKeyFromScalar } = await loadChunk(() => import("./rare.js"));
   return encodePoint(publicKeyFromScalar(scalar), false);
 };
-
-// WebCrypto cannot import a bare scalar: a JWK needs the public point too (a rare path: legacy
-// session keys and tests).
-async function jwkFromScalar(
-  scalar: Uint8Array,
-  publicKeyOf: PublicKeyOfScalar,
-): Promise<{ jwk: JsonWebKey; publicKeyRaw: Uint8Array }> {
-  const publicKeyRaw = await publicKeyOf(scalar);
-  const jwk = {
-    kty: "EC",
-    crv: "P-256",
-    x: base64UrlEncode(publicKeyRaw.subarray(1, 33)),
-    y: base64UrlEncode(publicKeyRaw.subarray(33)),
-    d: base64UrlEncode(scalar),
-  };
-  return { jwk, publicKeyRaw };
-}
 
 async function webCryptoSigningKey(
   privateKey: CryptoKey,
@@ -182,42 +135,16 @@ const isCryptoKey = (value: unknown): value is CryptoKey =>
 
 type HpkeModule = typeof import("./hpke-webcrypto.js");
 
-/** The HPKE chunk, a retryable `NETWORK` error when it cannot be fetched. */
+/**
+ * HPKE and the decryption keys it opens with are a chunk (./hpke-webcrypto.ts): only an OTP seal,
+ * an export or a legacy bundle needs them. A chunk that cannot be fetched is a retryable `NETWORK`
+ * error.
+ */
 const loadHpke = (): Promise<HpkeModule> => loadChunk(() => import("./hpke-webcrypto.js"));
-
-/** Runs an HPKE operation of the chunk; its failures become `code` (`DECRYPTION_FAILED` when the data does not open). */
-async function hpke<T>(
-  run: (module: HpkeModule) => Promise<T>,
-  code: "DECRYPTION_FAILED" | "CRYPTO_UNAVAILABLE",
-  message: string,
-): Promise<T> {
-  const module = await loadHpke();
-  try {
-    return await run(module);
-  } catch (cause) {
-    if (cause instanceof SignetError) throw cause;
-    throw new SignetError(module.isOpenFailure(cause) ? "DECRYPTION_FAILED" : code, message, {
-      cause,
-    });
-  }
-}
-
-function webCryptoDecryptionKey(keyPair: CryptoKeyPair, publicKeyRaw: Uint8Array): DecryptionKey {
-  return {
-    publicKeyUncompressed: bytesToHex(publicKeyRaw),
-    async hpkeOpen(parameters: HpkeOpenParameters) {
-      const enc = parameters?.enc;
-      if (enc?.length !== 65)
-        throw new SignetError("POINT_INVALID", `"enc" expected 65 bytes, got ${enc?.length}`);
-      decodePoint(enc, "enc");
-      return hpke(
-        (m) => m.hpkeOpen(keyPair, parameters),
-        "DECRYPTION_FAILED",
-        "HPKE open failed (wrong key or altered data)",
-      );
-    },
-  };
-}
+const withHpke =
+  <A extends unknown[], T>(run: (module: HpkeModule, ...args: A) => Promise<T>) =>
+  async (...args: A): Promise<T> =>
+    run(await loadHpke(), ...args);
 
 const mismatch = () =>
   new SignetError("KEY_INVALID", `"record" public key does not match its private key`);
@@ -299,32 +226,14 @@ export function webCryptoBackendWith(publicKeyOf: PublicKeyOfScalar): CryptoBack
       }
       return restoredSigningKey(privateKey, record.publicKey);
     },
-    generateDecryptionKey: () =>
-      attempt("CRYPTO_UNAVAILABLE", "decryption key generation failed", async () => {
-        const subtle = getSubtle();
-        const pair = await subtle.generateKey(ECDH, false, ["deriveBits"]);
-        return webCryptoDecryptionKey(pair, bytes(await subtle.exportKey("raw", pair.publicKey)));
-      }),
-    importDecryptionKey: (scalar) =>
-      attempt("KEY_INVALID", "decryption key import failed", async () => {
-        const subtle = getSubtle();
-        const { jwk, publicKeyRaw } = await jwkFromScalar(scalar, publicKeyOf);
-        const privateKey = await subtle.importKey("jwk", jwk, ECDH, false, ["deriveBits"]);
-        const publicKey = await subtle.importKey("raw", source(publicKeyRaw), ECDH, true, []);
-        return webCryptoDecryptionKey({ privateKey, publicKey }, publicKeyRaw);
-      }),
-    verify: verifyP1363,
-    async hpkeSeal(parameters: HpkeSealParameters) {
-      const recipientPublicKey = parameters?.recipientPublicKey;
-      if (recipientPublicKey?.length !== 65) {
-        throw new SignetError(
-          "POINT_INVALID",
-          `"recipientPublicKey" expected 65 bytes, got ${recipientPublicKey?.length}`,
-        );
-      }
-      decodePoint(recipientPublicKey, "recipientPublicKey");
-      return hpke((m) => m.hpkeSeal(parameters), "CRYPTO_UNAVAILABLE", "HPKE seal failed");
-    },
+    generateDecryptionKey: withHpke((m) => m.generateDecryptionKey()),
+    importDecryptionKey: withHpke((m, scalar: Uint8Array) =>
+      m.importDecryptionKey(scalar, publicKeyOf),
+    ),
+    verify: withHpke((m, publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array) =>
+      m.verify(publicKey, message, signature),
+    ),
+    hpkeSeal: withHpke((m, parameters: HpkeSealParameters) => m.hpkeSeal(parameters)),
     preload() {
       loadHpke().catch(() => undefined);
     },
@@ -334,23 +243,4 @@ export function webCryptoBackendWith(publicKeyOf: PublicKeyOfScalar): CryptoBack
       ),
     randomBytes: defaultRandomBytes,
   };
-}
-
-async function verifyP1363(
-  publicKey: Uint8Array,
-  message: Uint8Array,
-  signature: Uint8Array,
-): Promise<boolean> {
-  if (publicKey?.length !== 65)
-    throw new SignetError(
-      "POINT_INVALID",
-      `"publicKey" expected 65 bytes, got ${publicKey?.length}`,
-    );
-  decodePoint(publicKey);
-  if (signature?.length !== 64) return false;
-  return attempt("CRYPTO_UNAVAILABLE", "signature verification failed", async () => {
-    const subtle = getSubtle();
-    const key = await subtle.importKey("raw", source(publicKey), ECDSA, true, ["verify"]);
-    return subtle.verify(SIGN, key, source(signature), source(message));
-  });
 }

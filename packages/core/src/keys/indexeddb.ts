@@ -1,7 +1,8 @@
 // docs/architecture.md layer 2: browser persistence of non-extractable WebCrypto keys in IndexedDB through
 // idb-keyval (./idb.ts), in Signet's own database; a stored key or a probe shows whether this
 // browser can hold them.
-import type { CryptoBackend, SigningKey } from "../crypto/backend.js";
+import type { CryptoBackend } from "../crypto/backend.js";
+import { loadChunk } from "../crypto/chunk.js";
 import { createWebCryptoBackend } from "../crypto/webcrypto.js";
 import { SignetError } from "../errors/errors.js";
 import { openIdbStore } from "./idb.js";
@@ -104,9 +105,6 @@ export type DefaultKeyStoreOptions = IndexedDbKeyStoreOptions & {
   timeoutMs?: number | undefined;
 };
 
-const PROBE_ID = "signet:probe";
-const PROBE_MESSAGE = new Uint8Array([0x73, 0x69, 0x67, 0x6e, 0x65, 0x74]); // "signet"
-
 /**
  * Picks the best key store this browser allows: IndexedDB when it can store and read back a real
  * non-extractable `CryptoKey`, otherwise memory (no IndexedDB, Safari private browsing, Lockdown
@@ -117,8 +115,9 @@ const PROBE_MESSAGE = new Uint8Array([0x73, 0x69, 0x67, 0x6e, 0x65, 0x74]); // "
  *
  * @param options - {@link DefaultKeyStoreOptions}.
  * @returns `{ store, persistence }`.
- * @throws Never for storage problems (they select memory); `CRYPTO_UNAVAILABLE` without WebCrypto
- *   when there is a probe to make.
+ * @throws Never for storage problems (they select memory); when there is a probe to make (an
+ *   empty store), `CRYPTO_UNAVAILABLE` without WebCrypto and a retryable `NETWORK` when the probe's
+ *   code (a lazy chunk) cannot be fetched.
  * @example
  * ```ts
  * const { store, persistence } = await createDefaultKeyStore();
@@ -133,20 +132,6 @@ export async function createDefaultKeyStore(
   if (!factory) return memory();
   const backend = options.backend ?? createWebCryptoBackend();
   const { store, holdsCryptoKey } = indexedDbKeyStore({ ...options, indexedDB: factory });
-  const probe = async (key: SigningKey): Promise<boolean> => {
-    try {
-      await store.set(PROBE_ID, key.toRecord());
-      const record = await store.get(PROBE_ID);
-      if (!record) return false;
-      // Reading back is not enough: the clone must still sign with the same key (its first
-      // signature is checked against the stored public key).
-      const restored = await backend.restoreSigningKey(record);
-      await restored.sign(PROBE_MESSAGE);
-      return restored.publicKey === key.publicKey;
-    } finally {
-      await store.delete(PROBE_ID).catch(() => undefined);
-    }
-  };
   // One deadline for the whole decision: some browsers never answer an open.
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<false>((resolve) => {
@@ -158,9 +143,15 @@ export async function createDefaultKeyStore(
     // show: this browser clones CryptoKeys into IndexedDB and out again. Its record's own public
     // key is proven by its first signature (restoreSigningKey). One read, no write.
     if (await Promise.race([holdsCryptoKey().catch(() => false), timeout])) return indexeddb;
+    // An empty store (a first visit) is probed: code a returning visit never runs, so a chunk
+    // (under the same deadline). One that cannot be fetched says nothing about the storage:
+    // NETWORK, not memory.
+    const loaded = await Promise.race([loadChunk(() => import("./probe.js")), timeout]);
+    if (!loaded) return memory();
+    const { probe } = loaded;
     const key = await backend.generateSigningKey(); // CRYPTO_UNAVAILABLE is the caller's to see
     try {
-      return (await Promise.race([probe(key), timeout])) ? indexeddb : memory();
+      return (await Promise.race([probe(store, backend, key), timeout])) ? indexeddb : memory();
     } catch {
       return memory();
     }
