@@ -78,3 +78,66 @@ test("add and sign in with a passkey: navigator.credentials is called in the sam
   expect(result.autofill).toBe(true);
   expect(result.noInput).toBe("INVALID_ARGUMENT");
 });
+
+test("step-up naming addPasskey: the check is synchronous once the sessions are read, so the prompt still opens in the tap's task; a stale session is refused before any prompt", async ({
+  page,
+}) => {
+  await addVirtualAuthenticator(page);
+  await page.goto(server.origin);
+  await page.waitForFunction(() => window.signetCore !== undefined);
+  const result = await page.evaluate(async () => {
+    const core = window.signetCore!;
+    const user = await window.e2e!.signUp("gesture-step-up");
+    const { ids } = user;
+    const clock = { ahead: 0 };
+    const options = {
+      stepUp: { actions: ["addPasskey" as const], maxAgeMs: 15 * 60_000 },
+      clock: { now: () => Date.now() + clock.ahead },
+    };
+    const signedIn = window.e2e!.client(user, options);
+    const otp = await core.requestOtp(signedIn, { credentialId: ids.emailCredentialId });
+    await core.verifyOtp(signedIn, { ...otp, otpCode: "000000" });
+    // A page loaded afresh: a new client on the same IndexedDB store, whose sessions nothing asked
+    // for: `stepUp` makes createClient read them.
+    const client = window.e2e!.client(user, options);
+    await new Promise<void>((resolve) => {
+      const done = () => client.sessions.getSnapshot()[ids.accountId]?.length && resolve();
+      client.sessions.subscribe(done);
+      done();
+    });
+    const reached: string[] = [];
+    const { create } = navigator.credentials;
+    navigator.credentials.create = function (options) {
+      reached.push("create");
+      return create.call(this, options);
+    };
+    const challenge = () =>
+      btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))
+        .replaceAll("+", "-")
+        .replaceAll("/", "_")
+        .replaceAll("=", "");
+    const add = () =>
+      core.addPasskey(client, {
+        accountId: ids.accountId,
+        nickname: "Gesture step-up",
+        challenge: challenge(),
+        rp: { id: "localhost", name: "Signet e2e" },
+        user: { id: btoa("stepup").replaceAll("=", ""), name: "stepup", displayName: "Step-up" },
+      });
+    const adding = add();
+    const createdInTask = reached.includes("create");
+    const passkey = await adding;
+    // The verification lapses: refused, and no passkey prompt was opened for it.
+    clock.ahead = 16 * 60_000;
+    reached.length = 0;
+    const refused = await add().then(
+      () => "resolved",
+      (error: { code?: string }) => error.code,
+    );
+    return { createdInTask, type: passkey.type, refused, promptsWhenRefused: reached.length };
+  });
+  expect(result.createdInTask).toBe(true);
+  expect(result.type).toBe("PASSKEY");
+  expect(result.refused).toBe("STEP_UP_REQUIRED");
+  expect(result.promptsWhenRefused).toBe(0);
+});

@@ -91,6 +91,10 @@ export function defineEntry(platform: EntryPlatform): Entry {
       );
     const client = made(parameters);
     preloadActions();
+    // The step-up check is synchronous once the held sessions are read: read them now, so that a
+    // tap on a named action that opens a passkey prompt (`addPasskey`) opens it in its own task.
+    // A store that cannot be read says so to the first call that needs it.
+    if (parameters.stepUp) client.sessions.load().catch(() => undefined);
     return client;
   };
   return {

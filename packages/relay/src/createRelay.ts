@@ -36,7 +36,7 @@ import { isIdOfKind, isOpaqueSegment, RELAY_ROUTES } from "./routes.js";
 import { basicAuthorization, callUpstream, createSlots, type Upstream } from "./upstream.js";
 import { recordSender, type WebhookSettings } from "./webhooks/receiver.js";
 import { webhookRoute } from "./webhooks/route.js";
-import { importWebhookKey, isWebhookKeyText } from "./webhooks/signature.js";
+import { importWebhookKey, isWebhookKey } from "./webhooks/signature.js";
 import { createMemoryWebhookStore, type WebhookStore } from "./webhooks/store.js";
 
 /** The app's user behind a request, as `resolveUser` names them. */
@@ -78,6 +78,12 @@ export interface RelayWebhooks {
   ttlMs?: number;
   /** How long one device wait is held open before a 204 (default 25 000 ms). */
   waitMs?: number;
+  /**
+   * The most device waits this relay holds open at once (default 10 000). Past it a wait is
+   * answered 503 `RELAY_STORE_UNAVAILABLE` with `Retry-After: 1` and `details.reason`
+   * `"too many waits"`, and the device polls meanwhile. Each relay instance counts its own.
+   */
+  maxWaits?: number;
   /**
    * Where deliveries, senders and ends are kept (default: in memory, per instance). Relays behind
    * a load balancer share one: `createRedisWebhookStore` from `@signet/relay/redis`.
@@ -575,6 +581,7 @@ function webhookSettings(
   const toleranceMs = options.toleranceMs ?? 5 * 60_000;
   const ttlMs = options.ttlMs ?? DEFAULT_OWNERSHIP_TTL_MS;
   const waitMs = options.waitMs ?? 25_000;
+  const maxWaits = options.maxWaits ?? 10_000;
   for (const [name, value] of [
     ["toleranceMs", toleranceMs],
     ["ttlMs", ttlMs],
@@ -586,8 +593,13 @@ function webhookSettings(
     );
   }
   assertOption(
-    isWebhookKeyText(options.publicKey),
-    `"webhooks.publicKey" expected the service's P-256 public key as SEC1 hex or an SPKI PEM`,
+    Number.isSafeInteger(maxWaits) && maxWaits > 0,
+    `"webhooks.maxWaits" expected a positive integer, got ${maxWaits}`,
+  );
+  // The form and the point both, now: a key off the curve would otherwise refuse every delivery.
+  assertOption(
+    isWebhookKey(options.publicKey),
+    `"webhooks.publicKey" expected the service's P-256 public key (a point on the curve) as SEC1 hex or an SPKI PEM`,
   );
   const key = importWebhookKey(options.publicKey);
   // Checked at the first delivery too; an unhandled rejection here would end a Node process.
@@ -598,6 +610,8 @@ function webhookSettings(
     toleranceMs,
     ttlMs,
     waitMs,
+    maxWaits,
+    waits: { open: 0 },
     maxBodyBytes,
     now: Date.now,
   };

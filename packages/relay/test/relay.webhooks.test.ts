@@ -7,7 +7,7 @@ import { type EmulatorServer, startEmulatorServer } from "@signet/emulator";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type RunningRelay, serveRelay } from "../../test/src/stubService.js";
 import { createRelay, type RelayWebhooks } from "../src/createRelay.js";
-import { createMemoryWebhookStore } from "../src/webhooks/store.js";
+import { createMemoryWebhookStore, type WebhookStore } from "../src/webhooks/store.js";
 import {
   as,
   emulatorRelayOptions,
@@ -260,5 +260,69 @@ describe("webhooks that must reach nobody", () => {
     expect(testStore.published.length).toBe(published);
     const get = await fetch(`${testApi}/webhooks`);
     expect(get.status).toBe(405);
+  });
+});
+
+describe("the relay's own bounds", () => {
+  it("holds at most maxWaits device waits at once: the next is 503 with Retry-After and a typed reason, and the held ones still get their end", async () => {
+    const inner = createMemoryWebhookStore();
+    const subscribed = { open: 0 };
+    const store: WebhookStore = {
+      claim: (key, value, ttlMs) => inner.claim(key, value, ttlMs),
+      get: (key) => inner.get(key),
+      publish: (channel, message, ttlMs) => inner.publish(channel, message, ttlMs),
+      async subscribe(channel, listener) {
+        const off = await inner.subscribe(channel, listener);
+        subscribed.open++;
+        return () => {
+          subscribed.open--;
+          off();
+        };
+      },
+    };
+    const capped = await startRelay({
+      publicKey: serviceKey.compressed,
+      waitMs: 5_000,
+      maxWaits: 2,
+      store,
+    });
+    const { requestId } = await processingExport(capped, alice);
+    const held = [waitFor(capped, alice, requestId), waitFor(capped, alice, requestId)];
+    await expect.poll(() => subscribed.open).toBe(2);
+    const refused = await fetch(`${capped}/wallet-operations/${requestId}`, { headers: as(alice) });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("retry-after")).toBe("1");
+    expect(await refused.json()).toMatchObject({
+      status: 503,
+      code: "RELAY_STORE_UNAVAILABLE",
+      details: { reason: "too many waits", retryAfterSeconds: 1 },
+    });
+    const body = webhookBody(requestId, { resourceId: alice.wallet });
+    expect((await deliver(capped, body, webhookSignature(body, serviceKey))).status).toBe(200);
+    for (const waited of await Promise.all(held)) expect(waited.status).toBe(200);
+    // Both ended: the relay takes a wait again (the kept end, at once).
+    expect(subscribed.open).toBe(0);
+    expect((await waitFor(capped, alice, requestId)).status).toBe(200);
+  });
+
+  it("a webhook key that is not a point on P-256, or a bad maxWaits, fails at createRelay with a TypeError naming the option", () => {
+    const make = (webhooks: RelayWebhooks) => () =>
+      createRelay(emulatorRelayOptions(emulator.url, { rateLimit: false, webhooks }));
+    const real = newKey();
+    const x = real.uncompressed.slice(2, 66);
+    const yWrong = (BigInt(`0x${real.uncompressed.slice(66)}`) ^ 1n).toString(16).padStart(64, "0");
+    for (const publicKey of [`04${x}${yWrong}`, `02${"00".repeat(31)}01`, `04${"00".repeat(64)}`])
+      expect(make({ publicKey })).toThrowError(
+        expect.objectContaining({
+          name: "TypeError",
+          message: expect.stringMatching(/^"webhooks\.publicKey" expected .*point on the curve/),
+        }),
+      );
+    for (const maxWaits of [0, -1, 1.5, Number.NaN])
+      expect(make({ publicKey: real.compressed, maxWaits })).toThrowError(
+        new TypeError(`"webhooks.maxWaits" expected a positive integer, got ${maxWaits}`),
+      );
+    expect(make({ publicKey: real.compressed })).not.toThrow();
+    expect(make({ publicKey: real.uncompressed, maxWaits: 1 })).not.toThrow();
   });
 });

@@ -104,7 +104,7 @@ export const DETAIL_FIELDS: { readonly [TCode in KnownErrorCode]: Fields<TCode> 
   PAYLOAD_TOO_LARGE: { ...answer, maxBodyBytes: "number?" },
   UNSUPPORTED_MEDIA_TYPE: answer,
   UPSTREAM_UNAVAILABLE: { ...answer, lookupStatus: "number?" },
-  RELAY_STORE_UNAVAILABLE: { ...answer, retryAfterSeconds: "number?" },
+  RELAY_STORE_UNAVAILABLE: { ...answer, retryAfterSeconds: "number?", reason: "string?" },
   UPSTREAM_TIMEOUT: { ...answer, timeoutMs: "number?" },
   RELAY_MISCONFIGURED: { ...answer, option: "string?", reason: "string?" },
   WEBAUTHN_UNSUPPORTED: passkey,

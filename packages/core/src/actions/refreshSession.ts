@@ -162,6 +162,7 @@ export async function refreshSession(
       action: "refreshed",
       // A refresh proves the key, not the user: the session keeps when its user last verified.
       verifiedAt: current.verifiedAt,
+      verifiedAtService: current.verifiedAtService,
     });
     await client.sessions.remove(accountId, current.id);
     return session;

@@ -199,7 +199,7 @@ export async function signInWithPasskey(
     key: proven.key,
     credentialId,
     // The user's tap: a verification step-up counts (a refresh keeps this time).
-    verifiedAt: verifiedNow(client),
+    ...verifiedNow(client),
   });
   return held;
 }

@@ -127,7 +127,7 @@ export async function verifyOtp(
     key: sessionKey,
     credentialId: credential.id,
     // The code the user typed: a verification step-up counts (a refresh keeps this time).
-    verifiedAt: verifiedNow(client),
+    ...verifiedNow(client),
   });
   return session;
 }

@@ -5,8 +5,11 @@
 // passes through before its own code asks for, signs or sends anything; the rule is stepUpRule.ts.
 // All of it is chunk code: the page loads none of it up front.
 
-import type { SignetClient } from "../client.js";
+import { type SignetClient, SKEW_TOLERANCE_MS } from "../client.js";
+import type { SigningKeyRecord } from "../crypto/backend.js";
 import { SignetError } from "../errors/errors.js";
+import type { KeyStore } from "../keys/key-store.js";
+import { CLOCK_MARK_PREFIX, parseClockMark } from "../session/clockMark.js";
 import type { Session, SessionSnapshot } from "../session/sessionStore.js";
 import { type StepUpPolicy, stepUpRequired } from "../session/stepUpRule.js";
 import { STEP_UP_ACTIONS, type StepUpAction } from "./stepUpActions.js";
@@ -17,43 +20,123 @@ export type StepUpStatus = {
   required: boolean;
   /** The newest verification held (RFC 3339), if any. */
   verifiedAt: string | undefined;
-  /** Until when it counts (RFC 3339, the device's clock); absent when step-up is off or none is held. */
+  /**
+   * Until when it counts (RFC 3339, the device's clock: the earlier of its ends on the device's
+   * clock and on the service's); absent when step-up is off or none is held.
+   */
   validUntil: string | undefined;
   /** `createClient`'s `stepUp.maxAgeMs`; absent when step-up is off. */
   maxAgeMs: number | undefined;
 };
 
 /**
- * The newest `verifiedAt` of the sessions held for `accountId`, or of every held session when the
+ * The newest verification of the sessions held for `accountId`, or of every held session when the
  * call names no account (the SCA factor and beneficiary actions: the device's user).
  */
-function lastVerifiedAt(
+function newestVerification(
   snapshot: SessionSnapshot,
   accountId: string | undefined,
-): string | undefined {
+): Session | undefined {
   const held: readonly Session[] =
     accountId === undefined ? Object.values(snapshot).flat() : (snapshot[accountId] ?? []);
-  let newest: string | undefined;
-  for (const { verifiedAt } of held)
-    if (verifiedAt && (newest === undefined || Date.parse(verifiedAt) > Date.parse(newest)))
-      newest = verifiedAt;
+  let newest: Session | undefined;
+  for (const session of held)
+    if (
+      session.verifiedAt &&
+      (newest?.verifiedAt === undefined ||
+        Date.parse(session.verifiedAt) > Date.parse(newest.verifiedAt))
+    )
+      newest = session;
   return newest;
 }
 
+/** A mark's record: no key, nothing secret; it only satisfies the KeyStore's record shape. */
+const MARK_RECORD: SigningKeyRecord = { type: "scalar", privateKey: "", publicKey: "" };
+
+/**
+ * Stores `ms` as the device's high-water mark (session/clockMark.ts), then deletes the lower marks
+ * (this tab's older ones, or another tab's): the highest always stays, whatever tabs interleave.
+ */
+async function writeClockMark(store: KeyStore, ms: number): Promise<void> {
+  const whole = Math.floor(ms);
+  await store.set(`${CLOCK_MARK_PREFIX}${whole}`, MARK_RECORD);
+  for (const id of await store.list()) {
+    const marked = parseClockMark(id);
+    if (marked !== undefined && marked < whole) await store.delete(id);
+  }
+}
+
+/** Per client: the highest mark written to its key store, and the writes in flight, in order. */
+const marks = new WeakMap<SignetClient, { written: number; writing: Promise<void> }>();
+
+/**
+ * The device's time through the session store's high-water mark, which is kept in the key store
+ * beside the sessions when it rose (in memory only where the store refuses the entry). From the
+ * client's first check on, every change of its held sessions (a sign-in, each refresh) raises and
+ * keeps it too, so the mark follows the app while it runs.
+ */
+function deviceNow(client: SignetClient): number {
+  const at = client.sessions.deviceTime();
+  let kept = marks.get(client);
+  if (kept === undefined) {
+    kept = { written: 0, writing: Promise.resolve() };
+    marks.set(client, kept);
+    client.sessions.subscribe(() => deviceNow(client));
+  }
+  if (at > kept.written) {
+    kept.written = at;
+    kept.writing = kept.writing.then(async () => {
+      try {
+        await writeClockMark(await client.keyStore(), at);
+      } catch {
+        // A store that takes key records only: the mark stays in memory, for this client's life.
+      }
+    });
+  }
+  return at;
+}
+
+/**
+ * How far the service's clock may step back on its own: it follows the relay's `Date` only past
+ * SKEW_TOLERANCE_MS and drops back to the device's under it, and the header counts whole seconds.
+ */
+const SERVICE_CLOCK_SLACK_MS = SKEW_TOLERANCE_MS + 1_000;
+
 /**
  * The newest verification held for `accountId` and whether `action` needs a new one now, the one
- * reading of the check and of `getStepUpStatus`. The held sessions are read from the key store on
- * first use.
+ * reading of the check and of `getStepUpStatus`, synchronous: the held sessions are loaded.
+ *
+ * The age must be under the maximum on both clocks the client keeps. On the device's (`client.timer`
+ * read through the session store's high-water mark, so a date set back, even across a reload, does
+ * not take "now" back below a time the device has shown), which a relay's `Date` header cannot move;
+ * and on the service's (`client.clock`, the device clock corrected by that header), which a date
+ * set back on the device does not move, measured from the verification's moment on that clock (a
+ * session stored before core recorded it: its device moment, which can only ask for a new
+ * verification sooner).
  */
-async function verification(
+function verification(
   client: SignetClient,
   policy: StepUpPolicy | undefined,
   action: string,
   accountId: string | undefined,
-): Promise<{ verifiedAt: string | undefined; required: boolean }> {
-  await client.sessions.load();
-  const verifiedAt = lastVerifiedAt(client.sessions.getSnapshot(), accountId);
-  return { verifiedAt, required: stepUpRequired(policy, action, verifiedAt, client.timer.now()) };
+): { verifiedAt: string | undefined; required: boolean; validUntilMs: number | undefined } {
+  const newest = newestVerification(client.sessions.getSnapshot(), accountId);
+  const verifiedAt = newest?.verifiedAt;
+  const onService = Date.parse(newest?.verifiedAtService ?? verifiedAt ?? "");
+  // The service clock's deadline told on the device's clock, for `validUntil`.
+  const serviceDeadline =
+    onService + (policy?.maxAgeMs ?? 0) - (client.clock.now() - client.timer.now());
+  const validUntilMs =
+    policy && verifiedAt
+      ? Math.min(Date.parse(verifiedAt) + policy.maxAgeMs, serviceDeadline)
+      : undefined;
+  if (!policy?.actions.has(action)) return { verifiedAt, required: false, validUntilMs };
+  const serviceAge = client.clock.now() - onService;
+  const young =
+    !stepUpRequired(policy, action, verifiedAt, deviceNow(client)) &&
+    serviceAge >= -SERVICE_CLOCK_SLACK_MS &&
+    serviceAge < policy.maxAgeMs;
+  return { verifiedAt, required: !young, validUntilMs };
 }
 
 const policies = new WeakMap<SignetClient, StepUpPolicy>();
@@ -80,21 +163,21 @@ function policyOf(client: SignetClient): StepUpPolicy | undefined {
 }
 
 /**
- * Refuses `action`, which `policy` names, with `STEP_UP_REQUIRED` when its user has not verified
- * within the maximum age; run before the action's own code, so nothing is signed or sent.
- * @throws {SignetError} `STEP_UP_REQUIRED`: run `stepUp`, then the action again.
+ * `action`'s refusal with `STEP_UP_REQUIRED` when `policy` names it and its user has not verified
+ * within the maximum age, or `undefined`: judged before the action's own code, so nothing is
+ * signed or sent, and from the loaded sessions without waiting for anything.
  */
-async function checkStepUp(
+function refusal(
   client: SignetClient,
   policy: StepUpPolicy,
   action: string,
   parameters: unknown,
-): Promise<void> {
+): SignetError | undefined {
   const named = (parameters as { accountId?: unknown } | undefined)?.accountId;
   const accountId = typeof named === "string" ? named : undefined;
-  const { verifiedAt, required } = await verification(client, policy, action, accountId);
-  if (!required) return;
-  throw new SignetError(
+  const { verifiedAt, required } = verification(client, policy, action, accountId);
+  if (!required) return undefined;
+  return new SignetError(
     "STEP_UP_REQUIRED",
     `${action} needs a recent sign-in: verify again (stepUp), then retry`,
     {
@@ -109,9 +192,15 @@ async function checkStepUp(
 }
 
 /**
- * `action` behind {@link checkStepUp}: what the chunks export for each action `stepUp` can name.
- * An action step-up does not name runs synchronously; a named one after the check (the held
- * sessions loaded first), which a browser may count outside the tap for a passkey prompt.
+ * `action` behind the step-up check: what the chunks export for each action `stepUp` can name.
+ * An action step-up does not name runs at once; a named one too, after a synchronous check, once
+ * the held sessions are loaded (`createClient` starts reading them when `stepUp` is set), so a
+ * passkey prompt the action opens (`addPasskey`) is still inside the tap that asked for it. A call
+ * made before that first read has finished (a tap in the page's first milliseconds, or a key
+ * store that failed to read) waits for it, and its prompt may then fall outside the tap: the
+ * browser refuses it with a typed `WEBAUTHN_*` error, and a second tap succeeds.
+ * @throws {SignetError} `STEP_UP_REQUIRED`: run `stepUp`, then the action again; and what reading
+ *   the key store throws.
  */
 export function withStepUp<TParameters, TResult>(
   name: string,
@@ -119,10 +208,13 @@ export function withStepUp<TParameters, TResult>(
 ): (client: SignetClient, parameters: TParameters) => Promise<TResult> {
   return (client, parameters) => {
     const policy = policyOf(client);
-    // Not named (or step-up off): the action runs at once, in the caller's very call, so a
-    // passkey prompt it opens is still inside the tap that asked for it.
+    // Not named (or step-up off): the action runs at once, in the caller's very call.
     if (!policy?.actions.has(name)) return action(client, parameters);
-    return checkStepUp(client, policy, name, parameters).then(() => action(client, parameters));
+    const checked = () => {
+      const refused = refusal(client, policy, name, parameters);
+      return refused ? Promise.reject(refused) : action(client, parameters);
+    };
+    return client.sessions.loaded() ? checked() : client.sessions.load().then(checked);
   };
 }
 
@@ -133,14 +225,17 @@ export async function stepUpStatus(
 ): Promise<StepUpStatus> {
   const policy = policyOf(client);
   const action = parameters.action ?? [...(policy?.actions ?? [])][0] ?? "";
-  const { verifiedAt, required } = await verification(client, policy, action, parameters.accountId);
+  await client.sessions.load();
+  const { verifiedAt, required, validUntilMs } = verification(
+    client,
+    policy,
+    action,
+    parameters.accountId,
+  );
   return {
     required,
     verifiedAt,
-    validUntil:
-      policy && verifiedAt
-        ? new Date(Date.parse(verifiedAt) + policy.maxAgeMs).toISOString()
-        : undefined,
+    validUntil: validUntilMs === undefined ? undefined : new Date(validUntilMs).toISOString(),
     maxAgeMs: policy?.maxAgeMs,
   };
 }

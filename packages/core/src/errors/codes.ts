@@ -192,8 +192,15 @@ type RelayErrorFields = {
   PAYLOAD_TOO_LARGE: { maxBodyBytes?: number };
   /** The caller's limit is spent: the wait in seconds (also `Retry-After`). */
   RATE_LIMITED: { retryAfterSeconds?: number };
-  /** The shared rate-limit store is down: writes may go again after this many seconds. */
-  RELAY_STORE_UNAVAILABLE: { retryAfterSeconds?: number };
+  /**
+   * The shared rate-limit store is down: writes may go again after this many seconds. On a push
+   * wait, `reason` says why the relay holds none now: its webhook store is down, or it holds its
+   * most waits open (`webhooks.maxWaits`); either way, poll meanwhile.
+   */
+  RELAY_STORE_UNAVAILABLE: {
+    retryAfterSeconds?: number;
+    reason?: "store unavailable" | "too many waits";
+  };
   /** An ownership lookup answered this HTTP status. */
   UPSTREAM_UNAVAILABLE: { lookupStatus?: number };
   /** The relay's `timeoutMs` for the service. */

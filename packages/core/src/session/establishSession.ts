@@ -48,11 +48,16 @@ export async function sessionSigningKey(
 }
 
 /**
- * Now as a `Session.verifiedAt`: the device's own clock (`client.timer`), which the step-up rule
- * reads too, so a service `Date` that moves the client's clock moves neither.
+ * Now as a verification (`Session.verifiedAt`), on both clocks the step-up check judges: the
+ * device's own (`client.timer`), which a service `Date` header does not move, and the service's
+ * (`client.clock`), which a device date set back does not move.
  */
-export const verifiedNow = (client: SignetClient): string =>
-  new Date(client.timer.now()).toISOString();
+export const verifiedNow = (
+  client: SignetClient,
+): { verifiedAt: string; verifiedAtService: string } => ({
+  verifiedAt: new Date(client.timer.now()).toISOString(),
+  verifiedAtService: new Date(client.clock.now()).toISOString(),
+});
 
 /**
  * Holds the session: the client-held key, or in the legacy flow the key opened from
@@ -70,6 +75,8 @@ export async function establishSession(
      * sign-in by passkey or code, the refreshed session's own for a refresh, absent otherwise.
      */
     verifiedAt?: string | undefined;
+    /** The same moment on the service's clock (`Session.verifiedAtService`). */
+    verifiedAtService?: string | undefined;
     /** The calling action's own sink, which also receives the `session` event. */
     onEvent?: EventSink | undefined;
   },
@@ -83,6 +90,9 @@ export async function establishSession(
     expiresAt: new Date(Date.parse(session.expiresAt)).toISOString(),
     publicKey: key.publicKey,
     ...(parameters.verifiedAt ? { verifiedAt: parameters.verifiedAt } : {}),
+    ...(parameters.verifiedAt && parameters.verifiedAtService
+      ? { verifiedAtService: parameters.verifiedAtService }
+      : {}),
   };
   await client.holdSession(held, key);
   client.emit(

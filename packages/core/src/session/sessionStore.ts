@@ -6,6 +6,7 @@ import type { SigningKey } from "../crypto/backend.js";
 import { SignetError } from "../errors/errors.js";
 import type { KeyStore } from "../keys/key-store.js";
 import type { SignContext, SignedRequestEnd } from "../transport/signedRequest.js";
+import { parseClockMark } from "./clockMark.js";
 import { DEFAULT_EXPIRY_WARNING_MS, expiryByClocks } from "./expiry/lapse.js";
 import { createSessionRejection } from "./sessionRejection.js";
 
@@ -28,6 +29,12 @@ export type Session = {
    * none. What `createClient`'s `stepUp` judges (docs/security.md "Step-up").
    */
   verifiedAt?: string;
+  /**
+   * @internal The same moment on the service's clock (the device clock corrected by the relay's
+   * `Date`, `client.clock`), which the step-up check judges too: a device date set back later
+   * leaves that clock where it was. Absent on a session stored before core recorded it.
+   */
+  verifiedAtService?: string;
 };
 
 /** A held session with its signing key. */
@@ -39,38 +46,49 @@ export type SessionSnapshot = Readonly<Record<string, readonly Session[]>>;
 const PREFIX = "signet.session|";
 
 /**
- * Key ids carry the metadata:
- * `signet.session|<accountId>|<sessionId>|<credentialId>|<expiresAt ms>|<verifiedAt ms>`, the last
- * field empty when the session carries no `verifiedAt`. An id written before `verifiedAt` existed
- * (four fields) still reads, as a session without it.
+ * Key ids carry the metadata: `signet.session|<accountId>|<sessionId>|<credentialId>|<expiresAt
+ * ms>|<verifiedAt ms>|<verifiedAtService ms>`, a verification field empty when the session carries
+ * none. An id written before `verifiedAt` (four fields) or `verifiedAtService` (five) existed still
+ * reads, as a session without them.
  */
 function encodeId(session: Session): string {
   const expires = Date.parse(session.expiresAt);
-  const verified = session.verifiedAt === undefined ? "" : String(Date.parse(session.verifiedAt));
-  return `${PREFIX}${[session.accountId, session.id, session.credentialId ?? "", String(expires), verified].join("|")}`;
+  const ms = (at: string | undefined) => (at === undefined ? "" : String(Date.parse(at)));
+  const fields = [session.accountId, session.id, session.credentialId ?? "", String(expires)];
+  return `${PREFIX}${[...fields, ms(session.verifiedAt), ms(session.verifiedAtService)].join("|")}`;
+}
+
+/** An RFC 3339 time from an id's field of epoch ms, or `undefined` for an empty one. */
+function timeField(field: string | undefined): string | undefined {
+  const ms = field === undefined || field === "" ? Number.NaN : Number(field);
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : undefined;
 }
 
 function decodeId(id: string, publicKey: string): Session | undefined {
   if (!id.startsWith(PREFIX)) return undefined;
   const parts = id.slice(PREFIX.length).split("|");
-  if (parts.length !== 4 && parts.length !== 5) return undefined;
-  const [accountId, sessionId, credentialId, expires, verified = ""] = parts as [
+  if (parts.length < 4 || parts.length > 6) return undefined;
+  const [accountId, sessionId, credentialId, expires, verified, verifiedService] = parts as [
     string,
     string,
     string,
     string,
     string?,
+    string?,
   ];
   const ms = Number(expires);
   if (!accountId || !sessionId || !Number.isFinite(ms)) return undefined;
-  const verifiedMs = verified === "" ? Number.NaN : Number(verified);
+  const verifiedAt = timeField(verified);
+  // The service's moment only with the device's: it never stands for a verification alone.
+  const verifiedAtService = verifiedAt && timeField(verifiedService);
   return {
     id: sessionId,
     accountId,
     ...(credentialId ? { credentialId } : {}),
     expiresAt: new Date(ms).toISOString(),
     publicKey,
-    ...(Number.isFinite(verifiedMs) ? { verifiedAt: new Date(verifiedMs).toISOString() } : {}),
+    ...(verifiedAt ? { verifiedAt } : {}),
+    ...(verifiedAtService ? { verifiedAtService } : {}),
   };
 }
 
@@ -115,6 +133,16 @@ export type SessionStore = {
   ended(end: SignedRequestEnd): void;
   /** @internal Resolves once the clearings that 401s started have finished. */
   settled(): Promise<void>;
+  /** @internal Whether the first `load` has finished: `getSnapshot` then holds what is stored. */
+  loaded(): boolean;
+  /**
+   * @internal
+   * The device's time, never below the highest it has shown this store: the marks read from the
+   * key store (session/clockMark.ts, kept there by the step-up check), every reading, and every
+   * session added. A date set back does not take it back. What the step-up check reads as the
+   * device's "now" (docs/security.md "Step-up").
+   */
+  deviceTime(): number;
 };
 
 /** `key`, on which a `KEY_INVALID` before its first signature calls `lost` (then rethrows). */
@@ -186,6 +214,10 @@ export function createSessionStore(parameters: {
   let loading: Promise<void> | undefined;
   /** While a re-read runs: this store's own changes meanwhile, to apply to what it read. */
   let changedDuringRead: ((sessions: Map<string, ActiveSession>) => void)[] | undefined;
+  let isLoaded = false;
+  /** The highest device time seen (epoch ms): stored marks, readings, sessions added. */
+  let mark = 0;
+  const deviceTime = () => (mark = Math.max(mark, deviceNow()));
 
   const publish = () => {
     const byAccount: Record<string, Session[]> = {};
@@ -207,6 +239,11 @@ export function createSessionStore(parameters: {
     try {
       const store = await keyStore();
       for (const id of await store.list()) {
+        const marked = parseClockMark(id);
+        if (marked !== undefined) {
+          mark = Math.max(mark, marked);
+          continue;
+        }
         const record = await store.get(id);
         const session = record && decodeId(id, record.publicKey);
         if (!record || !session) continue;
@@ -233,6 +270,7 @@ export function createSessionStore(parameters: {
     loading ??= read().then(
       (sessions) => {
         held = sessions;
+        isLoaded = true;
         if (held.size) publish();
       },
       (cause) => {
@@ -339,6 +377,8 @@ export function createSessionStore(parameters: {
         }
       }
       await store.set(encodeId(session), record);
+      // Every sign-in and refresh is a device time seen: the mark follows the app while it runs.
+      deviceTime();
       const active = { ...session, key };
       held.set(session.id, active);
       changedDuringRead?.push((sessions) => sessions.set(session.id, active));
@@ -351,5 +391,7 @@ export function createSessionStore(parameters: {
     noteSignature: rejection.noteSignature,
     ended: rejection.ended,
     settled: rejection.settled,
+    loaded: () => isLoaded,
+    deviceTime,
   };
 }

@@ -56,6 +56,13 @@ export const WALLET_OPERATION_TYPES = [
 const RESOURCE_TYPES = ["AUTH_METHOD", "SESSION", "INTERNAL_ACCOUNT"] as const;
 const EVENT_TYPES = ["WALLET_OPERATION.COMPLETED", "WALLET_OPERATION.FAILED"] as const;
 
+/**
+ * Why a device's wait was answered 503 `RELAY_STORE_UNAVAILABLE` (its `details.reason`): the
+ * webhook store is down, or the relay already holds `webhooks.maxWaits` waits open. Either way
+ * the answer carries `Retry-After` and the device polls meanwhile.
+ */
+export type RelayWaitUnavailableReason = "store unavailable" | "too many waits";
+
 /** What the receiver needs, resolved by `createRelay`. */
 export interface WebhookSettings {
   key: Promise<CryptoKey>;
@@ -63,6 +70,10 @@ export interface WebhookSettings {
   toleranceMs: number;
   ttlMs: number;
   waitMs: number;
+  /** The most device waits this relay holds open at once. */
+  maxWaits: number;
+  /** The waits open now (this relay's, shared by its requests). */
+  waits: { open: number };
   maxBodyBytes: number;
   now: () => number;
 }
@@ -258,11 +269,11 @@ export async function waitForOperation(
   requestId: string,
   customerId: string,
 ): Promise<RelayAnswer> {
-  const unavailable = () =>
+  const unavailable = (reason: RelayWaitUnavailableReason = "store unavailable") =>
     new RelayRefusal(
       "RELAY_STORE_UNAVAILABLE",
       "The relay cannot wait for this request right now; poll instead.",
-      { retryAfterSeconds: 1 },
+      { retryAfterSeconds: 1, reason },
       { "Retry-After": "1" },
     );
   const owner = await settings.store.get(ownerKey(requestId)).catch(() => {
@@ -274,6 +285,24 @@ export async function waitForOperation(
       "This request was not sent by this user through the relay.",
       { reason: "not the sender" },
     );
+  // Each open wait holds a subscription and a timer for up to `waitMs`: past the cap a device is
+  // told to poll (its answers come from the service all the same), so a flood of waits cannot
+  // hold the relay's memory or sockets.
+  if (settings.waits.open >= settings.maxWaits) throw unavailable("too many waits");
+  settings.waits.open++;
+  try {
+    return await holdWait(settings, requestId, unavailable);
+  } finally {
+    settings.waits.open--;
+  }
+}
+
+/** The open wait itself: subscribed first, then what is kept read, until an end or `waitMs`. */
+async function holdWait(
+  settings: WebhookSettings,
+  requestId: string,
+  unavailable: () => RelayRefusal,
+): Promise<RelayAnswer> {
   const channel = operationChannel(requestId);
   let settle: (message: string | undefined) => void = () => {};
   const ended = new Promise<string | undefined>((resolve) => {
@@ -285,6 +314,7 @@ export async function waitForOperation(
     .catch(() => {
       throw unavailable();
     });
+
   const timer = setTimeout(() => settle(undefined), settings.waitMs);
   try {
     const kept = await settings.store.get(channel).catch(() => undefined);

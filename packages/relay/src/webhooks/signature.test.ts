@@ -5,6 +5,8 @@ import { describe, expect, it } from "vitest";
 import {
   derToRaw,
   importWebhookKey,
+  isP256Point,
+  isWebhookKey,
   isWebhookKeyText,
   verifyWebhookSignature,
 } from "./signature.js";
@@ -79,5 +81,52 @@ describe("the key", () => {
     expect(isWebhookKeyText("04abc")).toBe(false);
     expect(isWebhookKeyText(42)).toBe(false);
     await expect(importWebhookKey(`04${"00".repeat(64)}`)).rejects.toThrow(TypeError);
+  });
+});
+
+describe("the key's point", () => {
+  const bytes = (text: string) => Uint8Array.from(Buffer.from(text, "hex"));
+  const x = hex.slice(2, 66);
+  const y = hex.slice(66);
+  const compressed = `${(Number.parseInt(y.slice(-1), 16) & 1) === 1 ? "03" : "02"}${x}`;
+  /** SPKI PEM around raw SEC1 bytes (a P-256 key's DER prefix), on the curve or not. */
+  const spki = (sec1: string) => {
+    const prefix =
+      sec1.length === 130
+        ? "3059301306072a8648ce3d020106082a8648ce3d030107034200"
+        : "3039301306072a8648ce3d020106082a8648ce3d030107032200";
+    const base64 = Buffer.from(prefix + sec1, "hex").toString("base64");
+    return `-----BEGIN PUBLIC KEY-----\n${base64}\n-----END PUBLIC KEY-----`;
+  };
+  // x = 1: 1 − 3 + b has no square root modulo p, so no point has it (x = 5 has one).
+  const offCurveX = `${"00".repeat(31)}01`;
+  const onCurveX = `${"00".repeat(31)}05`;
+  const p = "ffffffff00000001000000000000000000000000ffffffffffffffffffffffff";
+
+  it("accepts a real key in every form the receiver reads", () => {
+    for (const text of [hex, compressed, pem, spki(hex.toLowerCase()), spki(compressed)])
+      expect(isWebhookKey(text)).toBe(true);
+    expect(isP256Point(bytes(`02${onCurveX}`))).toBe(true);
+    expect(isP256Point(bytes(`03${onCurveX}`))).toBe(true);
+  });
+
+  it("refuses a point off the curve, a coordinate of p or more, and a key of another curve", () => {
+    const yWrong = (BigInt(`0x${y}`) ^ 1n).toString(16).padStart(64, "0");
+    for (const text of [
+      `04${x}${yWrong}`,
+      `02${offCurveX}`,
+      `03${offCurveX}`,
+      `02${p}`,
+      `04${p}${y}`,
+      `04${"00".repeat(64)}`,
+      spki(`04${x}${yWrong}`),
+      spki(`02${offCurveX}`),
+      generateKeyPairSync("ec", { namedCurve: "secp256k1" })
+        .publicKey.export({ format: "pem", type: "spki" })
+        .toString(),
+    ])
+      expect(isWebhookKey(text)).toBe(false);
+    expect(isP256Point(bytes(`05${x}`))).toBe(false);
+    expect(isP256Point(bytes(x))).toBe(false);
   });
 });

@@ -38,6 +38,85 @@ export function isWebhookKeyText(text: unknown): text is string {
   return SEC1_HEX.test(trimmed) || SPKI_PEM.test(trimmed);
 }
 
+// P-256 (SEC 2, FIPS 186-4 D.1.2.3): y² = x³ − 3x + b over the field of p. Web Crypto imports a
+// key only asynchronously, and `createRelay` is synchronous: the point is checked here, so a key
+// that is not one fails at creation, not at the first delivery.
+const P = 2n ** 256n - 2n ** 224n + 2n ** 192n + 2n ** 96n - 1n;
+const B = 0x5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604bn;
+
+function powMod(base: bigint, exponent: bigint): bigint {
+  let result = 1n;
+  let square = base % P;
+  for (let e = exponent; e > 0n; e >>= 1n) {
+    if (e & 1n) result = (result * square) % P;
+    square = (square * square) % P;
+  }
+  return result;
+}
+
+/** x³ − 3x + b, the curve's right-hand side at `x`. */
+const curveY2 = (x: bigint) => (((x * x * x - 3n * x + B) % P) + P) % P;
+
+const bigintOf = (bytes: Uint8Array) =>
+  BigInt(`0x${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("") || "0"}`);
+
+/**
+ * Whether `sec1` (compressed `02|03 ‖ x` or uncompressed `04 ‖ x ‖ y`) is a point on P-256:
+ * coordinates below p, and y² = x³ − 3x + b (for a compressed point: x³ − 3x + b has a square
+ * root, p ≡ 3 mod 4 giving it as (x³ − 3x + b)^((p+1)/4)).
+ */
+export function isP256Point(sec1: Uint8Array): boolean {
+  const prefix = sec1[0];
+  if (sec1.length === 33 && (prefix === 2 || prefix === 3)) {
+    const x = bigintOf(sec1.subarray(1));
+    if (x >= P) return false;
+    const y2 = curveY2(x);
+    const y = powMod(y2, (P + 1n) / 4n);
+    return (y * y) % P === y2;
+  }
+  if (sec1.length === 65 && prefix === 4) {
+    const x = bigintOf(sec1.subarray(1, 33));
+    const y = bigintOf(sec1.subarray(33));
+    return x < P && y < P && (y * y) % P === curveY2(x);
+  }
+  return false;
+}
+
+// An SPKI of a P-256 key: SEQUENCE { SEQUENCE { id-ecPublicKey, prime256v1 }, BIT STRING point }.
+// The DER prefix before the point is fixed by the point's length (65 or 33 bytes).
+const SPKI_PREFIX = {
+  65: "3059301306072a8648ce3d020106082a8648ce3d030107034200",
+  33: "3039301306072a8648ce3d020106082a8648ce3d030107032200",
+} as const;
+
+/** The SEC1 point a key text carries (hex, or an SPKI PEM of a P-256 key), or `undefined`. */
+function keyPoint(text: string): Uint8Array | undefined {
+  const trimmed = text.trim();
+  if (SEC1_HEX.test(trimmed)) return hexBytes(trimmed);
+  const pem = SPKI_PEM.exec(trimmed);
+  const der = pem ? base64Bytes(pem[1]!.replace(/\s+/g, "")) : undefined;
+  if (der === undefined) return undefined;
+  for (const size of [65, 33] as const) {
+    const prefix = SPKI_PREFIX[size];
+    if (der.length !== prefix.length / 2 + size) continue;
+    const head = Array.from(der.subarray(0, prefix.length / 2), (b) =>
+      b.toString(16).padStart(2, "0"),
+    ).join("");
+    if (head === prefix) return der.subarray(prefix.length / 2);
+  }
+  return undefined;
+}
+
+/**
+ * Whether `text` is a P-256 public key {@link importWebhookKey} reads: SEC1 hex or an SPKI PEM of
+ * a P-256 key, whose point is on the curve (checked at creation).
+ */
+export function isWebhookKey(text: unknown): text is string {
+  if (!isWebhookKeyText(text)) return false;
+  const point = keyPoint(text);
+  return point !== undefined && isP256Point(point);
+}
+
 /**
  * Imports the service's webhook public key: SEC1 hex (66 characters compressed, 130
  * uncompressed) or an SPKI PEM (`-----BEGIN PUBLIC KEY-----`).
