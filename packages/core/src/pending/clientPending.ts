@@ -39,10 +39,21 @@ export type ClientPendingSeams = {
   };
 };
 
+/** What a resume takes: the call's options, and the accounts whose kept calls it carries on. */
+export type ResumeOptions = CallOptions & {
+  /** Only the kept calls of these accounts (default: every kept call of the store). */
+  accountIds?: readonly string[] | undefined;
+};
+
 /** The client's tracker and resume of calls still processing. */
 export type ClientPending = {
   tracker: PendingTracker;
-  resume(call?: CallOptions): Promise<ResumedCall[]>;
+  resume(call?: ResumeOptions): Promise<ResumedCall[]>;
+  /**
+   * Deletes kept calls whose challenge has lapsed, and records that are not kept calls, sending
+   * nothing: a client made with `resumePending: false` still never leaves a dead stamp stored.
+   */
+  sweep(): Promise<void>;
 };
 
 /**
@@ -72,37 +83,50 @@ export function createClientPending(seams: ClientPendingSeams): ClientPending {
     now,
     emit: (event, onEvent) => emit(event, onEvent as EventSink | undefined),
   });
-  let resuming: Promise<ResumedCall[]> | undefined;
-  const resume = (call: CallOptions = {}): Promise<ResumedCall[]> => {
-    resuming ??= (async () => {
-      const store = await resolvePendingStore();
-      // Nothing kept: the chunk is not loaded.
-      if ((await store.list().catch(() => [])).length === 0) return [];
-      const { resumeKeptCalls } = await loadResume();
-      const client = seams.client();
-      const { sessions } = client;
-      return resumeKeptCalls(
-        {
-          store,
-          lock,
-          now,
-          has: view.has,
-          told: tracker.told,
-          signed: client.signed,
-          read: client.read,
-          held: (accountId) => sessions.list(accountId),
-          forget: async (session, options) => {
-            await sessions.remove(session.accountId, session.id);
-            const { accountId, id: sessionId } = session;
-            emit({ type: "session", action: "revoked", accountId, sessionId }, options.onEvent);
-          },
+  const run = async (call: ResumeOptions, resend: boolean): Promise<ResumedCall[]> => {
+    const store = await resolvePendingStore();
+    // Nothing kept: the chunk is not loaded.
+    if ((await store.list().catch(() => [])).length === 0) return [];
+    const { resumeKeptCalls } = await loadResume();
+    const client = seams.client();
+    const { sessions } = client;
+    const { signal, onEvent, accountIds } = call;
+    return resumeKeptCalls(
+      {
+        store,
+        lock,
+        now,
+        has: view.has,
+        told: tracker.told,
+        signed: client.signed,
+        read: client.read,
+        held: (accountId) => sessions.list(accountId),
+        forget: async (session, options) => {
+          await sessions.remove(session.accountId, session.id);
+          const { accountId, id: sessionId } = session;
+          emit({ type: "session", action: "revoked", accountId, sessionId }, options.onEvent);
         },
-        { signal: seams.lifetime, ...call },
-      );
-    })().finally(() => {
-      resuming = undefined;
-    });
-    return resuming;
+      },
+      { signal: signal ?? seams.lifetime, onEvent, accountIds, resend },
+    );
   };
-  return { tracker, resume };
+  let resuming: Promise<ResumedCall[]> | undefined;
+  const resume = (call: ResumeOptions = {}): Promise<ResumedCall[]> => {
+    // Another resume of every account is joined; one for some accounts runs after the running
+    // one, so that it tells only of its own. Set at once: a second call in the same task joins.
+    if (resuming && call.accountIds === undefined) return resuming;
+    const before = resuming?.catch(() => undefined);
+    const running = (async () => {
+      await before;
+      return run(call, true);
+    })().finally(() => {
+      if (resuming === running) resuming = undefined;
+    });
+    resuming = running;
+    return running;
+  };
+  const sweep = async () => {
+    await run({}, false).catch(() => undefined);
+  };
+  return { tracker, resume, sweep };
 }
