@@ -281,12 +281,16 @@ export function createClientFactory(defaults: ClientDefaults) {
       now: () => clock.now(),
       emit,
       lifetime: lifetime.signal,
+      resumeAtStart: parameters.resumePending !== false,
       client: () => ({
         signed: (resumed, options) => client.signed<unknown>(resumed, options),
         read: (path, signal) => client.request({ method: "GET", path }, { signal }),
         sessions,
       }),
     }));
+    // Made at once: kept calls of an earlier page (or another tab's) are carried on, as wagmi
+    // reconnects on mount (their `pending` events reach `onEvent`), or with `resumePending:
+    // false` only those past their challenge's expiry deleted (pending/clientPending.ts).
     pending().catch(() => undefined);
     let resolved: Promise<{ store: KeyStore; persistence: KeyPersistence }> | undefined;
     const resolveStore = () => {
@@ -461,16 +465,6 @@ export function createClientFactory(defaults: ClientDefaults) {
         tabs.close();
       },
     };
-    // Kept calls of an earlier page (or another tab's) are carried on at once, as wagmi
-    // reconnects on mount; their `pending` events reach `onEvent`.
-    // `resumePending: false`: nothing is re-sent, but kept calls past their challenge's expiry
-    // are deleted at once, never left stored.
-    if (parameters.resumePending !== false) resume().catch(() => undefined);
-    else
-      pending().then(
-        ({ sweep }) => sweep(),
-        () => undefined,
-      );
     return client;
   };
 }

@@ -28,6 +28,11 @@ export type ClientPendingSeams = {
   now: () => number;
   emit: (event: SignetEvent, onEvent?: EventSink) => void;
   lifetime: AbortSignal;
+  /**
+   * `createClient`'s `resumePending` (default true): carry kept calls on once wired; when false,
+   * only delete those past their challenge's expiry, so that no dead stamp stays stored.
+   */
+  resumeAtStart: boolean;
   /** The client's signed and unsigned sends and its sessions, for a resume. */
   client: () => {
     signed: ResumeSeams["signed"];
@@ -128,5 +133,9 @@ export function createClientPending(seams: ClientPendingSeams): ClientPending {
   const sweep = async () => {
     await run({}, false).catch(() => undefined);
   };
+  // Wired once the client exists (client.ts): its kept calls are carried on, or only the lapsed
+  // ones deleted.
+  if (seams.resumeAtStart) resume().catch(() => undefined);
+  else sweep();
   return { tracker, resume, sweep };
 }
