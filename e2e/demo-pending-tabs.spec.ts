@@ -94,7 +94,10 @@ test("two tabs opening with one kept call: one re-sends it, the other finds it d
   const tabs = [await context.newPage(), await context.newPage()];
   const problems = tabs.map((tab) => watchConsole(tab));
   await Promise.all(tabs.map((tab) => tab.goto(demo.url)));
-  await expect.poll(async () => (await revokes()).some((r) => r.status === 204)).toBe(true);
+  // Three PROCESSING answers under the default backoff, then the 204.
+  await expect
+    .poll(async () => (await revokes()).some((r) => r.status === 204), { timeout: 30_000 })
+    .toBe(true);
   // Time for a second tab to re-send, were the lock not held across tabs.
   await new Promise((resolve) => setTimeout(resolve, 2_000));
   await quiet();
