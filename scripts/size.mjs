@@ -150,12 +150,12 @@ const budgets = [
     upFront: 21_157,
     // +28 B in all (60720 B): withStepUp runs an action step-up does not name in the caller's call.
     // -3 B (60717 B): the step-up check and getStepUpStatus share one reading of the verification.
-    // +495 B (61212 B), all in lazy chunks, for #37 item 1's gaps: direct calls (quote execute,
+    // +567 B (61284 B), all in lazy chunks, for #37 item 1's gaps: direct calls (quote execute,
     // a contact-change submit) told pending by the engine; the kept record's route allowlist and
     // account check (pending/pendingStore.ts, read on write and on read), the resume for some
-    // accounts and the deletion of lapsed records without a resume (pending/resume.ts,
-    // pending/clientPending.ts).
-    whole: 61_212,
+    // accounts (its `accountIds` checked: 72 B) and the deletion of lapsed records without a
+    // resume (pending/resume.ts, pending/clientPending.ts).
+    whole: 61_284,
   },
   {
     // The hooks alone: react and @signet/core are the app's own dependencies.

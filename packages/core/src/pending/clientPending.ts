@@ -4,6 +4,7 @@
 // only the view (./pendingCalls.ts) and the loader (client.ts), so that a first render pays for
 // none of this.
 import { loadChunk } from "../crypto/chunk.js";
+import { SignetError } from "../errors/errors.js";
 import type { KeyPersistence } from "../keys/key-store.js";
 import type { CallOptions, EventSink, SignetEvent } from "../session/events.js";
 import type { Session } from "../session/sessionStore.js";
@@ -117,6 +118,17 @@ export function createClientPending(seams: ClientPendingSeams): ClientPending {
   };
   let resuming: Promise<ResumedCall[]> | undefined;
   const resume = (call: ResumeOptions = {}): Promise<ResumedCall[]> => {
+    const { accountIds } = call;
+    if (
+      accountIds !== undefined &&
+      !(Array.isArray(accountIds) && accountIds.every((id) => typeof id === "string"))
+    )
+      return Promise.reject(
+        new SignetError(
+          "INVALID_ARGUMENT",
+          `"accountIds" expected an array of account ids, got ${typeof accountIds}`,
+        ),
+      );
     // Another resume of every account is joined; one for some accounts runs after the running
     // one, so that it tells only of its own. Set at once: a second call in the same task joins.
     if (resuming && call.accountIds === undefined) return resuming;

@@ -290,3 +290,24 @@ describe("createClient with resumePending: false", () => {
     ]);
   });
 });
+
+describe("client.pending.resume", () => {
+  it("refuses accountIds that are not a list of ids with INVALID_ARGUMENT, sending nothing", async () => {
+    const store = createMemoryPendingStore();
+    const kept = keptSignOut();
+    await store.set(kept);
+    const client = createClient({
+      relayUrl: "http://127.0.0.1:9/relay",
+      pendingStore: store,
+      resumePending: false,
+      fetch: async () => {
+        throw new TypeError("nothing is sent");
+      },
+    });
+    const refused = await client.pending
+      .resume({ accountIds: accountId as unknown as string[] })
+      .catch((error: unknown) => error);
+    expect(refused).toMatchObject({ name: "SignetError", code: "INVALID_ARGUMENT" });
+    expect((await store.list()).map((k) => k.requestId)).toEqual([kept.requestId]);
+  });
+});
