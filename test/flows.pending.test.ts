@@ -1,12 +1,16 @@
 // Calls the service still answers PROCESSING for (docs/protocol.md §2.5, #850 and #854), over the
 // real chain (device → relay → emulator): the pending state while they are re-sent, the kept copy
 // a reload resumes (same body, stamp and request id) and finishes, one tab at a time, an expired
-// copy dropped, and an export that a reload cannot carry on.
+// copy dropped, an export that a reload cannot carry on, and the direct calls (quote execute, a
+// contact-change submit) that are pending while re-sent but never kept.
 import {
   addCredential,
+  changeContact,
   createMemoryKeyStore,
+  executeQuote,
   exportWallet,
   type FetchFunction,
+  getQuote,
   isSignetError,
   type KeptCall,
   type PendingEvent,
@@ -148,6 +152,7 @@ describe("a call still processing", () => {
       {
         action: "signOut",
         requestId: expect.stringMatching(/^Request:/),
+        accountId: setup.accountId,
         since: expect.any(Number),
         attempt: expect.any(Number),
         resumed: false,
@@ -169,6 +174,7 @@ describe("a call still processing", () => {
     // No private key travels with it: the finish names the session, not its key.
     expect(Object.keys(kept!).sort()).toEqual(
       [
+        "accountId",
         "action",
         "attempt",
         "expectedStatus",
@@ -398,6 +404,126 @@ describe("a call still processing", () => {
     ]);
     expect(kept).toEqual([]);
     expect(JSON.stringify(await setup.pendingStore.list())).not.toContain(oidcToken);
+  });
+});
+
+describe("a direct call still processing (no Request-Id: shown, never kept)", () => {
+  it("a quote execute answered PROCESSING is pending under its Idempotency-Key, then settles; nothing is kept", async () => {
+    const setup = await signedIn();
+    const { quoteId } = await stack.walletQuote(setup);
+    const sent: Sent[] = [];
+    const tab = stack.client(setup.customerId, {
+      keyStore: setup.keyStore,
+      pendingStore: setup.pendingStore,
+      fetch: recording(sent),
+    });
+    const quote = await getQuote(tab.client, { quoteId });
+    await stack.fault({
+      match: { method: "POST", path: `/quotes/${quoteId}/execute` },
+      count: 2,
+      kind: "processing",
+    });
+    const shown: unknown[] = [];
+    const kept: number[] = [];
+    const executed = await executeQuote(tab.client, {
+      quote,
+      onEvent: (event) => {
+        if (event.type !== "pending" || event.state !== "processing") return;
+        shown.push(tab.client.pending.getSnapshot());
+        setup.pendingStore.list().then((calls) => kept.push(calls.length));
+      },
+    });
+    expect(executed.id).toBe(quoteId);
+    const executes = sent.filter((s) => s.url.endsWith(`/quotes/${quoteId}/execute`));
+    expect(executes).toHaveLength(3);
+    const key = executes[0]!.headers.get("Idempotency-Key");
+    expect(key).toBeTruthy();
+    const events = pendingOf(tab.events);
+    expect(events.map((e) => [e.state, e.action, e.attempt, e.resumable])).toEqual([
+      ["processing", "executeQuote", 1, false],
+      ["processing", "executeQuote", 2, false],
+      ["settled", "executeQuote", 2, false],
+    ]);
+    expect(events.every((e) => e.requestId === key)).toBe(true);
+    expect(events.at(-1)?.status).toBe(200);
+    expect(shown[0]).toEqual([
+      {
+        action: "executeQuote",
+        requestId: key,
+        since: expect.any(Number),
+        attempt: 1,
+        resumed: false,
+        resumable: false,
+      },
+    ]);
+    expect(tab.client.pending.getSnapshot()).toEqual([]);
+    const signature = executes[0]!.headers.get("Grid-Wallet-Signature")!;
+    expect(JSON.stringify(tab.events)).not.toContain(signature);
+    await until(() => kept.length === 2, "the store reads");
+    expect(kept).toEqual([0, 0]);
+    expect(await setup.pendingStore.list()).toEqual([]);
+  });
+
+  it("a quote execute that ends in an error after PROCESSING tells `failed` with its code", async () => {
+    const setup = await signedIn();
+    const { quoteId } = await stack.walletQuote(setup);
+    const quote = await getQuote(setup.first.client, { quoteId });
+    await stack.fault({
+      faults: [
+        { match: { method: "POST", path: `/quotes/${quoteId}/execute` }, kind: "processing" },
+        {
+          match: { method: "POST", path: `/quotes/${quoteId}/execute` },
+          kind: "error",
+          at: "signed",
+          status: 409,
+          code: "QUOTE_ALREADY_EXECUTED",
+        },
+      ],
+    });
+    const error = await executeQuote(setup.first.client, { quote }).catch((e: unknown) => e);
+    expect(isSignetError(error)).toBe(true);
+    const events = pendingOf(setup.first.events).filter((e) => e.action === "executeQuote");
+    expect(events.map((e) => [e.state, e.status])).toEqual([
+      ["processing", undefined],
+      ["failed", 409],
+    ]);
+    expect(events.at(-1)?.code).toBe((error as { code: string }).code);
+    expect(setup.first.client.pending.getSnapshot()).toEqual([]);
+  });
+
+  it("a contact-change submit answered PROCESSING is pending, then settles; nothing is kept", async () => {
+    const user = await stack.signUp();
+    const pendingStore = createSharedPendingStore();
+    const tab = stack.client(user.customerId, { contactChanges: "resource", pendingStore });
+    await signInWithEmail(tab.client, user.emailCredentialId);
+    await stack.fault({
+      match: { method: "POST", path: `/customers/${user.customerId}/contact-changes/` },
+      kind: "processing",
+      count: 2,
+    });
+    const kept: number[] = [];
+    const outcome = await changeContact(tab.client, {
+      customerId: user.customerId,
+      accountId: user.accountId,
+      email: `pending-${Date.now()}@example.com`,
+      onEvent: (event) => {
+        if (event.type === "pending" && event.state === "processing")
+          pendingStore.list().then((calls) => kept.push(calls.length));
+      },
+    });
+    expect(outcome).toMatchObject({ via: "resource", status: "APPLIED" });
+    const events = pendingOf(tab.events);
+    expect(events.map((e) => [e.state, e.action, e.attempt, e.resumable])).toEqual([
+      ["processing", "changeContact", 1, false],
+      ["processing", "changeContact", 2, false],
+      ["settled", "changeContact", 2, false],
+    ]);
+    // No Idempotency-Key on a submit: the device names the call itself, one id throughout.
+    expect(new Set(events.map((e) => e.requestId)).size).toBe(1);
+    expect(events[0]?.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    await until(() => kept.length === 2, "the store reads");
+    expect(kept).toEqual([0, 0]);
+    expect(tab.client.pending.getSnapshot()).toEqual([]);
   });
 });
 

@@ -86,9 +86,14 @@ export type SignetPendingCalls = {
    * Re-sends every kept call (same body, stamp and request id) until it ends, one tab at a
    * time, and finishes each as its action would. `createClient` starts one unless
    * `resumePending: false`; calling it again while one runs joins that one.
+   * With `accountIds`, only those accounts' kept calls are carried on and told of (a page whose
+   * user is known resumes that user's calls alone; another account's stay kept for its own
+   * resume). Kept calls whose challenge has lapsed are deleted whatever the account.
    * @returns how each kept call ended (its `pending` events say the same).
    */
-  resume(call?: CallOptions): Promise<ResumedCall[]>;
+  resume(
+    call?: CallOptions & { accountIds?: readonly string[] | undefined },
+  ): Promise<ResumedCall[]>;
 };
 
 /**
@@ -276,12 +281,16 @@ export function createClientFactory(defaults: ClientDefaults) {
       now: () => clock.now(),
       emit,
       lifetime: lifetime.signal,
+      resumeAtStart: parameters.resumePending !== false,
       client: () => ({
         signed: (resumed, options) => client.signed<unknown>(resumed, options),
         read: (path, signal) => client.request({ method: "GET", path }, { signal }),
         sessions,
       }),
     }));
+    // Made at once: kept calls of an earlier page (or another tab's) are carried on, as wagmi
+    // reconnects on mount (their `pending` events reach `onEvent`), or with `resumePending:
+    // false` only those past their challenge's expiry deleted (pending/clientPending.ts).
     pending().catch(() => undefined);
     let resolved: Promise<{ store: KeyStore; persistence: KeyPersistence }> | undefined;
     const resolveStore = () => {
@@ -333,7 +342,7 @@ export function createClientFactory(defaults: ClientDefaults) {
         emit({ type: "session", action, accountId: session.accountId, sessionId: session.id }),
     });
 
-    const resume = async (call?: CallOptions) => (await pending()).resume(call);
+    const resume: SignetPendingCalls["resume"] = async (call) => (await pending()).resume(call);
     const sleep = parameters.sleep ?? abortableSleep;
     const random = parameters.random ?? Math.random;
     // The deprecated `signedRequests.backoff` is read as a client-level `retry.backoff` that the
@@ -402,20 +411,18 @@ export function createClientFactory(defaults: ClientDefaults) {
         { signal, onEvent, retry: callRetry } = {},
       ) => {
         const [engine, { tracker: calls }] = await Promise.all([loadEngine(), pending()]);
-        // A PROCESSING answer makes the call pending: shown, and kept when its action allows.
-        const tracked =
-          signedParameters.mode === "direct"
-            ? undefined
-            : calls.track(
-                signedParameters.operation ?? "signedRequest",
-                pendingOptions ?? {},
-                onEvent,
-              );
+        // A PROCESSING answer makes the call pending: shown (direct calls too), and kept when
+        // its action allows and the call can be re-sent as it went (challenge mode only).
+        const tracked = calls.track(
+          signedParameters.operation ?? "signedRequest",
+          pendingOptions ?? {},
+          onEvent,
+        );
         return engine.runClientSigned(
           engineSeams,
           {
             ...signedParameters,
-            onStillProcessing: tracked?.onStillProcessing,
+            onStillProcessing: tracked.onStillProcessing,
             // Defaults, client, action, call: the action's default refines the client's policy
             // and never overrides the caller's.
             retry: resolveRetryPolicy(retry, signedParameters.retry, callRetry),
@@ -424,7 +431,7 @@ export function createClientFactory(defaults: ClientDefaults) {
             // A 401 on a call a held session stamped clears that session: the engine says so to
             // the store directly (session/sessionRejection.ts); the event stays for observers.
             onEnd: (end) => {
-              tracked?.onEnd(end);
+              tracked.onEnd(end);
               sessions.ended(end);
             },
           } as Partial<RunSignedRequestParameters<never>>,
@@ -465,9 +472,6 @@ export function createClientFactory(defaults: ClientDefaults) {
         tabs.close();
       },
     };
-    // Kept calls of an earlier page (or another tab's) are carried on at once, as wagmi
-    // reconnects on mount; their `pending` events reach `onEvent`.
-    if (parameters.resumePending !== false) resume().catch(() => undefined);
     return client;
   };
 }

@@ -86,7 +86,7 @@ export async function addCredential(
       // The credential is added once the service settles; a resume delivers it in its result.
       // Not an OAuth one: its body holds the ID token, a bearer credential of the identity
       // provider that must never be written to the device's storage.
-      pending: { resumable: parameters.type !== "OAUTH" },
+      pending: { resumable: parameters.type !== "OAUTH", accountId },
       ...at(CREDENTIAL_ADD),
       body: JSON.stringify(body),
       sign: signWithSession(client, session),

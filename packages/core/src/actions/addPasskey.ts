@@ -102,7 +102,7 @@ export async function addPasskey(
     .signed(
       {
         operation: "addPasskey",
-        pending: { resumable: true },
+        pending: { resumable: true, accountId },
         ...at(CREDENTIAL_ADD),
         body: JSON.stringify({
           type: "PASSKEY",

@@ -71,7 +71,11 @@ export async function revokeCredential(
       sign: signWithSession(client, session),
       checkPayload: revokeCredentialPayload(client, { accountId, type }),
       // Still removing after a reload: re-sent from its kept copy, its sessions then forgotten.
-      pending: { resumable: true, finish: { kind: "forgetSessions", accountId, credentialId } },
+      pending: {
+        resumable: true,
+        accountId,
+        finish: { kind: "forgetSessions", accountId, credentialId },
+      },
     },
     parameters,
   );

@@ -57,6 +57,7 @@ export async function revokeSession(
         resolveAmbiguous: sessionEnded(client, accountId, sessionId, parameters.signal),
         pending: {
           resumable: true,
+          accountId,
           ...(mine ? { finish: { kind: "forgetSessions", accountId, sessionId } as const } : {}),
         },
       },

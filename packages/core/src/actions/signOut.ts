@@ -56,6 +56,7 @@ export async function signOut(
             resolveAmbiguous: sessionEnded(client, accountId, session.id, parameters.signal),
             pending: {
               resumable: true,
+              accountId,
               finish: { kind: "forgetSessions", accountId, sessionId: session.id },
             },
           },

@@ -4,6 +4,7 @@
 // only the view (./pendingCalls.ts) and the loader (client.ts), so that a first render pays for
 // none of this.
 import { loadChunk } from "../crypto/chunk.js";
+import { SignetError } from "../errors/errors.js";
 import type { KeyPersistence } from "../keys/key-store.js";
 import type { CallOptions, EventSink, SignetEvent } from "../session/events.js";
 import type { Session } from "../session/sessionStore.js";
@@ -28,6 +29,11 @@ export type ClientPendingSeams = {
   now: () => number;
   emit: (event: SignetEvent, onEvent?: EventSink) => void;
   lifetime: AbortSignal;
+  /**
+   * `createClient`'s `resumePending` (default true): carry kept calls on once wired; when false,
+   * only delete those past their challenge's expiry, so that no dead stamp stays stored.
+   */
+  resumeAtStart: boolean;
   /** The client's signed and unsigned sends and its sessions, for a resume. */
   client: () => {
     signed: ResumeSeams["signed"];
@@ -39,10 +45,21 @@ export type ClientPendingSeams = {
   };
 };
 
+/** What a resume takes: the call's options, and the accounts whose kept calls it carries on. */
+export type ResumeOptions = CallOptions & {
+  /** Only the kept calls of these accounts (default: every kept call of the store). */
+  accountIds?: readonly string[] | undefined;
+};
+
 /** The client's tracker and resume of calls still processing. */
 export type ClientPending = {
   tracker: PendingTracker;
-  resume(call?: CallOptions): Promise<ResumedCall[]>;
+  resume(call?: ResumeOptions): Promise<ResumedCall[]>;
+  /**
+   * Deletes kept calls whose challenge has lapsed, and records that are not kept calls, sending
+   * nothing: a client made with `resumePending: false` still never leaves a dead stamp stored.
+   */
+  sweep(): Promise<void>;
 };
 
 /**
@@ -72,37 +89,65 @@ export function createClientPending(seams: ClientPendingSeams): ClientPending {
     now,
     emit: (event, onEvent) => emit(event, onEvent as EventSink | undefined),
   });
-  let resuming: Promise<ResumedCall[]> | undefined;
-  const resume = (call: CallOptions = {}): Promise<ResumedCall[]> => {
-    resuming ??= (async () => {
-      const store = await resolvePendingStore();
-      // Nothing kept: the chunk is not loaded.
-      if ((await store.list().catch(() => [])).length === 0) return [];
-      const { resumeKeptCalls } = await loadResume();
-      const client = seams.client();
-      const { sessions } = client;
-      return resumeKeptCalls(
-        {
-          store,
-          lock,
-          now,
-          has: view.has,
-          told: tracker.told,
-          signed: client.signed,
-          read: client.read,
-          held: (accountId) => sessions.list(accountId),
-          forget: async (session, options) => {
-            await sessions.remove(session.accountId, session.id);
-            const { accountId, id: sessionId } = session;
-            emit({ type: "session", action: "revoked", accountId, sessionId }, options.onEvent);
-          },
+  const run = async (call: ResumeOptions, resend: boolean): Promise<ResumedCall[]> => {
+    const store = await resolvePendingStore();
+    // Nothing kept: the chunk is not loaded.
+    if ((await store.list().catch(() => [])).length === 0) return [];
+    const { resumeKeptCalls } = await loadResume();
+    const client = seams.client();
+    const { sessions } = client;
+    const { signal, onEvent, accountIds } = call;
+    return resumeKeptCalls(
+      {
+        store,
+        lock,
+        now,
+        has: view.has,
+        told: tracker.told,
+        signed: client.signed,
+        read: client.read,
+        held: (accountId) => sessions.list(accountId),
+        forget: async (session, options) => {
+          await sessions.remove(session.accountId, session.id);
+          const { accountId, id: sessionId } = session;
+          emit({ type: "session", action: "revoked", accountId, sessionId }, options.onEvent);
         },
-        { signal: seams.lifetime, ...call },
-      );
-    })().finally(() => {
-      resuming = undefined;
-    });
-    return resuming;
+      },
+      { signal: signal ?? seams.lifetime, onEvent, accountIds, resend },
+    );
   };
-  return { tracker, resume };
+  let resuming: Promise<ResumedCall[]> | undefined;
+  const resume = (call: ResumeOptions = {}): Promise<ResumedCall[]> => {
+    const { accountIds } = call;
+    if (
+      accountIds !== undefined &&
+      !(Array.isArray(accountIds) && accountIds.every((id) => typeof id === "string"))
+    )
+      return Promise.reject(
+        new SignetError(
+          "INVALID_ARGUMENT",
+          `"accountIds" expected an array of account ids, got ${typeof accountIds}`,
+        ),
+      );
+    // Another resume of every account is joined; one for some accounts runs after the running
+    // one, so that it tells only of its own. Set at once: a second call in the same task joins.
+    if (resuming && call.accountIds === undefined) return resuming;
+    const before = resuming?.catch(() => undefined);
+    const running = (async () => {
+      await before;
+      return run(call, true);
+    })().finally(() => {
+      if (resuming === running) resuming = undefined;
+    });
+    resuming = running;
+    return running;
+  };
+  const sweep = async () => {
+    await run({}, false).catch(() => undefined);
+  };
+  // Wired once the client exists (client.ts): its kept calls are carried on, or only the lapsed
+  // ones deleted.
+  if (seams.resumeAtStart) resume().catch(() => undefined);
+  else sweep();
+  return { tracker, resume, sweep };
 }

@@ -28,7 +28,11 @@ export function createIndexedDbPendingStore(
   return {
     persistence: "indexeddb",
     get: async (id) => readKeptCall(await idb.get(id)),
-    set: (call) => idb.set(call.requestId, call),
+    // Refused here too, not only on the way back: nothing but a resumable call is written.
+    set: async (call) => {
+      if (readKeptCall(call) === undefined) throw new TypeError("Not a resumable kept call");
+      await idb.set(call.requestId, call);
+    },
     delete: (id) => idb.delete(id),
     list: async () => {
       const calls: KeptCall[] = [];

@@ -21,14 +21,23 @@ export type ResumedCall = {
 export type PendingCall = {
   /** The action's name (`revokeCredential`, `signOut`, `verifyOtp`…). */
   action: string;
+  /**
+   * The `Request-Id` it is re-sent under; for a call signed without one (quote execute: its
+   * `Idempotency-Key`; a contact-change submit: an id made on the device for the call).
+   */
   requestId: string;
   /** When the first PROCESSING answer came (epoch ms, the client's clock). */
   since: number;
   /** PROCESSING answers so far. */
   attempt: number;
+  /** The account the call acts on, when its action names one (every kept call does). */
+  accountId?: string;
   /** Carried on from a kept copy (after a reload, or from another tab). */
   resumed: boolean;
-  /** Whether a reload carries it on (`false`: an export, a sign-in whose new key is not kept). */
+  /**
+   * Whether a reload carries it on (`false`: an export, a sign-in whose new key is not kept, a
+   * quote execute or a contact-change submit, whose own records say how they ended).
+   */
   resumable: boolean;
 };
 
@@ -45,6 +54,8 @@ export type PendingEvent = {
   state: "processing" | "resumed" | "settled" | "failed" | "dropped";
   action: string;
   requestId: string;
+  /** The account the call acts on, when its action names one: an app shows it to that account's user only. */
+  accountId?: string;
   since: number;
   attempt: number;
   resumable: boolean;
@@ -54,8 +65,13 @@ export type PendingEvent = {
 
 /** What an action says about its call, should it be answered PROCESSING. */
 export type PendingOptions = {
-  /** Keep the stamped request for a reload or another tab (default `false`). */
+  /**
+   * Keep the stamped request for a reload or another tab (default `false`). Kept only with
+   * `accountId`, and only on a resumable route (`pendingStore.ts`).
+   */
   resumable?: boolean;
+  /** The account the call acts on: the kept copy is tied to it. */
+  accountId?: string;
   /** What a resume does after a success (the action's own code does it otherwise). */
   finish?: PendingFinish;
   /** @internal The kept call a resume carries on (already locked and written). */

@@ -14,6 +14,11 @@ export type KeptCall = {
   v: 1;
   /** The action's name (`revokeCredential`). */
   action: string;
+  /**
+   * The account the call acts on (`InternalAccount:…`): only a client that holds a session of
+   * it carries the call on or tells of it.
+   */
+  accountId: string;
   method: string;
   path: string;
   body?: string;
@@ -59,11 +64,43 @@ export interface PendingStore {
 }
 
 const isString = (value: unknown): value is string => typeof value === "string";
+
+// A service id as the actions send them (arguments.ts): `<Type>:<id>`.
+const ID = "[0-9A-Za-z][0-9A-Za-z-]{0,63}";
+const ACCOUNT_ID = new RegExp(`^InternalAccount:${ID}$`);
+
+/**
+ * The only calls a kept record may re-send: the signed retries of the service's #850 that an
+ * action keeps (a credential add, a credential or session revoke), each with the actions that
+ * make it. The store lives in the page's origin storage, so a record planted there must never
+ * send a stamp to any other path: anything else reads back as no kept call, and is deleted.
+ */
+const RESUMABLE: readonly { method: string; path: RegExp; actions: readonly string[] }[] = [
+  { method: "POST", path: /^\/auth\/credentials$/, actions: ["addCredential", "addPasskey"] },
+  {
+    method: "DELETE",
+    path: new RegExp(`^/auth/credentials/AuthMethod:${ID}$`),
+    actions: ["revokeCredential"],
+  },
+  {
+    method: "DELETE",
+    path: new RegExp(`^/auth/sessions/Session:${ID}$`),
+    actions: ["revokeSession", "signOut"],
+  },
+];
+
+/** Whether `action` may keep a call to `method path` (one of the resumable routes). */
+export function isResumableRoute(action: string, method: string, path: string): boolean {
+  return RESUMABLE.some(
+    (route) => route.method === method && route.path.test(path) && route.actions.includes(action),
+  );
+}
 const isStatus = (value: unknown) => Number.isInteger(value) && (value as number) >= 200;
 
 /**
  * Reads a stored value back as a kept call, or `undefined` when it is not one (another version,
- * a damaged record): such a record is dropped, never sent.
+ * a damaged record, a route that is not one of the resumable ones, a finish for another
+ * account): such a record is dropped, never sent.
  */
 export function readKeptCall(value: unknown): KeptCall | undefined {
   if (typeof value !== "object" || value === null) return undefined;
@@ -72,9 +109,11 @@ export function readKeptCall(value: unknown): KeptCall | undefined {
   const ok =
     v.v === 1 &&
     isString(v.action) &&
+    isString(v.accountId) &&
+    ACCOUNT_ID.test(v.accountId) &&
     isString(v.method) &&
     isString(v.path) &&
-    v.path.startsWith("/") &&
+    isResumableRoute(v.action, v.method, v.path) &&
     (v.body === undefined || isString(v.body)) &&
     statuses.length > 0 &&
     statuses.every(isStatus) &&
@@ -85,7 +124,7 @@ export function readKeptCall(value: unknown): KeptCall | undefined {
     Number.isFinite(v.expiresAtMs) &&
     Number.isFinite(v.since) &&
     Number.isInteger(v.attempt) &&
-    (v.finish === undefined || readFinish(v.finish) !== undefined);
+    (v.finish === undefined || readFinish(v.finish)?.accountId === v.accountId);
   return ok ? (value as KeptCall) : undefined;
 }
 
@@ -110,7 +149,10 @@ export function createMemoryPendingStore(): PendingStore {
   return {
     persistence: "memory",
     get: async (id) => calls.get(id),
-    set: async (call) => void calls.set(call.requestId, { ...call }),
+    set: async (call) => {
+      if (readKeptCall(call) === undefined) throw new TypeError("Not a resumable kept call");
+      calls.set(call.requestId, { ...call });
+    },
     delete: async (id) => void calls.delete(id),
     list: async () => [...calls.values()],
   };

@@ -11,7 +11,7 @@ import type { Session } from "../session/sessionStore.js";
 import type { CheckPayload } from "../transport/payloadCheck.js";
 import type { ResumeFrom } from "../transport/signedRequestParameters.js";
 import { type PendingOptions, pendingLockKey, type ResumedCall } from "./pendingCalls.js";
-import type { KeptCall, PendingFinish, PendingStore } from "./pendingStore.js";
+import { type PendingFinish, type PendingStore, readKeptCall } from "./pendingStore.js";
 import type { PendingTracker } from "./track.js";
 
 /** What one kept call is re-sent with (the client's `signed` takes it). */
@@ -27,8 +27,15 @@ export type ResumeCallParameters = {
   pending: PendingOptions;
 };
 
-/** What a resume's caller may pass: a signal, and a sink for the calls' events. */
-export type ResumeCallOptions = Pick<CallOptions, "signal" | "onEvent">;
+/**
+ * What a resume's caller may pass: a signal, a sink for the calls' events, and `resend: false`
+ * to only drop what can no longer be sent (expired, or not a kept call), sending nothing.
+ */
+export type ResumeCallOptions = Pick<CallOptions, "signal" | "onEvent"> & {
+  /** Only the kept calls of these accounts (default: every account's). */
+  accountIds?: readonly string[] | undefined;
+  resend?: boolean | undefined;
+};
 
 /** The client's parts a resume uses. */
 export type ResumeSeams = {
@@ -57,7 +64,10 @@ const neverSign = (): never => {
 const neverCheck: CheckPayload = neverSign;
 
 /**
- * Re-sends every kept call of `seams.store` to its end, one at a time, and finishes each.
+ * Re-sends every kept call of `seams.store` to its end, one at a time, and finishes each. With
+ * `accountIds`, only those accounts' calls are carried on or told of: another account's call is
+ * left for its own resume, unless its challenge has lapsed (then it is deleted, silently). What
+ * does not read back as a kept call (an app's store may hold anything) is deleted unsent.
  * @returns how each ended (calls another tab finished meanwhile are left out).
  * @throws never: each call's failure is in its result (and its `pending` event).
  * @example
@@ -70,21 +80,33 @@ export async function resumeKeptCalls(
   call: ResumeCallOptions = {},
 ): Promise<ResumedCall[]> {
   const results: ResumedCall[] = [];
-  let kept: KeptCall[];
+  let kept: unknown[];
   try {
     kept = await seams.store.list();
   } catch {
     return results;
   }
-  for (const candidate of kept) {
+  for (const listed of kept) {
     if (call.signal?.aborted) break;
-    if (seams.has(candidate.requestId)) continue;
-    const ended = await seams.lock(pendingLockKey(candidate.requestId), () =>
-      resumeOne(seams, candidate.requestId, call),
+    const candidate = readKeptCall(listed);
+    if (candidate === undefined) {
+      await dropUnreadable(seams.store, listed);
+      continue;
+    }
+    const { requestId } = candidate;
+    if (seams.has(requestId)) continue;
+    const ended = await seams.lock(pendingLockKey(requestId), () =>
+      resumeOne(seams, requestId, call),
     );
     if (ended) results.push(ended);
   }
   return results;
+}
+
+/** Deletes a stored value that is not a kept call, by the request id it is stored under. */
+async function dropUnreadable(store: PendingStore, listed: unknown) {
+  const id = (listed as { requestId?: unknown } | null)?.requestId;
+  if (typeof id === "string") await store.delete(id).catch(() => undefined);
 }
 
 async function resumeOne(
@@ -94,14 +116,22 @@ async function resumeOne(
 ): Promise<ResumedCall | undefined> {
   const { store, has, told } = seams;
   // Read again under the lock: a tab that was still re-sending it has finished meanwhile.
-  const kept = await store.get(requestId).catch(() => undefined);
-  if (kept === undefined || has(requestId)) return undefined;
+  const read = await store.get(requestId).catch(() => undefined);
+  const kept = readKeptCall(read);
+  if (kept === undefined) {
+    if (read !== undefined) await dropUnreadable(store, read);
+    return undefined;
+  }
+  if (has(requestId)) return undefined;
   const { action } = kept;
+  const mine = call.accountIds === undefined || call.accountIds.includes(kept.accountId);
   if (seams.now() >= kept.expiresAtMs) {
     await store.delete(requestId).catch(() => undefined);
+    if (!mine) return undefined;
     told(kept, { state: "dropped", code: "CHALLENGE_EXPIRED" }, call.onEvent);
     return { action, requestId, outcome: "dropped", code: "CHALLENGE_EXPIRED" };
   }
+  if (!mine || call.resend === false) return undefined;
   let result: { status: number; body: unknown };
   try {
     const { status, body } = await seams.signed(

@@ -6,7 +6,11 @@
 // first) finds it only when no live tab is still re-sending it. A chunk, loaded with the engine:
 // the page itself holds only the view (./pendingCalls.ts).
 import { defined } from "../errors/defined.js";
-import type { SignedRequestEnd, StampedRequest } from "../transport/signedRequestParameters.js";
+import type {
+  DirectProcessing,
+  SignedRequestEnd,
+  StampedRequest,
+} from "../transport/signedRequestParameters.js";
 import {
   type PendingCall,
   type PendingEvent,
@@ -14,7 +18,7 @@ import {
   type PendingView,
   pendingLockKey,
 } from "./pendingCalls.js";
-import type { KeptCall, PendingStore } from "./pendingStore.js";
+import { type KeptCall, type PendingStore, readKeptCall } from "./pendingStore.js";
 
 type Seams = {
   /** The kept calls' store, resolved on first use. */
@@ -32,7 +36,7 @@ export type PendingTracker = {
     options: PendingOptions,
     onEvent?: (event: PendingEvent) => void,
   ): {
-    onStillProcessing: (stamped: StampedRequest) => void;
+    onStillProcessing: (stamped: StampedRequest | DirectProcessing) => void;
     onEnd: (end: SignedRequestEnd) => void;
   };
   /**
@@ -64,6 +68,7 @@ export function createPendingTracker(view: PendingView, seams: Seams): PendingTr
     state,
     action: call.action,
     requestId: call.requestId,
+    ...(call.accountId === undefined ? {} : { accountId: call.accountId }),
     since: call.since,
     attempt: call.attempt,
     resumable: call.resumable,
@@ -77,7 +82,9 @@ export function createPendingTracker(view: PendingView, seams: Seams): PendingTr
       seams.emit(event(shown, state, defined({ status, code })), onEvent);
     },
     track(action, options, onEvent) {
-      const resumable = options.resumable === true || options.resumed !== undefined;
+      const accountId = options.resumed?.accountId ?? options.accountId;
+      const resumable =
+        (options.resumable === true || options.resumed !== undefined) && accountId !== undefined;
       let current: PendingCall | undefined;
       let kept: KeptCall | undefined = options.resumed;
       // The kept copy's writes, in order; the last one (the delete) runs before the lock goes.
@@ -93,7 +100,15 @@ export function createPendingTracker(view: PendingView, seams: Seams): PendingTr
       };
       if (options.resumed) {
         const { since, attempt, requestId } = options.resumed;
-        current = { action, requestId, since, attempt, resumed: true, resumable: true };
+        current = {
+          action,
+          requestId,
+          ...(accountId === undefined ? {} : { accountId }),
+          since,
+          attempt,
+          resumed: true,
+          resumable: true,
+        };
         upsert(current);
         seams.emit(event(current, "resumed"), onEvent);
       }
@@ -102,37 +117,53 @@ export function createPendingTracker(view: PendingView, seams: Seams): PendingTr
           const { requestId, attempt } = stamped;
           const since = current?.since ?? seams.now();
           const resumed = options.resumed !== undefined;
-          current = { action, requestId, since, attempt, resumed, resumable };
-          upsert(current);
-          seams.emit(event(current, "processing"), onEvent);
-          if (!resumable) return;
-          const first = kept === undefined;
-          kept = {
-            v: 1,
+          // A direct call (quote execute, a contact-change submit) has no request id or challenge
+          // a re-send could be kept under: shown pending, never kept. Nor is a call that does not
+          // read back as a kept call (a route that is not resumable, no account).
+          const record =
+            !resumable || "mode" in stamped || accountId === undefined
+              ? undefined
+              : readKeptCall({
+                  v: 1,
+                  action,
+                  accountId,
+                  method: stamped.method,
+                  path: stamped.path,
+                  ...(stamped.body === undefined ? {} : { body: stamped.body }),
+                  expectedStatus:
+                    typeof stamped.expectedStatus === "number"
+                      ? stamped.expectedStatus
+                      : [...stamped.expectedStatus],
+                  requestId,
+                  signature: stamped.signature,
+                  expiresAtMs: stamped.expiresAtMs,
+                  since,
+                  attempt,
+                  ...(options.finish === undefined ? {} : { finish: options.finish }),
+                } satisfies KeptCall);
+          const keeps = record !== undefined;
+          current = {
             action,
-            method: stamped.method,
-            path: stamped.path,
-            ...(stamped.body === undefined ? {} : { body: stamped.body }),
-            expectedStatus:
-              typeof stamped.expectedStatus === "number"
-                ? stamped.expectedStatus
-                : [...stamped.expectedStatus],
             requestId,
-            signature: stamped.signature,
-            expiresAtMs: stamped.expiresAtMs,
+            ...(accountId === undefined ? {} : { accountId }),
             since,
             attempt,
-            ...(options.finish === undefined ? {} : { finish: options.finish }),
+            resumed,
+            resumable: keeps,
           };
-          const copy = kept;
+          upsert(current);
+          seams.emit(event(current, "processing"), onEvent);
+          if (record === undefined) return;
+          const first = kept === undefined;
+          kept = record;
           if (!first || options.resumed) {
-            write((store) => store.set(copy));
+            write((store) => store.set(record));
             return;
           }
           // Written holding the lock, kept until the call ends (a resume elsewhere waits).
           seams
             .lock(pendingLockKey(requestId), async () => {
-              if (!ended) await write((store) => store.set(copy));
+              if (!ended) await write((store) => store.set(record));
               await callEnded;
               await writes;
             })

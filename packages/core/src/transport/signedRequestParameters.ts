@@ -121,11 +121,13 @@ type CommonParameters<TBody> = {
    */
   onEnd?: ((end: SignedRequestEnd) => void) | undefined;
   /**
-   * Told before each wait after a PROCESSING answer, with what re-sends the stamped request
-   * (docs/protocol.md §2.5): the client persists it so that a reload or another tab can carry
-   * the call to its end (`pending/`). Holds the stamp: never put in an event or a log.
+   * Told before each wait after a PROCESSING answer (docs/protocol.md §2.5): in challenge mode
+   * with what re-sends the stamped request, which the client may persist so that a reload or
+   * another tab can carry the call to its end (`pending/`); in direct mode with the call's id
+   * and attempt only (such a call is shown pending, never kept). Holds the stamp: never put in
+   * an event or a log.
    */
-  onStillProcessing?: ((stamped: StampedRequest) => void) | undefined;
+  onStillProcessing?: ((stamped: StampedRequest | DirectProcessing) => void) | undefined;
   /**
    * Carries on a signed leg sent before (a reload's resume): the first send is this stamped
    * request, as it went, under its request id; nothing is signed and nothing starts over (a lapse
@@ -150,6 +152,19 @@ export type StampedRequest = ResumeFrom & {
   body: string | undefined;
   expectedStatus: number | readonly number[];
   /** PROCESSING answers to this leg so far (1 on the first). */
+  attempt: number;
+};
+
+/**
+ * A direct-mode call (quote execute, a contact-change submit) answered PROCESSING, for
+ * `onStillProcessing`: no `Request-Id`, no challenge, so nothing a reload could re-send under
+ * the service's signed-retry rules. `requestId` names the call: its `Idempotency-Key`, or, where
+ * none is sent, an id made on the device for the call (never sent).
+ */
+export type DirectProcessing = {
+  mode: "direct";
+  requestId: string;
+  /** PROCESSING answers so far (1 on the first). */
   attempt: number;
 };
 

@@ -92,6 +92,8 @@ export type LegState = {
   challenge: SignedRequestChallenge | undefined;
   headers: Record<string, string>;
   idempotencyKey: string | undefined;
+  /** Direct mode without an `Idempotency-Key`: the device's own id for the call's pending state. */
+  callId?: string;
   /** Why the next send is a re-send, and after which wait: told in its event. */
   retryReason: RetryReason | undefined;
   /** A push has ended a wait of this leg: later waits are the backoff alone. */

@@ -359,12 +359,27 @@ function sleepUntilPushed(
   };
 }
 
-/** Hands the stamped leg to `onStillProcessing` (challenge mode: a direct execute has its own key). */
+/**
+ * Tells `onStillProcessing`: the stamped leg in challenge mode; in direct mode only the call's id
+ * (its `Idempotency-Key`, or one made here once) and the attempt, as there is no `Request-Id` and
+ * no challenge a re-send could be kept under.
+ */
 function tellStillProcessing(run: RunState<unknown>, current: LegState, attempt: number): void {
   const { parameters } = run.config;
   const { challenge } = current;
   const signature = current.headers[WALLET_SIGNATURE_HEADER];
-  if (parameters.onStillProcessing === undefined || challenge === undefined || !signature) return;
+  if (parameters.onStillProcessing === undefined) return;
+  if (parameters.mode === "direct") {
+    current.callId ??=
+      current.idempotencyKey ?? (parameters.generateId ?? generateIdempotencyKey)();
+    try {
+      parameters.onStillProcessing({ mode: "direct", requestId: current.callId, attempt });
+    } catch {
+      // Showing the call pending is best effort: the re-send goes on either way.
+    }
+    return;
+  }
+  if (challenge === undefined || !signature) return;
   try {
     parameters.onStillProcessing({
       method: parameters.method,
