@@ -9,7 +9,9 @@
 //                                          answers the heap after full garbage collections.
 // Users are named by the `x-bench-customer` header. Every server binds 127.0.0.1 on a free port;
 // the role prints its URLs as JSON on one line and exits when stdin closes.
+import { writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { Session } from "node:inspector";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { setImmediate } from "node:timers/promises";
@@ -78,6 +80,29 @@ async function retainedHeap(): Promise<number> {
     last = used;
   }
   return last;
+}
+
+let profiler: Session | undefined;
+
+/** `start`, or `stop:<file>` to write the profile taken since `start` into that file. */
+async function profile(command: string): Promise<void> {
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((resolve, reject) =>
+      profiler!.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
+    );
+  if (command === "start") {
+    profiler = new Session();
+    profiler.connect();
+    await post("Profiler.enable");
+    await post("Profiler.setSamplingInterval", { interval: 100 });
+    await post("Profiler.start");
+    return;
+  }
+  const file = decodeURIComponent(command.slice("stop:".length));
+  const { profile } = (await post("Profiler.stop")) as { profile: object };
+  writeFileSync(file, JSON.stringify(profile));
+  profiler!.disconnect();
+  profiler = undefined;
 }
 
 function relayOptions(baseUrl: string, stores?: ReturnType<typeof createRedisStores>) {
@@ -160,6 +185,15 @@ if (role === "emulator") {
       if (req.url === "/__cpu") {
         const { user, system } = process.cpuUsage();
         res.writeHead(200, { "content-type": "application/json" }).end(String(user + system));
+        return;
+      }
+      // A CPU profile of this process over the measured load only (relay-profile.ts --cpu-prof),
+      // without the start-up and module loading a whole-process profile is dominated by.
+      if (req.url?.startsWith("/__profile/")) {
+        void profile(req.url.slice("/__profile/".length)).then(
+          () => res.writeHead(204).end(),
+          () => res.writeHead(500).end(),
+        );
         return;
       }
       void floor(req, res, emulatorUrl);

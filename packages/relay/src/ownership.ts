@@ -422,11 +422,11 @@ export interface OwnershipSettings {
  * @throws {RelayRefusal} 403 `RELAY_FORBIDDEN` naming where the id was (not whose it is: a
  * foreign id and a missing id get the same answer); 502/504 when a lookup fails.
  */
-export async function assertOwned(
+export function assertOwned(
   settings: OwnershipSettings,
   customerId: string,
   ids: readonly NamedId[],
-): Promise<void> {
+): void | Promise<void> {
   const lookup = new OwnershipLookup(
     settings.upstream,
     settings.cache,
@@ -434,14 +434,32 @@ export async function assertOwned(
     customerId,
     settings.onLookup,
   );
-  for (const id of ids) {
-    const owned = lookup.check(id);
-    if (!(typeof owned === "boolean" ? owned : await owned)) {
-      throw new RelayRefusal(
-        "RELAY_FORBIDDEN",
-        "The request names a resource that does not belong to the signed-in user.",
-        { field: id.where, kind: id.kind },
-      );
-    }
+  // Decided at once while the ids are known in memory (the usual cached read); from the first id
+  // that needs a store or the service on, in order, one at a time.
+  for (let i = 0; i < ids.length; i++) {
+    const owned = lookup.check(ids[i]!);
+    if (typeof owned !== "boolean") return checkRest(lookup, ids, i, owned);
+    if (!owned) throw forbidden(ids[i]!);
   }
+}
+
+async function checkRest(
+  lookup: OwnershipLookup,
+  ids: readonly NamedId[],
+  from: number,
+  first: Promise<boolean>,
+): Promise<void> {
+  if (!(await first)) throw forbidden(ids[from]!);
+  for (let i = from + 1; i < ids.length; i++) {
+    const owned = lookup.check(ids[i]!);
+    if (!(typeof owned === "boolean" ? owned : await owned)) throw forbidden(ids[i]!);
+  }
+}
+
+function forbidden(id: NamedId): RelayRefusal {
+  return new RelayRefusal(
+    "RELAY_FORBIDDEN",
+    "The request names a resource that does not belong to the signed-in user.",
+    { field: id.where, kind: id.kind },
+  );
 }

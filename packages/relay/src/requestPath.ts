@@ -27,6 +27,12 @@ export function splitPath(path: string): string[] {
   for (const segment of raw) {
     if (segment === "") throw malformed("empty path segment");
     if (DOT_SEGMENT.test(segment)) throw malformed("dot segment in path");
+    // Without a `%` the segment decodes to itself, and the path's own checks above already
+    // cover every check of the decoded form below: nothing to decode or check again.
+    if (!segment.includes("%")) {
+      segments.push(segment);
+      continue;
+    }
     let decoded: string;
     try {
       decoded = decodeURIComponent(segment);

@@ -4,6 +4,7 @@
 import { rememberRemoteAddress } from "./endUserIp.js";
 import { errorAnswer, type RelayAnswer, RelayRefusal, relayErrorResponse } from "./errors.js";
 import type { RelayIncoming } from "./incoming.js";
+import { lazyHeaders } from "./lazyHeaders.js";
 import { lazyRequest } from "./lazyRequest.js";
 import { nativeRelay } from "./nativeRelay.js";
 import { readBody } from "./readBody.js";
@@ -26,6 +27,11 @@ export interface NodeRequestLike extends AsyncIterable<Uint8Array | string> {
 export interface NodeResponseLike {
   statusCode: number;
   setHeader(name: string, value: string | string[]): unknown;
+  /**
+   * Writes the status and headers at once (`node:http`'s and Express's responses have it);
+   * headers set before with `setHeader` are kept. Without it, `statusCode` and `setHeader`.
+   */
+  writeHead?(statusCode: number, headers: Record<string, string>): unknown;
   end(chunk?: Uint8Array): unknown;
   headersSent?: boolean;
 }
@@ -103,9 +109,14 @@ function headerMap(rawHeaders: readonly string[]): Map<string, string> {
 function nodeIncoming(req: NodeRequestLike, target: string, segments: string[]): RelayIncoming {
   let headers: Map<string, string> | undefined;
   let webHeaders: Headers | undefined;
+  let headersView: Headers | undefined;
   let request: Request | undefined;
   let view: Request | undefined;
   const method = normalizeMethod(req.method ?? "GET");
+  const read = (name: string): string | null => {
+    headers ??= headerMap(req.rawHeaders);
+    return headers.get(name) ?? null;
+  };
   const requestHeaders = () => {
     webHeaders ??= toHeaders(req);
     return webHeaders;
@@ -126,14 +137,15 @@ function nodeIncoming(req: NodeRequestLike, target: string, segments: string[]):
             segments,
           };
     },
-    header(name) {
-      headers ??= headerMap(req.rawHeaders);
-      return headers.get(name.toLowerCase()) ?? null;
-    },
+    header: (name) => read(name.toLowerCase()),
     request() {
       view ??= lazyRequest({
         method,
-        headers: requestHeaders,
+        // A header read answers from Node's parse; the `Headers` are filled only when needed.
+        headers: () => {
+          headersView ??= lazyHeaders(read, requestHeaders);
+          return headersView;
+        },
         build: webRequest,
         peerAddress: req.socket?.remoteAddress,
       });
@@ -143,10 +155,20 @@ function nodeIncoming(req: NodeRequestLike, target: string, segments: string[]):
   };
 }
 
-function write(res: NodeResponseLike, answer: RelayAnswer): void {
-  res.statusCode = answer.status;
-  if (answer.status === 413) res.setHeader("Connection", "close");
-  for (const name in answer.headers) res.setHeader(name, answer.headers[name]!);
+function write(res: NodeResponseLike, answer: RelayAnswer, head: boolean): void {
+  const headers: Record<string, string> = { ...answer.headers };
+  if (answer.status === 413) headers.connection = "close";
+  if (res.writeHead !== undefined) {
+    // One call that writes the status line and headers, as a bare server does: no header
+    // object kept on the response for later reads, no validation per `setHeader`. The length
+    // is given, as `end(body)` gives it after `setHeader`: written first, the headers would
+    // otherwise frame the body as chunks. A HEAD answer has no body, so no length, as before.
+    if (answer.body !== null && !head) headers["content-length"] = String(answer.body.byteLength);
+    res.writeHead(answer.status, headers);
+  } else {
+    res.statusCode = answer.status;
+    for (const name in headers) res.setHeader(name, headers[name]!);
+  }
   res.end(answer.body ?? undefined);
 }
 
@@ -187,7 +209,7 @@ export function toNodeHandler(handler: (request: Request) => Promise<Response>):
         );
       }
       try {
-        write(res, answer);
+        write(res, answer, req.method === "HEAD");
       } catch {
         if (!res.headersSent) res.statusCode = 500;
         res.end();

@@ -50,6 +50,8 @@ export interface UpstreamResponse {
  * open and reuses them) never holds more than `size` connections to it however many users wait.
  */
 export interface Slots {
+  /** A release function at once when a slot is free (no promise, no turn of the event loop), else `undefined`. */
+  tryAcquire(): (() => void) | undefined;
   /** Resolves with a release function once a slot is free; rejects with `signal`'s reason if it aborts first. */
   acquire(signal: AbortSignal): Promise<() => void>;
 }
@@ -72,6 +74,11 @@ export function createSlots(size: number): Slots {
     };
   };
   return {
+    tryAcquire() {
+      if (free === 0) return undefined;
+      free--;
+      return once();
+    },
     acquire(signal) {
       if (free > 0) {
         free--;
@@ -113,7 +120,8 @@ async function attempt(upstream: Upstream, request: UpstreamRequest): Promise<Up
   let release: (() => void) | undefined;
   try {
     // The wait for a free slot counts against the call's deadline, as a wait for a connection would.
-    release = await upstream.slots.acquire(controller.signal);
+    // A free slot is taken at once: no promise to wait on when the pool has room (the usual case).
+    release = upstream.slots.tryAcquire() ?? (await upstream.slots.acquire(controller.signal));
     const init: RequestInit = {
       method: request.method,
       headers: {
