@@ -1,6 +1,7 @@
 // `pnpm --filter @signet/bench profile-diff <a.cpuprofile>:<requests> <b.cpuprofile>:<requests>`:
 // self time per request by function in two V8 CPU profiles (relay-profile --cpu-prof --only=…),
-// side by side, sorted by what b spends beyond a. Idle and GC are listed as V8 names them.
+// side by side, sorted by what b spends beyond a (µs; bytes for two `.heapprofile` files, the
+// allocations sampled beside each CPU profile). Idle and GC are listed as V8 names them.
 import { readFileSync } from "node:fs";
 
 type Node = {
@@ -10,15 +11,32 @@ type Node = {
 };
 type Profile = { nodes: Node[]; samples: number[]; timeDeltas: number[] };
 
-/** Self time (µs) by `function url:line`, over a profile's samples. */
+type HeapNode = { callFrame: Node["callFrame"]; selfSize: number; children: HeapNode[] };
+
+const keyOf = (frame: Node["callFrame"]) =>
+  `${frame.functionName || "(anonymous)"} ${frame.url.replace(/^.*\/(node_modules|src|dist)\//, "$1/")}:${frame.lineNumber + 1}`;
+
+/** Bytes allocated by `function url:line`, over a sampling heap profile (`.heapprofile`). */
+function selfBytes(head: HeapNode): Map<string, number> {
+  const out = new Map<string, number>();
+  const walk = (node: HeapNode) => {
+    const key = keyOf(node.callFrame);
+    out.set(key, (out.get(key) ?? 0) + node.selfSize);
+    for (const child of node.children) walk(child);
+  };
+  walk(head);
+  return out;
+}
+
+/** Self time (µs) by `function url:line` over a CPU profile, or bytes over a heap profile. */
 function selfTime(file: string): Map<string, number> {
-  const profile = JSON.parse(readFileSync(file, "utf8")) as Profile;
+  const parsed = JSON.parse(readFileSync(file, "utf8")) as Profile | { head: HeapNode };
+  if ("head" in parsed) return selfBytes(parsed.head);
+  const profile = parsed;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const out = new Map<string, number>();
   for (let i = 0; i < profile.samples.length; i++) {
-    const frame = byId.get(profile.samples[i]!)!.callFrame;
-    const where = frame.url.replace(/^.*\/(node_modules|src|dist)\//, "$1/");
-    const key = `${frame.functionName || "(anonymous)"} ${where}:${frame.lineNumber + 1}`;
+    const key = keyOf(byId.get(profile.samples[i]!)!.callFrame);
     // A sample's time is the delta to the next one.
     out.set(key, (out.get(key) ?? 0) + (profile.timeDeltas[i + 1] ?? 0));
   }
@@ -43,9 +61,9 @@ const rows = [...new Set([...a.self.keys(), ...b.self.keys()])].map((key) => {
 rows.sort((p, q) => q.d - p.d);
 const top = Number(process.env.TOP ?? 40);
 console.log(
-  `busy µs/request: a ${(busy(a.self) / a.requests).toFixed(1)}, b ${(busy(b.self) / b.requests).toFixed(1)}`,
+  `busy per request: a ${(busy(a.self) / a.requests).toFixed(1)}, b ${(busy(b.self) / b.requests).toFixed(1)}`,
 );
-console.log("   a µs    b µs   b − a  function");
+console.log("      a       b   b − a  function");
 for (const r of rows.slice(0, top)) {
   console.log(
     `${r.x.toFixed(2).padStart(7)} ${r.y.toFixed(2).padStart(7)} ${r.d.toFixed(2).padStart(7)}  ${r.key}`,

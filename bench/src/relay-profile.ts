@@ -24,7 +24,14 @@ if (profiling) mkdirSync(profileDir, { recursive: true });
 
 const redis = await startRedis();
 const emulator = await startServer(["emulator"]);
-const relay = await startServer(["relay", emulator.url, String(redis.port)]);
+// `--count`: promises and allocation per request, in batches with no collection inside (a young
+// generation of 256 MiB semi-spaces), each contender alone, sequentially (1 user) and at 32 users.
+const counting = args.includes("--count");
+const relay = await startServer(
+  ["relay", emulator.url, String(redis.port)],
+  counting ? ["--min-semi-space-size=256", "--max-semi-space-size=256"] : [],
+  counting ? { ...process.env, SIGNET_BENCH_COUNT: "1" } : process.env,
+);
 try {
   const users: BenchUser[] = await createBenchUsers(emulator.url, 64);
   const next = requestFor(users);
@@ -39,9 +46,30 @@ try {
     await runLoad({ url: servers[c], connections: 8, amount: users.length, next });
     await runLoad({ url: servers[c], connections: 16, durationMs: 500, next });
   }
+  if (counting) {
+    type Counters = { cpu: number; heap: number; gcs: number; promises: number };
+    const read = async () =>
+      (await (await fetch(`${servers.floor}/__counters`)).json()) as Counters;
+    for (const connections of levels) {
+      for (const c of names) {
+        const per: string[] = [];
+        for (let batch = 0; batch < 3; batch++) {
+          const before = await read();
+          const run = await runLoad({ url: servers[c], connections, amount: 1_000, next });
+          const after = await read();
+          const n = run.latencies.length;
+          // The counters' own request is one of the batch's promises and allocations: negligible.
+          per.push(
+            `${((after.cpu - before.cpu) / n).toFixed(0)} µs cpu, ${after.gcs === before.gcs ? `${((after.heap - before.heap) / n / 1024).toFixed(2)} KiB` : "(gc ran)"}, ${((after.promises - before.promises) / n).toFixed(2)} promises`,
+          );
+        }
+        console.log(`${connections} ${c}: ${per.join(" | ")}`);
+      }
+    }
+  }
   const control = (command: string) => fetch(`${servers.floor}/__profile/${command}`);
   if (profiling) await control("start");
-  for (const connections of levels) {
+  for (const connections of rounds > 0 ? levels : []) {
     const got = Object.fromEntries(
       names.map((c) => [c, { l: [] as number[], rps: [] as number[], errors: 0, cpu: 0 }]),
     );

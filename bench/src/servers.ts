@@ -11,7 +11,9 @@
 // the role prints its URLs as JSON on one line and exits when stdin closes.
 import { writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createHook } from "node:async_hooks";
 import { Session } from "node:inspector";
+import { PerformanceObserver } from "node:perf_hooks";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { setImmediate } from "node:timers/promises";
@@ -82,6 +84,19 @@ async function retainedHeap(): Promise<number> {
   return last;
 }
 
+const counters = { gcs: 0, promises: 0 };
+if (process.env.SIGNET_BENCH_COUNT === "1") {
+  new PerformanceObserver((list) => {
+    counters.gcs += list.getEntries().length;
+  }).observe({ entryTypes: ["gc"] });
+  // Every promise made is a microtask to settle and an object to collect: counted by kind.
+  createHook({
+    init(_id, type) {
+      if (type === "PROMISE") counters.promises++;
+    },
+  }).enable();
+}
+
 let profiler: Session | undefined;
 
 /** `start`, or `stop:<file>` to write the profile taken since `start` into that file. */
@@ -96,9 +111,17 @@ async function profile(command: string): Promise<void> {
     await post("Profiler.enable");
     await post("Profiler.setSamplingInterval", { interval: 100 });
     await post("Profiler.start");
+    // Allocations too (collected ones included): sampled, one per 512 bytes on average.
+    await post("HeapProfiler.startSampling", {
+      samplingInterval: 512,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
     return;
   }
   const file = decodeURIComponent(command.slice("stop:".length));
+  const { profile: heap } = (await post("HeapProfiler.stopSampling")) as { profile: object };
+  writeFileSync(file.replace(/\.cpuprofile$/, ".heapprofile"), JSON.stringify(heap));
   const { profile } = (await post("Profiler.stop")) as { profile: object };
   writeFileSync(file, JSON.stringify(profile));
   profiler!.disconnect();
@@ -185,6 +208,21 @@ if (role === "emulator") {
       if (req.url === "/__cpu") {
         const { user, system } = process.cpuUsage();
         res.writeHead(200, { "content-type": "application/json" }).end(String(user + system));
+        return;
+      }
+      // Counters for a per-request reading (relay-profile.ts --count): CPU time, the heap in use
+      // (with a young generation large enough that no collection runs within a batch, its growth
+      // is what the batch allocated), collections seen, and promises created.
+      if (req.url === "/__counters") {
+        const { user, system } = process.cpuUsage();
+        res.writeHead(200, { "content-type": "application/json" }).end(
+          JSON.stringify({
+            cpu: user + system,
+            heap: process.memoryUsage().heapUsed,
+            gcs: counters.gcs,
+            promises: counters.promises,
+          }),
+        );
         return;
       }
       // A CPU profile of this process over the measured load only (relay-profile.ts --cpu-prof),

@@ -152,8 +152,17 @@ function stringField(object: Json | undefined, field: string): string | undefine
 /** The ownership check of one request: lists are fetched at most once per request. */
 class OwnershipLookup {
   private accounts: Promise<Json[]> | undefined;
-  private readonly lists = new Map<string, Promise<Json[]>>();
-  private readonly owned = new Set<string>();
+  // Made on first use: a read whose ids are all cached (the usual one) never needs them.
+  private listsMade: Map<string, Promise<Json[]>> | undefined;
+  private ownedMade: Set<string> | undefined;
+  private get lists(): Map<string, Promise<Json[]>> {
+    this.listsMade ??= new Map();
+    return this.listsMade;
+  }
+  private get owned(): Set<string> {
+    this.ownedMade ??= new Set();
+    return this.ownedMade;
+  }
 
   constructor(
     private readonly upstream: Upstream,
@@ -388,7 +397,7 @@ class OwnershipLookup {
   /** Whether `id` is the caller's: at once when this request or a cache in memory knows it. */
   check(id: NamedId): boolean | Promise<boolean> {
     if (id.kind === "Customer") return id.value === this.customerId;
-    if (this.owned.has(id.value)) return true;
+    if (this.ownedMade?.has(id.value)) return true;
     const cached = this.cachedOwner(id.value);
     return typeof cached === "object"
       ? cached.then((owner) => this.decide(id, owner))
