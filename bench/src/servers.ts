@@ -9,13 +9,14 @@
 //                                          answers the heap after full garbage collections.
 // Users are named by the `x-bench-customer` header. Every server binds 127.0.0.1 on a free port;
 // the role prints its URLs as JSON on one line and exits when stdin closes.
+
+import { createHook } from "node:async_hooks";
 import { writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { createHook } from "node:async_hooks";
 import { Session } from "node:inspector";
-import { PerformanceObserver } from "node:perf_hooks";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
+import { PerformanceObserver } from "node:perf_hooks";
 import { setImmediate } from "node:timers/promises";
 import { getHeapSpaceStatistics } from "node:v8";
 import { startEmulatorServer } from "@signet/emulator";
@@ -58,9 +59,12 @@ async function floor(req: IncomingMessage, res: ServerResponse, baseUrl: string)
       ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
     });
     const body = Buffer.from(await upstream.arrayBuffer());
+    // The length given, as the relay gives it: without it `writeHead` frames the body as chunks,
+    // which is not the framing the relay answers with.
     res
       .writeHead(upstream.status, {
         "content-type": upstream.headers.get("content-type") ?? "application/json",
+        "content-length": String(body.byteLength),
       })
       .end(body);
   } catch {

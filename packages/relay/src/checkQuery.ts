@@ -55,7 +55,10 @@ export function checkQuery(
   const seen = new Map<string, string>();
   const raw = search.startsWith("?") ? search.slice(1) : search;
   if (raw !== "") {
-    for (const part of raw.split("&")) {
+    // Index loops: no iterator result per step while the function still runs unoptimised.
+    const parts = raw.split("&");
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i]!;
       const eq = part.indexOf("=");
       let name: string;
       let value: string;

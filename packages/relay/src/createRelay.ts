@@ -261,7 +261,8 @@ function passThrough(
   body: Uint8Array<ArrayBuffer>,
 ): RelayAnswer {
   const headers = answerHeaders();
-  for (const name of FORWARDED_ANSWER_HEADERS) {
+  for (let i = 0; i < FORWARDED_ANSWER_HEADERS.length; i++) {
+    const name = FORWARDED_ANSWER_HEADERS[i]!;
     const value = upstreamHeaders.get(name);
     if (value !== null && !CONTROL.test(value)) headers[name] = value;
   }
@@ -491,7 +492,8 @@ function configureRelay(
       }
     }
     const ids: NamedId[] = [];
-    for (const id of match.ids) {
+    for (let i = 0; i < match.ids.length; i++) {
+      const id = match.ids[i]!;
       if (!isOpaqueSegment(id.kind)) ids.push({ kind: id.kind, value: id.value, where: "path" });
     }
     ids.push(...queryIds, ...bodyIds);

@@ -131,8 +131,7 @@ export async function callUpstream(
     Authorization: upstream.authorization,
     Accept: "application/json",
   };
-  const body =
-    request.body !== undefined && request.body.byteLength > 0 ? request.body : undefined;
+  const body = request.body !== undefined && request.body.byteLength > 0 ? request.body : undefined;
   let response: UpstreamResponse | undefined;
   for (let tries = request.method === "GET" ? 2 : 1; response === undefined; tries--) {
     const controller = new AbortController();
