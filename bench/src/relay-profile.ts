@@ -1,7 +1,10 @@
-// `pnpm --filter @signet/bench relay-profile [--cpu-prof] [--levels=1,32,64] [--ms=1500]`: the
-// relay beside its floor (relayFloor.ts) without the rest of the relay bench, for profiling and
-// quick iteration. With `--cpu-prof` the relay process writes a V8 CPU profile into
-// bench/.profile/ when it exits (open it in Chrome DevTools' Performance panel).
+// `pnpm --filter @signet/bench relay-profile [--cpu-prof] [--levels=1,32,64] [--ms=1500]
+// [--rounds=2] [--only=floor,relay,relayRedis]`: the relay beside its floor (relayFloor.ts)
+// without the rest of the relay bench, for profiling and quick iteration. With `--cpu-prof` the
+// relay process profiles the measured load (after the warm-up) into bench/.profile/ (open it in
+// Chrome DevTools' Performance panel, or compare two with `profile-diff`); with `--only=` just those
+// contenders are loaded, so that a profile holds one side's work alone. The requests each served
+// are printed last, for a per-request reading of its profile.
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { runLoad } from "./load.js";
@@ -16,24 +19,57 @@ const levels = (flag("levels") ?? "1,32,64").split(",").map(Number);
 const roundMs = Number(flag("ms") ?? 1500);
 const rounds = Number(flag("rounds") ?? 2);
 const profileDir = fileURLToPath(new URL("../.profile", import.meta.url));
-const nodeArgs = args.includes("--cpu-prof") ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
-if (nodeArgs.length) mkdirSync(profileDir, { recursive: true });
+const profiling = args.includes("--cpu-prof");
+if (profiling) mkdirSync(profileDir, { recursive: true });
 
 const redis = await startRedis();
 const emulator = await startServer(["emulator"]);
-const relay = await startServer(["relay", emulator.url, String(redis.port)], nodeArgs);
+// `--count`: promises and allocation per request, in batches with no collection inside (a young
+// generation of 256 MiB semi-spaces), each contender alone, sequentially (1 user) and at 32 users.
+const counting = args.includes("--count");
+const relay = await startServer(
+  ["relay", emulator.url, String(redis.port)],
+  counting ? ["--min-semi-space-size=256", "--max-semi-space-size=256"] : [],
+  counting ? { ...process.env, SIGNET_BENCH_COUNT: "1" } : process.env,
+);
 try {
   const users: BenchUser[] = await createBenchUsers(emulator.url, 64);
   const next = requestFor(users);
   const servers = { floor: relay.floorUrl!, relay: relay.url, relayRedis: relay.redisUrl! };
-  const names = ["floor", "relay", "relayRedis"] as const;
+  const all = ["floor", "relay", "relayRedis"] as const;
+  const only = flag("only")?.split(",");
+  const names = all.filter((c) => only === undefined || only.includes(c));
+  const served: Record<string, number> = {};
   // The relay process's CPU time, which the machine's other load inflates less than latency.
   const cpu = async () => Number(await (await fetch(`${servers.floor}/__cpu`)).text());
   for (const c of names) {
     await runLoad({ url: servers[c], connections: 8, amount: users.length, next });
     await runLoad({ url: servers[c], connections: 16, durationMs: 500, next });
   }
-  for (const connections of levels) {
+  if (counting) {
+    type Counters = { cpu: number; heap: number; gcs: number; promises: number };
+    const read = async () =>
+      (await (await fetch(`${servers.floor}/__counters`)).json()) as Counters;
+    for (const connections of levels) {
+      for (const c of names) {
+        const per: string[] = [];
+        for (let batch = 0; batch < 3; batch++) {
+          const before = await read();
+          const run = await runLoad({ url: servers[c], connections, amount: 1_000, next });
+          const after = await read();
+          const n = run.latencies.length;
+          // The counters' own request is one of the batch's promises and allocations: negligible.
+          per.push(
+            `${((after.cpu - before.cpu) / n).toFixed(0)} µs cpu, ${after.gcs === before.gcs ? `${((after.heap - before.heap) / n / 1024).toFixed(2)} KiB` : "(gc ran)"}, ${((after.promises - before.promises) / n).toFixed(2)} promises`,
+          );
+        }
+        console.log(`${connections} ${c}: ${per.join(" | ")}`);
+      }
+    }
+  }
+  const control = (command: string) => fetch(`${servers.floor}/__profile/${command}`);
+  if (profiling) await control("start");
+  for (const connections of rounds > 0 ? levels : []) {
     const got = Object.fromEntries(
       names.map((c) => [c, { l: [] as number[], rps: [] as number[], errors: 0, cpu: 0 }]),
     );
@@ -46,6 +82,7 @@ try {
         got[c]!.l.push(...run.latencies);
         got[c]!.rps.push(run.rps);
         got[c]!.errors += run.errors;
+        served[c] = (served[c] ?? 0) + run.latencies.length;
       }
     }
     const s = (c: string) => ({
@@ -54,7 +91,8 @@ try {
       p99: percentile(got[c]!.l, 99),
       rps: median(got[c]!.rps),
     });
-    const f = s("floor");
+    // Ratios against the floor when it ran, else against the first contender loaded.
+    const f = s(names[0]!);
     const line = names
       .map((c) => {
         const x = s(c);
@@ -63,6 +101,12 @@ try {
       .join(" | ");
     console.log(`${connections}: ${line}`);
   }
+  if (profiling) {
+    const file = `${profileDir}/${names.join("+")}-${levels.join(",")}.cpuprofile`;
+    await control(`stop:${encodeURIComponent(file)}`);
+    console.log(`profile: ${file}`);
+  }
+  console.log(`served after the warm-up: ${JSON.stringify(served)}`);
 } finally {
   const exited = new Promise((resolve) => relay.child.once("exit", resolve));
   relay.child.stdin?.end();

@@ -26,6 +26,7 @@ const USER_HEADER = "x-bench-customer";
 export async function startServer(
   args: string[],
   nodeArgs: string[] = [],
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ url: string; redisUrl?: string; floorUrl?: string; child: ChildProcess }> {
   const child = spawn(
     process.execPath,
@@ -39,6 +40,7 @@ export async function startServer(
     ],
     {
       stdio: ["pipe", "pipe", "inherit"],
+      env,
     },
   );
   const line = await new Promise<string>((resolve, reject) => {

@@ -9,9 +9,14 @@
 //                                          answers the heap after full garbage collections.
 // Users are named by the `x-bench-customer` header. Every server binds 127.0.0.1 on a free port;
 // the role prints its URLs as JSON on one line and exits when stdin closes.
+
+import { createHook } from "node:async_hooks";
+import { writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { Session } from "node:inspector";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
+import { PerformanceObserver } from "node:perf_hooks";
 import { setImmediate } from "node:timers/promises";
 import { getHeapSpaceStatistics } from "node:v8";
 import { startEmulatorServer } from "@signet/emulator";
@@ -54,9 +59,12 @@ async function floor(req: IncomingMessage, res: ServerResponse, baseUrl: string)
       ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
     });
     const body = Buffer.from(await upstream.arrayBuffer());
+    // The length given, as the relay gives it: without it `writeHead` frames the body as chunks,
+    // which is not the framing the relay answers with.
     res
       .writeHead(upstream.status, {
         "content-type": upstream.headers.get("content-type") ?? "application/json",
+        "content-length": String(body.byteLength),
       })
       .end(body);
   } catch {
@@ -78,6 +86,50 @@ async function retainedHeap(): Promise<number> {
     last = used;
   }
   return last;
+}
+
+const counters = { gcs: 0, promises: 0 };
+if (process.env.SIGNET_BENCH_COUNT === "1") {
+  new PerformanceObserver((list) => {
+    counters.gcs += list.getEntries().length;
+  }).observe({ entryTypes: ["gc"] });
+  // Every promise made is a microtask to settle and an object to collect: counted by kind.
+  createHook({
+    init(_id, type) {
+      if (type === "PROMISE") counters.promises++;
+    },
+  }).enable();
+}
+
+let profiler: Session | undefined;
+
+/** `start`, or `stop:<file>` to write the profile taken since `start` into that file. */
+async function profile(command: string): Promise<void> {
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((resolve, reject) =>
+      profiler!.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
+    );
+  if (command === "start") {
+    profiler = new Session();
+    profiler.connect();
+    await post("Profiler.enable");
+    await post("Profiler.setSamplingInterval", { interval: 100 });
+    await post("Profiler.start");
+    // Allocations too (collected ones included): sampled, one per 512 bytes on average.
+    await post("HeapProfiler.startSampling", {
+      samplingInterval: 512,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+    return;
+  }
+  const file = decodeURIComponent(command.slice("stop:".length));
+  const { profile: heap } = (await post("HeapProfiler.stopSampling")) as { profile: object };
+  writeFileSync(file.replace(/\.cpuprofile$/, ".heapprofile"), JSON.stringify(heap));
+  const { profile } = (await post("Profiler.stop")) as { profile: object };
+  writeFileSync(file, JSON.stringify(profile));
+  profiler!.disconnect();
+  profiler = undefined;
 }
 
 function relayOptions(baseUrl: string, stores?: ReturnType<typeof createRedisStores>) {
@@ -160,6 +212,30 @@ if (role === "emulator") {
       if (req.url === "/__cpu") {
         const { user, system } = process.cpuUsage();
         res.writeHead(200, { "content-type": "application/json" }).end(String(user + system));
+        return;
+      }
+      // Counters for a per-request reading (relay-profile.ts --count): CPU time, the heap in use
+      // (with a young generation large enough that no collection runs within a batch, its growth
+      // is what the batch allocated), collections seen, and promises created.
+      if (req.url === "/__counters") {
+        const { user, system } = process.cpuUsage();
+        res.writeHead(200, { "content-type": "application/json" }).end(
+          JSON.stringify({
+            cpu: user + system,
+            heap: process.memoryUsage().heapUsed,
+            gcs: counters.gcs,
+            promises: counters.promises,
+          }),
+        );
+        return;
+      }
+      // A CPU profile of this process over the measured load only (relay-profile.ts --cpu-prof),
+      // without the start-up and module loading a whole-process profile is dominated by.
+      if (req.url?.startsWith("/__profile/")) {
+        void profile(req.url.slice("/__profile/".length)).then(
+          () => res.writeHead(204).end(),
+          () => res.writeHead(500).end(),
+        );
         return;
       }
       void floor(req, res, emulatorUrl);

@@ -267,7 +267,8 @@ function passThrough(
   body: Uint8Array<ArrayBuffer>,
 ): RelayAnswer {
   const headers = answerHeaders();
-  for (const name of FORWARDED_ANSWER_HEADERS) {
+  for (let i = 0; i < FORWARDED_ANSWER_HEADERS.length; i++) {
+    const name = FORWARDED_ANSWER_HEADERS[i]!;
     const value = upstreamHeaders.get(name);
     if (value !== null && !CONTROL.test(value)) headers[name] = value;
   }
@@ -416,25 +417,17 @@ function configureRelay(
     }
   }
 
-  async function identify(incoming: RelayIncoming): Promise<string> {
-    let user: RelayUser | null;
+  /** The caller's customer id: at once when `resolveUser` answers without a promise. */
+  function identify(incoming: RelayIncoming): string | Promise<string> {
+    let user: RelayUser | null | Promise<RelayUser | null>;
     try {
-      user = await resolveUser(incoming.request());
+      user = resolveUser(incoming.request());
     } catch {
-      throw new RelayRefusal("INTERNAL_ERROR", "The user could not be resolved.");
+      throw unresolved();
     }
-    if (user === null)
-      throw new RelayRefusal(
-        "RELAY_UNAUTHENTICATED",
-        "No signed-in user: resolveUser found none for this request. Sign in to the app first.",
-      );
-    const customerId = (user as Partial<RelayUser> | undefined)?.customerId;
-    // Only `Customer:<uuid>`: the id is compared with path and body ids and written into the
-    // forced `customerId=` query, where anything else (`&`, `#`, spaces) would smuggle parameters.
-    if (typeof customerId !== "string" || !isIdOfKind(customerId, "Customer")) {
-      throw new RelayRefusal("INTERNAL_ERROR", "The user could not be resolved.");
-    }
-    return customerId;
+    return isThenable(user)
+      ? Promise.resolve(user).then(customerOf, rethrowUnresolved)
+      : customerOf(user);
   }
 
   async function handle(
@@ -450,8 +443,8 @@ function configureRelay(
     const match = matchRoute(method, base.length === 0 ? segments : segments.slice(base.length));
     if (match.kind === "none" && webhooks !== undefined) {
       const answer = await webhookRoute(webhooks, incoming, segments.slice(base.length), state, {
-        identify,
-        spend: (customerId) => spendRateLimit(rateLimit, customerId, "GET"),
+        identify: async (request) => identify(request),
+        spend: async (customerId) => spendRateLimit(rateLimit, customerId, "GET"),
       });
       if (answer !== undefined) return answer;
     }
@@ -479,10 +472,14 @@ function configureRelay(
       );
     }
 
-    const customerId = await identify(incoming);
+    // Each step answers at once when it can (a sync resolveUser, the in-memory rate limit and
+    // ownership tier): an await on a value that is already there still costs a turn of the queue.
+    const user = identify(incoming);
+    const customerId = typeof user === "string" ? user : await user;
     state.customerId = customerId;
 
-    await spendRateLimit(rateLimit, customerId, method);
+    const spent = spendRateLimit(rateLimit, customerId, method);
+    if (spent !== undefined) await spent;
 
     const search = catchAll === undefined ? target.search : withoutParams(target.search, catchAll);
     const { query, ids: queryIds } = checkQuery(route, search, customerId);
@@ -501,11 +498,13 @@ function configureRelay(
       }
     }
     const ids: NamedId[] = [];
-    for (const id of match.ids) {
+    for (let i = 0; i < match.ids.length; i++) {
+      const id = match.ids[i]!;
       if (!isOpaqueSegment(id.kind)) ids.push({ kind: id.kind, value: id.value, where: "path" });
     }
     ids.push(...queryIds, ...bodyIds);
-    await assertOwned(ownership, customerId, ids);
+    const owned = assertOwned(ownership, customerId, ids);
+    if (owned !== undefined) await owned;
 
     // The upstream path was rebuilt from the route pattern and checked ids only (routeMatcher.ts).
     const answer = await callUpstream(upstream, {
@@ -617,31 +616,73 @@ function webhookSettings(
   };
 }
 
-/** Counts one request against the caller's rate limit. @throws {RelayRefusal} 429, or 503 for a write while a shared store is down. */
-async function spendRateLimit(
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
+}
+
+function unresolved(): RelayRefusal {
+  return new RelayRefusal("INTERNAL_ERROR", "The user could not be resolved.");
+}
+
+function rethrowUnresolved(): never {
+  throw unresolved();
+}
+
+/** The customer id of what `resolveUser` returned. @throws {RelayRefusal} 401 for none, 500 for a malformed one. */
+function customerOf(user: RelayUser | null): string {
+  if (user === null)
+    throw new RelayRefusal(
+      "RELAY_UNAUTHENTICATED",
+      "No signed-in user: resolveUser found none for this request. Sign in to the app first.",
+    );
+  const customerId = (user as Partial<RelayUser> | undefined)?.customerId;
+  // Only `Customer:<uuid>`: the id is compared with path and body ids and written into the
+  // forced `customerId=` query, where anything else (`&`, `#`, spaces) would smuggle parameters.
+  if (typeof customerId !== "string" || !isIdOfKind(customerId, "Customer")) throw unresolved();
+  return customerId;
+}
+
+/**
+ * Counts one request against the caller's rate limit: at once (no promise) when the store is in
+ * this process's memory, else through the store.
+ *
+ * @throws {RelayRefusal} 429, or 503 for a write while a shared store is down.
+ */
+function spendRateLimit(
   rateLimit: RateLimitSettings | undefined,
   customerId: string,
   method: string,
-): Promise<void> {
+): void | Promise<void> {
   if (rateLimit === undefined) return;
-  let hit: RateLimitResult | undefined;
   const key = `signet-relay:${customerId}`;
-  try {
-    hit =
-      rateLimit.hitNow !== undefined
-        ? rateLimit.hitNow(key, rateLimit.windowMs, rateLimit.limit)
-        : await rateLimit.store.hit(key, rateLimit.windowMs, rateLimit.limit);
-  } catch {
-    // A shared store that is down cannot enforce the limit: reads go on, writes fail closed.
-    if (method !== "GET" && method !== "HEAD") {
-      throw new RelayRefusal(
-        "RELAY_STORE_UNAVAILABLE",
-        "The relay cannot take this request right now; try again shortly.",
-        { retryAfterSeconds: 1 },
-        { "Retry-After": "1" },
-      );
+  if (rateLimit.hitNow !== undefined) {
+    let hit: RateLimitResult | undefined;
+    try {
+      hit = rateLimit.hitNow(key, rateLimit.windowMs, rateLimit.limit);
+    } catch {
+      storeDown(method);
     }
+    return judgeHit(hit);
   }
+  return rateLimit.store.hit(key, rateLimit.windowMs, rateLimit.limit).then(judgeHit, () => {
+    storeDown(method);
+  });
+}
+
+/** A shared store that is down cannot enforce the limit: reads go on, writes fail closed. */
+function storeDown(method: string): void {
+  if (method !== "GET" && method !== "HEAD") {
+    throw new RelayRefusal(
+      "RELAY_STORE_UNAVAILABLE",
+      "The relay cannot take this request right now; try again shortly.",
+      { retryAfterSeconds: 1 },
+      { "Retry-After": "1" },
+    );
+  }
+}
+
+/** @throws {RelayRefusal} 429 when `hit` is over the limit. */
+function judgeHit(hit: RateLimitResult | undefined): void {
   if (hit !== undefined && !hit.allowed) {
     const seconds = Math.max(1, Math.ceil(hit.retryAfterMs / 1000));
     throw new RelayRefusal(

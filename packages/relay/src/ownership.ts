@@ -152,8 +152,17 @@ function stringField(object: Json | undefined, field: string): string | undefine
 /** The ownership check of one request: lists are fetched at most once per request. */
 class OwnershipLookup {
   private accounts: Promise<Json[]> | undefined;
-  private readonly lists = new Map<string, Promise<Json[]>>();
-  private readonly owned = new Set<string>();
+  // Made on first use: a read whose ids are all cached (the usual one) never needs them.
+  private listsMade: Map<string, Promise<Json[]>> | undefined;
+  private ownedMade: Set<string> | undefined;
+  private get lists(): Map<string, Promise<Json[]>> {
+    this.listsMade ??= new Map();
+    return this.listsMade;
+  }
+  private get owned(): Set<string> {
+    this.ownedMade ??= new Set();
+    return this.ownedMade;
+  }
 
   constructor(
     private readonly upstream: Upstream,
@@ -388,7 +397,7 @@ class OwnershipLookup {
   /** Whether `id` is the caller's: at once when this request or a cache in memory knows it. */
   check(id: NamedId): boolean | Promise<boolean> {
     if (id.kind === "Customer") return id.value === this.customerId;
-    if (this.owned.has(id.value)) return true;
+    if (this.ownedMade?.has(id.value)) return true;
     const cached = this.cachedOwner(id.value);
     return typeof cached === "object"
       ? cached.then((owner) => this.decide(id, owner))
@@ -422,11 +431,11 @@ export interface OwnershipSettings {
  * @throws {RelayRefusal} 403 `RELAY_FORBIDDEN` naming where the id was (not whose it is: a
  * foreign id and a missing id get the same answer); 502/504 when a lookup fails.
  */
-export async function assertOwned(
+export function assertOwned(
   settings: OwnershipSettings,
   customerId: string,
   ids: readonly NamedId[],
-): Promise<void> {
+): void | Promise<void> {
   const lookup = new OwnershipLookup(
     settings.upstream,
     settings.cache,
@@ -434,14 +443,32 @@ export async function assertOwned(
     customerId,
     settings.onLookup,
   );
-  for (const id of ids) {
-    const owned = lookup.check(id);
-    if (!(typeof owned === "boolean" ? owned : await owned)) {
-      throw new RelayRefusal(
-        "RELAY_FORBIDDEN",
-        "The request names a resource that does not belong to the signed-in user.",
-        { field: id.where, kind: id.kind },
-      );
-    }
+  // Decided at once while the ids are known in memory (the usual cached read); from the first id
+  // that needs a store or the service on, in order, one at a time.
+  for (let i = 0; i < ids.length; i++) {
+    const owned = lookup.check(ids[i]!);
+    if (typeof owned !== "boolean") return checkRest(lookup, ids, i, owned);
+    if (!owned) throw forbidden(ids[i]!);
   }
+}
+
+async function checkRest(
+  lookup: OwnershipLookup,
+  ids: readonly NamedId[],
+  from: number,
+  first: Promise<boolean>,
+): Promise<void> {
+  if (!(await first)) throw forbidden(ids[from]!);
+  for (let i = from + 1; i < ids.length; i++) {
+    const owned = lookup.check(ids[i]!);
+    if (!(typeof owned === "boolean" ? owned : await owned)) throw forbidden(ids[i]!);
+  }
+}
+
+function forbidden(id: NamedId): RelayRefusal {
+  return new RelayRefusal(
+    "RELAY_FORBIDDEN",
+    "The request names a resource that does not belong to the signed-in user.",
+    { field: id.where, kind: id.kind },
+  );
 }

@@ -24,9 +24,16 @@ export function splitPath(path: string): string[] {
   if (path.includes("\\")) throw malformed("backslash in path");
   const raw = path.slice(1).split("/");
   const segments: string[] = [];
-  for (const segment of raw) {
+  for (let i = 0; i < raw.length; i++) {
+    const segment = raw[i]!;
     if (segment === "") throw malformed("empty path segment");
     if (DOT_SEGMENT.test(segment)) throw malformed("dot segment in path");
+    // Without a `%` the segment decodes to itself, and the path's own checks above already
+    // cover every check of the decoded form below: nothing to decode or check again.
+    if (!segment.includes("%")) {
+      segments.push(segment);
+      continue;
+    }
     let decoded: string;
     try {
       decoded = decodeURIComponent(segment);

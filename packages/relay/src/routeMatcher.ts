@@ -78,15 +78,17 @@ export function compileRoutes(routes: readonly RelayRoute[]): RouteMatcher {
     else group.push(compiled);
   }
   return (method, segments) => {
-    const allow: string[] = [];
+    // Made only for a path whose routes take other methods: a match never needs it.
+    let allow: string[] | undefined;
     for (const { route, parts } of bySegments.get(segments.length) ?? []) {
       const ids = matchParts(parts, segments);
       if (ids === null) continue;
       if (route.method === method) {
         return { kind: "matched", route, ids, upstreamPath: upstreamPath(parts, ids) };
       }
+      allow ??= [];
       if (!allow.includes(route.method)) allow.push(route.method);
     }
-    return allow.length > 0 ? { kind: "method", allow } : { kind: "none" };
+    return allow !== undefined ? { kind: "method", allow } : { kind: "none" };
   };
 }

@@ -4,6 +4,7 @@
 import { rememberRemoteAddress } from "./endUserIp.js";
 import { errorAnswer, type RelayAnswer, RelayRefusal, relayErrorResponse } from "./errors.js";
 import type { RelayIncoming } from "./incoming.js";
+import { lazyHeaders } from "./lazyHeaders.js";
 import { lazyRequest } from "./lazyRequest.js";
 import { nativeRelay } from "./nativeRelay.js";
 import { readBody } from "./readBody.js";
@@ -26,6 +27,11 @@ export interface NodeRequestLike extends AsyncIterable<Uint8Array | string> {
 export interface NodeResponseLike {
   statusCode: number;
   setHeader(name: string, value: string | string[]): unknown;
+  /**
+   * Writes the status and headers at once (`node:http`'s and Express's responses have it);
+   * headers set before with `setHeader` are kept. Without it, `statusCode` and `setHeader`.
+   */
+  writeHead?(statusCode: number, headers: Record<string, string>): unknown;
   end(chunk?: Uint8Array): unknown;
   headersSent?: boolean;
 }
@@ -98,55 +104,92 @@ function headerMap(rawHeaders: readonly string[]): Map<string, string> {
  * The relay's reading of a Node request: the raw target and headers as they came. The web
  * `Request` is built only when something reads more of it than its headers and method
  * (lazyRequest.ts): `resolveUser` reading a cookie never builds it, a body is read through it,
- * so a body is read once, as the fetch handler reads it.
+ * so a body is read once, as the fetch handler reads it. A class, not a closure per member: one
+ * object per request, its parts made when first read.
  */
-function nodeIncoming(req: NodeRequestLike, target: string, segments: string[]): RelayIncoming {
-  let headers: Map<string, string> | undefined;
-  let webHeaders: Headers | undefined;
-  let request: Request | undefined;
-  let view: Request | undefined;
-  const method = normalizeMethod(req.method ?? "GET");
-  const requestHeaders = () => {
-    webHeaders ??= toHeaders(req);
-    return webHeaders;
-  };
-  const webRequest = () => {
-    request ??= toRequest(req, target, requestHeaders());
-    return request;
-  };
-  return {
-    method,
-    target() {
-      const query = target.indexOf("?");
-      return query === -1
-        ? { path: target, search: "", segments }
-        : {
-            path: target.slice(0, query),
-            search: query === target.length - 1 ? "" : target.slice(query),
-            segments,
-          };
-    },
-    header(name) {
-      headers ??= headerMap(req.rawHeaders);
-      return headers.get(name.toLowerCase()) ?? null;
-    },
-    request() {
-      view ??= lazyRequest({
-        method,
-        headers: requestHeaders,
-        build: webRequest,
-        peerAddress: req.socket?.remoteAddress,
-      });
-      return view;
-    },
-    readBody: (maxBodyBytes) => readBody(webRequest(), maxBodyBytes),
-  };
+class NodeIncoming implements RelayIncoming {
+  readonly method: string;
+  private headers: Map<string, string> | undefined;
+  private webHeaders: Headers | undefined;
+  private headersView: Headers | undefined;
+  private built: Request | undefined;
+  private view: Request | undefined;
+
+  constructor(
+    private readonly req: NodeRequestLike,
+    private readonly raw: string,
+    private readonly segments: string[],
+  ) {
+    this.method = normalizeMethod(req.method ?? "GET");
+  }
+
+  target(): { path: string; search: string; segments: string[] } {
+    const target = this.raw;
+    const query = target.indexOf("?");
+    return query === -1
+      ? { path: target, search: "", segments: this.segments }
+      : {
+          path: target.slice(0, query),
+          search: query === target.length - 1 ? "" : target.slice(query),
+          segments: this.segments,
+        };
+  }
+
+  /** A header by its lower-case name, from Node's parse. */
+  private read(name: string): string | null {
+    this.headers ??= headerMap(this.req.rawHeaders);
+    return this.headers.get(name) ?? null;
+  }
+
+  // An arrow: handed on alone (pickForwardedHeaders), it must not lose its `this`.
+  readonly header = (name: string): string | null => this.read(name.toLowerCase());
+
+  private requestHeaders(): Headers {
+    this.webHeaders ??= toHeaders(this.req);
+    return this.webHeaders;
+  }
+
+  private webRequest(): Request {
+    this.built ??= toRequest(this.req, this.raw, this.requestHeaders());
+    return this.built;
+  }
+
+  request(): Request {
+    this.view ??= lazyRequest({
+      method: this.method,
+      // A header read answers from Node's parse; the `Headers` are filled only when needed.
+      headers: () => {
+        this.headersView ??= lazyHeaders(
+          (name) => this.read(name),
+          () => this.requestHeaders(),
+        );
+        return this.headersView;
+      },
+      build: () => this.webRequest(),
+      peerAddress: this.req.socket?.remoteAddress,
+    });
+    return this.view;
+  }
+
+  readBody(maxBodyBytes: number): Promise<Uint8Array<ArrayBuffer>> {
+    return readBody(this.webRequest(), maxBodyBytes);
+  }
 }
 
-function write(res: NodeResponseLike, answer: RelayAnswer): void {
-  res.statusCode = answer.status;
-  if (answer.status === 413) res.setHeader("Connection", "close");
-  for (const name in answer.headers) res.setHeader(name, answer.headers[name]!);
+function write(res: NodeResponseLike, answer: RelayAnswer, head: boolean): void {
+  const headers: Record<string, string> = { ...answer.headers };
+  if (answer.status === 413) headers.connection = "close";
+  if (res.writeHead !== undefined) {
+    // One call that writes the status line and headers, as a bare server does: no header
+    // object kept on the response for later reads, no validation per `setHeader`. The length
+    // is given, as `end(body)` gives it after `setHeader`: written first, the headers would
+    // otherwise frame the body as chunks. A HEAD answer has no body, so no length, as before.
+    if (answer.body !== null && !head) headers["content-length"] = String(answer.body.byteLength);
+    res.writeHead(answer.status, headers);
+  } else {
+    res.statusCode = answer.status;
+    for (const name in headers) res.setHeader(name, headers[name]!);
+  }
   res.end(answer.body ?? undefined);
 }
 
@@ -178,7 +221,7 @@ export function toNodeHandler(handler: (request: Request) => Promise<Response>):
       const target = req.originalUrl ?? req.url ?? "/";
       let answer: RelayAnswer;
       try {
-        answer = await native(nodeIncoming(req, target, checkRequestTarget(target)));
+        answer = await native(new NodeIncoming(req, target, checkRequestTarget(target)));
       } catch (error) {
         answer = errorAnswer(
           error instanceof RelayRefusal
@@ -187,7 +230,7 @@ export function toNodeHandler(handler: (request: Request) => Promise<Response>):
         );
       }
       try {
-        write(res, answer);
+        write(res, answer, req.method === "HEAD");
       } catch {
         if (!res.headersSent) res.statusCode = 500;
         res.end();
