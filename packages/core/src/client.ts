@@ -36,6 +36,7 @@ import type {
   RunSignedRequestParameters,
   RunSignedRequestReturnType,
 } from "./transport/signedRequest.js";
+import type { SignContext } from "./transport/signedRequestParameters.js";
 import { withRetry } from "./transport/withRetry.js";
 import type { WebAuthnProvider } from "./webauthn/types.js";
 
@@ -404,10 +405,22 @@ export function createClientFactory(defaults: ClientDefaults) {
                 pendingOptions ?? {},
                 onEvent,
               );
+        // A signer outside the page is told which request each payload belongs to, so that it
+        // runs the operation's own check and shows what it signs (CryptoApi.describeStamp).
+        const describe = crypto.describeStamp;
+        const { operation = "signedRequest", method, path, body, sign } = signedParameters;
         return engine.runClientSigned(
           engineSeams,
           {
             ...signedParameters,
+            ...(describe
+              ? {
+                  sign: (payload: string, context: SignContext) => {
+                    describe(payload, { operation, method, path, body, leg: context.leg });
+                    return sign(payload, context);
+                  },
+                }
+              : {}),
             onStillProcessing: tracked?.onStillProcessing,
             // Defaults, client, action, call: the action's default refines the client's policy
             // and never overrides the caller's.
