@@ -38,7 +38,7 @@ async function openApp(page: Page) {
     const signer = core.frameSigner({
       url: frameUrl,
       container: document.getElementById("frame-slot")!,
-      onRefused: (error) => refused.push(String(error.details?.reason)),
+      onRefused: (error) => refused.push(String((error.details as { reason?: string }).reason)),
     });
     signer.element.style.cssText = "width:420px;height:320px;border:0";
     const client = core.createClient({
@@ -106,7 +106,7 @@ test("sign-in, a session-signed refresh and an export pass through the frame", a
     const iframe = document.querySelector("iframe")!;
     let documentRead = "none";
     try {
-      documentRead = iframe.contentWindow!.document.body.innerText;
+      documentRead = iframe.contentWindow!.document.body.textContent;
     } catch (error) {
       documentRead = (error as Error).name;
     }
@@ -139,19 +139,21 @@ async function installHostile(page: Page) {
     const post = (message: Record<string, unknown>) =>
       iframe.contentWindow!.postMessage({ channel: "signet-frame", v: 1, ...message }, frameOrigin);
     const ask = (message: Record<string, unknown>) =>
-      new Promise<{ ok: boolean; result?: unknown; error?: { code: string; details?: { reason?: string } } }>(
-        (resolve) => {
-          const requestId = (message.id as string | undefined) ?? id();
-          const listen = (event: MessageEvent) => {
-            if (event.origin === frameOrigin && event.data?.id === requestId) {
-              removeEventListener("message", listen);
-              resolve(event.data);
-            }
-          };
-          addEventListener("message", listen);
-          post({ ...message, id: requestId });
-        },
-      );
+      new Promise<{
+        ok: boolean;
+        result?: unknown;
+        error?: { code: string; details?: { reason?: string } };
+      }>((resolve) => {
+        const requestId = (message.id as string | undefined) ?? id();
+        const listen = (event: MessageEvent) => {
+          if (event.origin === frameOrigin && event.data?.id === requestId) {
+            removeEventListener("message", listen);
+            resolve(event.data);
+          }
+        };
+        addEventListener("message", listen);
+        post({ ...message, id: requestId });
+      });
     window.frameTest!.hostile = { tally, id, post, ask };
   }, servers.frame);
 }
@@ -351,7 +353,10 @@ test("a hostile page gets no stamp and no phrase without the tap in the frame", 
     const { hostile } = window.frameTest as never as {
       hostile: { tally: { stamps: number; phrases: number } };
     };
-    const waited = await (window.frameTest!.waiting as Promise<{ ok: boolean; error?: { details?: { reason?: string } } }>);
+    const waited = await (window.frameTest!.waiting as Promise<{
+      ok: boolean;
+      error?: { details?: { reason?: string } };
+    }>);
     return { ...hostile.tally, answers: undefined, declined: waited.error?.details?.reason };
   });
   expect(tally).toEqual({ stamps: 0, phrases: 0, answers: undefined, declined: "declined" });

@@ -8,9 +8,9 @@ import {
   createWebCryptoBackend,
   type DecryptionKey,
   type KeyStore,
+  SignetError,
   type SigningKey,
   type SigningKeyRecord,
-  SignetError,
   type StampRequest,
 } from "@signet/core";
 import { type ChannelOptions, type FrameChannel, openChannel } from "./channel.js";

@@ -52,7 +52,10 @@ export function openChannel(options: ChannelOptions): FrameChannel {
   element.title = "Signet signer";
   element.setAttribute("allow", "");
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const waiting = new Map<string, { resolve(value: unknown): void; reject(error: unknown): void }>();
+  const waiting = new Map<
+    string,
+    { resolve(value: unknown): void; reject(error: unknown): void }
+  >();
   let resolveReady: () => void;
   let rejectReady: (error: unknown) => void;
   const ready = new Promise<void>((resolve, reject) => {
@@ -106,7 +109,10 @@ export function openChannel(options: ChannelOptions): FrameChannel {
       const answer = new Promise<unknown>((resolve, reject) => {
         waiting.set(id, { resolve, reject });
       });
-      element.contentWindow?.postMessage({ ...body, channel: CHANNEL, v: CHANNEL_VERSION, id }, frameOrigin);
+      element.contentWindow?.postMessage(
+        { ...body, channel: CHANNEL, v: CHANNEL_VERSION, id },
+        frameOrigin,
+      );
       return answer as never;
     },
     close() {

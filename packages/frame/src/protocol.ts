@@ -87,17 +87,19 @@ const KINDS: ReadonlySet<string> = new Set<FrameRequestKind>([
 ]);
 
 /** The string fields each kind must carry (and the optional ones it may). */
-const FIELDS: Record<FrameRequestKind, { required: readonly string[]; optional: readonly string[] }> =
-  {
-    generate: { required: [], optional: [] },
-    list: { required: [], optional: [] },
-    get: { required: ["storeId"], optional: [] },
-    set: { required: ["storeId", "handle"], optional: [] },
-    delete: { required: ["storeId"], optional: [] },
-    stamp: { required: ["handle", "payload", "operation", "method", "path"], optional: ["body"] },
-    exportKey: { required: [], optional: [] },
-    showExport: { required: ["handle", "bundle"], optional: ["organizationId"] },
-  };
+const FIELDS: Record<
+  FrameRequestKind,
+  { required: readonly string[]; optional: readonly string[] }
+> = {
+  generate: { required: [], optional: [] },
+  list: { required: [], optional: [] },
+  get: { required: ["storeId"], optional: [] },
+  set: { required: ["storeId", "handle"], optional: [] },
+  delete: { required: ["storeId"], optional: [] },
+  stamp: { required: ["handle", "payload", "operation", "method", "path"], optional: ["body"] },
+  exportKey: { required: [], optional: [] },
+  showExport: { required: ["handle", "bundle"], optional: ["organizationId"] },
+};
 
 /** A limit on any string field: payloads and bundles are a few kilobytes. */
 const MAX_FIELD = 64 * 1024;

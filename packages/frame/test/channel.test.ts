@@ -63,7 +63,11 @@ describe("openChannel", () => {
     Object.assign(globalThis, {
       location: { href: "https://app.example/", origin: "https://app.example" },
       document: {
-        createElement: () => ({ setAttribute: () => undefined, remove: () => undefined, contentWindow }),
+        createElement: () => ({
+          setAttribute: () => undefined,
+          remove: () => undefined,
+          contentWindow,
+        }),
         body: { append: () => undefined },
       },
       addEventListener: (_type: string, handler: (event: MessageEvent) => void) => {
@@ -92,9 +96,9 @@ describe("openChannel", () => {
       data: { channel: CHANNEL, v: 1, kind: "answer", id, ok: true, result: { stamp: "s" } },
     } as never);
     channel.close();
-    expect(refused.map((error) => (error as { details: { reason: string } }).details.reason)).toEqual(
-      ["origin", "origin", "replay"],
-    );
+    expect(
+      refused.map((error) => (error as { details: { reason: string } }).details.reason),
+    ).toEqual(["origin", "origin", "replay"]);
     expectDocumentedDetails(refused[0] as never);
   });
 

@@ -29,6 +29,8 @@ export type SigningKeyRecord =
       readonly type: "handle";
       /** An opaque reference the holder gave; no secret. */
       readonly handle: string;
+      /** Absent: the private key never leaves its holder. */
+      readonly privateKey?: undefined;
       /** Compressed public key, 66 lowercase hex. */
       readonly publicKey: string;
     };

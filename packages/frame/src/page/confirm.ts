@@ -91,7 +91,8 @@ export function confirmInFrame(
     confirm.addEventListener("click", (event) => {
       if (!event.isTrusted) return onIgnored("untrusted");
       if (!unobscured(event)) {
-        note.textContent = "This confirmation was covered or had just appeared: look, then tap again.";
+        note.textContent =
+          "This confirmation was covered or had just appeared: look, then tap again.";
         return onIgnored("obscured");
       }
       finish(true);

@@ -2,6 +2,8 @@
 // parent origin and only `window.parent`, reads every request through the channel's shape, never
 // answers an id twice, runs core's check of the request's route before any stamp, and asks for a
 // tap inside itself (one confirmation at a time) before what `rules.ts` marks as needing one.
+
+import type { DecryptionKey, SigningKey } from "../../../core/src/crypto/backend.js";
 import {
   createIndexedDbKeyStore,
   generateDecryptionKey,
@@ -11,7 +13,6 @@ import {
   SignetError,
   stampPayload,
 } from "../../../core/src/index.js";
-import type { DecryptionKey, SigningKey } from "../../../core/src/crypto/backend.js";
 import {
   CHANNEL,
   CHANNEL_VERSION,
@@ -92,8 +93,7 @@ export function startFrame({ root, parentOrigin }: FrameContext): void {
     }
     if (found.rule.gesture) {
       // One confirmation at a time: a second request is refused, never queued behind a tap.
-      if (confirming)
-        throw refuse("busy", "A confirmation is already waiting", request.operation);
+      if (confirming) throw refuse("busy", "A confirmation is already waiting", request.operation);
       confirming = true;
       try {
         const approved = await confirmInFrame(
@@ -148,7 +148,8 @@ export function startFrame({ root, parentOrigin }: FrameContext): void {
       }
       case "delete":
         await store.delete(request.storeId);
-        for (const [handle, entry] of keys) if (entry.storeId === request.storeId) keys.delete(handle);
+        for (const [handle, entry] of keys)
+          if (entry.storeId === request.storeId) keys.delete(handle);
         return null;
       case "stamp":
         return stamp(request);
@@ -161,7 +162,8 @@ export function startFrame({ root, parentOrigin }: FrameContext): void {
       case "showExport": {
         const entry = exportKeys.get(request.handle);
         // Only an export the user confirmed in this frame is opened here.
-        if (!entry?.confirmed) throw refuse("key", "No confirmed export for this key", "exportWallet");
+        if (!entry?.confirmed)
+          throw refuse("key", "No confirmed export for this key", "exportWallet");
         exportKeys.delete(request.handle);
         const phrase = await openExportBundle({
           bundle: request.bundle,

@@ -24,7 +24,12 @@ if (root) {
   } catch {
     // No parent named: refused below.
   }
-  if (window.parent === window || origin === "" || origin !== parentOrigin || framedBy() !== origin) {
+  if (
+    window.parent === window ||
+    origin === "" ||
+    origin !== parentOrigin ||
+    framedBy() !== origin
+  ) {
     root.textContent = "This signer works only inside its app.";
     root.dataset.state = "unframed";
   } else {

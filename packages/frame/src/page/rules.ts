@@ -5,11 +5,17 @@
 // with a tap inside the frame. A route not listed here is refused (`unsupported`).
 import { exportWalletPayload, WALLET_EXPORT } from "../../../core/src/actions/exportWallet.js";
 import { revokeSessionPayload, SESSION_REVOKE } from "../../../core/src/actions/revokeSession.js";
-import { refreshSessionPayload, SESSION_REFRESH } from "../../../core/src/actions/settleSessions.js";
+import {
+  refreshSessionPayload,
+  SESSION_REFRESH,
+} from "../../../core/src/actions/settleSessions.js";
 import { CREDENTIAL_VERIFY } from "../../../core/src/actions/verifyOtp.js";
 import type { SignetClient } from "../../../core/src/client.js";
 import type { SigningKey } from "../../../core/src/crypto/backend.js";
-import { type CheckPayload, expectVerificationToken } from "../../../core/src/transport/payloadCheck.js";
+import {
+  type CheckPayload,
+  expectVerificationToken,
+} from "../../../core/src/transport/payloadCheck.js";
 
 /** What a rule is given to build its check. */
 export type RuleInput = {
@@ -107,8 +113,7 @@ const RULES: ReadonlyArray<{ route: { method: string; path: string }; rule: Rule
 ];
 
 /** A route template as a pattern: each `{Kind}` one path segment. */
-const patternOf = (path: string) =>
-  new RegExp(`^${path.replace(/\{[A-Za-z]+\}/g, "([^/?#]+)")}$`);
+const patternOf = (path: string) => new RegExp(`^${path.replace(/\{[A-Za-z]+\}/g, "([^/?#]+)")}$`);
 
 const COMPILED = RULES.map(({ route, rule }) => ({
   method: route.method,
