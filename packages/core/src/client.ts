@@ -36,7 +36,7 @@ import type {
   RunSignedRequestParameters,
   RunSignedRequestReturnType,
 } from "./transport/signedRequest.js";
-import type { SignContext } from "./transport/signedRequestParameters.js";
+import type { SignPayload } from "./transport/signedRequestParameters.js";
 import { withRetry } from "./transport/withRetry.js";
 import type { WebAuthnProvider } from "./webauthn/types.js";
 
@@ -225,6 +225,23 @@ function wirePending(seams: () => ClientPendingSeams): () => Promise<ClientPendi
   };
 }
 
+/**
+ * The request's signer; with a signer outside the page (`CryptoApi.describeStamp`), one that first
+ * tells it which request each payload belongs to, so that it runs the operation's own check and
+ * shows what it signs.
+ */
+function describedSigner(
+  crypto: CryptoApi,
+  { operation = "signedRequest", method, path, body, sign }: SignedParameters<unknown>,
+): SignPayload {
+  const describe = crypto.describeStamp;
+  if (!describe) return sign;
+  return (payload, context) => {
+    describe(payload, { operation, method, path, body, leg: context.leg });
+    return sign(payload, context);
+  };
+}
+
 /** Builds `createClient` for an entry point's defaults. */
 export function createClientFactory(defaults: ClientDefaults) {
   return function createClient(parameters: CreateClientParameters): CreateClientReturnType {
@@ -405,22 +422,11 @@ export function createClientFactory(defaults: ClientDefaults) {
                 pendingOptions ?? {},
                 onEvent,
               );
-        // A signer outside the page is told which request each payload belongs to, so that it
-        // runs the operation's own check and shows what it signs (CryptoApi.describeStamp).
-        const describe = crypto.describeStamp;
-        const { operation = "signedRequest", method, path, body, sign } = signedParameters;
         return engine.runClientSigned(
           engineSeams,
           {
             ...signedParameters,
-            ...(describe
-              ? {
-                  sign: (payload: string, context: SignContext) => {
-                    describe(payload, { operation, method, path, body, leg: context.leg });
-                    return sign(payload, context);
-                  },
-                }
-              : {}),
+            sign: describedSigner(crypto, signedParameters),
             onStillProcessing: tracked?.onStillProcessing,
             // Defaults, client, action, call: the action's default refines the client's policy
             // and never overrides the caller's.

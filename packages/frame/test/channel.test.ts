@@ -99,6 +99,7 @@ describe("openChannel", () => {
     expect(
       refused.map((error) => (error as { details: { reason: string } }).details.reason),
     ).toEqual(["origin", "origin", "replay"]);
+    expect(refused[0]).toMatchObject({ code: "FRAME_REFUSED" });
     expectDocumentedDetails(refused[0] as never);
   });
 
