@@ -36,7 +36,6 @@ import type {
   RunSignedRequestParameters,
   RunSignedRequestReturnType,
 } from "./transport/signedRequest.js";
-import type { SignPayload } from "./transport/signedRequestParameters.js";
 import { withRetry } from "./transport/withRetry.js";
 import type { WebAuthnProvider } from "./webauthn/types.js";
 
@@ -225,23 +224,6 @@ function wirePending(seams: () => ClientPendingSeams): () => Promise<ClientPendi
   };
 }
 
-/**
- * The request's signer; with a signer outside the page (`CryptoApi.describeStamp`), one that first
- * tells it which request each payload belongs to, so that it runs the operation's own check and
- * shows what it signs.
- */
-function describedSigner(
-  crypto: CryptoApi,
-  { operation = "signedRequest", method, path, body, sign }: SignedParameters<unknown>,
-): SignPayload {
-  const describe = crypto.describeStamp;
-  if (!describe) return sign;
-  return (payload, context) => {
-    describe(payload, { operation, method, path, body, leg: context.leg });
-    return sign(payload, context);
-  };
-}
-
 /** Builds `createClient` for an entry point's defaults. */
 export function createClientFactory(defaults: ClientDefaults) {
   return function createClient(parameters: CreateClientParameters): CreateClientReturnType {
@@ -363,6 +345,7 @@ export function createClientFactory(defaults: ClientDefaults) {
       timeoutMs: parameters.signedRequests?.timeoutMs,
       allowUnknownPayloads: parameters.allowUnknownPayloads === true,
       push: parameters.push === true,
+      describeStamp: crypto.describeStamp,
     };
     const client: SignetClient = {
       relayUrl: parameters.relayUrl,
@@ -426,7 +409,6 @@ export function createClientFactory(defaults: ClientDefaults) {
           engineSeams,
           {
             ...signedParameters,
-            sign: describedSigner(crypto, signedParameters),
             onStillProcessing: tracked?.onStillProcessing,
             // Defaults, client, action, call: the action's default refines the client's policy
             // and never overrides the caller's.

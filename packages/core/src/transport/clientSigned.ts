@@ -3,9 +3,11 @@
 // listener when the client was created with `push: true`. In the engine's chunk, which a client
 // prefetches when it is made: the page holds only the call to it (client.ts `signed`).
 import { loadChunk } from "../crypto/chunk.js";
+import type { StampRequest } from "../crypto/api.js";
 import type { RandomBytes } from "../crypto/random.js";
 import type { Clock, RequestEvent, Transport } from "./http.js";
 import { generateIdempotencyKey } from "./idempotencyKey.js";
+import type { SignContext } from "./signedRequestParameters.js";
 import {
   type RunSignedRequestParameters,
   type RunSignedRequestReturnType,
@@ -27,6 +29,8 @@ export type ClientSignedSeams = {
   timeoutMs: number | undefined;
   allowUnknownPayloads: boolean;
   push: boolean;
+  /** The client's `crypto.describeStamp`, when its keys live outside the page (`@signet/frame`). */
+  describeStamp?: ((payloadToSign: string, request: StampRequest) => void) | undefined;
 };
 
 /**
@@ -43,10 +47,21 @@ export function runClientSigned<TBody>(
   parameters: Partial<RunSignedRequestParameters<TBody>>,
   sink: ((event: RequestEvent) => void) | undefined,
 ): Promise<RunSignedRequestReturnType<TBody>> {
-  const { transport } = seams;
+  const { transport, describeStamp } = seams;
+  const { operation = "signedRequest", method = "POST", path = "", body, sign } = parameters;
   return runSignedRequest<TBody>({
     ...(seams.timeoutMs === undefined ? {} : { timeoutMs: seams.timeoutMs }),
     ...parameters,
+    // A signer outside the page is told which request each payload belongs to, so that it runs
+    // the operation's own check and shows what it signs (CryptoApi.describeStamp).
+    ...(describeStamp && sign
+      ? {
+          sign: (payload: string, context: SignContext) => {
+            describeStamp(payload, { operation, method, path, body, leg: context.leg });
+            return sign(payload, context);
+          },
+        }
+      : {}),
     allowUnknownPayloads: seams.allowUnknownPayloads,
     // The call's sink sees its HTTP legs too.
     transport: sink
