@@ -69,7 +69,9 @@ async function signIn(page: Page) {
   });
 }
 
-test("sign-in, a session-signed refresh and an export pass through the frame", async ({ page }) => {
+test("sign-in, a session-signed refresh, an export and sign-out pass through the frame", async ({
+  page,
+}) => {
   await openApp(page);
   const first = await signIn(page);
   expect(first.sessionId).toMatch(/^Session:/);
@@ -116,6 +118,20 @@ test("sign-in, a session-signed refresh and an export pass through the frame", a
   expect(reads.contentDocument).toBe(true);
   expect(reads.documentRead).toBe("SecurityError");
   expect(reads.databases).not.toContain("signet-frame");
+
+  // Sign-out revokes through the frame, and the frame's store forgets the sessions' keys.
+  const left = await page.evaluate(async () => {
+    const { core, client, ids } = window.frameTest as never as {
+      core: Entry;
+      client: ReturnType<Entry["createClient"]>;
+      ids: { accountId: string };
+    };
+    await core.signOut(client, { accountId: ids.accountId });
+    return (await (await client.keyStore()).list()).filter((id) =>
+      id.startsWith("signet.session|"),
+    );
+  });
+  expect(left).toEqual([]);
 });
 
 /** The hostile script's raw access to the frame: requests as the page could forge them. */
