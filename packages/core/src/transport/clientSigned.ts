@@ -2,17 +2,18 @@
 // sink on each HTTP leg), clocks, timers, idempotency keys from the client's crypto, and the push
 // listener when the client was created with `push: true`. In the engine's chunk, which a client
 // prefetches when it is made: the page holds only the call to it (client.ts `signed`).
-import { loadChunk } from "../crypto/chunk.js";
+
 import type { StampRequest } from "../crypto/api.js";
+import { loadChunk } from "../crypto/chunk.js";
 import type { RandomBytes } from "../crypto/random.js";
 import type { Clock, RequestEvent, Transport } from "./http.js";
 import { generateIdempotencyKey } from "./idempotencyKey.js";
-import type { SignContext } from "./signedRequestParameters.js";
 import {
   type RunSignedRequestParameters,
   type RunSignedRequestReturnType,
   runSignedRequest,
 } from "./signedRequest.js";
+import type { SignContext } from "./signedRequestParameters.js";
 
 /** The relay's push listener: its own chunk, loaded only by a client created with `push: true`. */
 const loadPush = () => loadChunk(() => import("./push.js"));
