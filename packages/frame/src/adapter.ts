@@ -137,7 +137,9 @@ export function frameSigner(options: FrameSignerOptions): FrameSigner {
     async openSessionKeyBundle() {
       throw unsupported("A legacy session bundle");
     },
-    async showExportBundle({ bundle, key, organizationId, trustedKeys, allowUnsigned }) {
+    // The bundle's trusted signers are the frame's own configuration (README "Serving the
+    // frame"): the client's `trustedKeys` and `allowUnsignedBundles` do not reach it.
+    async showExportBundle({ bundle, key, organizationId }) {
       const handle = exportKeys.get(key.publicKeyUncompressed);
       if (!handle) throw unsupported("An export key the frame did not make");
       exportKeys.delete(key.publicKeyUncompressed);
@@ -146,8 +148,6 @@ export function frameSigner(options: FrameSignerOptions): FrameSigner {
         handle,
         bundle,
         ...(organizationId ? { organizationId } : {}),
-        ...(trustedKeys ? { trustedKeys: [...trustedKeys] } : {}),
-        allowUnsigned: allowUnsigned === true,
       });
     },
   };

@@ -36,14 +36,15 @@ export type FrameRequestBody =
     }
   /** A fresh decrypt-only key for one export; the frame keeps its private half. */
   | { kind: "exportKey" }
-  /** Opens the export bundle with the key of `handle` and shows the phrase inside the frame. */
+  /**
+   * Opens the export bundle with the key of `handle` and shows the phrase inside the frame. Which
+   * signers of the bundle it trusts is the frame's own configuration, never the page's.
+   */
   | {
       kind: "showExport";
       handle: string;
       bundle: string;
       organizationId?: string | undefined;
-      trustedKeys?: readonly string[] | undefined;
-      allowUnsigned: boolean;
     };
 
 export type FrameRequestKind = FrameRequestBody["kind"];
@@ -118,12 +119,6 @@ export function readRequest(data: unknown): FrameRequest | "unexpected" {
   if (!fields.required.every((name) => isString(message[name]))) return "unexpected";
   if (!fields.optional.every((name) => message[name] === undefined || isString(message[name])))
     return "unexpected";
-  if (message.kind === "showExport") {
-    const { trustedKeys, allowUnsigned } = message;
-    if (typeof allowUnsigned !== "boolean") return "unexpected";
-    if (trustedKeys !== undefined && !(Array.isArray(trustedKeys) && trustedKeys.every(isString)))
-      return "unexpected";
-  }
   return message as FrameRequest;
 }
 

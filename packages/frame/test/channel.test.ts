@@ -16,10 +16,7 @@ describe("readRequest", () => {
     ["a short id", { channel: CHANNEL, v: 1, id: "abc", kind: "list" }],
     ["an unknown kind", { channel: CHANNEL, v: 1, id, kind: "sign" }],
     ["a stamp without payload", { channel: CHANNEL, v: 1, id, kind: "stamp", handle: "h" }],
-    [
-      "an export without allowUnsigned",
-      { channel: CHANNEL, v: 1, id, kind: "showExport", handle: "h", bundle: "b" },
-    ],
+    ["an export without a bundle", { channel: CHANNEL, v: 1, id, kind: "showExport", handle: "h" }],
   ])("refuses %s", (_name, message) => {
     expect(readRequest(message)).toBe("unexpected");
   });

@@ -29,11 +29,22 @@ const refuse = (reason: string, message: string, operation?: string): SignetErro
     details: { reason, ...(operation ? { operation } : {}) },
   });
 
-/** Where the frame runs: its root element and the one parent origin it serves. */
-export type FrameContext = { root: HTMLElement; parentOrigin: string };
+/** Where the frame runs: its root element, the one parent origin it serves, and its own trust. */
+export type FrameContext = {
+  root: HTMLElement;
+  parentOrigin: string;
+  /**
+   * The export bundle's signers the frame trusts (its page's configuration, never the parent's):
+   * absent, core's pinned production keys.
+   */
+  trustedExportSigners?: readonly string[] | undefined;
+  /** Accept an unsigned export bundle (an emulator without keys). Default false. */
+  allowUnsignedBundles?: boolean | undefined;
+};
 
 /** Starts the frame: listens to its parent and says it is ready. */
-export function startFrame({ root, parentOrigin }: FrameContext): void {
+export function startFrame(context: FrameContext): void {
+  const { root, parentOrigin, trustedExportSigners } = context;
   const store = createIndexedDbKeyStore({ dbName: "signet-frame" });
   // Keys in use, by handle (random, never the key): fresh ones until stored, stored ones by id.
   const keys = new Map<string, { key: SigningKey; storeId?: string }>();
@@ -169,8 +180,9 @@ export function startFrame({ root, parentOrigin }: FrameContext): void {
           bundle: request.bundle,
           key: entry.key,
           ...(request.organizationId ? { organizationId: request.organizationId } : {}),
-          ...(request.trustedKeys ? { trustedKeys: request.trustedKeys } : {}),
-          allowUnsigned: request.allowUnsigned,
+          // A page that chose the signers could make the frame show a phrase of its own.
+          ...(trustedExportSigners ? { trustedKeys: trustedExportSigners } : {}),
+          allowUnsigned: context.allowUnsignedBundles === true,
         });
         showPhrase(root, phrase);
         return { shownIn: "frame" };

@@ -34,6 +34,16 @@ if (root) {
     root.dataset.state = "unframed";
   } else {
     root.dataset.state = "ready";
-    startFrame({ root, parentOrigin: origin });
+    // The export bundle's signers come from the page the signer's origin serves (its own meta
+    // tags), never from the parent: absent, core's pinned production keys.
+    const meta = (name: string) =>
+      document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content.trim();
+    const signers = meta("signet-trusted-export-signers");
+    startFrame({
+      root,
+      parentOrigin: origin,
+      ...(signers ? { trustedExportSigners: signers.split(/[\s,]+/).filter(Boolean) } : {}),
+      allowUnsignedBundles: meta("signet-allow-unsigned-bundles") === "true",
+    });
   }
 }
