@@ -14,7 +14,7 @@ export default defineConfig({
       // Core's "#codec" import: the platform codec, as the default export condition picks.
       { find: /^#codec$/, replacement: here("./packages/core/src/crypto/codec-web.ts") },
       {
-        find: /^@signet\/(core|emulator|relay|react)$/,
+        find: /^@signet\/(core|emulator|relay|react|frame)$/,
         replacement: here("./packages/$1/src/index.ts"),
       },
     ],

@@ -405,6 +405,8 @@ const CASES: { readonly [TCode in KnownErrorCode]: Case } = {
   SESSION_EXPIRED: { in: "test/flows.sessionExpired.test.ts" },
   SESSION_KEY_MISMATCH: { in: "test/corpus.test.ts" },
   STEP_UP_REQUIRED: { in: "test/flows.stepUp.test.ts" },
+  FRAME_REFUSED: { in: "packages/frame/test/channel.test.ts" },
+  FRAME_UNAVAILABLE: { in: "packages/frame/test/channel.test.ts" },
   NO_SESSION: async () => {
     const error = await thrown(() => exportWallet(client(stub.url), { accountId: wallet() }));
     expect(error.details).toEqual({ accountId: wallet() });

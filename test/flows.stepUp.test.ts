@@ -122,7 +122,8 @@ async function card(user: User) {
  */
 const cases: Record<Sensitive, (user: User) => Promise<() => Promise<void>>> = {
   exportWallet: async (u) => async () => {
-    expect((await exportWallet(u.client, { accountId: u.accountId })).split(" ").length).toBe(12);
+    const mnemonic = (await exportWallet(u.client, { accountId: u.accountId })) as string;
+    expect(mnemonic.split(" ").length).toBe(12);
   },
   addPasskey: async (u) => async () => {
     const passkey = await addPasskey(u.client, {

@@ -597,7 +597,8 @@ async function ownPart(
       return;
     case "export": {
       const mnemonic = await exportWallet(client, { accountId: user.accountId });
-      if (mnemonic.split(" ").length < 12) throw new Error("export returned no mnemonic");
+      if (typeof mnemonic !== "string" || mnemonic.split(" ").length < 12)
+        throw new Error("export returned no mnemonic");
       return;
     }
     case "execute":

@@ -191,6 +191,10 @@ export const ADVICE: Record<KnownErrorCode | RelayErrorCode | DemoErrorCode, str
   CRYPTO_UNAVAILABLE:
     "This browser lacks the cryptography the wallet needs. Use a current Chrome, Firefox or Safari.",
   PROVIDER_MISSING: APP_BUG,
+  // The signer frame (@signet/frame): a refusal it showed the reason of, or a frame that did not load.
+  FRAME_REFUSED:
+    "The signer refused this request and signed nothing. Try again from the app's button.",
+  FRAME_UNAVAILABLE: AGAIN,
   UNEXPECTED_ERROR: APP_BUG,
   ABORTED: "It was stopped before it finished. Try again.",
   ERROR: AGAIN,

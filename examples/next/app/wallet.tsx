@@ -277,7 +277,10 @@ function Export({ accountId }: { accountId: string }) {
       <h2 id="export-title">Export</h2>
       {exportWallet.isSuccess ? (
         // Shown to the user only: never logged, stored or sent.
-        <p data-testid="mnemonic">{exportWallet.data}</p>
+        // A signer frame (@signet/frame) would show it itself: `{ shownIn: "frame" }`.
+        <p data-testid="mnemonic">
+          {typeof exportWallet.data === "string" ? exportWallet.data : "Shown in the signer frame"}
+        </p>
       ) : (
         <button
           type="button"

@@ -361,6 +361,7 @@ export function createClientFactory(defaults: ClientDefaults) {
       timeoutMs: parameters.signedRequests?.timeoutMs,
       allowUnknownPayloads: parameters.allowUnknownPayloads === true,
       push: parameters.push === true,
+      describeStamp: crypto.describeStamp,
     };
     const client: SignetClient = {
       relayUrl: parameters.relayUrl,

@@ -291,7 +291,7 @@ export type {
   SignetPendingCalls,
 } from "./client.js";
 export type { StepUpOptions } from "./clientOptions.js";
-export type { CryptoApi } from "./crypto/api.js";
+export type { CryptoApi, ExportShownElsewhere, StampRequest } from "./crypto/api.js";
 export { createCryptoApi } from "./crypto/api.js";
 export type {
   CryptoBackend,

@@ -137,6 +137,8 @@ export const DETAIL_FIELDS: { readonly [TCode in KnownErrorCode]: Fields<TCode> 
   KEY_NOT_FOUND: {},
   SESSION_EXPIRED: { accountId: "string", sessionId: "string", code: "string?" },
   NO_SESSION: { accountId: "string?", sessionId: "string?" },
+  FRAME_REFUSED: { reason: "string", operation: "string?" },
+  FRAME_UNAVAILABLE: { timeoutMs: "number?" },
   STEP_UP_REQUIRED: {
     action: "string",
     verifiedAt: "string?",

@@ -2,6 +2,7 @@ import { assertCall, assertServiceId } from "../arguments/arguments.js";
 import { type ActionRoute, type ActionSourceRow, at } from "../catalog/actionRow.js";
 import type { ActionErrorCode } from "../catalog/errorCodes.js";
 import type { SignetClient } from "../client.js";
+import type { ExportShownElsewhere } from "../crypto/api.js";
 import { BUNDLE_ERRORS, CRYPTO_ERRORS, SESSION_SIGNED_ERRORS } from "../errors/errorGroups.js";
 import { isSignetError, type SignetError, type SignetErrorOf } from "../errors/errors.js";
 import type { CallOptions } from "../session/events.js";
@@ -16,8 +17,12 @@ export type ExportWalletParameters = CallOptions & {
   /** Checked against the bundle's `organizationId` when given. */
   organizationId?: string | undefined;
 };
-/** The BIP-39 mnemonic. Show it to the user only; never log, store or send it. */
-export type ExportWalletReturnType = string;
+/**
+ * The BIP-39 mnemonic: show it to the user only; never log, store or send it. With a signer frame
+ * (`@signet/frame`) the phrase is shown inside the frame and never reaches the page:
+ * `{ shownIn: "frame" }`.
+ */
+export type ExportWalletReturnType = string | ExportShownElsewhere;
 export type ExportWalletErrorType = SignetErrorOf<ActionErrorCode<"exportWallet">>;
 
 /**
@@ -79,7 +84,9 @@ export async function exportWallet(
   const { key, body } = await startOver(client, parameters, run).catch(async (error: unknown) => {
     throw await expiredSessionError(client, error, session, parameters.signal);
   });
-  return client.crypto.openExportBundle({
+  // A signer frame opens the bundle with the key it made and shows the phrase itself.
+  const open = client.crypto.showExportBundle ?? client.crypto.openExportBundle;
+  return open({
     bundle: body.encryptedWalletCredentials,
     key,
     ...(organizationId ? { organizationId } : {}),

@@ -204,7 +204,44 @@ export interface CryptoApi {
    * ```
    */
   oauthNonce(clientPublicKey: string): Promise<string>;
+  /**
+   * Told, just before `stampPayload` is asked to stamp `payloadToSign`, which operation and which
+   * request it belongs to. A signer outside the page (`@signet/frame`, whose keys live in another
+   * origin) reads the operation's check and what to show the user from it; core's own backends
+   * leave it out. Called by the client for every signed request, never with a secret.
+   */
+  readonly describeStamp?: ((payloadToSign: string, request: StampRequest) => void) | undefined;
+  /**
+   * Opens an export bundle where its key lives and shows the phrase there instead of returning it
+   * (`@signet/frame`): `exportWallet` then resolves to what this returns. Core's own backends
+   * leave it out, and `exportWallet` returns the phrase.
+   */
+  readonly showExportBundle?:
+    | ((parameters: OpenExportBundleParameters) => Promise<ExportShownElsewhere>)
+    | undefined;
 }
+
+/** What `CryptoApi.describeStamp` is told about a payload before it is stamped. */
+export type StampRequest = {
+  /** The signed operation (`exportWallet`, `refreshSession`, …). */
+  readonly operation: string;
+  readonly method: string;
+  /** Relative to the relay URL. */
+  readonly path: string;
+  /** The exact body the request sends, if any. */
+  readonly body?: string | undefined;
+  /** The leg the stamp is for. */
+  readonly leg: number;
+};
+
+/**
+ * What `exportWallet` resolves to when the recovery phrase was shown where the key lives (a
+ * signer frame) and never reached the page: the page gets no words.
+ */
+export type ExportShownElsewhere = {
+  /** Where the phrase was shown: `"frame"` (`@signet/frame`). */
+  readonly shownIn: "frame";
+};
 
 function assertParameters(parameters: unknown): void {
   if (typeof parameters !== "object" || parameters === null) {

@@ -20,6 +20,19 @@ export type SigningKeyRecord =
       readonly privateKey: string;
       /** Compressed public key, 66 lowercase hex. */
       readonly publicKey: string;
+    }
+  | {
+      /**
+       * A key held elsewhere (a signer frame of another origin, `@signet/frame`): only the crypto
+       * API that made it can use it; WebCrypto and noble refuse it with `KEY_INVALID`.
+       */
+      readonly type: "handle";
+      /** An opaque reference the holder gave; no secret. */
+      readonly handle: string;
+      /** Absent: the private key never leaves its holder. */
+      readonly privateKey?: undefined;
+      /** Compressed public key, 66 lowercase hex. */
+      readonly publicKey: string;
     };
 
 /**

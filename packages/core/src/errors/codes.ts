@@ -375,6 +375,23 @@ export type ClientErrorDetailsMap = {
   };
   /** An answer with a status the call does not expect. */
   UNEXPECTED_STATUS: AnswerErrorDetails;
+  /**
+   * `@signet/frame`: the signer frame, or the page's side of its channel, refused a message or a
+   * request, and nothing was signed. `reason`: `origin` (a message from an origin or window it
+   * does not talk to), `unexpected` (a message of no known kind or version, or an answer nothing
+   * asked for), `replay` (a request id seen before), `busy` (a confirmation is already waiting),
+   * `unsupported` (an operation this frame does not sign yet), `check` (the payload failed the
+   * operation's check; `cause` says why), `key` (a key the frame does not hold), `declined` (the
+   * user closed the confirmation), `obscured` (a click while the frame was covered or had just
+   * appeared), `unframed` (the frame page was opened alone or by another origin).
+   */
+  FRAME_REFUSED: {
+    reason: string;
+    /** The operation asked for, when the request named one. */
+    operation?: string;
+  };
+  /** `@signet/frame`: the signer frame did not load or answer in time (`timeoutMs`). */
+  FRAME_UNAVAILABLE: { timeoutMs?: number };
   /** `@signet/react`: a hook ran outside `<SignetProvider>`. */
   PROVIDER_MISSING: NoDetails;
   /**

@@ -44,9 +44,11 @@ export function assertRecord(record: unknown): asserts record is SigningKeyRecor
   if (
     typeof candidate !== "object" ||
     candidate === null ||
-    (candidate.type !== "webcrypto" && candidate.type !== "scalar") ||
     typeof candidate.publicKey !== "string" ||
-    candidate.privateKey === undefined
+    (candidate.type === "handle"
+      ? typeof candidate.handle !== "string"
+      : (candidate.type !== "webcrypto" && candidate.type !== "scalar") ||
+        candidate.privateKey === undefined)
   ) {
     throw new SignetError(
       "KEY_INVALID",

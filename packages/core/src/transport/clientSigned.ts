@@ -2,6 +2,8 @@
 // sink on each HTTP leg), clocks, timers, idempotency keys from the client's crypto, and the push
 // listener when the client was created with `push: true`. In the engine's chunk, which a client
 // prefetches when it is made: the page holds only the call to it (client.ts `signed`).
+
+import type { StampRequest } from "../crypto/api.js";
 import { loadChunk } from "../crypto/chunk.js";
 import type { RandomBytes } from "../crypto/random.js";
 import type { Clock, RequestEvent, Transport } from "./http.js";
@@ -11,6 +13,7 @@ import {
   type RunSignedRequestReturnType,
   runSignedRequest,
 } from "./signedRequest.js";
+import type { SignContext } from "./signedRequestParameters.js";
 
 /** The relay's push listener: its own chunk, loaded only by a client created with `push: true`. */
 const loadPush = () => loadChunk(() => import("./push.js"));
@@ -27,6 +30,8 @@ export type ClientSignedSeams = {
   timeoutMs: number | undefined;
   allowUnknownPayloads: boolean;
   push: boolean;
+  /** The client's `crypto.describeStamp`, when its keys live outside the page (`@signet/frame`). */
+  describeStamp?: ((payloadToSign: string, request: StampRequest) => void) | undefined;
 };
 
 /**
@@ -43,10 +48,21 @@ export function runClientSigned<TBody>(
   parameters: Partial<RunSignedRequestParameters<TBody>>,
   sink: ((event: RequestEvent) => void) | undefined,
 ): Promise<RunSignedRequestReturnType<TBody>> {
-  const { transport } = seams;
+  const { transport, describeStamp } = seams;
+  const { operation = "signedRequest", method = "POST", path = "", body, sign } = parameters;
   return runSignedRequest<TBody>({
     ...(seams.timeoutMs === undefined ? {} : { timeoutMs: seams.timeoutMs }),
     ...parameters,
+    // A signer outside the page is told which request each payload belongs to, so that it runs
+    // the operation's own check and shows what it signs (CryptoApi.describeStamp).
+    ...(describeStamp && sign
+      ? {
+          sign: (payload: string, context: SignContext) => {
+            describeStamp(payload, { operation, method, path, body, leg: context.leg });
+            return sign(payload, context);
+          },
+        }
+      : {}),
     allowUnknownPayloads: seams.allowUnknownPayloads,
     // The call's sink sees its HTTP legs too.
     transport: sink

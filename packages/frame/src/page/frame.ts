@@ -1,0 +1,240 @@
+// The signer frame's side of the channel (README "The channel"): it answers only its configured
+// parent origin and only `window.parent`, reads every request through the channel's shape, never
+// answers an id twice, runs core's check of the request's route before any stamp, and asks for a
+// tap inside itself (one confirmation at a time) before what `rules.ts` marks as needing one.
+
+import type { DecryptionKey, SigningKey } from "../../../core/src/crypto/backend.js";
+import {
+  createIndexedDbKeyStore,
+  generateDecryptionKey,
+  generateSigningKey,
+  openExportBundle,
+  restoreSigningKey,
+  SignetError,
+  stampPayload,
+} from "../../../core/src/index.js";
+import {
+  CHANNEL,
+  CHANNEL_VERSION,
+  type FrameRequest,
+  type FrameResults,
+  newRequestId,
+  readRequest,
+} from "../protocol.js";
+import { confirmInFrame, showPhrase } from "./confirm.js";
+import { accountOfStoreId, ruleFor } from "./rules.js";
+
+const refuse = (reason: string, message: string, operation?: string): SignetError =>
+  new SignetError("FRAME_REFUSED", message, {
+    details: { reason, ...(operation ? { operation } : {}) },
+  });
+
+/** Where the frame runs: its root element, the one parent origin it serves, and its own trust. */
+export type FrameContext = {
+  root: HTMLElement;
+  parentOrigin: string;
+  /**
+   * The export bundle's signers the frame trusts (its page's configuration, never the parent's):
+   * absent, core's pinned production keys.
+   */
+  trustedExportSigners?: readonly string[] | undefined;
+  /** Accept an unsigned export bundle (an emulator without keys). Default false. */
+  allowUnsignedBundles?: boolean | undefined;
+};
+
+/** Starts the frame: listens to its parent and says it is ready. */
+export function startFrame(context: FrameContext): void {
+  const { root, parentOrigin, trustedExportSigners } = context;
+  const store = createIndexedDbKeyStore({ dbName: "signet-frame" });
+  // Keys in use, by handle (random, never the key): fresh ones until stored, stored ones by id.
+  const keys = new Map<string, { key: SigningKey; storeId?: string }>();
+  const exportKeys = new Map<string, { key: DecryptionKey; confirmed: boolean }>();
+  const seen = new Set<string>();
+  let confirming = false;
+
+  const hold = (key: SigningKey, storeId?: string) => {
+    const handle = newRequestId();
+    keys.set(handle, storeId === undefined ? { key } : { key, storeId });
+    return handle;
+  };
+  const held = (handle: string) => {
+    const entry = keys.get(handle);
+    if (!entry) throw refuse("key", "The frame holds no key by this handle");
+    return entry;
+  };
+  const isFreshKey = (publicKey: string) =>
+    [...keys.values()].some(
+      (entry) => entry.storeId === undefined && entry.key.publicKey === publicKey,
+    );
+
+  async function stamp(request: Extract<FrameRequest, { kind: "stamp" }>) {
+    const { key, storeId } = held(request.handle);
+    const found = ruleFor(request.method, request.path);
+    if (!found)
+      throw refuse("unsupported", "The frame does not sign this request yet", request.operation);
+    let body: Record<string, unknown> | undefined;
+    try {
+      const parsed = request.body === undefined ? undefined : JSON.parse(request.body);
+      body = typeof parsed === "object" && parsed !== null ? parsed : undefined;
+    } catch {
+      throw refuse("unexpected", "The request's body is not JSON", request.operation);
+    }
+    const built = found.rule.build({
+      key,
+      storedAccountId: accountOfStoreId(storeId),
+      ids: found.ids,
+      body,
+      isFreshKey,
+      isExportKey: (publicKey) => exportKeys.has(publicKey),
+    });
+    if (built === "key")
+      throw refuse("key", "The request names a key this frame did not make", request.operation);
+    try {
+      const verdict = await built.check(request.payload, {
+        operation: request.operation,
+        signature: 1,
+        now: Date.now(),
+      });
+      if (!verdict.known) throw new Error("an activity core does not know");
+    } catch (cause) {
+      throw new SignetError("FRAME_REFUSED", "The payload failed the operation's check", {
+        details: { reason: "check", operation: request.operation },
+        cause,
+      });
+    }
+    if (found.rule.gesture) {
+      // One confirmation at a time: a second request is refused, never queued behind a tap.
+      if (confirming) throw refuse("busy", "A confirmation is already waiting", request.operation);
+      confirming = true;
+      try {
+        const approved = await confirmInFrame(
+          root,
+          found.rule.title,
+          [
+            { label: "Operation", value: request.operation },
+            { label: "Account", value: built.accountId },
+            { label: "Activity", value: activityType(request.payload) },
+          ],
+          () => undefined,
+        );
+        if (!approved) throw refuse("declined", "The user declined", request.operation);
+      } finally {
+        confirming = false;
+      }
+      if (built.exportKey) {
+        const entry = exportKeys.get(built.exportKey);
+        if (entry) entry.confirmed = true;
+      }
+    }
+    return { stamp: await stampPayload(request.payload, key) };
+  }
+
+  async function answer(request: FrameRequest): Promise<FrameResults[FrameRequest["kind"]]> {
+    switch (request.kind) {
+      case "generate": {
+        const key = await generateSigningKey();
+        return {
+          handle: hold(key),
+          publicKey: key.publicKey,
+          publicKeyUncompressed: key.publicKeyUncompressed,
+        };
+      }
+      case "list":
+        return { storeIds: await store.list() };
+      case "get": {
+        const record = await store.get(request.storeId);
+        if (!record) return null;
+        const key = await restoreSigningKey(record);
+        return {
+          handle: hold(key, request.storeId),
+          publicKey: key.publicKey,
+          publicKeyUncompressed: key.publicKeyUncompressed,
+        };
+      }
+      case "set": {
+        const entry = held(request.handle);
+        await store.set(request.storeId, entry.key.toRecord());
+        entry.storeId = request.storeId;
+        return null;
+      }
+      case "delete":
+        await store.delete(request.storeId);
+        for (const [handle, entry] of keys)
+          if (entry.storeId === request.storeId) keys.delete(handle);
+        return null;
+      case "stamp":
+        return stamp(request);
+      case "exportKey": {
+        const key = await generateDecryptionKey();
+        const handle = key.publicKeyUncompressed;
+        exportKeys.set(handle, { key, confirmed: false });
+        return { handle, publicKeyUncompressed: key.publicKeyUncompressed };
+      }
+      case "showExport": {
+        const entry = exportKeys.get(request.handle);
+        // Only an export the user confirmed in this frame is opened here.
+        if (!entry?.confirmed)
+          throw refuse("key", "No confirmed export for this key", "exportWallet");
+        exportKeys.delete(request.handle);
+        const phrase = await openExportBundle({
+          bundle: request.bundle,
+          key: entry.key,
+          ...(request.organizationId ? { organizationId: request.organizationId } : {}),
+          // A page that chose the signers could make the frame show a phrase of its own.
+          ...(trustedExportSigners ? { trustedKeys: trustedExportSigners } : {}),
+          allowUnsigned: context.allowUnsignedBundles === true,
+        });
+        showPhrase(root, phrase);
+        return { shownIn: "frame" };
+      }
+    }
+  }
+
+  const reply = (message: Record<string, unknown>) =>
+    window.parent.postMessage({ channel: CHANNEL, v: CHANNEL_VERSION, ...message }, parentOrigin);
+
+  addEventListener("message", (event: MessageEvent) => {
+    // Only the configured parent origin, and only the window that framed us: a message from a
+    // third page, a popup or another frame is dropped unanswered.
+    if (event.origin !== parentOrigin || event.source !== window.parent) return;
+    const request = readRequest(event.data);
+    if (request === "unexpected") {
+      const id = (event.data as { id?: unknown } | null)?.id;
+      if (typeof id === "string" && /^[0-9a-f]{32}$/.test(id) && !seen.has(id)) {
+        seen.add(id);
+        const error = refuse("unexpected", "A message not in the channel's shape was refused");
+        reply({ kind: "answer", id, ok: false, error: wire(error) });
+      }
+      return;
+    }
+    // An id is answered once: a replay is dropped, whatever it asks.
+    if (seen.has(request.id)) return;
+    seen.add(request.id);
+    answer(request).then(
+      (result) => reply({ kind: "answer", id: request.id, ok: true, result }),
+      (error: unknown) => reply({ kind: "answer", id: request.id, ok: false, error: wire(error) }),
+    );
+  });
+  reply({ kind: "ready" });
+}
+
+/** An error as it crosses the channel: code, message and details (never a stack or a cause). */
+function wire(error: unknown) {
+  if (error instanceof SignetError)
+    return {
+      code: error.code,
+      message: error.message,
+      ...(error.details ? { details: { ...error.details } } : {}),
+    };
+  return { code: "FRAME_REFUSED", message: "The frame failed", details: { reason: "unexpected" } };
+}
+
+/** The activity type the payload names, for the confirmation (the check has read it already). */
+function activityType(payload: string): string {
+  try {
+    const parsed = JSON.parse(payload) as { type?: unknown };
+    return typeof parsed.type === "string" ? parsed.type : "unknown";
+  } catch {
+    return "unknown";
+  }
+}

@@ -1,0 +1,139 @@
+// What the frame signs, by route (README "What the frame signs"): each route the frame knows, the
+// check core's own action runs for it (imported from core's action files, not rewritten), the
+// parameters of that check as the frame finds them (keys it made itself, the request's own path
+// and body, the account its stored session belongs to), and whether the user must confirm it
+// with a tap inside the frame. A route not listed here is refused (`unsupported`).
+import { exportWalletPayload, WALLET_EXPORT } from "../../../core/src/actions/exportWallet.js";
+import { revokeSessionPayload, SESSION_REVOKE } from "../../../core/src/actions/revokeSession.js";
+import {
+  refreshSessionPayload,
+  SESSION_REFRESH,
+} from "../../../core/src/actions/settleSessions.js";
+import { CREDENTIAL_VERIFY } from "../../../core/src/actions/verifyOtp.js";
+import type { SignetClient } from "../../../core/src/client.js";
+import type { SigningKey } from "../../../core/src/crypto/backend.js";
+import {
+  type CheckPayload,
+  expectVerificationToken,
+} from "../../../core/src/transport/payloadCheck.js";
+
+/** What a rule is given to build its check. */
+export type RuleInput = {
+  /** The key asked to stamp. */
+  key: SigningKey;
+  /** The account of the stored session whose key stamps, when it is one. */
+  storedAccountId: string | undefined;
+  /** The path's ids, in the route's order. */
+  ids: readonly string[];
+  /** The request's body, parsed (an object), or undefined. */
+  body: Record<string, unknown> | undefined;
+  /** Whether `publicKey` is a signing key the frame made and has not stored yet. */
+  isFreshKey(publicKey: string): boolean;
+  /** Whether `publicKeyUncompressed` is an export key the frame made. */
+  isExportKey(publicKeyUncompressed: string): boolean;
+};
+
+/** A route's rule: its check, the account it concerns, and whether a tap must confirm it. */
+export type Rule = {
+  /** For the confirmation: what the user is asked to approve. */
+  title: string;
+  gesture: boolean;
+  /** The check's parameters, or the reason the frame refuses (`key`). */
+  build(input: RuleInput): { check: CheckPayload; accountId: string; exportKey?: string } | "key";
+};
+
+// The pins of organization and enclave user (core's payload reading) are kept per owner: the
+// frame's checks share one, as a client's do.
+const owner = {} as SignetClient;
+
+const stringField = (body: Record<string, unknown> | undefined, name: string) =>
+  typeof body?.[name] === "string" ? (body[name] as string) : undefined;
+
+const RULES: ReadonlyArray<{ route: { method: string; path: string }; rule: Rule }> = [
+  {
+    route: CREDENTIAL_VERIFY,
+    rule: {
+      title: "Sign in",
+      gesture: false,
+      // The TEK signs the service's verification token for itself (core's verifyOtp check).
+      build: ({ key, storedAccountId }) => ({
+        check: expectVerificationToken([key.publicKeyUncompressed, key.publicKey]),
+        accountId: storedAccountId ?? "",
+      }),
+    },
+  },
+  {
+    route: SESSION_REFRESH,
+    rule: {
+      title: "Refresh the session",
+      gesture: false,
+      // The new session must be for a key this frame just made: no other key gets a session.
+      build: ({ body, storedAccountId, isFreshKey }) => {
+        const clientPublicKey = stringField(body, "clientPublicKey");
+        if (!clientPublicKey || !isFreshKey(clientPublicKey) || !storedAccountId) return "key";
+        return {
+          check: refreshSessionPayload(owner, { accountId: storedAccountId, clientPublicKey }),
+          accountId: storedAccountId,
+        };
+      },
+    },
+  },
+  {
+    route: SESSION_REVOKE,
+    rule: {
+      title: "End a session",
+      gesture: false,
+      build: ({ storedAccountId }) =>
+        storedAccountId
+          ? {
+              check: revokeSessionPayload(owner, { accountId: storedAccountId }),
+              accountId: storedAccountId,
+            }
+          : "key",
+    },
+  },
+  {
+    route: WALLET_EXPORT,
+    rule: {
+      title: "Show the recovery phrase",
+      gesture: true,
+      // The export must be to a decrypt-only key this frame made, so only the frame can open it.
+      build: ({ ids, body, isExportKey }) => {
+        const clientPublicKey = stringField(body, "clientPublicKey");
+        const accountId = ids[0];
+        if (!clientPublicKey || !isExportKey(clientPublicKey) || !accountId) return "key";
+        return {
+          check: exportWalletPayload(owner, { accountId, clientPublicKey }),
+          accountId,
+          exportKey: clientPublicKey,
+        };
+      },
+    },
+  },
+];
+
+/** A route template as a pattern: each `{Kind}` one path segment. */
+const patternOf = (path: string) => new RegExp(`^${path.replace(/\{[A-Za-z]+\}/g, "([^/?#]+)")}$`);
+
+const COMPILED = RULES.map(({ route, rule }) => ({
+  method: route.method,
+  pattern: patternOf(route.path),
+  rule,
+}));
+
+/** The rule of a request, with its path's ids, or undefined when the frame does not sign it. */
+export function ruleFor(method: string, path: string): { rule: Rule; ids: string[] } | undefined {
+  for (const entry of COMPILED) {
+    if (entry.method !== method) continue;
+    const match = entry.pattern.exec(path);
+    if (match) return { rule: entry.rule, ids: match.slice(1).map(decodeURIComponent) };
+  }
+  return undefined;
+}
+
+/** The account a stored session belongs to: core's session store names it first in the id. */
+export function accountOfStoreId(storeId: string | undefined): string | undefined {
+  const prefix = "signet.session|";
+  if (!storeId?.startsWith(prefix)) return undefined;
+  return storeId.slice(prefix.length).split("|")[0] || undefined;
+}

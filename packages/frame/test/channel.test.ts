@@ -1,0 +1,111 @@
+// The channel's reading of messages (protocol.ts) and the page side's refusals (channel.ts), in
+// Node with the few DOM pieces the page side touches stood in for: the browser suite
+// (e2e/frame.spec.ts) runs the same code between real origins.
+import { afterEach, describe, expect, it } from "vitest";
+import { expectDocumentedDetails } from "../../test/src/errorDetails.js";
+import { openChannel } from "../src/channel.js";
+import { CHANNEL, readAnswer, readRequest } from "../src/protocol.js";
+
+const id = "0123456789abcdef0123456789abcdef";
+
+describe("readRequest", () => {
+  it.each([
+    ["no object", null],
+    ["another channel", { channel: "x", v: 1, id, kind: "list" }],
+    ["another version", { channel: CHANNEL, v: 2, id, kind: "list" }],
+    ["a short id", { channel: CHANNEL, v: 1, id: "abc", kind: "list" }],
+    ["an unknown kind", { channel: CHANNEL, v: 1, id, kind: "sign" }],
+    ["a stamp without payload", { channel: CHANNEL, v: 1, id, kind: "stamp", handle: "h" }],
+    ["an export without a bundle", { channel: CHANNEL, v: 1, id, kind: "showExport", handle: "h" }],
+  ])("refuses %s", (_name, message) => {
+    expect(readRequest(message)).toBe("unexpected");
+  });
+
+  it("reads a stamp request", () => {
+    const message = {
+      channel: CHANNEL,
+      v: 1,
+      id,
+      kind: "stamp",
+      handle: "h",
+      payload: "{}",
+      operation: "exportWallet",
+      method: "POST",
+      path: "/internal-accounts/InternalAccount:1/export",
+    };
+    expect(readRequest(message)).toEqual(message);
+  });
+});
+
+describe("readAnswer", () => {
+  it("reads ready, results and errors, and refuses the rest", () => {
+    expect(readAnswer({ channel: CHANNEL, v: 1, kind: "ready" })).not.toBe("unexpected");
+    expect(
+      readAnswer({ channel: CHANNEL, v: 1, kind: "answer", id, ok: true, result: null }),
+    ).not.toBe("unexpected");
+    expect(readAnswer({ channel: CHANNEL, v: 1, kind: "answer", id, ok: false })).toBe(
+      "unexpected",
+    );
+    expect(readAnswer({ channel: CHANNEL, v: 1, kind: "answer", id: "x", ok: true })).toBe(
+      "unexpected",
+    );
+  });
+});
+
+describe("openChannel", () => {
+  const saved = { ...globalThis } as Record<string, unknown>;
+  let listener: ((event: MessageEvent) => void) | undefined;
+  const contentWindow = { postMessage: () => undefined };
+  const install = () => {
+    Object.assign(globalThis, {
+      location: { href: "https://app.example/", origin: "https://app.example" },
+      document: {
+        createElement: () => ({
+          setAttribute: () => undefined,
+          remove: () => undefined,
+          contentWindow,
+        }),
+        body: { append: () => undefined },
+      },
+      addEventListener: (_type: string, handler: (event: MessageEvent) => void) => {
+        listener = handler;
+      },
+      removeEventListener: () => undefined,
+    });
+  };
+  afterEach(() => {
+    for (const name of ["location", "document", "addEventListener", "removeEventListener"])
+      (globalThis as Record<string, unknown>)[name] = saved[name];
+  });
+
+  it("refuses a message of another origin or window, and a stray answer", () => {
+    install();
+    const refused: unknown[] = [];
+    const channel = openChannel({
+      url: "https://signer.example/",
+      onRefused: (error) => refused.push(error),
+    });
+    listener!({ origin: "https://evil.example", source: contentWindow, data: {} } as never);
+    listener!({ origin: "https://signer.example", source: {}, data: {} } as never);
+    listener!({
+      origin: "https://signer.example",
+      source: contentWindow,
+      data: { channel: CHANNEL, v: 1, kind: "answer", id, ok: true, result: { stamp: "s" } },
+    } as never);
+    channel.close();
+    expect(
+      refused.map((error) => (error as { details: { reason: string } }).details.reason),
+    ).toEqual(["origin", "origin", "replay"]);
+    expect(refused[0]).toMatchObject({ code: "FRAME_REFUSED" });
+    expectDocumentedDetails(refused[0] as never);
+  });
+
+  it("reports a frame that never says it is ready", async () => {
+    install();
+    const channel = openChannel({ url: "https://signer.example/", timeoutMs: 20 });
+    const error = await channel.request({ kind: "list" }).catch((thrown: unknown) => thrown);
+    expect(error).toMatchObject({ code: "FRAME_UNAVAILABLE", details: { timeoutMs: 20 } });
+    expectDocumentedDetails(error as never);
+    channel.close();
+  });
+});
