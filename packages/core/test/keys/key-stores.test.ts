@@ -23,6 +23,11 @@ const webRecordOf = (key: SigningKey) => {
   return record;
 };
 const privateKeyOf = (key: SigningKey): CryptoKey => webRecordOf(key).privateKey;
+const verifyKeyOf = (key: SigningKey): CryptoKey => {
+  const { verifyKey } = webRecordOf(key);
+  if (!verifyKey) throw new Error("expected a record with a verifyKey");
+  return verifyKey;
+};
 /** The record as keys made before `verifyKey` stored it: no verification key of its own. */
 const olderRecordOf = (key: SigningKey) => {
   const { type, privateKey, publicKey } = webRecordOf(key);
@@ -453,7 +458,7 @@ describe("restoreSigningKey on a stored CryptoKey record", () => {
     const message = new Uint8Array([1, 2, 3]);
     const variants = [
       // The right private key, another key's verifyKey.
-      { ...webRecordOf(key), verifyKey: webRecordOf(other).verifyKey },
+      { ...webRecordOf(key), verifyKey: verifyKeyOf(other) },
       // Another key's private and verification keys under this public key.
       { ...webRecordOf(other), publicKey: key.publicKey },
       // This key's verifyKey beside another key's private key: it binds, the signature does not.
@@ -472,7 +477,7 @@ describe("restoreSigningKey on a stored CryptoKey record", () => {
   it("a verification key that is not a P-256 public verify key it can export is refused at restore", async () => {
     const key = await web.generateSigningKey();
     const subtle = crypto.subtle;
-    const raw = hexToBytes(key.publicKeyUncompressed);
+    const raw = new Uint8Array(hexToBytes(key.publicKeyUncompressed));
     const p384 = await subtle.generateKey({ name: "ECDSA", namedCurve: "P-384" }, true, [
       "sign",
       "verify",
