@@ -157,20 +157,16 @@ const budgets = [
     // left up front is what a first render runs (the key store's read, the restore, the session
     // store, sign-out, the transport) plus the generated stubs of the lazy actions
     // (catalog/chunks/lazy.ts, 2.9 KB minified) and the step-up name map checked at creation.
-    // +179 B (21012 B) for issue #38 item 2's gaps: a verification dated on the service's clock
-    // too (`verifiedAtService`, a sixth field in the session's key id, set by `verifiedNow`), the
-    // session store's reading of the device clock's high-water mark (`deviceTime`, the mark ids
-    // read at load) and its `loaded()`, and createClient reading the held sessions when `stepUp`
-    // is set, so that the check is synchronous in the tap. Writing the mark and judging both
-    // clocks are chunk code (catalog/stepUpCheck.ts).
-    // #37 item 1's gaps moved the start of the resume (or, with `resumePending: false`, the
-    // deletion of lapsed kept calls) from client.ts into the pending chunk: -9 B measured on its
-    // own, which the merge with the step-up bytes above absorbed (21012 B measured after both).
-    // +57 B (measured on the tree with the step-up and pending gaps; +31 B on its own) for the
-    // signer frame's seam (#38, @signet/frame): the key store accepts a record of a key held
-    // elsewhere, and the client hands `crypto.describeStamp` to the engine (whose chunk
-    // does the describing).
-    upFront: 21_069,
+    // +119 B up front (20952 B on its own) for issue #34 part 2's second step: a generated key's
+    // record keeps its public key as a CryptoKey (`verifyKey`), and a restore binds it to the
+    // record's hex (one raw export: x and the parity of y compared) instead of importing the hex
+    // and, in WebKit, decompressing it with a BigInt square root first; the record checks of a
+    // verifyKey (a P-256 public verify key, exportable) and the uncompressed form taken from the
+    // export. Measured and kept: the export's uncompressed form (10 B, no square root for
+    // `publicKeyUncompressed` later) and the exportable check (7 B, refused at restore rather
+    // than at the first signature).
+    // (21175 B measured with everything above.)
+    upFront: 21_175,
     // +28 B in all (60720 B): withStepUp runs an action step-up does not name in the caller's call.
     // -3 B (60717 B): the step-up check and getStepUpStatus share one reading of the verification.
     // +95 B (60812 B) with the two cuts above: the probe's chunk and the HPKE chunk's new import
@@ -185,7 +181,9 @@ const budgets = [
     // resume (pending/resume.ts, pending/clientPending.ts).
     // +142 B (61881 B; +105 B on its own) with #38's seam: the describing in the engine's chunk,
     // exportWallet's `showExportBundle` branch, and the key store's handle records.
-    whole: 61_881,
+    // +109 B (60921 B on its own) for the same verifyKey binding.
+    // (62007 B measured with everything above.)
+    whole: 62_007,
   },
   {
     // The hooks alone: react and @signet/core are the app's own dependencies.
@@ -235,8 +233,9 @@ const budgets = [
     // reuses core's browser entry (key store, WebCrypto keys, stamps, export bundles) and the
     // action files of the routes it signs; its lazy chunks are core's own. Merged with #37 and
     // #38's step-up gaps: 23330 B up front (core's HPKE cut), 63225 B in all (core's chunks grew).
-    upFront: 23_330,
-    whole: 63_225,
+    // With the stored verifyKey's binding (#34): 23462 B up front, 63366 B in all.
+    upFront: 23_462,
+    whole: 63_366,
   },
 ];
 

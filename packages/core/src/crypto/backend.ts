@@ -13,6 +13,12 @@ export type SigningKeyRecord =
       readonly privateKey: CryptoKey;
       /** Compressed public key, 66 lowercase hex. */
       readonly publicKey: string;
+      /**
+       * The public key as an ECDSA P-256 `verify` `CryptoKey`, kept by generated keys so that a
+       * restored key's first signature is checked against `publicKey` without importing it.
+       * Optional: records without it (older ones) restore through an import.
+       */
+      readonly verifyKey?: CryptoKey;
     }
   | {
       readonly type: "scalar";

@@ -12,7 +12,7 @@ import type {
 } from "./backend.js";
 import { loadChunk } from "./chunk.js";
 import { p1363ToDer } from "./der.js";
-import { hexToBytes } from "./encoding.js";
+import { bytesToHex, hexToBytes } from "./encoding.js";
 import { encodePoint, normalizePublicKey, type PublicKeyHex, parseScalar } from "./p256.js";
 import { defaultRandomBytes } from "./random.js";
 import {
@@ -35,9 +35,11 @@ const ladderPublicKey: PublicKeyOfScalar = async (scalar) => {
   return encodePoint(publicKeyFromScalar(scalar), false);
 };
 
+/** `verifyKey`: the generated pair's public key, kept in the record so a restore imports nothing. */
 async function webCryptoSigningKey(
   privateKey: CryptoKey,
   publicKeyRaw: Uint8Array,
+  verifyKey?: CryptoKey,
 ): Promise<SigningKey> {
   const { compressed, uncompressed } = normalizePublicKey(publicKeyRaw);
   return {
@@ -48,7 +50,12 @@ async function webCryptoSigningKey(
       attempt("KEY_INVALID", "signing failed", async () =>
         p1363ToDer(bytes(await getSubtle().sign(SIGN, privateKey, source(message)))),
       ),
-    toRecord: (): SigningKeyRecord => ({ type: "webcrypto", privateKey, publicKey: compressed }),
+    toRecord: (): SigningKeyRecord => ({
+      type: "webcrypto",
+      privateKey,
+      publicKey: compressed,
+      ...(verifyKey && { verifyKey }),
+    }),
   };
 }
 
@@ -61,10 +68,15 @@ let compressedImport = true;
 /**
  * The key of a stored `webcrypto` record, usable at once. Its private half cannot be read, so the
  * record's public key is proven by the key's first signature, checked before `sign` returns it
- * (a probe signed at restore would cost the first stamp a signature). The check's work (the
- * stored key's import) starts at once and runs while the app gets to that signature.
+ * (a probe signed at restore would cost the first stamp a signature). The check's work (binding
+ * the record's `verifyKey` to its public key, or importing that key) starts at once and runs while
+ * the app gets to that signature.
  */
-function restoredSigningKey(privateKey: CryptoKey, publicKey: string): SigningKey {
+function restoredSigningKey(
+  privateKey: CryptoKey,
+  publicKey: string,
+  verifyKey: CryptoKey | undefined,
+): SigningKey {
   let hex: PublicKeyHex | undefined;
   // A compressed key is only decompressed when needed: that is a square root in BigInt, 2–18 ms
   // in a cold page. One that is not on the curve matches no private key.
@@ -79,9 +91,20 @@ function restoredSigningKey(privateKey: CryptoKey, publicKey: string): SigningKe
   if (!COMPRESSED_HEX.test(publicKey)) point(); // not the canonical form: checked at once
   const importRaw = (raw: string) =>
     getSubtle().importKey("raw", source(hexToBytes(raw)), ECDSA, false, ["verify"]);
-  // The stored public key as a verification key: the browser decompresses the canonical form
-  // where it can (the same point: x and the parity of y); else it is decompressed here.
+  // The stored public key as a verification key: the record's own, or imported (the browser
+  // decompresses the canonical form where it can: the same point, x and the parity of y; else it
+  // is decompressed here).
   const verifier = async (): Promise<CryptoKey> => {
+    if (verifyKey) {
+      // The record's own verification key, bound to its hex without an import or a square root:
+      // the same x and the same parity of y are the same point (a P-256 CryptoKey's point is on
+      // the curve). A verifyKey that is not the hex's is what a mismatched public key is.
+      const raw = bytes(await getSubtle().exportKey("raw", verifyKey));
+      const compressed = `0${2 + (raw[64]! & 1)}${bytesToHex(raw.subarray(1, 33))}`;
+      if (compressed !== (hex?.compressed ?? publicKey)) throw mismatch();
+      hex = { compressed, uncompressed: bytesToHex(raw) };
+      return verifyKey;
+    }
     if (compressedImport && hex === undefined) {
       try {
         return await importRaw(publicKey);
@@ -126,12 +149,19 @@ function restoredSigningKey(privateKey: CryptoKey, publicKey: string): SigningKe
       type: "webcrypto",
       privateKey,
       publicKey: hex?.compressed ?? publicKey,
+      ...(verifyKey && { verifyKey }),
     }),
   };
 }
 
-const isCryptoKey = (value: unknown): value is CryptoKey =>
-  typeof CryptoKey !== "undefined" && value instanceof CryptoKey;
+/** Whether `value` is an ECDSA P-256 `CryptoKey` of `type` that may be used to `usage`. */
+const isP256Key = (value: unknown, type: KeyType, usage: KeyUsage): value is CryptoKey =>
+  typeof CryptoKey !== "undefined" &&
+  value instanceof CryptoKey &&
+  value.type === type &&
+  value.algorithm.name === "ECDSA" &&
+  (value.algorithm as EcKeyAlgorithm).namedCurve === "P-256" &&
+  value.usages.includes(usage);
 
 type HpkeModule = typeof import("./hpke-webcrypto.js");
 
@@ -202,6 +232,7 @@ export function webCryptoBackendWith(publicKeyOf: PublicKeyOfScalar): CryptoBack
         return webCryptoSigningKey(
           pair.privateKey,
           bytes(await subtle.exportKey("raw", pair.publicKey)),
+          pair.publicKey,
         );
       }),
     importSigningKey,
@@ -210,21 +241,25 @@ export function webCryptoBackendWith(publicKeyOf: PublicKeyOfScalar): CryptoBack
         const key = await importSigningKey(parseScalar(record.privateKey, "record.privateKey"));
         return matched(key.publicKey === record.publicKey, key);
       }
-      const privateKey = (record as { privateKey?: unknown } | undefined)?.privateKey;
+      const { privateKey, verifyKey } = (record ?? {}) as {
+        privateKey?: unknown;
+        verifyKey?: unknown;
+      };
+      // A record without `verifyKey` (kept before it was, or by a store that drops it) is proven
+      // through an import of its public key; one with a verifyKey that is not a P-256 public
+      // verification key it can bind (export) is refused, as a record whose private key is not one.
       if (
         record?.type !== "webcrypto" ||
-        !isCryptoKey(privateKey) ||
-        privateKey.type !== "private" ||
-        privateKey.algorithm.name !== "ECDSA" ||
-        (privateKey.algorithm as EcKeyAlgorithm).namedCurve !== "P-256" ||
-        !privateKey.usages.includes("sign")
+        !isP256Key(privateKey, "private", "sign") ||
+        (verifyKey !== undefined &&
+          !(isP256Key(verifyKey, "public", "verify") && verifyKey.extractable))
       ) {
         throw new SignetError(
           "KEY_INVALID",
           `"record" expected an ECDSA P-256 private CryptoKey record`,
         );
       }
-      return restoredSigningKey(privateKey, record.publicKey);
+      return restoredSigningKey(privateKey, record.publicKey, verifyKey);
     },
     generateDecryptionKey: withHpke((m) => m.generateDecryptionKey()),
     importDecryptionKey: withHpke((m, scalar: Uint8Array) =>

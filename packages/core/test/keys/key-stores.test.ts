@@ -23,6 +23,51 @@ const webRecordOf = (key: SigningKey) => {
   return record;
 };
 const privateKeyOf = (key: SigningKey): CryptoKey => webRecordOf(key).privateKey;
+const verifyKeyOf = (key: SigningKey): CryptoKey => {
+  const { verifyKey } = webRecordOf(key);
+  if (!verifyKey) throw new Error("expected a record with a verifyKey");
+  return verifyKey;
+};
+/** The record as keys made before `verifyKey` stored it: no verification key of its own. */
+const olderRecordOf = (key: SigningKey) => {
+  const { type, privateKey, publicKey } = webRecordOf(key);
+  return { type, privateKey, publicKey };
+};
+
+/** Runs `body` counting the byte lengths of `crypto.subtle.importKey` and `exportKey` calls. */
+async function countingKeyCalls<T>(
+  body: (calls: { imported: number[]; exported: string[] }) => Promise<T>,
+  refuseCompressed = false,
+): Promise<T> {
+  const calls = { imported: [] as number[], exported: [] as string[] };
+  const importKey = crypto.subtle.importKey.bind(crypto.subtle);
+  const exportKey = crypto.subtle.exportKey.bind(crypto.subtle);
+  const imports = vi.spyOn(crypto.subtle, "importKey").mockImplementation(((
+    format: KeyFormat,
+    data: BufferSource,
+    ...rest: never[]
+  ) => {
+    const length = (data as Uint8Array).byteLength;
+    calls.imported.push(length);
+    // What WebKit does with a compressed point.
+    if (refuseCompressed && format === "raw" && length === 33)
+      return Promise.reject(new DOMException("compressed", "DataError"));
+    return (importKey as (...args: unknown[]) => Promise<CryptoKey>)(format, data, ...rest);
+  }) as never);
+  const exports = vi.spyOn(crypto.subtle, "exportKey").mockImplementation(((
+    format: KeyFormat,
+    key: CryptoKey,
+  ) => {
+    calls.exported.push(`${format} ${key.type}`);
+    return exportKey(format as "raw", key);
+  }) as never);
+  try {
+    return await body(calls);
+  } finally {
+    imports.mockRestore();
+    exports.mockRestore();
+  }
+}
 const noble = createNobleBackend();
 
 async function exercise(store: KeyStore, backend = web) {
@@ -324,43 +369,136 @@ describe("restoreSigningKey on a stored CryptoKey record", () => {
     await expect(stampPayload("{}", restored)).rejects.toMatchObject({ code: "KEY_INVALID" });
   });
 
-  it("where the browser refuses a compressed point (WebKit), the key is decompressed here and proven alike", async () => {
+  it("where the browser refuses a compressed point (WebKit), an older record's key is decompressed here and proven alike", async () => {
     vi.resetModules();
     const { createWebCryptoBackend: fresh } = await import("../../src/crypto/webcrypto.js");
     const backend = fresh();
-    const importKey = crypto.subtle.importKey.bind(crypto.subtle);
-    const imported: number[] = [];
-    const spy = vi.spyOn(crypto.subtle, "importKey").mockImplementation(((
-      format: KeyFormat,
-      data: BufferSource,
-      ...rest: never[]
-    ) => {
-      const length = (data as Uint8Array).byteLength;
-      imported.push(length);
-      if (format === "raw" && length === 33)
-        return Promise.reject(new DOMException("compressed", "DataError"));
-      return (importKey as (...args: unknown[]) => Promise<CryptoKey>)(format, data, ...rest);
-    }) as never);
     try {
       const key = await backend.generateSigningKey();
       const other = await backend.generateSigningKey();
       const message = new Uint8Array([4, 5, 6]);
-      const restored = await backend.restoreSigningKey(key.toRecord());
-      const p1363 = derToP1363(await restored.sign(message));
-      expect(imported).toEqual([33, 65]); // refused once, then decompressed here
-      expect(await backend.verify(hexToBytes(key.publicKeyUncompressed), message, p1363)).toBe(
-        true,
-      );
-      imported.length = 0;
-      const swapped = await backend.restoreSigningKey({
-        ...webRecordOf(key),
-        privateKey: privateKeyOf(other),
-      });
-      await expect(swapped.sign(message)).rejects.toMatchObject({ code: "KEY_INVALID" });
-      expect(imported).toEqual([65]); // this realm no longer tries the compressed form
+      await countingKeyCalls(async ({ imported }) => {
+        // A record with its verifyKey needs no import at all, whatever the engine imports.
+        const current = await backend.restoreSigningKey(key.toRecord());
+        await current.sign(message);
+        expect(imported).toEqual([]);
+        // An older record (no verifyKey): its public key is imported to verify the first
+        // signature; WebKit refuses the compressed form once, then it is decompressed here.
+        const restored = await backend.restoreSigningKey(olderRecordOf(key));
+        const p1363 = derToP1363(await restored.sign(message));
+        expect(imported).toEqual([33, 65]);
+        expect(await backend.verify(hexToBytes(key.publicKeyUncompressed), message, p1363)).toBe(
+          true,
+        );
+        imported.length = 0;
+        const swapped = await backend.restoreSigningKey({
+          ...olderRecordOf(key),
+          privateKey: privateKeyOf(other),
+        });
+        await expect(swapped.sign(message)).rejects.toMatchObject({ code: "KEY_INVALID" });
+        expect(imported).toEqual([65]); // this realm no longer tries the compressed form
+      }, true);
     } finally {
-      spy.mockRestore();
       vi.resetModules();
+    }
+  });
+
+  it("a generated key's record keeps its verification key: the first signature is proven with it, bound to the hex by an export, with no import", async () => {
+    const key = await web.generateSigningKey();
+    const record = webRecordOf(key);
+    expect(record.verifyKey).toMatchObject({
+      type: "public",
+      extractable: true,
+      algorithm: { name: "ECDSA", namedCurve: "P-256" },
+      usages: ["verify"],
+    });
+    // Through IndexedDB (a reload): the verification key is cloned with the record.
+    const indexedDB = new IDBFactory();
+    await createIndexedDbKeyStore({ indexedDB }).set("Session:1", record);
+    const stored = await createIndexedDbKeyStore({ indexedDB }).get("Session:1");
+    if (stored?.type !== "webcrypto") throw new Error("expected a CryptoKey record");
+    expect(stored.verifyKey).toBeInstanceOf(CryptoKey);
+    const message = new Uint8Array([7, 8, 9]);
+    await countingKeyCalls(async ({ imported, exported }) => {
+      const restored = await web.restoreSigningKey(stored);
+      const signatures = [await restored.sign(message), await restored.sign(message)];
+      expect(imported).toEqual([]);
+      expect(exported).toEqual(["raw public"]); // the binding, once
+      for (const signature of signatures) {
+        const p1363 = derToP1363(signature);
+        expect(await web.verify(hexToBytes(key.publicKeyUncompressed), message, p1363)).toBe(true);
+      }
+      // The binding gave the uncompressed form too: no square root for it either.
+      expect(restored.publicKeyUncompressed).toBe(key.publicKeyUncompressed);
+      // Kept by the restored key's record, to be stored again as it came.
+      expect(webRecordOf(restored).verifyKey).toBe(stored.verifyKey);
+    });
+  });
+
+  it("an older record without a verification key still restores and stamps, through one import of its public key (Node imports the compressed form)", async () => {
+    const key = await web.generateSigningKey();
+    const other = await web.generateSigningKey();
+    await countingKeyCalls(async ({ imported }) => {
+      const restored = await web.restoreSigningKey(olderRecordOf(key));
+      const stamp = await stampPayload("{}", restored);
+      expect(stamp).toEqual(expect.any(String));
+      expect(imported).toEqual([33]);
+      expect(Object.keys(restored.toRecord()).sort()).toEqual(["privateKey", "publicKey", "type"]);
+    });
+    const swapped = await web.restoreSigningKey({
+      ...olderRecordOf(key),
+      privateKey: privateKeyOf(other),
+    });
+    await expect(stampPayload("{}", swapped)).rejects.toMatchObject({ code: "KEY_INVALID" });
+  });
+
+  it("a record whose verification key is another key's never stamps", async () => {
+    const key = await web.generateSigningKey();
+    const other = await web.generateSigningKey();
+    const message = new Uint8Array([1, 2, 3]);
+    const variants = [
+      // The right private key, another key's verifyKey.
+      { ...webRecordOf(key), verifyKey: verifyKeyOf(other) },
+      // Another key's private and verification keys under this public key.
+      { ...webRecordOf(other), publicKey: key.publicKey },
+      // This key's verifyKey beside another key's private key: it binds, the signature does not.
+      { ...webRecordOf(key), privateKey: privateKeyOf(other) },
+    ];
+    for (const record of variants) {
+      const restored = await web.restoreSigningKey(record);
+      expect(restored.publicKey).toBe(key.publicKey);
+      for (let i = 0; i < 2; i++) {
+        await expect(restored.sign(message)).rejects.toMatchObject({ code: "KEY_INVALID" });
+        await expect(stampPayload("{}", restored)).rejects.toMatchObject({ code: "KEY_INVALID" });
+      }
+    }
+  });
+
+  it("a verification key that is not a P-256 public verify key it can export is refused at restore", async () => {
+    const key = await web.generateSigningKey();
+    const subtle = crypto.subtle;
+    const raw = new Uint8Array(hexToBytes(key.publicKeyUncompressed));
+    const p384 = await subtle.generateKey({ name: "ECDSA", namedCurve: "P-384" }, true, [
+      "sign",
+      "verify",
+    ]);
+    const ecdh = await subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, [
+      "deriveBits",
+    ]);
+    const ecdsa = { name: "ECDSA", namedCurve: "P-256" };
+    const refused = [
+      privateKeyOf(key), // a private key
+      p384.publicKey, // another curve
+      ecdh.publicKey, // another algorithm
+      await subtle.importKey("raw", raw, ecdsa, true, []), // no verify usage
+      await subtle.importKey("raw", raw, ecdsa, false, ["verify"]), // cannot be bound (exported)
+      key.publicKeyUncompressed, // not a CryptoKey
+      null,
+    ];
+    for (const verifyKey of refused) {
+      await expect(
+        web.restoreSigningKey({ ...webRecordOf(key), verifyKey } as never),
+      ).rejects.toMatchObject({ code: "KEY_INVALID" });
     }
   });
 
