@@ -136,8 +136,14 @@ async function signOutThenReload(setup: Awaited<ReturnType<typeof signedIn>>, se
   controller.abort();
   await expect(call).rejects.toMatchObject({ code: "ABORTED" });
   tab.client.destroy();
-  // The send in flight when the page went still reaches the service (through the relay): let it
-  // land on the armed fault before the faults go.
+  // The send in flight when the page went still reaches the service (the relay does not cut its
+  // upstream call when the page goes): let every send the page made land on the armed fault
+  // before the faults go. A wait on a quiet log alone let a loaded machine's straggler through.
+  const path = `/auth/sessions/${session.id}`;
+  const made = sent.filter((s) => s.method === "DELETE" && s.url.endsWith(path)).length;
+  const landed = async () =>
+    (await stack.requests()).filter((r) => r.method === "DELETE" && r.path.endsWith(path)).length;
+  await until(async () => (await landed()) >= made, "the page's last send at the service");
   await quiet();
   await fetch(`${stack.emulator.url}/_emulator/faults`, { method: "DELETE" });
   return { tab, shown };
