@@ -170,7 +170,7 @@ export const exportWalletRow = {
     "a fresh decrypt-only key per export, the verified bundle opened on the device; the mnemonic goes to the caller only",
   parameters: "`{ accountId, organizationId? }`",
   resolvesTo:
-    "`string`: the BIP-39 mnemonic, words separated by spaces (12 from the emulator; the service's documents do not state a count, so show every word that comes)",
+    '`string` (`{ shownIn: "frame" }` with `@signet/frame`, whose frame shows the words): the BIP-39 mnemonic, words separated by spaces (12 from the emulator; the service\'s documents do not state a count, so show every word that comes)',
   requests: [
     {
       route: WALLET_EXPORT,
