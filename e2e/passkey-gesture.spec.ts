@@ -1,7 +1,7 @@
 // Passkeys through @simplewebauthn/browser in real Chromium: the ceremony's code is loaded when the
 // client is created, so a tap reaches navigator.credentials in the same task (iOS Safari drops the
 // prompt after slow async work); and passkey autofill (conditional UI) is detected and guarded.
-import { expect, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import {
   addVirtualAuthenticator,
   startWalletServer,
@@ -16,12 +16,59 @@ test.afterAll(async () => {
   await server?.close();
 });
 
+declare global {
+  interface Window {
+    gesture?: {
+      /** Records which ceremonies reached navigator.credentials (wrapping create and get). */
+      recordCeremonies(): string[];
+      /** A fresh base64url WebAuthn challenge. */
+      challenge(): string;
+      /** A passkey's relying party and user for `addPasskey`. */
+      identity(name: string): {
+        rp: { id: string; name: string };
+        user: { id: string; name: string; displayName: string };
+      };
+    };
+  }
+}
+
+// Both cases open the wallet page with a virtual authenticator and these page-side helpers.
+async function openPage(page: Page): Promise<void> {
+  await addVirtualAuthenticator(page);
+  await page.addInitScript(() => {
+    window.gesture = {
+      recordCeremonies() {
+        const reached: string[] = [];
+        const { create, get } = navigator.credentials;
+        navigator.credentials.create = function (options) {
+          reached.push("create");
+          return create.call(this, options);
+        };
+        navigator.credentials.get = function (options) {
+          reached.push("get");
+          return get.call(this, options);
+        };
+        return reached;
+      },
+      challenge: () =>
+        btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))
+          .replaceAll("+", "-")
+          .replaceAll("/", "_")
+          .replaceAll("=", ""),
+      identity: (name) => ({
+        rp: { id: "localhost", name: "Signet e2e" },
+        user: { id: btoa(name).replaceAll("=", ""), name, displayName: name },
+      }),
+    };
+  });
+  await page.goto(server.origin);
+  await page.waitForFunction(() => window.signetCore !== undefined);
+}
+
 test("add and sign in with a passkey: navigator.credentials is called in the same task as the tap", async ({
   page,
 }) => {
-  await addVirtualAuthenticator(page);
-  await page.goto(server.origin);
-  await page.waitForFunction(() => window.signetCore !== undefined);
+  await openPage(page);
   const result = await page.evaluate(async () => {
     const core = window.signetCore!;
     const user = await window.e2e!.signUp("gesture");
@@ -30,26 +77,12 @@ test("add and sign in with a passkey: navigator.credentials is called in the sam
     const otp = await core.requestOtp(client, { credentialId: ids.emailCredentialId });
     await core.verifyOtp(client, { ...otp, otpCode: "000000" });
     // Record whether each ceremony reached the browser before the calling task ended.
-    const reached: string[] = [];
-    const { create, get } = navigator.credentials;
-    navigator.credentials.create = function (options) {
-      reached.push("create");
-      return create.call(this, options);
-    };
-    navigator.credentials.get = function (options) {
-      reached.push("get");
-      return get.call(this, options);
-    };
-    const challenge = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))
-      .replaceAll("+", "-")
-      .replaceAll("/", "_")
-      .replaceAll("=", "");
+    const reached = window.gesture!.recordCeremonies();
     const adding = core.addPasskey(client, {
       accountId: ids.accountId,
       nickname: "Gesture test",
-      challenge,
-      rp: { id: "localhost", name: "Signet e2e" },
-      user: { id: btoa("gesture").replaceAll("=", ""), name: "gesture", displayName: "Gesture" },
+      challenge: window.gesture!.challenge(),
+      ...window.gesture!.identity("gesture"),
     });
     const createdInTask = reached.includes("create");
     const passkey = await adding;
@@ -82,9 +115,7 @@ test("add and sign in with a passkey: navigator.credentials is called in the sam
 test("step-up naming addPasskey: the check is synchronous once the sessions are read, so the prompt still opens in the tap's task; a stale session is refused before any prompt", async ({
   page,
 }) => {
-  await addVirtualAuthenticator(page);
-  await page.goto(server.origin);
-  await page.waitForFunction(() => window.signetCore !== undefined);
+  await openPage(page);
   const result = await page.evaluate(async () => {
     const core = window.signetCore!;
     const user = await window.e2e!.signUp("gesture-step-up");
@@ -105,24 +136,13 @@ test("step-up naming addPasskey: the check is synchronous once the sessions are 
       client.sessions.subscribe(done);
       done();
     });
-    const reached: string[] = [];
-    const { create } = navigator.credentials;
-    navigator.credentials.create = function (options) {
-      reached.push("create");
-      return create.call(this, options);
-    };
-    const challenge = () =>
-      btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))
-        .replaceAll("+", "-")
-        .replaceAll("/", "_")
-        .replaceAll("=", "");
+    const reached = window.gesture!.recordCeremonies();
     const add = () =>
       core.addPasskey(client, {
         accountId: ids.accountId,
         nickname: "Gesture step-up",
-        challenge: challenge(),
-        rp: { id: "localhost", name: "Signet e2e" },
-        user: { id: btoa("stepup").replaceAll("=", ""), name: "stepup", displayName: "Step-up" },
+        challenge: window.gesture!.challenge(),
+        ...window.gesture!.identity("stepup"),
       });
     const adding = add();
     const createdInTask = reached.includes("create");
