@@ -1,0 +1,167 @@
+// The demo with the signer frame on (`DEMO_FRAME=1`, @signet/frame), in Chromium: the frame's page
+// on a second localhost origin, framable by the demo alone; the client's keys in it. The journeys
+// the frame signs today pass through it (sign-in by email code, the wallet screen, a refresh, an
+// export confirmed by a tap inside the frame, sign-out), the recovery phrase shows in the frame
+// and never in the demo's page, and what the frame does not sign yet fails in words, not a crash.
+// The same journeys with the frame off are the other demo specs.
+import type { Page } from "@playwright/test";
+import { ruleFor } from "../packages/frame/src/page/rules.js";
+import { expect, openScreen, test, watchConsole } from "./demo/harness.js";
+
+test.use({ demoOptions: { frame: true } });
+test.describe.configure({ timeout: 60_000 });
+
+declare global {
+  interface Window {
+    parentSeen?: string[];
+  }
+}
+
+/**
+ * Records, from before the first script runs, every text and attribute value the demo's own page
+ * ever holds (not the frame's: another document), so that a phrase shown for an instant and
+ * removed again is caught too.
+ */
+async function recordParentText(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    if (window.top !== window) return;
+    const seen: string[] = [];
+    window.parentSeen = seen;
+    const record = (node: Node) => {
+      seen.push(node.textContent ?? "");
+      if (node instanceof Element)
+        for (const element of [node, ...node.querySelectorAll("*")])
+          for (const attribute of element.attributes) seen.push(attribute.value);
+    };
+    new MutationObserver((mutations) => {
+      for (const mutation of mutations) {
+        if (mutation.type === "characterData") seen.push(mutation.target.textContent ?? "");
+        else if (mutation.type === "attributes" && mutation.target instanceof Element)
+          seen.push(mutation.target.getAttribute(mutation.attributeName ?? "") ?? "");
+        else for (const node of mutation.addedNodes) record(node);
+      }
+    }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
+}
+
+const frameOf = (page: Page) => page.frameLocator(".signer-frame");
+
+test("the frame's origin: framable by the demo only, trusting the emulator's export signer", async ({
+  page,
+  demo,
+  request,
+}) => {
+  expect(demo.frameUrl).toBeDefined();
+  const frameUrl = demo.frameUrl ?? "";
+  expect(new URL(frameUrl).origin).not.toBe(new URL(demo.url).origin);
+  const app = await request.get(demo.url);
+  expect(app.headers()["content-security-policy"]).toContain(
+    `frame-src ${new URL(frameUrl).origin}`,
+  );
+  const framePage = await request.get(frameUrl);
+  expect(framePage.headers()["content-security-policy"]).toContain(`frame-ancestors ${demo.url}`);
+  const keys = (await (await request.get(`${demo.emulator?.url}/_emulator/keys`)).json()) as {
+    signerPublicKey: string;
+  };
+  expect(await framePage.text()).toContain(
+    `<meta name="signet-trusted-export-signers" content="${keys.signerPublicKey}" />`,
+  );
+  // Nothing else of the folder or the disk is served from the frame's origin.
+  expect((await request.get(`${frameUrl}package.json`)).status()).toBe(404);
+  // Opened alone, the frame page does nothing.
+  await page.goto(`${frameUrl}?parent=${encodeURIComponent(demo.url)}`);
+  await expect(page.locator("#signet-frame")).toHaveAttribute("data-state", "unframed");
+});
+
+test("sign-in by email code, the wallet, a refresh, an export tapped in the frame with the phrase only there, sign-out", async ({
+  page,
+  signUpAs,
+}) => {
+  const problems = watchConsole(page);
+  await recordParentText(page);
+  await signUpAs("frame");
+  await expect(page.getByRole("region", { name: "Signer frame" })).toBeVisible();
+  // The wallet screen: funding is the demo server's, the balance a read.
+  await page.getByRole("button", { name: "Add 500.00 test funds" }).click();
+  await expect(page.getByTestId("balance")).toHaveText(/^\$?500\.00/);
+
+  await openScreen(page, "Sessions");
+  await expect(page.getByText("Keys kept in the signer frame")).toBeVisible();
+  await page.getByRole("button", { name: "Refresh session" }).click();
+  await expect(page.getByText("Session refreshed: a new key, a new expiry.")).toBeVisible();
+
+  await openScreen(page, "Export");
+  await page.getByLabel("I am alone and nobody can see my screen").check();
+  await page.getByRole("button", { name: "Reveal recovery phrase" }).click();
+  await expect(page.getByRole("button", { name: "Confirm in the signer frame above…" })).toBeVisible();
+  const confirm = frameOf(page).locator("#signet-confirm");
+  await expect(confirm).toBeVisible();
+  await expect(frameOf(page).locator("dd").first()).toHaveText("exportWallet");
+  // The frame counts a tap only once its button has been in sight, unobscured, for 600 ms.
+  await confirm.scrollIntoViewIfNeeded();
+  await page.waitForTimeout(900);
+  await confirm.click();
+  await expect(page.getByTestId("phrase-in-frame")).toBeVisible();
+  const words = frameOf(page).locator("#signet-phrase li");
+  await expect(words).toHaveCount(12);
+  const phrase = (await words.allTextContents()).map((word) => word.trim());
+
+  // Never in the demo's page: not on screen, not in any text or attribute it ever held, not in
+  // its storage, not in its console.
+  const parent = await page.evaluate(() => ({
+    seen: (window.parentSeen ?? []).join("\n"),
+    html: document.documentElement.outerHTML,
+    storage: JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
+  }));
+  const runs = phrase.slice(0, -2).map((_, i) => phrase.slice(i, i + 3).join(" "));
+  for (const where of [parent.seen, parent.html, parent.storage])
+    for (const run of runs) expect(where).not.toContain(run);
+  expect(parent.seen.length).toBeGreaterThan(1000);
+  await frameOf(page).locator("#signet-done").click();
+  await expect(words).toHaveCount(0);
+
+  await openScreen(page, "Sessions");
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page.getByRole("heading", { name: "Unlock your wallet" })).toBeVisible();
+  expect(problems).toEqual([]);
+});
+
+// A payment's execute is signed through the frame once the frame has a rule for its route
+// (packages/frame/src/page/rules.ts); until then the demo says, in words, that the frame does not
+// sign it yet, and nothing is paid. The demo itself does not change either way.
+const framePays = ruleFor("POST", "/quotes/Quote:x/execute") !== undefined;
+
+test(`a payment ${framePays ? "is signed in the frame" : "the frame does not sign yet fails in words, paying nothing"}`, async ({
+  page,
+  signUpAs,
+}) => {
+  const problems = watchConsole(page);
+  await signUpAs("frame-pay");
+  await page.getByRole("button", { name: "Add 500.00 test funds" }).click();
+  await expect(page.getByTestId("balance")).toHaveText(/^\$?500\.00/);
+  await page.getByLabel(/Amount to send/).fill("25.00");
+  await page.getByRole("button", { name: "Get quote" }).click();
+  await expect(page.getByLabel("Quote")).toContainText(/25\.00/);
+  await page.getByRole("button", { name: "Sign and send" }).click();
+  if (framePays) {
+    const confirm = frameOf(page).locator("#signet-confirm");
+    await expect(confirm).toBeVisible();
+    await confirm.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(900);
+    await confirm.click();
+    await expect(page.getByTestId("tx-status")).toHaveText("Completed", { timeout: 30_000 });
+  } else {
+    const refusal = page.locator('[role="alert"][data-code="FRAME_REFUSED"]');
+    await expect(refusal).toHaveAttribute("data-reason", "unsupported");
+    await expect(refusal).toContainText(
+      "The signer frame does not sign this kind of request yet, so nothing was signed or sent.",
+    );
+    await expect(refusal).not.toContainText("FRAME_REFUSED");
+    await expect(page.getByTestId("tx-status")).toHaveCount(0);
+    await expect(page.getByTestId("balance")).toHaveText(/^\$?500\.00/);
+    // The screen still works: another screen opens, and back.
+    await openScreen(page, "Activity");
+    await openScreen(page, "Send");
+  }
+  expect(problems).toEqual([]);
+});
