@@ -73,27 +73,11 @@ test("the frame's origin: framable by the demo only, trusting the emulator's exp
   await expect(page.locator("#signet-frame")).toHaveAttribute("data-state", "unframed");
 });
 
-test("sign-in by email code, the wallet, a refresh, an export tapped in the frame with the phrase only there, sign-out", async ({
-  page,
-  signUpAs,
-}) => {
-  const problems = watchConsole(page);
-  await recordParentText(page);
-  await signUpAs("frame");
-  await expect(page.getByRole("region", { name: "Signer frame" })).toBeVisible();
-  // The wallet screen: funding is the demo server's, the balance a read.
-  await page.getByRole("button", { name: "Add 500.00 test funds" }).click();
-  await expect(page.getByTestId("balance")).toHaveText(/^\$?500\.00/);
-
-  await openScreen(page, "Sessions");
-  await expect(page.getByText("Keys kept in the signer frame")).toBeVisible();
-  await page.getByRole("button", { name: "Refresh session" }).click();
-  await expect(page.getByText("Session refreshed: a new key, a new expiry.")).toBeVisible();
-
-  await openScreen(page, "Export");
-  await page.getByLabel("I am alone and nobody can see my screen").check();
-  await page.getByRole("button", { name: "Reveal recovery phrase" }).click();
-  await expect(page.getByRole("button", { name: "Confirm in the signer frame above…" })).toBeVisible();
+/** The export with the frame on: a tap inside the frame, the words there and never in the page. */
+async function exportInFrame(page: Page): Promise<void> {
+  await expect(
+    page.getByRole("button", { name: "Confirm in the signer frame above…" }),
+  ).toBeVisible();
   const confirm = frameOf(page).locator("#signet-confirm");
   await expect(confirm).toBeVisible();
   await expect(frameOf(page).locator("dd").first()).toHaveText("exportWallet");
@@ -102,12 +86,13 @@ test("sign-in by email code, the wallet, a refresh, an export tapped in the fram
   await page.waitForTimeout(900);
   await confirm.click();
   await expect(page.getByTestId("phrase-in-frame")).toBeVisible();
+  await expect(page.getByRole("list", { name: "Recovery phrase" })).toHaveCount(0);
   const words = frameOf(page).locator("#signet-phrase li");
   await expect(words).toHaveCount(12);
   const phrase = (await words.allTextContents()).map((word) => word.trim());
 
   // Never in the demo's page: not on screen, not in any text or attribute it ever held, not in
-  // its storage, not in its console.
+  // its storage.
   const parent = await page.evaluate(() => ({
     seen: (window.parentSeen ?? []).join("\n"),
     html: document.documentElement.outerHTML,
@@ -119,12 +104,50 @@ test("sign-in by email code, the wallet, a refresh, an export tapped in the fram
   expect(parent.seen.length).toBeGreaterThan(1000);
   await frameOf(page).locator("#signet-done").click();
   await expect(words).toHaveCount(0);
+}
 
-  await openScreen(page, "Sessions");
-  await page.getByRole("button", { name: "Sign out" }).click();
-  await expect(page.getByRole("heading", { name: "Unlock your wallet" })).toBeVisible();
-  expect(problems).toEqual([]);
-});
+// The same journey both ways: with the frame off (keys in the page, as `npm run demo` runs by
+// default) and on.
+for (const frame of [false, true])
+  test.describe(`the frame ${frame ? "on" : "off"}`, () => {
+    test.use({ demoOptions: { frame } });
+
+    test("sign-in by email code, the wallet, a refresh, the export, sign-out", async ({
+      page,
+      signUpAs,
+    }) => {
+      const problems = watchConsole(page);
+      await recordParentText(page);
+      await signUpAs(frame ? "frame-on" : "frame-off");
+      await expect(page.getByRole("region", { name: "Signer frame" })).toHaveCount(frame ? 1 : 0);
+      // The wallet screen: funding is the demo server's, the balance a read.
+      await page.getByRole("button", { name: "Add 500.00 test funds" }).click();
+      await expect(page.getByTestId("balance")).toHaveText(/^\$?500\.00/);
+
+      await openScreen(page, "Sessions");
+      await expect(
+        page.getByText(
+          frame ? "Keys kept in the signer frame" : "Keys kept in IndexedDB (non-extractable)",
+        ),
+      ).toBeVisible();
+      await page.getByRole("button", { name: "Refresh session" }).click();
+      await expect(page.getByText("Session refreshed: a new key, a new expiry.")).toBeVisible();
+
+      await openScreen(page, "Export");
+      await page.getByLabel("I am alone and nobody can see my screen").check();
+      await page.getByRole("button", { name: "Reveal recovery phrase" }).click();
+      if (frame) await exportInFrame(page);
+      else
+        await expect(
+          page.getByRole("list", { name: "Recovery phrase" }).getByRole("listitem"),
+        ).toHaveCount(12);
+
+      await openScreen(page, "Sessions");
+      await page.getByRole("button", { name: "Sign out" }).click();
+      await expect(page.getByRole("heading", { name: "Unlock your wallet" })).toBeVisible();
+      expect(problems).toEqual([]);
+    });
+  });
 
 // A payment's execute is signed through the frame once the frame has a rule for its route
 // (packages/frame/src/page/rules.ts); until then the demo says, in words, that the frame does not
