@@ -68,7 +68,13 @@ test("the frame's origin: framable by the demo only, trusting the emulator's exp
   );
   // Nothing else of the folder or the disk is served from the frame's origin.
   expect((await request.get(`${frameUrl}package.json`)).status()).toBe(404);
-  // Opened alone, the frame page does nothing.
+  // Framed by the demo, it runs; its navigation carried the demo's origin as the referrer (the
+  // demo's page sends none otherwise), for browsers that check the parent by it.
+  await page.goto(demo.url);
+  await expect(frameOf(page).locator("#signet-frame")).toHaveAttribute("data-state", "ready");
+  const framed = page.frames().find((f) => f.url().startsWith(new URL(frameUrl).origin));
+  expect(await framed?.evaluate(() => document.referrer)).toBe(`${demo.url}/`);
+    // Opened alone, the frame page does nothing.
   await page.goto(`${frameUrl}?parent=${encodeURIComponent(demo.url)}`);
   await expect(page.locator("#signet-frame")).toHaveAttribute("data-state", "unframed");
 });
