@@ -74,7 +74,7 @@ test("the frame's origin: framable by the demo only, trusting the emulator's exp
   await expect(frameOf(page).locator("#signet-frame")).toHaveAttribute("data-state", "ready");
   const framed = page.frames().find((f) => f.url().startsWith(new URL(frameUrl).origin));
   expect(await framed?.evaluate(() => document.referrer)).toBe(`${demo.url}/`);
-    // Opened alone, the frame page does nothing.
+  // Opened alone, the frame page does nothing.
   await page.goto(`${frameUrl}?parent=${encodeURIComponent(demo.url)}`);
   await expect(page.locator("#signet-frame")).toHaveAttribute("data-state", "unframed");
 });
