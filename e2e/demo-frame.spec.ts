@@ -4,9 +4,9 @@
 // export confirmed by a tap inside the frame, sign-out), the recovery phrase shows in the frame
 // and never in the demo's page, and what the frame does not sign yet fails in words, not a crash.
 // The same journeys with the frame off are the other demo specs.
-import type { Page } from "@playwright/test";
+import type { Page, TestInfo } from "@playwright/test";
 import { ruleFor } from "../packages/frame/src/page/rules.js";
-import { expect, openScreen, test, watchConsole } from "./demo/harness.js";
+import { checkScreen, expect, openScreen, test, watchConsole } from "./demo/harness.js";
 
 test.use({ demoOptions: { frame: true } });
 test.describe.configure({ timeout: 60_000 });
@@ -80,13 +80,14 @@ test("the frame's origin: framable by the demo only, trusting the emulator's exp
 });
 
 /** The export with the frame on: a tap inside the frame, the words there and never in the page. */
-async function exportInFrame(page: Page): Promise<void> {
+async function exportInFrame(page: Page, testInfo: TestInfo): Promise<void> {
   await expect(
     page.getByRole("button", { name: "Confirm in the signer frame above…" }),
   ).toBeVisible();
   const confirm = frameOf(page).locator("#signet-confirm");
   await expect(confirm).toBeVisible();
   await expect(frameOf(page).locator("dd").first()).toHaveText("exportWallet");
+  await checkScreen(page, testInfo, "14-signer-frame");
   // The frame counts a tap only once its button has been in sight, unobscured, for 600 ms.
   await confirm.scrollIntoViewIfNeeded();
   await page.waitForTimeout(900);
@@ -121,7 +122,7 @@ for (const frame of [false, true])
     test("sign-in by email code, the wallet, a refresh, the export, sign-out", async ({
       page,
       signUpAs,
-    }) => {
+    }, testInfo) => {
       const problems = watchConsole(page);
       await recordParentText(page);
       await signUpAs(frame ? "frame-on" : "frame-off");
@@ -142,7 +143,7 @@ for (const frame of [false, true])
       await openScreen(page, "Export");
       await page.getByLabel("I am alone and nobody can see my screen").check();
       await page.getByRole("button", { name: "Reveal recovery phrase" }).click();
-      if (frame) await exportInFrame(page);
+      if (frame) await exportInFrame(page, testInfo);
       else
         await expect(
           page.getByRole("list", { name: "Recovery phrase" }).getByRole("listitem"),
