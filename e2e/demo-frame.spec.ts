@@ -5,6 +5,8 @@
 // and never in the demo's page, and what the frame does not sign yet fails in words, not a crash.
 // The same journeys with the frame off are the other demo specs.
 import type { Page, TestInfo } from "@playwright/test";
+import { CREDENTIAL_ADD } from "../packages/core/src/actions/addPasskey.js";
+import { QUOTE_EXECUTE } from "../packages/core/src/actions/executeQuote.js";
 import { ruleFor } from "../packages/frame/src/page/rules.js";
 import { checkScreen, expect, openScreen, test, watchConsole } from "./demo/harness.js";
 
@@ -156,12 +158,36 @@ for (const frame of [false, true])
     });
   });
 
-// A payment's execute is signed through the frame once the frame has a rule for its route
-// (packages/frame/src/page/rules.ts); until then the demo says, in words, that the frame does not
-// sign it yet, and nothing is paid. The demo itself does not change either way.
-const framePays = ruleFor("POST", "/quotes/Quote:x/execute") !== undefined;
+/** Taps the frame's Confirm once it has been in sight, unobscured, long enough to count. */
+async function tapInFrame(page: Page): Promise<void> {
+  const confirm = frameOf(page).locator("#signet-confirm");
+  await expect(confirm).toBeVisible();
+  await confirm.scrollIntoViewIfNeeded();
+  await page.waitForTimeout(900);
+  await confirm.click();
+}
 
-test(`a payment ${framePays ? "is signed in the frame" : "the frame does not sign yet fails in words, paying nothing"}`, async ({
+/** The frame's "not yet" in the demo's words: no code, nothing signed, the screen still works. */
+async function refusedInWords(page: Page): Promise<void> {
+  const refusal = page.locator('[role="alert"][data-code="FRAME_REFUSED"]');
+  await expect(refusal).toHaveAttribute("data-reason", "unsupported");
+  await expect(refusal).toContainText(
+    "The signer frame does not sign this kind of request yet: it signed nothing, and nothing was done.",
+  );
+  await expect(refusal).not.toContainText("FRAME_REFUSED");
+  await expect(frameOf(page).locator("#signet-confirm")).toHaveCount(0);
+}
+
+// What the frame does not sign yet. Each case asks the frame's own rule table
+// (packages/frame/src/page/rules.ts) whether it signs the route today: until it does, the demo
+// says so in words and nothing happens; from the day it does, the same screen asks for the tap
+// in the frame and goes through, with no change to the demo.
+const signs = (route: { method: string; path: string }) =>
+  ruleFor(route.method, route.path) !== undefined;
+const framePays = signs(QUOTE_EXECUTE);
+const frameAddsCredentials = signs(CREDENTIAL_ADD);
+
+test("a payment and a sign-in method: through the frame where it has their rule, else refused in words with nothing done", async ({
   page,
   signUpAs,
 }) => {
@@ -174,24 +200,28 @@ test(`a payment ${framePays ? "is signed in the frame" : "the frame does not sig
   await expect(page.getByLabel("Quote")).toContainText(/25\.00/);
   await page.getByRole("button", { name: "Sign and send" }).click();
   if (framePays) {
-    const confirm = frameOf(page).locator("#signet-confirm");
-    await expect(confirm).toBeVisible();
-    await confirm.scrollIntoViewIfNeeded();
-    await page.waitForTimeout(900);
-    await confirm.click();
+    await tapInFrame(page);
     await expect(page.getByTestId("tx-status")).toHaveText("Completed", { timeout: 30_000 });
   } else {
-    const refusal = page.locator('[role="alert"][data-code="FRAME_REFUSED"]');
-    await expect(refusal).toHaveAttribute("data-reason", "unsupported");
-    await expect(refusal).toContainText(
-      "The signer frame does not sign this kind of request yet, so nothing was signed or sent.",
-    );
-    await expect(refusal).not.toContainText("FRAME_REFUSED");
+    await refusedInWords(page);
     await expect(page.getByTestId("tx-status")).toHaveCount(0);
     await expect(page.getByTestId("balance")).toHaveText(/^\$?500\.00/);
     // The screen still works: another screen opens, and back.
     await openScreen(page, "Activity");
     await openScreen(page, "Send");
+  }
+
+  // A sign-in method added with the session's key: the same either way.
+  await openScreen(page, "Sign-in methods");
+  await page.getByRole("button", { name: "Add Google login (sandbox)" }).click();
+  const methods = page.getByRole("list", { name: "Sign-in methods" });
+  if (frameAddsCredentials) {
+    await tapInFrame(page);
+    await expect(page.getByText("Added Google login.")).toBeVisible();
+  } else {
+    await refusedInWords(page);
+    await expect(methods.getByRole("listitem")).toHaveCount(1);
+    await expect(methods).not.toContainText("Google login");
   }
   expect(problems).toEqual([]);
 });

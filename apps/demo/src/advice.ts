@@ -206,7 +206,7 @@ export const ADVICE: Record<KnownErrorCode | RelayErrorCode | DemoErrorCode, str
  */
 export const FRAME_REFUSALS: Record<string, { what: string; todo: string }> = {
   unsupported: {
-    what: "The signer frame does not sign this kind of request yet, so nothing was signed or sent.",
+    what: "The signer frame does not sign this kind of request yet: it signed nothing, and nothing was done.",
     todo: "Everything else works with the frame. To try this one, restart the demo without DEMO_FRAME.",
   },
   declined: {
