@@ -99,6 +99,21 @@ describe("the frame's origin", () => {
     expect((await fetch(frame.url, { method: "POST", body: "{}" })).status).toBe(405);
   });
 
+  it("says which setting to change when its port is taken", async () => {
+    const dir = await pageDir();
+    const first = await startFrame(dir);
+    const port = Number(new URL(first.origin).port);
+    await expect(
+      startFrameOrigin({
+        host: "localhost",
+        port,
+        appOrigin: "http://localhost:5173",
+        trust: { exportSigners: [], allowUnsignedBundles: false },
+        pageDir: dir,
+      }),
+    ).rejects.toThrow(/DEMO_FRAME_PORT/);
+  });
+
   it("refuses to start without a built page, saying how to build it", async () => {
     const missing = join(tmpdir(), `signet-no-frame-${Date.now()}`);
     await expect(startFrame(missing)).rejects.toThrow(/pnpm build/);

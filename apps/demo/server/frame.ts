@@ -99,7 +99,15 @@ export async function startFrameOrigin(options: {
   };
   const server: Server = createServer();
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    server.once("error", (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === "EADDRINUSE"
+          ? new Error(
+              `The signer frame's port ${options.port} is taken: choose another (DEMO_FRAME_PORT).`,
+            )
+          : error,
+      ),
+    );
     server.listen(options.port, options.host, () => resolve());
   });
   const origin = `http://localhost:${(server.address() as AddressInfo).port}`;

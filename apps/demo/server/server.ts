@@ -198,9 +198,17 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
       })
     : undefined;
   const push = options.webhooks === true && trustedKeys !== undefined;
-  const frame = options.frame
-    ? await startFrame(options, host, bound.port, origin, trustedKeys)
-    : undefined;
+  let frame: FrameOrigin | undefined;
+  try {
+    frame = options.frame
+      ? await startFrame(options, host, bound.port, origin, trustedKeys)
+      : undefined;
+  } catch (error) {
+    // Nothing half-started stays behind: the demo's own port and the emulator go too.
+    server.close();
+    await emulator?.close();
+    throw error;
+  }
 
   const limits = options.signInRateLimit === false ? undefined : (options.signInRateLimit ?? {});
   const windowMs = limits?.windowMs ?? 60_000;
