@@ -46,6 +46,8 @@ export type DemoContext = {
   contactChanges: "patch" | "resource";
   /** Whether the relay takes the emulator's webhooks and the page listens for them (`push`). */
   push: boolean;
+  /** The signer frame's page URL when the frame is on (`DEMO_FRAME=1`): the client keeps its keys there. */
+  frameUrl: string | undefined;
 };
 
 /** What a route's handler gets: the request, the context, and the signed-in user if any. */

@@ -17,18 +17,27 @@ export class DemoError extends Error {
 }
 
 /** The page reveals mnemonics and holds session keys: only its own scripts, styles and origin. */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join("; ");
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
+
+/**
+ * The page's policy; with the signer frame on (`frameOrigin`), the page may frame that origin,
+ * and nothing else.
+ */
+export function contentSecurityPolicy(frameOrigin?: string): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "font-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    ...(frameOrigin ? [`frame-src ${frameOrigin}`] : []),
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
 
 export const SECURITY_HEADERS = {
   "content-security-policy": CONTENT_SECURITY_POLICY,
@@ -93,6 +102,7 @@ export async function serveApp(
   appDir: string,
   path: string,
   response: ServerResponse,
+  policy: string = CONTENT_SECURITY_POLICY,
 ): Promise<void> {
   const file = normalize(path === "/" || !extname(path) ? "/index.html" : path);
   if (file.includes("..")) throw new DemoError(400, "BAD_PATH", "Bad path.");
@@ -104,6 +114,7 @@ export async function serveApp(
   }
   response.writeHead(200, {
     ...SECURITY_HEADERS,
+    "content-security-policy": policy,
     "content-type": TYPES[extname(file)] ?? "application/octet-stream",
     "cache-control": file.startsWith("/assets/")
       ? "public, max-age=31536000, immutable"

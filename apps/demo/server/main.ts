@@ -5,7 +5,8 @@
 // for an emulator whose execute needs the customer's SCA login (409 SCA_SESSION_REQUIRED),
 // DEMO_CONTACT_CHANGES=resource for contact changes through the service's contact-change resource
 // (its #853) instead of the PATCH, DEMO_WEBHOOKS=1 for the emulator's wallet-operation webhooks
-// pushed through the relay to the waiting tab (the service's #802).
+// pushed through the relay to the waiting tab (the service's #802), DEMO_FRAME=1 for the signer
+// frame (@signet/frame) on a second port (DEMO_FRAME_PORT, default PORT + 1) holding the keys.
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseDemoAttack } from "./attack.js";
@@ -23,6 +24,8 @@ const {
   DEMO_SCA_LOGIN_AT_EXECUTE,
   DEMO_CONTACT_CHANGES,
   DEMO_WEBHOOKS,
+  DEMO_FRAME,
+  DEMO_FRAME_PORT,
 } = process.env;
 if (
   DEMO_CONTACT_CHANGES &&
@@ -69,9 +72,12 @@ const demo = await startDemoServer({
   ...(DEMO_CONTACT_CHANGES === "resource" ? { contactChanges: "resource" as const } : {}),
   ...(flag(DEMO_SCA_LOGIN_AT_EXECUTE) ? { emulator: { requireScaSessionAtExecute: true } } : {}),
   ...(flag(DEMO_WEBHOOKS) ? { webhooks: true } : {}),
+  ...(flag(DEMO_FRAME)
+    ? { frame: DEMO_FRAME_PORT ? { port: Number(DEMO_FRAME_PORT) } : true }
+    : {}),
 });
 console.log(
-  `Signet demo on ${demo.url} (${upstream.kind === "emulator" ? "local emulator in process" : `sandbox ${GRID_BASE_URL}`})${attack ? `, PLAYING A COMPROMISED BACKEND (DEMO_ATTACK=${attack})` : ""}. Ctrl-C stops it.`,
+  `Signet demo on ${demo.url} (${upstream.kind === "emulator" ? "local emulator in process" : `sandbox ${GRID_BASE_URL}`})${attack ? `, PLAYING A COMPROMISED BACKEND (DEMO_ATTACK=${attack})` : ""}${demo.frameUrl ? `, keys in the signer frame at ${demo.frameUrl}` : ""}. Ctrl-C stops it.`,
 );
 if (host !== "localhost" && host !== "127.0.0.1" && host !== "::1")
   console.warn(

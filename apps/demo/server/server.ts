@@ -11,7 +11,8 @@ import { attackFetch, attackWarning, type DemoAttack } from "./attack.js";
 import type { DemoContext } from "./context.js";
 import { readSessionId } from "./cookie.js";
 import { createDirectory } from "./directory.js";
-import { DemoError, replyJson, serveApp } from "./http.js";
+import { type FrameOrigin, startFrameOrigin } from "./frame.js";
+import { contentSecurityPolicy, DemoError, replyJson, serveApp } from "./http.js";
 import { createPlatform } from "./platform.js";
 import { createWindowLimiter } from "./rateLimit.js";
 import { newInstanceId } from "./routes/account.js";
@@ -72,6 +73,13 @@ export type DemoServerOptions = {
    * with the sandbox (its webhooks go where the platform registered them).
    */
   webhooks?: boolean;
+  /**
+   * The signer frame (`@signet/frame`, `DEMO_FRAME=1` in main.ts): its built page is served from a
+   * second localhost port (`port`; default the demo's port + 1, or a free one when the demo's is
+   * 0), framable by the demo's origin only and trusting the emulator's export signer, and the
+   * page's client keeps its keys there. Default off.
+   */
+  frame?: boolean | { port?: number };
   /** Default: the emulator in process. */
   upstream?: DemoUpstream;
   /** The built app (index.html and assets). */
@@ -97,6 +105,8 @@ export type DemoServer = {
   attack: DemoAttack | undefined;
   /** The in-process emulator, when there is one. */
   emulator: EmulatorServer | undefined;
+  /** The signer frame's page URL, when the frame is on. */
+  frameUrl: string | undefined;
   close(): Promise<void>;
 };
 
@@ -120,6 +130,29 @@ async function startUpstream(options: DemoServerOptions, origin: string): Promis
     ...options.emulator,
   });
   return { emulator, baseUrl: emulator.url, clientId: "emulator", clientSecret: "emulator" };
+}
+
+/**
+ * The signer frame's origin, trusting what the demo's client trusts for export bundles: the
+ * emulator's signer, or (the sandbox, whose bundles production keys do not sign) unsigned ones.
+ */
+function startFrame(
+  options: DemoServerOptions,
+  host: string,
+  port: number,
+  appOrigin: string,
+  trustedKeys: { signerPublicKey: string } | undefined,
+): Promise<FrameOrigin> {
+  const asked = typeof options.frame === "object" ? options.frame.port : undefined;
+  return startFrameOrigin({
+    host,
+    port: asked ?? (options.port === 0 ? 0 : port + 1),
+    appOrigin,
+    trust: {
+      exportSigners: trustedKeys ? [trustedKeys.signerPublicKey] : [],
+      allowUnsignedBundles: trustedKeys === undefined,
+    },
+  });
 }
 
 /** Answers one `/api/demo/` request from the route table. */
@@ -165,6 +198,17 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
       })
     : undefined;
   const push = options.webhooks === true && trustedKeys !== undefined;
+  let frame: FrameOrigin | undefined;
+  try {
+    frame = options.frame
+      ? await startFrame(options, host, bound.port, origin, trustedKeys)
+      : undefined;
+  } catch (error) {
+    // Nothing half-started stays behind: the demo's own port and the emulator go too.
+    server.close();
+    await emulator?.close();
+    throw error;
+  }
 
   const limits = options.signInRateLimit === false ? undefined : (options.signInRateLimit ?? {});
   const windowMs = limits?.windowMs ?? 60_000;
@@ -189,6 +233,7 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
     https: options.https ?? false,
     contactChanges: options.contactChanges ?? "patch",
     push,
+    frameUrl: frame?.url,
   };
 
   const relay = toNodeHandler(
@@ -213,6 +258,8 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
   const self = bound.family === "IPv6" ? `[${bound.address}]` : bound.address;
   if (push) emulator?.emulator.setWebhookUrl(`http://${self}:${bound.port}/api/grid/webhooks`);
 
+  // With the frame on, the page may frame the signer's origin (and only it).
+  const csp = contentSecurityPolicy(frame?.origin);
   server.on("request", async (request: IncomingMessage, response: ServerResponse) => {
     const path = new URL(request.url ?? "/", origin).pathname;
     try {
@@ -220,7 +267,7 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
       if (path.startsWith("/api/demo/")) return await demoRequest(ctx, request, path, response);
       if (request.method !== "GET" && request.method !== "HEAD")
         throw new DemoError(405, "METHOD_NOT_ALLOWED", "Only GET here.");
-      await serveApp(appDir, path, response);
+      await serveApp(appDir, path, response, csp);
     } catch (error) {
       if (response.headersSent) return void response.destroy();
       if (error instanceof DemoError)
@@ -244,9 +291,11 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
     address: { host: bound.address, port: bound.port },
     attack,
     emulator,
+    frameUrl: frame?.url,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await frame?.close();
       await emulator?.close();
     },
   };

@@ -25,6 +25,7 @@ import { DemoLogin, WalletSignIn } from "./SignIn.js";
 import { SmsOffer } from "./SmsOffer.js";
 import { SendScreen } from "./send/SendScreen.js";
 import { onSignal } from "./signals.js";
+import { SignerSlot } from "./signerFrame.js";
 import { announceChange, ErrorNote, ScreenBoundary } from "./ui.js";
 
 export function App({
@@ -206,6 +207,7 @@ export function App({
       <div className="layout">
         <main id="main">
           <PendingNote />
+          <SignerSlot />
           <ScreenBoundary>{main}</ScreenBoundary>
         </main>
         <EventLog />

@@ -2,11 +2,14 @@
 // minute. It lives only in this component's state: never logged, stored or sent anywhere. Core's
 // step-up guards it: a sign-in older than the client's `stepUp.maxAgeMs` is asked to confirm it is
 // the user first (before the click, when `useStepUp` already knows; or when the export itself comes
-// back STEP_UP_REQUIRED, nothing sent), and the export then goes on by itself.
+// back STEP_UP_REQUIRED, nothing sent), and the export then goes on by itself. With the signer
+// frame on, the phrase never reaches this page: the frame asks for a tap in itself and shows the
+// words there (`exportWallet` resolves to `{ shownIn: "frame" }`); this screen says so.
 import { useExportWallet, useStepUp } from "@signet/react";
 import { type FormEvent, useEffect, useId, useState } from "react";
 import type { DemoProfile } from "./demoApi.js";
 import { StepUp } from "./StepUp.js";
+import { useSignerFrame } from "./signerFrame.js";
 import { ErrorNote, useSecondsLeft } from "./ui.js";
 
 const SHOW_MS = 60_000;
@@ -27,8 +30,11 @@ export function Export({ profile }: { profile: DemoProfile }) {
   const confirmId = useId();
   const left = useSecondsLeft(hideAt);
   const { reset } = exportWallet;
-  // The demo keeps keys in its page (no signer frame), so the export returns the phrase itself.
+  // Keys in this page: the export returns the phrase itself. In the signer frame: only where it
+  // is shown (the frame), and the words stay there.
+  const frame = useSignerFrame();
   const phrase = typeof exportWallet.data === "string" ? exportWallet.data : undefined;
+  const inFrame = exportWallet.data !== undefined && typeof exportWallet.data !== "string";
   const shown = phrase !== undefined && hideAt !== undefined;
   // "Wrote it down?": two random positions asked back once the phrase is hidden. Only those two
   // words stay, in this component's state, until the check ends.
@@ -60,8 +66,9 @@ export function Export({ profile }: { profile: DemoProfile }) {
     setHideAt(undefined);
     setConfirmed(false);
   };
+  // The page hides only words it holds; the frame's own "Done" hides the ones it shows.
   useEffect(() => {
-    if (exportWallet.data !== undefined) setHideAt(Date.now() + SHOW_MS);
+    if (typeof exportWallet.data === "string") setHideAt(Date.now() + SHOW_MS);
   }, [exportWallet.data]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: hide once the time is up
   useEffect(() => {
@@ -115,6 +122,16 @@ export function Export({ profile }: { profile: DemoProfile }) {
             </button>
           </div>
         </form>
+      ) : inFrame ? (
+        <div className="stack">
+          <p className="note note-ok" role="status" data-testid="phrase-in-frame">
+            Your recovery phrase is shown in the signer frame above, never in this page. Write it
+            down from there, then press Done in the frame.
+          </p>
+          <button type="button" className="secondary" onClick={hide}>
+            Finished
+          </button>
+        </div>
       ) : !shown && asksStepUp ? (
         <StepUp profile={profile} step={step} onVerified={verified} />
       ) : !shown ? (
@@ -127,6 +144,12 @@ export function Export({ profile }: { profile: DemoProfile }) {
           {verdict === "wrong" && (
             <p className="note note-error" role="alert">
               That does not match your recovery phrase. Reveal it again and correct your copy.
+            </p>
+          )}
+          {frame && (
+            <p className="muted">
+              The signer frame above asks you to confirm the export, and shows the words there: they
+              never reach this page.
             </p>
           )}
           <div className="check">
@@ -144,7 +167,11 @@ export function Export({ profile }: { profile: DemoProfile }) {
             disabled={!confirmed || exportWallet.isPending}
             onClick={() => exportWallet.mutate({ accountId })}
           >
-            {exportWallet.isPending ? "Decrypting on this device…" : "Reveal recovery phrase"}
+            {!exportWallet.isPending
+              ? "Reveal recovery phrase"
+              : frame
+                ? "Confirm in the signer frame above…"
+                : "Decrypting on this device…"}
           </button>
         </div>
       ) : (

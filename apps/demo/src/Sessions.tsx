@@ -9,6 +9,7 @@ import {
 } from "@signet/react";
 import { useCallback, useEffect, useState } from "react";
 import { demoApi } from "./demoApi.js";
+import { useSignerFrame } from "./signerFrame.js";
 import {
   announceChange,
   ConfirmButton,
@@ -47,6 +48,7 @@ export function Sessions({
   onEndingHere: (why: "signedOut" | "revokedHere") => void;
 }) {
   const { session, expiresAt, persistence } = useSession({ accountId });
+  const frame = useSignerFrame();
   const sessions = useSessions({ accountId });
   const refresh = useRefreshSession();
   const revoke = useRevokeSession();
@@ -72,9 +74,11 @@ export function Sessions({
           </div>
           <div className="muted small">
             Keys kept in{" "}
-            {persistence === "indexeddb"
-              ? "IndexedDB (non-extractable)"
-              : "memory only (lost on reload)"}
+            {frame
+              ? "the signer frame (its own origin's IndexedDB)"
+              : persistence === "indexeddb"
+                ? "IndexedDB (non-extractable)"
+                : "memory only (lost on reload)"}
           </div>
         </div>
         <div className="row wrap">

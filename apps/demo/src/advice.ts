@@ -200,6 +200,33 @@ export const ADVICE: Record<KnownErrorCode | RelayErrorCode | DemoErrorCode, str
   ERROR: AGAIN,
 };
 
+/**
+ * The signer frame's refusals by `details.reason` (@signet/frame README "The channel"): what
+ * happened, then what to do. A reason not listed here gets `FRAME_REFUSED`'s own advice.
+ */
+export const FRAME_REFUSALS: Record<string, { what: string; todo: string }> = {
+  unsupported: {
+    what: "The signer frame does not sign this kind of request yet: it signed nothing, and nothing was done.",
+    todo: "Everything else works with the frame. To try this one, restart the demo without DEMO_FRAME.",
+  },
+  declined: {
+    what: "You cancelled this in the signer frame: nothing was signed.",
+    todo: "Start again from the button, and confirm in the frame if you meant it.",
+  },
+  busy: {
+    what: "The signer frame is already waiting for you to confirm something else.",
+    todo: "Confirm or cancel that in the frame first, then try again.",
+  },
+  check: {
+    what: "The signer frame read what it was asked to sign and it did not match this request: it signed nothing.",
+    todo: "Do not retry blindly: the server may be compromised. Reload the page and start again.",
+  },
+  key: {
+    what: "The signer frame no longer holds the key this needs (it was reloaded, or the session ended).",
+    todo: "Sign in to your wallet again.",
+  },
+};
+
 /** A known code, or `ERROR`. */
 export const adviceFor = (code: string): string =>
   (ADVICE as Record<string, string>)[code] ?? ADVICE.ERROR;

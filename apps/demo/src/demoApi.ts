@@ -19,6 +19,11 @@ export type DemoConfig = {
   contactChanges: "patch" | "resource";
   /** Whether the relay pushes wallet-operation webhooks to the tab (`createClient`'s `push`). */
   push?: boolean;
+  /**
+   * The signer frame's page, when the demo runs with it (`DEMO_FRAME=1`): the client's keys live
+   * in that origin (`frameSigner`), its confirmations and the recovery phrase show in it.
+   */
+  frameUrl?: string;
 };
 
 export type DemoCredential = { id: string; type: string; nickname?: string };

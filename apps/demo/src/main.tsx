@@ -11,6 +11,7 @@ import { App } from "./App.js";
 import { type DemoConfig, demoApi } from "./demoApi.js";
 import { logSignetEvent } from "./log.js";
 import { STEP_UP_MAX_AGE_MS } from "./StepUp.js";
+import { openSignerFrame, type SignerFrame, SignerFrameProvider } from "./signerFrame.js";
 
 /**
  * The browser's WebAuthn, offering RS256 (-257) after ES256 (-7) at registration: Chrome warns
@@ -35,10 +36,17 @@ function demoWebAuthn(): WebAuthnProvider {
   };
 }
 
-/** One client per start of the demo server: its keys are the ones that server trusts. */
-function clientFor(config: DemoConfig): SignetClient {
-  return createClient({
+/**
+ * One client per start of the demo server: its keys are the ones that server trusts. With the
+ * signer frame on (`frameUrl`), the client's keys live in the frame, which checks and signs every
+ * payload (`frameSigner`'s crypto and key store); what the frame does not sign yet fails with
+ * FRAME_REFUSED, which the screens explain, and starts to work when the frame learns it.
+ */
+function clientFor(config: DemoConfig): { client: SignetClient; frame: SignerFrame | undefined } {
+  const frame = config.frameUrl ? openSignerFrame(config.frameUrl) : undefined;
+  const client = createClient({
     relayUrl: "/api/grid",
+    ...(frame ? { crypto: frame.signer.crypto, keyStore: frame.signer.keyStore } : {}),
     onEvent: logSignetEvent,
     webauthn: demoWebAuthn(),
     ...(config.trustedKeys ? { trustedKeys: config.trustedKeys } : {}),
@@ -53,6 +61,7 @@ function clientFor(config: DemoConfig): SignetClient {
     // beneficiary (Export asks for it; docs/security.md "Step-up").
     stepUp: { actions: "sensitive", maxAgeMs: STEP_UP_MAX_AGE_MS },
   });
+  return { client, frame };
 }
 
 /**
@@ -63,15 +72,19 @@ function clientFor(config: DemoConfig): SignetClient {
 function Root({ initial }: { initial: DemoConfig }) {
   const [config, setConfig] = useState(initial);
   const [restarted, setRestarted] = useState(false);
-  const client = useMemo(() => clientFor(config), [config]);
-  // The client of the server before the restart stops its background work (not on Strict Mode's
-  // second effect: the same client is kept then).
-  const previous = useRef<SignetClient>(undefined);
+  const made = useMemo(() => clientFor(config), [config]);
+  const { client, frame } = made;
+  // The client of the server before the restart stops its background work, and its signer frame
+  // goes (not on Strict Mode's second effect: the same client is kept then).
+  const previous = useRef<typeof made>(undefined);
   useEffect(() => {
     const old = previous.current;
-    previous.current = client;
-    if (old && old !== client) old.destroy();
-  }, [client]);
+    previous.current = made;
+    if (old && old !== made) {
+      old.client.destroy();
+      old.frame?.signer.close();
+    }
+  }, [made]);
   const seen = config.instanceId;
   const recheck = useCallback(() => {
     demoApi.config().then(
@@ -85,7 +98,9 @@ function Root({ initial }: { initial: DemoConfig }) {
   }, [seen]);
   return (
     <SignetProvider client={client} key={config.instanceId}>
-      <App config={config} restarted={restarted} onForgotten={recheck} />
+      <SignerFrameProvider value={frame}>
+        <App config={config} restarted={restarted} onForgotten={recheck} />
+      </SignerFrameProvider>
     </SignetProvider>
   );
 }

@@ -1,8 +1,15 @@
 // Small pieces every screen uses: error notes that say what to do, step progress, countdowns.
 import type { CurrencyJson } from "@signet/core";
 import { Component, type ReactNode, useEffect, useRef, useState } from "react";
-import { adviceFor } from "./advice.js";
+import { adviceFor, FRAME_REFUSALS } from "./advice.js";
 import { DemoApiError, DemoInputError } from "./demoApi.js";
+
+/** The reason a signer frame's refusal gives (`details.reason`), when it is a string. */
+export function frameReason(error: unknown): string | undefined {
+  const details = (error as { details?: unknown } | null)?.details;
+  const reason = (details as { reason?: unknown } | null | undefined)?.reason;
+  return typeof reason === "string" ? reason : undefined;
+}
 
 /** `{ code, what happened (when it is in the user's words), what to do }` for any error. */
 export function explain(error: unknown): { code: string; what: string | undefined; todo: string } {
@@ -10,6 +17,9 @@ export function explain(error: unknown): { code: string; what: string | undefine
     typeof error === "object" && error !== null && "code" in error && typeof error.code === "string"
       ? error.code
       : "ERROR";
+  // The signer frame says why it refused (`details.reason`): each reason in the demo's words.
+  const refusal = code === "FRAME_REFUSED" ? FRAME_REFUSALS[frameReason(error) ?? ""] : undefined;
+  if (refusal) return { code, ...refusal };
   // The demo's own messages are written for the user; the service's and core's are not shown.
   const what =
     error instanceof DemoApiError || error instanceof DemoInputError ? error.message : undefined;
@@ -39,7 +49,13 @@ export function ErrorNote({
   const { code, what } = explained;
   const todo = advice?.[code] ?? explained.todo;
   return (
-    <div className="note note-error" role="alert" ref={ref} data-code={code}>
+    <div
+      className="note note-error"
+      role="alert"
+      ref={ref}
+      data-code={code}
+      data-reason={code === "FRAME_REFUSED" ? frameReason(error) : undefined}
+    >
       <strong>
         <span aria-hidden="true">⚠ </span>
         {title}

@@ -134,6 +134,7 @@ export const accountRoutes: Record<string, DemoRoute> = {
         regions: REGIONS,
         contactChanges: ctx.contactChanges,
         push: ctx.push,
+        ...(ctx.frameUrl ? { frameUrl: ctx.frameUrl } : {}),
       }),
   },
   "POST /api/demo/signin": { signedIn: false, handle: signIn },
