@@ -27,6 +27,13 @@ export interface EnginePage {
   evaluate<A, R>(fn: (arg: A) => R, arg: A): Promise<Awaited<R>>;
   /** A native click (WebDriver input actions: a user gesture) once the element is enabled. */
   click(xpath: string): Promise<void>;
+  /**
+   * A native click at a point of the viewport (CSS pixels): pointer input actions, a trusted event
+   * for whatever lies at that point, a cross-origin frame's content included.
+   */
+  clickAt(x: number, y: number): Promise<void>;
+  /** Runs `fn(arg)` in the document of the iframe at `frameXpath`, as `evaluate` does. */
+  evaluateInFrame<A, R>(frameXpath: string, fn: (arg: A) => R, arg: A): Promise<Awaited<R>>;
   /** Replaces an input's value by typing `text` into it. */
   fill(xpath: string, text: string): Promise<void>;
   /** Picks the option with `value` in a select. */
@@ -200,6 +207,17 @@ function firefoxPage(page: Page, close: () => Promise<void>): EnginePage {
     async click(xpath) {
       await (await enabled(xpath)).click();
     },
+    async clickAt(x, y) {
+      // WebDriver BiDi input.performActions: a pointer move, down and up on the top context.
+      await page.mouse.click(x, y);
+    },
+    async evaluateInFrame(frameXpath, fn, arg) {
+      const frame = await waitUntil(
+        async () => (await (await element(frameXpath)).contentFrame()) ?? undefined,
+        `the frame at ${frameXpath}`,
+      );
+      return frame.evaluate(fn as (arg: unknown) => unknown, arg) as never;
+    },
     async fill(xpath, text) {
       const handle = await enabled(xpath);
       await handle.evaluate((node) => (node as HTMLInputElement).select());
@@ -357,6 +375,19 @@ Promise.resolve()
   );`;
 
 function webkitPage(driver: WebDriver, close: () => Promise<void>): EnginePage {
+  const run = async (fn: (arg: never) => unknown, arg: unknown): Promise<unknown> => {
+    const result = (await driver.executeAsyncScript(
+      RUN.replace("FN", () => fn.toString()),
+      arg,
+    )) as {
+      ok: boolean;
+      defined?: boolean;
+      value?: unknown;
+      error?: string;
+    };
+    if (!result.ok) throw new Error(`in WebKit: ${result.error}`);
+    return result.defined ? result.value : undefined;
+  };
   const element = (xpath: string) =>
     waitUntil(async () => {
       const [found] = await driver.findElements(By.xpath(xpath));
@@ -369,21 +400,26 @@ function webkitPage(driver: WebDriver, close: () => Promise<void>): EnginePage {
     async reload() {
       await driver.navigate().refresh();
     },
-    async evaluate(fn, arg) {
-      const result = (await driver.executeAsyncScript(
-        RUN.replace("FN", () => fn.toString()),
-        arg,
-      )) as {
-        ok: boolean;
-        defined?: boolean;
-        value?: unknown;
-        error?: string;
-      };
-      if (!result.ok) throw new Error(`in WebKit: ${result.error}`);
-      return (result.defined ? result.value : undefined) as never;
-    },
+    evaluate: (fn, arg) => run(fn, arg) as never,
     async click(xpath) {
       await (await element(xpath)).click();
+    },
+    async clickAt(x, y) {
+      // WebDriver input actions from the viewport's origin: move, press, release.
+      await driver
+        .actions()
+        .move({ x: Math.round(x), y: Math.round(y) })
+        .press()
+        .release()
+        .perform();
+    },
+    async evaluateInFrame(frameXpath, fn, arg) {
+      await driver.switchTo().frame(await element(frameXpath));
+      try {
+        return (await run(fn, arg)) as never;
+      } finally {
+        await driver.switchTo().defaultContent();
+      }
     },
     async fill(xpath, text) {
       const input = await element(xpath);
