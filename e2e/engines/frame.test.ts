@@ -12,6 +12,7 @@ import {
   askOwnExportAgainInPage,
   exportResultInPage,
   FRAME_XPATH,
+  forgeConfirmWindowInPage,
   hostileAttacksExpected,
   hostileAttacksInPage,
   hostileTallyInPage,
@@ -204,6 +205,19 @@ describe.each(ENGINES)("the signer frame in %s", (name) => {
         phrases: 0,
         waited: "declined",
       });
+
+      // The page opens the signer's confirmation window itself, with rows of its choosing: the
+      // window's opener is not the frame, so it serves nothing.
+      await page.evaluate(forgeConfirmWindowInPage, servers.frame);
+      await page.click(`//button[@id="hostile-open"]`);
+      const forged = await page.window("?confirm=forged");
+      try {
+        const forgedState = () =>
+          forged.evaluate(() => document.getElementById("signet-frame")?.dataset.state, null);
+        expect(await waitUntil(forgedState, "the forged window's state")).toBe("unframed");
+      } finally {
+        await forged.close();
+      }
 
       // A third origin, in the same tab (WebKitWebDriver drives one session at a time): it frames
       // the signer page under its own name (CSP frame-ancestors stops it) and posts to every frame
