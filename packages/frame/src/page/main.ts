@@ -1,7 +1,8 @@
 // The frame page's entry (README "Serving the frame"): it runs only framed, and only by the parent
 // origin named in its URL (`?parent=`), which the server's `frame-ancestors` must name too. The
 // parent's origin is read from `location.ancestorOrigins` where the browser has it, else from the
-// referrer; a page opened alone or framed by another origin says so and does nothing else.
+// referrer; a page opened alone or framed by another origin says so and does nothing else. Opened
+// by the frame itself at `?confirm=` it is the frame's confirmation window (confirmWindow.ts).
 import { CONFIRM_PARAM, runConfirmWindow } from "./confirmWindow.js";
 import { startFrame } from "./frame.js";
 
