@@ -390,7 +390,7 @@ Promise.resolve()
   );`;
 
 /** A WebDriver session's windows: the page's own, and the one commands go to now. */
-type WebKitWindows = { main?: string; current?: string };
+type WebKitWindows = { main?: string | undefined; current?: string | undefined };
 
 /**
  * A window of a WebKit session: the session's first (`own` undefined) or a popup (`own`, its
