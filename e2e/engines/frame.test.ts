@@ -195,11 +195,24 @@ describe.each(ENGINES)("the signer frame in %s", (name) => {
       expect(refused.note).toContain("had just appeared");
 
       // The user looks and taps the frame's Confirm: that signs nothing yet, it opens the signer's
-      // window (which the page's script has no reference to); the user declines there. Nothing
-      // was signed, and no phrase crossed.
+      // window (which the page's script has no reference to). The user then cancels in the frame,
+      // which closes that window. Nothing was signed, and no phrase crossed.
       await pause(SEEN_MS);
       await page.clickAt(confirm.x, confirm.y);
-      expect((await answerInWindow(page, "cancel"))[0]).toBe("exportWallet");
+      await waitUntil(
+        async () => (await frameShows(page)).note.includes("signer's window"),
+        "the frame to send the confirmation to the signer's window",
+      );
+      const opened = await page.window("?confirm=");
+      await waitUntil(
+        () => opened.evaluate(() => document.getElementById("signet-confirm") !== null, null),
+        "the confirmation in the signer's window",
+      );
+      await page.clickAt(cancel.x, cancel.y);
+      await waitUntil(
+        () => opened.evaluate(() => false, null).catch(() => true),
+        "the signer's window to close with the frame's Cancel",
+      );
       expect(await page.evaluate(hostileTallyInPage, null)).toEqual({
         stamps: 0,
         phrases: 0,
