@@ -264,6 +264,18 @@ describe.each(ENGINES)("the signer frame in %s", (name) => {
       await page.evaluate(overlayInPage, { opacity: "0.05", bait: true });
       await pause(SEEN_MS);
       await page.clickAt(confirm.x, confirm.y);
+      // The user closes the window unanswered: the frame keeps waiting and says how to reopen it.
+      await waitUntil(
+        async () => (await frameShows(page)).note.includes("signer's window"),
+        "the frame to send the confirmation to the signer's window",
+      );
+      await (await page.window("?confirm=")).close();
+      const waiting = await waitUntil(async () => {
+        const shows = await frameShows(page);
+        return shows.note.includes("closed") ? shows : undefined;
+      }, "the frame to see its window closed");
+      expect(waiting.confirming).toBe(true);
+      await page.clickAt(confirm.x, confirm.y);
       // The window shows what would be signed, where the page cannot style it; the user, now
       // seeing an export they never asked for, cancels it.
       expect((await answerInWindow(page, "cancel"))[0]).toBe("exportWallet");
