@@ -27,6 +27,18 @@ export interface EnginePage {
   evaluate<A, R>(fn: (arg: A) => R, arg: A): Promise<Awaited<R>>;
   /** A native click (WebDriver input actions: a user gesture) once the element is enabled. */
   click(xpath: string): Promise<void>;
+  /**
+   * A native click at a point of the viewport (CSS pixels): pointer input actions, a trusted event
+   * for whatever lies at that point, a cross-origin frame's content included.
+   */
+  clickAt(x: number, y: number): Promise<void>;
+  /** Runs `fn(arg)` in the document of the iframe at `frameXpath`, as `evaluate` does. */
+  evaluateInFrame<A, R>(frameXpath: string, fn: (arg: A) => R, arg: A): Promise<Awaited<R>>;
+  /**
+   * Another window of this page's browser (a popup it or one of its frames opened), the first
+   * whose URL contains `urlPart`, once it is open. Its `close` closes that window only.
+   */
+  window(urlPart: string): Promise<EnginePage>;
   /** Replaces an input's value by typing `text` into it. */
   fill(xpath: string, text: string): Promise<void>;
   /** Picks the option with `value` in a select. */
@@ -200,6 +212,27 @@ function firefoxPage(page: Page, close: () => Promise<void>): EnginePage {
     async click(xpath) {
       await (await enabled(xpath)).click();
     },
+    async clickAt(x, y) {
+      // WebDriver BiDi input.performActions: a pointer move, down and up on the top context.
+      await page.mouse.click(x, y);
+    },
+    async evaluateInFrame(frameXpath, fn, arg) {
+      const frame = await waitUntil(
+        async () => (await (await element(frameXpath)).contentFrame()) ?? undefined,
+        `the frame at ${frameXpath}`,
+      );
+      return frame.evaluate(fn as (arg: unknown) => unknown, arg) as never;
+    },
+    async window(urlPart) {
+      const target = await page
+        .browserContext()
+        .waitForTarget((candidate) => candidate.url().includes(urlPart), { timeout: 15_000 });
+      const opened = await target.page();
+      if (!opened) throw new Error(`no page for the window at ${target.url()}`);
+      return firefoxPage(opened, async () => {
+        if (!opened.isClosed()) await opened.close();
+      });
+    },
     async fill(xpath, text) {
       const handle = await enabled(xpath);
       await handle.evaluate((node) => (node as HTMLInputElement).select());
@@ -303,7 +336,7 @@ async function launchWebKit(options: LaunchOptions): Promise<Engine> {
     version,
     async open() {
       const driver = await newDriver();
-      const page = webkitPage(driver, async () => {
+      const page = webkitPage(driver, {}, undefined, async () => {
         sessions.delete(page);
         await driver.quit();
       });
@@ -356,34 +389,100 @@ Promise.resolve()
     (error) => done({ ok: false, error: String((error && error.stack) || error) + " (" + String(error) + ")" }),
   );`;
 
-function webkitPage(driver: WebDriver, close: () => Promise<void>): EnginePage {
+/** A WebDriver session's windows: the page's own, and the one commands go to now. */
+type WebKitWindows = { main?: string | undefined; current?: string | undefined };
+
+/**
+ * A window of a WebKit session: the session's first (`own` undefined) or a popup (`own`, its
+ * handle). WebDriver sends commands to one window at a time, so each call switches there first.
+ */
+function webkitPage(
+  driver: WebDriver,
+  windows: WebKitWindows,
+  own: string | undefined,
+  close: () => Promise<void>,
+): EnginePage {
+  const focus = async () => {
+    const mine = own ?? windows.main;
+    if (mine === undefined || windows.current === mine) return;
+    await driver.switchTo().window(mine);
+    windows.current = mine;
+  };
+  const run = async (fn: (arg: never) => unknown, arg: unknown): Promise<unknown> => {
+    await focus();
+    const result = (await driver.executeAsyncScript(
+      RUN.replace("FN", () => fn.toString()),
+      arg,
+    )) as {
+      ok: boolean;
+      defined?: boolean;
+      value?: unknown;
+      error?: string;
+    };
+    if (!result.ok) throw new Error(`in WebKit: ${result.error}`);
+    return result.defined ? result.value : undefined;
+  };
   const element = (xpath: string) =>
     waitUntil(async () => {
+      await focus();
       const [found] = await driver.findElements(By.xpath(xpath));
       return found && (await found.isEnabled()) ? found : undefined;
     }, `an enabled element at ${xpath}`);
   return {
     async goto(url) {
+      await focus();
       await driver.get(url);
     },
     async reload() {
+      await focus();
       await driver.navigate().refresh();
     },
-    async evaluate(fn, arg) {
-      const result = (await driver.executeAsyncScript(
-        RUN.replace("FN", () => fn.toString()),
-        arg,
-      )) as {
-        ok: boolean;
-        defined?: boolean;
-        value?: unknown;
-        error?: string;
-      };
-      if (!result.ok) throw new Error(`in WebKit: ${result.error}`);
-      return (result.defined ? result.value : undefined) as never;
-    },
+    evaluate: (fn, arg) => run(fn, arg) as never,
     async click(xpath) {
       await (await element(xpath)).click();
+    },
+    async clickAt(x, y) {
+      await focus();
+      // WebDriver input actions from the viewport's origin: move, press, release.
+      await driver
+        .actions()
+        .move({ x: Math.round(x), y: Math.round(y) })
+        .press()
+        .release()
+        .perform();
+    },
+    async evaluateInFrame(frameXpath, fn, arg) {
+      await focus();
+      await driver.switchTo().frame(await element(frameXpath));
+      try {
+        return (await run(fn, arg)) as never;
+      } finally {
+        await driver.switchTo().defaultContent();
+      }
+    },
+    async window(urlPart) {
+      await focus();
+      // WebDriver stays on the page's window when a popup opens: that is the session's first.
+      windows.main ??= await driver.getWindowHandle();
+      windows.current ??= windows.main;
+      const handle = await waitUntil(async () => {
+        for (const candidate of await driver.getAllWindowHandles()) {
+          if (candidate === windows.main) continue;
+          await driver.switchTo().window(candidate);
+          windows.current = candidate;
+          if ((await driver.getCurrentUrl()).includes(urlPart)) return candidate;
+        }
+        return undefined;
+      }, `a window at ${urlPart}`);
+      return webkitPage(driver, windows, handle, async () => {
+        // It may have closed itself already.
+        if ((await driver.getAllWindowHandles()).includes(handle)) {
+          windows.current = handle;
+          await driver.switchTo().window(handle);
+          await driver.close();
+        }
+        windows.current = undefined;
+      });
     },
     async fill(xpath, text) {
       const input = await element(xpath);

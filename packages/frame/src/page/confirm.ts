@@ -2,7 +2,9 @@
 // counts only a trusted click the user could see. A click is refused while the frame is obscured:
 // where IntersectionObserver v2 exists (Chromium) the button must have been reported `isVisible`
 // (not covered, not transparent, not transformed) for CONFIRM_DELAY_MS; elsewhere the page must
-// have been visible and the button shown for that long, and the point clicked must be the button.
+// have been visible and the button shown for that long, and the point clicked must be the button;
+// there, given `elsewhere`, such a click only opens the confirmation in a window of the signer's
+// origin (confirmWindow.ts), where the tap that counts is made.
 
 /** How long the confirmation must have been seen, unobscured, before a click counts. */
 export const CONFIRM_DELAY_MS = 600;
@@ -13,17 +15,34 @@ export type ConfirmRow = { label: string; value: string };
 /** Why a click was not taken (the frame shows it; the confirmation keeps waiting). */
 export type IgnoredClick = "untrusted" | "obscured";
 
+/**
+ * Opens the confirmation somewhere the app's page cannot cover (confirmWindow.ts's window), from
+ * within a trusted click's handler; `answer` is `undefined` when it closed unanswered.
+ */
+export type ConfirmElsewhere = (
+  title: string,
+  rows: readonly ConfirmRow[],
+) => {
+  /** `true` confirmed, `false` cancelled, `undefined` closed unanswered or never opened. */
+  answer: Promise<boolean | undefined>;
+  /** `false` when the browser refused to open it (a popup blocker). */
+  opened: boolean;
+  close(): void;
+};
+
 type VisibilityEntry = IntersectionObserverEntry & { isVisible?: boolean };
 
 /**
  * Shows `rows` under `title` in `root` and resolves `true` on a counted click of Confirm, `false`
- * on Cancel. `onIgnored` hears each click refused.
+ * on Cancel. `onIgnored` hears each click refused. Without IntersectionObserver v2 and given
+ * `elsewhere`, a counted click opens the confirmation there, and its answer is the answer.
  */
 export function confirmInFrame(
   root: HTMLElement,
   title: string,
   rows: readonly ConfirmRow[],
   onIgnored: (why: IgnoredClick) => void,
+  elsewhere?: ConfirmElsewhere,
 ): Promise<boolean> {
   root.replaceChildren();
   const panel = document.createElement("section");
@@ -83,10 +102,31 @@ export function confirmInFrame(
   };
 
   return new Promise<boolean>((resolve) => {
+    let done = false;
+    let pending: ReturnType<ConfirmElsewhere> | undefined;
     const finish = (value: boolean) => {
+      if (done) return;
+      done = true;
       observer?.disconnect();
+      pending?.close();
       root.replaceChildren();
       resolve(value);
+    };
+    // One window at a time; a blocked or closed one leaves the frame's confirmation waiting.
+    const openElsewhere = (open: ConfirmElsewhere) => {
+      if (pending) return;
+      const opened = open(title, rows);
+      if (!opened.opened) {
+        note.textContent = "The browser blocked the signer's window: allow it, then tap again.";
+        return;
+      }
+      pending = opened;
+      note.textContent = "Confirm in the signer's window.";
+      void opened.answer.then((approved) => {
+        pending = undefined;
+        if (approved !== undefined) return finish(approved);
+        if (!done) note.textContent = "The signer's window closed: tap Confirm to open it again.";
+      });
     };
     confirm.addEventListener("click", (event) => {
       if (!event.isTrusted) return onIgnored("untrusted");
@@ -95,6 +135,7 @@ export function confirmInFrame(
           "This confirmation was covered or had just appeared: look, then tap again.";
         return onIgnored("obscured");
       }
+      if (!observed && elsewhere) return openElsewhere(elsewhere);
       finish(true);
     });
     cancel.addEventListener("click", (event) => {

@@ -22,6 +22,7 @@ import {
   readRequest,
 } from "../protocol.js";
 import { confirmInFrame, showPhrase } from "./confirm.js";
+import { openConfirmWindow } from "./confirmWindow.js";
 import { accountOfStoreId, ruleFor } from "./rules.js";
 
 const refuse = (reason: string, message: string, operation?: string): SignetError =>
@@ -116,6 +117,8 @@ export function startFrame(context: FrameContext): void {
             { label: "Activity", value: activityType(request.payload) },
           ],
           () => undefined,
+          // Without IntersectionObserver v2 the tap that counts is made in the signer's window.
+          openConfirmWindow,
         );
         if (!approved) throw refuse("declined", "The user declined", request.operation);
       } finally {

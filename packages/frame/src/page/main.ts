@@ -1,11 +1,15 @@
 // The frame page's entry (README "Serving the frame"): it runs only framed, and only by the parent
 // origin named in its URL (`?parent=`), which the server's `frame-ancestors` must name too. The
 // parent's origin is read from `location.ancestorOrigins` where the browser has it, else from the
-// referrer; a page opened alone or framed by another origin says so and does nothing else.
+// referrer; a page opened alone or framed by another origin says so and does nothing else. Opened
+// by the frame itself at `?confirm=` it is the frame's confirmation window (confirmWindow.ts).
+import { CONFIRM_PARAM, runConfirmWindow } from "./confirmWindow.js";
 import { startFrame } from "./frame.js";
 
 const root = document.getElementById("signet-frame");
 const parentOrigin = new URLSearchParams(location.search).get("parent") ?? "";
+// Opened by the frame itself as its confirmation window (confirmWindow.ts), not framed.
+const confirmNonce = new URLSearchParams(location.search).get(CONFIRM_PARAM);
 
 function framedBy(): string | undefined {
   const ancestors = (location as Location & { ancestorOrigins?: DOMStringList }).ancestorOrigins;
@@ -17,7 +21,12 @@ function framedBy(): string | undefined {
   }
 }
 
-if (root) {
+if (root && confirmNonce !== null) {
+  if (!runConfirmWindow(root, confirmNonce)) {
+    root.textContent = "This signer works only inside its app.";
+    root.dataset.state = "unframed";
+  }
+} else if (root) {
   let origin = "";
   try {
     origin = new URL(parentOrigin).origin;
