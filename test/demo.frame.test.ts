@@ -129,8 +129,9 @@ describe("the demo server with the frame on and off", () => {
     stops.push(() => demo.close());
     expect(demo.frameUrl).toBeUndefined();
     expect((await config(demo)).frameUrl).toBeUndefined();
-    const policy = (await fetch(demo.url)).headers.get("content-security-policy") ?? "";
-    expect(policy).not.toContain("frame-src");
+    const page = await fetch(demo.url);
+    expect(page.headers.get("content-security-policy") ?? "").not.toContain("frame-src");
+    expect(page.headers.get("cross-origin-opener-policy")).toBe("same-origin");
   });
 
   it("on: the page gets the frame's URL and may frame that origin only", async () => {
@@ -141,9 +142,12 @@ describe("the demo server with the frame on and off", () => {
     expect((await config(demo)).frameUrl).toBe(frameUrl);
     const frameOrigin = new URL(frameUrl).origin;
     expect(frameOrigin).not.toBe(demo.url);
-    const policy = (await fetch(demo.url)).headers.get("content-security-policy") ?? "";
+    const app = await fetch(demo.url);
+    const policy = app.headers.get("content-security-policy") ?? "";
     expect(policy).toContain(`frame-src ${frameOrigin}`);
     expect(policy).toContain("frame-ancestors 'none'");
+    // A window the frame opens (its confirmation in Firefox and WebKit) keeps its opener.
+    expect(app.headers.get("cross-origin-opener-policy")).toBe("same-origin-allow-popups");
     const page = await fetch(frameUrl);
     expect(page.headers.get("content-security-policy")).toContain(`frame-ancestors ${demo.url}`);
     const keys = (await (await fetch(`${demo.emulator?.url}/_emulator/keys`)).json()) as {

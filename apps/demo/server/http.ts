@@ -103,6 +103,7 @@ export async function serveApp(
   path: string,
   response: ServerResponse,
   policy: string = CONTENT_SECURITY_POLICY,
+  headers: Record<string, string> = {},
 ): Promise<void> {
   const file = normalize(path === "/" || !extname(path) ? "/index.html" : path);
   if (file.includes("..")) throw new DemoError(400, "BAD_PATH", "Bad path.");
@@ -115,6 +116,7 @@ export async function serveApp(
   response.writeHead(200, {
     ...SECURITY_HEADERS,
     "content-security-policy": policy,
+    ...headers,
     "content-type": TYPES[extname(file)] ?? "application/octet-stream",
     "cache-control": file.startsWith("/assets/")
       ? "public, max-age=31536000, immutable"

@@ -258,8 +258,14 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
   const self = bound.family === "IPv6" ? `[${bound.address}]` : bound.address;
   if (push) emulator?.emulator.setWebhookUrl(`http://${self}:${bound.port}/api/grid/webhooks`);
 
-  // With the frame on, the page may frame the signer's origin (and only it).
+  // With the frame on, the page may frame the signer's origin (and only it). Its opener policy
+  // lets popups keep their opener: under `same-origin` the browser opens every window a
+  // cross-origin frame asks for without one, and the signer's confirmation window (Firefox and
+  // WebKit, packages/frame README "Clickjacking") could never answer the frame that opened it.
   const csp = contentSecurityPolicy(frame?.origin);
+  const pageHeaders: Record<string, string> = frame
+    ? { "cross-origin-opener-policy": "same-origin-allow-popups" }
+    : {};
   server.on("request", async (request: IncomingMessage, response: ServerResponse) => {
     const path = new URL(request.url ?? "/", origin).pathname;
     try {
@@ -267,7 +273,7 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
       if (path.startsWith("/api/demo/")) return await demoRequest(ctx, request, path, response);
       if (request.method !== "GET" && request.method !== "HEAD")
         throw new DemoError(405, "METHOD_NOT_ALLOWED", "Only GET here.");
-      await serveApp(appDir, path, response, csp);
+      await serveApp(appDir, path, response, csp, pageHeaders);
     } catch (error) {
       if (response.headersSent) return void response.destroy();
       if (error instanceof DemoError)
