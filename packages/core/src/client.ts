@@ -286,6 +286,14 @@ export function createClientFactory(defaults: ClientDefaults) {
         signed: (resumed, options) => client.signed<unknown>(resumed, options),
         read: (path, signal) => client.request({ method: "GET", path }, { signal }),
         sessions,
+        keys: {
+          keyStore,
+          restore: (record) => crypto.restoreSigningKey(record),
+          hold: (session, key) => sessions.add(session, key),
+          emit,
+          now: () => clock.now(),
+          deviceNow: () => deviceClock.now(),
+        },
       }),
     }));
     // Made at once: kept calls of an earlier page (or another tab's) are carried on, as wagmi
