@@ -3,6 +3,7 @@
 // resume re-sends it and adopts the answered session only under that key, and a failed or lapsed
 // one leaves no key behind.
 import { describe, expect, it } from "vitest";
+import { expectDocumentedDetails } from "../../../test/src/errorDetails.js";
 import { CREDENTIAL_VERIFY } from "../actions/verifyOtp.js";
 import { at } from "../catalog/actionRow.js";
 import type { SigningKey } from "../crypto/backend.js";
@@ -299,6 +300,7 @@ describe("a resumed sign-in", () => {
       const { seams, told } = seamsOf(setup, store, async () => ({ status: 200, body }));
       const [ended] = await resumeKeptCalls(seams);
       expect(ended).toMatchObject({ outcome: "failed", error: { code: "SESSION_KEY_MISMATCH" } });
+      expectDocumentedDetails((ended as { error: SignetError }).error);
       expect(told).toMatchObject([{ state: "failed", code: "SESSION_KEY_MISMATCH" }]);
       expect(await client.sessions.list(accountId)).toEqual([]);
       expect((await listPossibleSessions(client, accountId)).map((p) => p.key.publicKey)).toEqual([
@@ -330,6 +332,7 @@ describe("a resumed sign-in", () => {
     const { seams } = seamsOf(setup, store, async () => ({ status: 200, body: answered() }));
     const [ended] = await resumeKeptCalls(seams);
     expect(ended).toMatchObject({ outcome: "failed", error: { code: "KEY_NOT_FOUND" } });
+    expectDocumentedDetails((ended as { error: SignetError }).error);
     expect(await client.sessions.list(accountId)).toEqual([]);
     expect(await keyStore.list()).toEqual(before);
   });
