@@ -82,15 +82,17 @@ export async function verifyOtp(
     typeof accountId === "string" && accountId.startsWith("InternalAccount:")
       ? accountId
       : undefined;
-  const note = async (forAccount: string) => {
-    if (notedFor !== undefined) return;
-    notedFor = forAccount;
-    await notePossibleSession(client, {
+  // Noted once (the kept copy's write or a lost answer); a forget waits for the note's write.
+  let noting: Promise<void> | undefined;
+  const note = (forAccount: string) => {
+    notedFor ??= forAccount;
+    noting ??= notePossibleSession(client, {
       accountId: forAccount,
       credentialId: credential.id,
       sinceMs: startedAt,
       key: tek,
     });
+    return noting;
   };
   const signed = client.signed(
     {
@@ -150,11 +152,16 @@ export async function verifyOtp(
     // The service refused the verify (a wrong code, a spent request id): no session was made
     // for the TEK, so its note goes. Any other end (aborted by a reload, no answer) keeps it:
     // the kept call, or the next sign-out, settles it.
-    if (notedFor !== undefined && refusedByService(error))
+    if (notedFor !== undefined && refusedByService(error)) {
+      await noting;
       await forgetPossibleSession(client, notedFor, tek.publicKey).catch(() => undefined);
+    }
     throw error;
   });
-  if (notedFor !== undefined) await forgetPossibleSession(client, notedFor, tek.publicKey);
+  if (notedFor !== undefined) {
+    await noting;
+    await forgetPossibleSession(client, notedFor, tek.publicKey);
+  }
   const { key: _key, ...session } = await establishSession(client, {
     onEvent: parameters.onEvent,
     session: body,

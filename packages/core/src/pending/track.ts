@@ -160,7 +160,8 @@ export function createPendingTracker(view: PendingView, seams: Seams): PendingTr
           // copy follows this one in the chain.
           if (first && options.keep) {
             const keep = options.keep;
-            write(() => keep());
+            // Not once the call has ended (its action forgets no key it never noted).
+            write(() => (ended ? Promise.resolve() : keep()));
           }
           if (!first || options.resumed) {
             write((store) => store.set(record));
