@@ -1,8 +1,9 @@
 // A call the service still answers PROCESSING for (docs/protocol.md §2.5, the service's #850),
 // carried to its end across a reload in Chromium: the demo signs out while the emulator holds the
 // session revoke in PROCESSING, the page says so, the page reloads, and the new page re-sends the
-// same stamped request (no new challenge) until the revoke settles.
-import { expect, test } from "@playwright/test";
+// same stamped request (no new challenge) until the revoke settles. A sign-in by code held in
+// PROCESSING is carried on the same way, and the reloaded page ends signed in.
+import { expect, type Page, test } from "@playwright/test";
 import type { DemoServer } from "../apps/demo/server/server.js";
 import { freshEmail, openScreen, signUp, startDemo, watchConsole } from "./demo/harness.js";
 
@@ -19,12 +20,27 @@ test.describe.configure({ timeout: 90_000 });
 type Logged = { method: string; path: string; status: number; fault?: string };
 
 const emulator = () => demo.emulator!.url;
-const revokes = async () => {
-  const log = (await (await fetch(`${emulator()}/_emulator/requests`)).json()) as {
-    data: Logged[];
-  };
-  return log.data.filter((r) => r.method === "DELETE" && r.path.includes("/auth/sessions/"));
-};
+const logged = async () =>
+  ((await (await fetch(`${emulator()}/_emulator/requests`)).json()) as { data: Logged[] }).data;
+const revokes = async () =>
+  (await logged()).filter((r) => r.method === "DELETE" && r.path.includes("/auth/sessions/"));
+
+/** The actions of the calls kept in the page's IndexedDB (`signet-pending`). */
+const keptActions = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<string[]>((resolve, reject) => {
+        const open = indexedDB.open("signet-pending");
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains("calls")) return resolve([]);
+          const all = db.transaction("calls").objectStore("calls").getAll();
+          all.onsuccess = () =>
+            resolve((all.result as { action: string }[]).map((call) => call.action));
+        };
+      }),
+  );
 
 test("a sign-out still processing survives a reload and finishes after it", async ({ page }) => {
   const problems = watchConsole(page);
@@ -96,5 +112,62 @@ test("a sign-out still processing survives a reload and finishes after it", asyn
         }),
     ),
   ).toBe(0);
+  expect(problems).toEqual([]);
+});
+
+test("a sign-in by code still processing survives a reload: the new page ends signed in", async ({
+  page,
+}) => {
+  const problems = watchConsole(page);
+  await signUp(page, demo.url, freshEmail("pendingsignin"));
+  const wallet = page.getByRole("navigation", { name: "Wallet" });
+  await openScreen(page, "Sessions");
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(wallet).toHaveCount(0);
+  await fetch(`${emulator()}/_emulator/requests`, { method: "DELETE" });
+  await page.getByRole("button", { name: /Email a code/ }).click();
+  // The code went out: the verify's path is the challenged credential's.
+  await expect
+    .poll(async () => (await logged()).some((r) => r.path.endsWith("/challenge")))
+    .toBe(true);
+  const challenge = (await logged()).find((r) => r.path.endsWith("/challenge"))!;
+  const verifyPath = challenge.path.replace(/\/challenge$/, "/verify");
+  // The service holds the verify in PROCESSING until told otherwise.
+  const armed = await fetch(`${emulator()}/_emulator/faults`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      match: { method: "POST", path: verifyPath },
+      count: 1000,
+      kind: "processing",
+    }),
+  });
+  expect(armed.status).toBe(201);
+  await page.getByLabel("6-digit code").fill("000000");
+  const pending = page.getByTestId("pending");
+  await expect(pending).toContainText("Still signing you in…");
+  // Kept for the next page: the stamped verify, its key's public key only.
+  await expect.poll(() => keptActions(page)).toEqual(["verifyOtp"]);
+  const verifies = async () => (await logged()).filter((r) => r.path === verifyPath);
+  expect((await verifies())[0]?.status).toBe(202);
+
+  await page.reload();
+  await expect(pending).toContainText("Still signing you in… (carried on after a reload)");
+  const heldAt = (await verifies()).length;
+  await expect.poll(async () => (await verifies()).length).toBeGreaterThan(heldAt);
+
+  // The service settles it: the next re-send gets the session, and the reloaded page holds it.
+  await fetch(`${emulator()}/_emulator/faults`, { method: "DELETE" });
+  await expect(wallet).toBeVisible({ timeout: 30_000 });
+  await expect(pending).toHaveCount(0);
+  const after = await verifies();
+  // One challenge in all: the reload re-sent the stamped verify, it never started over.
+  expect(after.filter((r) => r.status === 202)).toHaveLength(1);
+  expect(after.at(-1)).toMatchObject({ status: 200 });
+  expect(after.at(-1)?.fault).toBeUndefined();
+  expect(await keptActions(page)).toEqual([]);
+  // The session signs: the Sessions screen lists it, read with it.
+  await openScreen(page, "Sessions");
+  await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
   expect(problems).toEqual([]);
 });

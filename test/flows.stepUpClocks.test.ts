@@ -13,9 +13,11 @@ import {
   type createClient,
   createMemoryKeyStore,
   exportWallet,
+  getStepUpStatus,
   isSignetError,
   type KeyStore,
   listSessions,
+  refreshSession,
   type SignetClient,
   type SignetError,
   stepUp,
@@ -141,6 +143,55 @@ describe("step-up on two clocks", () => {
     // Without the mark (its entry deleted) the same reload exports: the mark alone refused it.
     for (const at of await marks(u.keyStore)) await u.keyStore.delete(`signet.clock|${at}`);
     expect(await exported(u.client().client, u.accountId)).toBe(12);
+  });
+
+  it("writes the mark only once the device's time has risen a minute past the last one written; a date set back by more is still refused after a reload", async () => {
+    const inner = createMemoryKeyStore();
+    const written: number[] = [];
+    const counting: KeyStore = {
+      ...inner,
+      async set(id, record) {
+        if (id.startsWith("signet.clock|")) written.push(Number(id.slice("signet.clock|".length)));
+        return inner.set(id, record);
+      },
+    };
+    const u = await user(counting);
+    u.clocks.service = "device";
+    const { client } = u.client();
+    const session = await signInWithEmail(client, u.emailCredentialId);
+    const status = async (on: SignetClient) =>
+      (await getStepUpStatus(on, { accountId: u.accountId, action: "exportWallet" })).required;
+    // The first check writes; checks and a session change within the next minute do not.
+    expect(await status(client)).toBe(false);
+    await vi.waitFor(() => expect(written).toHaveLength(1));
+    for (const ahead of [10_000, 20_000, 30_000, 40_000]) {
+      u.clocks.device = ahead;
+      expect(await status(client)).toBe(false);
+    }
+    await refreshSession(client, { accountId: u.accountId, sessionId: session.id });
+    u.clocks.device = 50_000;
+    expect(await status(client)).toBe(false);
+    // A minute past the last write: written again (the verification has lapsed by then).
+    u.clocks.device = 70_000;
+    const highest = Date.now() + u.clocks.device;
+    expect(await status(client)).toBe(true);
+    await vi.waitFor(() => expect(written).toHaveLength(2));
+    expect(written[1]).toBeGreaterThanOrEqual(written[0]! + 60_000);
+    // Within this client the mark in memory is exact: a date set back by seconds is refused.
+    u.clocks.device = 50_000;
+    expect(await status(client)).toBe(true);
+    expect(written).toHaveLength(2);
+    // A reload reads the last mark written: the date set back by more than a minute from the
+    // highest shown (to 5 s after the sign-in) is refused, and the reload writes nothing new.
+    u.clocks.device = 5_000;
+    expect(highest - (Date.now() + u.clocks.device)).toBeGreaterThan(60_000);
+    const reloaded = u.client().client;
+    await stack.clearRequests();
+    expect((await refusal(exportWallet(reloaded, { accountId: u.accountId }))).code).toBe(
+      "STEP_UP_REQUIRED",
+    );
+    expect(await stack.requests()).toEqual([]);
+    expect(written).toHaveLength(2);
   });
 
   it("a key store that refuses the mark keeps it in memory for the client's life", async () => {

@@ -5,10 +5,14 @@
 // a receiver on the relay, the same client falls back to polling.
 import {
   addCredential,
+  createMemoryKeyStore,
   exportWallet,
   type FetchFunction,
+  type KeptCall,
   listCredentials,
+  type PendingStore,
   type SignetEvent,
+  signOut,
 } from "@signet/core";
 import type { WebhookStore } from "@signet/relay";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -280,5 +284,89 @@ describe("the push wait meets a fault once", () => {
       [200, "processing"],
       [200, null],
     ]);
+  });
+});
+
+/** What a reload keeps: the kept calls, as an app's own `pendingStore` would hold them. */
+function sharedPendingStore(): PendingStore {
+  const calls = new Map<string, KeptCall>();
+  return {
+    persistence: "memory",
+    get: async (id) => calls.get(id),
+    set: async (call) => void calls.set(call.requestId, structuredClone(call)),
+    delete: async (id) => void calls.delete(id),
+    list: async () => [...calls.values()],
+  };
+}
+
+describe("a kept call resumed after a reload, with push: true", () => {
+  // The service settles 3 s after a PROCESSING answer: the reload's first re-send comes before
+  // that (so it meets PROCESSING, not the settled answer), and only the webhook then ends its
+  // wait in time.
+  let settling: Stack;
+  beforeAll(async () => {
+    settling = await startStack({
+      webhooks: { settleMs: 3_000 },
+      relayWebhooks: { waitMs: 5_000 },
+    });
+  });
+  afterAll(() => settling?.close());
+
+  it("uses the push again: the resumed re-send's PROCESSING wait ends on the relay's push, not the backoff", async () => {
+    const signedUp = await settling.signUp();
+    const keyStore = createMemoryKeyStore();
+    const pendingStore = sharedPendingStore();
+    const first = settling.client(signedUp.customerId, { keyStore, pendingStore, ...SLOW });
+    await signInWithEmail(first.client, signedUp.emailCredentialId);
+    const [session] = await first.client.sessions.list(signedUp.accountId);
+    const path = `/auth/sessions/${session!.id}`;
+    // The page before: its sign-out answered PROCESSING once (then a wait of minutes), kept, and
+    // the page goes.
+    await settling.fault({ kind: "processing", match: { method: "DELETE", path }, count: 1 });
+    const controller = new AbortController();
+    const call = signOut(first.client, {
+      accountId: signedUp.accountId,
+      signal: controller.signal,
+    });
+    await expect.poll(async () => (await pendingStore.list()).length).toBe(1);
+    controller.abort();
+    await expect(call).rejects.toMatchObject({ code: "ABORTED" });
+    first.client.destroy();
+    const [kept] = await pendingStore.list();
+    // The reload: its first re-send meets PROCESSING again, then a wait only a push ends in time.
+    await settling.fault({ kind: "processing", match: { method: "DELETE", path }, count: 1 });
+    await settling.clearRequests();
+    const reloaded = settling.client(signedUp.customerId, {
+      keyStore,
+      pendingStore,
+      push: true,
+      ...SLOW,
+    });
+    const [ended] = await reloaded.client.pending.resume();
+    expect(ended).toMatchObject({
+      action: "signOut",
+      requestId: kept!.requestId,
+      outcome: "settled",
+    });
+    const waited = reloaded.events.find(
+      (e) => e.type === "signedRequest" && e.stage === "processing",
+    );
+    expect((waited as { delayMs: number }).delayMs).toBeGreaterThan(150_000);
+    expect(
+      reloaded.events.find((e) => e.type === "signedRequest" && e.stage === "pushed"),
+    ).toMatchObject({
+      requestId: kept!.requestId,
+      push: { operationType: "session.revoke", status: "completed", resourceId: session!.id },
+    });
+    // The kept stamp re-sent: PROCESSING, then after the push the one re-send that collects it.
+    const sent = (await settling.requests()).filter(
+      (r) => r.method === "DELETE" && r.path === path,
+    );
+    expect(sent.map((r) => [r.status, r.fault ?? null, r.hasRequestId])).toEqual([
+      [200, "processing", true],
+      [204, null, true],
+    ]);
+    expect(await reloaded.client.sessions.list(signedUp.accountId)).toEqual([]);
+    expect(await pendingStore.list()).toEqual([]);
   });
 });

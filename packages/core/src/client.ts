@@ -229,6 +229,25 @@ function wirePending(seams: () => ClientPendingSeams): () => Promise<ClientPendi
   };
 }
 
+/** The client's parts a kept sign-in's finish holds its session with (pending/adoptKeptSession.ts). */
+function adoptionSeams(
+  keyStore: () => Promise<KeyStore>,
+  crypto: CryptoApi,
+  sessions: SessionStore,
+  emit: (event: SignetEvent, onEvent?: EventSink) => void,
+  clock: Clock,
+  deviceClock: Clock,
+): ReturnType<ClientPendingSeams["client"]>["keys"] {
+  return {
+    keyStore,
+    restore: (record) => crypto.restoreSigningKey(record),
+    hold: (session, key) => sessions.add(session, key),
+    emit,
+    now: () => clock.now(),
+    deviceNow: () => deviceClock.now(),
+  };
+}
+
 /** Builds `createClient` for an entry point's defaults. */
 export function createClientFactory(defaults: ClientDefaults) {
   return function createClient(parameters: CreateClientParameters): CreateClientReturnType {
@@ -286,6 +305,7 @@ export function createClientFactory(defaults: ClientDefaults) {
         signed: (resumed, options) => client.signed<unknown>(resumed, options),
         read: (path, signal) => client.request({ method: "GET", path }, { signal }),
         sessions,
+        keys: adoptionSeams(keyStore, crypto, sessions, emit, clock, deviceClock),
       }),
     }));
     // Made at once: kept calls of an earlier page (or another tab's) are carried on, as wagmi

@@ -9,7 +9,7 @@ import {
   REQUEST_ERRORS,
   SIGNED_REQUEST_ERRORS,
 } from "../errors/errorGroups.js";
-import { assertArgument, type SignetErrorOf } from "../errors/errors.js";
+import { assertArgument, isSignetError, type SignetErrorOf } from "../errors/errors.js";
 import { establishSession, parseAuthSession, verifiedNow } from "../session/establishSession.js";
 import type { CallOptions } from "../session/events.js";
 import { listSessionsJson } from "../session/listedSessions.js";
@@ -75,7 +75,26 @@ export async function verifyOtp(
     publicKey: tek.publicKeyUncompressed,
     ...client.bundleTrust("otpTargetBundle", parameters.onEvent),
   });
-  const { body } = await client.signed(
+  // The account the sign-in is for, when the credential names it: a verify answered PROCESSING
+  // is then kept for a reload, its one-time key noted first (docs/protocol.md §2.5).
+  const accountId = (credential as Partial<AuthMethodJson>).accountId;
+  const keptFor =
+    typeof accountId === "string" && accountId.startsWith("InternalAccount:")
+      ? accountId
+      : undefined;
+  // Noted once (the kept copy's write or a lost answer); a forget waits for the note's write.
+  let noting: Promise<void> | undefined;
+  const note = (forAccount: string) => {
+    notedFor ??= forAccount;
+    noting ??= notePossibleSession(client, {
+      accountId: forAccount,
+      credentialId: credential.id,
+      sinceMs: startedAt,
+      key: tek,
+    });
+    return noting;
+  };
+  const signed = client.signed(
     {
       operation: "verifyOtp",
       ...at(CREDENTIAL_VERIFY, [credential.id]),
@@ -92,17 +111,8 @@ export async function verifyOtp(
       // session it may have made. Without the account id nothing can be looked up: the outcome
       // stays unknown, and the user signs in again.
       resolveAmbiguous: async () => {
-        const accountId = (credential as Partial<AuthMethodJson>).accountId;
         if (typeof accountId !== "string") return undefined;
-        if (notedFor === undefined) {
-          notedFor = accountId;
-          await notePossibleSession(client, {
-            accountId,
-            credentialId: credential.id,
-            sinceMs: startedAt,
-            key: tek,
-          });
-        }
+        await note(accountId);
         const listed = await listSessionsJson(client, accountId, signal);
         const adopted = await adoptProvenSession(client, {
           operation: "verifyOtp",
@@ -117,10 +127,41 @@ export async function verifyOtp(
         sessionKey = adopted.key;
         return { status: 200, body: adopted.session };
       },
+      // Kept on PROCESSING: the stamped verify, re-sent by the next page, which adopts the
+      // session under the TEK (pending/adoptKeptSession.ts). The TEK stays in the key store,
+      // non-extractable, noted before the copy is written; the copy names its public key only.
+      ...(keptFor === undefined
+        ? {}
+        : {
+            pending: {
+              resumable: true,
+              accountId: keptFor,
+              finish: {
+                kind: "adoptSession" as const,
+                accountId: keptFor,
+                credentialId: credential.id,
+                publicKey: tek.publicKey,
+              },
+              keep: () => note(keptFor),
+            },
+          }),
     },
     parameters,
   );
-  if (notedFor !== undefined) await forgetPossibleSession(client, notedFor, tek.publicKey);
+  const { body } = await signed.catch(async (error: unknown) => {
+    // The service refused the verify (a wrong code, a spent request id): no session was made
+    // for the TEK, so its note goes. Any other end (aborted by a reload, no answer) keeps it:
+    // the kept call, or the next sign-out, settles it.
+    if (notedFor !== undefined && refusedByService(error)) {
+      await noting;
+      await forgetPossibleSession(client, notedFor, tek.publicKey).catch(() => undefined);
+    }
+    throw error;
+  });
+  if (notedFor !== undefined) {
+    await noting;
+    await forgetPossibleSession(client, notedFor, tek.publicKey);
+  }
   const { key: _key, ...session } = await establishSession(client, {
     onEvent: parameters.onEvent,
     session: body,
@@ -131,6 +172,16 @@ export async function verifyOtp(
   });
   return session;
 }
+
+/** A 4xx answer of the service that says the verify made nothing (not a lapse, not a 408/429). */
+const refusedByService = (error: unknown) =>
+  isSignetError(error) &&
+  error.status !== undefined &&
+  error.status >= 400 &&
+  error.status < 500 &&
+  error.status !== 408 &&
+  error.status !== 429 &&
+  error.code !== "CHALLENGE_EXPIRED";
 
 /** `POST /auth/credentials/{AuthMethod}/verify`. */
 export const CREDENTIAL_VERIFY = {

@@ -66,24 +66,35 @@ async function writeClockMark(store: KeyStore, ms: number): Promise<void> {
   }
 }
 
+/**
+ * How far the device's time must have risen past the last mark written before another is: a
+ * write is a set, a list and deletes in the key store (IndexedDB in a browser), and the checks
+ * and session changes that raise the mark come many a minute. The cost is the tolerance of the
+ * guarantee across a reload: the stored mark may lag the highest time shown by less than this,
+ * so a date set back by less than this after the last write may count, never one set back by
+ * more (docs/security.md "The device's clock"). Within a page the mark in memory is exact.
+ */
+export const CLOCK_MARK_STEP_MS = 60_000;
+
 /** Per client: the highest mark written to its key store, and the writes in flight, in order. */
 const marks = new WeakMap<SignetClient, { written: number; writing: Promise<void> }>();
 
 /**
  * The device's time through the session store's high-water mark, which is kept in the key store
- * beside the sessions when it rose (in memory only where the store refuses the entry). From the
- * client's first check on, every change of its held sessions (a sign-in, each refresh) raises and
- * keeps it too, so the mark follows the app while it runs.
+ * beside the sessions once it has risen {@link CLOCK_MARK_STEP_MS} past the last mark written
+ * (the one the store held when the client loaded it, or this client's own; in memory only where
+ * the store refuses the entry). From the client's first check on, every change of its held
+ * sessions (a sign-in, each refresh) raises it too, so the mark follows the app while it runs.
  */
 function deviceNow(client: SignetClient): number {
   const at = client.sessions.deviceTime();
   let kept = marks.get(client);
   if (kept === undefined) {
-    kept = { written: 0, writing: Promise.resolve() };
+    kept = { written: client.sessions.storedMark(), writing: Promise.resolve() };
     marks.set(client, kept);
     client.sessions.subscribe(() => deviceNow(client));
   }
-  if (at > kept.written) {
+  if (kept.written === 0 || at >= kept.written + CLOCK_MARK_STEP_MS) {
     kept.written = at;
     kept.writing = kept.writing.then(async () => {
       try {

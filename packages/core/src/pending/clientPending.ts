@@ -38,6 +38,8 @@ export type ClientPendingSeams = {
   client: () => {
     signed: ResumeSeams["signed"];
     read: ResumeSeams["read"];
+    /** What a kept sign-in's finish holds its session with. */
+    keys: ResumeSeams["keys"];
     sessions: {
       list(accountId: string): Promise<readonly Session[]>;
       remove(accountId: string, sessionId: string): Promise<void>;
@@ -106,6 +108,7 @@ export function createClientPending(seams: ClientPendingSeams): ClientPending {
         told: tracker.told,
         signed: client.signed,
         read: client.read,
+        keys: client.keys,
         held: (accountId) => sessions.list(accountId),
         forget: async (session, options) => {
           await sessions.remove(session.accountId, session.id);

@@ -59,6 +59,10 @@ function rawStore(records: unknown[]): PendingStore & { records: Map<string, unk
   };
 }
 
+const notASignIn = (): never => {
+  throw new Error("a revoke's resume used a sign-in's seam");
+};
+
 /** Resume seams over `store` that record what would be sent and told. */
 function seamsOver(store: PendingStore) {
   const sent: string[] = [];
@@ -83,6 +87,15 @@ function seamsOver(store: PendingStore) {
     read: async () => ({ data: [] }),
     held: async () => [],
     forget: async () => undefined,
+    // A revoke's finish never adopts a session: any use of these fails the test.
+    keys: {
+      keyStore: notASignIn,
+      restore: notASignIn,
+      hold: notASignIn,
+      emit: notASignIn,
+      now: () => NOW,
+      deviceNow: () => NOW,
+    },
   };
   return { seams, sent, told };
 }

@@ -35,8 +35,9 @@ export type PendingCall = {
   /** Carried on from a kept copy (after a reload, or from another tab). */
   resumed: boolean;
   /**
-   * Whether a reload carries it on (`false`: an export, a sign-in whose new key is not kept, a
-   * quote execute or a contact-change submit, whose own records say how they ended).
+   * Whether a reload carries it on (`false`: an export, a sign-in whose new key is not kept (a
+   * passkey's, or a code's without its account id), a quote execute or a contact-change submit,
+   * whose own records say how they ended).
    */
   resumable: boolean;
 };
@@ -74,6 +75,12 @@ export type PendingOptions = {
   accountId?: string;
   /** What a resume does after a success (the action's own code does it otherwise). */
   finish?: PendingFinish;
+  /**
+   * @internal Runs once before the kept copy is first written, and the copy waits for it: a
+   * sign-in notes its one-time key in the key store there, so that no kept sign-in ever names a
+   * key the store does not hold. Must not throw.
+   */
+  keep?: () => Promise<void>;
   /** @internal The kept call a resume carries on (already locked and written). */
   resumed?: KeptCall;
 };

@@ -36,15 +36,29 @@ export type KeptCall = {
   finish?: PendingFinish;
 };
 
-/** What an action does after its call ends in success, kept beside the call. */
-export type PendingFinish = {
-  kind: "forgetSessions";
-  accountId: string;
-  /** Forget this held session… */
-  sessionId?: string;
-  /** …or every held session of this credential. */
-  credentialId?: string;
-};
+/**
+ * What an action does after its call ends in success, kept beside the call: a revoke forgets the
+ * held sessions it ended (`forgetSessions`); a sign-in adopts the session its one-time key was
+ * sent for (`adoptSession`: the key itself stays in the key store, non-extractable, noted as a
+ * key whose session this device may have made; the kept copy names only its public key).
+ */
+export type PendingFinish =
+  | {
+      kind: "forgetSessions";
+      accountId: string;
+      /** Forget this held session… */
+      sessionId?: string;
+      /** …or every held session of this credential. */
+      credentialId?: string;
+    }
+  | {
+      kind: "adoptSession";
+      accountId: string;
+      /** The credential signed in with (`AuthMethod:…`), the one the kept path names. */
+      credentialId: string;
+      /** The one-time key's compressed public key: the session adopted must be this key's. */
+      publicKey: string;
+    };
 
 /**
  * Storage of kept calls by request id. Implement it to keep them somewhere else (an app's own
@@ -68,11 +82,12 @@ const isString = (value: unknown): value is string => typeof value === "string";
 // A service id as the actions send them (arguments.ts): `<Type>:<id>`.
 const ID = "[0-9A-Za-z][0-9A-Za-z-]{0,63}";
 const ACCOUNT_ID = new RegExp(`^InternalAccount:${ID}$`);
+const CREDENTIAL_ID = new RegExp(`^AuthMethod:${ID}$`);
 
 /**
  * The only calls a kept record may re-send: the signed retries of the service's #850 that an
- * action keeps (a credential add, a credential or session revoke), each with the actions that
- * make it. The store lives in the page's origin storage, so a record planted there must never
+ * action keeps (a credential add, a credential or session revoke, an OTP sign-in's verify), each
+ * with the actions that make it. The store lives in the page's origin storage, so a record planted there must never
  * send a stamp to any other path: anything else reads back as no kept call, and is deleted.
  */
 const RESUMABLE: readonly { method: string; path: RegExp; actions: readonly string[] }[] = [
@@ -87,7 +102,15 @@ const RESUMABLE: readonly { method: string; path: RegExp; actions: readonly stri
     path: new RegExp(`^/auth/sessions/Session:${ID}$`),
     actions: ["revokeSession", "signOut"],
   },
+  {
+    method: "POST",
+    path: new RegExp(`^/auth/credentials/AuthMethod:${ID}/verify$`),
+    actions: ["verifyOtp"],
+  },
 ];
+
+/** Which finish each action's kept call may carry: a sign-in's is its session's adoption. */
+const FINISH_OF: Readonly<Record<string, PendingFinish["kind"]>> = { verifyOtp: "adoptSession" };
 
 /** Whether `action` may keep a call to `method path` (one of the resumable routes). */
 export function isResumableRoute(action: string, method: string, path: string): boolean {
@@ -124,14 +147,37 @@ export function readKeptCall(value: unknown): KeptCall | undefined {
     Number.isFinite(v.expiresAtMs) &&
     Number.isFinite(v.since) &&
     Number.isInteger(v.attempt) &&
-    (v.finish === undefined || readFinish(v.finish)?.accountId === v.accountId);
+    finishFits(v.action, v.path, v.accountId, v.finish);
   return ok ? (value as KeptCall) : undefined;
 }
 
+/**
+ * Whether a kept call's finish is its action's and its account's: a sign-in must carry the key
+ * it adopts, for the credential its path names; any other action at most forgets sessions.
+ */
+function finishFits(action: string, path: string, accountId: string, value: unknown): boolean {
+  const wanted = FINISH_OF[action] ?? "forgetSessions";
+  if (value === undefined) return wanted === "forgetSessions";
+  const finish = readFinish(value);
+  if (finish === undefined || finish.kind !== wanted || finish.accountId !== accountId)
+    return false;
+  return (
+    finish.kind !== "adoptSession" || path === `/auth/credentials/${finish.credentialId}/verify`
+  );
+}
+
 function readFinish(value: unknown): PendingFinish | undefined {
-  const f = value as Partial<PendingFinish> | null;
-  if (typeof f !== "object" || f === null || f.kind !== "forgetSessions") return undefined;
-  if (!isString(f.accountId)) return undefined;
+  const f = value as Record<string, unknown> | null;
+  if (typeof f !== "object" || f === null || !isString(f.accountId)) return undefined;
+  if (f.kind === "adoptSession") {
+    const fits =
+      isString(f.credentialId) &&
+      CREDENTIAL_ID.test(f.credentialId) &&
+      isString(f.publicKey) &&
+      /^0[23][0-9a-f]{64}$/i.test(f.publicKey);
+    return fits ? (f as PendingFinish) : undefined;
+  }
+  if (f.kind !== "forgetSessions") return undefined;
   if (f.sessionId !== undefined && !isString(f.sessionId)) return undefined;
   if (f.credentialId !== undefined && !isString(f.credentialId)) return undefined;
   return f as PendingFinish;

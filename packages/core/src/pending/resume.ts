@@ -10,8 +10,19 @@ import type { CallOptions } from "../session/events.js";
 import type { Session } from "../session/sessionStore.js";
 import type { CheckPayload } from "../transport/payloadCheck.js";
 import type { ResumeFrom } from "../transport/signedRequestParameters.js";
+import {
+  type AdoptFinish,
+  type AdoptSeams,
+  adoptKeptSession,
+  discardKeptKey,
+} from "./adoptKeptSession.js";
 import { type PendingOptions, pendingLockKey, type ResumedCall } from "./pendingCalls.js";
-import { type PendingFinish, type PendingStore, readKeptCall } from "./pendingStore.js";
+import {
+  type KeptCall,
+  type PendingFinish,
+  type PendingStore,
+  readKeptCall,
+} from "./pendingStore.js";
 import type { PendingTracker } from "./track.js";
 
 /** What one kept call is re-sent with (the client's `signed` takes it). */
@@ -55,6 +66,8 @@ export type ResumeSeams = {
   /** The held sessions of an account, and forgetting one (with its `session` event). */
   held: (accountId: string) => Promise<readonly Session[]>;
   forget: (session: Session, call: ResumeCallOptions) => Promise<void>;
+  /** What a kept sign-in's finish adopts its session with (./adoptKeptSession.ts). */
+  keys: AdoptSeams;
 };
 
 // A resume never signs: its one leg is stamped already, and a 202 ends it (maxLegs 2).
@@ -127,6 +140,7 @@ async function resumeOne(
   const mine = call.accountIds === undefined || call.accountIds.includes(kept.accountId);
   if (seams.now() >= kept.expiresAtMs) {
     await store.delete(requestId).catch(() => undefined);
+    await discardKey(seams, kept);
     if (!mine) return undefined;
     told(kept, { state: "dropped", code: "CHALLENGE_EXPIRED" }, call.onEvent);
     return { action, requestId, outcome: "dropped", code: "CHALLENGE_EXPIRED" };
@@ -159,11 +173,14 @@ async function resumeOne(
     // re-send then meets a spent request id, or the resource already gone. What the call ends
     // says whether it ended.
     const found =
-      thrown.code !== "ABORTED" && kept.finish !== undefined
+      thrown.code !== "ABORTED" && kept.finish?.kind === "forgetSessions"
         ? await ended(seams, kept.finish, call.signal).catch(() => undefined)
         : undefined;
     if (found === undefined) {
-      if (thrown.code !== "ABORTED") await store.delete(requestId).catch(() => undefined);
+      if (thrown.code !== "ABORTED") {
+        await store.delete(requestId).catch(() => undefined);
+        await discardKey(seams, kept);
+      }
       const end = defined({ status: thrown.status, code: String(thrown.code) });
       told(kept, { state: "failed", ...end }, call.onEvent);
       return { action, requestId, outcome: "failed", error: thrown };
@@ -171,9 +188,43 @@ async function resumeOne(
     result = found;
   }
   await store.delete(requestId).catch(() => undefined);
-  if (kept.finish) await finish(seams, kept.finish, call);
+  if (kept.finish?.kind === "adoptSession") {
+    const refused = await adopt(seams, kept, kept.finish, result.body, call);
+    if (refused) return { action, requestId, outcome: "failed", error: refused };
+  } else if (kept.finish) await finish(seams, kept.finish, call);
   told(kept, { state: "settled", status: result.status }, call.onEvent);
   return { action, requestId, outcome: "settled", ...result };
+}
+
+/**
+ * A kept sign-in's finish: the answered session adopted under its noted one-time key, or refused
+ * (nothing held: `SESSION_KEY_MISMATCH` and the like), told as failed and returned.
+ */
+async function adopt(
+  seams: ResumeSeams,
+  kept: KeptCall,
+  what: AdoptFinish,
+  body: unknown,
+  call: ResumeCallOptions,
+): Promise<SignetError | undefined> {
+  try {
+    await adoptKeptSession(seams.keys, kept, what, body, call.onEvent);
+    return undefined;
+  } catch (thrown) {
+    const error = isSignetError(thrown)
+      ? thrown
+      : new SignetError("KEY_STORAGE_UNAVAILABLE", "The resumed sign-in's key could not be read", {
+          cause: thrown,
+        });
+    seams.told(kept, { state: "failed", code: String(error.code) }, call.onEvent);
+    return error;
+  }
+}
+
+/** A kept sign-in that ended without a session (failed, lapsed): its one-time key goes. */
+async function discardKey(seams: ResumeSeams, kept: KeptCall) {
+  if (kept.finish?.kind !== "adoptSession") return;
+  await discardKeptKey(seams.keys, kept.finish).catch(() => undefined);
 }
 
 const listed = (answer: unknown, id: string) =>
@@ -186,7 +237,7 @@ const listed = (answer: unknown, id: string) =>
  */
 async function ended(
   seams: ResumeSeams,
-  what: PendingFinish,
+  what: Extract<PendingFinish, { kind: "forgetSessions" }>,
   signal: AbortSignal | undefined,
 ): Promise<{ status: 204; body: undefined } | undefined> {
   const { accountId, sessionId, credentialId } = what;
@@ -201,7 +252,11 @@ async function ended(
 }
 
 /** What the action would have done after its call: forget the held sessions it ended. */
-async function finish(seams: ResumeSeams, what: PendingFinish, call: ResumeCallOptions) {
+async function finish(
+  seams: ResumeSeams,
+  what: Extract<PendingFinish, { kind: "forgetSessions" }>,
+  call: ResumeCallOptions,
+) {
   const { accountId, sessionId, credentialId } = what;
   for (const held of await seams.held(accountId)) {
     if (held.id !== sessionId && (credentialId === undefined || held.credentialId !== credentialId))

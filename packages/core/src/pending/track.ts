@@ -156,6 +156,13 @@ export function createPendingTracker(view: PendingView, seams: Seams): PendingTr
           if (record === undefined) return;
           const first = kept === undefined;
           kept = record;
+          // What the copy names (a sign-in's one-time key) is kept first: every write of the
+          // copy follows this one in the chain.
+          if (first && options.keep) {
+            const keep = options.keep;
+            // Not once the call has ended (its action forgets no key it never noted).
+            write(() => (ended ? Promise.resolve() : keep()));
+          }
           if (!first || options.resumed) {
             write((store) => store.set(record));
             return;

@@ -3,21 +3,11 @@
 import type { SignetClient } from "../client.js";
 import type { DecryptionKey, SigningKey } from "../crypto/backend.js";
 import { SignetError } from "../errors/errors.js";
-import { expectShape } from "../transport/responseShape.js";
 import type { AuthSessionJson } from "../transport/wire.js";
 import type { EventSink } from "./events.js";
 import type { ActiveSession } from "./sessionStore.js";
 
-export const AUTH_SESSION_FIELDS = ["id", "accountId", "expiresAt"] as const;
-
-/** Checks an AuthSession body. @throws {SignetError} `MALFORMED_RESPONSE`. */
-export function parseAuthSession(body: unknown): AuthSessionJson {
-  const session = expectShape<AuthSessionJson>(body, AUTH_SESSION_FIELDS, "AuthSession");
-  if (!session.id.startsWith("Session:") || Number.isNaN(Date.parse(session.expiresAt))) {
-    throw new SignetError("MALFORMED_RESPONSE", "AuthSession has an invalid id or expiresAt");
-  }
-  return session;
-}
+export { AUTH_SESSION_FIELDS, parseAuthSession } from "./authSession.js";
 
 /**
  * The session's signing key: the client-held one, or in the legacy flow the one opened from

@@ -5,6 +5,11 @@
 // no session stays usable at the service with nobody holding it.
 import type { SignetClient } from "../client.js";
 import type { SigningKey } from "../crypto/backend.js";
+import {
+  possibleSessionId as idOf,
+  POSSIBLE_PREFIX as PREFIX,
+  readPossibleSessionId as read,
+} from "./possibleSessionIds.js";
 
 /** A key whose session the device may have made and does not hold. */
 export type PossibleSession = {
@@ -15,24 +20,6 @@ export type PossibleSession = {
   sinceMs: number;
   key: SigningKey;
 };
-
-const PREFIX = "signet.possible|";
-
-/** `signet.possible|<accountId>|<sinceMs>|<credentialId>|<public key>`: one per key. */
-const idOf = (entry: Omit<PossibleSession, "key">, publicKey: string) =>
-  `${PREFIX}${[entry.accountId, String(entry.sinceMs), entry.credentialId ?? "", publicKey].join("|")}`;
-
-function read(id: string): Omit<PossibleSession, "key"> & { publicKey: string } {
-  const [accountId = "", since = "", credentialId = "", publicKey = ""] = id
-    .slice(PREFIX.length)
-    .split("|");
-  return {
-    accountId,
-    sinceMs: Number(since),
-    ...(credentialId ? { credentialId } : {}),
-    publicKey,
-  };
-}
 
 /**
  * Keeps `key` as one whose session the device may have made: the call that sent it lost an

@@ -143,6 +143,12 @@ export type SessionStore = {
    * device's "now" (docs/security.md "Step-up").
    */
   deviceTime(): number;
+  /**
+   * @internal The highest clock mark the key store held when this store last read it (epoch ms,
+   * 0 for none): the last one written, which the step-up check writes again only once the
+   * device's time has risen well past it.
+   */
+  storedMark(): number;
 };
 
 /** `key`, on which a `KEY_INVALID` before its first signature calls `lost` (then rethrows). */
@@ -217,6 +223,7 @@ export function createSessionStore(parameters: {
   let isLoaded = false;
   /** The highest device time seen (epoch ms): stored marks, readings, sessions added. */
   let mark = 0;
+  let storedMark = 0;
   const deviceTime = () => (mark = Math.max(mark, deviceNow()));
 
   const publish = () => {
@@ -242,6 +249,7 @@ export function createSessionStore(parameters: {
         const marked = parseClockMark(id);
         if (marked !== undefined) {
           mark = Math.max(mark, marked);
+          storedMark = Math.max(storedMark, marked);
           continue;
         }
         const record = await store.get(id);
@@ -393,5 +401,6 @@ export function createSessionStore(parameters: {
     settled: rejection.settled,
     loaded: () => isLoaded,
     deviceTime,
+    storedMark: () => storedMark,
   };
 }

@@ -1,0 +1,367 @@
+// A sign-in kept across a reload (docs/protocol.md §2.5): an OTP verify answered PROCESSING is
+// kept with its one-time key noted in the key store (never the key itself in the kept copy), a
+// resume re-sends it and adopts the answered session only under that key, and a failed or lapsed
+// one leaves no key behind.
+import { describe, expect, it } from "vitest";
+import { expectDocumentedDetails } from "../../../test/src/errorDetails.js";
+import { CREDENTIAL_VERIFY } from "../actions/verifyOtp.js";
+import { at } from "../catalog/actionRow.js";
+import type { SigningKey } from "../crypto/backend.js";
+import { SignetError } from "../errors/errors.js";
+import { createClient, createMemoryKeyStore } from "../index.js";
+import type { SignetEvent } from "../session/events.js";
+import { listPossibleSessions, notePossibleSession } from "../session/possibleSessions.js";
+import { createPendingView, type PendingEvent } from "./pendingCalls.js";
+import {
+  createMemoryPendingStore,
+  isResumableRoute,
+  type KeptCall,
+  type PendingStore,
+  readKeptCall,
+} from "./pendingStore.js";
+import { type ResumeSeams, resumeKeptCalls } from "./resume.js";
+import { createPendingTracker } from "./track.js";
+
+const accountId = "InternalAccount:11111111-1111-4111-8111-111111111111";
+const otherAccountId = "InternalAccount:99999999-9999-4999-8999-999999999999";
+const credentialId = "AuthMethod:33333333-3333-4333-8333-333333333333";
+const sessionId = "Session:22222222-2222-4222-8222-222222222222";
+const NOW = Date.now();
+const verifyPath = at(CREDENTIAL_VERIFY, [credentialId]).path;
+
+let ids = 0;
+const requestId = () => `Request:00000000-0000-4000-8000-${String(++ids).padStart(12, "0")}`;
+
+/** A client over a memory key store, and a fresh one-time key noted in it as a sign-in does. */
+async function device() {
+  const keyStore = createMemoryKeyStore();
+  const events: SignetEvent[] = [];
+  const client = createClient({
+    relayUrl: "http://127.0.0.1:9/relay",
+    keyStore,
+    pendingStore: createMemoryPendingStore(),
+    resumePending: false,
+    fetch: async () => {
+      throw new TypeError("nothing is sent");
+    },
+    onEvent: (event) => events.push(event),
+  });
+  const tek = await client.crypto.generateSigningKey();
+  await notePossibleSession(client, { accountId, credentialId, sinceMs: NOW - 2_000, key: tek });
+  return { client, keyStore, events, tek };
+}
+
+/** The verify kept after its first PROCESSING answer, stamped by `key`, for `tek`. */
+async function keptVerify(
+  client: Awaited<ReturnType<typeof device>>["client"],
+  tek: SigningKey,
+  signer: SigningKey = tek,
+  overrides: Partial<KeptCall> = {},
+): Promise<KeptCall> {
+  return {
+    v: 1,
+    action: "verifyOtp",
+    accountId,
+    method: "POST",
+    path: verifyPath,
+    body: JSON.stringify({ type: "EMAIL_OTP", encryptedOtpBundle: "sealed" }),
+    expectedStatus: 200,
+    requestId: requestId(),
+    signature: await client.crypto.stampPayload("the verification token", signer),
+    expiresAtMs: NOW + 60_000,
+    since: NOW - 1_000,
+    attempt: 1,
+    finish: { kind: "adoptSession", accountId, credentialId, publicKey: tek.publicKey },
+    ...overrides,
+  };
+}
+
+const answered = (overrides: Record<string, unknown> = {}) => ({
+  id: sessionId,
+  accountId,
+  type: "EMAIL_OTP",
+  nickname: "",
+  createdAt: new Date(NOW).toISOString(),
+  updatedAt: new Date(NOW).toISOString(),
+  expiresAt: new Date(NOW + 15 * 60_000).toISOString(),
+  ...overrides,
+});
+
+/** Resume seams over the device's own parts; `answer` is what the re-sent verify ends with. */
+function seamsOf(
+  setup: Awaited<ReturnType<typeof device>>,
+  store: PendingStore,
+  answer: () => Promise<{ status: number; body: unknown }>,
+) {
+  const { client, keyStore } = setup;
+  const sent: { path: string; signature: string | undefined }[] = [];
+  const told: PendingEvent[] = [];
+  const view = createPendingView();
+  const tracker = createPendingTracker(view, {
+    store: async () => store,
+    lock: (_key, task) => task(),
+    now: () => NOW,
+    emit: (event) => told.push(event),
+  });
+  const seams: ResumeSeams = {
+    store,
+    lock: (_key, task) => task(),
+    now: () => NOW,
+    has: view.has,
+    told: tracker.told,
+    signed: async (parameters) => {
+      sent.push({ path: parameters.path, signature: parameters.resumeFrom.signature });
+      return answer();
+    },
+    read: async () => ({ data: [] }),
+    held: async () => [],
+    forget: async () => undefined,
+    keys: {
+      keyStore: async () => keyStore,
+      restore: (record) => client.crypto.restoreSigningKey(record),
+      hold: (session, key) => client.holdSession(session, key),
+      emit: (event, onEvent) => client.emit(event, onEvent),
+      now: () => NOW,
+      deviceNow: () => NOW,
+    },
+  };
+  return { seams, sent, told };
+}
+
+describe("a kept sign-in's record", () => {
+  it("the verify route is resumable for verifyOtp only", () => {
+    expect(isResumableRoute("verifyOtp", "POST", verifyPath)).toBe(true);
+    expect(isResumableRoute("signInWithPasskey", "POST", verifyPath)).toBe(false);
+    expect(isResumableRoute("signOut", "POST", verifyPath)).toBe(false);
+  });
+
+  it("reads back as written, naming the key by its public key only", async () => {
+    const { client, tek } = await device();
+    const kept = await keptVerify(client, tek);
+    expect(readKeptCall(kept)).toBe(kept);
+    expect(JSON.stringify(kept)).not.toMatch(/privateKey|"d"|scalar/);
+  });
+
+  it.each([
+    ["no finish (a sign-in must name its key)", { finish: undefined }],
+    [
+      "a revoke's finish",
+      { finish: { kind: "forgetSessions", accountId, sessionId } as KeptCall["finish"] },
+    ],
+    [
+      "a finish for another credential than the path's",
+      {
+        finish: {
+          kind: "adoptSession",
+          accountId,
+          credentialId: "AuthMethod:44444444-4444-4444-8444-444444444444",
+          publicKey: `02${"ab".repeat(32)}`,
+        } as KeptCall["finish"],
+      },
+    ],
+    [
+      "a finish for another account",
+      {
+        finish: {
+          kind: "adoptSession",
+          accountId: otherAccountId,
+          credentialId,
+          publicKey: `02${"ab".repeat(32)}`,
+        } as KeptCall["finish"],
+      },
+    ],
+    [
+      "a key that is not a compressed public key",
+      {
+        finish: {
+          kind: "adoptSession",
+          accountId,
+          credentialId,
+          publicKey: "not-a-key",
+        } as KeptCall["finish"],
+      },
+    ],
+    ["the verify path under another action", { action: "signOut" }],
+    ["a verify path walking out", { path: `${verifyPath}/../../../customers/x` }],
+  ])("refuses %s", async (_what, change) => {
+    const { client, tek } = await device();
+    expect(readKeptCall({ ...(await keptVerify(client, tek)), ...change })).toBeUndefined();
+  });
+
+  it("a revoke may not carry a sign-in's finish", async () => {
+    const { tek } = await device();
+    const revoke = {
+      v: 1,
+      action: "signOut",
+      accountId,
+      method: "DELETE",
+      path: `/auth/sessions/${sessionId}`,
+      expectedStatus: 204,
+      requestId: requestId(),
+      signature: "stamp-value",
+      expiresAtMs: NOW + 60_000,
+      since: NOW,
+      attempt: 1,
+      finish: { kind: "adoptSession", accountId, credentialId, publicKey: tek.publicKey },
+    };
+    expect(readKeptCall(revoke)).toBeUndefined();
+  });
+});
+
+describe("the tracker keeps a sign-in", () => {
+  it("notes the key (keep) once, before the copy is first written", async () => {
+    const order: string[] = [];
+    const inner = createMemoryPendingStore();
+    const store: PendingStore = {
+      ...inner,
+      persistence: "memory",
+      set: async (call) => {
+        order.push(`set ${call.attempt}`);
+        await inner.set(call);
+      },
+    };
+    const view = createPendingView();
+    const tracker = createPendingTracker(view, {
+      store: async () => store,
+      lock: (_key, task) => task(),
+      now: () => NOW,
+      emit: () => undefined,
+    });
+    const { tek } = await device();
+    const call = tracker.track("verifyOtp", {
+      resumable: true,
+      accountId,
+      finish: { kind: "adoptSession", accountId, credentialId, publicKey: tek.publicKey },
+      keep: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        order.push("keep");
+      },
+    });
+    const leg = (attempt: number) => ({
+      method: "POST",
+      path: verifyPath,
+      body: "{}",
+      expectedStatus: 200,
+      requestId: "Request:00000000-0000-4000-8000-0000000000aa",
+      signature: "stamp-value",
+      expiresAtMs: NOW + 60_000,
+      attempt,
+    });
+    call.onStillProcessing(leg(1));
+    call.onStillProcessing(leg(2));
+    await expect.poll(() => order.length).toBe(3);
+    expect(order[0]).toBe("keep");
+    expect(order.slice(1).sort()).toEqual(["set 1", "set 2"]);
+    expect((await inner.list()).map((k) => k.finish)).toEqual([
+      { kind: "adoptSession", accountId, credentialId, publicKey: tek.publicKey },
+    ]);
+  });
+});
+
+describe("a resumed sign-in", () => {
+  it("re-sends the kept stamp and adopts the answered session under the noted key", async () => {
+    const setup = await device();
+    const { client, tek, events } = setup;
+    const kept = await keptVerify(client, tek);
+    const store = createMemoryPendingStore();
+    await store.set(kept);
+    const { seams, sent, told } = seamsOf(setup, store, async () => ({
+      status: 200,
+      body: answered(),
+    }));
+    const ended = await resumeKeptCalls(seams);
+    expect(ended).toMatchObject([{ action: "verifyOtp", outcome: "settled", status: 200 }]);
+    expect(sent).toEqual([{ path: verifyPath, signature: kept.signature }]);
+    const [held] = await client.sessions.list(accountId);
+    expect(held).toMatchObject({ id: sessionId, credentialId, publicKey: tek.publicKey });
+    // The code was proven when the call was first sent, not when the reload finished it.
+    expect(held?.verifiedAtService).toBe(new Date(kept.since).toISOString());
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: "session", action: "created", sessionId }),
+    );
+    expect(told.map((e) => e.state)).toEqual(["settled"]);
+    expect(await listPossibleSessions(client, accountId)).toEqual([]);
+    expect(await store.list()).toEqual([]);
+  });
+
+  it.each([
+    [
+      "an answer that carries a sealed session key (another key)",
+      answered({ encryptedSessionSigningKey: "sealed" }),
+    ],
+    ["an answer for another account", answered({ accountId: otherAccountId })],
+  ])(
+    "refuses %s: SESSION_KEY_MISMATCH, nothing held, the key left for a sign-out",
+    async (_w, body) => {
+      const setup = await device();
+      const { client, tek } = setup;
+      const store = createMemoryPendingStore();
+      await store.set(await keptVerify(client, tek));
+      const { seams, told } = seamsOf(setup, store, async () => ({ status: 200, body }));
+      const [ended] = await resumeKeptCalls(seams);
+      expect(ended).toMatchObject({ outcome: "failed", error: { code: "SESSION_KEY_MISMATCH" } });
+      expectDocumentedDetails((ended as { error: SignetError }).error);
+      expect(told).toMatchObject([{ state: "failed", code: "SESSION_KEY_MISMATCH" }]);
+      expect(await client.sessions.list(accountId)).toEqual([]);
+      expect((await listPossibleSessions(client, accountId)).map((p) => p.key.publicKey)).toEqual([
+        tek.publicKey,
+      ]);
+      expect(await store.list()).toEqual([]);
+    },
+  );
+
+  it("refuses a kept stamp made by another key than the noted one", async () => {
+    const setup = await device();
+    const { client, tek } = setup;
+    const other = await client.crypto.generateSigningKey();
+    const store = createMemoryPendingStore();
+    await store.set(await keptVerify(client, tek, other));
+    const { seams } = seamsOf(setup, store, async () => ({ status: 200, body: answered() }));
+    const [ended] = await resumeKeptCalls(seams);
+    expect(ended).toMatchObject({ outcome: "failed", error: { code: "SESSION_KEY_MISMATCH" } });
+    expect(await client.sessions.list(accountId)).toEqual([]);
+  });
+
+  it("refuses with KEY_NOT_FOUND when the key store no longer holds the noted key", async () => {
+    const setup = await device();
+    const { client, keyStore } = setup;
+    const unnoted = await client.crypto.generateSigningKey();
+    const store = createMemoryPendingStore();
+    await store.set(await keptVerify(client, unnoted));
+    const before = await keyStore.list();
+    const { seams } = seamsOf(setup, store, async () => ({ status: 200, body: answered() }));
+    const [ended] = await resumeKeptCalls(seams);
+    expect(ended).toMatchObject({ outcome: "failed", error: { code: "KEY_NOT_FOUND" } });
+    expectDocumentedDetails((ended as { error: SignetError }).error);
+    expect(await client.sessions.list(accountId)).toEqual([]);
+    expect(await keyStore.list()).toEqual(before);
+  });
+
+  it("that fails at the service is dropped, and its one-time key deleted", async () => {
+    const setup = await device();
+    const { client, tek } = setup;
+    const store = createMemoryPendingStore();
+    await store.set(await keptVerify(client, tek));
+    const { seams, told } = seamsOf(setup, store, async () => {
+      throw new SignetError("UNAUTHORIZED", "the code is wrong", { status: 401 });
+    });
+    const [ended] = await resumeKeptCalls(seams);
+    expect(ended).toMatchObject({ outcome: "failed", error: { code: "UNAUTHORIZED" } });
+    expect(told).toMatchObject([{ state: "failed", code: "UNAUTHORIZED", status: 401 }]);
+    expect(await listPossibleSessions(client, accountId)).toEqual([]);
+    expect(await store.list()).toEqual([]);
+  });
+
+  it("whose challenge lapsed is dropped unsent, and its one-time key deleted", async () => {
+    const setup = await device();
+    const { client, tek } = setup;
+    const store = createMemoryPendingStore();
+    await store.set(await keptVerify(client, tek, tek, { expiresAtMs: NOW }));
+    const { seams, sent } = seamsOf(setup, store, async () => ({ status: 200, body: answered() }));
+    expect(await resumeKeptCalls(seams)).toMatchObject([
+      { outcome: "dropped", code: "CHALLENGE_EXPIRED" },
+    ]);
+    expect(sent).toEqual([]);
+    expect(await listPossibleSessions(client, accountId)).toEqual([]);
+  });
+});
