@@ -229,8 +229,10 @@ const budgets = [
     name: "@signet/frame (the app's adapter)",
     entry: "packages/frame/dist/index.js",
     // 1.9 KiB measured (1974 B): nothing of it is lazy, an app that uses it needs all of it.
-    upFront: 1_974,
-    whole: 1_974,
+    // 1990 B with the iframe's `referrerpolicy="origin"` (Firefox's frame checks its parent by
+    // the referrer, which an app sending no-referrer would otherwise withhold).
+    upFront: 1_990,
+    whole: 1_990,
     external: ["@signet/core"],
   },
   {

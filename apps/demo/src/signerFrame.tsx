@@ -27,10 +27,9 @@ export function openSignerFrame(url: string): SignerFrame {
       ),
   });
   signer.element.className = "signer-frame";
-  // This page sends no referrer (`Referrer-Policy: no-referrer`). The frame checks who framed it
-  // by `location.ancestorOrigins`, or, where a browser has none (Firefox), by the referrer: its
-  // own navigation carries this page's origin, and nothing more.
-  signer.element.referrerPolicy = "origin";
+  // This page sends no referrer (`Referrer-Policy: no-referrer`); the adapter's iframe still
+  // carries this page's origin to the frame (`referrerpolicy="origin"`), which Firefox's frame
+  // checks its parent by.
   return { signer, origin: new URL(url).origin };
 }
 

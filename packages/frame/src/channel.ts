@@ -51,6 +51,10 @@ export function openChannel(options: ChannelOptions): FrameChannel {
   element.src = frameUrl.href;
   element.title = "Signet signer";
   element.setAttribute("allow", "");
+  // The frame checks who framed it by `location.ancestorOrigins`, or, where a browser has none
+  // (Firefox), by the referrer: its navigation carries the app's origin even when the app's page
+  // sends no referrer, and never the app's path or query.
+  element.referrerPolicy = "origin";
   const timeoutMs = options.timeoutMs ?? 10_000;
   const waiting = new Map<
     string,

@@ -100,6 +100,15 @@ describe("openChannel", () => {
     expectDocumentedDetails(refused[0] as never);
   });
 
+  it("opens the frame at the page's origin as its parent, and sends that origin as the referrer only", () => {
+    install();
+    const channel = openChannel({ url: "https://signer.example/page/" });
+    const element = channel.element as unknown as { src: string; referrerPolicy: string };
+    expect(new URL(element.src).searchParams.get("parent")).toBe("https://app.example");
+    expect(element.referrerPolicy).toBe("origin");
+    channel.close();
+  });
+
   it("reports a frame that never says it is ready", async () => {
     install();
     const channel = openChannel({ url: "https://signer.example/", timeoutMs: 20 });
