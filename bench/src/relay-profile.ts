@@ -7,8 +7,8 @@
 // are printed last, for a per-request reading of its profile.
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { startRedis } from "../../packages/relay/test/redisServer.js";
 import { runLoad } from "./load.js";
-import { startRedis } from "./redisServer.js";
 import { createBenchUsers, startServer } from "./relay.js";
 import { type BenchUser, requestFor } from "./relayFloor.js";
 import { median, percentile } from "./stats.js";
