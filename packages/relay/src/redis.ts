@@ -85,19 +85,24 @@ function isNoScript(error: unknown): boolean {
 }
 
 /**
- * Runs `script` through `client`: by `EVALSHA` once its SHA-1 is known and an `EVAL` of it has
+ * A script run through `client`: by `EVALSHA` once its SHA-1 is known and an `EVAL` of it has
  * succeeded (so Redis holds it: a first `EVALSHA` would only earn a `NOSCRIPT`), when the client
- * has `evalsha`; by `EVAL` otherwise. A `NOSCRIPT` (a flushed cache, a failover to a replica that
- * never ran it) is answered by the same call as an `EVAL`, which caches the script again. The
- * digest is computed once, in the background: calls made before it is ready use `EVAL`.
+ * has `evalsha`; by `EVAL` otherwise. The caller answers a `NOSCRIPT` (a flushed cache, a
+ * failover to a replica that never ran it) with the same call by text, which caches the script
+ * again. The digest is computed once, in the background: calls made before it is ready use `EVAL`.
  */
 function scriptRunner(
   client: RedisClientLike,
   script: string,
-): (numKeys: number, args: (string | number)[]) => Promise<unknown> {
+): {
+  /** Whether the next call goes by `EVALSHA`. */
+  bySha: () => boolean;
+  call: (numKeys: number, args: (string | number)[], bySha: boolean) => Promise<unknown>;
+} {
   let sha: string | undefined;
   let loaded = false;
-  if (typeof client.evalsha === "function") {
+  const hasEvalsha = typeof client.evalsha === "function";
+  if (hasEvalsha) {
     sha1Hex(script).then(
       (hex) => {
         sha = hex;
@@ -105,17 +110,17 @@ function scriptRunner(
       () => undefined, // no digest: stay on EVAL
     );
   }
-  const evalScript = (numKeys: number, args: (string | number)[]) =>
-    client.eval(script, numKeys, ...args).then((reply) => {
-      loaded = true;
-      return reply;
-    });
-  return (numKeys, args) => {
-    if (sha === undefined || !loaded) return evalScript(numKeys, args);
-    return client.evalsha!(sha, numKeys, ...args).catch((error: unknown) => {
-      if (!isNoScript(error)) throw error;
-      return evalScript(numKeys, args);
-    });
+  return {
+    bySha: () => sha !== undefined && loaded,
+    call(numKeys, args, bySha) {
+      if (bySha) return client.evalsha!(sha!, numKeys, ...args);
+      const reply = client.eval(script, numKeys, ...args);
+      if (!hasEvalsha || loaded) return reply;
+      return reply.then((value) => {
+        loaded = true;
+        return value;
+      });
+    },
   };
 }
 
@@ -138,37 +143,63 @@ type PendingHit = {
 };
 
 /**
+ * Runs `command` under the deadline and calls exactly one of `onValue` and `onError` (a
+ * {@link RelayStoreUnavailableError}): a callback, not a promise, on the rate limit's hot path.
+ */
+type Attempt = <T>(
+  what: string,
+  command: () => Promise<T>,
+  onValue: (value: T) => void,
+  onError: (error: RelayStoreUnavailableError) => void,
+) => void;
+
+/**
  * The options both stores share, read once: the key prefix, and `run`, which gives a command
  * `commandTimeoutMs` (one timer for every command's deadline, not one per command: deadlines.ts)
- * and turns any failure into a {@link RelayStoreUnavailableError}.
+ * and turns any failure into a {@link RelayStoreUnavailableError}; `attempt`, the same with callbacks.
  */
 function redisRunner(options: RedisStoresOptions): {
   prefix: string;
   run: <T>(what: string, command: () => Promise<T>) => Promise<T>;
+  attempt: Attempt;
 } {
   const prefix = options.prefix ?? "signet-relay:";
   const timeoutMs = options.commandTimeoutMs ?? 500;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
     throw new TypeError(`"commandTimeoutMs" expected a positive number, got ${timeoutMs}`);
   const deadlines = createDeadlines(timeoutMs);
-  const run = <T>(what: string, command: () => Promise<T>) =>
-    new Promise<T>((resolve, reject) => {
-      const stop = deadlines.start(() =>
-        reject(new RelayStoreUnavailableError(`Redis did not answer ${what} in ${timeoutMs} ms`)),
-      );
-      command().then(
-        (value) => {
-          stop();
-          resolve(value);
-        },
-        (cause: unknown) => {
-          stop();
-          // The cause may name the Redis host: keep it off the message, on `cause` only.
-          reject(new RelayStoreUnavailableError(`Redis failed on ${what}`, { cause }));
-        },
-      );
+  const attempt: Attempt = (what, command, onValue, onError) => {
+    let settled = false;
+    const stop = deadlines.start(() => {
+      settled = true;
+      onError(new RelayStoreUnavailableError(`Redis did not answer ${what} in ${timeoutMs} ms`));
     });
-  return { prefix, run };
+    let pending: ReturnType<typeof command>;
+    try {
+      pending = command();
+    } catch (cause) {
+      // A client that throws instead of rejecting must not throw out of a batch's flush.
+      pending = Promise.reject(cause);
+    }
+    pending.then(
+      (value) => {
+        stop();
+        if (settled) return;
+        settled = true;
+        onValue(value);
+      },
+      (cause: unknown) => {
+        stop();
+        if (settled) return;
+        settled = true;
+        // The cause may name the Redis host: keep it off the message, on `cause` only.
+        onError(new RelayStoreUnavailableError(`Redis failed on ${what}`, { cause }));
+      },
+    );
+  };
+  const run = <T>(what: string, command: () => Promise<T>) =>
+    new Promise<T>((resolve, reject) => attempt(what, command, resolve, reject));
+  return { prefix, run, attempt };
 }
 
 /**
@@ -178,7 +209,7 @@ function redisRunner(options: RedisStoresOptions): {
 function rateLimitHits(
   client: RedisClientLike,
   prefix: string,
-  run: ReturnType<typeof redisRunner>["run"],
+  attempt: Attempt,
   batch: boolean,
 ): RateLimitStore["hit"] {
   const hits = scriptRunner(client, HITS);
@@ -190,32 +221,40 @@ function rateLimitHits(
       args[i] = `${prefix}rate:${hit.key}`;
       args[group.length + i] = Math.max(1, Math.ceil(hit.windowMs));
     }
-    run(group.length === 1 ? "a rate-limit hit" : "rate-limit hits", () =>
-      hits(group.length, args),
-    ).then(
-      (reply) => {
-        if (!Array.isArray(reply) || reply.length !== group.length * 2) {
-          const error = new RelayStoreUnavailableError(
-            "Redis answered a rate-limit hit with a bad reply",
+    const what = group.length === 1 ? "a rate-limit hit" : "rate-limit hits";
+    const fail = (error: unknown): void => {
+      for (const hit of group) hit.reject(error);
+    };
+    const judge = (reply: unknown): void => {
+      if (!Array.isArray(reply) || reply.length !== group.length * 2) {
+        fail(new RelayStoreUnavailableError("Redis answered a rate-limit hit with a bad reply"));
+        return;
+      }
+      for (let i = 0; i < group.length; i++) {
+        const hit = group[i]!;
+        const count = Number(reply[2 * i]);
+        const ttl = Number(reply[2 * i + 1]);
+        if (!Number.isFinite(count) || !Number.isFinite(ttl)) {
+          hit.reject(
+            new RelayStoreUnavailableError("Redis answered a rate-limit hit with a bad reply"),
           );
-          for (const hit of group) hit.reject(error);
-          return;
+        } else {
+          hit.resolve({ allowed: count <= hit.limit, retryAfterMs: Math.max(0, ttl) });
         }
-        for (let i = 0; i < group.length; i++) {
-          const hit = group[i]!;
-          const count = Number(reply[2 * i]);
-          const ttl = Number(reply[2 * i + 1]);
-          if (!Number.isFinite(count) || !Number.isFinite(ttl)) {
-            hit.reject(
-              new RelayStoreUnavailableError("Redis answered a rate-limit hit with a bad reply"),
-            );
-          } else {
-            hit.resolve({ allowed: count <= hit.limit, retryAfterMs: Math.max(0, ttl) });
-          }
+      }
+    };
+    const bySha = hits.bySha();
+    attempt(
+      what,
+      () => hits.call(group.length, args, bySha),
+      judge,
+      (error) => {
+        // Redis no longer holds the script: the same call by text (nothing was counted).
+        if (bySha && isNoScript(error.cause)) {
+          attempt(what, () => hits.call(group.length, args, false), judge, fail);
+        } else {
+          fail(error);
         }
-      },
-      (error: unknown) => {
-        for (const hit of group) hit.reject(error);
       },
     );
   };
@@ -264,9 +303,9 @@ export function createRedisStores(
   client: RedisClientLike,
   options: RedisStoresOptions = {},
 ): { rateLimit: RateLimitStore; ownershipCache: OwnershipCache } {
-  const { prefix, run } = redisRunner(options);
+  const { prefix, run, attempt } = redisRunner(options);
   return {
-    rateLimit: { hit: rateLimitHits(client, prefix, run, options.batch ?? true) },
+    rateLimit: { hit: rateLimitHits(client, prefix, attempt, options.batch ?? true) },
     ownershipCache: {
       async get(key) {
         return (await run("a read", () => client.get(`${prefix}${key}`))) ?? undefined;

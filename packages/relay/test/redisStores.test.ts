@@ -203,6 +203,38 @@ describe("the Redis rate limit", () => {
     }
   });
 
+  it("gives up on a Redis that does not answer within commandTimeoutMs, once", async () => {
+    let answer: ((reply: unknown) => void) | undefined;
+    const hanging: RedisClientLike = {
+      eval: () =>
+        new Promise((resolve) => {
+          answer = resolve;
+        }),
+      get: async () => null,
+      set: async () => "OK",
+    };
+    const { rateLimit } = createRedisStores(hanging, { commandTimeoutMs: 50 });
+    const started = performance.now();
+    const outcome = rateLimit.hit("n", 60_000, 5);
+    await expect(outcome).rejects.toThrow(/did not answer a rate-limit hit in 50 ms/);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    // A late answer changes nothing: the hit was settled once, by the deadline.
+    answer?.([1, 60_000]);
+    await expect(outcome).rejects.toBeInstanceOf(RelayStoreUnavailableError);
+  });
+
+  it("rejects the hits when the client throws instead of rejecting", async () => {
+    const throwing: RedisClientLike = {
+      eval: () => {
+        throw new Error("not connected");
+      },
+      get: async () => null,
+      set: async () => "OK",
+    };
+    const { rateLimit } = createRedisStores(throwing);
+    await expect(rateLimit.hit("m", 60_000, 5)).rejects.toBeInstanceOf(RelayStoreUnavailableError);
+  });
+
   it("rejects a reply of the wrong shape", async () => {
     const odd: RedisClientLike = {
       eval: async () => [1],
