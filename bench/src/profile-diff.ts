@@ -1,7 +1,9 @@
 // `pnpm --filter @signet/bench profile-diff <a.cpuprofile>:<requests> <b.cpuprofile>:<requests>`:
 // self time per request by function in two V8 CPU profiles (relay-profile --cpu-prof --only=…),
 // side by side, sorted by what b spends beyond a (µs; bytes for two `.heapprofile` files, the
-// allocations sampled beside each CPU profile). Idle and GC are listed as V8 names them.
+// allocations sampled beside each CPU profile; bytes retained by constructor for two
+// `.heapsnapshot` files, the memory relay's `GET /__snapshot/<file>` at two checkpoints, with `:1`
+// for the growth between them). Idle and GC are listed as V8 names them.
 import { readFileSync } from "node:fs";
 
 type Node = {
@@ -28,9 +30,46 @@ function selfBytes(head: HeapNode): Map<string, number> {
   return out;
 }
 
-/** Self time (µs) by `function url:line` over a CPU profile, or bytes over a heap profile. */
+type HeapSnapshot = {
+  snapshot: { meta: { node_fields: string[]; node_types: [string[], ...unknown[]] } };
+  nodes: number[];
+  strings: string[];
+};
+
+/**
+ * Bytes retained by kind in a heap snapshot: objects and closures by constructor name, V8's
+ * internals (code, arrays, strings…) by their type and, for code, what they are.
+ */
+function retainedBytes(snapshot: HeapSnapshot): Map<string, number> {
+  const fields = snapshot.snapshot.meta.node_fields;
+  const types = snapshot.snapshot.meta.node_types[0];
+  const [type, name, size] = ["type", "name", "self_size"].map((f) => fields.indexOf(f)) as [
+    number,
+    number,
+    number,
+  ];
+  const out = new Map<string, number>();
+  for (let i = 0; i < snapshot.nodes.length; i += fields.length) {
+    const kind = types[snapshot.nodes[i + type]!]!;
+    const label = snapshot.strings[snapshot.nodes[i + name]!] ?? "";
+    const key =
+      kind === "object" || kind === "closure"
+        ? label
+        : kind === "code" || kind === "hidden" || kind === "array"
+          ? `(${kind}) ${label.slice(0, 40)}`
+          : `(${kind})`;
+    out.set(key, (out.get(key) ?? 0) + snapshot.nodes[i + size]!);
+  }
+  return out;
+}
+
+/** Self time (µs) by `function url:line` over a CPU profile, or bytes over a heap profile or snapshot. */
 function selfTime(file: string): Map<string, number> {
-  const parsed = JSON.parse(readFileSync(file, "utf8")) as Profile | { head: HeapNode };
+  const parsed = JSON.parse(readFileSync(file, "utf8")) as
+    | Profile
+    | { head: HeapNode }
+    | HeapSnapshot;
+  if ("snapshot" in parsed) return retainedBytes(parsed);
   if ("head" in parsed) return selfBytes(parsed.head);
   const profile = parsed;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));

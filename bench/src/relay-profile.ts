@@ -6,9 +6,10 @@
 // contenders are loaded, so that a profile holds one side's work alone. The requests each served
 // are printed last, for a per-request reading of its profile.
 import { mkdirSync } from "node:fs";
+import { connect } from "node:net";
 import { fileURLToPath } from "node:url";
+import { startRedis } from "../../packages/relay/test/redisServer.js";
 import { runLoad } from "./load.js";
-import { startRedis } from "./redisServer.js";
 import { createBenchUsers, startServer } from "./relay.js";
 import { type BenchUser, requestFor } from "./relayFloor.js";
 import { median, percentile } from "./stats.js";
@@ -23,9 +24,37 @@ const profiling = args.includes("--cpu-prof");
 if (profiling) mkdirSync(profileDir, { recursive: true });
 
 const redis = await startRedis();
+
+/**
+ * Commands the relay has sent redis-server so far (`INFO commandstats`): its scripts, reads and
+ * writes, each a round trip (the INCR, PEXPIRE and PTTL a script runs inside Redis are counted
+ * under their own names, and left out).
+ */
+const RELAY_COMMANDS = new Set(["eval", "evalsha", "get", "set"]);
+
+function redisCommands(port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1");
+    let text = "";
+    socket.on("data", (chunk) => {
+      text += chunk.toString("latin1");
+      // A bulk reply: `$<length>\r\n<body>\r\n`; complete once the body is in.
+      const header = /^\$(\d+)\r\n/.exec(text);
+      if (header === null || text.length < header[0].length + Number(header[1]) + 2) return;
+      socket.end();
+      let calls = 0;
+      for (const [, name, n] of text.matchAll(/^cmdstat_([a-z|]+):calls=(\d+)/gm))
+        if (RELAY_COMMANDS.has(name!)) calls += Number(n);
+      resolve(calls);
+    });
+    socket.on("error", reject);
+    socket.write("INFO commandstats\r\n");
+  });
+}
 const emulator = await startServer(["emulator"]);
 // `--count`: promises and allocation per request, in batches with no collection inside (a young
-// generation of 256 MiB semi-spaces), each contender alone, sequentially (1 user) and at 32 users.
+// generation of 256 MiB semi-spaces), each contender alone, sequentially (1 user) and at 32 users;
+// and the Redis commands (round trips) per request, from redis-server's own count.
 const counting = args.includes("--count");
 const relay = await startServer(
   ["relay", emulator.url, String(redis.port)],
@@ -55,12 +84,14 @@ try {
         const per: string[] = [];
         for (let batch = 0; batch < 3; batch++) {
           const before = await read();
+          const commandsBefore = await redisCommands(redis.port);
           const run = await runLoad({ url: servers[c], connections, amount: 1_000, next });
           const after = await read();
+          const commands = (await redisCommands(redis.port)) - commandsBefore;
           const n = run.latencies.length;
           // The counters' own request is one of the batch's promises and allocations: negligible.
           per.push(
-            `${((after.cpu - before.cpu) / n).toFixed(0)} µs cpu, ${after.gcs === before.gcs ? `${((after.heap - before.heap) / n / 1024).toFixed(2)} KiB` : "(gc ran)"}, ${((after.promises - before.promises) / n).toFixed(2)} promises`,
+            `${((after.cpu - before.cpu) / n).toFixed(0)} µs cpu, ${after.gcs === before.gcs ? `${((after.heap - before.heap) / n / 1024).toFixed(2)} KiB` : "(gc ran)"}, ${((after.promises - before.promises) / n).toFixed(2)} promises, ${(commands / n).toFixed(2)} Redis commands`,
           );
         }
         console.log(`${connections} ${c}: ${per.join(" | ")}`);

@@ -7,8 +7,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import autocannon from "autocannon";
+import { startRedis } from "../../packages/relay/test/redisServer.js";
 import type { Chart, Mode } from "./node.js";
-import { startRedis } from "./redisServer.js";
 import {
   type BenchUser,
   MEMORY_TIMEOUT_MS,

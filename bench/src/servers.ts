@@ -6,7 +6,8 @@
 //                                          floor, a bare pass-through that adds the credentials
 //                                          and forwards with `fetch`.
 //   memory-relay <emulatorUrl>             the relay with in-memory stores alone; `GET /__memory`
-//                                          answers the heap after full garbage collections.
+//                                          answers the heap after full garbage collections,
+//                                          `GET /__snapshot/<file>` writes a heap snapshot.
 // Users are named by the `x-bench-customer` header. Every server binds 127.0.0.1 on a free port;
 // the role prints its URLs as JSON on one line and exits when stdin closes.
 
@@ -73,19 +74,31 @@ async function floor(req: IncomingMessage, res: ServerResponse, baseUrl: string)
 }
 
 // Heap in use after full collections until it stops shrinking (at most 5): one collection can
-// leave garbage that a finalizer or a weak reference releases only on the next.
+// leave garbage that a finalizer or a weak reference releases only on the next. Each is the
+// inspector's `HeapProfiler.collectGarbage` (DevTools' "collect garbage", what a heap snapshot
+// runs first): every collection V8 can make, which also drops what it keeps only while memory
+// is plentiful; a plain `gc()` keeps or drops that by its own timing, megabytes either way.
 async function retainedHeap(): Promise<number> {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) throw new Error("run with --expose-gc");
-  let last = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < 5; i++) {
-    gc();
-    await setImmediate();
-    const used = process.memoryUsage().heapUsed;
-    if (used >= last) return Math.min(used, last);
-    last = used;
+  if (!(globalThis as { gc?: unknown }).gc) throw new Error("run with --expose-gc");
+  const session = new Session();
+  session.connect();
+  const collect = () =>
+    new Promise<void>((resolve, reject) =>
+      session.post("HeapProfiler.collectGarbage", (error) => (error ? reject(error) : resolve())),
+    );
+  try {
+    let last = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < 5; i++) {
+      await collect();
+      await setImmediate();
+      const used = process.memoryUsage().heapUsed;
+      if (used >= last) return Math.min(used, last);
+      last = used;
+    }
+    return last;
+  } finally {
+    session.disconnect();
   }
-  return last;
 }
 
 const counters = { gcs: 0, promises: 0 };
@@ -178,6 +191,16 @@ if (role === "emulator") {
   ) as (req: IncomingMessage, res: ServerResponse) => void;
   const url = await listen(
     createServer((req, res) => {
+      // A heap snapshot after the same full collections, into the file named (profile-diff
+      // compares two by what they retain): what a growth between two checkpoints is made of.
+      if (req.url?.startsWith("/__snapshot/")) {
+        retainedHeap().then(async () => {
+          const { writeHeapSnapshot } = await import("node:v8");
+          writeHeapSnapshot(decodeURIComponent(req.url!.slice("/__snapshot/".length)));
+          res.writeHead(204).end();
+        });
+        return;
+      }
       if (req.url === "/__memory") {
         retainedHeap().then((heapUsed) =>
           res.writeHead(200, { "content-type": "application/json" }).end(

@@ -4,6 +4,8 @@
 // as Node parsed them, and the real `Headers` is filled only when anything else is read or
 // written (iterating, `set`, passing it to `new Headers` or `fetch`), then answers everything.
 
+import { BUILD, lazyProxy } from "./lazyProxy.js";
+
 // An HTTP token (RFC 9110 §5.6.2): the header names `Headers.get` accepts.
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
@@ -27,21 +29,10 @@ export function lazyHeaders(read: (name: string) => string | null, build: () => 
     real === undefined && typeof name === "string" && TOKEN.test(name)
       ? read(name.toLowerCase()) !== null
       : built().has(name);
-  return new Proxy(Object.create(Headers.prototype) as Headers, {
-    get(_target, property) {
-      if (property === "get") return get;
-      if (property === "has") return has;
-      const headers = built();
-      const value: unknown = Reflect.get(headers, property, headers);
-      return typeof value === "function" ? value.bind(headers) : value;
-    },
-    set(_target, property, value) {
-      const headers = built();
-      return Reflect.set(headers, property, value, headers);
-    },
-    has(_target, property) {
-      if (typeof property === "string" && property in Headers.prototype) return true;
-      return Reflect.has(built(), property);
-    },
-  });
+  // `built` is the proxy's build too: one real Headers, whichever side makes it first.
+  return lazyProxy(
+    Headers.prototype,
+    (property) => (property === "get" ? get : property === "has" ? has : BUILD),
+    built,
+  );
 }

@@ -4,6 +4,8 @@
 // session cookie, a bearer token). So it is a stand-in that answers `headers` and `method` at once
 // and builds the real `Request` the first time anything else of it is read, then answers from it.
 
+import { BUILD, lazyProxy } from "./lazyProxy.js";
+
 /** Where the stand-in keeps the connection's peer address, for `nodeRemoteAddress`. */
 export const PEER_ADDRESS = Symbol("signet.relay.peerAddress");
 
@@ -25,28 +27,16 @@ export interface LazyRequestParts {
  * `Headers` object the real request was built from (its copy, once built, is not returned).
  */
 export function lazyRequest(parts: LazyRequestParts): Request {
-  let real: Request | undefined;
-  const built = (): Request => {
-    real ??= parts.build();
-    return real;
-  };
-  return new Proxy(Object.create(Request.prototype) as Request, {
-    get(_target, property) {
-      if (property === "headers") return parts.headers();
-      if (property === "method") return parts.method;
-      if (property === PEER_ADDRESS) return parts.peerAddress;
-      const request = built();
-      const value: unknown = Reflect.get(request, property, request);
-      return typeof value === "function" ? value.bind(request) : value;
-    },
-    set(_target, property, value) {
-      const request = built();
-      return Reflect.set(request, property, value, request);
-    },
-    has(_target, property) {
-      // A member every Request has needs no build; anything else (an internal slot) is asked of it.
-      if (typeof property === "string" && property in Request.prototype) return true;
-      return Reflect.has(built(), property);
-    },
-  });
+  return lazyProxy(
+    Request.prototype,
+    (property) =>
+      property === "headers"
+        ? parts.headers()
+        : property === "method"
+          ? parts.method
+          : property === PEER_ADDRESS
+            ? parts.peerAddress
+            : BUILD,
+    parts.build,
+  );
 }

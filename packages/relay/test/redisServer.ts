@@ -1,5 +1,6 @@
 // A real redis-server (Debian's package, or REDIS_SERVER_PATH) for the relay's Redis suites: on
 // 127.0.0.1, on a free port, without persistence; killed outright to play a Redis that is lost.
+// The relay benchmark (bench/) starts its Redis with this helper too.
 import { type ChildProcess, spawn } from "node:child_process";
 import type { AddressInfo } from "node:net";
 import { createServer } from "node:net";
@@ -40,4 +41,14 @@ export async function killRedisServer(redis: ChildProcess | undefined): Promise<
   const exited = new Promise((resolve) => redis.once("exit", resolve));
   redis.kill("SIGKILL");
   await exited;
+}
+
+/**
+ * A redis-server on a free port of 127.0.0.1 (the relay benchmark's, too), with `stop` to end it;
+ * nothing is persisted, so killing it loses nothing.
+ */
+export async function startRedis(): Promise<{ port: number; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const redis = await startRedisServer(port);
+  return { port, stop: () => killRedisServer(redis) };
 }
