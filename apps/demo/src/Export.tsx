@@ -27,9 +27,7 @@ export function Export({ profile }: { profile: DemoProfile }) {
   const confirmId = useId();
   const left = useSecondsLeft(hideAt);
   const { reset } = exportWallet;
-  // The demo keeps keys in its page (no signer frame), so the export returns the phrase itself.
-  const phrase = typeof exportWallet.data === "string" ? exportWallet.data : undefined;
-  const shown = phrase !== undefined && hideAt !== undefined;
+  const shown = exportWallet.data !== undefined && hideAt !== undefined;
   // "Wrote it down?": two random positions asked back once the phrase is hidden. Only those two
   // words stay, in this component's state, until the check ends.
   const [quiz, setQuiz] = useState<{ positions: [number, number]; words: [string, string] }>();
@@ -37,7 +35,7 @@ export function Export({ profile }: { profile: DemoProfile }) {
   const [verdict, setVerdict] = useState<"ok" | "wrong">();
   const quizId = useId();
   const wroteItDown = () => {
-    const words = (phrase ?? "").split(" ");
+    const words = (exportWallet.data ?? "").split(" ");
     const first = Math.floor(Math.random() * words.length);
     let second = Math.floor(Math.random() * (words.length - 1));
     if (second >= first) second++;
@@ -150,7 +148,7 @@ export function Export({ profile }: { profile: DemoProfile }) {
       ) : (
         <div className="stack">
           <ol className="mnemonic" aria-label="Recovery phrase">
-            {(phrase ?? "").split(" ").map((word, i) => (
+            {(exportWallet.data ?? "").split(" ").map((word, i) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: words repeat; the position is the identity
               <li key={i}>{word}</li>
             ))}
