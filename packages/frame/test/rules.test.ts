@@ -2,8 +2,16 @@
 // read back, the account of a stored session read from core's store id, and the bindings that
 // refuse a key the frame did not make, before any payload is read.
 import { describe, expect, it } from "vitest";
+import { QUOTE_EXECUTE } from "../../core/src/actions/executeQuote.js";
 import type { SigningKey } from "../../core/src/crypto/backend.js";
-import { accountOfStoreId, type RuleInput, ruleFor } from "../src/page/rules.js";
+import { isSignetError } from "../../core/src/errors/errors.js";
+import type { CheckPayload } from "../../core/src/transport/payloadCheck.js";
+import {
+  accountOfStoreId,
+  QUOTE_EXECUTE_ROUTE,
+  type RuleInput,
+  ruleFor,
+} from "../src/page/rules.js";
 
 const key = { publicKey: `02${"ab".repeat(32)}`, publicKeyUncompressed: `04${"ab".repeat(64)}` };
 const input = (overrides: Partial<RuleInput>): RuleInput => ({
@@ -28,6 +36,7 @@ describe("ruleFor", () => {
       true,
       ["InternalAccount:1"],
     ],
+    ["POST", "/quotes/Quote:1/execute", "Send a payment", true, ["Quote:1"]],
   ])("%s %s is %s", (method, path, title, gesture, ids) => {
     const found = ruleFor(method, path);
     expect(found?.rule.title).toBe(title);
@@ -36,7 +45,7 @@ describe("ruleFor", () => {
   });
 
   it.each([
-    ["POST", "/quotes/Quote:1/execute"],
+    ["POST", "/quotes/Quote:1/authorize"],
     ["GET", "/auth/sessions/Session:1"],
     ["POST", "/auth/sessions/Session:1/refresh/extra"],
     ["POST", "/internal-accounts/InternalAccount:1/export?x=1"],
@@ -78,5 +87,90 @@ describe("accountOfStoreId", () => {
     );
     expect(accountOfStoreId("signet.possible|InternalAccount:1")).toBeUndefined();
     expect(accountOfStoreId(undefined)).toBeUndefined();
+  });
+});
+
+/** The field core's check refuses in `payload`, or "signed" when it passes. */
+async function verdict(check: CheckPayload, payload: string): Promise<string> {
+  try {
+    const result = await check(payload, { operation: "test", signature: 1, now: Date.now() });
+    return result.known ? "signed" : "unknown";
+  } catch (error) {
+    if (isSignetError(error, "PAYLOAD_MISMATCH")) return String(error.details?.field);
+    throw error;
+  }
+}
+
+describe("a payment (POST /quotes/{id}/execute)", () => {
+  it("is core's execute route", () => {
+    expect(QUOTE_EXECUTE_ROUTE).toEqual({
+      method: QUOTE_EXECUTE.method,
+      path: QUOTE_EXECUTE.path,
+    });
+  });
+
+  const execute = ruleFor("POST", "/quotes/Quote:1/execute")!;
+  // The emulator's readable transaction (hex of UTF-8 JSON); the service's is opaque chain bytes.
+  const transfer = (fields: Record<string, unknown>) =>
+    Buffer.from(
+      JSON.stringify({
+        quoteId: "Quote:1",
+        from: "InternalAccount:1",
+        destination: "ExternalAccount:1",
+        amount: "100000",
+        currency: "USDB",
+        ...fields,
+      }),
+    ).toString("hex");
+  const payload = (unsignedTransaction: string) =>
+    JSON.stringify({
+      type: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
+      timestampMs: String(Date.now()),
+      organizationId: "org_1",
+      parameters: { signWith: "wallet_1", unsignedTransaction, type: "TRANSACTION_TYPE_SPARK" },
+    });
+  const built = () => {
+    const result = execute.rule.build(input({ ids: execute.ids }));
+    if (result === "key") throw new Error("expected the execute's check");
+    return result;
+  };
+
+  it("signs a transfer of this quote from the stamping session's account, and shows it", async () => {
+    const signed = payload(transfer({}));
+    expect(built().accountId).toBe("InternalAccount:1");
+    expect(await verdict(built().check, signed)).toBe("signed");
+    expect(execute.rule.rows?.(signed, execute.ids)).toEqual([
+      { label: "Quote", value: "Quote:1" },
+      { label: "Amount", value: "100000 USDB" },
+      { label: "To", value: "ExternalAccount:1" },
+    ]);
+  });
+
+  it("says so where the signed transaction does not show the amount or the payee", async () => {
+    const opaque = payload("ea69b4bf05f775209f26ff0a34a05569180f7936579d5c4af9377ae550194f72");
+    expect(await verdict(built().check, opaque)).toBe("signed");
+    const rows = execute.rule.rows?.(opaque, execute.ids) ?? [];
+    expect(rows.find((row) => row.label === "Amount")?.value).toMatch(/^Not in what is signed/);
+    expect(rows.find((row) => row.label === "To")?.value).toMatch(/^Not in what is signed/);
+  });
+
+  it("refuses another quote, another source account, or an activity that is no transfer", async () => {
+    expect(await verdict(built().check, payload(transfer({ quoteId: "Quote:2" })))).toBe(
+      "parameters.unsignedTransaction.quoteId",
+    );
+    expect(await verdict(built().check, payload(transfer({ from: "InternalAccount:2" })))).toBe(
+      "parameters.unsignedTransaction.from",
+    );
+    const privacy = JSON.stringify({
+      type: "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
+      timestampMs: String(Date.now()),
+      organizationId: "org_1",
+      parameters: { signWith: "wallet_1", payload: "00", encoding: "PAYLOAD_ENCODING_HEXADECIMAL" },
+    });
+    expect(await verdict(built().check, privacy)).not.toBe("signed");
+  });
+
+  it("refuses a key that is no stored session's (the frame cannot tell whose payment it is)", () => {
+    expect(execute.rule.build(input({ ids: execute.ids, storedAccountId: undefined }))).toBe("key");
   });
 });

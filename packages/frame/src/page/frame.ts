@@ -114,6 +114,7 @@ export function startFrame(context: FrameContext): void {
             { label: "Operation", value: request.operation },
             { label: "Account", value: built.accountId },
             { label: "Activity", value: activityType(request.payload) },
+            ...(found.rule.rows?.(request.payload, found.ids) ?? []),
           ],
           () => undefined,
         );

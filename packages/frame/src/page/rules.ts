@@ -3,6 +3,7 @@
 // parameters of that check as the frame finds them (keys it made itself, the request's own path
 // and body, the account its stored session belongs to), and whether the user must confirm it
 // with a tap inside the frame. A route not listed here is refused (`unsupported`).
+
 import { exportWalletPayload, WALLET_EXPORT } from "../../../core/src/actions/exportWallet.js";
 import { revokeSessionPayload, SESSION_REVOKE } from "../../../core/src/actions/revokeSession.js";
 import {
@@ -12,10 +13,13 @@ import {
 import { CREDENTIAL_VERIFY } from "../../../core/src/actions/verifyOtp.js";
 import type { SignetClient } from "../../../core/src/client.js";
 import type { SigningKey } from "../../../core/src/crypto/backend.js";
+import { executeQuotePayload, readQuotePayload } from "../../../core/src/payloads/quotePayload.js";
 import {
   type CheckPayload,
   expectVerificationToken,
 } from "../../../core/src/transport/payloadCheck.js";
+import type { QuoteJson } from "../../../core/src/transport/wire.js";
+import type { ConfirmRow } from "./confirm.js";
 
 /** What a rule is given to build its check. */
 export type RuleInput = {
@@ -40,6 +44,11 @@ export type Rule = {
   gesture: boolean;
   /** The check's parameters, or the reason the frame refuses (`key`). */
   build(input: RuleInput): { check: CheckPayload; accountId: string; exportKey?: string } | "key";
+  /**
+   * What the confirmation shows besides the operation, the account and the activity type, read
+   * from the payload the check has passed (never from what the page says about it).
+   */
+  rows?(payload: string, ids: readonly string[]): ConfirmRow[];
 };
 
 // The pins of organization and enclave user (core's payload reading) are kept per owner: the
@@ -48,6 +57,13 @@ const owner = {} as SignetClient;
 
 const stringField = (body: Record<string, unknown> | undefined, name: string) =>
   typeof body?.[name] === "string" ? (body[name] as string) : undefined;
+
+/**
+ * `QUOTE_EXECUTE` of core's executeQuote.ts, written here because importing that file would load
+ * the whole execute flow (its SCA login) into the frame page up front; the frame's test holds the
+ * two equal.
+ */
+export const QUOTE_EXECUTE_ROUTE = { method: "POST", path: "/quotes/{Quote}/execute" } as const;
 
 const RULES: ReadonlyArray<{ route: { method: string; path: string }; rule: Rule }> = [
   {
@@ -107,6 +123,43 @@ const RULES: ReadonlyArray<{ route: { method: string; path: string }; rule: Rule
           accountId,
           exportKey: clientPublicKey,
         };
+      },
+    },
+  },
+  {
+    route: QUOTE_EXECUTE_ROUTE,
+    rule: {
+      title: "Send a payment",
+      gesture: true,
+      // Core's execute check, given only what the frame itself knows: the quote of the path and
+      // the account of the session whose key stamps (the payment's source). The page's quote
+      // object (its amount and payee) never reaches the frame, so the check binds the transfer
+      // activity, this quote's id, the account's own transfer signer and, where the transaction
+      // is readable, its quote and source; the amount and payee are shown as the payload states
+      // them, and said to be absent where it does not.
+      build: ({ ids, storedAccountId }) => {
+        const quoteId = ids[0];
+        if (!quoteId || !storedAccountId) return "key";
+        const quote = { id: quoteId, source: { accountId: storedAccountId } } as QuoteJson;
+        return { check: executeQuotePayload(owner, quote), accountId: storedAccountId };
+      },
+      rows: (payload, ids) => {
+        const quote = {
+          id: ids[0],
+          paymentInstructions: [
+            { accountOrWalletInfo: { accountType: "EMBEDDED_WALLET", payloadToSign: payload } },
+          ],
+        } as QuoteJson;
+        const { amount, currency, destination } = readQuotePayload(quote);
+        const absent = "Not in what is signed: check it in the app before you confirm";
+        return [
+          { label: "Quote", value: ids[0] ?? "" },
+          {
+            label: "Amount",
+            value: amount === undefined ? absent : `${amount}${currency ? ` ${currency}` : ""}`,
+          },
+          { label: "To", value: destination ?? absent },
+        ];
       },
     },
   },
