@@ -1,7 +1,7 @@
 // The signer frame (packages/frame) in real Chromium, across three origins on loopback: the app,
 // the frame, and a third page. The flows pass through the frame (sign-in by email code against
 // the emulator, a session-signed refresh, an export whose phrase shows in the frame only, a
-// payment confirmed in the frame with its amount and payee); then a
+// payment confirmed in the frame with its amount and payee, a credential added and removed); then a
 // hostile script in the app's page tries every way it has to get a stamp or the phrase without the
 // user's tap inside the frame, and each attempt is counted: 0 stamps, 0 phrases.
 import { expect, type Page, test } from "@playwright/test";
@@ -495,4 +495,71 @@ test("a payment signs after the tap in the frame, showing its amount and payee; 
   );
   expect(executed.id).toBe(quoteId);
   expect(executed.status).not.toBe("PENDING_AUTHORIZATION");
+});
+
+test("adding and removing a sign-in method sign only after the tap in the frame, which shows the contact", async ({
+  page,
+}) => {
+  await openApp(page);
+  await signIn(page);
+  await installHostile(page);
+  const frame = page.frameLocator("iframe");
+  const phoneNumber = `+4915${String(Date.now()).slice(-9)}`;
+  // The backend records the customer's phone number: an SMS credential uses the customer's own.
+  const { customerId } = await page.evaluate(
+    () => (window.frameTest as { ids: { customerId: string } }).ids,
+  );
+  await platform("PATCH", `/customers/${customerId}`, { customerType: "INDIVIDUAL", phoneNumber });
+  const start = () =>
+    page.evaluate((phone) => {
+      const { core, client, ids } = window.frameTest as never as {
+        core: Entry;
+        client: ReturnType<Entry["createClient"]>;
+        ids: { accountId: string };
+      };
+      window.frameTest!.added = core
+        .addCredential(client, { accountId: ids.accountId, type: "SMS_OTP", phoneNumber: phone })
+        .catch((error: { code: string; details?: { reason?: string } }) => ({
+          refused: `${error.code} ${error.details?.reason}`,
+        }));
+    }, phoneNumber);
+
+  // First the user cancels: nothing is stamped, and the call fails as declined.
+  await start();
+  await expect(frame.locator("h1")).toHaveText("Add a sign-in method");
+  await expect(frame.locator("dd").last()).toHaveText(phoneNumber);
+  await frame.locator("#signet-cancel").click();
+  const declined = await page.evaluate(async () => ({
+    result: await (window.frameTest!.added as Promise<unknown>),
+    stamps: (window.frameTest as never as { hostile: { tally: { stamps: number } } }).hostile.tally
+      .stamps,
+  }));
+  expect(declined).toEqual({ result: { refused: "FRAME_REFUSED declined" }, stamps: 0 });
+
+  // Then the user taps Confirm: the credential is added.
+  await start();
+  await expect(frame.locator("#signet-confirm")).toBeVisible();
+  await page.waitForTimeout(900);
+  await frame.locator("#signet-confirm").click();
+  const added = await page.evaluate(
+    () => window.frameTest!.added as Promise<{ id: string; type: string }>,
+  );
+  expect(added.type).toBe("SMS_OTP");
+
+  // Removing it asks again, names it, and signs after the tap.
+  await page.evaluate((credentialId) => {
+    const { core, client, ids } = window.frameTest as never as {
+      core: Entry;
+      client: ReturnType<Entry["createClient"]>;
+      ids: { accountId: string };
+    };
+    window.frameTest!.removed = core
+      .revokeCredential(client, { accountId: ids.accountId, credentialId, type: "SMS_OTP" })
+      .then(() => "removed");
+  }, added.id);
+  await expect(frame.locator("h1")).toHaveText("Remove a sign-in method");
+  await expect(frame.locator("dd").nth(3)).toHaveText(added.id);
+  await page.waitForTimeout(900);
+  await frame.locator("#signet-confirm").click();
+  expect(await page.evaluate(() => window.frameTest!.removed as Promise<string>)).toBe("removed");
 });

@@ -2,12 +2,16 @@
 // read back, the account of a stored session read from core's store id, and the bindings that
 // refuse a key the frame did not make, before any payload is read.
 import { describe, expect, it } from "vitest";
+import { CREDENTIAL_ADD } from "../../core/src/actions/addPasskey.js";
 import { QUOTE_EXECUTE } from "../../core/src/actions/executeQuote.js";
+import { CREDENTIAL_REVOKE } from "../../core/src/actions/revokeCredential.js";
 import type { SigningKey } from "../../core/src/crypto/backend.js";
 import { isSignetError } from "../../core/src/errors/errors.js";
 import type { CheckPayload } from "../../core/src/transport/payloadCheck.js";
 import {
   accountOfStoreId,
+  CREDENTIAL_ADD_ROUTE,
+  CREDENTIAL_REVOKE_ROUTE,
   QUOTE_EXECUTE_ROUTE,
   type RuleInput,
   ruleFor,
@@ -21,6 +25,7 @@ const input = (overrides: Partial<RuleInput>): RuleInput => ({
   body: undefined,
   isFreshKey: () => false,
   isExportKey: () => false,
+  payload: "",
   ...overrides,
 });
 
@@ -131,7 +136,7 @@ describe("a payment (POST /quotes/{id}/execute)", () => {
     });
   const built = () => {
     const result = execute.rule.build(input({ ids: execute.ids }));
-    if (result === "key") throw new Error("expected the execute's check");
+    if (typeof result === "string") throw new Error("expected the execute's check");
     return result;
   };
 
@@ -172,5 +177,89 @@ describe("a payment (POST /quotes/{id}/execute)", () => {
 
   it("refuses a key that is no stored session's (the frame cannot tell whose payment it is)", () => {
     expect(execute.rule.build(input({ ids: execute.ids, storedAccountId: undefined }))).toBe("key");
+  });
+});
+
+describe("credential changes (POST /auth/credentials, DELETE /auth/credentials/{id})", () => {
+  const add = ruleFor("POST", "/auth/credentials")!;
+  const revoke = ruleFor("DELETE", "/auth/credentials/AuthMethod:2")!;
+  const activity = (type: string, parameters: Record<string, unknown>) =>
+    JSON.stringify({
+      type: `ACTIVITY_TYPE_${type}`,
+      timestampMs: String(Date.now()),
+      organizationId: "org_1",
+      parameters,
+    });
+  const built = (rule: typeof add.rule, overrides: Partial<RuleInput>) => {
+    const result = rule.build(input(overrides));
+    if (typeof result === "string") throw new Error(`expected a check, got ${result}`);
+    return result;
+  };
+
+  it("are core's credential routes", () => {
+    expect(CREDENTIAL_ADD_ROUTE).toEqual({
+      method: CREDENTIAL_ADD.method,
+      path: CREDENTIAL_ADD.path,
+    });
+    expect(CREDENTIAL_REVOKE_ROUTE).toEqual({
+      method: CREDENTIAL_REVOKE.method,
+      path: CREDENTIAL_REVOKE.path,
+    });
+    expect(add.rule.gesture).toBe(true);
+    expect(revoke.rule.gesture).toBe(true);
+  });
+
+  it("adds the email the payload names, and shows it; refuses a payload that adds no email", async () => {
+    const payload = activity("UPDATE_USER_EMAIL", { userEmail: "ada@example.com" });
+    const body = { type: "EMAIL_OTP", accountId: "InternalAccount:1" };
+    expect(await verdict(built(add.rule, { body, payload }).check, payload)).toBe("signed");
+    expect(add.rule.rows?.(payload, add.ids)).toEqual([
+      { label: "Codes will go to", value: "ada@example.com" },
+    ]);
+    const phone = activity("UPDATE_USER_PHONE_NUMBER", { userPhoneNumber: "+14155550100" });
+    expect(await verdict(built(add.rule, { body, payload: phone }).check, phone)).not.toBe(
+      "signed",
+    );
+  });
+
+  it("binds an OAuth credential to the token the body sends", async () => {
+    const body = { type: "OAUTH", accountId: "InternalAccount:1", oidcToken: "token-1" };
+    const own = activity("CREATE_OAUTH_PROVIDERS", {
+      oauthProviders: [{ providerName: "p", oidcToken: "token-1" }],
+    });
+    const other = activity("CREATE_OAUTH_PROVIDERS", {
+      oauthProviders: [{ providerName: "p", oidcToken: "token-2" }],
+    });
+    expect(await verdict(built(add.rule, { body, payload: own }).check, own)).toBe("signed");
+    expect(await verdict(built(add.rule, { body, payload: other }).check, other)).not.toBe(
+      "signed",
+    );
+  });
+
+  it("refuses another account, a key that is no stored session's, and a passkey (not yet)", () => {
+    const payload = activity("UPDATE_USER_EMAIL", { userEmail: "ada@example.com" });
+    const other = { type: "EMAIL_OTP", accountId: "InternalAccount:2" };
+    expect(add.rule.build(input({ body: other, payload }))).toBe("key");
+    const own = { type: "EMAIL_OTP", accountId: "InternalAccount:1" };
+    expect(add.rule.build(input({ body: own, payload, storedAccountId: undefined }))).toBe("key");
+    const passkey = { type: "PASSKEY", accountId: "InternalAccount:1" };
+    expect(add.rule.build(input({ body: passkey, payload }))).toBe("unsupported");
+    expect(revoke.rule.build(input({ payload, storedAccountId: undefined }))).toBe("key");
+  });
+
+  it("removes one credential of the kind the payload removes, never sets a contact", async () => {
+    const passkey = activity("DELETE_AUTHENTICATORS", { authenticatorIds: ["a1"] });
+    expect(await verdict(built(revoke.rule, { payload: passkey }).check, passkey)).toBe("signed");
+    expect(revoke.rule.rows?.(passkey, revoke.ids)).toEqual([
+      { label: "Sign-in method", value: "AuthMethod:2" },
+      { label: "Kind", value: "PASSKEY" },
+    ]);
+    const two = activity("DELETE_AUTHENTICATORS", { authenticatorIds: ["a1", "a2"] });
+    expect(await verdict(built(revoke.rule, { payload: two }).check, two)).not.toBe("signed");
+    // A "removal" that sets the email elsewhere is no removal.
+    const redirect = activity("UPDATE_USER_EMAIL", { userEmail: "thief@example.com" });
+    expect(await verdict(built(revoke.rule, { payload: redirect }).check, redirect)).not.toBe(
+      "signed",
+    );
   });
 });

@@ -86,7 +86,10 @@ export function startFrame(context: FrameContext): void {
       body,
       isFreshKey,
       isExportKey: (publicKey) => exportKeys.has(publicKey),
+      payload: request.payload,
     });
+    if (built === "unsupported")
+      throw refuse("unsupported", "The frame does not sign this request yet", request.operation);
     if (built === "key")
       throw refuse("key", "The request names a key this frame did not make", request.operation);
     try {
