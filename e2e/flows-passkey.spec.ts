@@ -88,7 +88,7 @@ test("email OTP, add a passkey, sign in with it, reload and export", async ({ pa
     const session = await core.getSession(client, { accountId: ids.accountId });
     const mnemonic = await core.exportWallet(client, { accountId: ids.accountId });
     const record = (await (await client.keyStore()).list()).length;
-    return { session, words: (mnemonic as string).split(" ").length, record };
+    return { session, words: mnemonic.split(" ").length, record };
   });
   expect(after.session?.id).toBe(user.session.id);
   expect(after.words).toBe(12);

@@ -1,6 +1,7 @@
 // The signer frame (packages/frame) in real Chromium, across three origins on loopback: the app,
 // the frame, and a third page. The flows pass through the frame (sign-in by email code against
-// the emulator, a session-signed refresh, an export whose phrase shows in the frame only); then a
+// the emulator, a session-signed refresh, an export whose phrase shows in the frame only, a
+// payment confirmed in the frame with its amount and payee, a credential added and removed); then a
 // hostile script in the app's page tries every way it has to get a stamp or the phrase without the
 // user's tap inside the frame, and each attempt is counted: 0 stamps, 0 phrases.
 import { expect, type Page, test } from "@playwright/test";
@@ -108,4 +109,189 @@ test("a hostile page gets no stamp and no phrase without the tap in the frame", 
   await frame.locator("#signet-cancel").click();
   const tally = await page.evaluate(hostileTallyInPage);
   expect(tally).toEqual({ stamps: 0, phrases: 0, waited: "declined" });
+});
+
+/** The emulator's platform API, as the app's backend calls it (Node side, Basic auth). */
+async function platform<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${servers.emulator.url}${path}`, {
+    method,
+    headers: {
+      authorization: `Basic ${Buffer.from("emulator:emulator").toString("base64")}`,
+      "content-type": "application/json",
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return (await response.json()) as T;
+}
+
+test("a payment signs after the tap in the frame, showing its amount and payee; the hostile page gets no stamp of it", async ({
+  page,
+}) => {
+  await openApp(page);
+  await signIn(page);
+  const { customerId, accountId } = await page.evaluate(
+    () => (window.frameTest as { ids: { customerId: string; accountId: string } }).ids,
+  );
+  // The backend funds the wallet, adds a bank account and makes a quote from the wallet.
+  await platform("POST", `/sandbox/internal-accounts/${accountId}/fund`, { amount: 5_000_000 });
+  const bank = await platform<{ id: string }>("POST", "/customers/external-accounts", {
+    customerId,
+    currency: "USD",
+    accountInfo: {
+      accountType: "USD_ACCOUNT",
+      accountNumber: "000123456789",
+      routingNumber: "021000021",
+      bankAccountType: "CHECKING",
+      beneficiary: { beneficiaryType: "INDIVIDUAL", fullName: "Ada Lovelace" },
+    },
+  });
+  const { id: quoteId } = await platform<{ id: string }>("POST", "/quotes", {
+    source: { sourceType: "ACCOUNT", accountId },
+    destination: { destinationType: "ACCOUNT", accountId: bank.id },
+    lockedCurrencySide: "SENDING",
+    lockedCurrencyAmount: 1_000_000,
+  });
+  await installHostile(page);
+  const frame = page.frameLocator("iframe");
+
+  // The hostile page reads the quote (a read needs no key) and asks the frame to stamp its
+  // payload with the session's key: the frame checks it, then waits for the user's tap.
+  const asked = await page.evaluate(async (id) => {
+    type Answer = { ok: boolean; result?: unknown; error?: { details?: { reason?: string } } };
+    const { core, client, hostile } = window.frameTest as never as {
+      core: Entry;
+      client: ReturnType<Entry["createClient"]>;
+      hostile: { ask(message: Record<string, unknown>): Promise<Answer> };
+    };
+    const quote = await core.getQuote(client, { quoteId: id });
+    const payload = quote.paymentInstructions!.find(
+      (entry) => entry.accountOrWalletInfo.accountType === "EMBEDDED_WALLET",
+    )!.accountOrWalletInfo.payloadToSign!;
+    const { result: listed } = await hostile.ask({ kind: "list" });
+    const storeId = (listed as { storeIds: string[] }).storeIds.find((s) =>
+      s.startsWith("signet.session|"),
+    )!;
+    const { result: got } = await hostile.ask({ kind: "get", storeId });
+    const handle = (got as { handle: string }).handle;
+    const stamp = (path: string) =>
+      hostile.ask({
+        kind: "stamp",
+        handle,
+        payload,
+        operation: "executeQuote",
+        method: "POST",
+        path,
+      });
+    // The payload under another quote's path: core's check refuses it before any confirmation.
+    const elsewhere = await stamp("/quotes/Quote:00000000-0000-4000-8000-000000000000/execute");
+    window.frameTest!.waiting = stamp(`/quotes/${id}/execute`);
+    return { elsewhere: elsewhere.error?.details?.reason };
+  }, quoteId);
+  expect(asked.elsewhere).toBe("check");
+  // The confirmation shows the operation, the account, and the amount and payee the signed
+  // transaction names (the emulator's is readable; the service's is not, and the frame says so).
+  await expect(frame.locator("#signet-confirm")).toBeVisible();
+  await expect(frame.locator("h1")).toHaveText("Send a payment");
+  const shown = await frame.locator("dd").allTextContents();
+  expect(shown[0]).toBe("executeQuote");
+  expect(shown[1]).toBe(accountId);
+  expect(shown).toContain(quoteId);
+  expect(shown).toContain(bank.id);
+  expect(shown.some((value) => /^1000000\b/.test(value))).toBe(true);
+  // Nobody taps: the user cancels, and nothing was stamped.
+  await frame.locator("#signet-cancel").click();
+  const withoutTap = await page.evaluate(async () => {
+    const { hostile } = window.frameTest as never as { hostile: { tally: { stamps: number } } };
+    const waited = await (window.frameTest!.waiting as Promise<{
+      error?: { details?: { reason?: string } };
+    }>);
+    return { stamps: hostile.tally.stamps, reason: waited.error?.details?.reason };
+  });
+  expect(withoutTap).toEqual({ stamps: 0, reason: "declined" });
+
+  // The app's own execute: the user taps Confirm in the frame, and the payment is sent.
+  await page.evaluate((id) => {
+    const { core, client } = window.frameTest as never as {
+      core: Entry;
+      client: ReturnType<Entry["createClient"]>;
+    };
+    window.frameTest!.executed = core
+      .getQuote(client, { quoteId: id })
+      .then((quote) => core.executeQuote(client, { quote }));
+  }, quoteId);
+  await expect(frame.locator("#signet-confirm")).toBeVisible();
+  await page.waitForTimeout(900);
+  await frame.locator("#signet-confirm").click();
+  const executed = await page.evaluate(
+    () => window.frameTest!.executed as Promise<{ id: string; status: string }>,
+  );
+  expect(executed.id).toBe(quoteId);
+  expect(executed.status).not.toBe("PENDING_AUTHORIZATION");
+});
+
+test("adding and removing a sign-in method sign only after the tap in the frame, which shows the contact", async ({
+  page,
+}) => {
+  await openApp(page);
+  await signIn(page);
+  await installHostile(page);
+  const frame = page.frameLocator("iframe");
+  const phoneNumber = `+4915${String(Date.now()).slice(-9)}`;
+  // The backend records the customer's phone number: an SMS credential uses the customer's own.
+  const { customerId } = await page.evaluate(
+    () => (window.frameTest as { ids: { customerId: string } }).ids,
+  );
+  await platform("PATCH", `/customers/${customerId}`, { customerType: "INDIVIDUAL", phoneNumber });
+  const start = () =>
+    page.evaluate((phone) => {
+      const { core, client, ids } = window.frameTest as never as {
+        core: Entry;
+        client: ReturnType<Entry["createClient"]>;
+        ids: { accountId: string };
+      };
+      window.frameTest!.added = core
+        .addCredential(client, { accountId: ids.accountId, type: "SMS_OTP", phoneNumber: phone })
+        .catch((error: { code: string; details?: { reason?: string } }) => ({
+          refused: `${error.code} ${error.details?.reason}`,
+        }));
+    }, phoneNumber);
+
+  // First the user cancels: nothing is stamped, and the call fails as declined.
+  await start();
+  await expect(frame.locator("h1")).toHaveText("Add a sign-in method");
+  await expect(frame.locator("dd").last()).toHaveText(phoneNumber);
+  await frame.locator("#signet-cancel").click();
+  const declined = await page.evaluate(async () => ({
+    result: await (window.frameTest!.added as Promise<unknown>),
+    stamps: (window.frameTest as never as { hostile: { tally: { stamps: number } } }).hostile.tally
+      .stamps,
+  }));
+  expect(declined).toEqual({ result: { refused: "FRAME_REFUSED declined" }, stamps: 0 });
+
+  // Then the user taps Confirm: the credential is added.
+  await start();
+  await expect(frame.locator("#signet-confirm")).toBeVisible();
+  await page.waitForTimeout(900);
+  await frame.locator("#signet-confirm").click();
+  const added = await page.evaluate(
+    () => window.frameTest!.added as Promise<{ id: string; type: string }>,
+  );
+  expect(added.type).toBe("SMS_OTP");
+
+  // Removing it asks again, names it, and signs after the tap.
+  await page.evaluate((credentialId) => {
+    const { core, client, ids } = window.frameTest as never as {
+      core: Entry;
+      client: ReturnType<Entry["createClient"]>;
+      ids: { accountId: string };
+    };
+    window.frameTest!.removed = core
+      .revokeCredential(client, { accountId: ids.accountId, credentialId, type: "SMS_OTP" })
+      .then(() => "removed");
+  }, added.id);
+  await expect(frame.locator("h1")).toHaveText("Remove a sign-in method");
+  await expect(frame.locator("dd").nth(3)).toHaveText(added.id);
+  await page.waitForTimeout(900);
+  await frame.locator("#signet-confirm").click();
+  expect(await page.evaluate(() => window.frameTest!.removed as Promise<string>)).toBe("removed");
 });

@@ -142,7 +142,7 @@ test("session keys: non-extractable in IndexedDB, gone after sign-out, revoke an
       (error: Error) =>
         `${error.name} ${error.message} ${JSON.stringify(error)} ${String((error as { cause?: unknown }).cause)}`,
     );
-    const mnemonic = (await core.exportWallet(client, { accountId: ids.accountId })) as string;
+    const mnemonic = await core.exportWallet(client, { accountId: ids.accountId });
     return { mnemonic, wrongOtpError };
   });
   expect(mnemonic.split(" ")).toHaveLength(12);

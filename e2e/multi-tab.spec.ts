@@ -86,7 +86,7 @@ test("two tabs refreshing at once: one network refresh, both on the new session;
         (accountId) =>
           window
             .tab!.core.exportWallet(window.tab!.client, { accountId })
-            .then((m) => (m as string).split(" ").length),
+            .then((m) => m.split(" ").length),
         ids.accountId,
       ),
     ),

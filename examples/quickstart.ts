@@ -89,9 +89,7 @@ step(`signed in: ${session.id}, until ${session.expiresAt}`);
 
 // 7. Export the wallet's recovery phrase (show it only behind a confirmation; never log it).
 const mnemonic = await exportWallet(client, { accountId: wallet.id });
-// Keys in this process: the export returns the phrase itself (a signer frame would show it).
-if (typeof mnemonic === "string")
-  step(`exported a ${mnemonic.split(" ").length}-word recovery phrase`);
+step(`exported a ${mnemonic.split(" ").length}-word recovery phrase`);
 
 // 8. Your backend funds the wallet (sandbox), adds a bank account and creates a quote from it.
 await platform("POST", `/sandbox/internal-accounts/${wallet.id}/fund`, { amount: 5_000_000 }); // 5 USDB

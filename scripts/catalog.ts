@@ -361,7 +361,7 @@ const EXPORTS = "packages/core/src/exports.ts";
 /** An action's public function as its file writes it: its TSDoc and its signature. */
 export function publicFunction(source: string, file: string, name: string) {
   const found = new RegExp(
-    `(/\\*\\*(?:(?!\\*/)[\\s\\S])*\\*/)\\nexport async function ${name}(\\([\\s\\S]*?\\): Promise<[^\\n]*>) \\{\\n`,
+    `(/\\*\\*(?:(?!\\*/)[\\s\\S])*\\*/)\\nexport async function ${name}((?:<[^\\n(]*>)?\\([\\s\\S]*?\\): Promise<[^\\n]*>) \\{\\n`,
   ).exec(source);
   if (!found)
     throw new Error(
@@ -431,8 +431,12 @@ export function lazySource(rows: readonly SourceRow[], read: (file: string) => s
   const used = (Object.keys(CHUNK_MODULES) as ActionChunk[]).filter((chunk) =>
     lazy.some(({ row }) => row.chunk === chunk),
   );
+  // A signature generic in the client's signer (exportWallet's) names ClientSigner too.
+  const clientTypes = stubs.some((stub) => /\bClientSigner\b/.test(stub))
+    ? "ClientSigner, SignetClient"
+    : "SignetClient";
   return `${LAZY_HEAD}
-import type { SignetClient } from "../../client.js";
+import type { ${clientTypes} } from "../../client.js";
 import { loadChunk } from "../../crypto/chunk.js";
 ${[...imports]
   .sort(([a], [b]) => a.localeCompare(b))

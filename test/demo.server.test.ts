@@ -442,7 +442,7 @@ describe("the attack switch against the real core client", () => {
     const demo = await start();
     const { client, accountId } = await device(demo);
     const mnemonic = await exportWallet(client, { accountId });
-    expect((mnemonic as string).split(" ").length).toBeGreaterThanOrEqual(12);
+    expect(mnemonic.split(" ").length).toBeGreaterThanOrEqual(12);
   });
 
   it("export-key: a loud startup warning, and the device refuses with PAYLOAD_MISMATCH", async () => {

@@ -66,12 +66,8 @@ describe("an OTP sign-in whose answer was lost", () => {
     const theirs = (await other.sessions.list(accountId))[0]!;
     expect(session.id).not.toBe(theirs.id);
     // Both devices sign with their own sessions.
-    expect(
-      ((await exportWallet(client, { accountId })) as string).split(" ").length,
-    ).toBeGreaterThan(11);
-    expect(
-      ((await exportWallet(other, { accountId })) as string).split(" ").length,
-    ).toBeGreaterThan(11);
+    expect((await exportWallet(client, { accountId })).split(" ").length).toBeGreaterThan(11);
+    expect((await exportWallet(other, { accountId })).split(" ").length).toBeGreaterThan(11);
     const listed = (await listSessions(client, { accountId })).map((s) => s.id);
     expect(listed).toEqual(expect.arrayContaining([session.id, theirs.id]));
   });
@@ -98,12 +94,8 @@ describe("an OTP sign-in whose answer was lost", () => {
     const theirs = (await other.sessions.list(accountId))[0]!;
     // The proof refused the other session; the verify ran again and made this device's own.
     expect(session.id).not.toBe(theirs.id);
-    expect(
-      ((await exportWallet(client, { accountId })) as string).split(" ").length,
-    ).toBeGreaterThan(11);
-    expect(
-      ((await exportWallet(other, { accountId })) as string).split(" ").length,
-    ).toBeGreaterThan(11);
+    expect((await exportWallet(client, { accountId })).split(" ").length).toBeGreaterThan(11);
+    expect((await exportWallet(other, { accountId })).split(" ").length).toBeGreaterThan(11);
   });
 });
 
@@ -127,12 +119,8 @@ describe("a refresh whose answer was lost", () => {
     expect(refreshed.id).not.toBe(before.id);
     expect(refreshed.id).not.toBe(theirs.id);
     expect((await client.sessions.list(accountId)).map((s) => s.id)).toEqual([refreshed.id]);
-    expect(
-      ((await exportWallet(client, { accountId })) as string).split(" ").length,
-    ).toBeGreaterThan(11);
-    expect(
-      ((await exportWallet(other, { accountId })) as string).split(" ").length,
-    ).toBeGreaterThan(11);
+    expect((await exportWallet(client, { accountId })).split(" ").length).toBeGreaterThan(11);
+    expect((await exportWallet(other, { accountId })).split(" ").length).toBeGreaterThan(11);
     expect(events).not.toContainEqual(
       expect.objectContaining({ type: "session", action: "expired" }),
     );

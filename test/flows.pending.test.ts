@@ -353,7 +353,7 @@ describe("a call still processing", () => {
           });
       },
     });
-    expect((mnemonic as string).split(" ")).toHaveLength(12);
+    expect(mnemonic.split(" ")).toHaveLength(12);
     expect(pendingOf(events).map((e) => [e.state, e.action, e.resumable])).toEqual([
       ["processing", "exportWallet", false],
       ["processing", "exportWallet", false],

@@ -104,7 +104,7 @@ describe("wallet export", () => {
     const { customerId, accountId, emailCredentialId } = await stack.signUp();
     const { client, events } = stack.client(customerId);
     await signInWithEmail(client, emailCredentialId);
-    const mnemonic = (await exportWallet(client, { accountId })) as string;
+    const mnemonic = await exportWallet(client, { accountId });
     expect(validateMnemonic(mnemonic, wordlist)).toBe(true);
     expect(await exportWallet(client, { accountId })).toBe(mnemonic); // stable per wallet
     const serialized = JSON.stringify(events);

@@ -36,7 +36,7 @@ it("sign up → OTP sign-in → add passkey → passkey sign-in → refresh → 
   const passkeySession = await signInWithPasskey(client, { credentialId: passkey.id });
   const refreshed = await refreshSession(client, { accountId, sessionId: passkeySession.id });
   expect(refreshed.credentialId).toBe(passkey.id);
-  const mnemonic = (await exportWallet(client, { accountId })) as string;
+  const mnemonic = await exportWallet(client, { accountId });
   expect(mnemonic.split(" ")).toHaveLength(12);
 
   const { quoteId } = await stack.walletQuote(user, 1_500_000);

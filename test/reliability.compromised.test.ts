@@ -255,8 +255,7 @@ describe("a compromised backend gets nothing signed away", () => {
       () => exportWallet(user.client, { accountId: user.accountId }),
       async () =>
         expect(
-          ((await exportWallet(user.client, { accountId: user.accountId })) as string).split(" ")
-            .length,
+          (await exportWallet(user.client, { accountId: user.accountId })).split(" ").length,
         ).toBeGreaterThanOrEqual(12),
     );
   });

@@ -37,7 +37,7 @@ it("keeps every secret out of events, errors and logs", async () => {
   errors.push(await verifyOtp(client, { ...otp, otpCode: "111111" }).catch((e) => e));
   const again = await requestOtp(client, { credentialId: user.emailCredentialId });
   await verifyOtp(client, { ...again, otpCode: OTP });
-  const mnemonic = (await exportWallet(client, { accountId: user.accountId })) as string;
+  const mnemonic = await exportWallet(client, { accountId: user.accountId });
   const quote = await getQuote(client, { quoteId });
   await executeQuote(client, { quote });
   errors.push(await executeQuote(client, { quote }).catch((e) => e)); // 409, already executed

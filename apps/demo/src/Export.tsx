@@ -43,7 +43,7 @@ export function Export({ profile }: { profile: DemoProfile }) {
   const [verdict, setVerdict] = useState<"ok" | "wrong">();
   const quizId = useId();
   const wroteItDown = () => {
-    const words = (phrase ?? "").split(" ");
+    const words = (exportWallet.data ?? "").split(" ");
     const first = Math.floor(Math.random() * words.length);
     let second = Math.floor(Math.random() * (words.length - 1));
     if (second >= first) second++;
@@ -177,7 +177,7 @@ export function Export({ profile }: { profile: DemoProfile }) {
       ) : (
         <div className="stack">
           <ol className="mnemonic" aria-label="Recovery phrase">
-            {(phrase ?? "").split(" ").map((word, i) => (
+            {(exportWallet.data ?? "").split(" ").map((word, i) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: words repeat; the position is the identity
               <li key={i}>{word}</li>
             ))}

@@ -277,10 +277,7 @@ function Export({ accountId }: { accountId: string }) {
       <h2 id="export-title">Export</h2>
       {exportWallet.isSuccess ? (
         // Shown to the user only: never logged, stored or sent.
-        // A signer frame (@signet/frame) would show it itself: `{ shownIn: "frame" }`.
-        <p data-testid="mnemonic">
-          {typeof exportWallet.data === "string" ? exportWallet.data : "Shown in the signer frame"}
-        </p>
+        <p data-testid="mnemonic">{exportWallet.data}</p>
       ) : (
         <button
           type="button"

@@ -2,10 +2,11 @@
 // Nothing here reads window, navigator or globalThis.crypto at import time.
 
 import { type CreateClientParameters, checkOptions } from "./clientOptions.js";
-import { type CryptoApi, preloadOtpSealing } from "./crypto/api.js";
+import { type CryptoApi, type ExportShownElsewhere, preloadOtpSealing } from "./crypto/api.js";
 import type { SigningKey } from "./crypto/backend.js";
 import type { BundleTrustOptions } from "./crypto/bundles.js";
 import { loadChunk } from "./crypto/chunk.js";
+import type { OpenExportBundleParameters } from "./crypto/export-bundle.js";
 import { SignetError } from "./errors/errors.js";
 import type { KeyPersistence, KeyStore } from "./keys/key-store.js";
 import type { ClientPending, ClientPendingSeams } from "./pending/clientPending.js";
@@ -41,8 +42,42 @@ import type { WebAuthnProvider } from "./webauthn/types.js";
 
 export type { CreateClientParameters } from "./clientOptions.js";
 
-/** What `createClient` returns. */
-export type CreateClientReturnType = SignetClient;
+/**
+ * What `createClient` returns: a client whose `signer` is inferred from the `crypto` given
+ * (`"frame"` for `@signet/frame`'s, else `"page"`), which types what `exportWallet` resolves to.
+ */
+export type CreateClientReturnType<TCrypto extends CryptoApi = CryptoApi> = SignetClient<
+  ClientSignerOf<TCrypto>
+>;
+
+/**
+ * Where a client's keys sign (`SignetClient["signer"]`): `"page"` when they live with the app
+ * (this page's IndexedDB, memory, a native secure store), `"frame"` when they live in a signer
+ * frame of another origin (`@signet/frame`), which shows the recovery phrase itself.
+ */
+export type ClientSigner = "page" | "frame";
+
+/**
+ * The signer of a client made with a `crypto` of type `TCrypto`: `"frame"` when its
+ * `showExportBundle` is always there (the type of `@signet/frame`'s `frameSigner().crypto`),
+ * `"page"` for core's own crypto, where it is absent. `createClient` infers it, so an app never
+ * writes it.
+ */
+export type ClientSignerOf<TCrypto extends CryptoApi> = TCrypto extends {
+  readonly showExportBundle: (
+    parameters: OpenExportBundleParameters,
+  ) => Promise<ExportShownElsewhere>;
+}
+  ? "frame"
+  : "page";
+
+/**
+ * `createClient`'s signature: the client's `signer`, and so what `exportWallet` resolves to, is
+ * inferred from the `crypto` given (core's, or `@signet/frame`'s).
+ */
+export type CreateClient = <TCrypto extends CryptoApi = CryptoApi>(
+  parameters: CreateClientParameters & { crypto?: TCrypto | undefined },
+) => CreateClientReturnType<TCrypto>;
 
 /** What each entry point supplies when a seam is not given. */
 export type ClientDefaults = {
@@ -102,10 +137,20 @@ export type SignetPendingCalls = {
  * sessions for `useSyncExternalStore`, where keys persist, and `destroy`. The seams the actions
  * use (transport, crypto, timers, the signed-request engine, events) are internal: tagged as
  * such, they are left out of the published types and may change in any release.
+ *
+ * `TSigner` is where its keys sign, as `createClient` inferred it from its `crypto`: a client of
+ * `@signet/frame` is a `SignetClient<"frame">`, and `exportWallet` resolves to `{ shownIn:
+ * "frame" }` for it, to the phrase (`string`) for any other. Both are a `SignetClient`, which every
+ * action takes.
  */
-export type SignetClient = {
+export type SignetClient<TSigner extends ClientSigner = ClientSigner> = {
   /** The relay URL the client was created with. */
   readonly relayUrl: string;
+  /**
+   * Where the keys sign: `"frame"` when `crypto` is a signer frame's (`@signet/frame`), else
+   * `"page"`. Typed as precisely as the `crypto` given, so `exportWallet` knows what it returns.
+   */
+  readonly signer: TSigner;
   /** @internal The relay transport. */
   readonly transport: Transport;
   /** @internal The crypto implementation (WebCrypto or noble). */
@@ -250,7 +295,7 @@ function adoptionSeams(
 
 /** Builds `createClient` for an entry point's defaults. */
 export function createClientFactory(defaults: ClientDefaults) {
-  return function createClient(parameters: CreateClientParameters): CreateClientReturnType {
+  return function createClient(parameters: CreateClientParameters): SignetClient {
     checkOptions(parameters);
     // Expiry times come from the service's clock. A device clock that is minutes off would make
     // every challenge look expired (or a dead session look alive), so the client's clock follows
@@ -385,6 +430,8 @@ export function createClientFactory(defaults: ClientDefaults) {
     };
     const client: SignetClient = {
       relayUrl: parameters.relayUrl,
+      // A frame's crypto shows the phrase itself (CryptoApi.showExportBundle); core's never does.
+      signer: crypto.showExportBundle ? "frame" : "page",
       transport,
       crypto,
       clock,

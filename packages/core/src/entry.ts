@@ -6,9 +6,10 @@ import { preloadActions } from "./catalog/chunks/lazy.js";
 import { STEP_UP_ACTIONS } from "./catalog/stepUpActions.js";
 import {
   type ClientDefaults,
+  type CreateClient,
   type CreateClientParameters,
-  type CreateClientReturnType,
   createClientFactory,
+  type SignetClient,
 } from "./client.js";
 import type { CryptoApi } from "./crypto/api.js";
 import { assertArgument } from "./errors/errors.js";
@@ -50,7 +51,7 @@ export type Entry = Pick<
    * Creates a Signet client with the platform's defaults: every flow takes it as its first
    * argument. Reads no global at import or creation.
    */
-  createClient: (parameters: CreateClientParameters) => CreateClientReturnType;
+  createClient: CreateClient;
 };
 
 /**
@@ -77,7 +78,7 @@ export function defineEntry(platform: EntryPlatform): Entry {
     createClientFactory({ crypto: () => api, keyStore, webauthn, indexedDbPendingStore }),
   );
   // The actions that load on first use start loading with the client, as the crypto chunks do.
-  const create: Entry["createClient"] = (parameters) => {
+  const create = (parameters: CreateClientParameters): SignetClient => {
     // What `stepUp` can name: a lazy action that changes something and makes no session (the
     // check runs in its chunk); a misspelt name would leave it unguarded without a word.
     for (const action of Array.isArray(parameters?.stepUp?.actions)
@@ -109,11 +110,13 @@ export function defineEntry(platform: EntryPlatform): Entry {
     openSessionKeyBundle: api.openSessionKeyBundle,
     openExportBundle: api.openExportBundle,
     oauthNonce: api.oauthNonce,
-    createClient: assertCanCreate
-      ? (parameters) => {
+    // The client's `signer` is read from the `crypto` the type parameter is inferred from
+    // (createClientFactory), so the typed client is what was made.
+    createClient: (assertCanCreate
+      ? (parameters: CreateClientParameters) => {
           assertCanCreate(parameters);
           return create(parameters);
         }
-      : create,
+      : create) as CreateClient,
   };
 }

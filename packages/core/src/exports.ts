@@ -285,6 +285,9 @@ export type { ActionErrorCode, ErrorCodedAction } from "./catalog/errorCodes.js"
 export type { StepUpAction } from "./catalog/stepUpActions.js";
 export type { StepUpStatus } from "./catalog/stepUpCheck.js";
 export type {
+  ClientSigner,
+  ClientSignerOf,
+  CreateClient,
   CreateClientParameters,
   CreateClientReturnType,
   SignetClient,

@@ -7,7 +7,9 @@ import {
   createCryptoApi,
   createWebCryptoBackend,
   type DecryptionKey,
+  type ExportShownElsewhere,
   type KeyStore,
+  type OpenExportBundleParameters,
   SignetError,
   type SigningKey,
   type SigningKeyRecord,
@@ -18,10 +20,21 @@ import { type ChannelOptions, type FrameChannel, openChannel } from "./channel.j
 /** Options of {@link frameSigner}. */
 export type FrameSignerOptions = ChannelOptions;
 
+/**
+ * Core's crypto contract as the frame answers it: its `showExportBundle` is always there, which is
+ * how `createClient` infers a `SignetClient<"frame">` (and `exportWallet` resolves to
+ * `{ shownIn: "frame" }` for it).
+ */
+export type FrameCryptoApi = CryptoApi & {
+  readonly showExportBundle: (
+    parameters: OpenExportBundleParameters,
+  ) => Promise<ExportShownElsewhere>;
+};
+
 /** What {@link frameSigner} returns: spread `crypto` and `keyStore` into `createClient`. */
 export type FrameSigner = {
   /** Core's crypto contract, with every private-key operation done in the frame. */
-  readonly crypto: CryptoApi;
+  readonly crypto: FrameCryptoApi;
   /** The frame's key store (IndexedDB of the frame's origin), by handle. */
   readonly keyStore: KeyStore;
   /** The iframe: place and size it where the user should see confirmations. */
@@ -62,7 +75,8 @@ function handleOf(key: SigningKey): string {
 /**
  * Keys in a signer frame of another origin (`@signet/frame`): pass the result's `crypto` and
  * `keyStore` to `createClient`, and every action, hook and error stays as it was, but for
- * `exportWallet`, which resolves to `{ shownIn: "frame" }` (the phrase is shown in the frame).
+ * `exportWallet`, which resolves to `{ shownIn: "frame" }` (the phrase is shown in the frame):
+ * the client is a `SignetClient<"frame">`, inferred, and its `exportWallet` is typed so.
  *
  * @param options - `url` of the frame page (served from its own origin with
  *   `Content-Security-Policy: frame-ancestors <this page's origin>`), `container`, `timeoutMs`,
@@ -80,7 +94,7 @@ export function frameSigner(options: FrameSignerOptions): FrameSigner {
   // What each payload is for, told by the client just before it is stamped; taken once.
   const described = new Map<string, StampRequest>();
 
-  const crypto: CryptoApi = {
+  const crypto: FrameCryptoApi = {
     ...base,
     async generateSigningKey() {
       const { handle, publicKey, publicKeyUncompressed } = await channel.request({

@@ -269,7 +269,7 @@ describe.each([
     const mnemonic = await act(() =>
       result.current.exported.mutateAsync({ accountId: user.accountId }),
     );
-    expect((mnemonic as string).split(" ")).toHaveLength(12);
+    expect(mnemonic.split(" ")).toHaveLength(12);
     await waitFor(() => expect(result.current.quote.status).toBe("success"));
     await waitFor(() => expect(result.current.accounts.status).toBe("success"));
     const before = result.current.accounts.data?.[0]?.balance?.amount;

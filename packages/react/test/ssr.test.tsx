@@ -84,9 +84,7 @@ describe("server rendering", () => {
     expectTypeOf<Parameters<Verify["mutate"]>[0]["otpCode"]>().toEqualTypeOf<string>();
     expectTypeOf<Verify["status"]>().toEqualTypeOf<"idle" | "pending" | "success" | "error">();
     type Export = ReturnType<typeof useExportWallet>;
-    expectTypeOf<Awaited<ReturnType<Export["mutateAsync"]>>>().toEqualTypeOf<
-      string | { readonly shownIn: "frame" }
-    >();
+    expectTypeOf<Awaited<ReturnType<Export["mutateAsync"]>>>().toEqualTypeOf<string>();
     expectTypeOf<Export["error"]>().toEqualTypeOf<
       ExportWalletErrorType | UnexpectedErrorType | null
     >();

@@ -17,8 +17,7 @@ export function Recovery({ accountId }: { accountId: string }) {
   const [verdict, setVerdict] = useState<"ok" | "wrong">();
   const left = useSecondsLeft(hideAt);
   const { reset } = exportWallet;
-  // Keys live in this app (no signer frame), so the export returns the phrase itself.
-  const phrase = typeof exportWallet.data === "string" ? exportWallet.data : undefined;
+  const phrase = exportWallet.data;
   const hide = () => {
     reset();
     setHideAt(undefined);

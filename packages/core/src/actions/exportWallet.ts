@@ -1,7 +1,7 @@
 import { assertCall, assertServiceId } from "../arguments/arguments.js";
 import { type ActionRoute, type ActionSourceRow, at } from "../catalog/actionRow.js";
 import type { ActionErrorCode } from "../catalog/errorCodes.js";
-import type { SignetClient } from "../client.js";
+import type { ClientSigner, SignetClient } from "../client.js";
 import type { ExportShownElsewhere } from "../crypto/api.js";
 import { BUNDLE_ERRORS, CRYPTO_ERRORS, SESSION_SIGNED_ERRORS } from "../errors/errorGroups.js";
 import { isSignetError, type SignetError, type SignetErrorOf } from "../errors/errors.js";
@@ -18,11 +18,17 @@ export type ExportWalletParameters = CallOptions & {
   organizationId?: string | undefined;
 };
 /**
- * The BIP-39 mnemonic: show it to the user only; never log, store or send it. With a signer frame
- * (`@signet/frame`) the phrase is shown inside the frame and never reaches the page:
- * `{ shownIn: "frame" }`.
+ * The BIP-39 mnemonic (`string`): show it to the user only; never log, store or send it. For a
+ * client of a signer frame (`SignetClient<"frame">`, `@signet/frame`) the phrase is shown inside
+ * the frame and never reaches the page: `{ shownIn: "frame" }`. A client typed only as
+ * `SignetClient` is read as one whose keys sign in the page: keep a frame client's inferred type
+ * where it exports.
  */
-export type ExportWalletReturnType = string | ExportShownElsewhere;
+export type ExportWalletReturnType<TSigner extends ClientSigner = ClientSigner> = [
+  TSigner,
+] extends ["frame"]
+  ? ExportShownElsewhere
+  : string;
 export type ExportWalletErrorType = SignetErrorOf<ActionErrorCode<"exportWallet">>;
 
 /**
@@ -41,10 +47,10 @@ export type ExportWalletErrorType = SignetErrorOf<ActionErrorCode<"exportWallet"
  * const mnemonic = await exportWallet(client, { accountId });
  * ```
  */
-export async function exportWallet(
-  client: SignetClient,
+export async function exportWallet<TSigner extends ClientSigner>(
+  client: SignetClient<TSigner>,
   parameters: ExportWalletParameters,
-): Promise<ExportWalletReturnType> {
+): Promise<ExportWalletReturnType<TSigner>> {
   const { accountId, organizationId } = assertCall(client, parameters);
   assertServiceId("accountId", accountId, "InternalAccount");
   const session = await requireLiveSession(client, accountId);
@@ -85,13 +91,15 @@ export async function exportWallet(
     throw await expiredSessionError(client, error, session, parameters.signal);
   });
   // A signer frame opens the bundle with the key it made and shows the phrase itself.
+  // `client.signer` is "frame" exactly when `showExportBundle` is there (createClient), which is
+  // what the return type says.
   const open = client.crypto.showExportBundle ?? client.crypto.openExportBundle;
   return open({
     bundle: body.encryptedWalletCredentials,
     key,
     ...(organizationId ? { organizationId } : {}),
     ...client.bundleTrust("exportBundle", parameters.onEvent),
-  });
+  }) as Promise<ExportWalletReturnType<TSigner>>;
 }
 
 /**
@@ -170,7 +178,7 @@ export const exportWalletRow = {
     "a fresh decrypt-only key per export, the verified bundle opened on the device; the mnemonic goes to the caller only",
   parameters: "`{ accountId, organizationId? }`",
   resolvesTo:
-    '`string` (`{ shownIn: "frame" }` with `@signet/frame`, whose frame shows the words): the BIP-39 mnemonic, words separated by spaces (12 from the emulator; the service\'s documents do not state a count, so show every word that comes)',
+    '`string` (`{ shownIn: "frame" }` for a client of `@signet/frame`, whose frame shows the words): the BIP-39 mnemonic, words separated by spaces (12 from the emulator; the service\'s documents do not state a count, so show every word that comes)',
   requests: [
     {
       route: WALLET_EXPORT,

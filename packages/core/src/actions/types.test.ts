@@ -443,6 +443,35 @@ describe("action types", () => {
     expectTypeOf<"INVALID_INPUT">().toExtend<AuthorizeQuoteErrorType["code"]>();
   });
 
+  it("exportWallet resolves to the phrase for a page's client, to { shownIn } for a frame's", () => {
+    // A signer frame's crypto (`@signet/frame`'s `frameSigner().crypto`): `showExportBundle`
+    // always there. Only the types are read: nothing below is called.
+    type FrameCrypto = core.CryptoApi & {
+      readonly showExportBundle: (
+        parameters: core.OpenExportBundleParameters,
+      ) => Promise<core.ExportShownElsewhere>;
+    };
+    const parameters = { accountId: "InternalAccount:00000000-0000-4000-8000-000000000000" };
+    const page = () => core.exportWallet(core.createClient({ relayUrl: "/api" }), parameters);
+    const pageWithCrypto = (crypto: core.CryptoApi) =>
+      core.exportWallet(core.createClient({ relayUrl: "/api", crypto }), parameters);
+    const frame = (crypto: FrameCrypto) =>
+      core.exportWallet(core.createClient({ relayUrl: "/api", crypto }), parameters);
+    expectTypeOf(page).returns.resolves.toEqualTypeOf<string>();
+    expectTypeOf(pageWithCrypto).returns.resolves.toEqualTypeOf<string>();
+    expectTypeOf(frame).returns.resolves.toEqualTypeOf<core.ExportShownElsewhere>();
+    // The client says so itself, and either is a SignetClient every action takes.
+    const made = (crypto: FrameCrypto) => core.createClient({ relayUrl: "/api", crypto });
+    expectTypeOf(made).returns.toEqualTypeOf<core.SignetClient<"frame">>();
+    expectTypeOf(made).returns.toExtend<core.SignetClient>();
+    const plain = () => core.createClient({ relayUrl: "/api" });
+    expectTypeOf(plain).returns.toEqualTypeOf<core.SignetClient<"page">>();
+    expectTypeOf(plain).returns.toHaveProperty("signer").toEqualTypeOf<"page">();
+    // A client typed only as `SignetClient` (an app's own annotation) is read as a page's.
+    expectTypeOf<core.ExportWalletReturnType>().toEqualTypeOf<string>();
+    expectTypeOf<core.ExportWalletReturnType<"frame">>().toEqualTypeOf<core.ExportShownElsewhere>();
+  });
+
   it("every action exports XParameters, XReturnType and XErrorType, agreeing with the function", () => {
     expectTypeOf<ActionName>().toEqualTypeOf<keyof Declared>();
     type Agrees = {

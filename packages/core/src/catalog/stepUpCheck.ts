@@ -213,11 +213,8 @@ function refusal(
  * @throws {SignetError} `STEP_UP_REQUIRED`: run `stepUp`, then the action again; and what reading
  *   the key store throws.
  */
-export function withStepUp<TParameters, TResult>(
-  name: string,
-  action: (client: SignetClient, parameters: TParameters) => Promise<TResult>,
-): (client: SignetClient, parameters: TParameters) => Promise<TResult> {
-  return (client, parameters) => {
+export function withStepUp<TAction extends GuardedAction>(name: string, action: TAction): TAction {
+  const guarded: GuardedAction = (client, parameters) => {
     const policy = policyOf(client);
     // Not named (or step-up off): the action runs at once, in the caller's very call.
     if (!policy?.actions.has(name)) return action(client, parameters);
@@ -227,7 +224,13 @@ export function withStepUp<TParameters, TResult>(
     };
     return client.sessions.loaded() ? checked() : client.sessions.load().then(checked);
   };
+  // The guard takes the action's arguments and returns its own result, so it has the action's
+  // signature, generic ones included (`exportWallet`'s result follows the client's signer).
+  return guarded as TAction;
 }
+
+/** An action as `withStepUp` guards it: a client, the action's parameters, a promise. */
+type GuardedAction = (client: SignetClient, parameters: never) => Promise<unknown>;
 
 /** `getStepUpStatus`'s reading, once the held sessions are loaded. */
 export async function stepUpStatus(

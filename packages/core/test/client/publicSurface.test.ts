@@ -13,7 +13,8 @@ function members(file: string, name: string): string[] {
   const path = dist(file);
   if (!existsSync(path)) throw new Error(`${path} is missing: build core first (pnpm run build)`);
   const text = readFileSync(path, "utf8");
-  const start = text.indexOf(`export type ${name} = {`);
+  // A generic type (`SignetClient<TSigner …>`) is found by its name and its parameters.
+  const start = text.search(new RegExp(`export type ${name}(?:<[^\n]*>)? = \\{`));
   expect(start, `${name} in ${file}`).toBeGreaterThanOrEqual(0);
   const body = text.slice(start, text.indexOf("\n};", start));
   return [...body.matchAll(/^ {4}(?:readonly\s+)?([A-Za-z]\w*)\s*[(<?:]/gm)].map(
@@ -22,9 +23,9 @@ function members(file: string, name: string): string[] {
 }
 
 describe("the published client interface", () => {
-  it("SignetClient shows the relay URL, the service's time, held sessions, calls still processing, persistence and destroy only", () => {
+  it("SignetClient shows the relay URL, where its keys sign, the service's time, held sessions, calls still processing, persistence and destroy only", () => {
     expect(members("client.d.ts", "SignetClient").sort()).toEqual(
-      ["clock", "destroy", "pending", "persistence", "relayUrl", "sessions"].sort(),
+      ["clock", "destroy", "pending", "persistence", "relayUrl", "sessions", "signer"].sort(),
     );
   });
 

@@ -87,7 +87,10 @@ export function startFrame(context: FrameContext): void {
       body,
       isFreshKey,
       isExportKey: (publicKey) => exportKeys.has(publicKey),
+      payload: request.payload,
     });
+    if (built === "unsupported")
+      throw refuse("unsupported", "The frame does not sign this request yet", request.operation);
     if (built === "key")
       throw refuse("key", "The request names a key this frame did not make", request.operation);
     try {
@@ -115,6 +118,7 @@ export function startFrame(context: FrameContext): void {
             { label: "Operation", value: request.operation },
             { label: "Account", value: built.accountId },
             { label: "Activity", value: activityType(request.payload) },
+            ...(found.rule.rows?.(request.payload, found.ids) ?? []),
           ],
           () => undefined,
           // Without IntersectionObserver v2 the tap that counts is made in the signer's window.

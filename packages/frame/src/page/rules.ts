@@ -3,7 +3,10 @@
 // parameters of that check as the frame finds them (keys it made itself, the request's own path
 // and body, the account its stored session belongs to), and whether the user must confirm it
 // with a tap inside the frame. A route not listed here is refused (`unsupported`).
+
+import type { AddCredentialParameters } from "../../../core/src/actions/addCredential.js";
 import { exportWalletPayload, WALLET_EXPORT } from "../../../core/src/actions/exportWallet.js";
+import type { RevokeCredentialParameters } from "../../../core/src/actions/revokeCredential.js";
 import { revokeSessionPayload, SESSION_REVOKE } from "../../../core/src/actions/revokeSession.js";
 import {
   refreshSessionPayload,
@@ -12,10 +15,14 @@ import {
 import { CREDENTIAL_VERIFY } from "../../../core/src/actions/verifyOtp.js";
 import type { SignetClient } from "../../../core/src/client.js";
 import type { SigningKey } from "../../../core/src/crypto/backend.js";
+import { executeQuotePayload, readQuotePayload } from "../../../core/src/payloads/quotePayload.js";
 import {
   type CheckPayload,
   expectVerificationToken,
 } from "../../../core/src/transport/payloadCheck.js";
+import { readActivity } from "../../../core/src/transport/payloadVocabulary.js";
+import type { QuoteJson } from "../../../core/src/transport/wire.js";
+import type { ConfirmRow } from "./confirm.js";
 
 /** What a rule is given to build its check. */
 export type RuleInput = {
@@ -31,6 +38,8 @@ export type RuleInput = {
   isFreshKey(publicKey: string): boolean;
   /** Whether `publicKeyUncompressed` is an export key the frame made. */
   isExportKey(publicKeyUncompressed: string): boolean;
+  /** The payload asked to be stamped (its check has not run yet). */
+  payload: string;
 };
 
 /** A route's rule: its check, the account it concerns, and whether a tap must confirm it. */
@@ -39,7 +48,14 @@ export type Rule = {
   title: string;
   gesture: boolean;
   /** The check's parameters, or the reason the frame refuses (`key`). */
-  build(input: RuleInput): { check: CheckPayload; accountId: string; exportKey?: string } | "key";
+  build(
+    input: RuleInput,
+  ): { check: CheckPayload; accountId: string; exportKey?: string } | "key" | "unsupported";
+  /**
+   * What the confirmation shows besides the operation, the account and the activity type, read
+   * from the payload the check has passed (never from what the page says about it).
+   */
+  rows?(payload: string, ids: readonly string[]): ConfirmRow[];
 };
 
 // The pins of organization and enclave user (core's payload reading) are kept per owner: the
@@ -48,6 +64,69 @@ const owner = {} as SignetClient;
 
 const stringField = (body: Record<string, unknown> | undefined, name: string) =>
   typeof body?.[name] === "string" ? (body[name] as string) : undefined;
+
+/**
+ * Core's credential checks, loaded when a credential change is first asked for: their action
+ * files bring the passkey code along, which the frame page need not load up front (the checks are
+ * asynchronous already).
+ */
+const credentialChecks = {
+  add:
+    (request: AddCredentialParameters): CheckPayload =>
+    async (payload, context) =>
+      (await import("../../../core/src/actions/addCredential.js")).addCredentialPayload(
+        owner,
+        request,
+      )(payload, context),
+  revoke:
+    (request: { accountId: string; type: RevokeCredentialParameters["type"] }): CheckPayload =>
+    async (payload, context) =>
+      (await import("../../../core/src/actions/revokeCredential.js")).revokeCredentialPayload(
+        owner,
+        request,
+      )(payload, context),
+};
+
+/** The activity's parameters, as the payload writes them (for what a rule shows). */
+const parametersOf = (payload: string) =>
+  (readActivity(payload)?.parameters ?? {}) as Record<string, unknown>;
+
+/** The kind of credential a removal's activity removes, as core's revoke check knows them. */
+const REMOVED_KIND: Record<string, string> = {
+  ACTIVITY_TYPE_DELETE_AUTHENTICATORS: "PASSKEY",
+  ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS: "OAUTH",
+  ACTIVITY_TYPE_UPDATE_USER_EMAIL: "EMAIL_OTP",
+  ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER: "SMS_OTP",
+};
+
+/**
+ * The kind a removal's payload removes: by its activity type; a general user update by the
+ * contact it clears. Unknown: "" (core's check then refuses every activity).
+ */
+function removedKind(payload: string): string {
+  const activity = readActivity(payload);
+  const type = typeof activity?.type === "string" ? activity.type : "";
+  if (type !== "ACTIVITY_TYPE_UPDATE_USER") return REMOVED_KIND[type] ?? "";
+  const parameters = parametersOf(payload);
+  const cleared = (name: string) => parameters[name] === "" || parameters[name] === null;
+  if (cleared("userEmail") && !cleared("userPhoneNumber")) return "EMAIL_OTP";
+  if (cleared("userPhoneNumber") && !cleared("userEmail")) return "SMS_OTP";
+  return "";
+}
+
+/**
+ * `QUOTE_EXECUTE` of core's executeQuote.ts, written here because importing that file would load
+ * the whole execute flow (its SCA login) into the frame page up front; the frame's test holds the
+ * two equal.
+ */
+export const QUOTE_EXECUTE_ROUTE = { method: "POST", path: "/quotes/{Quote}/execute" } as const;
+/** `CREDENTIAL_ADD` of core's addPasskey.ts (the passkey ceremony stays out of the frame page). */
+export const CREDENTIAL_ADD_ROUTE = { method: "POST", path: "/auth/credentials" } as const;
+/** `CREDENTIAL_REVOKE` of core's revokeCredential.ts. */
+export const CREDENTIAL_REVOKE_ROUTE = {
+  method: "DELETE",
+  path: "/auth/credentials/{AuthMethod}",
+} as const;
 
 const RULES: ReadonlyArray<{ route: { method: string; path: string }; rule: Rule }> = [
   {
@@ -108,6 +187,101 @@ const RULES: ReadonlyArray<{ route: { method: string; path: string }; rule: Rule
           exportKey: clientPublicKey,
         };
       },
+    },
+  },
+  {
+    route: QUOTE_EXECUTE_ROUTE,
+    rule: {
+      title: "Send a payment",
+      gesture: true,
+      // Core's execute check, given only what the frame itself knows: the quote of the path and
+      // the account of the session whose key stamps (the payment's source). The page's quote
+      // object (its amount and payee) never reaches the frame, so the check binds the transfer
+      // activity, this quote's id, the account's own transfer signer and, where the transaction
+      // is readable, its quote and source; the amount and payee are shown as the payload states
+      // them, and said to be absent where it does not.
+      build: ({ ids, storedAccountId }) => {
+        const quoteId = ids[0];
+        if (!quoteId || !storedAccountId) return "key";
+        const quote = { id: quoteId, source: { accountId: storedAccountId } } as QuoteJson;
+        return { check: executeQuotePayload(owner, quote), accountId: storedAccountId };
+      },
+      rows: (payload, ids) => {
+        const quote = {
+          id: ids[0],
+          paymentInstructions: [
+            { accountOrWalletInfo: { accountType: "EMBEDDED_WALLET", payloadToSign: payload } },
+          ],
+        } as QuoteJson;
+        const { amount, currency, destination } = readQuotePayload(quote);
+        const absent = "Not in what is signed: check it in the app before you confirm";
+        return [
+          { label: "Quote", value: ids[0] ?? "" },
+          {
+            label: "Amount",
+            value: amount === undefined ? absent : `${amount}${currency ? ` ${currency}` : ""}`,
+          },
+          { label: "To", value: destination ?? absent },
+        ];
+      },
+    },
+  },
+  {
+    route: CREDENTIAL_ADD_ROUTE,
+    rule: {
+      title: "Add a sign-in method",
+      gesture: true,
+      // Core's add check for the kind and account the body names (the account must be the
+      // stamping session's). The body carries no email or phone number: the contact is the one
+      // the payload names, shown in the confirmation, so the user's tap is what binds it; an OAuth
+      // token is the body's own. A passkey (its attestation) is not signed here yet.
+      build: ({ body, storedAccountId, payload }) => {
+        const type = stringField(body, "type");
+        if (!storedAccountId || stringField(body, "accountId") !== storedAccountId) return "key";
+        const named = parametersOf(payload);
+        const text = (value: unknown) => (typeof value === "string" ? value : "");
+        const accountId = storedAccountId;
+        const request: AddCredentialParameters | undefined =
+          type === "OAUTH"
+            ? { accountId, type, oidcToken: stringField(body, "oidcToken") ?? "" }
+            : type === "EMAIL_OTP"
+              ? { accountId, type, email: text(named.userEmail) }
+              : type === "SMS_OTP"
+                ? { accountId, type, phoneNumber: text(named.userPhoneNumber) }
+                : undefined;
+        if (!request) return "unsupported";
+        return { check: credentialChecks.add(request), accountId };
+      },
+      rows: (payload) => {
+        const named = parametersOf(payload);
+        const contact = named.userEmail ?? named.userPhoneNumber;
+        return typeof contact === "string"
+          ? [{ label: "Codes will go to", value: contact }]
+          : [{ label: "Provider", value: "the sign-in the app just made with your provider" }];
+      },
+    },
+  },
+  {
+    route: CREDENTIAL_REVOKE_ROUTE,
+    rule: {
+      title: "Remove a sign-in method",
+      gesture: true,
+      // Core's revoke check for the kind the payload removes (the frame is not told the kind the
+      // user chose in the app): it binds one removal of that kind only, never a contact set.
+      build: ({ storedAccountId, payload }) =>
+        storedAccountId
+          ? {
+              check: credentialChecks.revoke({
+                accountId: storedAccountId,
+                type: removedKind(payload) as RevokeCredentialParameters["type"],
+              }),
+              accountId: storedAccountId,
+            }
+          : "key",
+      rows: (payload, ids) => [
+        { label: "Sign-in method", value: ids[0] ?? "" },
+        { label: "Kind", value: removedKind(payload) || "unknown" },
+      ],
     },
   },
 ];

@@ -134,7 +134,7 @@ import type {
   WaitForTransactionParameters,
   WaitForTransactionReturnType,
 } from "../../actions/waitForTransaction.js";
-import type { SignetClient } from "../../client.js";
+import type { ClientSigner, SignetClient } from "../../client.js";
 import { loadChunk } from "../../crypto/chunk.js";
 
 // A chunk once loaded is held: its action then starts in the caller's task, as a passkey prompt
@@ -393,10 +393,10 @@ export async function refreshSession(
  * const mnemonic = await exportWallet(client, { accountId });
  * ```
  */
-export async function exportWallet(
-  client: SignetClient,
+export async function exportWallet<TSigner extends ClientSigner>(
+  client: SignetClient<TSigner>,
   parameters: ExportWalletParameters,
-): Promise<ExportWalletReturnType> {
+): Promise<ExportWalletReturnType<TSigner>> {
   return (walletActions ?? (await loadWalletActions())).exportWallet(client, parameters);
 }
 
