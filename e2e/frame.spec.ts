@@ -6,10 +6,12 @@
 // user's tap inside the frame, and each attempt is counted: 0 stamps, 0 phrases.
 import { expect, type Page, test } from "@playwright/test";
 import {
+  type Entry,
   exportResultInPage,
   hostileAttacksExpected,
   hostileAttacksInPage,
   hostileTallyInPage,
+  installHostileInPage,
   openFrameAppInPage,
   overlayInPage,
   parentReadsInPage,
@@ -75,7 +77,8 @@ test("a hostile page gets no stamp and no phrase without the tap in the frame", 
 
   // The hostile script's raw access to the frame (e2e/fixtures/framePage.ts, shared with the
   // Firefox and WebKit suite): each forged, replayed or racing request is refused.
-  const outcome = await page.evaluate(hostileAttacksInPage, servers.frame);
+  await page.evaluate(installHostileInPage, servers.frame);
+  const outcome = await page.evaluate(hostileAttacksInPage);
   expect(outcome).toEqual(hostileAttacksExpected);
 
   // Clickjacking: the page makes the frame nearly transparent under its own bait, then a real
@@ -128,7 +131,7 @@ test("a payment signs after the tap in the frame, showing its amount and payee; 
   page,
 }) => {
   await openApp(page);
-  await signIn(page);
+  await page.evaluate(signInInPage);
   const { customerId, accountId } = await page.evaluate(
     () => (window.frameTest as { ids: { customerId: string; accountId: string } }).ids,
   );
@@ -151,7 +154,7 @@ test("a payment signs after the tap in the frame, showing its amount and payee; 
     lockedCurrencySide: "SENDING",
     lockedCurrencyAmount: 1_000_000,
   });
-  await installHostile(page);
+  await page.evaluate(installHostileInPage, servers.frame);
   const frame = page.frameLocator("iframe");
 
   // The hostile page reads the quote (a read needs no key) and asks the frame to stamp its
@@ -233,8 +236,8 @@ test("adding and removing a sign-in method sign only after the tap in the frame,
   page,
 }) => {
   await openApp(page);
-  await signIn(page);
-  await installHostile(page);
+  await page.evaluate(signInInPage);
+  await page.evaluate(installHostileInPage, servers.frame);
   const frame = page.frameLocator("iframe");
   const phoneNumber = `+4915${String(Date.now()).slice(-9)}`;
   // The backend records the customer's phone number: an SMS credential uses the customer's own.
