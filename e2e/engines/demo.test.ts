@@ -2,6 +2,9 @@
 // endpoints, emulator in process, on http://localhost:<free port>): email OTP sign-up, a payment
 // signed on the device and settled to COMPLETED, the recovery phrase exported; passkeys where the
 // engine's automation offers a virtual authenticator (e2e/demo.spec.ts does all of it in Chromium).
+// And the demo with the signer frame on (`DEMO_FRAME=1`), as e2e/demo-frame.spec.ts runs it in
+// Chromium: the keys in the frame's origin, the export confirmed by a trusted tap in the signer's
+// confirmation window (these engines' answer to clickjacking), the phrase in the frame only.
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -14,19 +17,22 @@ import {
   waitUntil,
   xpathLiteral,
 } from "./engines.js";
+import { answerInWindow, frameShows, pause, pointOf, SEEN_MS } from "./signerFrame.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
 let demo: DemoServer;
+// The same demo with the signer frame on: its page on a second localhost origin.
+let framed: DemoServer;
 beforeAll(async () => {
-  demo = await startDemoServer({
-    appDir: join(root, "apps/demo/dist/app"),
-    port: 0,
-    settlementDelayMs: 1_500,
-  });
+  const appDir = join(root, "apps/demo/dist/app");
+  [demo, framed] = await Promise.all([
+    startDemoServer({ appDir, port: 0, settlementDelayMs: 1_500 }),
+    startDemoServer({ appDir, port: 0, frame: true }),
+  ]);
 });
 afterAll(async () => {
-  await demo?.close();
+  await Promise.all([demo?.close(), framed?.close()]);
 });
 
 const freshEmail = (tag: string) =>
@@ -66,8 +72,8 @@ async function waitForText(page: EnginePage, xpath: string, pattern: RegExp, tim
 const waitForCount = (page: EnginePage, xpath: string, count: number) =>
   waitUntil(async () => (await texts(page, xpath)).length === count, `${count} of ${xpath}`);
 
-async function signUp(page: EnginePage, email: string): Promise<void> {
-  await page.goto(demo.url);
+async function signUp(page: EnginePage, email: string, url = demo.url): Promise<void> {
+  await page.goto(url);
   await page.fill(field("Email"), email);
   await page.select(field("Where you live"), "US");
   await page.click(button("Continue"));
@@ -107,6 +113,63 @@ function storedKeys(page: EnginePage) {
     }
     return out;
   }, null);
+}
+
+/** The demo's signer frame (the iframe of @signet/frame, with the frame on). */
+const SIGNER_FRAME = "//iframe[contains(@class, 'signer-frame')]";
+
+declare global {
+  interface Window {
+    parentSeen?: string[];
+  }
+}
+
+/**
+ * From now on, records every text and attribute value the demo's own page holds (not the frame's:
+ * another document), so that a phrase shown for an instant and removed again is caught too.
+ */
+function recordParentText(page: EnginePage): Promise<void> {
+  return page.evaluate(() => {
+    const seen: string[] = [document.documentElement.outerHTML];
+    window.parentSeen = seen;
+    new MutationObserver((mutations) => {
+      for (const mutation of mutations) {
+        if (mutation.type === "characterData") seen.push(mutation.target.textContent ?? "");
+        else if (mutation.type === "attributes" && mutation.target instanceof Element)
+          seen.push(mutation.target.getAttribute(mutation.attributeName ?? "") ?? "");
+        else
+          for (const node of mutation.addedNodes) {
+            seen.push(node.textContent ?? "");
+            if (node instanceof Element)
+              for (const element of [node, ...node.querySelectorAll("*")])
+                for (const attribute of element.attributes) seen.push(attribute.value);
+          }
+      }
+    }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+  }, null);
+}
+
+/** What the demo's page held since `recordParentText`, holds now, and keeps in its storage. */
+function parentHeld(page: EnginePage) {
+  return page.evaluate(
+    () => ({
+      seen: (window.parentSeen ?? []).join("\n"),
+      html: document.documentElement.outerHTML,
+      storage: JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
+    }),
+    null,
+  );
+}
+
+/** A trusted tap on `selector` in the signer frame, once it has been in sight long enough. */
+async function tapInFrame(page: EnginePage, selector: string): Promise<void> {
+  await page.evaluate((path) => {
+    const found = document.evaluate(path, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE);
+    (found.singleNodeValue as Element).scrollIntoView({ block: "center" });
+  }, SIGNER_FRAME);
+  await pause(SEEN_MS);
+  const point = await waitUntil(() => pointOf(page, SIGNER_FRAME, selector), selector);
+  await page.clickAt(point.x, point.y);
 }
 
 describe.each(ENGINES)("the demo in %s", (name) => {
@@ -158,6 +221,62 @@ describe.each(ENGINES)("the demo in %s", (name) => {
       expect(words.every((word) => /^[a-z]+$/.test(word))).toBe(true);
       await page.click(button("Hide now"));
       await waitForCount(page, listItems("Recovery phrase"), 0);
+    } finally {
+      await page.close();
+    }
+  });
+  test("the signer frame on: email code sign-in, the wallet, the export confirmed in the signer's window, the phrase in the frame only, sign-out", async () => {
+    const page = await engine.open();
+    try {
+      await signUp(page, freshEmail(`${name}-frame`), framed.url);
+      expect(
+        await page.evaluateInFrame(
+          SIGNER_FRAME,
+          () => document.getElementById("signet-frame")?.dataset.state,
+          null,
+        ),
+      ).toBe("ready");
+      // The demo's own origin holds no key: they are in the frame's.
+      expect(await storedKeys(page)).toEqual([]);
+      await waitForText(page, testId("balance"), /^\$?0\.00/);
+      await page.click(button("Add 500.00 test funds"));
+      await waitForText(page, testId("balance"), /^\$?500\.00/);
+      await openScreen(page, "Sessions");
+      await waitForText(page, "//div", /^Keys kept in the signer frame/);
+
+      await openScreen(page, "Export");
+      await recordParentText(page);
+      await page.click(field("I am alone and nobody can see my screen"));
+      await page.click(button("Reveal recovery phrase"));
+      await waitForCount(page, button("Confirm in the signer frame above…"), 1);
+      await waitUntil(async () => (await frameShows(page, SIGNER_FRAME)).confirming, "Confirm");
+      expect((await frameShows(page, SIGNER_FRAME)).rows[0]).toBe("exportWallet");
+      // The frame cannot see whether it is covered here: its Confirm opens the signer's window,
+      // and the tap there is the one that counts.
+      await tapInFrame(page, "#signet-confirm");
+      expect((await answerInWindow(page, SIGNER_FRAME, "confirm"))[0]).toBe("exportWallet");
+      await waitForCount(page, testId("phrase-in-frame"), 1);
+      const phrase = await waitUntil(async () => {
+        const { words } = await frameShows(page, SIGNER_FRAME);
+        return words.length === 12 ? words : undefined;
+      }, "the phrase in the frame");
+      expect(phrase.every((word) => /^[a-z]+$/.test(word))).toBe(true);
+      expect(await texts(page, listItems("Recovery phrase"))).toEqual([]);
+      // Never in the demo's page: not in any text or attribute it held, nor in its storage.
+      const parent = await parentHeld(page);
+      expect(parent.seen.length).toBeGreaterThan(1000);
+      const runs = phrase.slice(0, -2).map((_, i) => phrase.slice(i, i + 3).join(" "));
+      for (const where of [parent.seen, parent.html, parent.storage])
+        for (const run of runs) expect(where).not.toContain(run);
+      await tapInFrame(page, "#signet-done");
+      await waitUntil(
+        async () => (await frameShows(page, SIGNER_FRAME)).words.length === 0,
+        "the phrase to leave the frame",
+      );
+
+      await openScreen(page, "Sessions");
+      await page.click(button("Sign out"));
+      await waitForCount(page, heading("Unlock your wallet"), 1);
     } finally {
       await page.close();
     }

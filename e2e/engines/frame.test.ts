@@ -28,9 +28,7 @@ import {
 } from "../fixtures/framePage.js";
 import { type FrameServers, startFrameServers } from "../fixtures/frameServer.js";
 import { ENGINES, type Engine, type EnginePage, launchEngine, waitUntil } from "./engines.js";
-
-/** How long a confirmation must have been shown before a click counts (confirm.ts), and a margin. */
-const SEEN_MS = 900;
+import { answerInWindow, frameShows, pause, pointOf, SEEN_MS } from "./signerFrame.js";
 
 let servers: FrameServers;
 beforeAll(async () => {
@@ -39,77 +37,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await servers?.close();
 });
-
-type Point = { x: number; y: number };
-
-/**
- * Where `selector` inside the frame is on the screen: the iframe's place in the app's page plus
- * the element's centre in the frame's document. `undefined` while the frame shows no such element.
- */
-async function pointOf(page: EnginePage, selector: string): Promise<Point | undefined> {
-  const inFrame = await page.evaluateInFrame(
-    FRAME_XPATH,
-    (wanted) => {
-      const box = document.querySelector(wanted)?.getBoundingClientRect();
-      return box ? { x: box.left + box.width / 2, y: box.top + box.height / 2 } : null;
-    },
-    selector,
-  );
-  if (!inFrame) return undefined;
-  const frame = await page.evaluate(() => {
-    const box = document.querySelector("iframe")!.getBoundingClientRect();
-    return { x: box.left, y: box.top };
-  }, null);
-  return { x: frame.x + inFrame.x, y: frame.y + inFrame.y };
-}
-
-/** What the frame shows: the confirmation's rows and note, and the phrase's word count. */
-function frameShows(page: EnginePage) {
-  return page.evaluateInFrame(
-    FRAME_XPATH,
-    () => ({
-      confirming: document.getElementById("signet-confirm") !== null,
-      rows: Array.from(document.querySelectorAll("dd"), (row) => row.textContent ?? ""),
-      note: document.querySelector(".note")?.textContent ?? "",
-      words: document.querySelectorAll("#signet-phrase li").length,
-    }),
-    null,
-  );
-}
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * After a counted click on the frame's Confirm: the frame says to confirm in the signer's window,
- * which shows the same operation; the user looks, then taps `button` there (a trusted click). The
- * rows the window showed.
- */
-async function answerInWindow(page: EnginePage, button: "confirm" | "cancel"): Promise<string[]> {
-  await waitUntil(
-    async () => (await frameShows(page)).note.includes("signer's window"),
-    "the frame to send the confirmation to the signer's window",
-  );
-  const window = await page.window("?confirm=");
-  try {
-    const rows = await waitUntil(
-      () =>
-        window.evaluate(
-          () =>
-            document.getElementById("signet-confirm") === null
-              ? undefined
-              : Array.from(document.querySelectorAll("dd"), (row) => row.textContent ?? ""),
-          null,
-        ),
-      "the confirmation in the signer's window",
-    );
-    await pause(SEEN_MS);
-    await window.click(`//button[@id="signet-${button}"]`);
-    return rows;
-  } finally {
-    // It closes itself once it has answered.
-    await window.close().catch(() => undefined);
-  }
-}
 
 describe.each(ENGINES)("the signer frame in %s", (name) => {
   let engine: Engine;
@@ -138,15 +65,21 @@ describe.each(ENGINES)("the signer frame in %s", (name) => {
 
       // The export waits for the tap inside the frame; the page gets `{ shownIn: "frame" }`.
       await page.evaluate(startExportInPage, null);
-      const confirm = await waitUntil(() => pointOf(page, "#signet-confirm"), "the confirmation");
-      expect((await frameShows(page)).rows[0]).toBe("exportWallet");
+      const confirm = await waitUntil(
+        () => pointOf(page, FRAME_XPATH, "#signet-confirm"),
+        "the confirmation",
+      );
+      expect((await frameShows(page, FRAME_XPATH)).rows[0]).toBe("exportWallet");
       await pause(SEEN_MS);
       await page.clickAt(confirm.x, confirm.y);
       // No IntersectionObserver v2 here: the frame's Confirm opens the signer's window, and the
       // tap there is the one that counts.
-      expect((await answerInWindow(page, "confirm"))[0]).toBe("exportWallet");
+      expect((await answerInWindow(page, FRAME_XPATH, "confirm"))[0]).toBe("exportWallet");
       expect(await page.evaluate(exportResultInPage, null)).toEqual({ shownIn: "frame" });
-      await waitUntil(async () => (await frameShows(page)).words === 12, "the phrase in the frame");
+      await waitUntil(
+        async () => (await frameShows(page, FRAME_XPATH)).words.length === 12,
+        "the phrase in the frame",
+      );
 
       // The app's page cannot read the frame, and its own origin holds no key.
       const reads = await page.evaluate(parentReadsInPage, null);
@@ -168,9 +101,12 @@ describe.each(ENGINES)("the signer frame in %s", (name) => {
       await page.evaluate(installHostileInPage, servers.frame);
       expect(await page.evaluate(hostileAttacksInPage, null)).toEqual(hostileAttacksExpected);
       // The export the hostile script asked for waits for a tap; no stamp came without one.
-      const confirm = await waitUntil(() => pointOf(page, "#signet-confirm"), "the confirmation");
-      const cancel = (await pointOf(page, "#signet-cancel"))!;
-      expect((await frameShows(page)).rows[0]).toBe("exportWallet");
+      const confirm = await waitUntil(
+        () => pointOf(page, FRAME_XPATH, "#signet-confirm"),
+        "the confirmation",
+      );
+      const cancel = (await pointOf(page, FRAME_XPATH, "#signet-cancel"))!;
+      expect((await frameShows(page, FRAME_XPATH)).rows[0]).toBe("exportWallet");
       await page.clickAt(cancel.x, cancel.y);
       expect(await page.evaluate(hostileTallyInPage, null)).toEqual({
         stamps: 0,
@@ -184,11 +120,11 @@ describe.each(ENGINES)("the signer frame in %s", (name) => {
       // inside the 600 ms the frame waits for.
       await page.evaluate(askOwnExportAgainInPage, null);
       const deadline = Date.now() + 15_000;
-      while (!(await frameShows(page)).confirming)
+      while (!(await frameShows(page, FRAME_XPATH)).confirming)
         if (Date.now() > deadline) throw new Error("the second confirmation never showed");
       await page.clickAt(confirm.x, confirm.y);
       const refused = await waitUntil(async () => {
-        const shows = await frameShows(page);
+        const shows = await frameShows(page, FRAME_XPATH);
         return shows.note === "" ? undefined : shows;
       }, "the frame to refuse a click on a confirmation that just appeared");
       expect(refused.confirming).toBe(true);
@@ -200,7 +136,7 @@ describe.each(ENGINES)("the signer frame in %s", (name) => {
       await pause(SEEN_MS);
       await page.clickAt(confirm.x, confirm.y);
       await waitUntil(
-        async () => (await frameShows(page)).note.includes("signer's window"),
+        async () => (await frameShows(page, FRAME_XPATH)).note.includes("signer's window"),
         "the frame to send the confirmation to the signer's window",
       );
       const opened = await page.window("?confirm=");
@@ -256,7 +192,10 @@ describe.each(ENGINES)("the signer frame in %s", (name) => {
     try {
       await page.evaluate(installHostileInPage, servers.frame);
       expect(await page.evaluate(hostileAttacksInPage, null)).toEqual(hostileAttacksExpected);
-      const confirm = await waitUntil(() => pointOf(page, "#signet-confirm"), "the confirmation");
+      const confirm = await waitUntil(
+        () => pointOf(page, FRAME_XPATH, "#signet-confirm"),
+        "the confirmation",
+      );
       // The frame at 5 % opacity under the page's bait, which lets clicks through. This engine
       // has no IntersectionObserver v2, so the frame cannot tell (Chromium refuses this click:
       // e2e/frame.spec.ts); the click it takes opens the signer's window instead of signing.
@@ -265,19 +204,19 @@ describe.each(ENGINES)("the signer frame in %s", (name) => {
       await page.clickAt(confirm.x, confirm.y);
       // The user closes the window unanswered: the frame keeps waiting and says how to reopen it.
       await waitUntil(
-        async () => (await frameShows(page)).note.includes("signer's window"),
+        async () => (await frameShows(page, FRAME_XPATH)).note.includes("signer's window"),
         "the frame to send the confirmation to the signer's window",
       );
       await (await page.window("?confirm=")).close();
       const waiting = await waitUntil(async () => {
-        const shows = await frameShows(page);
+        const shows = await frameShows(page, FRAME_XPATH);
         return shows.note.includes("closed") ? shows : undefined;
       }, "the frame to see its window closed");
       expect(waiting.confirming).toBe(true);
       await page.clickAt(confirm.x, confirm.y);
       // The window shows what would be signed, where the page cannot style it; the user, now
       // seeing an export they never asked for, cancels it.
-      expect((await answerInWindow(page, "cancel"))[0]).toBe("exportWallet");
+      expect((await answerInWindow(page, FRAME_XPATH, "cancel"))[0]).toBe("exportWallet");
       expect(await page.evaluate(hostileTallyInPage, null)).toEqual({
         stamps: 0,
         phrases: 0,
