@@ -158,11 +158,14 @@ for (const frame of [false, true])
     });
   });
 
-/** Taps the frame's Confirm once it has been in sight, unobscured, long enough to count. */
+/**
+ * Taps the frame's Confirm once it has been in sight, unobscured, long enough to count. The demo
+ * itself brings the frame into view when it asks (the adapter's `onConfirm`): nothing scrolls here.
+ */
 async function tapInFrame(page: Page): Promise<void> {
   const confirm = frameOf(page).locator("#signet-confirm");
   await expect(confirm).toBeVisible();
-  await confirm.scrollIntoViewIfNeeded();
+  await expect(page.locator(".signer-frame")).toBeInViewport({ ratio: 1 });
   await page.waitForTimeout(900);
   await confirm.click();
 }

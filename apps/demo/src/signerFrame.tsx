@@ -25,6 +25,9 @@ export function openSignerFrame(url: string): SignerFrame {
         `signer frame: refused a message (${String((error.details as { reason?: unknown }).reason)})`,
         "error",
       ),
+    // A confirmation waits for a tap in the frame: bring the frame into view (a payment is asked
+    // for at the foot of a long screen, the frame is at the top of the layout).
+    onConfirm: () => holder.scrollIntoView({ block: "nearest" }),
   });
   signer.element.className = "signer-frame";
   // This page sends no referrer (`Referrer-Policy: no-referrer`); the adapter's iframe still

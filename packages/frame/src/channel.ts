@@ -24,6 +24,12 @@ export type ChannelOptions = {
   timeoutMs?: number | undefined;
   /** Told about every message refused (a forged, stray or replayed answer), as a `SignetError`. */
   onRefused?: ((error: SignetError) => void) | undefined;
+  /**
+   * Told when the frame shows a confirmation for one of this page's requests and waits for the
+   * user's tap in it (`operation`: the action asked for): bring the frame into view, say where to
+   * look. Only for a request still waiting, from the frame itself.
+   */
+  onConfirm?: ((request: { operation: string }) => void) | undefined;
 };
 
 /** The page's side of the channel. */
@@ -91,6 +97,11 @@ export function openChannel(options: ChannelOptions): FrameChannel {
       return resolveReady();
     }
     const pending = waiting.get(answer.id);
+    if (answer.kind === "confirming") {
+      // A notice, not an answer: the request still waits for its answer.
+      if (!pending) return refuse("replay", "A notice for no waiting request was refused");
+      return void options.onConfirm?.({ operation: answer.operation });
+    }
     // An id answered once is forgotten: a second answer for it is refused, never taken.
     if (!pending) return refuse("replay", "An answer for no waiting request was refused");
     waiting.delete(answer.id);

@@ -67,9 +67,13 @@ export type FrameResults = {
 /** A refusal or failure as it crosses the channel: a `SignetError`'s code, message and details. */
 export type WireError = { code: string; message: string; details?: Record<string, unknown> };
 
-/** An answer on the wire, or the frame's one `ready` announcement. */
+/**
+ * An answer on the wire, the frame's one `ready` announcement, or its notice that a request of the
+ * page's waits for the user's tap in the frame (`confirming`, before that request's answer).
+ */
 export type FrameAnswer =
   | { channel: typeof CHANNEL; v: number; kind: "ready" }
+  | { channel: typeof CHANNEL; v: number; kind: "confirming"; id: string; operation: string }
   | { channel: typeof CHANNEL; v: number; kind: "answer"; id: string; ok: true; result: unknown }
   | { channel: typeof CHANNEL; v: number; kind: "answer"; id: string; ok: false; error: WireError };
 
@@ -128,6 +132,12 @@ export function readAnswer(data: unknown): FrameAnswer | "unexpected" {
   const message = data as Record<string, unknown>;
   if (message.channel !== CHANNEL || message.v !== CHANNEL_VERSION) return "unexpected";
   if (message.kind === "ready") return message as FrameAnswer;
+  if (message.kind === "confirming")
+    return typeof message.id === "string" &&
+      ID_PATTERN.test(message.id) &&
+      typeof message.operation === "string"
+      ? (message as FrameAnswer)
+      : "unexpected";
   if (message.kind !== "answer" || typeof message.id !== "string" || !ID_PATTERN.test(message.id))
     return "unexpected";
   if (message.ok === true && "result" in message) return message as FrameAnswer;

@@ -49,6 +49,13 @@ describe("readAnswer", () => {
     expect(readAnswer({ channel: CHANNEL, v: 1, kind: "answer", id: "x", ok: true })).toBe(
       "unexpected",
     );
+    expect(
+      readAnswer({ channel: CHANNEL, v: 1, kind: "confirming", id, operation: "executeQuote" }),
+    ).not.toBe("unexpected");
+    expect(readAnswer({ channel: CHANNEL, v: 1, kind: "confirming", id })).toBe("unexpected");
+    expect(
+      readAnswer({ channel: CHANNEL, v: 1, kind: "confirming", id: "x", operation: "o" }),
+    ).toBe("unexpected");
   });
 });
 
@@ -107,6 +114,48 @@ describe("openChannel", () => {
     expect(new URL(element.src).searchParams.get("parent")).toBe("https://app.example");
     expect(element.referrerPolicy).toBe("origin");
     channel.close();
+  });
+
+  it("tells the page when the frame waits for a tap on one of its requests, and only then", async () => {
+    install();
+    const posted: Array<{ id: string }> = [];
+    contentWindow.postMessage = ((message: { id: string }) => posted.push(message)) as never;
+    const refused: unknown[] = [];
+    const confirms: unknown[] = [];
+    const channel = openChannel({
+      url: "https://signer.example/",
+      onRefused: (error) => refused.push((error.details as { reason: string }).reason),
+      onConfirm: (request) => confirms.push(request),
+    });
+    const from = (data: unknown) =>
+      listener!({ origin: "https://signer.example", source: contentWindow, data } as never);
+    from({ channel: CHANNEL, v: 1, kind: "ready" });
+    const answered = channel.request({
+      kind: "stamp",
+      handle: "h",
+      payload: "{}",
+      operation: "executeQuote",
+      method: "POST",
+      path: "/quotes/Quote:1/execute",
+    });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const sent = posted[0]!.id;
+    // For no waiting request, or from another origin: refused, nobody told.
+    from({ channel: CHANNEL, v: 1, kind: "confirming", id, operation: "exportWallet" });
+    listener!({
+      origin: "https://evil.example",
+      source: contentWindow,
+      data: { channel: CHANNEL, v: 1, kind: "confirming", id: sent, operation: "x" },
+    } as never);
+    expect(confirms).toEqual([]);
+    // For the waiting request: told, and the request still waits for its answer.
+    from({ channel: CHANNEL, v: 1, kind: "confirming", id: sent, operation: "executeQuote" });
+    expect(confirms).toEqual([{ operation: "executeQuote" }]);
+    from({ channel: CHANNEL, v: 1, kind: "answer", id: sent, ok: true, result: { stamp: "s" } });
+    expect(await answered).toEqual({ stamp: "s" });
+    expect(refused).toEqual(["replay", "origin"]);
+    channel.close();
+    contentWindow.postMessage = () => undefined;
   });
 
   it("reports a frame that never says it is ready", async () => {

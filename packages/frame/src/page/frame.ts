@@ -111,6 +111,9 @@ export function startFrame(context: FrameContext): void {
       if (confirming) throw refuse("busy", "A confirmation is already waiting", request.operation);
       confirming = true;
       try {
+        // Tell the page a tap is awaited here, so that it can bring the frame into view; what is
+        // asked stays in the frame (the page learns the operation it asked for, nothing more).
+        reply({ kind: "confirming", id: request.id, operation: request.operation });
         const approved = await confirmInFrame(
           root,
           found.rule.title,
