@@ -51,7 +51,7 @@ test("sign-in, a session-signed refresh, an export and sign-out pass through the
   await page.evaluate(startExportInPage);
   const frame = page.frameLocator("iframe");
   await expect(frame.locator("#signet-confirm")).toBeVisible();
-  await expect(frame.locator("dd").first()).toHaveText("exportWallet");
+  await expect(frame.locator("dd").first()).toHaveText("Show the recovery phrase");
   await page.waitForTimeout(900);
   await frame.locator("#signet-confirm").click();
   const result = await page.evaluate(exportResultInPage);
@@ -196,7 +196,7 @@ test("a payment signs after the tap in the frame, showing its amount and payee; 
   await expect(frame.locator("#signet-confirm")).toBeVisible();
   await expect(frame.locator("h1")).toHaveText("Send a payment");
   const shown = await frame.locator("dd").allTextContents();
-  expect(shown[0]).toBe("executeQuote");
+  expect(shown[0]).toBe("Send a payment");
   expect(shown[1]).toBe(accountId);
   expect(shown).toContain(quoteId);
   expect(shown).toContain(bank.id);

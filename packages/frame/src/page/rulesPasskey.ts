@@ -1,0 +1,124 @@
+// The frame's passkey rules (README "Passkeys"): the registration options a page may ask the frame
+// to create a passkey with, what the frame shows before it does, and the check of the signed add
+// of a passkey, which the frame makes only for an attestation its own ceremony got from the
+// browser. Core's add check (`addPasskeyPayload`) is imported from core's action file when a
+// passkey add is first asked for (it brings the passkey code along, which the page need not load
+// up front).
+
+import type { CheckPayload } from "../../../core/src/transport/payloadCheck.js";
+import type {
+  RegistrationOptionsJSON,
+  RegistrationResponseJSON,
+} from "../../../core/src/webauthn/types.js";
+import type { ConfirmRow } from "./confirm.js";
+
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+const text = (value: unknown, max = 256): value is string =>
+  typeof value === "string" && value.length > 0 && value.length <= max;
+
+/**
+ * The registration options of a `register` request, read field by field into a fresh object (so
+ * that nothing the page added, such as extensions, reaches the browser), or `undefined` when they
+ * are not core's `RegistrationOptionsJSON` of a passkey add (a challenge of at least 16 base64url
+ * characters, ES256 offered, user verification required).
+ */
+export function readRegistrationOptions(json: string): RegistrationOptionsJSON | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== "object" || parsed === null) return undefined;
+  const options = parsed as Record<string, unknown>;
+  const rp = options.rp as Record<string, unknown> | undefined;
+  const user = options.user as Record<string, unknown> | undefined;
+  const selection = options.authenticatorSelection as Record<string, unknown> | undefined;
+  const params = options.pubKeyCredParams;
+  if (!rp || !text(rp.name) || (rp.id !== undefined && !text(rp.id))) return undefined;
+  if (!user || !text(user.id, 128) || !BASE64URL.test(user.id)) return undefined;
+  if (!text(user.name) || !text(user.displayName)) return undefined;
+  if (!text(options.challenge, 1024) || !BASE64URL.test(options.challenge)) return undefined;
+  if (options.challenge.length < 16) return undefined;
+  if (!Array.isArray(params) || !params.some((p) => p?.type === "public-key" && p?.alg === -7))
+    return undefined;
+  if (selection?.userVerification !== "required") return undefined;
+  const timeout = options.timeout;
+  const residentKey = selection.residentKey;
+  return {
+    rp: { name: rp.name, ...(rp.id === undefined ? {} : { id: rp.id as string }) },
+    user: { id: user.id, name: user.name, displayName: user.displayName },
+    challenge: options.challenge,
+    pubKeyCredParams: [{ type: "public-key", alg: -7 }],
+    ...(typeof timeout === "number" && timeout > 0 && timeout <= 600_000 ? { timeout } : {}),
+    authenticatorSelection: {
+      userVerification: "required",
+      ...(residentKey === "discouraged" || residentKey === "preferred" || residentKey === "required"
+        ? { residentKey }
+        : {}),
+    },
+    attestation: "none",
+  };
+}
+
+/** What the frame shows before it creates a passkey: the site it is for and the user's names. */
+export function registrationRows(options: RegistrationOptionsJSON): ConfirmRow[] {
+  return [
+    { label: "Operation", value: "Create a passkey" },
+    { label: "For the site", value: options.rp.id ?? location.hostname },
+    { label: "Named for", value: `${options.user.displayName} (${options.user.name})` },
+  ];
+}
+
+/** The attestation a passkey add's body carries, as core's addPasskey writes it. */
+type AttestationBody = { credentialId?: unknown };
+
+/**
+ * The check of a passkey add (core's `addPasskeyPayload`) for `accountId`: the attestation the
+ * body names must be one the frame's own ceremony made (`made`), and the payload must carry that
+ * attestation exactly, with the body's nickname and challenge where it names them. `undefined`
+ * when the body's attestation is not the frame's (the frame then refuses `key`).
+ */
+export function passkeyAddCheck(
+  owner: object,
+  accountId: string,
+  body: Record<string, unknown>,
+  made: (credentialId: string) => RegistrationResponseJSON | undefined,
+): CheckPayload | undefined {
+  const attestation = body.attestation as AttestationBody | undefined;
+  const credentialId = attestation?.credentialId;
+  if (typeof credentialId !== "string") return undefined;
+  const registration = made(credentialId);
+  if (!registration) return undefined;
+  const nickname = typeof body.nickname === "string" ? body.nickname : undefined;
+  const challenge = typeof body.challenge === "string" ? body.challenge : undefined;
+  return async (payload, context) =>
+    (await import("../../../core/src/actions/addPasskey.js")).addPasskeyPayload(owner as never, {
+      accountId,
+      ...(nickname === undefined ? {} : { nickname }),
+      ...(challenge === undefined ? {} : { challenge }),
+      credentialId: registration.rawId,
+      clientDataJson: registration.response.clientDataJSON,
+      attestationObject: registration.response.attestationObject,
+    })(payload, context);
+}
+
+/** What a passkey add shows: the authenticator's name and credential id as the payload names them. */
+export function passkeyAddRows(parameters: Record<string, unknown>): ConfirmRow[] {
+  const authenticators = parameters.authenticators;
+  const first = (Array.isArray(authenticators) ? authenticators[0] : undefined) as
+    | { authenticatorName?: unknown; attestation?: { credentialId?: unknown } }
+    | undefined;
+  const name = first?.authenticatorName;
+  const credentialId = first?.attestation?.credentialId;
+  return [
+    {
+      label: "Passkey",
+      value: typeof name === "string" ? name : "Not named in what is signed",
+    },
+    {
+      label: "Credential id",
+      value: typeof credentialId === "string" ? credentialId : "",
+    },
+  ];
+}
