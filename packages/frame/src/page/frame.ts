@@ -147,12 +147,15 @@ export function startFrame(context: FrameContext): void {
         cause,
       });
     }
-    if (found.rule.gesture) {
+    if (built.gesture ?? found.rule.gesture) {
       await confirmTap(
         request,
         request.operation,
         found.rule.title,
-        confirmationRows(found.rule, built.accountId, request.payload, found.ids),
+        [
+          ...confirmationRows(found.rule, built.accountId, request.payload, found.ids),
+          ...(built.rows ?? []),
+        ],
         // Without IntersectionObserver v2 the tap that counts is made in the signer's window.
         openConfirmWindow,
       );
@@ -161,7 +164,9 @@ export function startFrame(context: FrameContext): void {
         if (entry) entry.confirmed = true;
       }
     }
-    return { stamp: await stampPayload(request.payload, key) };
+    const stamp = await stampPayload(request.payload, key);
+    built.stamped?.();
+    return { stamp };
   }
 
   async function answer(request: FrameRequest): Promise<FrameResults[FrameRequest["kind"]]> {

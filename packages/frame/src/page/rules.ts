@@ -24,7 +24,7 @@ import { readActivity } from "../../../core/src/transport/payloadVocabulary.js";
 import type { QuoteJson } from "../../../core/src/transport/wire.js";
 import type { RegistrationResponseJSON } from "../../../core/src/webauthn/types.js";
 import type { ConfirmRow } from "./confirm.js";
-import { passkeyAddCheck, passkeyAddRows } from "./rulesPasskey.js";
+import { PASSKEY_RULES, passkeyAddCheck, passkeyAddRows } from "./rulesPasskey.js";
 
 /** What a rule is given to build its check. */
 export type RuleInput = {
@@ -55,15 +55,27 @@ export type RuleInput = {
  */
 export type RuleRefusal = "key" | "unsupported" | "kind";
 
+/** What a rule builds: its check, the account it concerns, and what the request adds to it. */
+export type Built = {
+  check: CheckPayload;
+  accountId: string;
+  /** The decrypt-only key an export is for. */
+  exportKey?: string;
+  /** Whether a tap must confirm this request, where it differs from the rule's `gesture`. */
+  gesture?: boolean;
+  /** What the confirmation shows besides the rule's rows, read from the request and payload. */
+  rows?: ConfirmRow[];
+  /** Told once the payload is stamped (a rule with state across its request's signatures). */
+  stamped?(): void;
+};
+
 /** A route's rule: its check, the account it concerns, and whether a tap must confirm it. */
 export type Rule = {
   /** For the confirmation: what the user is asked to approve. */
   title: string;
   gesture: boolean;
   /** The check's parameters, or the reason the frame refuses (`key`). */
-  build(
-    input: RuleInput,
-  ): { check: CheckPayload; accountId: string; exportKey?: string } | RuleRefusal;
+  build(input: RuleInput): Built | RuleRefusal;
   /**
    * What the confirmation shows besides the operation, the account and the activity type, read
    * from the payload the check has passed (never from what the page says about it).
@@ -142,6 +154,7 @@ export const CREDENTIAL_REVOKE_ROUTE = {
 } as const;
 
 const RULES: ReadonlyArray<{ route: { method: string; path: string }; rule: Rule }> = [
+  ...PASSKEY_RULES,
   {
     route: CREDENTIAL_VERIFY,
     rule: {

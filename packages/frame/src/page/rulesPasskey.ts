@@ -11,6 +11,8 @@ import type {
   RegistrationResponseJSON,
 } from "../../../core/src/webauthn/types.js";
 import type { ConfirmRow } from "./confirm.js";
+// A cycle, read only when a rule is built: the pins' owner every check of the frame shares.
+import { owner } from "./rules.js";
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 const text = (value: unknown, max = 256): value is string =>
@@ -122,3 +124,135 @@ export function passkeyAddRows(parameters: Record<string, unknown>): ConfirmRow[
     },
   ];
 }
+
+/** `DELEGATED_KEY_CREATE` of core's createDelegatedKey.ts. */
+export const DELEGATED_KEY_CREATE_ROUTE = { method: "POST", path: "/auth/delegated-keys" } as const;
+
+/** Core's delegated-key check: one instance per creation, its first payload's key approved. */
+type DelegatedCheck = CheckPayload & { delegatedPublicKey(): string | undefined };
+
+/**
+ * Creations of a delegated key whose first payload (the signer identity) the user confirmed and
+ * the frame stamped, by the stamping key and the request's body: the second payload (the
+ * policies) of that creation is stamped without a second tap, checked by the same instance of
+ * core's check, which binds it to the key the user approved. Taken once.
+ */
+const approvedDelegations = new Map<string, DelegatedCheck>();
+
+const POLICY_TYPES = new Set(["ACTIVITY_TYPE_CREATE_POLICIES", "ACTIVITY_TYPE_CREATE_POLICY_V3"]);
+
+/** The part of a rule's input the delegated-key rule reads (rules.ts's `RuleInput`). */
+type DelegationInput = {
+  key: { publicKey: string };
+  storedAccountId: string | undefined;
+  body: Record<string, unknown> | undefined;
+  payload: string;
+};
+
+/** What the delegated-key rule builds (rules.ts's `Built`). */
+type DelegationBuilt =
+  | {
+      check: CheckPayload;
+      accountId: string;
+      gesture: boolean;
+      rows?: ConfirmRow[];
+      stamped(): void;
+    }
+  | "key";
+
+const activityOf = (payload: string): Record<string, unknown> | undefined => {
+  try {
+    const parsed: unknown = JSON.parse(payload);
+    return typeof parsed === "object" && parsed !== null
+      ? (parsed as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * The check of one leg of `createDelegatedKey` (core's `createDelegatedKeyPayload`, two stamps
+ * with state): the body's account must be the stamping session's. A payload of the policies is
+ * the second signature of a creation the user confirmed (same key, same body), checked by that
+ * creation's instance, and needs no second tap; any other payload is a first signature, checked
+ * by a fresh instance and confirmed with a tap that shows the card, the key's name and the key.
+ */
+export function buildDelegation(owner: object, input: DelegationInput): DelegationBuilt {
+  const { key, storedAccountId, body, payload } = input;
+  const cardId = body?.cardId;
+  const nickname = body?.nickname;
+  if (!storedAccountId || body?.internalAccountId !== storedAccountId) return "key";
+  if (typeof cardId !== "string" || typeof nickname !== "string") return "key";
+  const accountId = storedAccountId;
+  const creation = `${key.publicKey}|${JSON.stringify(body)}`;
+  const type = activityOf(payload)?.type;
+  const approved = approvedDelegations.get(creation);
+  if (approved && typeof type === "string" && POLICY_TYPES.has(type)) {
+    return {
+      check: (signed, context) => approved(signed, { ...context, signature: 2 }),
+      accountId,
+      gesture: false,
+      stamped: () => approvedDelegations.delete(creation),
+    };
+  }
+  let instance: DelegatedCheck | undefined;
+  return {
+    check: async (signed, context) => {
+      const { createDelegatedKeyPayload } = await import(
+        "../../../core/src/actions/createDelegatedKey.js"
+      );
+      instance = createDelegatedKeyPayload(owner as never, { accountId, cardId, nickname });
+      return instance(signed, { ...context, signature: 1 });
+    },
+    accountId,
+    gesture: true,
+    rows: delegationRows(payload, cardId, nickname),
+    // Only a first payload the user confirmed and the frame stamped approves its second.
+    stamped: () => {
+      if (instance?.delegatedPublicKey()) approvedDelegations.set(creation, instance);
+    },
+  };
+}
+
+/** What a delegated key's confirmation shows: the card, its name and key, and what it may do. */
+function delegationRows(payload: string, cardId: string, nickname: string): ConfirmRow[] {
+  const parameters = activityOf(payload)?.parameters as Record<string, unknown> | undefined;
+  const users = parameters?.users;
+  const user = (Array.isArray(users) ? users[0] : undefined) as
+    | { apiKeys?: Array<{ apiKeyName?: unknown; publicKey?: unknown }> }
+    | undefined;
+  const apiKey = user?.apiKeys?.[0];
+  return [
+    { label: "Card", value: cardId },
+    {
+      label: "Key name",
+      value: typeof apiKey?.apiKeyName === "string" ? apiKey.apiKeyName : nickname,
+    },
+    {
+      label: "Delegated key",
+      value: typeof apiKey?.publicKey === "string" ? apiKey.publicKey : "",
+    },
+    {
+      label: "It may",
+      value:
+        "sign for this card and revoke itself (the next payload's policies name this key only)",
+    },
+  ];
+}
+
+/**
+ * The frame's rules of delegated keys, spread into rules.ts's table (a passkey's add shares the
+ * credential route's rule there). `revokeDelegatedKey` stamps nothing (one unsigned call), so it
+ * has no rule.
+ */
+export const PASSKEY_RULES = [
+  {
+    route: DELEGATED_KEY_CREATE_ROUTE,
+    rule: {
+      title: "Let a card spend from the wallet",
+      gesture: true,
+      build: (input: DelegationInput) => buildDelegation(owner, input),
+    },
+  },
+] as const;
