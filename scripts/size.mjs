@@ -196,7 +196,9 @@ const budgets = [
     // under that key with its refusals (pending/adoptKeptSession.ts) and the key's deletion.
     // Then 63210 B measured (the note written once and awaited before it is forgotten). +12 B on
     // its own for the client's `signer` and exportWallet's reworded row: 63223 B with both.
-    whole: 63_223,
+    // +6 B (63229 B): exportWallet's row loses its hook summary (useExportWallet is hand-written
+    // now, its data typed by the client's kind), which gzips 6 B worse.
+    whole: 63_229,
   },
   {
     // The hooks alone: react and @signet/core are the app's own dependencies.
@@ -222,8 +224,9 @@ const budgets = [
     // Then 5.25 KiB (5287 B measured) with issue #38's `useStepUp`: the step-up status read
     // again on every session change and when it lapses, and `verify()` over `stepUp`.
     // Both merged: 5.36 KiB (5488 B), set to that.
-    upFront: 5_488,
-    whole: 5_488,
+    // 5496 B: useExportWallet written by hand (its data follows the client's kind).
+    upFront: 5_496,
+    whole: 5_496,
     external: ["react", "react-dom", "@signet/core"],
   },
   {
@@ -234,9 +237,10 @@ const budgets = [
     // 1.9 KiB measured (1974 B): nothing of it is lazy, an app that uses it needs all of it.
     // 1990 B with the iframe's `referrerpolicy="origin"` (Firefox's frame checks its parent by
     // the referrer, which an app sending no-referrer would otherwise withhold). 2048 B with
-    // `onConfirm` (the frame's `confirming` notice read and handed to the app).
-    upFront: 2_048,
-    whole: 2_048,
+    // `onConfirm` (the frame's `confirming` notice read and handed to the app). 2159 B with
+    // `webauthn` (a passkey's registration asked of the frame, the `register` request).
+    upFront: 2_159,
+    whole: 2_159,
     external: ["@signet/core"],
   },
   {
@@ -262,9 +266,13 @@ const budgets = [
     // front, +1717 B in all (core's credential checks load when a change is first asked for:
     // their action files bring the passkey code along). All merged: 25713 B up front,
     // 67332 B in all. +21 B up front, +20 B in all (25734 B, 67352 B): the `confirming` notice
-    // the frame sends before it waits for a tap.
-    upFront: 25_734,
-    whole: 67_352,
+    // the frame sends before it waits for a tap. +2008 B up front, +2882 B in all (27742 B,
+    // 70234 B): passkeys and delegated keys (the registration options read, the ceremony, the
+    // add's and the delegated key's rules with their state and rows; core's checks of both load
+    // when first asked for), the confirmation fixes (the OAuth token's claims, the removed ids,
+    // the opaque payment's row) and the confirmation window's rows by postMessage.
+    upFront: 27_742,
+    whole: 70_234,
   },
 ];
 

@@ -254,7 +254,9 @@ describe.each(ENGINES)("the demo in %s", (name) => {
       // The frame cannot see whether it is covered here: its Confirm opens the signer's window,
       // and the tap there is the one that counts.
       await tapInFrame(page, "#signet-confirm");
-      expect((await answerInWindow(page, SIGNER_FRAME, "confirm"))[0]).toBe("Show the recovery phrase");
+      expect((await answerInWindow(page, SIGNER_FRAME, "confirm"))[0]).toBe(
+        "Show the recovery phrase",
+      );
       await waitForCount(page, testId("phrase-in-frame"), 1);
       const phrase = await waitUntil(async () => {
         const { words } = await frameShows(page, SIGNER_FRAME);

@@ -22,7 +22,7 @@ type DataOf<T> = T extends { data: infer TData } ? TData : never;
 
 describe("useExportWallet's data", () => {
   it("is the phrase by default: nothing is registered", () => {
-    expectTypeOf<Register>().toEqualTypeOf<{}>();
+    expectTypeOf<keyof Register>().toEqualTypeOf<never>();
     expectTypeOf<RegisteredSigner>().toEqualTypeOf<ClientSigner>();
     expectTypeOf<DataOf<ReturnType<typeof useExportWallet>>>().toEqualTypeOf<string | undefined>();
   });

@@ -213,8 +213,9 @@ export function startFrame(context: FrameContext): void {
       case "register": {
         const options = readRegistrationOptions(request.options);
         if (!options) throw refuse("unexpected", "The passkey options are not valid", "addPasskey");
+        // The ceremony's library loads while the user reads, so that the tap opens the prompt at
+        // once (core's browser WebAuthn loads it as a chunk of its own).
         webauthn ??= createBrowserWebAuthn();
-        // Loaded while the user reads, so that the tap opens the prompt at once.
         webauthn.preload?.();
         // The tap here is the user activation a cross-origin frame needs to create a passkey; no
         // signer's window (the browser's own passkey prompt follows, which no page can cover).

@@ -13,7 +13,6 @@ import {
   SESSION_REFRESH,
 } from "../../../core/src/actions/settleSessions.js";
 import { CREDENTIAL_VERIFY } from "../../../core/src/actions/verifyOtp.js";
-import type { SignetClient } from "../../../core/src/client.js";
 import type { SigningKey } from "../../../core/src/crypto/backend.js";
 import { executeQuotePayload, readQuotePayload } from "../../../core/src/payloads/quotePayload.js";
 import {
@@ -24,6 +23,7 @@ import { readActivity } from "../../../core/src/transport/payloadVocabulary.js";
 import type { QuoteJson } from "../../../core/src/transport/wire.js";
 import type { RegistrationResponseJSON } from "../../../core/src/webauthn/types.js";
 import type { ConfirmRow } from "./confirm.js";
+import { owner } from "./ruleOwner.js";
 import { PASSKEY_RULES, passkeyAddCheck, passkeyAddRows } from "./rulesPasskey.js";
 
 /** What a rule is given to build its check. */
@@ -82,10 +82,6 @@ export type Rule = {
    */
   rows?(payload: string, ids: readonly string[]): ConfirmRow[];
 };
-
-// The pins of organization and enclave user (core's payload reading) are kept per owner: the
-// frame's checks share one, as a client's do.
-export const owner = {} as SignetClient;
 
 const stringField = (body: Record<string, unknown> | undefined, name: string) =>
   typeof body?.[name] === "string" ? (body[name] as string) : undefined;

@@ -11,8 +11,7 @@ import type {
   RegistrationResponseJSON,
 } from "../../../core/src/webauthn/types.js";
 import type { ConfirmRow } from "./confirm.js";
-// A cycle, read only when a rule is built: the pins' owner every check of the frame shares.
-import { owner } from "./rules.js";
+import { owner } from "./ruleOwner.js";
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 const text = (value: unknown, max = 256): value is string =>
