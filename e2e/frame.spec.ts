@@ -201,7 +201,9 @@ test("a payment signs after the tap in the frame, showing its amount and payee; 
   expect(shown).toContain(quoteId);
   expect(shown).toContain(bank.id);
   expect(shown.some((value) => /^1000000\b/.test(value))).toBe(true);
-  // Nobody taps: the user cancels, and nothing was stamped.
+  // Nobody taps: the user cancels, and nothing was stamped. (A click the moment the
+  // confirmation appears can be lost under load, before the frame's first layout settles.)
+  await page.waitForTimeout(900);
   await frame.locator("#signet-cancel").click();
   const withoutTap = await page.evaluate(async () => {
     const { hostile } = window.frameTest as never as { hostile: { tally: { stamps: number } } };
