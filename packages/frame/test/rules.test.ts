@@ -358,8 +358,15 @@ describe("credential changes (POST /auth/credentials, DELETE /auth/credentials/{
     const signed = payload("attestation");
     // An attestation the page made (the frame holds none by that id) is refused before any check.
     expect(add.rule.build(input({ body, payload: signed }))).toBe("key");
-    const registration = (id: string) => (id === "cred-1" ? made : undefined);
+    const registration = (id: string) =>
+      id === "cred-1" ? { registration: made, challenge: "challenge-challenge" } : undefined;
     const check = built(add.rule, { body, payload: signed, registration }).check;
+    // Its own attestation, but for another challenge than the ceremony's: refused too.
+    expect(
+      add.rule.build(
+        input({ body: { ...body, challenge: "another-challenge" }, payload: signed, registration }),
+      ),
+    ).toBe("key");
     expect(await verdict(check, signed)).toBe("signed");
     expect(await verdict(check, payload("another"))).toBe(
       "parameters.authenticators.0.attestation.attestationObject",

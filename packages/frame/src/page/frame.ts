@@ -14,7 +14,6 @@ import {
   SignetError,
   stampPayload,
 } from "../../../core/src/index.js";
-import type { RegistrationResponseJSON } from "../../../core/src/webauthn/types.js";
 import {
   CHANNEL,
   CHANNEL_VERSION,
@@ -26,7 +25,7 @@ import {
 import { type ConfirmElsewhere, type ConfirmRow, confirmInFrame, showPhrase } from "./confirm.js";
 import { openConfirmWindow } from "./confirmWindow.js";
 import { accountOfStoreId, confirmationRows, ruleFor } from "./rules.js";
-import { readRegistrationOptions, registrationRows } from "./rulesPasskey.js";
+import { type MadePasskey, readRegistrationOptions, registrationRows } from "./rulesPasskey.js";
 
 const refuse = (reason: string, message: string, operation?: string): SignetError =>
   new SignetError("FRAME_REFUSED", message, {
@@ -57,7 +56,7 @@ export function startFrame(context: FrameContext): void {
   // The passkeys this frame's own ceremonies made, by credential id: the add of one of these is
   // the only passkey add the frame signs (a page could otherwise make up an attestation of a key
   // it holds itself).
-  const registrations = new Map<string, RegistrationResponseJSON>();
+  const registrations = new Map<string, MadePasskey>();
   let webauthn: ReturnType<typeof createBrowserWebAuthn> | undefined;
   let confirming = false;
 
@@ -227,7 +226,7 @@ export function startFrame(context: FrameContext): void {
           undefined,
         );
         const registration = await webauthn.register(options);
-        registrations.set(registration.rawId, registration);
+        registrations.set(registration.rawId, { registration, challenge: options.challenge });
         return { registration };
       }
       case "showExport": {

@@ -21,10 +21,14 @@ import {
 } from "../../../core/src/transport/payloadCheck.js";
 import { readActivity } from "../../../core/src/transport/payloadVocabulary.js";
 import type { QuoteJson } from "../../../core/src/transport/wire.js";
-import type { RegistrationResponseJSON } from "../../../core/src/webauthn/types.js";
 import type { ConfirmRow } from "./confirm.js";
 import { owner } from "./ruleOwner.js";
-import { PASSKEY_RULES, passkeyAddCheck, passkeyAddRows } from "./rulesPasskey.js";
+import {
+  type MadePasskey,
+  PASSKEY_RULES,
+  passkeyAddCheck,
+  passkeyAddRows,
+} from "./rulesPasskey.js";
 
 /** What a rule is given to build its check. */
 export type RuleInput = {
@@ -44,8 +48,8 @@ export type RuleInput = {
   payload: string;
   /** Whether the stamping key is one the frame made and has not stored (a sign-in's own key). */
   stampedByFreshKey: boolean;
-  /** The registration of a passkey the frame's own ceremony made, by its credential id. */
-  registration(credentialId: string): RegistrationResponseJSON | undefined;
+  /** A passkey the frame's own ceremony made, by its credential id. */
+  registration(credentialId: string): MadePasskey | undefined;
 };
 
 /**

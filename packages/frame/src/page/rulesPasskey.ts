@@ -74,30 +74,34 @@ export function registrationRows(options: RegistrationOptionsJSON): ConfirmRow[]
 /** The attestation a passkey add's body carries, as core's addPasskey writes it. */
 type AttestationBody = { credentialId?: unknown };
 
+/** A passkey the frame's own ceremony made: the browser's answer and the challenge it was for. */
+export type MadePasskey = { registration: RegistrationResponseJSON; challenge: string };
+
 /**
  * The check of a passkey add (core's `addPasskeyPayload`) for `accountId`: the attestation the
- * body names must be one the frame's own ceremony made (`made`), and the payload must carry that
- * attestation exactly, with the body's nickname and challenge where it names them. `undefined`
- * when the body's attestation is not the frame's (the frame then refuses `key`).
+ * body names must be one the frame's own ceremony made (`made`), for the body's challenge, and
+ * the payload must carry that attestation exactly, with the body's nickname and that challenge
+ * where it names them. `undefined` when the body's attestation is not the frame's, or was made
+ * for another challenge (the frame then refuses `key`).
  */
 export function passkeyAddCheck(
   owner: object,
   accountId: string,
   body: Record<string, unknown>,
-  made: (credentialId: string) => RegistrationResponseJSON | undefined,
+  made: (credentialId: string) => MadePasskey | undefined,
 ): CheckPayload | undefined {
   const attestation = body.attestation as AttestationBody | undefined;
   const credentialId = attestation?.credentialId;
   if (typeof credentialId !== "string") return undefined;
-  const registration = made(credentialId);
-  if (!registration) return undefined;
+  const found = made(credentialId);
+  if (!found || body.challenge !== found.challenge) return undefined;
+  const { registration, challenge } = found;
   const nickname = typeof body.nickname === "string" ? body.nickname : undefined;
-  const challenge = typeof body.challenge === "string" ? body.challenge : undefined;
   return async (payload, context) =>
     (await import("../../../core/src/actions/addPasskey.js")).addPasskeyPayload(owner as never, {
       accountId,
       ...(nickname === undefined ? {} : { nickname }),
-      ...(challenge === undefined ? {} : { challenge }),
+      challenge,
       credentialId: registration.rawId,
       clientDataJson: registration.response.clientDataJSON,
       attestationObject: registration.response.attestationObject,
