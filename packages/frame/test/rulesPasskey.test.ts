@@ -27,6 +27,17 @@ describe("readRegistrationOptions", () => {
     expect(read).toEqual(options);
   });
 
+  it("keeps the credentials to exclude, by id", () => {
+    const excludeCredentials = [{ id: "Y3JlZC0x", type: "public-key", transports: ["usb"] }];
+    expect(
+      readRegistrationOptions(JSON.stringify({ ...options, excludeCredentials }))
+        ?.excludeCredentials,
+    ).toEqual([{ id: "Y3JlZC0x", type: "public-key" }]);
+    expect(
+      readRegistrationOptions(JSON.stringify({ ...options, excludeCredentials: [{ id: "+" }] })),
+    ).toBeUndefined();
+  });
+
   it.each([
     ["not JSON", "{"],
     ["no challenge", JSON.stringify({ ...options, challenge: undefined })],

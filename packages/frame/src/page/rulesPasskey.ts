@@ -21,7 +21,8 @@ const text = (value: unknown, max = 256): value is string =>
  * The registration options of a `register` request, read field by field into a fresh object (so
  * that nothing the page added, such as extensions, reaches the browser), or `undefined` when they
  * are not core's `RegistrationOptionsJSON` of a passkey add (a challenge of at least 16 base64url
- * characters, ES256 offered, user verification required).
+ * characters, ES256 offered, user verification required). The credentials to exclude are kept
+ * (ids only, without transports); the attestation asked for is always `none`.
  */
 export function readRegistrationOptions(json: string): RegistrationOptionsJSON | undefined {
   let parsed: unknown;
@@ -46,12 +47,24 @@ export function readRegistrationOptions(json: string): RegistrationOptionsJSON |
   if (selection?.userVerification !== "required") return undefined;
   const timeout = options.timeout;
   const residentKey = selection.residentKey;
+  // The passkeys the relying party already holds, so that the authenticator makes no second one.
+  const excluded = options.excludeCredentials;
+  if (excluded !== undefined && !Array.isArray(excluded)) return undefined;
+  const excludeCredentials = (excluded ?? []).map((entry: unknown) => {
+    const id = (entry as { id?: unknown } | null)?.id;
+    return text(id, 1024) && BASE64URL.test(id) ? { id, type: "public-key" as const } : undefined;
+  });
+  if (excludeCredentials.some((entry) => entry === undefined) || excludeCredentials.length > 64)
+    return undefined;
   return {
     rp: { name: rp.name, ...(rp.id === undefined ? {} : { id: rp.id as string }) },
     user: { id: user.id, name: user.name, displayName: user.displayName },
     challenge: options.challenge,
     pubKeyCredParams: [{ type: "public-key", alg: -7 }],
     ...(typeof timeout === "number" && timeout > 0 && timeout <= 600_000 ? { timeout } : {}),
+    ...(excludeCredentials.length
+      ? { excludeCredentials: excludeCredentials as { id: string; type: "public-key" }[] }
+      : {}),
     authenticatorSelection: {
       userVerification: "required",
       ...(residentKey === "discouraged" || residentKey === "preferred" || residentKey === "required"
