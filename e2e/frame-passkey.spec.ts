@@ -126,7 +126,7 @@ test("a passkey the page made itself is refused by the frame before any confirma
   await authenticator(page);
   await openApp(page);
   const refused = await page.evaluate(pageMadePasskeyInPage);
-  expect(refused).toEqual({ ok: false, code: "FRAME_REFUSED", reason: "key" });
+  expect(refused).toEqual({ ok: false, code: "FRAME_REFUSED", reason: "passkey" });
   await expect(page.frameLocator("iframe").locator("#signet-confirm")).toHaveCount(0);
   expect(await stamps(page)).toBe(0);
 });

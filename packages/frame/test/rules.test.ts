@@ -357,7 +357,7 @@ describe("credential changes (POST /auth/credentials, DELETE /auth/credentials/{
       });
     const signed = payload("attestation");
     // An attestation the page made (the frame holds none by that id) is refused before any check.
-    expect(add.rule.build(input({ body, payload: signed }))).toBe("key");
+    expect(add.rule.build(input({ body, payload: signed }))).toBe("passkey");
     const registration = (id: string) =>
       id === "cred-1" ? { registration: made, challenge: "challenge-challenge" } : undefined;
     const check = built(add.rule, { body, payload: signed, registration }).check;
@@ -366,7 +366,7 @@ describe("credential changes (POST /auth/credentials, DELETE /auth/credentials/{
       add.rule.build(
         input({ body: { ...body, challenge: "another-challenge" }, payload: signed, registration }),
       ),
-    ).toBe("key");
+    ).toBe("passkey");
     expect(await verdict(check, signed)).toBe("signed");
     expect(await verdict(check, payload("another"))).toBe(
       "parameters.authenticators.0.attestation.attestationObject",
@@ -387,7 +387,7 @@ describe("credential changes (POST /auth/credentials, DELETE /auth/credentials/{
     const own = { type: "EMAIL_OTP", accountId: "InternalAccount:1" };
     expect(add.rule.build(input({ body: own, payload, storedAccountId: undefined }))).toBe("key");
     const passkey = { type: "PASSKEY", accountId: "InternalAccount:1" };
-    expect(add.rule.build(input({ body: passkey, payload }))).toBe("key");
+    expect(add.rule.build(input({ body: passkey, payload }))).toBe("passkey");
     expect(add.rule.build(input({ body: { type: "TOTP", accountId: "InternalAccount:1" } }))).toBe(
       "unsupported",
     );

@@ -127,6 +127,12 @@ export function startFrame(context: FrameContext): void {
       throw refuse("unsupported", "The frame does not sign this request yet", request.operation);
     if (built === "key")
       throw refuse("key", "The request names a key this frame did not make", request.operation);
+    if (built === "passkey")
+      throw refuse(
+        "passkey",
+        "The passkey was not created by the signer frame: pass frameSigner().webauthn to createClient",
+        request.operation,
+      );
     if (built === "kind")
       throw refuse(
         "kind",

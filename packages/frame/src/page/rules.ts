@@ -53,11 +53,11 @@ export type RuleInput = {
 };
 
 /**
- * Why a rule refuses before any check: `key` (a key or attestation the frame did not make),
- * `unsupported` (a request the frame does not sign), `kind` (a removal of no kind of sign-in
- * method the frame knows).
+ * Why a rule refuses before any check: `key` (a key the frame did not make), `passkey` (a passkey
+ * add of an attestation the frame's own ceremony did not make), `unsupported` (a request the
+ * frame does not sign), `kind` (a removal of no kind of sign-in method the frame knows).
  */
-export type RuleRefusal = "key" | "unsupported" | "kind";
+export type RuleRefusal = "key" | "passkey" | "unsupported" | "kind";
 
 /** What a rule builds: its check, the account it concerns, and what the request adds to it. */
 export type Built = {
@@ -287,7 +287,7 @@ const RULES: ReadonlyArray<{ route: { method: string; path: string }; rule: Rule
         if (!storedAccountId || stringField(body, "accountId") !== storedAccountId) return "key";
         if (type === "PASSKEY") {
           const check = body && passkeyAddCheck(owner, storedAccountId, body, registration);
-          return check ? { check, accountId: storedAccountId } : "key";
+          return check ? { check, accountId: storedAccountId } : "passkey";
         }
         const named = parametersOf(payload);
         const text = (value: unknown) => (typeof value === "string" ? value : "");

@@ -95,7 +95,7 @@ export type MadePasskey = { registration: RegistrationResponseJSON; challenge: s
  * body names must be one the frame's own ceremony made (`made`), for the body's challenge, and
  * the payload must carry that attestation exactly, with the body's nickname and that challenge
  * where it names them. `undefined` when the body's attestation is not the frame's, or was made
- * for another challenge (the frame then refuses `key`).
+ * for another challenge (the frame then refuses `passkey`).
  */
 export function passkeyAddCheck(
   owner: object,
