@@ -78,7 +78,8 @@ test("a passkey is created in the frame and added after the taps there, then sig
   await page.evaluate(startAddPasskeyInPage, "Frame phone");
   await expect(frame.locator("h1")).toHaveText("Create a passkey");
   await expect(frame.locator("dd").nth(1)).toHaveText("localhost");
-  // (a click the moment the confirmation appears can be lost in the frame's first layout)
+  // (a look first: Chromium drops a click made the moment the confirmation appears in a frame
+  // allowed to create passkeys)
   await page.waitForTimeout(900);
   await frame.locator("#signet-cancel").click();
   expect(await page.evaluate(settledInPage, "added")).toEqual({

@@ -201,8 +201,9 @@ test("a payment signs after the tap in the frame, showing its amount and payee; 
   expect(shown).toContain(quoteId);
   expect(shown).toContain(bank.id);
   expect(shown.some((value) => /^1000000\b/.test(value))).toBe(true);
-  // Nobody taps: the user cancels, and nothing was stamped. (A click the moment the
-  // confirmation appears can be lost under load, before the frame's first layout settles.)
+  // Nobody taps: the user cancels, and nothing was stamped. (A look first: Chromium drops a click
+  // made the moment the confirmation appears in the frame, which may create passkeys: its iframe
+  // carries `allow="publickey-credentials-create"`.)
   await page.waitForTimeout(900);
   await frame.locator("#signet-cancel").click();
   const withoutTap = await page.evaluate(async () => {
@@ -265,6 +266,8 @@ test("adding and removing a sign-in method sign only after the tap in the frame,
   await start();
   await expect(frame.locator("h1")).toHaveText("Add a sign-in method");
   await expect(frame.locator("dd").last()).toHaveText(phoneNumber);
+  // (A look first: see the payment's cancel.)
+  await page.waitForTimeout(900);
   await frame.locator("#signet-cancel").click();
   const declined = await page.evaluate(async () => ({
     result: await (window.frameTest!.added as Promise<unknown>),
