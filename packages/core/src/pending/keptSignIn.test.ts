@@ -8,6 +8,7 @@ import { CREDENTIAL_VERIFY } from "../actions/verifyOtp.js";
 import { at } from "../catalog/actionRow.js";
 import type { SigningKey } from "../crypto/backend.js";
 import { SignetError } from "../errors/errors.js";
+import { isRefusal, refusedByService } from "../errors/refusedByService.js";
 import { createClient, createMemoryKeyStore } from "../index.js";
 import type { SignetEvent } from "../session/events.js";
 import { listPossibleSessions, notePossibleSession } from "../session/possibleSessions.js";
@@ -337,22 +338,104 @@ describe("a resumed sign-in", () => {
     expect(await keyStore.list()).toEqual(before);
   });
 
-  it("that fails at the service is dropped, and its one-time key deleted", async () => {
+  it.each([
+    ["a wrong code", new SignetError("UNAUTHORIZED", "the code is wrong", { status: 401 })],
+    ["a bad request", new SignetError("INVALID_ARGUMENT", "bad", { status: 400 })],
+    ["an unknown credential", new SignetError("NOT_FOUND", "gone", { status: 404 })],
+  ])("refused by the service (%s) is dropped, and its one-time key deleted", async (_w, error) => {
     const setup = await device();
     const { client, tek } = setup;
     const store = createMemoryPendingStore();
     await store.set(await keptVerify(client, tek));
     const { seams, told } = seamsOf(setup, store, async () => {
-      throw new SignetError("UNAUTHORIZED", "the code is wrong", { status: 401 });
+      throw error;
     });
     const [ended] = await resumeKeptCalls(seams);
-    expect(ended).toMatchObject({ outcome: "failed", error: { code: "UNAUTHORIZED" } });
-    expect(told).toMatchObject([{ state: "failed", code: "UNAUTHORIZED", status: 401 }]);
+    expect(ended).toMatchObject({ outcome: "failed", error: { code: error.code } });
+    expect(ended).not.toHaveProperty("kept");
+    expect(told).toMatchObject([{ state: "failed", code: error.code, status: error.status }]);
     expect(await listPossibleSessions(client, accountId)).toEqual([]);
     expect(await store.list()).toEqual([]);
   });
 
-  it("whose challenge lapsed is dropped unsent, and its one-time key deleted", async () => {
+  it.each([
+    ["no connection", new SignetError("NETWORK", "offline")],
+    ["a timeout", new SignetError("TIMEOUT", "slow")],
+    ["the run's deadline", new SignetError("PROCESSING_TIMEOUT", "late", { retryable: true })],
+    ["a 502", new SignetError("UPSTREAM_ERROR", "bad gateway", { status: 502 })],
+    ["a 503", new SignetError("UPSTREAM_ERROR", "unavailable", { status: 503 })],
+    ["a 408", new SignetError("TIMEOUT", "request timeout", { status: 408 })],
+    ["a 429", new SignetError("RATE_LIMITED", "slow down", { status: 429 })],
+  ])(
+    "whose re-send got no answer (%s) stays kept for the next resume, its key still noted",
+    async (_w, error) => {
+      const setup = await device();
+      const { client, tek } = setup;
+      const store = createMemoryPendingStore();
+      const kept = await keptVerify(client, tek);
+      await store.set(kept);
+      const { seams, told } = seamsOf(setup, store, async () => {
+        throw error;
+      });
+      const [ended] = await resumeKeptCalls(seams);
+      expect(ended).toMatchObject({ outcome: "failed", kept: true, error: { code: error.code } });
+      expect(told).toMatchObject([{ state: "failed", code: error.code }]);
+      expect((await store.list()).map((k) => k.requestId)).toEqual([kept.requestId]);
+      expect((await listPossibleSessions(client, accountId)).map((p) => p.key.publicKey)).toEqual([
+        tek.publicKey,
+      ]);
+      expect(await client.sessions.list(accountId)).toEqual([]);
+    },
+  );
+
+  it("kept after a lost answer, is settled by the next resume under the same key", async () => {
+    const setup = await device();
+    const { client, tek } = setup;
+    const store = createMemoryPendingStore();
+    const kept = await keptVerify(client, tek);
+    await store.set(kept);
+    let answers = 0;
+    const { seams, sent } = seamsOf(setup, store, async () => {
+      answers += 1;
+      if (answers === 1) throw new SignetError("NETWORK", "cut");
+      return { status: 200, body: answered() };
+    });
+    expect(await resumeKeptCalls(seams)).toMatchObject([{ outcome: "failed", kept: true }]);
+    expect(await resumeKeptCalls(seams)).toMatchObject([{ outcome: "settled", status: 200 }]);
+    expect(sent.map((s) => s.signature)).toEqual([kept.signature, kept.signature]);
+    expect(await client.sessions.list(accountId)).toMatchObject([
+      { id: sessionId, publicKey: tek.publicKey },
+    ]);
+    expect(await listPossibleSessions(client, accountId)).toEqual([]);
+    expect(await store.list()).toEqual([]);
+  });
+
+  it.each([
+    [
+      "a spent request id (OUTCOME_UNKNOWN: the page before's send landed)",
+      new SignetError("OUTCOME_UNKNOWN", "lost", {
+        details: { operation: "verifyOtp", step: "leg 2", code: "UNAUTHORIZED", status: 401 },
+      }),
+    ],
+    ["a lapse while re-sending", new SignetError("CHALLENGE_EXPIRED", "lapsed", { status: 401 })],
+  ])("ended by %s is dropped, its key left noted for a sign-out", async (_w, error) => {
+    const setup = await device();
+    const { client, tek } = setup;
+    const store = createMemoryPendingStore();
+    await store.set(await keptVerify(client, tek));
+    const { seams } = seamsOf(setup, store, async () => {
+      throw error;
+    });
+    const [ended] = await resumeKeptCalls(seams);
+    expect(ended).toMatchObject({ outcome: "failed", error: { code: error.code } });
+    expect(ended).not.toHaveProperty("kept");
+    expect(await store.list()).toEqual([]);
+    expect((await listPossibleSessions(client, accountId)).map((p) => p.key.publicKey)).toEqual([
+      tek.publicKey,
+    ]);
+  });
+
+  it("whose challenge lapsed is dropped unsent, its key left noted for a sign-out", async () => {
     const setup = await device();
     const { client, tek } = setup;
     const store = createMemoryPendingStore();
@@ -362,6 +445,68 @@ describe("a resumed sign-in", () => {
       { outcome: "dropped", code: "CHALLENGE_EXPIRED" },
     ]);
     expect(sent).toEqual([]);
-    expect(await listPossibleSessions(client, accountId)).toEqual([]);
+    expect(await store.list()).toEqual([]);
+    // PROCESSING said the service took the verify: its session may exist, and only a sign-out
+    // (which proves and ends it) settles the key.
+    expect((await listPossibleSessions(client, accountId)).map((p) => p.key.publicKey)).toEqual([
+      tek.publicKey,
+    ]);
+  });
+});
+
+describe("the tracker ends a resumed sign-in", () => {
+  it.each([
+    ["a re-send that got no answer keeps the copy", { code: "NETWORK" }, true],
+    ["a refusal deletes it", { status: 401, code: "UNAUTHORIZED" }, false],
+  ])("%s", async (_what, end, stays) => {
+    const { client, tek } = await device();
+    const store = createMemoryPendingStore();
+    const kept = await keptVerify(client, tek);
+    await store.set(kept);
+    const tracker = createPendingTracker(createPendingView(), {
+      store: async () => store,
+      lock: (_key, task) => task(),
+      now: () => NOW,
+      emit: () => undefined,
+    });
+    const keepAfter = (e: { status?: number | undefined; code?: string | undefined }) =>
+      e.code === "NETWORK";
+    tracker
+      .track("verifyOtp", { resumed: kept, keepAfter })
+      .onEnd({
+        stage: "failed",
+        mode: "challenge",
+        operation: "verifyOtp",
+        requestId: kept.requestId,
+        ...end,
+      });
+    await expect.poll(async () => (await store.list()).length).toBe(stays ? 1 : 0);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect((await store.list()).length).toBe(stays ? 1 : 0);
+  });
+});
+
+describe("refusedByService", () => {
+  it.each([
+    [400, "INVALID_ARGUMENT", true],
+    [401, "UNAUTHORIZED", true],
+    [404, "NOT_FOUND", true],
+    [409, "CONFLICT", true],
+    [401, "CHALLENGE_EXPIRED", false],
+    [408, "TIMEOUT", false],
+    [429, "RATE_LIMITED", false],
+    [500, "INTERNAL", false],
+    [502, "UPSTREAM_ERROR", false],
+    [undefined, "NETWORK", false],
+    [undefined, "OUTCOME_UNKNOWN", false],
+  ] as const)("%s %s: %s", (status, code, refused) => {
+    expect(isRefusal({ status, code })).toBe(refused);
+    const error = new SignetError(code as "NETWORK", "x", status === undefined ? {} : { status });
+    expect(refusedByService(error)).toBe(refused);
+  });
+
+  it("is false for what is not a SignetError", () => {
+    expect(refusedByService(Object.assign(new Error("x"), { status: 401 }))).toBe(false);
+    expect(refusedByService(undefined)).toBe(false);
   });
 });

@@ -13,7 +13,15 @@ export type ResumedCall = {
   requestId: string;
 } & (
   | { outcome: "settled"; status: number; body: unknown }
-  | { outcome: "failed"; error: SignetError }
+  | {
+      outcome: "failed";
+      error: SignetError;
+      /**
+       * `true` when the call stays kept for the next resume: a sign-in's re-send that got no
+       * answer (no connection, a timeout, a 5xx, a 408 or 429) while its challenge lives.
+       */
+      kept?: true;
+    }
   | { outcome: "dropped"; code: "CHALLENGE_EXPIRED" }
 );
 
@@ -83,6 +91,11 @@ export type PendingOptions = {
   keep?: () => Promise<void>;
   /** @internal The kept call a resume carries on (already locked and written). */
   resumed?: KeptCall;
+  /**
+   * @internal For a resumed call: whether its kept copy stays in the store after this end (a
+   * kept sign-in's re-send that got no answer, while its challenge lives), for the next resume.
+   */
+  keepAfter?: (end: { status?: number | undefined; code?: string | undefined }) => boolean;
 };
 
 /** The lock a kept call is written and re-sent under, across the tabs of an origin. */

@@ -6,6 +6,7 @@
 // (`ResumeSeams`), so the client can load it without an import cycle.
 import { defined } from "../errors/defined.js";
 import { isSignetError, SignetError } from "../errors/errors.js";
+import { type FailureEnd, isRefusal } from "../errors/refusedByService.js";
 import type { CallOptions } from "../session/events.js";
 import type { Session } from "../session/sessionStore.js";
 import type { CheckPayload } from "../transport/payloadCheck.js";
@@ -139,13 +140,15 @@ async function resumeOne(
   const { action } = kept;
   const mine = call.accountIds === undefined || call.accountIds.includes(kept.accountId);
   if (seams.now() >= kept.expiresAtMs) {
+    // Not re-sent, and nothing proves the send of the page before made nothing: a sign-in's
+    // noted key stays for the next sign-out to settle.
     await store.delete(requestId).catch(() => undefined);
-    await discardKey(seams, kept);
     if (!mine) return undefined;
     told(kept, { state: "dropped", code: "CHALLENGE_EXPIRED" }, call.onEvent);
     return { action, requestId, outcome: "dropped", code: "CHALLENGE_EXPIRED" };
   }
   if (!mine || call.resend === false) return undefined;
+  const keepAfter = (end: FailureEnd) => keptAgain(seams, kept, end);
   let result: { status: number; body: unknown };
   try {
     const { status, body } = await seams.signed(
@@ -162,7 +165,7 @@ async function resumeOne(
           signature: kept.signature,
           expiresAtMs: kept.expiresAtMs,
         },
-        pending: { resumed: kept },
+        pending: { resumed: kept, keepAfter },
       },
       call,
     );
@@ -177,13 +180,24 @@ async function resumeOne(
         ? await ended(seams, kept.finish, call.signal).catch(() => undefined)
         : undefined;
     if (found === undefined) {
-      if (thrown.code !== "ABORTED") {
-        await store.delete(requestId).catch(() => undefined);
-        await discardKey(seams, kept);
-      }
       const end = defined({ status: thrown.status, code: String(thrown.code) });
+      // Kept for the next resume (the tracker left the copy): no answer yet, challenge alive.
+      const again = thrown.code !== "ABORTED" && keepAfter(end);
+      if (thrown.code !== "ABORTED" && !again) {
+        await store.delete(requestId).catch(() => undefined);
+        // Only a refusal proves that no session was made for a sign-in's noted key: any other
+        // failure (no answer, a 5xx, a 408 or 429, a lapse, a spent request id) leaves the note
+        // for a sign-out to settle.
+        if (isRefusal(end)) await discardKey(seams, kept);
+      }
       told(kept, { state: "failed", ...end }, call.onEvent);
-      return { action, requestId, outcome: "failed", error: thrown };
+      return {
+        action,
+        requestId,
+        outcome: "failed",
+        error: thrown,
+        ...(again ? { kept: true as const } : {}),
+      };
     }
     result = found;
   }
@@ -221,7 +235,22 @@ async function adopt(
   }
 }
 
-/** A kept sign-in that ended without a session (failed, lapsed): its one-time key goes. */
+/**
+ * Whether a kept sign-in's re-send that ended in `end` stays kept for the next resume: it got no
+ * answer that says what happened (no connection, a timeout, a 5xx, a 408 or 429, the run's
+ * deadline), and its challenge still lives, so a re-send may yet bring the session. A refusal,
+ * a lapse, a spent request id (`OUTCOME_UNKNOWN`: re-sending it again says the same) end it.
+ * Other kept calls are read back instead (`ended`), or end.
+ */
+function keptAgain(seams: ResumeSeams, kept: KeptCall, end: FailureEnd): boolean {
+  if (kept.finish?.kind !== "adoptSession" || seams.now() >= kept.expiresAtMs) return false;
+  const { status, code } = end;
+  if (code === "ABORTED" || code === "OUTCOME_UNKNOWN" || code === "CHALLENGE_EXPIRED")
+    return false;
+  return status === undefined || status >= 500 || status === 408 || status === 429;
+}
+
+/** A kept sign-in that the service refused (it made no session): its one-time key goes. */
 async function discardKey(seams: ResumeSeams, kept: KeptCall) {
   if (kept.finish?.kind !== "adoptSession") return;
   await discardKeptKey(seams.keys, kept.finish).catch(() => undefined);

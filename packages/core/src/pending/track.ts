@@ -180,8 +180,10 @@ export function createPendingTracker(view: PendingView, seams: Seams): PendingTr
           if (current === undefined) return;
           const { requestId } = current;
           // A call given up here (unmounted, aborted) is still in flight at the service: its
-          // kept copy stays for the next resume. Any other end deletes it.
-          if (kept !== undefined && end.code !== "ABORTED") write((s) => s.delete(requestId));
+          // kept copy stays for the next resume, as does a resumed one its resume keeps (a
+          // sign-in's re-send that got no answer). Any other end deletes it.
+          const stays = end.code === "ABORTED" || options.keepAfter?.(end) === true;
+          if (kept !== undefined && !stays) write((s) => s.delete(requestId));
           ended = true;
           endCall();
           drop(requestId);
