@@ -12,6 +12,7 @@ import { isRefusal, refusedByService } from "../errors/refusedByService.js";
 import { createClient, createMemoryKeyStore } from "../index.js";
 import type { SignetEvent } from "../session/events.js";
 import { listPossibleSessions, notePossibleSession } from "../session/possibleSessions.js";
+import { keptPasskeySeams } from "./keptPasskey.js";
 import { createPendingView, type PendingEvent } from "./pendingCalls.js";
 import {
   createMemoryPendingStore,
@@ -34,22 +35,24 @@ let ids = 0;
 const requestId = () => `Request:00000000-0000-4000-8000-${String(++ids).padStart(12, "0")}`;
 
 /** A client over a memory key store, and a fresh one-time key noted in it as a sign-in does. */
-async function device() {
+async function device(answer?: (request: Request) => Promise<Response>) {
   const keyStore = createMemoryKeyStore();
+  const pendingStore = createMemoryPendingStore();
   const events: SignetEvent[] = [];
   const client = createClient({
     relayUrl: "http://127.0.0.1:9/relay",
     keyStore,
-    pendingStore: createMemoryPendingStore(),
+    pendingStore,
     resumePending: false,
-    fetch: async () => {
-      throw new TypeError("nothing is sent");
+    fetch: async (input, init) => {
+      if (answer === undefined) throw new TypeError("nothing is sent");
+      return answer(new Request(input, init));
     },
     onEvent: (event) => events.push(event),
   });
   const tek = await client.crypto.generateSigningKey();
   await notePossibleSession(client, { accountId, credentialId, sinceMs: NOW - 2_000, key: tek });
-  return { client, keyStore, events, tek };
+  return { client, keyStore, pendingStore, events, tek };
 }
 
 /** The verify kept after its first PROCESSING answer, stamped by `key`, for `tek`. */
@@ -125,14 +128,16 @@ function seamsOf(
       now: () => NOW,
       deviceNow: () => NOW,
     },
+    passkey: async () => keptPasskeySeams(client),
   };
   return { seams, sent, told };
 }
 
 describe("a kept sign-in's record", () => {
-  it("the verify route is resumable for verifyOtp only", () => {
+  it("the verify route is resumable for the two sign-ins only", () => {
     expect(isResumableRoute("verifyOtp", "POST", verifyPath)).toBe(true);
-    expect(isResumableRoute("signInWithPasskey", "POST", verifyPath)).toBe(false);
+    expect(isResumableRoute("signInWithPasskey", "POST", verifyPath)).toBe(true);
+    expect(isResumableRoute("signInWithPasskey", "DELETE", verifyPath)).toBe(false);
     expect(isResumableRoute("signOut", "POST", verifyPath)).toBe(false);
   });
 
@@ -471,15 +476,13 @@ describe("the tracker ends a resumed sign-in", () => {
     });
     const keepAfter = (e: { status?: number | undefined; code?: string | undefined }) =>
       e.code === "NETWORK";
-    tracker
-      .track("verifyOtp", { resumed: kept, keepAfter })
-      .onEnd({
-        stage: "failed",
-        mode: "challenge",
-        operation: "verifyOtp",
-        requestId: kept.requestId,
-        ...end,
-      });
+    tracker.track("verifyOtp", { resumed: kept, keepAfter }).onEnd({
+      stage: "failed",
+      mode: "challenge",
+      operation: "verifyOtp",
+      requestId: kept.requestId,
+      ...end,
+    });
     await expect.poll(async () => (await store.list()).length).toBe(stays ? 1 : 0);
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect((await store.list()).length).toBe(stays ? 1 : 0);
@@ -508,5 +511,183 @@ describe("refusedByService", () => {
   it("is false for what is not a SignetError", () => {
     expect(refusedByService(Object.assign(new Error("x"), { status: 401 }))).toBe(false);
     expect(refusedByService(undefined)).toBe(false);
+  });
+});
+
+/** A passkey sign-in's verify kept after its first PROCESSING answer: unsigned, for `key`. */
+function keptPasskeyVerify(key: SigningKey, overrides: Partial<KeptCall> = {}): KeptCall {
+  return {
+    v: 1,
+    action: "signInWithPasskey",
+    accountId,
+    method: "POST",
+    path: verifyPath,
+    body: JSON.stringify({ type: "PASSKEY", assertion: { credentialId: "cred" } }),
+    expectedStatus: 200,
+    requestId: requestId(),
+    expiresAtMs: NOW + 60_000,
+    since: NOW - 1_000,
+    attempt: 1,
+    finish: { kind: "adoptSession", accountId, credentialId, publicKey: key.publicKey },
+    ...overrides,
+  };
+}
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+const PROCESSING = { status: "PROCESSING", message: "still settling" };
+
+describe("a kept passkey sign-in's record", () => {
+  it("reads back unsigned, naming the key by its public key only", async () => {
+    const { tek } = await device();
+    const kept = keptPasskeyVerify(tek);
+    expect(readKeptCall(kept)).toBe(kept);
+    expect(JSON.stringify(kept)).not.toMatch(/privateKey|"d"|scalar|signature/);
+  });
+
+  it.each([
+    ["a stamp (the passkey verify goes unsigned)", { signature: "stamp-value" }],
+    ["no finish", { finish: undefined }],
+    [
+      "a revoke's finish",
+      { finish: { kind: "forgetSessions", accountId, sessionId } as KeptCall["finish"] },
+    ],
+    [
+      "a finish for another account",
+      {
+        finish: {
+          kind: "adoptSession",
+          accountId: otherAccountId,
+          credentialId,
+          publicKey: `02${"ab".repeat(32)}`,
+        } as KeptCall["finish"],
+      },
+    ],
+    ["another account's call", { accountId: otherAccountId }],
+    ["another route (a credential add)", { path: "/auth/credentials" }],
+    ["a session revoke's route", { method: "DELETE", path: `/auth/sessions/${sessionId}` }],
+  ])("refuses %s", async (_what, change) => {
+    const { tek } = await device();
+    expect(readKeptCall({ ...keptPasskeyVerify(tek), ...change })).toBeUndefined();
+  });
+
+  it("an OTP verify without its stamp is refused", async () => {
+    const { client, tek } = await device();
+    const { signature: _s, ...unsigned } = await keptVerify(client, tek);
+    expect(readKeptCall(unsigned)).toBeUndefined();
+  });
+});
+
+describe("a resumed passkey sign-in", () => {
+  /** A device whose relay answers the verify from `answers`, in order, and records the sends. */
+  async function passkeyDevice(answers: (() => Response)[]) {
+    const sends: { path: string; requestId: string | null; body: string; stamped: boolean }[] = [];
+    const setup = await device(async (request) => {
+      sends.push({
+        path: new URL(request.url).pathname,
+        requestId: request.headers.get("Request-Id"),
+        body: await request.text(),
+        stamped: request.headers.has("Grid-Wallet-Signature"),
+      });
+      const next = answers.shift();
+      if (next === undefined) throw new TypeError("no answer left");
+      return next();
+    });
+    // The client's own store: its tracker writes the resumed call's copy there.
+    const store = setup.pendingStore;
+    const kept = keptPasskeyVerify(setup.tek);
+    await store.set(kept);
+    const { seams, told } = seamsOf(setup, store, async () => {
+      throw new Error("a passkey verify never goes through the signed engine");
+    });
+    const noted = async () =>
+      (await listPossibleSessions(setup.client, accountId)).map((p) => p.key.publicKey);
+    return { ...setup, store, kept, seams, told, sends, noted };
+  }
+
+  it("re-sends the identical unsigned verify with its Request-Id, told as resumed and processing", async () => {
+    const cut = () => {
+      throw new TypeError("connection reset");
+    };
+    const d = await passkeyDevice([() => json(200, PROCESSING), cut, cut, cut, cut, cut, cut]);
+    const [ended] = await resumeKeptCalls(d.seams);
+    expect(ended).toMatchObject({ outcome: "failed", kept: true, error: { code: "NETWORK" } });
+    expect(d.sends.length).toBeGreaterThanOrEqual(2);
+    for (const send of d.sends) {
+      expect(send).toEqual({
+        path: `/relay${verifyPath}`,
+        requestId: d.kept.requestId,
+        body: d.kept.body,
+        stamped: false,
+      });
+    }
+    const states = d.events.flatMap((e) => (e.type === "pending" ? [e.state] : []));
+    expect(states.slice(0, 2)).toEqual(["resumed", "processing"]);
+    // Kept for the next resume, its attempts counted on; the key still noted.
+    await expect
+      .poll(async () => (await d.store.list()).map((k) => [k.requestId, k.attempt]))
+      .toEqual([[d.kept.requestId, 2]]);
+    expect(await d.noted()).toEqual([d.tek.publicKey]);
+  });
+
+  it("refused by the service (the assertion is invalid) is dropped, and its key deleted", async () => {
+    const d = await passkeyDevice([
+      () =>
+        json(401, {
+          status: 401,
+          code: "UNAUTHORIZED",
+          message: "bad assertion",
+          details: { reason: "PASSKEY_ASSERTION_INVALID" },
+        }),
+    ]);
+    const [ended] = await resumeKeptCalls(d.seams);
+    expect(ended).toMatchObject({ outcome: "failed", error: { code: "UNAUTHORIZED" } });
+    expect(ended).not.toHaveProperty("kept");
+    expect(await d.store.list()).toEqual([]);
+    expect(await d.noted()).toEqual([]);
+  });
+
+  it.each(["REQUEST_ID_ALREADY_USED", "REQUEST_ID_EXPIRED"])(
+    "meeting a spent request id (%s) is OUTCOME_UNKNOWN: dropped, its key left for a sign-out",
+    async (reason) => {
+      const d = await passkeyDevice([
+        () =>
+          json(401, { status: 401, code: "UNAUTHORIZED", message: "spent", details: { reason } }),
+      ]);
+      const [ended] = await resumeKeptCalls(d.seams);
+      expect(ended).toMatchObject({
+        outcome: "failed",
+        error: { code: "OUTCOME_UNKNOWN", details: { code: "UNAUTHORIZED", status: 401 } },
+      });
+      expectDocumentedDetails((ended as { error: SignetError }).error);
+      expect(await d.store.list()).toEqual([]);
+      expect(await d.noted()).toEqual([d.tek.publicKey]);
+      expect(await d.client.sessions.list(accountId)).toEqual([]);
+    },
+  );
+
+  it.each([
+    ["another account's session", answered({ accountId: otherAccountId })],
+    ["a session with a sealed key", answered({ encryptedSessionSigningKey: "sealed" })],
+  ])(
+    "answered with %s adopts nothing (SESSION_KEY_MISMATCH), the key left noted",
+    async (_w, body) => {
+      const d = await passkeyDevice([() => json(200, body)]);
+      const [ended] = await resumeKeptCalls(d.seams);
+      expect(ended).toMatchObject({ outcome: "failed", error: { code: "SESSION_KEY_MISMATCH" } });
+      expect(d.sends).toHaveLength(1);
+      expect(await d.client.sessions.list(accountId)).toEqual([]);
+      expect(await d.noted()).toEqual([d.tek.publicKey]);
+    },
+  );
+
+  it("whose challenge lapsed is dropped unsent, its key left noted", async () => {
+    const d = await passkeyDevice([]);
+    await d.store.set({ ...d.kept, expiresAtMs: NOW });
+    expect(await resumeKeptCalls(d.seams)).toMatchObject([
+      { outcome: "dropped", code: "CHALLENGE_EXPIRED" },
+    ]);
+    expect(d.sends).toEqual([]);
+    expect(await d.noted()).toEqual([d.tek.publicKey]);
   });
 });

@@ -98,6 +98,15 @@ export type PendingOptions = {
   keepAfter?: (end: { status?: number | undefined; code?: string | undefined }) => boolean;
 };
 
+/** What an unsigned kept verify sends: its path, its body, and its challenge's id and expiry. */
+export type UnsignedKeptRequest = {
+  path: string;
+  body: string;
+  requestId: string;
+  /** The challenge's expiry (epoch ms, service clock): no re-send after it. */
+  expiresAtMs: number;
+};
+
 /** The lock a kept call is written and re-sent under, across the tabs of an origin. */
 export const pendingLockKey = (requestId: string) => `pending|${requestId}`;
 

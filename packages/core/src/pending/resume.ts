@@ -17,7 +17,12 @@ import {
   adoptKeptSession,
   discardKeptKey,
 } from "./adoptKeptSession.js";
-import { type PendingOptions, pendingLockKey, type ResumedCall } from "./pendingCalls.js";
+import {
+  type PendingOptions,
+  pendingLockKey,
+  type ResumedCall,
+  type UnsignedKeptRequest,
+} from "./pendingCalls.js";
 import {
   type KeptCall,
   type PendingFinish,
@@ -69,6 +74,27 @@ export type ResumeSeams = {
   forget: (session: Session, call: ResumeCallOptions) => Promise<void>;
   /** What a kept sign-in's finish adopts its session with (./adoptKeptSession.ts). */
   keys: AdoptSeams;
+  /**
+   * What re-sends a kept passkey sign-in (unsigned) and proves and holds its session, bound to
+   * the client (./keptPasskey.ts, loaded by the entry on first use). Without it such a call is
+   * left kept, unsent, for a client that has it (or deleted once its challenge lapses).
+   */
+  passkey?: (() => Promise<KeptPasskeySeams>) | undefined;
+};
+
+/** A kept passkey sign-in's re-send and finish (./keptPasskey.ts), bound to a client. */
+export type KeptPasskeySeams = {
+  resend(
+    request: UnsignedKeptRequest,
+    call: ResumeCallOptions,
+    pending: PendingOptions,
+  ): Promise<unknown>;
+  adopt(
+    kept: KeptCall,
+    finish: AdoptFinish,
+    body: unknown,
+    call: ResumeCallOptions,
+  ): Promise<unknown>;
 };
 
 // A resume never signs: its one leg is stamped already, and a 202 ends it (maxLegs 2).
@@ -148,28 +174,12 @@ async function resumeOne(
     return { action, requestId, outcome: "dropped", code: "CHALLENGE_EXPIRED" };
   }
   if (!mine || call.resend === false) return undefined;
+  // A passkey sign-in goes unsigned, through the entry's part: without it, it stays kept.
+  if (kept.signature === undefined && seams.passkey === undefined) return undefined;
   const keepAfter = (end: FailureEnd) => keptAgain(seams, kept, end);
   let result: { status: number; body: unknown };
   try {
-    const { status, body } = await seams.signed(
-      {
-        operation: action,
-        method: kept.method as ResumeCallParameters["method"],
-        path: kept.path,
-        ...(kept.body === undefined ? {} : { body: kept.body }),
-        expectedStatus: kept.expectedStatus,
-        sign: neverSign,
-        checkPayload: neverCheck,
-        resumeFrom: {
-          requestId: kept.requestId,
-          signature: kept.signature,
-          expiresAtMs: kept.expiresAtMs,
-        },
-        pending: { resumed: kept, keepAfter },
-      },
-      call,
-    );
-    result = { status, body };
+    result = await resend(seams, kept, keepAfter, call);
   } catch (thrown) {
     if (!isSignetError(thrown)) throw thrown;
     // A send of the page before may have landed after it went (the reload cut its answer): the
@@ -211,6 +221,47 @@ async function resumeOne(
 }
 
 /**
+ * Re-sends a kept call as it went: a stamped one through the signed-request engine, a passkey
+ * sign-in's unsigned verify with its request id (./unsignedKept.ts); both are tracked as resumed.
+ */
+async function resend(
+  seams: ResumeSeams,
+  kept: KeptCall,
+  keepAfter: (end: FailureEnd) => boolean,
+  call: ResumeCallOptions,
+): Promise<{ status: number; body: unknown }> {
+  const { action, signature } = kept;
+  if (signature === undefined && seams.passkey !== undefined) {
+    const passkey = await seams.passkey();
+    const request = {
+      path: kept.path,
+      body: kept.body ?? "",
+      requestId: kept.requestId,
+      expiresAtMs: kept.expiresAtMs,
+    };
+    const body = await passkey.resend(request, call, { resumed: kept, keepAfter });
+    return { status: 200, body };
+  }
+  if (signature === undefined)
+    throw new SignetError("CHALLENGE_INVALID", "A kept call without its stamp cannot be re-sent");
+  const { status, body } = await seams.signed(
+    {
+      operation: action,
+      method: kept.method as ResumeCallParameters["method"],
+      path: kept.path,
+      ...(kept.body === undefined ? {} : { body: kept.body }),
+      expectedStatus: kept.expectedStatus,
+      sign: neverSign,
+      checkPayload: neverCheck,
+      resumeFrom: { requestId: kept.requestId, signature, expiresAtMs: kept.expiresAtMs },
+      pending: { resumed: kept, keepAfter },
+    },
+    call,
+  );
+  return { status, body };
+}
+
+/**
  * A kept sign-in's finish: the answered session adopted under its noted one-time key, or refused
  * (nothing held: `SESSION_KEY_MISMATCH` and the like), told as failed and returned.
  */
@@ -222,7 +273,9 @@ async function adopt(
   call: ResumeCallOptions,
 ): Promise<SignetError | undefined> {
   try {
-    await adoptKeptSession(seams.keys, kept, what, body, call.onEvent);
+    if (kept.action === "signInWithPasskey" && seams.passkey !== undefined)
+      await (await seams.passkey()).adopt(kept, what, body, call);
+    else await adoptKeptSession(seams.keys, kept, what, body, call.onEvent);
     return undefined;
   } catch (thrown) {
     const error = isSignetError(thrown)
