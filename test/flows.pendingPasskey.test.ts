@@ -32,7 +32,7 @@ type Sent = { url: string; body: string | undefined; headers: Headers };
 /** A fetch that records what the device sends to the verify. */
 function recording(sent: Sent[]): FetchFunction {
   return async (input, init) => {
-    const url = String(input instanceof Request ? input.url : input);
+    const url = String(input);
     if (init?.method === "POST" && /\/verify$/.test(new URL(url).pathname))
       sent.push({ url, body: init.body as string | undefined, headers: new Headers(init.headers) });
     return fetch(input, init);
