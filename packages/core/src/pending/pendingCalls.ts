@@ -44,8 +44,8 @@ export type PendingCall = {
   resumed: boolean;
   /**
    * Whether a reload carries it on (`false`: an export, a sign-in whose new key is not kept (a
-   * passkey's, or a code's without its account id), a quote execute or a contact-change submit,
-   * whose own records say how they ended).
+   * legacy-flow passkey's, or one whose credential or challenge names no account), a quote
+   * execute or a contact-change submit, whose own records say how they ended).
    */
   resumable: boolean;
 };
