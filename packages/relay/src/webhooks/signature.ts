@@ -52,8 +52,7 @@ function powMod(base: bigint, exponent: bigint): bigint {
 /** x³ − 3x + b, the curve's right-hand side at `x`. */
 const curveY2 = (x: bigint) => (((x * x * x - 3n * x + B) % P) + P) % P;
 
-const bigintOf = (bytes: Uint8Array) =>
-  BigInt(`0x${toHex(bytes) || "0"}`);
+const bigintOf = (bytes: Uint8Array) => BigInt(`0x${toHex(bytes) || "0"}`);
 
 /**
  * Whether `sec1` (compressed `02|03 ‖ x` or uncompressed `04 ‖ x ‖ y`) is a point on P-256:
