@@ -12,7 +12,6 @@ import { SignetError } from "../../../core/src/errors/errors.js";
 import type { CheckPayload } from "../../../core/src/transport/payloadCheck.js";
 import { readActivity, readTransaction } from "../../../core/src/transport/payloadVocabulary.js";
 import type { ConfirmRow } from "./confirm.js";
-import type { Rule } from "./rules.js";
 
 /** `WALLET_PRIVACY_UPDATE` of core's updateWalletPrivacy.ts (the frame's test holds them equal). */
 export const WALLET_PRIVACY_ROUTE = {
@@ -88,92 +87,117 @@ const contactRows = (payload: string, ids: readonly string[]): ConfirmRow[] => {
   ];
 };
 
+/**
+ * What these rules read of a request: `rules.ts`'s `RuleInput` narrowed to it (its `Rule` takes
+ * them as they are; this module does not import `rules.ts`, which imports it).
+ */
+type AccountRuleInput = {
+  /** The account of the stored session whose key stamps, when it is one. */
+  storedAccountId: string | undefined;
+  /** The path's ids, in the route's order. */
+  ids: readonly string[];
+  /** The request's body, parsed (an object), or undefined. */
+  body: Record<string, unknown> | undefined;
+  /** The payload asked to be stamped (its check has not run yet). */
+  payload: string;
+};
+
+/** A rule of `rules.ts`'s table, as these rules need it. */
+type AccountRule = {
+  title: string;
+  gesture: true;
+  build(input: AccountRuleInput): { check: CheckPayload; accountId: string } | "key";
+  rows(payload: string, ids: readonly string[]): ConfirmRow[];
+};
+
 /** The frame's rules for the account's settings, spread into `rules.ts`'s table. */
-export const ACCOUNT_RULES: ReadonlyArray<{ route: { method: string; path: string }; rule: Rule }> =
-  [
-    {
-      route: WALLET_PRIVACY_ROUTE,
-      rule: {
-        title: "Change the wallet's privacy",
-        gesture: true,
-        // Core's privacy check for the path's wallet (it must be the stamping session's) and the
-        // setting the body sends: the raw payload of this wallet and, where its bytes are readable
-        // (the emulator's), of this setting.
-        build: ({ ids, body, storedAccountId }) => {
-          const accountId = ids[0];
-          if (!accountId || !storedAccountId || accountId !== storedAccountId) return "key";
-          const privateEnabled = body?.privateEnabled;
-          return {
-            check:
-              typeof privateEnabled === "boolean"
-                ? accountChecks.privacy({ accountId, privateEnabled })
-                : refusing("body"),
-            accountId,
-          };
-        },
-        rows: (payload) => {
-          const named = readTransaction(parametersOf(payload))?.privateEnabled;
-          const flag =
-            named === true || named === "true"
-              ? true
-              : named === false || named === "false"
-                ? false
-                : undefined;
-          return [
-            {
-              label: "Privacy",
-              value: flag === undefined ? ABSENT : flag ? "On" : "Off",
-            },
-          ];
-        },
-      },
-    },
-    {
-      route: CONTACT_UPDATE_ROUTE,
-      rule: {
-        title: "Change your email or phone number",
-        gesture: true,
-        // Core's contact check for the one contact the body sends (an email or a phone number):
-        // the payload must set exactly it, for the stamping session's account.
-        build: ({ body, storedAccountId }) => {
-          if (!storedAccountId) return "key";
-          const email = typeof body?.email === "string" ? body.email : undefined;
-          const phoneNumber = typeof body?.phoneNumber === "string" ? body.phoneNumber : undefined;
-          const contact: Contact | undefined =
-            email !== undefined && phoneNumber === undefined
-              ? { email }
-              : phoneNumber !== undefined && email === undefined
-                ? { phoneNumber }
-                : undefined;
-          return {
-            check: contact
-              ? accountChecks.contact({ accountId: storedAccountId, ...contact })
+export const ACCOUNT_RULES: ReadonlyArray<{
+  route: { method: string; path: string };
+  rule: AccountRule;
+}> = [
+  {
+    route: WALLET_PRIVACY_ROUTE,
+    rule: {
+      title: "Change the wallet's privacy",
+      gesture: true,
+      // Core's privacy check for the path's wallet (it must be the stamping session's) and the
+      // setting the body sends: the raw payload of this wallet and, where its bytes are readable
+      // (the emulator's), of this setting.
+      build: ({ ids, body, storedAccountId }) => {
+        const accountId = ids[0];
+        if (!accountId || !storedAccountId || accountId !== storedAccountId) return "key";
+        const privateEnabled = body?.privateEnabled;
+        return {
+          check:
+            typeof privateEnabled === "boolean"
+              ? accountChecks.privacy({ accountId, privateEnabled })
               : refusing("body"),
-            accountId: storedAccountId,
-          };
-        },
-        rows: contactRows,
+          accountId,
+        };
+      },
+      rows: (payload) => {
+        const named = readTransaction(parametersOf(payload))?.privateEnabled;
+        const flag =
+          named === true || named === "true"
+            ? true
+            : named === false || named === "false"
+              ? false
+              : undefined;
+        return [
+          {
+            label: "Privacy",
+            value: flag === undefined ? ABSENT : flag ? "On" : "Off",
+          },
+        ];
       },
     },
-    {
-      route: CONTACT_CHANGE_SUBMIT_ROUTE,
-      rule: {
-        title: "Change your email or phone number",
-        gesture: true,
-        // The submit has no body: the contact is the one the payload sets, held to core's contact
-        // check (the activity, the organization and user of the stamping session's account) and
-        // shown for the user to confirm, so the user's tap is what binds it.
-        build: ({ storedAccountId, payload }) => {
-          if (!storedAccountId) return "key";
-          const contact = contactOf(payload);
-          return {
-            check: contact
-              ? accountChecks.contact({ accountId: storedAccountId, ...contact })
-              : refusing("payload"),
-            accountId: storedAccountId,
-          };
-        },
-        rows: contactRows,
+  },
+  {
+    route: CONTACT_UPDATE_ROUTE,
+    rule: {
+      title: "Change your email or phone number",
+      gesture: true,
+      // Core's contact check for the one contact the body sends (an email or a phone number):
+      // the payload must set exactly it, for the stamping session's account.
+      build: ({ body, storedAccountId }) => {
+        if (!storedAccountId) return "key";
+        const email = typeof body?.email === "string" ? body.email : undefined;
+        const phoneNumber = typeof body?.phoneNumber === "string" ? body.phoneNumber : undefined;
+        const contact: Contact | undefined =
+          email !== undefined && phoneNumber === undefined
+            ? { email }
+            : phoneNumber !== undefined && email === undefined
+              ? { phoneNumber }
+              : undefined;
+        return {
+          check: contact
+            ? accountChecks.contact({ accountId: storedAccountId, ...contact })
+            : refusing("body"),
+          accountId: storedAccountId,
+        };
       },
+      rows: contactRows,
     },
-  ];
+  },
+  {
+    route: CONTACT_CHANGE_SUBMIT_ROUTE,
+    rule: {
+      title: "Change your email or phone number",
+      gesture: true,
+      // The submit has no body: the contact is the one the payload sets, held to core's contact
+      // check (the activity, the organization and user of the stamping session's account) and
+      // shown for the user to confirm, so the user's tap is what binds it.
+      build: ({ storedAccountId, payload }) => {
+        if (!storedAccountId) return "key";
+        const contact = contactOf(payload);
+        return {
+          check: contact
+            ? accountChecks.contact({ accountId: storedAccountId, ...contact })
+            : refusing("payload"),
+          accountId: storedAccountId,
+        };
+      },
+      rows: contactRows,
+    },
+  },
+];
