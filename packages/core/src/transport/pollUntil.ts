@@ -75,7 +75,8 @@ export function pollUntil<T>(
  * `{ status: "PROCESSING" }` (docs/protocol.md §2.5), and returns the first other answer. The
  * waits follow the retry policy's backoff (defaults, client, the action's `request.retry`, the
  * call's `retry`); each
- * send is itself retried by `client.request` under the same policy.
+ * send is itself retried by `client.request` under the same policy. `onProcessing` is told of
+ * each PROCESSING answer (1 on the first), before the wait.
  * @throws {SignetError} `PROCESSING_TIMEOUT` after `timeoutMs` (default 60 s), or what the request throws.
  * @example
  * ```ts
@@ -88,8 +89,10 @@ export function requestUntilSettled(
   call: Call,
   operation: string,
   timeoutMs = 60_000,
+  onProcessing?: (attempt: number) => void,
 ): Promise<unknown> {
   const { backoff } = resolveRetryPolicy(client.retry, request.retry, call.retry);
+  let processing = 0;
   return pollUntil(client, {
     what: operation,
     timeoutMs,
@@ -99,7 +102,10 @@ export function requestUntilSettled(
     interval: (attempt) => backoffDelay({ ...backoff, attempt, random: client.random }),
     attempt: async () => {
       const answer = await client.request<unknown>({ operation, ...request }, call);
-      return isProcessingBody(answer) ? undefined : answer;
+      if (!isProcessingBody(answer)) return answer;
+      processing += 1;
+      onProcessing?.(processing);
+      return undefined;
     },
   });
 }

@@ -23,6 +23,7 @@ import { readActivity } from "../../../core/src/transport/payloadVocabulary.js";
 import type { QuoteJson } from "../../../core/src/transport/wire.js";
 import type { ConfirmRow } from "./confirm.js";
 import { owner } from "./ruleOwner.js";
+import { ACCOUNT_RULES } from "./rulesAccount.js";
 import {
   type MadePasskey,
   PASSKEY_RULES,
@@ -339,6 +340,7 @@ const RULES: ReadonlyArray<{ route: { method: string; path: string }; rule: Rule
       ],
     },
   },
+  ...ACCOUNT_RULES,
 ];
 
 /** What a payment whose signed transaction is opaque says in place of its amount and payee. */
