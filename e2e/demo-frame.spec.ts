@@ -8,7 +8,14 @@ import type { Page, TestInfo } from "@playwright/test";
 import { CREDENTIAL_ADD } from "../packages/core/src/actions/addPasskey.js";
 import { QUOTE_EXECUTE } from "../packages/core/src/actions/executeQuote.js";
 import { ruleFor } from "../packages/frame/src/page/rules.js";
-import { checkScreen, expect, openScreen, test, watchConsole } from "./demo/harness.js";
+import {
+  addAuthenticator,
+  checkScreen,
+  expect,
+  openScreen,
+  test,
+  watchConsole,
+} from "./demo/harness.js";
 
 test.use({ demoOptions: { frame: true } });
 test.describe.configure({ timeout: 60_000 });
@@ -226,5 +233,28 @@ test("a payment and a sign-in method: through the frame where it has their rule,
     await expect(methods.getByRole("listitem")).toHaveCount(1);
     await expect(methods).not.toContainText("Google login");
   }
+  expect(problems).toEqual([]);
+});
+
+test("a passkey added with the frame on: created in the frame after a tap there, its add signed after a second", async ({
+  page,
+  signUpAs,
+}) => {
+  const problems = watchConsole(page);
+  await addAuthenticator(page);
+  await signUpAs("frame-passkey");
+  await openScreen(page, "Sign-in methods");
+  const methods = page.getByRole("list", { name: "Sign-in methods" });
+  await expect(methods.getByRole("listitem")).toHaveCount(1);
+  await page.getByRole("button", { name: "Add a passkey" }).click();
+  // The frame asks first to create the passkey (its tap is the ceremony's user activation), then
+  // to sign the add of that passkey, which it made itself.
+  await expect(frameOf(page).locator("h1")).toHaveText("Create a passkey");
+  await tapInFrame(page);
+  await expect(frameOf(page).locator("h1")).not.toHaveText("Create a passkey");
+  await tapInFrame(page);
+  await expect(page.getByText("Passkey added.")).toBeVisible();
+  await expect(methods.getByRole("listitem")).toHaveCount(2);
+  await expect(frameOf(page).locator("#signet-confirm")).toHaveCount(0);
   expect(problems).toEqual([]);
 });

@@ -79,7 +79,12 @@ export async function startFrameOrigin(options: {
   host: string;
   port: number;
   appOrigin: string;
-  trust: FrameTrust;
+  /**
+   * What the page trusts, or its promise: the demo starts the frame before the emulator (whose
+   * passkeys must name the frame's origin), so the emulator's keys arrive after. The page is
+   * served once it is known; a request before waits for it.
+   */
+  trust: FrameTrust | Promise<FrameTrust>;
   pageDir?: string;
 }): Promise<FrameOrigin> {
   const pageDir = options.pageDir ?? builtFramePage();
@@ -91,7 +96,9 @@ export async function startFrameOrigin(options: {
       `The signer frame's page is not built (${pageDir}): run \`pnpm build\` (or \`pnpm --filter @signet/frame build\`) first.`,
     );
   }
-  const page = configuredFramePage(html, options.trust);
+  const page = Promise.resolve(options.trust).then((trust) => configuredFramePage(html, trust));
+  // Not left unhandled while no request has asked for it yet (a request that does gets a 500).
+  page.catch(() => undefined);
   const headers = {
     "content-security-policy": framePolicy(options.appOrigin),
     "x-content-type-options": "nosniff",
@@ -125,7 +132,7 @@ export async function startFrameOrigin(options: {
       return send(response, 405, "text/plain; charset=utf-8", "Only GET here.");
     const path = new URL(request.url ?? "/", origin).pathname;
     if (path === "/" || path === "/index.html")
-      return send(response, 200, "text/html; charset=utf-8", page);
+      return send(response, 200, "text/html; charset=utf-8", await page);
     const file = normalize(path);
     const type = TYPES[extname(file)];
     // Only the page's own built assets, nothing else of the folder or the disk.

@@ -110,6 +110,13 @@ export type DemoServer = {
   close(): Promise<void>;
 };
 
+/** The emulator's keys (`GET /_emulator/keys`). */
+type TrustedKeys = {
+  attestationPublicKey: string;
+  signerPublicKey: string;
+  webhookPublicKey: string;
+};
+
 type Upstream = {
   emulator: EmulatorServer | undefined;
   baseUrl: string;
@@ -117,13 +124,20 @@ type Upstream = {
   clientSecret: string;
 };
 
-/** The emulator in process (its passkeys bound to the demo's origin), or the sandbox. */
-async function startUpstream(options: DemoServerOptions, origin: string): Promise<Upstream> {
+/**
+ * The emulator in process (its passkeys bound to the demo's origin, and to the signer frame's,
+ * where a passkey is created when the frame is on), or the sandbox.
+ */
+async function startUpstream(
+  options: DemoServerOptions,
+  origin: string,
+  frameOrigin: string | undefined,
+): Promise<Upstream> {
   const upstream = options.upstream ?? { kind: "emulator" };
   if (upstream.kind === "sandbox") return { emulator: undefined, ...upstream };
   const emulator = await startEmulatorServer({
     port: 0,
-    webauthn: { rpId: "localhost", origins: [origin] },
+    webauthn: { rpId: "localhost", origins: frameOrigin ? [origin, frameOrigin] : [origin] },
     settlementDelayMs: options.settlementDelayMs ?? 4_000,
     // Settled at once after a PROCESSING answer, so the push is what ends the tab's wait.
     ...(options.webhooks ? { webhooks: { settleMs: 0 } } : {}),
@@ -141,17 +155,17 @@ function startFrame(
   host: string,
   port: number,
   appOrigin: string,
-  trustedKeys: { signerPublicKey: string } | undefined,
+  trustedKeys: Promise<{ signerPublicKey: string } | undefined>,
 ): Promise<FrameOrigin> {
   const asked = typeof options.frame === "object" ? options.frame.port : undefined;
   return startFrameOrigin({
     host,
     port: asked ?? (options.port === 0 ? 0 : port + 1),
     appOrigin,
-    trust: {
-      exportSigners: trustedKeys ? [trustedKeys.signerPublicKey] : [],
-      allowUnsignedBundles: trustedKeys === undefined,
-    },
+    trust: trustedKeys.then((keys) => ({
+      exportSigners: keys ? [keys.signerPublicKey] : [],
+      allowUnsignedBundles: keys === undefined,
+    })),
   });
 }
 
@@ -189,26 +203,38 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
   const bound = server.address() as AddressInfo;
   const origin = `http://localhost:${bound.port}`;
   if (attack) console.warn(attackWarning(attack));
-  const { emulator, baseUrl, clientId, clientSecret } = await startUpstream(options, origin);
-  const trustedKeys = emulator
-    ? ((await (await fetch(`${emulator.url}/_emulator/keys`)).json()) as {
-        attestationPublicKey: string;
-        signerPublicKey: string;
-        webhookPublicKey: string;
-      })
-    : undefined;
-  const push = options.webhooks === true && trustedKeys !== undefined;
+  // The frame first: its origin is one the emulator's passkeys must name (a passkey is created in
+  // the frame); what its page trusts comes from the emulator, once that has started.
+  let keysKnown: (keys: TrustedKeys | undefined) => void = () => undefined;
+  let keysLost: (error: unknown) => void = () => undefined;
+  const keysOfFrame = new Promise<TrustedKeys | undefined>((resolve, reject) => {
+    keysKnown = resolve;
+    keysLost = reject;
+  });
   let frame: FrameOrigin | undefined;
+  let upstreamStarted: Upstream | undefined;
+  let trustedKeys: TrustedKeys | undefined;
   try {
     frame = options.frame
-      ? await startFrame(options, host, bound.port, origin, trustedKeys)
+      ? await startFrame(options, host, bound.port, origin, keysOfFrame)
       : undefined;
+    upstreamStarted = await startUpstream(options, origin, frame?.origin);
+    const started = upstreamStarted.emulator;
+    trustedKeys = started
+      ? ((await (await fetch(`${started.url}/_emulator/keys`)).json()) as TrustedKeys)
+      : undefined;
+    keysKnown(trustedKeys);
   } catch (error) {
-    // Nothing half-started stays behind: the demo's own port and the emulator go too.
+    // Nothing half-started stays behind: the demo's own port, the frame and the emulator go too
+    // (a page asked of the frame meanwhile is a 500, never one trusting what was not decided).
+    keysLost(error);
     server.close();
-    await emulator?.close();
+    await frame?.close();
+    await upstreamStarted?.emulator?.close();
     throw error;
   }
+  const { emulator, baseUrl, clientId, clientSecret } = upstreamStarted;
+  const push = options.webhooks === true && trustedKeys !== undefined;
 
   const limits = options.signInRateLimit === false ? undefined : (options.signInRateLimit ?? {});
   const windowMs = limits?.windowMs ?? 60_000;

@@ -222,8 +222,8 @@ export const FRAME_REFUSALS: Record<string, { what: string; todo: string }> = {
     todo: "Do not retry blindly: the server may be compromised. Reload the page and start again.",
   },
   passkey: {
-    what: "The signer frame signs only a passkey it created itself, and this demo creates passkeys on its page: nothing was added.",
-    todo: "Everything else works with the frame. To add a passkey, restart the demo without DEMO_FRAME.",
+    what: "The signer frame signs only the add of a passkey it created itself, in the frame: this one was made elsewhere, and nothing was added.",
+    todo: "Add the passkey again from this screen, and create it when the frame asks.",
   },
   key: {
     what: "The signer frame no longer holds the key this needs (it was reloaded, or the session ended).",

@@ -48,7 +48,8 @@ function clientFor(config: DemoConfig): { client: SignetClient; frame: SignerFra
     relayUrl: "/api/grid",
     ...(frame ? { crypto: frame.signer.crypto, keyStore: frame.signer.keyStore } : {}),
     onEvent: logSignetEvent,
-    webauthn: demoWebAuthn(),
+    // With the frame, a passkey is created in it (the frame signs the add of no other passkey).
+    webauthn: frame ? frame.signer.webauthn : demoWebAuthn(),
     ...(config.trustedKeys ? { trustedKeys: config.trustedKeys } : {}),
     allowUnsignedBundles: config.allowUnsignedBundles,
     contactChanges: config.contactChanges,
