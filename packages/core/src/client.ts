@@ -523,9 +523,8 @@ export function createClientFactory(defaults: ClientDefaults) {
             ...request,
             signal,
             onEvent,
-            ...(deadline === undefined
-              ? {}
-              : { timeoutMs: Math.max(1, deadline - deviceClock.now()) }),
+            timeoutMs:
+              deadline === undefined ? undefined : Math.max(1, deadline - deviceClock.now()),
           });
         const { body } = await withRetry(send, {
           policy: resolveRetryPolicy(retry, actionRetry, call.retry),
