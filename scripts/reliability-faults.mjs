@@ -93,7 +93,7 @@ export function traceLines(failures) {
   const seconds = (line) =>
     line.replace(/^\+(\d+)ms /, (_, ms) => `+${(Number(ms) / 1000).toFixed(1)} s `);
   return [
-    "Flows that did not complete, each with its trace: the code and message the app saw, the faults injected into its requests (PROCESSING and silent ones included) at the device step they met, then its device's requests and retries in time order from the flow's start (a request at the moment its answer came, or the failure that ended it, with how long it took; a retry with its reason and wait). A flow that met no fault its device saw is outside the measure above, and said so.",
+    "Flows that did not complete, or left a session or a key behind after the sign-out, each with its trace: the code and message the app saw (`completed` for a flow that did), the faults injected into its requests (PROCESSING and silent ones included) at the device step they met, then its device's requests and retries in time order from the flow's start (a request at the moment its answer came, or the failure that ended it, with how long it took; a retry with its reason and wait). A flow that met no fault its device saw is outside the measure above, and said so.",
     "",
     ...failures.map((f) => {
       const faults =
@@ -110,7 +110,13 @@ export function traceLines(failures) {
       const steps = f.events
         .filter((line) => / (request|retry) /.test(line))
         .map((line) => seconds(templated(line)));
-      return `- flow ${f.flow}, ${f.kind}${f.faulted ? "" : " (met no fault its device saw)"}: \`${f.code}\` "${f.message}"${details} after ${(f.durationMs / 1000).toFixed(1)} s. Faults: ${faults}. Device: ${steps.join("; ") || "no request"}.`;
+      const left = [
+        f.orphans
+          ? `${f.orphans} session${f.orphans > 1 ? "s" : ""} still live after the sign-out`
+          : "",
+        f.keysLeft ? "keys left in the key store" : "",
+      ].filter(Boolean);
+      return `- flow ${f.flow}, ${f.kind}${f.faulted ? "" : " (met no fault its device saw)"}${left.length ? ` (${left.join(", ")})` : ""}: \`${f.code}\` "${f.message}"${details} after ${(f.durationMs / 1000).toFixed(1)} s. Faults: ${faults}. Device: ${steps.join("; ") || "no request"}.`;
     }),
     "",
   ];

@@ -155,12 +155,12 @@ export type FlowResult = {
   keysLeft: boolean;
   /** The ledger: funded minus spent did not match the quote's state (and spent too much). */
   ledger: "ok" | "mismatch" | "double" | "none";
-  /** For a flow that did not complete: what it met and what its device did, to read why. */
+  /** For a flow that did not complete or left something behind: what it met, what it did. */
   trace?: FlowTrace;
 };
 
 /**
- * A failed flow's trace: the error, every fault injected into its requests (PROCESSING and the
+ * The trace of a flow that failed, or left a session or a key behind: the error, every fault injected into its requests (PROCESSING and the
  * silent ones too) with the device step it hit, and the device's events in time order (each HTTP
  * request with its answer or the failure, each retry's wait and reason, each signed-request
  * stage), at their milliseconds from the flow's start. Built from events and proxy records only:
@@ -173,6 +173,9 @@ export type FlowTrace = {
   /** The error's `details` (secret-free by the library's rule). */
   details: unknown;
   durationMs: number;
+  /** What the sign-out on the clean path left: sessions the service still listed, and keys. */
+  orphans?: number;
+  keysLeft?: boolean;
   faults: {
     hop: "device" | "service";
     fault: string;
@@ -466,20 +469,24 @@ export async function startChain(
           : "untyped";
     if (outcome === "untyped") console.error(`untyped failure in ${kind}:`, settled);
     if (process.env.SOAK_DEBUG && outcome !== "completed") debugDump(kind, settled, own, events);
-    // Read once the late requests have landed (below): their records complete the trace.
-    const traceOf = (): FlowTrace | undefined =>
-      outcome === "completed"
-        ? undefined
-        : flowTrace(kind, settled, Math.round(performance.now() - flowStart), own, events, eventAt);
     // Faults stop; requests still held in a proxy (late deliveries) land before the books close.
     plans.set(flow, { plan: { device: () => undefined, service: () => undefined }, state });
     await deviceProxy.drained(flow);
     await serviceProxy?.drained(flow);
-    const trace = traceOf();
     const recovered = events
       .slice(ownEventsFrom)
       .some((event) => event.type === "retry" && event.reason !== "processing");
     const books = await closeBooks(stack, clean.url, flow, user, keyStore, quoteId);
+    // Read once the late requests have landed: their records complete the trace. A flow that
+    // completed but left a session or a key behind gets one too.
+    const trace =
+      outcome !== "completed" || books.orphans > 0 || books.keysLeft
+        ? {
+            ...flowTrace(kind, settled, durationMs, own, events, eventAt),
+            orphans: books.orphans,
+            keysLeft: books.keysLeft,
+          }
+        : undefined;
     plans.delete(flow);
     records.delete(flow);
     await restarts.get(flow);

@@ -78,7 +78,7 @@ export type SoakCounts = {
   /** Failures of faulted flows, `flow: CODE`. */
   failureCodes: Record<string, number>;
   /**
-   * Every flow that did not complete, with its trace: the faults it met (hop, kind, step) and its
+   * Every flow that did not complete or left a session or a key behind, with its trace: the faults it met (hop, kind, step) and its
    * device's requests, retries and signed-request stages in time order, to read why.
    */
   failures: (FlowTrace & { flow: number; faulted: boolean })[];
