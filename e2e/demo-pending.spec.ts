@@ -2,10 +2,18 @@
 // carried to its end across a reload in Chromium: the demo signs out while the emulator holds the
 // session revoke in PROCESSING, the page says so, the page reloads, and the new page re-sends the
 // same stamped request (no new challenge) until the revoke settles. A sign-in by code held in
-// PROCESSING is carried on the same way, and the reloaded page ends signed in.
+// PROCESSING is carried on the same way, and the reloaded page ends signed in; so is a sign-in by
+// passkey (the CDP virtual authenticator's assertion), whose kept verify goes unsigned.
 import { expect, type Page, test } from "@playwright/test";
 import type { DemoServer } from "../apps/demo/server/server.js";
-import { freshEmail, openScreen, signUp, startDemo, watchConsole } from "./demo/harness.js";
+import {
+  addAuthenticator,
+  freshEmail,
+  openScreen,
+  signUp,
+  startDemo,
+  watchConsole,
+} from "./demo/harness.js";
 
 let demo: DemoServer;
 test.beforeAll(async () => {
@@ -167,6 +175,72 @@ test("a sign-in by code still processing survives a reload: the new page ends si
   expect(after.at(-1)?.fault).toBeUndefined();
   expect(await keptActions(page)).toEqual([]);
   // The session signs: the Sessions screen lists it, read with it.
+  await openScreen(page, "Sessions");
+  await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+  expect(problems).toEqual([]);
+});
+
+test("a sign-in by passkey still processing survives a reload: the new page ends signed in", async ({
+  page,
+}) => {
+  const problems = watchConsole(page);
+  await addAuthenticator(page);
+  await signUp(page, demo.url, freshEmail("pendingpasskey"));
+  const wallet = page.getByRole("navigation", { name: "Wallet" });
+  await openScreen(page, "Sign-in methods");
+  await page.getByRole("button", { name: "Add a passkey" }).click();
+  await expect(page.getByText("Passkey added.")).toBeVisible();
+  await openScreen(page, "Sessions");
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(wallet).toHaveCount(0);
+  await expect(page.getByRole("heading", { name: "Unlock your wallet" })).toBeVisible();
+  await fetch(`${emulator()}/_emulator/requests`, { method: "DELETE" });
+  // The service holds the passkey's verify in PROCESSING until told otherwise: armed as the
+  // page's first verify leaves (its path names the passkey's credential).
+  let verifyPath: string | undefined;
+  await page.route(/\/auth\/credentials\/[^/]+\/verify$/, async (route) => {
+    if (verifyPath === undefined) {
+      verifyPath = new URL(route.request().url()).pathname.replace(/^.*(?=\/auth\/)/, "");
+      const armed = await fetch(`${emulator()}/_emulator/faults`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          match: { method: "POST", path: verifyPath },
+          count: 1000,
+          kind: "processing",
+        }),
+      });
+      expect(armed.status).toBe(201);
+    }
+    await route.continue();
+  });
+  await page.getByRole("button", { name: "Sign in with passkey" }).click();
+  const pending = page.getByTestId("pending");
+  await expect(pending).toContainText("Still signing you in…");
+  // Kept for the next page: the unsigned verify, its key's public key only.
+  await expect.poll(() => keptActions(page)).toEqual(["signInWithPasskey"]);
+  const verifies = async () => (await logged()).filter((r) => r.path === verifyPath);
+  expect((await verifies())[0]?.fault).toBe("processing");
+
+  await page.unroute(/\/auth\/credentials\/[^/]+\/verify$/);
+  await page.reload();
+  await expect(pending).toContainText("Still signing you in… (carried on after a reload)");
+  const heldAt = (await verifies()).length;
+  await expect.poll(async () => (await verifies()).length).toBeGreaterThan(heldAt);
+
+  // The service settles it: the next re-send gets the session, proven and held by the new page.
+  await fetch(`${emulator()}/_emulator/faults`, { method: "DELETE" });
+  await expect(wallet).toBeVisible({ timeout: 30_000 });
+  await expect(pending).toHaveCount(0);
+  const log = await logged();
+  // One challenge in all: the reload re-sent the verify, it never asked the passkey again.
+  const challengePath = verifyPath!.replace(/\/verify$/, "/challenge");
+  expect(log.filter((r) => r.path === challengePath)).toHaveLength(1);
+  expect((await verifies()).at(-1)).toMatchObject({ status: 200 });
+  expect(
+    log.some((r) => /\/auth\/sessions\/[^/]+\/refresh$/.test(r.path) && r.status === 201),
+  ).toBe(true);
+  expect(await keptActions(page)).toEqual([]);
   await openScreen(page, "Sessions");
   await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
   expect(problems).toEqual([]);

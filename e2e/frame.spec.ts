@@ -298,3 +298,93 @@ test("adding and removing a sign-in method sign only after the tap in the frame,
   await frame.locator("#signet-confirm").click();
   expect(await page.evaluate(() => window.frameTest!.removed as Promise<string>)).toBe("removed");
 });
+
+test("account changes: the hostile page gets no stamp of a privacy or contact change without the tap; the frame shows the contact the payload sets", async ({
+  page,
+}) => {
+  await openApp(page);
+  await page.evaluate(signInInPage);
+  await page.evaluate(installHostileInPage, servers.frame);
+  const frame = page.frameLocator("iframe");
+  const reasons = await page.evaluate(async () => {
+    type Answer = { ok: boolean; error?: { details?: { reason?: string } } };
+    const { ids, hostile } = window.frameTest as never as {
+      ids: { customerId: string; accountId: string };
+      hostile: { ask(message: Record<string, unknown>): Promise<Answer> };
+    };
+    const { result: listed } = (await hostile.ask({ kind: "list" })) as { result?: unknown };
+    const storeId = (listed as { storeIds: string[] }).storeIds.find((s) =>
+      s.startsWith("signet.session|"),
+    )!;
+    const { result: got } = (await hostile.ask({ kind: "get", storeId })) as { result?: unknown };
+    const handle = (got as { handle: string }).handle;
+    const activity = (type: string, parameters: Record<string, unknown>) =>
+      JSON.stringify({
+        organizationId: "org",
+        parameters,
+        timestampMs: String(Date.now()),
+        type: `ACTIVITY_TYPE_${type}`,
+      });
+    const stamp = (
+      operation: string,
+      method: string,
+      path: string,
+      payload: string,
+      body?: unknown,
+    ) =>
+      ({
+        kind: "stamp",
+        handle,
+        payload,
+        operation,
+        method,
+        path,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      }) as Record<string, unknown>;
+    const reasonOf = async (message: Record<string, unknown>) => {
+      const answer = await hostile.ask(message);
+      return answer.ok ? "signed" : answer.error?.details?.reason;
+    };
+    const thief = activity("UPDATE_USER_EMAIL", { userEmail: "thief@example.com" });
+    const submit = `/customers/${ids.customerId}/contact-changes/ContactChange:1/submit`;
+    const found = {
+      // The privacy of a wallet whose session does not stamp: refused before any payload is read.
+      otherWallet: await reasonOf(
+        stamp("updateWalletPrivacy", "PATCH", "/internal-accounts/InternalAccount:other", "{}", {
+          privateEnabled: true,
+        }),
+      ),
+      // A PATCH whose payload sets another email than its body sends: core's contact check.
+      otherContact: await reasonOf(
+        stamp("updateCustomerContact", "PATCH", `/customers/${ids.customerId}`, thief, {
+          customerType: "INDIVIDUAL",
+          email: "me@example.com",
+        }),
+      ),
+      // A submit whose payload is no contact change (an export to the thief's key).
+      notAChange: await reasonOf(
+        stamp(
+          "changeContact",
+          "POST",
+          submit,
+          activity("EXPORT_WALLET", { targetPublicKey: `04${"11".repeat(64)}`, walletId: "w" }),
+        ),
+      ),
+    };
+    // A submit setting the thief's email passes core's check (the submit carries no body to
+    // compare): it waits for the user's tap, and the frame shows the thief's email.
+    window.frameTest!.waiting = hostile.ask(stamp("changeContact", "POST", submit, thief));
+    return found;
+  });
+  expect(reasons).toEqual({ otherWallet: "key", otherContact: "check", notAChange: "check" });
+  await expect(frame.locator("h1")).toHaveText("Change your email or phone number");
+  expect(await frame.locator("dd").allTextContents()).toContain("thief@example.com");
+  // The user reads it and cancels: nothing was stamped.
+  await page.waitForTimeout(900);
+  await frame.locator("#signet-cancel").click();
+  expect(await page.evaluate(hostileTallyInPage)).toEqual({
+    stamps: 0,
+    phrases: 0,
+    waited: "declined",
+  });
+});

@@ -12,14 +12,13 @@ import {
   type FetchFunction,
   getQuote,
   isSignetError,
-  type KeptCall,
   type PendingEvent,
-  type PendingStore,
   type SignetEvent,
   signOut,
 } from "@signet/core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sandboxIdToken } from "./support/oidc.js";
+import { sharedPendingStore } from "./support/pendingStore.js";
 import { signInWithEmail } from "./support/signIn.js";
 import { type Stack, startStack } from "./support/stack.js";
 
@@ -79,18 +78,6 @@ async function until(check: () => Promise<boolean> | boolean, what: string) {
   }
 }
 
-/** What a reload keeps: the kept calls, as an app's own `pendingStore` would hold them. */
-function createSharedPendingStore(): PendingStore {
-  const calls = new Map<string, KeptCall>();
-  return {
-    persistence: "memory",
-    get: async (id) => calls.get(id),
-    set: async (call) => void calls.set(call.requestId, structuredClone(call)),
-    delete: async (id) => void calls.delete(id),
-    list: async () => [...calls.values()],
-  };
-}
-
 /** Waits until the emulator's log has not grown for 150 ms. */
 async function quiet() {
   let seen = -1;
@@ -106,7 +93,7 @@ async function quiet() {
 async function signedIn(extra: Record<string, unknown> = {}) {
   const user = await stack.signUp(undefined, extra);
   const keyStore = createMemoryKeyStore();
-  const pendingStore = createSharedPendingStore();
+  const pendingStore = sharedPendingStore();
   const first = stack.client(user.customerId, { keyStore, pendingStore });
   await signInWithEmail(first.client, user.emailCredentialId);
   const [session] = await first.client.sessions.list(user.accountId);
@@ -499,7 +486,7 @@ describe("a direct call still processing (no Request-Id: shown, never kept)", ()
 
   it("a contact-change submit answered PROCESSING is pending, then settles; nothing is kept", async () => {
     const user = await stack.signUp();
-    const pendingStore = createSharedPendingStore();
+    const pendingStore = sharedPendingStore();
     const tab = stack.client(user.customerId, { contactChanges: "resource", pendingStore });
     await signInWithEmail(tab.client, user.emailCredentialId);
     await stack.fault({

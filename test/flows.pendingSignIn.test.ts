@@ -6,15 +6,14 @@
 import {
   createMemoryKeyStore,
   type FetchFunction,
-  type KeptCall,
   type PendingEvent,
-  type PendingStore,
   requestOtp,
   type SignetEvent,
   signOut,
   verifyOtp,
 } from "@signet/core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { sharedPendingStore } from "./support/pendingStore.js";
 import { type Stack, startStack } from "./support/stack.js";
 
 let stack: Stack;
@@ -42,18 +41,6 @@ function recording(
     sent.push(request);
     const response = await fetch(input, init);
     return answer ? answer(request, response) : response;
-  };
-}
-
-/** What a reload keeps: the kept calls, as an app's own `pendingStore` would hold them. */
-function createSharedPendingStore(): PendingStore {
-  const calls = new Map<string, KeptCall>();
-  return {
-    persistence: "memory",
-    get: async (id) => calls.get(id),
-    set: async (call) => void calls.set(call.requestId, structuredClone(call)),
-    delete: async (id) => void calls.delete(id),
-    list: async () => [...calls.values()],
   };
 }
 
@@ -88,7 +75,7 @@ const isVerify = (s: Sent) => s.method === "POST" && /\/verify$/.test(new URL(s.
 async function signInThenReload() {
   const user = await stack.signUp();
   const keyStore = createMemoryKeyStore();
-  const pendingStore = createSharedPendingStore();
+  const pendingStore = sharedPendingStore();
   const before: Sent[] = [];
   const tab = stack.client(user.customerId, { keyStore, pendingStore, fetch: recording(before) });
   const path = `/auth/credentials/${user.emailCredentialId}/verify`;
@@ -233,7 +220,7 @@ describe("a sign-in still processing", () => {
   it("a sign-in that completes in its own page forgets its note", async () => {
     const user = await stack.signUp();
     const keyStore = createMemoryKeyStore();
-    const pendingStore = createSharedPendingStore();
+    const pendingStore = sharedPendingStore();
     const tab = stack.client(user.customerId, { keyStore, pendingStore });
     const path = `/auth/credentials/${user.emailCredentialId}/verify`;
     await stack.fault({ match: { method: "POST", path }, count: 2, kind: "processing" });

@@ -8,14 +8,13 @@ import {
   createMemoryKeyStore,
   exportWallet,
   type FetchFunction,
-  type KeptCall,
   listCredentials,
-  type PendingStore,
   type SignetEvent,
   signOut,
 } from "@signet/core";
 import type { WebhookStore } from "@signet/relay";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { sharedPendingStore } from "./support/pendingStore.js";
 import { signInWithEmail } from "./support/signIn.js";
 import { type Stack, startStack } from "./support/stack.js";
 
@@ -286,18 +285,6 @@ describe("the push wait meets a fault once", () => {
     ]);
   });
 });
-
-/** What a reload keeps: the kept calls, as an app's own `pendingStore` would hold them. */
-function sharedPendingStore(): PendingStore {
-  const calls = new Map<string, KeptCall>();
-  return {
-    persistence: "memory",
-    get: async (id) => calls.get(id),
-    set: async (call) => void calls.set(call.requestId, structuredClone(call)),
-    delete: async (id) => void calls.delete(id),
-    list: async () => [...calls.values()],
-  };
-}
 
 describe("a kept call resumed after a reload, with push: true", () => {
   // The service settles 3 s after a PROCESSING answer: the reload's first re-send comes before

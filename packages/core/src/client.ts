@@ -13,10 +13,14 @@ import type { ClientPending, ClientPendingSeams } from "./pending/clientPending.
 import {
   createPendingView,
   type PendingCall,
+  type PendingEvent,
   type PendingOptions,
+  type PendingView,
   type ResumedCall,
 } from "./pending/pendingCalls.js";
 import type { PendingStore } from "./pending/pendingStore.js";
+import type { KeptPasskeySeams } from "./pending/resume.js";
+import type { PendingTracker } from "./pending/track.js";
 
 import { createCrossTab } from "./session/crossTab.js";
 import { type CallOptions, deliver, type EventSink, type SignetEvent } from "./session/events.js";
@@ -89,6 +93,11 @@ export type ClientDefaults = {
    * entries: `pending/idbPendingStore.ts`, loaded then); none keeps them in memory.
    */
   indexedDbPendingStore?: (() => Promise<PendingStore>) | undefined;
+  /**
+   * What resumes a kept passkey sign-in, loaded on first use (`pending/keptPasskey.ts`): it
+   * reaches the actions, so the entry loads it, never the client's own imports.
+   */
+  keptPasskey?: (() => Promise<(client: SignetClient) => KeptPasskeySeams>) | undefined;
 };
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -117,6 +126,15 @@ export type SignetPendingCalls = {
   getSnapshot(): readonly PendingCall[];
   /** @internal Whether this tab is re-sending `requestId` now. */
   has(requestId: string): boolean;
+  /**
+   * @internal The tracker's hooks for one call sent outside the signed-request engine (a passkey
+   * sign-in's verify, pending/unsignedKept.ts).
+   */
+  track(
+    action: string,
+    options: PendingOptions,
+    onEvent?: (event: PendingEvent) => void,
+  ): Promise<ReturnType<PendingTracker["track"]>>;
   /**
    * Re-sends every kept call (same body, stamp and request id) until it ends, one tab at a
    * time, and finishes each as its action would. `createClient` starts one unless
@@ -279,6 +297,29 @@ function wirePending(seams: () => ClientPendingSeams): () => Promise<ClientPendi
   };
 }
 
+/** A client's calls still processing, over its view and its wiring (made on first use). */
+function pendingCalls(
+  view: PendingView,
+  pending: () => Promise<ClientPending>,
+): SignetPendingCalls {
+  return {
+    subscribe: view.subscribe,
+    getSnapshot: view.getSnapshot,
+    has: view.has,
+    resume: async (call) => (await pending()).resume(call),
+    track: async (action, options, onEvent) =>
+      (await pending()).tracker.track(action, options, onEvent),
+  };
+}
+
+/** The entry's resume of kept passkey sign-ins, bound to the client (none without the entry's). */
+function bindKeptPasskey(
+  load: ClientDefaults["keptPasskey"],
+  client: () => SignetClient,
+): (() => Promise<KeptPasskeySeams>) | undefined {
+  return load === undefined ? undefined : async () => (await load())(client());
+}
+
 /** The client's parts a kept sign-in's finish holds its session with (pending/adoptKeptSession.ts). */
 function adoptionSeams(
   keyStore: () => Promise<KeyStore>,
@@ -352,6 +393,7 @@ export function createClientFactory(defaults: ClientDefaults) {
       lifetime: lifetime.signal,
       resumeAtStart: parameters.resumePending !== false,
       client: () => ({
+        passkey: bindKeptPasskey(defaults.keptPasskey, () => client),
         signed: (resumed, options) => client.signed<unknown>(resumed, options),
         read: (path, signal) => client.request({ method: "GET", path }, { signal }),
         sessions,
@@ -412,7 +454,6 @@ export function createClientFactory(defaults: ClientDefaults) {
         emit({ type: "session", action, accountId: session.accountId, sessionId: session.id }),
     });
 
-    const resume: SignetPendingCalls["resume"] = async (call) => (await pending()).resume(call);
     const sleep = parameters.sleep ?? abortableSleep;
     const random = parameters.random ?? Math.random;
     // The deprecated `signedRequests.backoff` is read as a client-level `retry.backoff` that the
@@ -446,12 +487,7 @@ export function createClientFactory(defaults: ClientDefaults) {
       retry,
       contactChanges: parameters.contactChanges ?? "patch",
       sessions,
-      pending: {
-        subscribe: view.subscribe,
-        getSnapshot: view.getSnapshot,
-        has: view.has,
-        resume,
-      },
+      pending: pendingCalls(view, pending),
       ...(parameters.stepUp
         ? {
             stepUp: {

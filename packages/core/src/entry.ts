@@ -12,6 +12,7 @@ import {
   type SignetClient,
 } from "./client.js";
 import type { CryptoApi } from "./crypto/api.js";
+import { loadChunk } from "./crypto/chunk.js";
 import { assertArgument } from "./errors/errors.js";
 import { withAutoRefresh } from "./session/expiry/autoRefresh.js";
 
@@ -75,7 +76,15 @@ export type Entry = Pick<
 export function defineEntry(platform: EntryPlatform): Entry {
   const { crypto: api, keyStore, webauthn, assertCanCreate, indexedDbPendingStore } = platform;
   const made = withAutoRefresh(
-    createClientFactory({ crypto: () => api, keyStore, webauthn, indexedDbPendingStore }),
+    createClientFactory({
+      crypto: () => api,
+      keyStore,
+      webauthn,
+      indexedDbPendingStore,
+      // A kept passkey sign-in's resume reaches the actions: loaded here, on its first use.
+      keptPasskey: () =>
+        loadChunk(() => import("./pending/keptPasskey.js")).then((m) => m.keptPasskeySeams),
+    }),
   );
   // The actions that load on first use start loading with the client, as the crypto chunks do.
   const create = (parameters: CreateClientParameters): SignetClient => {

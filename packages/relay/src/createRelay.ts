@@ -200,6 +200,9 @@ export type CreateRelayReturnType = RelayHandler;
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const NULL_BODY_STATUS = new Set([204, 205, 304]);
 
+/** The longest delay a JavaScript timer keeps (2^31 - 1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2_147_483_647;
+
 function assertOption(ok: boolean, message: string): asserts ok {
   if (!ok) throw new TypeError(message);
 }
@@ -364,7 +367,12 @@ function configureRelay(
     `"maxBodyBytes" expected a positive integer, got ${maxBodyBytes}`,
   );
   const timeoutMs = options.timeoutMs ?? 30_000;
-  assertOption(timeoutMs > 0, `"timeoutMs" expected a positive number, got ${timeoutMs}`);
+  // A timer longer than 2^31 - 1 ms fires at once in every JavaScript runtime: refused, not
+  // turned into a deadline that ends every call immediately.
+  assertOption(
+    timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS,
+    `"timeoutMs" expected a positive number of milliseconds up to ${MAX_TIMER_MS}, got ${timeoutMs}`,
+  );
   const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   assertOption(
     Number.isSafeInteger(maxConnections) && maxConnections > 0,
@@ -376,12 +384,25 @@ function configureRelay(
     options.rateLimit === false
       ? undefined
       : (options.rateLimit?.store ?? createMemoryRateLimitStore());
+  const limit = (options.rateLimit || undefined)?.limit ?? 120;
+  const windowMs = (options.rateLimit || undefined)?.windowMs ?? 60_000;
+  if (rateLimitStore !== undefined) {
+    assertOption(
+      Number.isSafeInteger(limit) && limit > 0,
+      `"rateLimit.limit" expected a positive integer, got ${limit}`,
+    );
+    // A window is a key's expiry in the store (Redis PEXPIRE takes whole milliseconds, at least 1).
+    assertOption(
+      Number.isFinite(windowMs) && windowMs >= 1,
+      `"rateLimit.windowMs" expected a finite number of milliseconds, 1 or more, got ${windowMs}`,
+    );
+  }
   const rateLimit: RateLimitSettings | undefined =
     rateLimitStore === undefined || options.rateLimit === false
       ? undefined
       : {
-          limit: options.rateLimit?.limit ?? 120,
-          windowMs: options.rateLimit?.windowMs ?? 60_000,
+          limit,
+          windowMs,
           store: rateLimitStore,
           // A store in this process's memory counts at once: no promise on every request.
           hitNow: syncHit(rateLimitStore),

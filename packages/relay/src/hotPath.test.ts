@@ -93,6 +93,25 @@ describe("maxConnections", () => {
       ).toThrow(/"maxConnections" expected a positive integer/);
     }
   });
+
+  it("refuses a deadline no timer can keep, and a rate limit no store can count", () => {
+    const base = { baseUrl: stub.url, tokenId: "t", clientSecret: "s", resolveUser: () => null };
+    for (const timeoutMs of [0, -5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31]) {
+      expect(() => createRelay({ ...base, timeoutMs })).toThrow(/"timeoutMs" expected/);
+    }
+    for (const limit of [0, -1, 2.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => createRelay({ ...base, rateLimit: { limit } })).toThrow(
+        /"rateLimit.limit" expected a positive integer/,
+      );
+    }
+    for (const windowMs of [0, 0.5, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => createRelay({ ...base, rateLimit: { windowMs } })).toThrow(
+        /"rateLimit.windowMs" expected/,
+      );
+    }
+    // Off: nothing to count, nothing to check.
+    expect(() => createRelay({ ...base, rateLimit: false, timeoutMs: 2 ** 31 - 1 })).not.toThrow();
+  });
 });
 
 describe("a shared ownership cache", () => {

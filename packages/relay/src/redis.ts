@@ -7,6 +7,7 @@
 // behind a load balancer. The client is passed in (ioredis, or an adapter over node-redis), so
 // the relay itself depends on no Redis package.
 import { createDeadlines } from "./deadlines.js";
+import { toHex } from "./hex.js";
 import type { OwnershipCache } from "./ownership.js";
 import type { RateLimitResult, RateLimitStore } from "./rateLimit.js";
 import type { WebhookStore } from "./webhooks/store.js";
@@ -73,10 +74,7 @@ return out`;
 async function sha1Hex(text: string): Promise<string | undefined> {
   const subtle = globalThis.crypto?.subtle;
   if (subtle === undefined) return undefined;
-  const digest = new Uint8Array(await subtle.digest("SHA-1", new TextEncoder().encode(text)));
-  let hex = "";
-  for (const byte of digest) hex += byte.toString(16).padStart(2, "0");
-  return hex;
+  return toHex(new Uint8Array(await subtle.digest("SHA-1", new TextEncoder().encode(text))));
 }
 
 function isNoScript(error: unknown): boolean {

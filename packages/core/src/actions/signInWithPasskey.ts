@@ -14,6 +14,8 @@ import {
   SIGNED_REQUEST_ERRORS,
 } from "../errors/errorGroups.js";
 import { SignetError, type SignetErrorOf } from "../errors/errors.js";
+import { refusedByService } from "../errors/refusedByService.js";
+import { sendUnsignedKept } from "../pending/unsignedKept.js";
 import { notePasskeys } from "../sca/scaLedger.js";
 import {
   establishSession,
@@ -22,6 +24,7 @@ import {
   verifiedNow,
 } from "../session/establishSession.js";
 import type { CallOptions } from "../session/events.js";
+import { forgetPossibleSession, notePossibleSession } from "../session/possibleSessions.js";
 import type { Session } from "../session/sessionStore.js";
 import { requestUntilSettled } from "../transport/pollUntil.js";
 import { REQUEST_ID_HEADER } from "../transport/protocol.js";
@@ -178,21 +181,13 @@ export async function signInWithPasskey(
       ...(assertion.response.userHandle ? { userHandle: assertion.response.userHandle } : {}),
     },
   });
-  const session = parseAuthSession(
-    await requestUntilSettled(
-      client,
-      {
-        ...at(CREDENTIAL_VERIFY, [credentialId]),
-        body,
-        headers: { [REQUEST_ID_HEADER]: challenge.requestId },
-      },
-      parameters,
-      "signInWithPasskey",
-      // PROCESSING answers are re-sent until the challenge lapses.
-      Math.max(0, Date.parse(challenge.expiresAt) - client.clock.now()),
-    ),
-  );
+  const session = parseAuthSession(await sendVerify(client, prepared, body, parameters));
   const proven = await proveSessionKey(client, session, prepared.key, parameters);
+  // Proven: the key's session is this device's now (the refreshed one), so its note goes.
+  if (!("legacy" in prepared.key))
+    await forgetPossibleSession(client, session.accountId, prepared.key.publicKey).catch(
+      () => undefined,
+    );
   const { key: _key, ...held } = await establishSession(client, {
     onEvent: parameters.onEvent,
     session: proven.session,
@@ -205,17 +200,74 @@ export async function signInWithPasskey(
 }
 
 /**
+ * Sends the verify (its `Request-Id` is the challenge's), re-sent while it answers PROCESSING
+ * until the challenge lapses. Where the challenge names the account and the key is a client-held
+ * one (not the legacy flow's), a verify answered PROCESSING is kept for a reload
+ * (docs/protocol.md §2.5), its key noted first as one whose session this device may have made:
+ * the key stays in the key store (non-extractable in a browser), the kept copy names only its
+ * public key, and a resume proves and holds the session as this call would
+ * (pending/adoptKeptPasskey.ts). The note goes once the session is proven here, or when the
+ * service refused the verify; any other end leaves it for the kept call or the next sign-out.
+ */
+async function sendVerify(
+  client: SignetClient,
+  prepared: PreparedPasskeySignIn,
+  body: string,
+  parameters: CallOptions,
+): Promise<unknown> {
+  const { challenge, credentialId, key } = prepared;
+  const { path } = at(CREDENTIAL_VERIFY, [credentialId]);
+  const accountId = (challenge as Partial<PasskeyAuthChallengeJson>).accountId;
+  if ("legacy" in key || typeof accountId !== "string" || !accountId.startsWith("InternalAccount:"))
+    return requestUntilSettled(
+      client,
+      { method: "POST", path, body, headers: { [REQUEST_ID_HEADER]: challenge.requestId } },
+      parameters,
+      "signInWithPasskey",
+      // PROCESSING answers are re-sent until the challenge lapses.
+      Math.max(0, Date.parse(challenge.expiresAt) - client.clock.now()),
+    );
+  const startedAt = client.clock.now();
+  let noting: Promise<void> | undefined;
+  const keep = () => {
+    noting ??= notePossibleSession(client, { accountId, credentialId, sinceMs: startedAt, key });
+    return noting;
+  };
+  try {
+    return await sendUnsignedKept(
+      client,
+      { path, body, requestId: challenge.requestId, expiresAtMs: Date.parse(challenge.expiresAt) },
+      parameters,
+      "signInWithPasskey",
+      {
+        resumable: true,
+        accountId,
+        finish: { kind: "adoptSession", accountId, credentialId, publicKey: key.publicKey },
+        keep,
+      },
+    );
+  } catch (error) {
+    // The service refused the verify: no session was made for the key, so its note goes.
+    if (noting !== undefined && refusedByService(error)) {
+      await noting;
+      await forgetPossibleSession(client, accountId, key.publicKey).catch(() => undefined);
+    }
+    throw error;
+  }
+}
+
+/**
  * Proves that `session` is bound to the key this device sent for it, by the refresh proof that
  * adoption after a lost answer uses: the refresh is stamped with that key, and its new session,
  * under a fresh key of this device, is the one to hold.
  * @throws {SignetError} `SESSION_KEY_MISMATCH` when the service refuses the stamp; what the
  *   refresh throws otherwise.
  */
-async function proveSessionKey(
+export async function proveSessionKey(
   client: SignetClient,
   session: AuthSessionJson,
   sent: PreparedPasskeySignIn["key"],
-  parameters: CallOptions,
+  parameters: Pick<CallOptions, "signal" | "onEvent">,
 ): Promise<{ session: AuthSessionJson; key: SigningKey }> {
   const key = await sessionSigningKey(client, session, sent);
   const proven = await adoptProvenSession(client, {

@@ -9,7 +9,8 @@ import {
   REQUEST_ERRORS,
   SIGNED_REQUEST_ERRORS,
 } from "../errors/errorGroups.js";
-import { assertArgument, isSignetError, type SignetErrorOf } from "../errors/errors.js";
+import { assertArgument, type SignetErrorOf } from "../errors/errors.js";
+import { refusedByService } from "../errors/refusedByService.js";
 import { establishSession, parseAuthSession, verifiedNow } from "../session/establishSession.js";
 import type { CallOptions } from "../session/events.js";
 import { listSessionsJson } from "../session/listedSessions.js";
@@ -172,16 +173,6 @@ export async function verifyOtp(
   });
   return session;
 }
-
-/** A 4xx answer of the service that says the verify made nothing (not a lapse, not a 408/429). */
-const refusedByService = (error: unknown) =>
-  isSignetError(error) &&
-  error.status !== undefined &&
-  error.status >= 400 &&
-  error.status < 500 &&
-  error.status !== 408 &&
-  error.status !== 429 &&
-  error.code !== "CHALLENGE_EXPIRED";
 
 /** `POST /auth/credentials/{AuthMethod}/verify`. */
 export const CREDENTIAL_VERIFY = {

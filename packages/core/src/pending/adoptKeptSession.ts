@@ -29,6 +29,27 @@ export type AdoptSeams = {
   deviceNow: () => number;
 };
 
+/**
+ * The one-time key a kept sign-in noted, restored from the key store.
+ * @throws {SignetError} `KEY_NOT_FOUND` when the key store no longer holds it (or its record is
+ *   another key); what the key store throws.
+ */
+export async function notedKey(
+  seams: Pick<AdoptSeams, "keyStore" | "restore">,
+  finish: AdoptFinish,
+): Promise<SigningKey> {
+  const store = await seams.keyStore();
+  const [noted] = await notesOf(store, finish);
+  const record = noted === undefined ? undefined : await store.get(noted);
+  if (record === undefined)
+    throw new SignetError("KEY_NOT_FOUND", "The resumed sign-in's one-time key is not stored");
+  const key = await seams.restore(record);
+  // A note whose record is another key is no note of this key.
+  if (key.publicKey.toLowerCase() !== finish.publicKey.toLowerCase())
+    throw new SignetError("KEY_NOT_FOUND", "The resumed sign-in's one-time key is not stored");
+  return key;
+}
+
 /** The ids of the key store's notes of `finish`'s one-time key. */
 async function notesOf(store: KeyStore, finish: AdoptFinish): Promise<string[]> {
   const wanted = finish.publicKey.toLowerCase();
@@ -82,7 +103,7 @@ export async function adoptKeptSession(
   if (answered.accountId !== finish.accountId) throw mismatch("is another account's");
   if (answered.encryptedSessionSigningKey !== undefined)
     throw mismatch("carries a sealed key, not the one-time key this device sent");
-  if (stampKey(kept.signature) !== publicKey)
+  if (kept.signature === undefined || stampKey(kept.signature) !== publicKey)
     throw mismatch("was asked for by a stamp of another key");
   const store = await seams.keyStore();
   const [noted] = await notesOf(store, finish);

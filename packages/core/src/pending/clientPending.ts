@@ -36,6 +36,8 @@ export type ClientPendingSeams = {
   resumeAtStart: boolean;
   /** The client's signed and unsigned sends and its sessions, for a resume. */
   client: () => {
+    /** A kept passkey sign-in's re-send and finish (./keptPasskey.ts), when the entry has it. */
+    passkey: ResumeSeams["passkey"];
     signed: ResumeSeams["signed"];
     read: ResumeSeams["read"];
     /** What a kept sign-in's finish holds its session with. */
@@ -106,6 +108,7 @@ export function createClientPending(seams: ClientPendingSeams): ClientPending {
         now,
         has: view.has,
         told: tracker.told,
+        passkey: client.passkey,
         signed: client.signed,
         read: client.read,
         keys: client.keys,

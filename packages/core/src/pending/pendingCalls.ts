@@ -13,7 +13,15 @@ export type ResumedCall = {
   requestId: string;
 } & (
   | { outcome: "settled"; status: number; body: unknown }
-  | { outcome: "failed"; error: SignetError }
+  | {
+      outcome: "failed";
+      error: SignetError;
+      /**
+       * `true` when the call stays kept for the next resume: a sign-in's re-send that got no
+       * answer (no connection, a timeout, a 5xx, a 408 or 429) while its challenge lives.
+       */
+      kept?: true;
+    }
   | { outcome: "dropped"; code: "CHALLENGE_EXPIRED" }
 );
 
@@ -36,8 +44,8 @@ export type PendingCall = {
   resumed: boolean;
   /**
    * Whether a reload carries it on (`false`: an export, a sign-in whose new key is not kept (a
-   * passkey's, or a code's without its account id), a quote execute or a contact-change submit,
-   * whose own records say how they ended).
+   * legacy-flow passkey's, or one whose credential or challenge names no account), a quote
+   * execute or a contact-change submit, whose own records say how they ended).
    */
   resumable: boolean;
 };
@@ -83,6 +91,20 @@ export type PendingOptions = {
   keep?: () => Promise<void>;
   /** @internal The kept call a resume carries on (already locked and written). */
   resumed?: KeptCall;
+  /**
+   * @internal For a resumed call: whether its kept copy stays in the store after this end (a
+   * kept sign-in's re-send that got no answer, while its challenge lives), for the next resume.
+   */
+  keepAfter?: (end: { status?: number | undefined; code?: string | undefined }) => boolean;
+};
+
+/** What an unsigned kept verify sends: its path, its body, and its challenge's id and expiry. */
+export type UnsignedKeptRequest = {
+  path: string;
+  body: string;
+  requestId: string;
+  /** The challenge's expiry (epoch ms, service clock): no re-send after it. */
+  expiresAtMs: number;
 };
 
 /** The lock a kept call is written and re-sent under, across the tabs of an origin. */

@@ -24,8 +24,12 @@ export type KeptCall = {
   body?: string;
   expectedStatus: number | number[];
   requestId: string;
-  /** The `Grid-Wallet-Signature` value. Secret: never in an event, an error or a log. */
-  signature: string;
+  /**
+   * The `Grid-Wallet-Signature` value. Secret: never in an event, an error or a log. Absent for
+   * a passkey sign-in's verify, which is sent unsigned: the WebAuthn assertion in its body is
+   * its proof.
+   */
+  signature?: string;
   /** The challenge's expiry (epoch ms, service clock): the call cannot be re-sent after it. */
   expiresAtMs: number;
   /** When the first PROCESSING answer came (epoch ms). */
@@ -86,7 +90,8 @@ const CREDENTIAL_ID = new RegExp(`^AuthMethod:${ID}$`);
 
 /**
  * The only calls a kept record may re-send: the signed retries of the service's #850 that an
- * action keeps (a credential add, a credential or session revoke, an OTP sign-in's verify), each
+ * action keeps (a credential add, a credential or session revoke, an OTP or passkey sign-in's
+ * verify), each
  * with the actions that make it. The store lives in the page's origin storage, so a record planted there must never
  * send a stamp to any other path: anything else reads back as no kept call, and is deleted.
  */
@@ -105,12 +110,21 @@ const RESUMABLE: readonly { method: string; path: RegExp; actions: readonly stri
   {
     method: "POST",
     path: new RegExp(`^/auth/credentials/AuthMethod:${ID}/verify$`),
-    actions: ["verifyOtp"],
+    actions: ["verifyOtp", "signInWithPasskey"],
   },
 ];
 
 /** Which finish each action's kept call may carry: a sign-in's is its session's adoption. */
-const FINISH_OF: Readonly<Record<string, PendingFinish["kind"]>> = { verifyOtp: "adoptSession" };
+const FINISH_OF: Readonly<Record<string, PendingFinish["kind"]>> = {
+  verifyOtp: "adoptSession",
+  signInWithPasskey: "adoptSession",
+};
+
+/**
+ * The actions whose kept call goes without a stamp (a passkey sign-in's verify: its assertion is
+ * its proof); every other kept call is a stamped signed retry, and must carry its stamp.
+ */
+const UNSIGNED: ReadonlySet<string> = new Set(["signInWithPasskey"]);
 
 /** Whether `action` may keep a call to `method path` (one of the resumable routes). */
 export function isResumableRoute(action: string, method: string, path: string): boolean {
@@ -142,8 +156,9 @@ export function readKeptCall(value: unknown): KeptCall | undefined {
     statuses.every(isStatus) &&
     isString(v.requestId) &&
     /^Request:[0-9a-f-]{36}$/i.test(v.requestId) &&
-    isString(v.signature) &&
-    v.signature.length > 0 &&
+    (UNSIGNED.has(v.action)
+      ? v.signature === undefined
+      : isString(v.signature) && v.signature.length > 0) &&
     Number.isFinite(v.expiresAtMs) &&
     Number.isFinite(v.since) &&
     Number.isInteger(v.attempt) &&

@@ -6,6 +6,7 @@
 // (`ResumeSeams`), so the client can load it without an import cycle.
 import { defined } from "../errors/defined.js";
 import { isSignetError, SignetError } from "../errors/errors.js";
+import { type FailureEnd, isRefusal } from "../errors/refusedByService.js";
 import type { CallOptions } from "../session/events.js";
 import type { Session } from "../session/sessionStore.js";
 import type { CheckPayload } from "../transport/payloadCheck.js";
@@ -16,7 +17,12 @@ import {
   adoptKeptSession,
   discardKeptKey,
 } from "./adoptKeptSession.js";
-import { type PendingOptions, pendingLockKey, type ResumedCall } from "./pendingCalls.js";
+import {
+  type PendingOptions,
+  pendingLockKey,
+  type ResumedCall,
+  type UnsignedKeptRequest,
+} from "./pendingCalls.js";
 import {
   type KeptCall,
   type PendingFinish,
@@ -68,6 +74,27 @@ export type ResumeSeams = {
   forget: (session: Session, call: ResumeCallOptions) => Promise<void>;
   /** What a kept sign-in's finish adopts its session with (./adoptKeptSession.ts). */
   keys: AdoptSeams;
+  /**
+   * What re-sends a kept passkey sign-in (unsigned) and proves and holds its session, bound to
+   * the client (./keptPasskey.ts, loaded by the entry on first use). Without it such a call is
+   * left kept, unsent, for a client that has it (or deleted once its challenge lapses).
+   */
+  passkey?: (() => Promise<KeptPasskeySeams>) | undefined;
+};
+
+/** A kept passkey sign-in's re-send and finish (./keptPasskey.ts), bound to a client. */
+export type KeptPasskeySeams = {
+  resend(
+    request: UnsignedKeptRequest,
+    call: ResumeCallOptions,
+    pending: PendingOptions,
+  ): Promise<unknown>;
+  adopt(
+    kept: KeptCall,
+    finish: AdoptFinish,
+    body: unknown,
+    call: ResumeCallOptions,
+  ): Promise<unknown>;
 };
 
 // A resume never signs: its one leg is stamped already, and a 202 ends it (maxLegs 2).
@@ -139,34 +166,20 @@ async function resumeOne(
   const { action } = kept;
   const mine = call.accountIds === undefined || call.accountIds.includes(kept.accountId);
   if (seams.now() >= kept.expiresAtMs) {
+    // Not re-sent, and nothing proves the send of the page before made nothing: a sign-in's
+    // noted key stays for the next sign-out to settle.
     await store.delete(requestId).catch(() => undefined);
-    await discardKey(seams, kept);
     if (!mine) return undefined;
     told(kept, { state: "dropped", code: "CHALLENGE_EXPIRED" }, call.onEvent);
     return { action, requestId, outcome: "dropped", code: "CHALLENGE_EXPIRED" };
   }
   if (!mine || call.resend === false) return undefined;
+  // A passkey sign-in goes unsigned, through the entry's part: without it, it stays kept.
+  if (kept.signature === undefined && seams.passkey === undefined) return undefined;
+  const keepAfter = (end: FailureEnd) => keptAgain(seams, kept, end);
   let result: { status: number; body: unknown };
   try {
-    const { status, body } = await seams.signed(
-      {
-        operation: action,
-        method: kept.method as ResumeCallParameters["method"],
-        path: kept.path,
-        ...(kept.body === undefined ? {} : { body: kept.body }),
-        expectedStatus: kept.expectedStatus,
-        sign: neverSign,
-        checkPayload: neverCheck,
-        resumeFrom: {
-          requestId: kept.requestId,
-          signature: kept.signature,
-          expiresAtMs: kept.expiresAtMs,
-        },
-        pending: { resumed: kept },
-      },
-      call,
-    );
-    result = { status, body };
+    result = await resend(seams, kept, keepAfter, call);
   } catch (thrown) {
     if (!isSignetError(thrown)) throw thrown;
     // A send of the page before may have landed after it went (the reload cut its answer): the
@@ -177,13 +190,24 @@ async function resumeOne(
         ? await ended(seams, kept.finish, call.signal).catch(() => undefined)
         : undefined;
     if (found === undefined) {
-      if (thrown.code !== "ABORTED") {
-        await store.delete(requestId).catch(() => undefined);
-        await discardKey(seams, kept);
-      }
       const end = defined({ status: thrown.status, code: String(thrown.code) });
+      // Kept for the next resume (the tracker left the copy): no answer yet, challenge alive.
+      const again = thrown.code !== "ABORTED" && keepAfter(end);
+      if (thrown.code !== "ABORTED" && !again) {
+        await store.delete(requestId).catch(() => undefined);
+        // Only a refusal proves that no session was made for a sign-in's noted key: any other
+        // failure (no answer, a 5xx, a 408 or 429, a lapse, a spent request id) leaves the note
+        // for a sign-out to settle.
+        if (isRefusal(end)) await discardKey(seams, kept);
+      }
       told(kept, { state: "failed", ...end }, call.onEvent);
-      return { action, requestId, outcome: "failed", error: thrown };
+      return {
+        action,
+        requestId,
+        outcome: "failed",
+        error: thrown,
+        ...(again ? { kept: true as const } : {}),
+      };
     }
     result = found;
   }
@@ -194,6 +218,47 @@ async function resumeOne(
   } else if (kept.finish) await finish(seams, kept.finish, call);
   told(kept, { state: "settled", status: result.status }, call.onEvent);
   return { action, requestId, outcome: "settled", ...result };
+}
+
+/**
+ * Re-sends a kept call as it went: a stamped one through the signed-request engine, a passkey
+ * sign-in's unsigned verify with its request id (./unsignedKept.ts); both are tracked as resumed.
+ */
+async function resend(
+  seams: ResumeSeams,
+  kept: KeptCall,
+  keepAfter: (end: FailureEnd) => boolean,
+  call: ResumeCallOptions,
+): Promise<{ status: number; body: unknown }> {
+  const { action, signature } = kept;
+  if (signature === undefined && seams.passkey !== undefined) {
+    const passkey = await seams.passkey();
+    const request = {
+      path: kept.path,
+      body: kept.body ?? "",
+      requestId: kept.requestId,
+      expiresAtMs: kept.expiresAtMs,
+    };
+    const body = await passkey.resend(request, call, { resumed: kept, keepAfter });
+    return { status: 200, body };
+  }
+  if (signature === undefined)
+    throw new SignetError("CHALLENGE_INVALID", "A kept call without its stamp cannot be re-sent");
+  const { status, body } = await seams.signed(
+    {
+      operation: action,
+      method: kept.method as ResumeCallParameters["method"],
+      path: kept.path,
+      ...(kept.body === undefined ? {} : { body: kept.body }),
+      expectedStatus: kept.expectedStatus,
+      sign: neverSign,
+      checkPayload: neverCheck,
+      resumeFrom: { requestId: kept.requestId, signature, expiresAtMs: kept.expiresAtMs },
+      pending: { resumed: kept, keepAfter },
+    },
+    call,
+  );
+  return { status, body };
 }
 
 /**
@@ -208,7 +273,9 @@ async function adopt(
   call: ResumeCallOptions,
 ): Promise<SignetError | undefined> {
   try {
-    await adoptKeptSession(seams.keys, kept, what, body, call.onEvent);
+    if (kept.action === "signInWithPasskey" && seams.passkey !== undefined)
+      await (await seams.passkey()).adopt(kept, what, body, call);
+    else await adoptKeptSession(seams.keys, kept, what, body, call.onEvent);
     return undefined;
   } catch (thrown) {
     const error = isSignetError(thrown)
@@ -221,7 +288,22 @@ async function adopt(
   }
 }
 
-/** A kept sign-in that ended without a session (failed, lapsed): its one-time key goes. */
+/**
+ * Whether a kept sign-in's re-send that ended in `end` stays kept for the next resume: it got no
+ * answer that says what happened (no connection, a timeout, a 5xx, a 408 or 429, the run's
+ * deadline), and its challenge still lives, so a re-send may yet bring the session. A refusal,
+ * a lapse, a spent request id (`OUTCOME_UNKNOWN`: re-sending it again says the same) end it.
+ * Other kept calls are read back instead (`ended`), or end.
+ */
+function keptAgain(seams: ResumeSeams, kept: KeptCall, end: FailureEnd): boolean {
+  if (kept.finish?.kind !== "adoptSession" || seams.now() >= kept.expiresAtMs) return false;
+  const { status, code } = end;
+  if (code === "ABORTED" || code === "OUTCOME_UNKNOWN" || code === "CHALLENGE_EXPIRED")
+    return false;
+  return status === undefined || status >= 500 || status === 408 || status === 429;
+}
+
+/** A kept sign-in that the service refused (it made no session): its one-time key goes. */
 async function discardKey(seams: ResumeSeams, kept: KeptCall) {
   if (kept.finish?.kind !== "adoptSession") return;
   await discardKeptKey(seams.keys, kept.finish).catch(() => undefined);

@@ -20,6 +20,12 @@ import {
 } from "./pendingCalls.js";
 import { type KeptCall, type PendingStore, readKeptCall } from "./pendingStore.js";
 
+/**
+ * A leg sent without a stamp under a challenge's `Request-Id`, answered PROCESSING: a passkey
+ * sign-in's verify, whose WebAuthn assertion (in the body) is its proof (./unsignedKept.ts).
+ */
+export type UnsignedLeg = Omit<StampedRequest, "signature"> & { signature?: undefined };
+
 type Seams = {
   /** The kept calls' store, resolved on first use. */
   store: () => Promise<PendingStore>;
@@ -36,7 +42,7 @@ export type PendingTracker = {
     options: PendingOptions,
     onEvent?: (event: PendingEvent) => void,
   ): {
-    onStillProcessing: (stamped: StampedRequest | DirectProcessing) => void;
+    onStillProcessing: (stamped: StampedRequest | UnsignedLeg | DirectProcessing) => void;
     onEnd: (end: SignedRequestEnd) => void;
   };
   /**
@@ -87,6 +93,7 @@ export function createPendingTracker(view: PendingView, seams: Seams): PendingTr
         (options.resumable === true || options.resumed !== undefined) && accountId !== undefined;
       let current: PendingCall | undefined;
       let kept: KeptCall | undefined = options.resumed;
+      const finish = options.finish ?? options.resumed?.finish;
       // The kept copy's writes, in order; the last one (the delete) runs before the lock goes.
       let writes: Promise<unknown> = Promise.resolve();
       let ended = false;
@@ -135,11 +142,12 @@ export function createPendingTracker(view: PendingView, seams: Seams): PendingTr
                       ? stamped.expectedStatus
                       : [...stamped.expectedStatus],
                   requestId,
-                  signature: stamped.signature,
+                  ...(stamped.signature === undefined ? {} : { signature: stamped.signature }),
                   expiresAtMs: stamped.expiresAtMs,
                   since,
                   attempt,
-                  ...(options.finish === undefined ? {} : { finish: options.finish }),
+                  // A resumed call carries its kept copy's finish on.
+                  ...(finish === undefined ? {} : { finish }),
                 } satisfies KeptCall);
           const keeps = record !== undefined;
           current = {
@@ -180,8 +188,10 @@ export function createPendingTracker(view: PendingView, seams: Seams): PendingTr
           if (current === undefined) return;
           const { requestId } = current;
           // A call given up here (unmounted, aborted) is still in flight at the service: its
-          // kept copy stays for the next resume. Any other end deletes it.
-          if (kept !== undefined && end.code !== "ABORTED") write((s) => s.delete(requestId));
+          // kept copy stays for the next resume, as does a resumed one its resume keeps (a
+          // sign-in's re-send that got no answer). Any other end deletes it.
+          const stays = end.code === "ABORTED" || options.keepAfter?.(end) === true;
+          if (kept !== undefined && !stays) write((s) => s.delete(requestId));
           ended = true;
           endCall();
           drop(requestId);

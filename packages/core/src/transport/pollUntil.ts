@@ -77,6 +77,7 @@ export function pollUntil<T>(
  * `{ status: "PROCESSING" }` (docs/protocol.md §2.5), and returns the first other answer. The
  * waits follow the retry policy's backoff (defaults, client, the action's `request.retry`, the
  * call's `retry`); each send is itself retried by `client.request` under the same policy.
+ * `onProcessing` is told of each PROCESSING answer (1 on the first), before the wait.
  *
  * One budget bounds the whole call, its PROCESSING re-sends and every send's own retries alike:
  * `timeoutMs` when the caller gives one (a passkey verify: its challenge's lifetime), else the
@@ -97,8 +98,10 @@ export function requestUntilSettled(
   call: Call,
   operation: string,
   timeoutMs?: number,
+  onProcessing?: (attempt: number) => void,
 ): Promise<unknown> {
   const policy = resolveRetryPolicy(client.retry, request.retry, call.retry);
+  let processing = 0;
   return pollUntil(client, {
     what: operation,
     timeoutMs: timeoutMs ?? policy.timeoutMs,
@@ -109,7 +112,10 @@ export function requestUntilSettled(
     interval: (attempt) => backoffDelay({ ...policy.backoff, attempt, random: client.random }),
     attempt: async (deadline) => {
       const answer = await client.request<unknown>({ operation, ...request, deadline }, call);
-      return isProcessingBody(answer) ? undefined : answer;
+      if (!isProcessingBody(answer)) return answer;
+      processing += 1;
+      onProcessing?.(processing);
+      return undefined;
     },
   });
 }

@@ -23,6 +23,7 @@ import {
 import { readActivity } from "../../../core/src/transport/payloadVocabulary.js";
 import type { QuoteJson } from "../../../core/src/transport/wire.js";
 import type { ConfirmRow } from "./confirm.js";
+import { ACCOUNT_RULES } from "./rulesAccount.js";
 
 /** What a rule is given to build its check. */
 export type RuleInput = {
@@ -284,6 +285,7 @@ const RULES: ReadonlyArray<{ route: { method: string; path: string }; rule: Rule
       ],
     },
   },
+  ...ACCOUNT_RULES,
 ];
 
 /** A route template as a pattern: each `{Kind}` one path segment. */

@@ -4,18 +4,13 @@
 // key's: both common ones are accepted (DER or 64-byte r‖s; SEC1 hex or SPKI PEM). Web Crypto
 // only, so the relay keeps no runtime dependency.
 
+import { fromHex as hexBytes, toHex } from "../hex.js";
+
 /** The header carrying the service's webhook signature. */
 export const WEBHOOK_SIGNATURE_HEADER = "X-Grid-Signature";
 
 const ALGORITHM = { name: "ECDSA", namedCurve: "P-256" } as const;
 const SIGN = { name: "ECDSA", hash: "SHA-256" } as const;
-
-function hexBytes(hex: string): Uint8Array<ArrayBuffer> {
-  const bytes = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < bytes.length; i++)
-    bytes[i] = Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16);
-  return bytes;
-}
 
 function base64Bytes(text: string): Uint8Array<ArrayBuffer> | undefined {
   const normal = text.trim().replaceAll("-", "+").replaceAll("_", "/");
@@ -57,8 +52,7 @@ function powMod(base: bigint, exponent: bigint): bigint {
 /** x³ − 3x + b, the curve's right-hand side at `x`. */
 const curveY2 = (x: bigint) => (((x * x * x - 3n * x + B) % P) + P) % P;
 
-const bigintOf = (bytes: Uint8Array) =>
-  BigInt(`0x${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("") || "0"}`);
+const bigintOf = (bytes: Uint8Array) => BigInt(`0x${toHex(bytes) || "0"}`);
 
 /**
  * Whether `sec1` (compressed `02|03 ‖ x` or uncompressed `04 ‖ x ‖ y`) is a point on P-256:
@@ -99,9 +93,7 @@ function keyPoint(text: string): Uint8Array | undefined {
   for (const size of [65, 33] as const) {
     const prefix = SPKI_PREFIX[size];
     if (der.length !== prefix.length / 2 + size) continue;
-    const head = Array.from(der.subarray(0, prefix.length / 2), (b) =>
-      b.toString(16).padStart(2, "0"),
-    ).join("");
+    const head = toHex(der.subarray(0, prefix.length / 2));
     if (head === prefix) return der.subarray(prefix.length / 2);
   }
   return undefined;
