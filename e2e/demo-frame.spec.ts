@@ -88,7 +88,7 @@ async function exportInFrame(page: Page, testInfo: TestInfo): Promise<void> {
   ).toBeVisible();
   const confirm = frameOf(page).locator("#signet-confirm");
   await expect(confirm).toBeVisible();
-  await expect(frameOf(page).locator("dd").first()).toHaveText("exportWallet");
+  await expect(frameOf(page).locator("dd").first()).toHaveText("Show the recovery phrase");
   await checkScreen(page, testInfo, "14-signer-frame");
   // The frame counts a tap only once its button has been in sight, unobscured, for 600 ms.
   await confirm.scrollIntoViewIfNeeded();

@@ -250,11 +250,13 @@ describe.each(ENGINES)("the demo in %s", (name) => {
       await page.click(button("Reveal recovery phrase"));
       await waitForCount(page, button("Confirm in the signer frame above…"), 1);
       await waitUntil(async () => (await frameShows(page, SIGNER_FRAME)).confirming, "Confirm");
-      expect((await frameShows(page, SIGNER_FRAME)).rows[0]).toBe("exportWallet");
+      expect((await frameShows(page, SIGNER_FRAME)).rows[0]).toBe("Show the recovery phrase");
       // The frame cannot see whether it is covered here: its Confirm opens the signer's window,
       // and the tap there is the one that counts.
       await tapInFrame(page, "#signet-confirm");
-      expect((await answerInWindow(page, SIGNER_FRAME, "confirm"))[0]).toBe("exportWallet");
+      expect((await answerInWindow(page, SIGNER_FRAME, "confirm"))[0]).toBe(
+        "Show the recovery phrase",
+      );
       await waitForCount(page, testId("phrase-in-frame"), 1);
       const phrase = await waitUntil(async () => {
         const { words } = await frameShows(page, SIGNER_FRAME);

@@ -69,12 +69,14 @@ describe.each(ENGINES)("the signer frame in %s", (name) => {
         () => pointOf(page, FRAME_XPATH, "#signet-confirm"),
         "the confirmation",
       );
-      expect((await frameShows(page, FRAME_XPATH)).rows[0]).toBe("exportWallet");
+      expect((await frameShows(page, FRAME_XPATH)).rows[0]).toBe("Show the recovery phrase");
       await pause(SEEN_MS);
       await page.clickAt(confirm.x, confirm.y);
       // No IntersectionObserver v2 here: the frame's Confirm opens the signer's window, and the
       // tap there is the one that counts.
-      expect((await answerInWindow(page, FRAME_XPATH, "confirm"))[0]).toBe("exportWallet");
+      expect((await answerInWindow(page, FRAME_XPATH, "confirm"))[0]).toBe(
+        "Show the recovery phrase",
+      );
       expect(await page.evaluate(exportResultInPage, null)).toEqual({ shownIn: "frame" });
       await waitUntil(
         async () => (await frameShows(page, FRAME_XPATH)).words.length === 12,
@@ -106,7 +108,7 @@ describe.each(ENGINES)("the signer frame in %s", (name) => {
         "the confirmation",
       );
       const cancel = (await pointOf(page, FRAME_XPATH, "#signet-cancel"))!;
-      expect((await frameShows(page, FRAME_XPATH)).rows[0]).toBe("exportWallet");
+      expect((await frameShows(page, FRAME_XPATH)).rows[0]).toBe("Show the recovery phrase");
       await page.clickAt(cancel.x, cancel.y);
       expect(await page.evaluate(hostileTallyInPage, null)).toEqual({
         stamps: 0,
@@ -216,7 +218,9 @@ describe.each(ENGINES)("the signer frame in %s", (name) => {
       await page.clickAt(confirm.x, confirm.y);
       // The window shows what would be signed, where the page cannot style it; the user, now
       // seeing an export they never asked for, cancels it.
-      expect((await answerInWindow(page, FRAME_XPATH, "cancel"))[0]).toBe("exportWallet");
+      expect((await answerInWindow(page, FRAME_XPATH, "cancel"))[0]).toBe(
+        "Show the recovery phrase",
+      );
       expect(await page.evaluate(hostileTallyInPage, null)).toEqual({
         stamps: 0,
         phrases: 0,

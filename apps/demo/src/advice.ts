@@ -221,6 +221,10 @@ export const FRAME_REFUSALS: Record<string, { what: string; todo: string }> = {
     what: "The signer frame read what it was asked to sign and it did not match this request: it signed nothing.",
     todo: "Do not retry blindly: the server may be compromised. Reload the page and start again.",
   },
+  passkey: {
+    what: "The signer frame signs only a passkey it created itself, and this demo creates passkeys on its page: nothing was added.",
+    todo: "Everything else works with the frame. To add a passkey, restart the demo without DEMO_FRAME.",
+  },
   key: {
     what: "The signer frame no longer holds the key this needs (it was reloaded, or the session ended).",
     todo: "Sign in to your wallet again.",

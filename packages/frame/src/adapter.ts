@@ -4,6 +4,7 @@
 // (`CryptoApi.describeStamp`), which the frame checks with core's own checks before it signs.
 import {
   type CryptoApi,
+  createBrowserWebAuthn,
   createCryptoApi,
   createWebCryptoBackend,
   type DecryptionKey,
@@ -14,6 +15,7 @@ import {
   type SigningKey,
   type SigningKeyRecord,
   type StampRequest,
+  type WebAuthnProvider,
 } from "@signet/core";
 import { type ChannelOptions, type FrameChannel, openChannel } from "./channel.js";
 
@@ -31,12 +33,18 @@ export type FrameCryptoApi = CryptoApi & {
   ) => Promise<ExportShownElsewhere>;
 };
 
-/** What {@link frameSigner} returns: spread `crypto` and `keyStore` into `createClient`. */
+/** What {@link frameSigner} returns: pass `crypto`, `keyStore` and `webauthn` to `createClient`. */
 export type FrameSigner = {
   /** Core's crypto contract, with every private-key operation done in the frame. */
   readonly crypto: FrameCryptoApi;
   /** The frame's key store (IndexedDB of the frame's origin), by handle. */
   readonly keyStore: KeyStore;
+  /**
+   * Core's WebAuthn seam: a passkey is created in the frame, after the user's tap there (the
+   * frame signs the add of a passkey its own ceremony made, and no other); a passkey sign-in's
+   * assertion is made on the page, as without the frame. Pass it as `createClient`'s `webauthn`.
+   */
+  readonly webauthn: WebAuthnProvider;
   /** The iframe: place and size it where the user should see confirmations. */
   readonly element: HTMLIFrameElement;
   /** Removes the frame; calls waiting on it reject with `FRAME_UNAVAILABLE`. */
@@ -81,11 +89,16 @@ function handleOf(key: SigningKey): string {
  * @param options - `url` of the frame page (served from its own origin with
  *   `Content-Security-Policy: frame-ancestors <this page's origin>`), `container`, `timeoutMs`,
  *   `onRefused`.
- * @returns `{ crypto, keyStore, element, close }`.
+ * @returns `{ crypto, keyStore, webauthn, element, close }`.
  * @example
  * ```ts
  * const signer = frameSigner({ url: "https://signer.example.com/" });
- * const client = createClient({ relayUrl: "/api/grid", crypto: signer.crypto, keyStore: signer.keyStore });
+ * const client = createClient({
+ *   relayUrl: "/api/grid",
+ *   crypto: signer.crypto,
+ *   keyStore: signer.keyStore,
+ *   webauthn: signer.webauthn,
+ * });
  * ```
  */
 export function frameSigner(options: FrameSignerOptions): FrameSigner {
@@ -188,5 +201,18 @@ export function frameSigner(options: FrameSignerOptions): FrameSigner {
     },
   };
 
-  return { crypto, keyStore, element: channel.element, close: () => channel.close() };
+  const page = createBrowserWebAuthn();
+  const webauthn: WebAuthnProvider = {
+    async register(options) {
+      const { registration } = await channel.request({
+        kind: "register",
+        options: JSON.stringify(options),
+      });
+      return registration;
+    },
+    authenticate: (options, extras) => page.authenticate(options, extras),
+    preload: () => page.preload?.(),
+  };
+
+  return { crypto, keyStore, webauthn, element: channel.element, close: () => channel.close() };
 }

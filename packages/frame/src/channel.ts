@@ -56,7 +56,9 @@ export function openChannel(options: ChannelOptions): FrameChannel {
   const element = document.createElement("iframe");
   element.src = frameUrl.href;
   element.title = "Signet signer";
-  element.setAttribute("allow", "");
+  // One permission: creating a passkey, which the frame does itself (README "Passkeys"); a
+  // passkey sign-in's assertion is made by the app's page.
+  element.setAttribute("allow", "publickey-credentials-create");
   // The frame checks who framed it by `location.ancestorOrigins`, or, where a browser has none
   // (Firefox), by the referrer: its navigation carries the app's origin even when the app's page
   // sends no referrer, and never the app's path or query.

@@ -5,6 +5,8 @@
 // an OTP code or a phrase: requests carry public keys, payloads and opaque handles; answers carry
 // public keys, stamps, handles and `{ shownIn: "frame" }`.
 
+import type { RegistrationResponseJSON } from "@signet/core";
+
 /** The tag every message of the channel carries, so that other `postMessage` traffic is ignored. */
 export const CHANNEL = "signet-frame";
 /** The channel's version: a message of another version is refused (`FRAME_REFUSED`, `unexpected`). */
@@ -45,7 +47,13 @@ export type FrameRequestBody =
       handle: string;
       bundle: string;
       organizationId?: string | undefined;
-    };
+    }
+  /**
+   * Runs a passkey registration (WebAuthn `create`) inside the frame, after the user's tap there:
+   * `options` is core's `RegistrationOptionsJSON` as JSON. The frame remembers the attestation
+   * it got, and signs the add of that attestation only (README "Passkeys").
+   */
+  | { kind: "register"; options: string };
 
 export type FrameRequestKind = FrameRequestBody["kind"];
 
@@ -62,6 +70,7 @@ export type FrameResults = {
   stamp: { stamp: string };
   exportKey: { handle: string; publicKeyUncompressed: string };
   showExport: { shownIn: "frame" };
+  register: { registration: RegistrationResponseJSON };
 };
 
 /** A refusal or failure as it crosses the channel: a `SignetError`'s code, message and details. */
@@ -89,6 +98,7 @@ const KINDS: ReadonlySet<string> = new Set<FrameRequestKind>([
   "stamp",
   "exportKey",
   "showExport",
+  "register",
 ]);
 
 /** The string fields each kind must carry (and the optional ones it may). */
@@ -104,6 +114,7 @@ const FIELDS: Record<
   stamp: { required: ["handle", "payload", "operation", "method", "path"], optional: ["body"] },
   exportKey: { required: [], optional: [] },
   showExport: { required: ["handle", "bundle"], optional: ["organizationId"] },
+  register: { required: ["options"], optional: [] },
 };
 
 /** A limit on any string field: payloads and bundles are a few kilobytes. */

@@ -17,6 +17,7 @@ describe("readRequest", () => {
     ["an unknown kind", { channel: CHANNEL, v: 1, id, kind: "sign" }],
     ["a stamp without payload", { channel: CHANNEL, v: 1, id, kind: "stamp", handle: "h" }],
     ["an export without a bundle", { channel: CHANNEL, v: 1, id, kind: "showExport", handle: "h" }],
+    ["a registration without options", { channel: CHANNEL, v: 1, id, kind: "register" }],
   ])("refuses %s", (_name, message) => {
     expect(readRequest(message)).toBe("unexpected");
   });

@@ -8,10 +8,13 @@ import { CREDENTIAL_REVOKE } from "../../core/src/actions/revokeCredential.js";
 import type { SigningKey } from "../../core/src/crypto/backend.js";
 import { isSignetError } from "../../core/src/errors/errors.js";
 import type { CheckPayload } from "../../core/src/transport/payloadCheck.js";
+import type { RegistrationResponseJSON } from "../../core/src/webauthn/types.js";
 import {
   accountOfStoreId,
   CREDENTIAL_ADD_ROUTE,
   CREDENTIAL_REVOKE_ROUTE,
+  confirmationRows,
+  OPAQUE_PAYMENT,
   QUOTE_EXECUTE_ROUTE,
   type RuleInput,
   ruleFor,
@@ -26,6 +29,8 @@ const input = (overrides: Partial<RuleInput>): RuleInput => ({
   isFreshKey: () => false,
   isExportKey: () => false,
   payload: "",
+  stampedByFreshKey: false,
+  registration: () => undefined,
   ...overrides,
 });
 
@@ -72,6 +77,44 @@ describe("the frame's bindings", () => {
     expect(refresh.build(input({ body, isFreshKey: () => true }))).toMatchObject({
       accountId: "InternalAccount:1",
     });
+  });
+
+  it("lets a fresh key the frame made prove its session by a refresh to another fresh key", async () => {
+    const next = `03${"cd".repeat(32)}`;
+    const fresh = { isFreshKey: () => true, storedAccountId: undefined };
+    // A passkey sign-in's proof (core's proveSessionKey): stamped by the key the sign-in sent.
+    const built = refresh.build(
+      input({ ...fresh, body: { clientPublicKey: next }, stampedByFreshKey: true }),
+    );
+    if (typeof built === "string") throw new Error(`expected a check, got ${built}`);
+    const session = (target: string) =>
+      JSON.stringify({
+        type: "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2",
+        timestampMs: String(Date.now()),
+        organizationId: "org_1",
+        parameters: { targetPublicKey: target, expirationSeconds: "900" },
+      });
+    expect(await verdict(built.check, session(next))).toBe("signed");
+    expect(await verdict(built.check, session(`02${"ef".repeat(32)}`))).toBe(
+      "parameters.targetPublicKey",
+    );
+    // Never to itself, never from a key that is neither stored nor fresh, never to a key the
+    // frame did not make.
+    expect(
+      refresh.build(
+        input({ ...fresh, body: { clientPublicKey: key.publicKey }, stampedByFreshKey: true }),
+      ),
+    ).toBe("key");
+    expect(refresh.build(input({ ...fresh, body: { clientPublicKey: next } }))).toBe("key");
+    expect(
+      refresh.build(
+        input({
+          storedAccountId: undefined,
+          body: { clientPublicKey: next },
+          stampedByFreshKey: true,
+        }),
+      ),
+    ).toBe("key");
   });
 
   it("exports only to a decrypt-only key the frame made", () => {
@@ -154,9 +197,30 @@ describe("a payment (POST /quotes/{id}/execute)", () => {
   it("says so where the signed transaction does not show the amount or the payee", async () => {
     const opaque = payload("ea69b4bf05f775209f26ff0a34a05569180f7936579d5c4af9377ae550194f72");
     expect(await verdict(built().check, opaque)).toBe("signed");
-    const rows = execute.rule.rows?.(opaque, execute.ids) ?? [];
-    expect(rows.find((row) => row.label === "Amount")?.value).toMatch(/^Not in what is signed/);
+    expect(execute.rule.rows?.(opaque, execute.ids)).toEqual([
+      { label: "Quote", value: "Quote:1" },
+      { label: "Amount and payee", value: OPAQUE_PAYMENT },
+    ]);
+    expect(OPAQUE_PAYMENT).toMatch(/^This signer cannot see the amount or payee/);
+    // Where only one of them is readable, the other is said to be absent.
+    const partial = payload(
+      Buffer.from(
+        JSON.stringify({ quoteId: "Quote:1", from: "InternalAccount:1", amount: "5" }),
+      ).toString("hex"),
+    );
+    const rows = execute.rule.rows?.(partial, execute.ids) ?? [];
     expect(rows.find((row) => row.label === "To")?.value).toMatch(/^Not in what is signed/);
+  });
+
+  it("names the operation by the frame's rule, never by the page's label", () => {
+    const signed = payload(transfer({}));
+    const rows = confirmationRows(execute.rule, "InternalAccount:1", signed, execute.ids);
+    expect(rows.slice(0, 3)).toEqual([
+      { label: "Operation", value: "Send a payment" },
+      { label: "Account", value: "InternalAccount:1" },
+      { label: "Activity", value: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2" },
+    ]);
+    expect(rows.slice(3)).toEqual(execute.rule.rows?.(signed, execute.ids));
   });
 
   it("refuses another quote, another source account, or an activity that is no transfer", async () => {
@@ -236,14 +300,97 @@ describe("credential changes (POST /auth/credentials, DELETE /auth/credentials/{
     );
   });
 
-  it("refuses another account, a key that is no stored session's, and a passkey (not yet)", () => {
+  it("shows an OAuth credential's issuer and email as its token names them", () => {
+    const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+    const token = (claims: Record<string, unknown>) =>
+      `${part({ alg: "RS256" })}.${part(claims)}.c2ln`;
+    const named = activity("CREATE_OAUTH_PROVIDERS", {
+      oauthProviders: [
+        {
+          providerName: "p",
+          oidcToken: token({ iss: "https://accounts.google.com", email: "ada@example.com" }),
+        },
+      ],
+    });
+    expect(add.rule.rows?.(named, add.ids)).toEqual([
+      { label: "Provider", value: "https://accounts.google.com" },
+      { label: "Provider account", value: "ada@example.com" },
+    ]);
+    const bare = activity("CREATE_OAUTH_PROVIDERS", {
+      oauthProviders: [{ providerName: "p", oidcToken: token({ sub: "1" }) }],
+    });
+    expect(add.rule.rows?.(bare, add.ids)).toEqual([
+      { label: "Provider", value: "Not named in the provider's token" },
+      { label: "Provider account", value: "Not named in the provider's token" },
+    ]);
+  });
+
+  it("adds only a passkey the frame's own ceremony made, and shows its name and credential id", async () => {
+    const made: RegistrationResponseJSON = {
+      id: "cred-1",
+      rawId: "cred-1",
+      type: "public-key",
+      response: { clientDataJSON: "client-data", attestationObject: "attestation" },
+    };
+    const body = {
+      type: "PASSKEY",
+      accountId: "InternalAccount:1",
+      nickname: "Phone",
+      challenge: "challenge-challenge",
+      attestation: { credentialId: "cred-1" },
+    };
+    const payload = (attestationObject: string, name = "Phone") =>
+      activity("CREATE_AUTHENTICATORS_V2", {
+        userId: "user_1",
+        authenticators: [
+          {
+            authenticatorName: name,
+            challenge: "challenge-challenge",
+            attestation: {
+              credentialId: "cred-1",
+              clientDataJson: "client-data",
+              attestationObject,
+              transports: [],
+            },
+          },
+        ],
+      });
+    const signed = payload("attestation");
+    // An attestation the page made (the frame holds none by that id) is refused before any check.
+    expect(add.rule.build(input({ body, payload: signed }))).toBe("passkey");
+    const registration = (id: string) =>
+      id === "cred-1" ? { registration: made, challenge: "challenge-challenge" } : undefined;
+    const check = built(add.rule, { body, payload: signed, registration }).check;
+    // Its own attestation, but for another challenge than the ceremony's: refused too.
+    expect(
+      add.rule.build(
+        input({ body: { ...body, challenge: "another-challenge" }, payload: signed, registration }),
+      ),
+    ).toBe("passkey");
+    expect(await verdict(check, signed)).toBe("signed");
+    expect(await verdict(check, payload("another"))).toBe(
+      "parameters.authenticators.0.attestation.attestationObject",
+    );
+    expect(await verdict(check, payload("attestation", "Other"))).toBe(
+      "parameters.authenticators.0.authenticatorName",
+    );
+    expect(add.rule.rows?.(signed, add.ids)).toEqual([
+      { label: "Passkey", value: "Phone" },
+      { label: "Credential id", value: "cred-1" },
+    ]);
+  });
+
+  it("refuses another account, a key that is no stored session's, and a passkey it did not make", () => {
     const payload = activity("UPDATE_USER_EMAIL", { userEmail: "ada@example.com" });
     const other = { type: "EMAIL_OTP", accountId: "InternalAccount:2" };
     expect(add.rule.build(input({ body: other, payload }))).toBe("key");
     const own = { type: "EMAIL_OTP", accountId: "InternalAccount:1" };
     expect(add.rule.build(input({ body: own, payload, storedAccountId: undefined }))).toBe("key");
     const passkey = { type: "PASSKEY", accountId: "InternalAccount:1" };
-    expect(add.rule.build(input({ body: passkey, payload }))).toBe("unsupported");
+    expect(add.rule.build(input({ body: passkey, payload }))).toBe("passkey");
+    expect(add.rule.build(input({ body: { type: "TOTP", accountId: "InternalAccount:1" } }))).toBe(
+      "unsupported",
+    );
     expect(revoke.rule.build(input({ payload, storedAccountId: undefined }))).toBe("key");
   });
 
@@ -253,6 +400,13 @@ describe("credential changes (POST /auth/credentials, DELETE /auth/credentials/{
     expect(revoke.rule.rows?.(passkey, revoke.ids)).toEqual([
       { label: "Sign-in method", value: "AuthMethod:2" },
       { label: "Kind", value: "PASSKEY" },
+      { label: "Passkey removed", value: "a1" },
+    ]);
+    const provider = activity("DELETE_OAUTH_PROVIDERS", { providerIds: ["op-1"] });
+    expect(revoke.rule.rows?.(provider, revoke.ids)).toEqual([
+      { label: "Sign-in method", value: "AuthMethod:2" },
+      { label: "Kind", value: "OAUTH" },
+      { label: "Provider removed", value: "op-1" },
     ]);
     const two = activity("DELETE_AUTHENTICATORS", { authenticatorIds: ["a1", "a2"] });
     expect(await verdict(built(revoke.rule, { payload: two }).check, two)).not.toBe("signed");
@@ -261,5 +415,14 @@ describe("credential changes (POST /auth/credentials, DELETE /auth/credentials/{
     expect(await verdict(built(revoke.rule, { payload: redirect }).check, redirect)).not.toBe(
       "signed",
     );
+  });
+
+  it("refuses a removal of no kind it knows (`kind`) before any check or tap", () => {
+    for (const payload of [
+      activity("DELETE_USERS", { userIds: ["u1"] }),
+      activity("UPDATE_USER", { userEmail: "", userPhoneNumber: "" }),
+      "not json",
+    ])
+      expect(revoke.rule.build(input({ payload }))).toBe("kind");
   });
 });

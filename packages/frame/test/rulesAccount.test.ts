@@ -26,6 +26,8 @@ const input = (overrides: Partial<RuleInput>): RuleInput => ({
   isFreshKey: () => false,
   isExportKey: () => false,
   payload: "",
+  stampedByFreshKey: false,
+  registration: () => undefined,
   ...overrides,
 });
 const activity = (type: string, parameters: Record<string, unknown>) =>

@@ -41,12 +41,8 @@ import {
   type EnrollScaTotpErrorType,
   type EnrollScaTotpParameters,
   type EnrollScaTotpReturnType,
-  type ExportWalletErrorType,
-  type ExportWalletParameters,
-  type ExportWalletReturnType,
   enrollScaPasskey,
   enrollScaTotp,
-  exportWallet,
   type PreparePasskeySignInErrorType,
   type PreparePasskeySignInParameters,
   type PreparePasskeySignInReturnType,
@@ -242,17 +238,6 @@ export const useSignOut = (): UseMutationReturnType<
   SignOutReturnType,
   SignOutErrorType
 > => useSignetMutation(signOut, "signOut");
-
-/**
- * Exports the wallet's mnemonic (`exportWallet`). Show it only behind an explicit confirmation; never store or log it.
- *
- * @returns `{ mutate, mutateAsync, status, data, error, stage, variables, reset }`.
- */
-export const useExportWallet = (): UseMutationReturnType<
-  ExportWalletParameters,
-  ExportWalletReturnType,
-  ExportWalletErrorType
-> => useSignetMutation(exportWallet, "exportWallet");
 
 /**
  * Opens the customer's SCA session (`scaLogin`); pass `onChallenge` as for `authorizeQuote`.

@@ -193,7 +193,6 @@ export const exportWalletRow = {
   hook: {
     kind: "mutation",
     name: "useExportWallet",
-    doc: "Exports the wallet's mnemonic (`exportWallet`). Show it only behind an explicit confirmation; never store or log it.",
     invalidates: [],
   },
 } as const satisfies ActionSourceRow;

@@ -381,9 +381,11 @@ export type ClientErrorDetailsMap = {
    * does not talk to), `unexpected` (a message of no known kind or version, or an answer nothing
    * asked for), `replay` (a request id seen before), `busy` (a confirmation is already waiting),
    * `unsupported` (an operation this frame does not sign yet), `check` (the payload failed the
-   * operation's check; `cause` says why), `key` (a key the frame does not hold), `declined` (the
-   * user closed the confirmation), `obscured` (a click while the frame was covered or had just
-   * appeared), `unframed` (the frame page was opened alone or by another origin).
+   * operation's check; `cause` says why), `key` (a key the frame does not hold), `passkey` (a
+   * passkey add of an attestation the frame's own ceremony did not make), `kind` (a removal of no
+   * kind of sign-in method the frame knows), `declined` (the user closed the confirmation),
+   * `obscured` (a click while the frame was covered or had just appeared), `unframed` (the frame
+   * page was opened alone or by another origin).
    */
   FRAME_REFUSED: {
     reason: string;

@@ -3,7 +3,9 @@
 // page made it transparent or laid something over it, so a click on the frame's Confirm does not
 // sign; it opens this window, which the app's page can neither style nor cover, and only a tap in
 // it counts. The frame and its window talk by `postMessage`, each checking that the other is the
-// very window it expects and of the signer's own origin.
+// very window it expects, of the signer's own origin, with the confirmation's random nonce. What
+// is shown never travels in the window's URL (which history, the referrer and extensions can
+// read): the window, once open, says hello, and the frame sends the rows to that window alone.
 import { newRequestId } from "../protocol.js";
 import { type ConfirmElsewhere, type ConfirmRow, confirmInFrame } from "./confirm.js";
 
@@ -18,21 +20,24 @@ export type ConfirmWindow = ReturnType<ConfirmElsewhere>;
 /**
  * Opens the confirmation of `title` and `rows` in a window of this page's own origin. Call it
  * from a trusted click's handler, synchronously: browsers open windows only on a user gesture.
+ * The URL carries the nonce only; the rows go by `postMessage` to the window once it says hello.
  */
 export function openConfirmWindow(title: string, rows: readonly ConfirmRow[]): ConfirmWindow {
   const nonce = newRequestId();
-  const url = new URL(location.pathname, location.origin);
-  url.searchParams.set(CONFIRM_PARAM, nonce);
-  url.hash = encodeURIComponent(JSON.stringify({ title, rows }));
-  const popup = window.open(url.href, `signet-confirm-${nonce}`, "popup,width=460,height=420");
+  const popup = window.open(confirmWindowUrl(nonce), `signet-confirm-${nonce}`, WINDOW_FEATURES);
   if (!popup) return { answer: Promise.resolve(undefined), opened: false, close() {} };
   let stop = () => {};
   const answer = new Promise<boolean | undefined>((resolve) => {
     const listen = (event: MessageEvent) => {
-      // Only the window this frame opened, of this origin, answering this confirmation.
-      const data = event.data as { channel?: unknown; nonce?: unknown; approved?: unknown } | null;
+      // Only the window this frame opened, of this origin, for this confirmation.
       if (event.source !== popup || event.origin !== location.origin) return;
+      const data = event.data as ConfirmMessage | null;
       if (data?.channel !== CHANNEL || data.nonce !== nonce) return;
+      if (data.kind === "hello") {
+        popup.postMessage({ channel: CHANNEL, nonce, kind: "show", title, rows }, location.origin);
+        return;
+      }
+      if (data.kind !== "answer") return;
       stop();
       resolve(data.approved === true);
     };
@@ -58,11 +63,48 @@ export function openConfirmWindow(title: string, rows: readonly ConfirmRow[]): C
   };
 }
 
+/** The window's URL: this page at `?confirm=<nonce>`, with no hash and nothing of what is shown. */
+export function confirmWindowUrl(nonce: string): string {
+  const url = new URL(location.pathname, location.origin);
+  url.searchParams.set(CONFIRM_PARAM, nonce);
+  return url.href;
+}
+
+const WINDOW_FEATURES = "popup,width=460,height=420";
+
+/** The messages between the frame and its window, each with the channel's tag and the nonce. */
+type ConfirmMessage = {
+  channel?: unknown;
+  nonce?: unknown;
+  kind?: unknown;
+  title?: unknown;
+  rows?: unknown;
+  approved?: unknown;
+};
+
+/** What the frame sends its window to show, or `undefined` when `data` is not that. */
+export function readShown(
+  data: unknown,
+  nonce: string,
+): { title: string; rows: ConfirmRow[] } | undefined {
+  const message = data as ConfirmMessage | null;
+  if (message?.channel !== CHANNEL || message.nonce !== nonce || message.kind !== "show")
+    return undefined;
+  if (typeof message.title !== "string" || !Array.isArray(message.rows)) return undefined;
+  const rows = message.rows.filter(
+    (row): row is ConfirmRow => typeof row?.label === "string" && typeof row?.value === "string",
+  );
+  return rows.length === message.rows.length && rows.length > 0
+    ? { title: message.title, rows }
+    : undefined;
+}
+
 /**
  * Runs the page as a confirmation window: only when a frame of this same origin opened it (its
- * opener's location is readable, which a cross-origin opener's is not) and it is not framed. The
- * answer goes to that opener alone, then the window closes. Returns `false` when the page is not a
- * confirmation window it may serve.
+ * opener's location is readable, which a cross-origin opener's is not) and it is not framed. It
+ * says hello to that opener, shows what the opener sends back for this nonce, and answers the
+ * opener alone, then closes. Returns `false` when the page is not a confirmation window it may
+ * serve.
  */
 export function runConfirmWindow(root: HTMLElement, nonce: string): boolean {
   const opener = window.opener as Window | null;
@@ -72,24 +114,22 @@ export function runConfirmWindow(root: HTMLElement, nonce: string): boolean {
   } catch {
     // A cross-origin opener: not the frame.
   }
-  let shown: { title?: unknown; rows?: unknown } = {};
-  try {
-    shown = JSON.parse(decodeURIComponent(location.hash.slice(1)));
-  } catch {
-    // Nothing readable to show: refused below.
-  }
-  const rows = Array.isArray(shown.rows)
-    ? shown.rows.filter(
-        (row): row is ConfirmRow =>
-          typeof row?.label === "string" && typeof row?.value === "string",
-      )
-    : [];
-  if (!sameOrigin || window.parent !== window || typeof shown.title !== "string" || !rows.length)
-    return false;
+  if (!opener || !sameOrigin || window.parent !== window) return false;
   root.dataset.state = "confirm-window";
-  void confirmInFrame(root, shown.title, rows, () => undefined).then((approved) => {
-    opener?.postMessage({ channel: CHANNEL, nonce, approved }, location.origin);
-    window.close();
-  });
+  let shown = false;
+  const listen = (event: MessageEvent) => {
+    // Only the frame that opened this window, of this origin, for this nonce; once.
+    if (shown || event.source !== opener || event.origin !== location.origin) return;
+    const asked = readShown(event.data, nonce);
+    if (!asked) return;
+    shown = true;
+    removeEventListener("message", listen);
+    void confirmInFrame(root, asked.title, asked.rows, () => undefined).then((approved) => {
+      opener.postMessage({ channel: CHANNEL, nonce, kind: "answer", approved }, location.origin);
+      window.close();
+    });
+  };
+  addEventListener("message", listen);
+  opener.postMessage({ channel: CHANNEL, nonce, kind: "hello" }, location.origin);
   return true;
 }

@@ -5,6 +5,7 @@
 
 import type { DecryptionKey, SigningKey } from "../../../core/src/crypto/backend.js";
 import {
+  createBrowserWebAuthn,
   createIndexedDbKeyStore,
   generateDecryptionKey,
   generateSigningKey,
@@ -21,9 +22,10 @@ import {
   newRequestId,
   readRequest,
 } from "../protocol.js";
-import { confirmInFrame, showPhrase } from "./confirm.js";
+import { type ConfirmElsewhere, type ConfirmRow, confirmInFrame, showPhrase } from "./confirm.js";
 import { openConfirmWindow } from "./confirmWindow.js";
-import { accountOfStoreId, ruleFor } from "./rules.js";
+import { accountOfStoreId, confirmationRows, ruleFor } from "./rules.js";
+import { type MadePasskey, readRegistrationOptions, registrationRows } from "./rulesPasskey.js";
 
 const refuse = (reason: string, message: string, operation?: string): SignetError =>
   new SignetError("FRAME_REFUSED", message, {
@@ -51,7 +53,37 @@ export function startFrame(context: FrameContext): void {
   const keys = new Map<string, { key: SigningKey; storeId?: string }>();
   const exportKeys = new Map<string, { key: DecryptionKey; confirmed: boolean }>();
   const seen = new Set<string>();
+  // The passkeys this frame's own ceremonies made, by credential id: the add of one of these is
+  // the only passkey add the frame signs (a page could otherwise make up an attestation of a key
+  // it holds itself).
+  const registrations = new Map<string, MadePasskey>();
+  let webauthn: ReturnType<typeof createBrowserWebAuthn> | undefined;
   let confirming = false;
+
+  /**
+   * Shows `rows` under `title` and waits for the user's counted tap in the frame (one
+   * confirmation at a time: a second is refused `busy`, never queued); a Cancel is `declined`.
+   * `elsewhere` is the signer's window of engines without IntersectionObserver v2.
+   */
+  async function confirmTap(
+    request: FrameRequest,
+    operation: string,
+    title: string,
+    rows: readonly ConfirmRow[],
+    elsewhere: ConfirmElsewhere | undefined,
+  ): Promise<void> {
+    if (confirming) throw refuse("busy", "A confirmation is already waiting", operation);
+    confirming = true;
+    try {
+      // Tell the page a tap is awaited here, so that it can bring the frame into view; what is
+      // asked stays in the frame (the page learns the operation it asked for, nothing more).
+      reply({ kind: "confirming", id: request.id, operation });
+      const approved = await confirmInFrame(root, title, rows, () => undefined, elsewhere);
+      if (!approved) throw refuse("declined", "The user declined", operation);
+    } finally {
+      confirming = false;
+    }
+  }
 
   const hold = (key: SigningKey, storeId?: string) => {
     const handle = newRequestId();
@@ -87,12 +119,26 @@ export function startFrame(context: FrameContext): void {
       body,
       isFreshKey,
       isExportKey: (publicKey) => exportKeys.has(publicKey),
+      stampedByFreshKey: storeId === undefined,
+      registration: (credentialId) => registrations.get(credentialId),
       payload: request.payload,
     });
     if (built === "unsupported")
       throw refuse("unsupported", "The frame does not sign this request yet", request.operation);
     if (built === "key")
       throw refuse("key", "The request names a key this frame did not make", request.operation);
+    if (built === "passkey")
+      throw refuse(
+        "passkey",
+        "The passkey was not created by the signer frame: pass frameSigner().webauthn to createClient",
+        request.operation,
+      );
+    if (built === "kind")
+      throw refuse(
+        "kind",
+        "The removal removes no kind of sign-in method the frame knows",
+        request.operation,
+      );
     try {
       const verdict = await built.check(request.payload, {
         operation: request.operation,
@@ -106,37 +152,26 @@ export function startFrame(context: FrameContext): void {
         cause,
       });
     }
-    if (found.rule.gesture) {
-      // One confirmation at a time: a second request is refused, never queued behind a tap.
-      if (confirming) throw refuse("busy", "A confirmation is already waiting", request.operation);
-      confirming = true;
-      try {
-        // Tell the page a tap is awaited here, so that it can bring the frame into view; what is
-        // asked stays in the frame (the page learns the operation it asked for, nothing more).
-        reply({ kind: "confirming", id: request.id, operation: request.operation });
-        const approved = await confirmInFrame(
-          root,
-          found.rule.title,
-          [
-            { label: "Operation", value: request.operation },
-            { label: "Account", value: built.accountId },
-            { label: "Activity", value: activityType(request.payload) },
-            ...(found.rule.rows?.(request.payload, found.ids) ?? []),
-          ],
-          () => undefined,
-          // Without IntersectionObserver v2 the tap that counts is made in the signer's window.
-          openConfirmWindow,
-        );
-        if (!approved) throw refuse("declined", "The user declined", request.operation);
-      } finally {
-        confirming = false;
-      }
+    if (built.gesture ?? found.rule.gesture) {
+      await confirmTap(
+        request,
+        request.operation,
+        found.rule.title,
+        [
+          ...confirmationRows(found.rule, built.accountId, request.payload, found.ids),
+          ...(built.rows ?? []),
+        ],
+        // Without IntersectionObserver v2 the tap that counts is made in the signer's window.
+        openConfirmWindow,
+      );
       if (built.exportKey) {
         const entry = exportKeys.get(built.exportKey);
         if (entry) entry.confirmed = true;
       }
     }
-    return { stamp: await stampPayload(request.payload, key) };
+    const stamp = await stampPayload(request.payload, key);
+    built.stamped?.();
+    return { stamp };
   }
 
   async function answer(request: FrameRequest): Promise<FrameResults[FrameRequest["kind"]]> {
@@ -179,6 +214,26 @@ export function startFrame(context: FrameContext): void {
         const handle = key.publicKeyUncompressed;
         exportKeys.set(handle, { key, confirmed: false });
         return { handle, publicKeyUncompressed: key.publicKeyUncompressed };
+      }
+      case "register": {
+        const options = readRegistrationOptions(request.options);
+        if (!options) throw refuse("unexpected", "The passkey options are not valid", "addPasskey");
+        // The ceremony's library loads while the user reads, so that the tap opens the prompt at
+        // once (core's browser WebAuthn loads it as a chunk of its own).
+        webauthn ??= createBrowserWebAuthn();
+        webauthn.preload?.();
+        // The tap here is the user activation a cross-origin frame needs to create a passkey; no
+        // signer's window (the browser's own passkey prompt follows, which no page can cover).
+        await confirmTap(
+          request,
+          "addPasskey",
+          "Create a passkey",
+          registrationRows(options),
+          undefined,
+        );
+        const registration = await webauthn.register(options);
+        registrations.set(registration.rawId, { registration, challenge: options.challenge });
+        return { registration };
       }
       case "showExport": {
         const entry = exportKeys.get(request.handle);
@@ -237,14 +292,4 @@ function wire(error: unknown) {
       ...(error.details ? { details: { ...error.details } } : {}),
     };
   return { code: "FRAME_REFUSED", message: "The frame failed", details: { reason: "unexpected" } };
-}
-
-/** The activity type the payload names, for the confirmation (the check has read it already). */
-function activityType(payload: string): string {
-  try {
-    const parsed = JSON.parse(payload) as { type?: unknown };
-    return typeof parsed.type === "string" ? parsed.type : "unknown";
-  } catch {
-    return "unknown";
-  }
 }

@@ -13,7 +13,6 @@ import {
   SESSION_REFRESH,
 } from "../../../core/src/actions/settleSessions.js";
 import { CREDENTIAL_VERIFY } from "../../../core/src/actions/verifyOtp.js";
-import type { SignetClient } from "../../../core/src/client.js";
 import type { SigningKey } from "../../../core/src/crypto/backend.js";
 import { executeQuotePayload, readQuotePayload } from "../../../core/src/payloads/quotePayload.js";
 import {
@@ -23,7 +22,14 @@ import {
 import { readActivity } from "../../../core/src/transport/payloadVocabulary.js";
 import type { QuoteJson } from "../../../core/src/transport/wire.js";
 import type { ConfirmRow } from "./confirm.js";
+import { owner } from "./ruleOwner.js";
 import { ACCOUNT_RULES } from "./rulesAccount.js";
+import {
+  type MadePasskey,
+  PASSKEY_RULES,
+  passkeyAddCheck,
+  passkeyAddRows,
+} from "./rulesPasskey.js";
 
 /** What a rule is given to build its check. */
 export type RuleInput = {
@@ -41,6 +47,31 @@ export type RuleInput = {
   isExportKey(publicKeyUncompressed: string): boolean;
   /** The payload asked to be stamped (its check has not run yet). */
   payload: string;
+  /** Whether the stamping key is one the frame made and has not stored (a sign-in's own key). */
+  stampedByFreshKey: boolean;
+  /** A passkey the frame's own ceremony made, by its credential id. */
+  registration(credentialId: string): MadePasskey | undefined;
+};
+
+/**
+ * Why a rule refuses before any check: `key` (a key the frame did not make), `passkey` (a passkey
+ * add of an attestation the frame's own ceremony did not make), `unsupported` (a request the
+ * frame does not sign), `kind` (a removal of no kind of sign-in method the frame knows).
+ */
+export type RuleRefusal = "key" | "passkey" | "unsupported" | "kind";
+
+/** What a rule builds: its check, the account it concerns, and what the request adds to it. */
+export type Built = {
+  check: CheckPayload;
+  accountId: string;
+  /** The decrypt-only key an export is for. */
+  exportKey?: string;
+  /** Whether a tap must confirm this request, where it differs from the rule's `gesture`. */
+  gesture?: boolean;
+  /** What the confirmation shows besides the rule's rows, read from the request and payload. */
+  rows?: ConfirmRow[];
+  /** Told once the payload is stamped (a rule with state across its request's signatures). */
+  stamped?(): void;
 };
 
 /** A route's rule: its check, the account it concerns, and whether a tap must confirm it. */
@@ -49,19 +80,13 @@ export type Rule = {
   title: string;
   gesture: boolean;
   /** The check's parameters, or the reason the frame refuses (`key`). */
-  build(
-    input: RuleInput,
-  ): { check: CheckPayload; accountId: string; exportKey?: string } | "key" | "unsupported";
+  build(input: RuleInput): Built | RuleRefusal;
   /**
    * What the confirmation shows besides the operation, the account and the activity type, read
    * from the payload the check has passed (never from what the page says about it).
    */
   rows?(payload: string, ids: readonly string[]): ConfirmRow[];
 };
-
-// The pins of organization and enclave user (core's payload reading) are kept per owner: the
-// frame's checks share one, as a client's do.
-const owner = {} as SignetClient;
 
 const stringField = (body: Record<string, unknown> | undefined, name: string) =>
   typeof body?.[name] === "string" ? (body[name] as string) : undefined;
@@ -89,7 +114,7 @@ const credentialChecks = {
 };
 
 /** The activity's parameters, as the payload writes them (for what a rule shows). */
-const parametersOf = (payload: string) =>
+export const parametersOf = (payload: string) =>
   (readActivity(payload)?.parameters ?? {}) as Record<string, unknown>;
 
 /** The kind of credential a removal's activity removes, as core's revoke check knows them. */
@@ -130,6 +155,7 @@ export const CREDENTIAL_REVOKE_ROUTE = {
 } as const;
 
 const RULES: ReadonlyArray<{ route: { method: string; path: string }; rule: Rule }> = [
+  ...PASSKEY_RULES,
   {
     route: CREDENTIAL_VERIFY,
     rule: {
@@ -148,12 +174,27 @@ const RULES: ReadonlyArray<{ route: { method: string; path: string }; rule: Rule
       title: "Refresh the session",
       gesture: false,
       // The new session must be for a key this frame just made: no other key gets a session.
-      build: ({ body, storedAccountId, isFreshKey }) => {
+      // Stamped by a stored session's key, or by a key the frame made and has not stored: the
+      // proof of a passkey sign-in (core's proveSessionKey) and of an unanswered sign-in's
+      // adoption, whose session the service accepts the stamp of only if it is that key's own.
+      build: ({ key, body, storedAccountId, isFreshKey, stampedByFreshKey }) => {
         const clientPublicKey = stringField(body, "clientPublicKey");
-        if (!clientPublicKey || !isFreshKey(clientPublicKey) || !storedAccountId) return "key";
+        if (!clientPublicKey || !isFreshKey(clientPublicKey)) return "key";
+        if (storedAccountId)
+          return {
+            check: refreshSessionPayload(owner, { accountId: storedAccountId, clientPublicKey }),
+            accountId: storedAccountId,
+          };
+        // A fresh key hands its session on to another fresh key, never to itself.
+        if (!stampedByFreshKey || sameKey(clientPublicKey, key)) return "key";
+        // The frame is not told the account of a session it has not stored: the payload's
+        // organization and user are pinned per stamping key (nothing before it to compare with).
         return {
-          check: refreshSessionPayload(owner, { accountId: storedAccountId, clientPublicKey }),
-          accountId: storedAccountId,
+          check: refreshSessionPayload(owner, {
+            accountId: `fresh|${key.publicKey}`,
+            clientPublicKey,
+          }),
+          accountId: "",
         };
       },
     },
@@ -215,6 +256,11 @@ const RULES: ReadonlyArray<{ route: { method: string; path: string }; rule: Rule
           ],
         } as QuoteJson;
         const { amount, currency, destination } = readQuotePayload(quote);
+        if (amount === undefined && destination === undefined)
+          return [
+            { label: "Quote", value: ids[0] ?? "" },
+            { label: "Amount and payee", value: OPAQUE_PAYMENT },
+          ];
         const absent = "Not in what is signed: check it in the app before you confirm";
         return [
           { label: "Quote", value: ids[0] ?? "" },
@@ -235,10 +281,15 @@ const RULES: ReadonlyArray<{ route: { method: string; path: string }; rule: Rule
       // Core's add check for the kind and account the body names (the account must be the
       // stamping session's). The body carries no email or phone number: the contact is the one
       // the payload names, shown in the confirmation, so the user's tap is what binds it; an OAuth
-      // token is the body's own. A passkey (its attestation) is not signed here yet.
-      build: ({ body, storedAccountId, payload }) => {
+      // token is the body's own. A passkey's attestation must be one the frame's own ceremony
+      // made (rulesPasskey.ts), so that a page cannot add an authenticator of its own.
+      build: ({ body, storedAccountId, payload, registration }) => {
         const type = stringField(body, "type");
         if (!storedAccountId || stringField(body, "accountId") !== storedAccountId) return "key";
+        if (type === "PASSKEY") {
+          const check = body && passkeyAddCheck(owner, storedAccountId, body, registration);
+          return check ? { check, accountId: storedAccountId } : "passkey";
+        }
         const named = parametersOf(payload);
         const text = (value: unknown) => (typeof value === "string" ? value : "");
         const accountId = storedAccountId;
@@ -255,10 +306,10 @@ const RULES: ReadonlyArray<{ route: { method: string; path: string }; rule: Rule
       },
       rows: (payload) => {
         const named = parametersOf(payload);
+        if (Array.isArray(named.authenticators)) return passkeyAddRows(named);
         const contact = named.userEmail ?? named.userPhoneNumber;
-        return typeof contact === "string"
-          ? [{ label: "Codes will go to", value: contact }]
-          : [{ label: "Provider", value: "the sign-in the app just made with your provider" }];
+        if (typeof contact === "string") return [{ label: "Codes will go to", value: contact }];
+        return oauthRows(named);
       },
     },
   },
@@ -269,24 +320,108 @@ const RULES: ReadonlyArray<{ route: { method: string; path: string }; rule: Rule
       gesture: true,
       // Core's revoke check for the kind the payload removes (the frame is not told the kind the
       // user chose in the app): it binds one removal of that kind only, never a contact set.
-      build: ({ storedAccountId, payload }) =>
-        storedAccountId
-          ? {
-              check: credentialChecks.revoke({
-                accountId: storedAccountId,
-                type: removedKind(payload) as RevokeCredentialParameters["type"],
-              }),
-              accountId: storedAccountId,
-            }
-          : "key",
+      // A removal of no kind the frame knows is refused (`kind`) before any check or tap.
+      build: ({ storedAccountId, payload }) => {
+        if (!storedAccountId) return "key";
+        const kind = removedKind(payload);
+        if (kind === "") return "kind";
+        return {
+          check: credentialChecks.revoke({
+            accountId: storedAccountId,
+            type: kind as RevokeCredentialParameters["type"],
+          }),
+          accountId: storedAccountId,
+        };
+      },
       rows: (payload, ids) => [
         { label: "Sign-in method", value: ids[0] ?? "" },
-        { label: "Kind", value: removedKind(payload) || "unknown" },
+        { label: "Kind", value: removedKind(payload) },
+        ...removedIds(payload),
       ],
     },
   },
   ...ACCOUNT_RULES,
 ];
+
+/** What a payment whose signed transaction is opaque says in place of its amount and payee. */
+export const OPAQUE_PAYMENT =
+  "This signer cannot see the amount or payee: check them in the app before you confirm";
+
+/** Whether `publicKey` (either encoding) is `key`'s own. */
+const sameKey = (publicKey: string, key: SigningKey) =>
+  [key.publicKey, key.publicKeyUncompressed].some(
+    (own) => own.toLowerCase() === publicKey.toLowerCase(),
+  );
+
+/** The claims of a compact JWT, unverified (for what the confirmation shows), or undefined. */
+function jwtClaims(token: string): Record<string, unknown> | undefined {
+  const part = token.split(".")[1];
+  if (!part) return undefined;
+  try {
+    const base64 = part.replaceAll("-", "+").replaceAll("_", "/");
+    const bytes = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
+    const claims: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    return typeof claims === "object" && claims !== null
+      ? (claims as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What an OAuth add shows: the issuer and email of the token the payload carries (core's add check
+ * has bound it to the body's token), as the token names them, or that it does not.
+ */
+function oauthRows(named: Record<string, unknown>): ConfirmRow[] {
+  const providers = named.oauthProviders;
+  const first = (Array.isArray(providers) ? providers[0] : undefined) as
+    | { oidcToken?: unknown; providerName?: unknown }
+    | undefined;
+  const claims = typeof first?.oidcToken === "string" ? jwtClaims(first.oidcToken) : undefined;
+  const issuer = claims?.iss;
+  const email = claims?.email;
+  const absent = "Not named in the provider's token";
+  return [
+    { label: "Provider", value: typeof issuer === "string" ? issuer : absent },
+    { label: "Provider account", value: typeof email === "string" ? email : absent },
+  ];
+}
+
+/** The ids a removal's payload names (passkeys, OAuth providers), one row each. */
+function removedIds(payload: string): ConfirmRow[] {
+  const parameters = parametersOf(payload);
+  const rows: ConfirmRow[] = [];
+  for (const [field, label] of [
+    ["authenticatorIds", "Passkey removed"],
+    ["providerIds", "Provider removed"],
+  ] as const) {
+    const ids = parameters[field];
+    if (Array.isArray(ids))
+      for (const id of ids) if (typeof id === "string") rows.push({ label, value: id });
+  }
+  return rows;
+}
+
+/**
+ * The rows of a rule's confirmation: the operation as the frame's rule names it (never the label
+ * the page sent with the request), the account, the activity type the payload names, and what
+ * the rule reads from the payload.
+ */
+export function confirmationRows(
+  rule: Rule,
+  accountId: string,
+  payload: string,
+  ids: readonly string[],
+): ConfirmRow[] {
+  const type = readActivity(payload)?.type;
+  return [
+    { label: "Operation", value: rule.title },
+    { label: "Account", value: accountId },
+    { label: "Activity", value: typeof type === "string" ? type : "unknown" },
+    ...(rule.rows?.(payload, ids) ?? []),
+  ];
+}
 
 /** A route template as a pattern: each `{Kind}` one path segment. */
 const patternOf = (path: string) => new RegExp(`^${path.replace(/\{[A-Za-z]+\}/g, "([^/?#]+)")}$`);

@@ -7,11 +7,12 @@
 // body, the stamping session's account), needs the user's tap in the frame, and shows what the
 // checked payload says, never what the page says about it. `rules.ts` spreads these into its table.
 
-import type { SignetClient } from "../../../core/src/client.js";
 import { SignetError } from "../../../core/src/errors/errors.js";
 import type { CheckPayload } from "../../../core/src/transport/payloadCheck.js";
 import { readActivity, readTransaction } from "../../../core/src/transport/payloadVocabulary.js";
 import type { ConfirmRow } from "./confirm.js";
+// The pins' owner every check of the frame shares (ruleOwner.ts), as one client keeps them.
+import { owner } from "./ruleOwner.js";
 
 /** `WALLET_PRIVACY_UPDATE` of core's updateWalletPrivacy.ts (the frame's test holds them equal). */
 export const WALLET_PRIVACY_ROUTE = {
@@ -25,10 +26,6 @@ export const CONTACT_CHANGE_SUBMIT_ROUTE = {
   method: "POST",
   path: "/customers/{Customer}/contact-changes/{ContactChange}/submit",
 } as const;
-
-// The pins of organization, enclave user and privacy signer that core's checks keep per owner:
-// one owner for the frame's account checks, as one client keeps them.
-const owner = {} as SignetClient;
 
 /** What a rule shows where the signed payload does not say it (the service's may be opaque). */
 const ABSENT = "Not in what is signed: check it in the app before you confirm";
