@@ -12,13 +12,11 @@ import {
   type FetchFunction,
   getQuote,
   isSignetError,
-  type PendingEvent,
-  type SignetEvent,
   signOut,
 } from "@signet/core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sandboxIdToken } from "./support/oidc.js";
-import { sharedPendingStore } from "./support/pendingStore.js";
+import { pendingOf, quiet, sharedPendingStore, until } from "./support/pendingStore.js";
 import { signInWithEmail } from "./support/signIn.js";
 import { type Stack, startStack } from "./support/stack.js";
 
@@ -67,28 +65,6 @@ function faultyOnce(sent: Sent[], picks: (request: Sent) => boolean, kind: "fail
   return { fetch: faulty, met };
 }
 
-const pendingOf = (events: SignetEvent[]) =>
-  events.filter((e): e is PendingEvent => e.type === "pending");
-
-async function until(check: () => Promise<boolean> | boolean, what: string) {
-  const end = Date.now() + 10_000;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-/** Waits until the emulator's log has not grown for 150 ms. */
-async function quiet() {
-  let seen = -1;
-  for (;;) {
-    const now = (await stack.requests()).length;
-    if (now === seen) return;
-    seen = now;
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-}
-
 /** A signed-in user and the storage a reload keeps (key store and kept calls). */
 async function signedIn(extra: Record<string, unknown> = {}) {
   const user = await stack.signUp(undefined, extra);
@@ -131,7 +107,7 @@ async function signOutThenReload(setup: Awaited<ReturnType<typeof signedIn>>, se
   const landed = async () =>
     (await stack.requests()).filter((r) => r.method === "DELETE" && r.path.endsWith(path)).length;
   await until(async () => (await landed()) >= made, "the page's last send at the service");
-  await quiet();
+  await quiet(stack);
   await fetch(`${stack.emulator.url}/_emulator/faults`, { method: "DELETE" });
   return { tab, shown };
 }

@@ -9,13 +9,11 @@ import {
   createMemoryKeyStore,
   type FetchFunction,
   listSessions,
-  type PendingEvent,
-  type SignetEvent,
   signInWithPasskey,
   signOut,
 } from "@signet/core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { sharedPendingStore } from "./support/pendingStore.js";
+import { pendingOf, quiet, sharedPendingStore, until } from "./support/pendingStore.js";
 import { passkeyUser, registrationChallenge, signInWithEmail } from "./support/signIn.js";
 import { type Stack, startStack } from "./support/stack.js";
 
@@ -37,28 +35,6 @@ function recording(sent: Sent[]): FetchFunction {
       sent.push({ url, body: init.body as string | undefined, headers: new Headers(init.headers) });
     return fetch(input, init);
   };
-}
-
-const pendingOf = (events: SignetEvent[]) =>
-  events.filter((e): e is PendingEvent => e.type === "pending");
-
-async function until(check: () => Promise<boolean> | boolean, what: string) {
-  const end = Date.now() + 10_000;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-/** Waits until the emulator's log has not grown for 150 ms. */
-async function quiet() {
-  let seen = -1;
-  for (;;) {
-    const now = (await stack.requests()).length;
-    if (now === seen) return;
-    seen = now;
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
 }
 
 const possible = async (keyStore: ReturnType<typeof createMemoryKeyStore>) =>
@@ -103,7 +79,7 @@ async function passkeySignInThenReload() {
   controller.abort();
   await expect(call).rejects.toMatchObject({ code: "ABORTED" });
   tab.client.destroy();
-  await quiet();
+  await quiet(stack);
   await fetch(`${stack.emulator.url}/_emulator/faults`, { method: "DELETE" });
   const [kept] = await pendingStore.list();
   if (!kept) throw new Error("nothing kept");

@@ -6,14 +6,12 @@
 import {
   createMemoryKeyStore,
   type FetchFunction,
-  type PendingEvent,
   requestOtp,
-  type SignetEvent,
   signOut,
   verifyOtp,
 } from "@signet/core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { sharedPendingStore } from "./support/pendingStore.js";
+import { pendingOf, quiet, sharedPendingStore, until } from "./support/pendingStore.js";
 import { type Stack, startStack } from "./support/stack.js";
 
 let stack: Stack;
@@ -42,28 +40,6 @@ function recording(
     const response = await fetch(input, init);
     return answer ? answer(request, response) : response;
   };
-}
-
-const pendingOf = (events: SignetEvent[]) =>
-  events.filter((e): e is PendingEvent => e.type === "pending");
-
-async function until(check: () => Promise<boolean> | boolean, what: string) {
-  const end = Date.now() + 10_000;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-/** Waits until the emulator's log has not grown for 150 ms. */
-async function quiet() {
-  let seen = -1;
-  for (;;) {
-    const now = (await stack.requests()).length;
-    if (now === seen) return;
-    seen = now;
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
 }
 
 const isVerify = (s: Sent) => s.method === "POST" && /\/verify$/.test(new URL(s.url).pathname);
@@ -95,7 +71,7 @@ async function signInThenReload() {
   const landed = async () =>
     (await stack.requests()).filter((r) => r.path === path && r.hasRequestId).length;
   await until(async () => (await landed()) >= made, "the page's last send at the service");
-  await quiet();
+  await quiet(stack);
   await fetch(`${stack.emulator.url}/_emulator/faults`, { method: "DELETE" });
   const [kept] = await pendingStore.list();
   if (!kept) throw new Error("nothing kept");

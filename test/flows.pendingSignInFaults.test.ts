@@ -8,10 +8,8 @@
 import {
   addPasskey,
   createMemoryKeyStore,
-  type PendingEvent,
   type ResumedCall,
   requestOtp,
-  type SignetEvent,
   signInWithPasskey,
   signOut,
   verifyOtp,
@@ -23,7 +21,7 @@ import {
   type ProxyFault,
   startFaultProxy,
 } from "./support/faultProxy.js";
-import { sharedPendingStore } from "./support/pendingStore.js";
+import { pendingOf, quiet, sharedPendingStore, until } from "./support/pendingStore.js";
 import { passkeyUser, registrationChallenge, signInWithEmail } from "./support/signIn.js";
 import { type Stack, startStack, USER_HEADER } from "./support/stack.js";
 
@@ -66,28 +64,6 @@ afterAll(async () => {
   await deviceHop?.close();
   await stack?.close();
 });
-
-const pendingOf = (events: SignetEvent[]) =>
-  events.filter((e): e is PendingEvent => e.type === "pending");
-
-async function until(check: () => Promise<boolean> | boolean, what: string) {
-  const end = Date.now() + 10_000;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-/** Waits until the emulator's log has not grown for 150 ms. */
-async function quiet() {
-  let seen = -1;
-  for (;;) {
-    const now = (await stack.requests()).length;
-    if (now === seen) return;
-    seen = now;
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-}
 
 /** The sessions the service lists for the account (what could still sign). */
 const live = async (accountId: string) =>
@@ -141,7 +117,7 @@ async function keptSignIn(passkey: boolean) {
   controller.abort();
   await expect(call).rejects.toMatchObject({ code: "ABORTED" });
   tab.client.destroy();
-  await quiet();
+  await quiet(stack);
   await fetch(`${stack.emulator.url}/_emulator/faults`, { method: "DELETE" });
   expect(await live(user.accountId)).toEqual([]);
   return { ...user, keyStore, pendingStore };

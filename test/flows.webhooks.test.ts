@@ -14,7 +14,7 @@ import {
 } from "@signet/core";
 import type { WebhookStore } from "@signet/relay";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { sharedPendingStore } from "./support/pendingStore.js";
+import { sharedPendingStore, until } from "./support/pendingStore.js";
 import { signInWithEmail } from "./support/signIn.js";
 import { type Stack, startStack } from "./support/stack.js";
 
@@ -177,14 +177,6 @@ const deliveriesOf = (requestId: string | undefined) =>
     .webhookDeliveries()
     .filter((d) => d.requestId === requestId)
     .map((d) => d.status);
-
-async function until(check: () => boolean, what: string) {
-  const end = Date.now() + 10_000;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe("the push wait meets a fault once", () => {
   it("device → relay, default retry policy: the long poll fails at the device; the fallback poll ends the export, collected once", async () => {
