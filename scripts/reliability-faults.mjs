@@ -75,8 +75,51 @@ export function faultSections(soak, matrix) {
         .map(([key, count]) => `| ${key} | ${n(count)} |`),
       "",
     );
+  lines.push(...traceLines(soak.failures ?? []));
   lines.push(...matrixSection(matrix));
   return lines;
+}
+
+/** A service id in a path or a label, as the steps name it: `{Kind}`. */
+const templated = (text) => text.replace(/\b([A-Z][A-Za-z]+):[0-9a-f-]{36}\b/g, "{$1}");
+
+/**
+ * Every flow that did not complete, from its trace (test/reliability/chain.ts `FlowTrace`): the
+ * code and message the app saw, the faults its requests met (hop, kind, the device step), and its
+ * device's requests and retries in time order, so that a run says why its failures failed.
+ */
+export function traceLines(failures) {
+  if (failures.length === 0) return [];
+  const seconds = (line) =>
+    line.replace(/^\+(\d+)ms /, (_, ms) => `+${(Number(ms) / 1000).toFixed(1)} s `);
+  return [
+    "Flows that did not complete, or left a session or a key behind after the sign-out, each with its trace: the code and message the app saw (`completed` for a flow that did), the faults injected into its requests (PROCESSING and silent ones included) at the device step they met, then its device's requests and retries in time order from the flow's start (a request at the moment its answer came, or the failure that ended it, with how long it took; a retry with its reason and wait). A flow that met no fault its device saw is outside the measure above, and said so.",
+    "",
+    ...failures.map((f) => {
+      const faults =
+        f.faults.length === 0
+          ? "none injected"
+          : f.faults
+              .map(
+                (x) =>
+                  `${x.fault} at #${x.step ?? "?"} \`${templated(x.label)}\` (${x.answered === "none" ? "no answer" : x.answered})`,
+              )
+              .join("; ");
+      const details =
+        f.details && Object.keys(f.details).length > 0 ? ` ${JSON.stringify(f.details)}` : "";
+      const steps = f.events
+        .filter((line) => / (request|retry) /.test(line))
+        .map((line) => seconds(templated(line)));
+      const left = [
+        f.orphans
+          ? `${f.orphans} session${f.orphans > 1 ? "s" : ""} still live after the sign-out`
+          : "",
+        f.keysLeft ? "keys left in the key store" : "",
+      ].filter(Boolean);
+      return `- flow ${f.flow}, ${f.kind}${f.faulted ? "" : " (met no fault its device saw)"}${left.length ? ` (${left.join(", ")})` : ""}: \`${f.code}\` "${f.message}"${details} after ${(f.durationMs / 1000).toFixed(1)} s. Faults: ${faults}. Device: ${steps.join("; ") || "no request"}.`;
+    }),
+    "",
+  ];
 }
 
 function matrixSection(matrix) {

@@ -62,9 +62,9 @@ it(
     // seed has a few dozen faulted flows, each worth 2-3%, and its 3 s time limits can also be met
     // by a machine busy with other suites (a fault nobody injected): at most two may fail here.
     const failed = counts.faultedFlows - counts.faultedCompleted;
-    expect(failed, JSON.stringify(counts.failureCodes)).toBeLessThanOrEqual(
-      Math.max(2, Math.floor(counts.faultedFlows * 0.01)),
-    );
+    // On failure, the failed flows' traces say why (the faults met, the device's requests and waits).
+    const why = JSON.stringify({ codes: counts.failureCodes, traces: counts.failures }, null, 1);
+    expect(failed, why).toBeLessThanOrEqual(Math.max(2, Math.floor(counts.faultedFlows * 0.01)));
     // Every kind of flow ran to the end, EU payments through SCA included.
     for (const [kind, outcome] of Object.entries(counts.outcomes))
       expect(outcome.completed, kind).toBeGreaterThan(0);

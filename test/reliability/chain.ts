@@ -155,6 +155,37 @@ export type FlowResult = {
   keysLeft: boolean;
   /** The ledger: funded minus spent did not match the quote's state (and spent too much). */
   ledger: "ok" | "mismatch" | "double" | "none";
+  /** For a flow that did not complete or left something behind: what it met, what it did. */
+  trace?: FlowTrace;
+};
+
+/**
+ * The trace of a flow that failed, or left a session or a key behind: the error, every fault injected into its requests (PROCESSING and the
+ * silent ones too) with the device step it hit, and the device's events in time order (each HTTP
+ * request with its answer or the failure, each retry's wait and reason, each signed-request
+ * stage), at their milliseconds from the flow's start. Built from events and proxy records only:
+ * nothing secret (events are redacted by the library; no body, header or stamp is read here).
+ */
+export type FlowTrace = {
+  kind: FlowKind;
+  code: string;
+  message: string;
+  /** The error's `details` (secret-free by the library's rule). */
+  details: unknown;
+  durationMs: number;
+  /** What the sign-out on the clean path left: sessions the service still listed, and keys. */
+  orphans?: number;
+  keysLeft?: boolean;
+  faults: {
+    hop: "device" | "service";
+    fault: string;
+    /** The device's request number it hit (a service fault: the device request its call served). */
+    step: number | undefined;
+    label: string;
+    /** What the hop answered after the fault: a status, or `none` (no answer). */
+    answered: number | "none";
+  }[];
+  events: string[];
 };
 
 export type Chain = {
@@ -375,13 +406,18 @@ export async function startChain(
     const state: FlowState = { ownStart: kind === "sign-in" ? 1 : Number.POSITIVE_INFINITY };
     plans.set(flow, { plan, state });
     const events: SignetEvent[] = [];
+    const eventAt: number[] = [];
+    const flowStart = performance.now();
     const keyStore: KeyStore = createMemoryKeyStore();
     const client = stack.client(flow, {
       relayUrl: `${deviceProxy.url}/api/grid`,
       keyStore,
       fetch: watcher.fetch,
       signedRequests: undefined,
-      onEvent: (event) => events.push(event),
+      onEvent: (event) => {
+        events.push(event);
+        eventAt.push(Math.round(performance.now() - flowStart));
+      },
       ...configured.client,
     }).client;
     let quoteId: string | undefined;
@@ -441,6 +477,16 @@ export async function startChain(
       .slice(ownEventsFrom)
       .some((event) => event.type === "retry" && event.reason !== "processing");
     const books = await closeBooks(stack, clean.url, flow, user, keyStore, quoteId);
+    // Read once the late requests have landed: their records complete the trace. A flow that
+    // completed but left a session or a key behind gets one too.
+    const trace =
+      outcome !== "completed" || books.orphans > 0 || books.keysLeft
+        ? {
+            ...flowTrace(kind, settled, durationMs, own, events, eventAt),
+            orphans: books.orphans,
+            keysLeft: books.keysLeft,
+          }
+        : undefined;
     plans.delete(flow);
     records.delete(flow);
     await restarts.get(flow);
@@ -461,6 +507,7 @@ export async function startChain(
       scaAskedAgain,
       durationMs,
       ...books,
+      ...(trace === undefined ? {} : { trace }),
     };
   }
 
@@ -540,6 +587,76 @@ async function closeBooks(
     ledger = spent === expected ? "ok" : spent > expected ? "double" : "mismatch";
   }
   return { orphans: listed.body.data.length, keysLeft, ledger };
+}
+
+/** One event as a trace line: what it says about requests, waits and stages, nothing else. */
+function eventLine(event: SignetEvent, atMs: number): string | undefined {
+  const at = `+${atMs}ms`;
+  switch (event.type) {
+    case "request": {
+      const answer = event.status === undefined ? (event.code ?? "no answer") : event.status;
+      return `${at} request ${event.method} ${event.path}${event.signed ? " (signed)" : ""} → ${answer} in ${event.durationMs}ms`;
+    }
+    case "retry":
+      return `${at} retry ${event.operation ?? ""} ${event.reason} #${event.attempt} after ${event.delayMs}ms${event.code ? ` (${event.code})` : event.status ? ` (${event.status})` : ""}`;
+    case "signedRequest":
+      return `${at} ${event.operation ?? event.path} leg ${event.leg} attempt ${event.attempt} ${event.stage}${event.status ? ` ${event.status}` : ""}${event.code ? ` ${event.code}` : ""}${event.retryReason ? ` (re-send: ${event.retryReason})` : ""}`;
+    default:
+      return undefined;
+  }
+}
+
+/** The trace of a flow that did not complete (see {@link FlowTrace}). */
+function flowTrace(
+  kind: FlowKind,
+  settled: unknown,
+  durationMs: number,
+  own: { device: ProxyRecord[]; service: ProxyRecord[] },
+  events: readonly SignetEvent[],
+  eventAt: readonly number[],
+): FlowTrace {
+  const error = isSignetError(settled) ? settled : undefined;
+  const labels = new Map(own.device.map((record) => [record.index, stepLabel(record)]));
+  const faults: FlowTrace["faults"] = [];
+  const answered = (record: ProxyRecord) => record.status ?? ("none" as const);
+  for (const record of [...own.device].sort((a, b) => a.index - b.index)) {
+    if (record.unreachable)
+      faults.push({
+        hop: "device",
+        fault: "device: connection cut by a relay restart",
+        step: record.index,
+        label: stepLabel(record),
+        answered: answered(record),
+      });
+    if (record.fault?.label !== undefined)
+      faults.push({
+        hop: "device",
+        fault: record.fault.label,
+        step: record.index,
+        label: stepLabel(record),
+        answered: answered(record),
+      });
+  }
+  for (const record of own.service) {
+    if (record.fault?.label === undefined) continue;
+    const step = Number(record.tags[STEP_HEADER]);
+    faults.push({
+      hop: "service",
+      fault: record.fault.label,
+      step: Number.isFinite(step) ? step : undefined,
+      label: (Number.isFinite(step) ? labels.get(step) : undefined) ?? stepLabel(record),
+      answered: answered(record),
+    });
+  }
+  return {
+    kind,
+    code: error === undefined ? String(settled) : String(error.code),
+    message: error?.message ?? (settled instanceof Error ? settled.message : String(settled)),
+    details: error?.details,
+    durationMs,
+    faults,
+    events: events.flatMap((event, i) => eventLine(event, eventAt[i] ?? 0) ?? []),
+  };
 }
 
 /** A failed flow's requests on both hops and its events (`SOAK_DEBUG=1`), to read what went wrong. */

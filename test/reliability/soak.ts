@@ -7,6 +7,7 @@ import {
   FLOW_KINDS,
   type FlowKind,
   type FlowResult,
+  type FlowTrace,
   STEP_HEADER,
   startChain,
   stepLabel,
@@ -76,6 +77,11 @@ export type SoakCounts = {
   scaAskedAgain: number;
   /** Failures of faulted flows, `flow: CODE`. */
   failureCodes: Record<string, number>;
+  /**
+   * Every flow that did not complete or left a session or a key behind, with its trace: the faults it met (hop, kind, step) and its
+   * device's requests, retries and signed-request stages in time order, to read why.
+   */
+  failures: (FlowTrace & { flow: number; faulted: boolean })[];
   // What must be 0:
   doubleExecutions: number;
   ledgerMismatches: number;
@@ -126,6 +132,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakCounts> {
     codesAskedAgain: 0,
     scaAskedAgain: 0,
     failureCodes: {},
+    failures: [],
     doubleExecutions: 0,
     ledgerMismatches: 0,
     requestIdReusedAfterTerminal: 0,
@@ -139,7 +146,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakCounts> {
   const started = performance.now();
   const durations: number[] = [];
 
-  const tally = (result: FlowResult) => {
+  const tally = (result: FlowResult, flow: number) => {
     counts.flows++;
     durations.push(result.durationMs);
     const completed = result.outcome === "completed";
@@ -174,6 +181,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakCounts> {
         counts.failureCodes[key] = (counts.failureCodes[key] ?? 0) + 1;
       }
     }
+    if (result.trace !== undefined)
+      counts.failures.push({ flow, faulted: seen.length > 0, ...result.trace });
     counts.codesAskedAgain += result.codesAskedAgain;
     counts.scaAskedAgain += result.scaAskedAgain;
     if (result.outcome === "hung") counts.hungPastDeadline++;
@@ -203,7 +212,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakCounts> {
       },
       random,
     );
-    tally(result);
+    tally(result, i);
   };
 
   try {
@@ -225,6 +234,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakCounts> {
     const sorted = durations.sort((a, b) => a - b);
     const at = (q: number) =>
       sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+    counts.failures.sort((a, b) => a.flow - b.flow);
     counts.flowMs = { p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? 0 };
     counts.drawnProcessing = (await chain.stack.requests()).filter(
       (r) => r.fault === "processing",

@@ -231,6 +231,11 @@ export type SignetClient<TSigner extends ClientSigner = ClientSigner> = {
       operation?: string;
       /** The action's own retry default: over the client's policy, under the call's `retry`. */
       retry?: RetryOptions;
+      /**
+       * An earlier end than the policy's `timeoutMs`, on `timer` (a poll's budget that this
+       * request is part of): no retry waits past it, and an attempt is cut at it.
+       */
+      deadline?: number;
     },
     call?: CallOptions,
   ): Promise<TBody>;
@@ -542,9 +547,21 @@ export function createClientFactory(defaults: ClientDefaults) {
           onEvent,
         ) as never;
       },
-      request: async ({ idempotent, operation, retry: actionRetry, ...request }, call = {}) => {
+      request: async (
+        { idempotent, operation, retry: actionRetry, deadline, ...request },
+        call = {},
+      ) => {
         const { signal, onEvent } = call;
-        const send = () => requestJson({ transport, ...request, signal, onEvent });
+        // Within a caller's deadline, each attempt's time limit is at most what is left of it.
+        const send = () =>
+          requestJson({
+            transport,
+            ...request,
+            signal,
+            onEvent,
+            timeoutMs:
+              deadline === undefined ? undefined : Math.max(1, deadline - deviceClock.now()),
+          });
         const { body } = await withRetry(send, {
           policy: resolveRetryPolicy(retry, actionRetry, call.retry),
           safe: request.method === "GET" || request.method === "HEAD" || idempotent === true,
@@ -555,6 +572,7 @@ export function createClientFactory(defaults: ClientDefaults) {
           sleep,
           random,
           timer: deviceClock,
+          deadline,
           clock,
           onRetry: (event) => emit(event, onEvent),
         });
