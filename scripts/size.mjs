@@ -297,9 +297,10 @@ const budgets = [
     // time budget (client.ts, pollUntil.ts).
     // The legacy sign-ins' `openSession` (the key's purpose, the open and import; core's open
     // stays in its lazy `rare` chunk; alone +124 B up front, +159 B in all): 28684 B up
-    // front, 73356 B in all merged.
-    upFront: 28_684,
-    whole: 73_356,
+    // front, 73356 B in all merged. A stored session's legacy refresh to a decrypt-only key the
+    // frame claims for it (+73 B up front, +84 B in all): 28757 B, 73440 B.
+    upFront: 28_757,
+    whole: 73_440,
   },
 ];
 

@@ -57,7 +57,7 @@ export function startFrame(context: FrameContext): void {
   // names it, shown once confirmed) or a legacy session bundle (spent when opened).
   const exportKeys = new Map<
     string,
-    { key: DecryptionKey; confirmed: boolean; claimed?: "export" }
+    { key: DecryptionKey; confirmed: boolean; claimed?: "export" | "session" }
   >();
   const seen = new Set<string>();
   // The passkeys this frame's own ceremonies made, by credential id: the add of one of these is
@@ -125,7 +125,15 @@ export function startFrame(context: FrameContext): void {
       ids: found.ids,
       body,
       isFreshKey,
-      isExportKey: (publicKey) => exportKeys.has(publicKey),
+      // A key a legacy refresh claimed for its session is no export's.
+      isExportKey: (publicKey) => {
+        const entry = exportKeys.get(publicKey);
+        return entry !== undefined && entry.claimed !== "session";
+      },
+      isSessionDecryptionKey: (publicKey) => {
+        const entry = exportKeys.get(publicKey);
+        return entry !== undefined && entry.claimed === undefined;
+      },
       stampedByFreshKey: storeId === undefined,
       registration: (credentialId) => registrations.get(credentialId),
       payload: request.payload,
@@ -136,6 +144,11 @@ export function startFrame(context: FrameContext): void {
     if (typeof built === "object" && built.exportKey) {
       const entry = exportKeys.get(built.exportKey);
       if (entry) entry.claimed = "export";
+    }
+    // A legacy refresh's key likewise, before its check: it never shows an export after.
+    if (typeof built === "object" && built.sessionDecryptionKey) {
+      const entry = exportKeys.get(built.sessionDecryptionKey);
+      if (entry) entry.claimed = "session";
     }
     if (built === "key")
       throw refuse("key", "The request names a key this frame did not make", request.operation);
@@ -249,8 +262,9 @@ export function startFrame(context: FrameContext): void {
       }
       case "openSession": {
         const entry = exportKeys.get(request.handle);
-        // A key an export claimed never opens a session (nor a spent one, which is gone).
-        if (!entry || entry.claimed)
+        // A key an export claimed never opens a session (nor a spent one, which is gone); an
+        // unclaimed one (a legacy sign-in's) or one a legacy refresh claimed does, once.
+        if (!entry || entry.claimed === "export")
           throw refuse("key", "No decryption key for a session by this handle", "openSession");
         exportKeys.delete(request.handle);
         // The legacy bundle carries no signature (only its HPKE seal to the key this frame made):
