@@ -11,6 +11,7 @@ import {
   type ExportShownElsewhere,
   type KeyStore,
   type OpenExportBundleParameters,
+  type OpenSessionKeyBundleParameters,
   SignetError,
   type SigningKey,
   type SigningKeyRecord,
@@ -162,7 +163,19 @@ export function frameSigner(options: FrameSignerOptions): FrameSigner {
       throw unsupported("Returning the phrase to the page");
     },
     async openSessionKeyBundle() {
-      throw unsupported("A legacy session bundle");
+      // Core asks `openSessionSigningKey` instead: the session key stays in the frame.
+      throw unsupported("Returning a session key to the page");
+    },
+    // A legacy sign-in's session key is opened in the frame and kept there (no tap: a sign-in
+    // needs none); this side gets its handle and public keys.
+    async openSessionSigningKey({ bundle, key }: OpenSessionKeyBundleParameters) {
+      if (typeof bundle !== "string" || bundle.length === 0)
+        throw new SignetError("INVALID_ARGUMENT", `"bundle" expected a non-empty string`);
+      const handle = exportKeys.get(key?.publicKeyUncompressed ?? "");
+      if (!handle) throw unsupported("A decryption key the frame did not make");
+      exportKeys.delete(key.publicKeyUncompressed);
+      const opened = await channel.request({ kind: "openSession", handle, bundle });
+      return frameKey(opened.handle, opened.publicKey, opened.publicKeyUncompressed);
     },
     // The bundle's trusted signers are the frame's own configuration (README "Serving the
     // frame"): the client's `trustedKeys` and `allowUnsignedBundles` do not reach it.

@@ -36,7 +36,10 @@ export type FrameRequestBody =
       path: string;
       body?: string | undefined;
     }
-  /** A fresh decrypt-only key for one export; the frame keeps its private half. */
+  /**
+   * A fresh decrypt-only key for one export or one legacy session bundle; the frame keeps its
+   * private half. It serves once: an export that names it claims it, an `openSession` spends it.
+   */
   | { kind: "exportKey" }
   /**
    * Opens the export bundle with the key of `handle` and shows the phrase inside the frame. Which
@@ -53,7 +56,13 @@ export type FrameRequestBody =
    * `options` is core's `RegistrationOptionsJSON` as JSON. The frame remembers the attestation
    * it got, and signs the add of that attestation only (README "Passkeys").
    */
-  | { kind: "register"; options: string };
+  | { kind: "register"; options: string }
+  /**
+   * Opens a legacy `encryptedSessionSigningKey` (`bundle`) with the decrypt-only key of `handle`
+   * and keeps the session key in the frame as a fresh non-extractable key of its own, as a
+   * `generate` key is; the answer is its handle and public keys, never the key.
+   */
+  | { kind: "openSession"; handle: string; bundle: string };
 
 export type FrameRequestKind = FrameRequestBody["kind"];
 
@@ -71,6 +80,7 @@ export type FrameResults = {
   exportKey: { handle: string; publicKeyUncompressed: string };
   showExport: { shownIn: "frame" };
   register: { registration: RegistrationResponseJSON };
+  openSession: { handle: string; publicKey: string; publicKeyUncompressed: string };
 };
 
 /** A refusal or failure as it crosses the channel: a `SignetError`'s code, message and details. */
@@ -99,6 +109,7 @@ const KINDS: ReadonlySet<string> = new Set<FrameRequestKind>([
   "exportKey",
   "showExport",
   "register",
+  "openSession",
 ]);
 
 /** The string fields each kind must carry (and the optional ones it may). */
@@ -115,6 +126,7 @@ const FIELDS: Record<
   exportKey: { required: [], optional: [] },
   showExport: { required: ["handle", "bundle"], optional: ["organizationId"] },
   register: { required: ["options"], optional: [] },
+  openSession: { required: ["handle", "bundle"], optional: [] },
 };
 
 /** A limit on any string field: payloads and bundles are a few kilobytes. */

@@ -18,6 +18,14 @@ describe("readRequest", () => {
     ["a stamp without payload", { channel: CHANNEL, v: 1, id, kind: "stamp", handle: "h" }],
     ["an export without a bundle", { channel: CHANNEL, v: 1, id, kind: "showExport", handle: "h" }],
     ["a registration without options", { channel: CHANNEL, v: 1, id, kind: "register" }],
+    [
+      "a session opening without a bundle",
+      { channel: CHANNEL, v: 1, id, kind: "openSession", handle: "h" },
+    ],
+    [
+      "a session opening without a handle",
+      { channel: CHANNEL, v: 1, id, kind: "openSession", bundle: "b" },
+    ],
   ])("refuses %s", (_name, message) => {
     expect(readRequest(message)).toBe("unexpected");
   });
@@ -34,6 +42,10 @@ describe("readRequest", () => {
       method: "POST",
       path: "/internal-accounts/InternalAccount:1/export",
     };
+    expect(readRequest(message)).toEqual(message);
+  });
+  it("reads a legacy session opening: a handle and a bundle", () => {
+    const message = { channel: CHANNEL, v: 1, id, kind: "openSession", handle: "h", bundle: "b" };
     expect(readRequest(message)).toEqual(message);
   });
 });

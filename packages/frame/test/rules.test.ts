@@ -28,6 +28,7 @@ const input = (overrides: Partial<RuleInput>): RuleInput => ({
   body: undefined,
   isFreshKey: () => false,
   isExportKey: () => false,
+  isSessionDecryptionKey: () => false,
   payload: "",
   stampedByFreshKey: false,
   registration: () => undefined,
@@ -77,6 +78,21 @@ describe("the frame's bindings", () => {
     expect(refresh.build(input({ body, isFreshKey: () => true }))).toMatchObject({
       accountId: "InternalAccount:1",
     });
+  });
+
+  it("lets a stored session's legacy refresh name an unclaimed decrypt-only key of the frame, claimed for it", () => {
+    const body = { clientPublicKey: key.publicKeyUncompressed };
+    const legacy = { isSessionDecryptionKey: (k: string) => k === key.publicKeyUncompressed };
+    const built = refresh.build(input({ body, ...legacy }));
+    if (typeof built === "string") throw new Error(`expected a check, got ${built}`);
+    expect(built).toMatchObject({
+      accountId: "InternalAccount:1",
+      sessionDecryptionKey: key.publicKeyUncompressed,
+    });
+    // Not for a session the frame has not stored (a sign-in's proof goes to a fresh signing key),
+    // and not to a decrypt-only key an export claimed (the frame answers false for it).
+    expect(refresh.build(input({ body, ...legacy, storedAccountId: undefined }))).toBe("key");
+    expect(refresh.build(input({ body }))).toBe("key");
   });
 
   it("lets a fresh key the frame made prove its session by a refresh to another fresh key", async () => {

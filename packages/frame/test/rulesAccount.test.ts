@@ -25,6 +25,7 @@ const input = (overrides: Partial<RuleInput>): RuleInput => ({
   body: undefined,
   isFreshKey: () => false,
   isExportKey: () => false,
+  isSessionDecryptionKey: () => false,
   payload: "",
   stampedByFreshKey: false,
   registration: () => undefined,

@@ -115,6 +115,7 @@ describe("a delegated key (POST /auth/delegated-keys)", () => {
     payload,
     isFreshKey: () => false,
     isExportKey: () => false,
+    isSessionDecryptionKey: () => false,
     stampedByFreshKey: false,
     registration: () => undefined,
     ...overrides,

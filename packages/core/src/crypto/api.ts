@@ -219,6 +219,16 @@ export interface CryptoApi {
   readonly showExportBundle?:
     | ((parameters: OpenExportBundleParameters) => Promise<ExportShownElsewhere>)
     | undefined;
+  /**
+   * Opens a legacy `encryptedSessionSigningKey` where its decryption key lives and keeps the
+   * session key there, returning a {@link SigningKey} that stamps through it (`@signet/frame`):
+   * the legacy sign-ins and refreshes then never see the scalar. Core's own backends leave it
+   * out, and the session key is opened with {@link openSessionKeyBundle} and
+   * {@link importSigningKey}.
+   */
+  readonly openSessionSigningKey?:
+    | ((parameters: OpenSessionKeyBundleParameters) => Promise<SigningKey>)
+    | undefined;
 }
 
 /** What `CryptoApi.describeStamp` is told about a payload before it is stamped. */

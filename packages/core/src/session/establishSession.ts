@@ -26,6 +26,12 @@ export async function sessionSigningKey(
       "Legacy flow answer lacks encryptedSessionSigningKey",
     );
   }
+  // A signer outside the page (`@signet/frame`) keeps the opened key where it opened it.
+  if (client.crypto.openSessionSigningKey)
+    return client.crypto.openSessionSigningKey({
+      bundle: session.encryptedSessionSigningKey,
+      key: key.legacy,
+    });
   const scalar = await client.crypto.openSessionKeyBundle({
     bundle: session.encryptedSessionSigningKey,
     key: key.legacy,

@@ -9,7 +9,9 @@ import {
   createIndexedDbKeyStore,
   generateDecryptionKey,
   generateSigningKey,
+  importSigningKey,
   openExportBundle,
+  openSessionKeyBundle,
   restoreSigningKey,
   SignetError,
   stampPayload,
@@ -51,7 +53,12 @@ export function startFrame(context: FrameContext): void {
   const store = createIndexedDbKeyStore({ dbName: "signet-frame" });
   // Keys in use, by handle (random, never the key): fresh ones until stored, stored ones by id.
   const keys = new Map<string, { key: SigningKey; storeId?: string }>();
-  const exportKeys = new Map<string, { key: DecryptionKey; confirmed: boolean }>();
+  // Decrypt-only keys, by handle: each serves once, for an export (claimed when an export's stamp
+  // names it, shown once confirmed) or a legacy session bundle (spent when opened).
+  const exportKeys = new Map<
+    string,
+    { key: DecryptionKey; confirmed: boolean; claimed?: "export" | "session" }
+  >();
   const seen = new Set<string>();
   // The passkeys this frame's own ceremonies made, by credential id: the add of one of these is
   // the only passkey add the frame signs (a page could otherwise make up an attestation of a key
@@ -118,13 +125,31 @@ export function startFrame(context: FrameContext): void {
       ids: found.ids,
       body,
       isFreshKey,
-      isExportKey: (publicKey) => exportKeys.has(publicKey),
+      // A key a legacy refresh claimed for its session is no export's.
+      isExportKey: (publicKey) => {
+        const entry = exportKeys.get(publicKey);
+        return entry !== undefined && entry.claimed !== "session";
+      },
+      isSessionDecryptionKey: (publicKey) => {
+        const entry = exportKeys.get(publicKey);
+        return entry !== undefined && entry.claimed === undefined;
+      },
       stampedByFreshKey: storeId === undefined,
       registration: (credentialId) => registrations.get(credentialId),
       payload: request.payload,
     });
     if (built === "unsupported")
       throw refuse("unsupported", "The frame does not sign this request yet", request.operation);
+    // The export's key is claimed before its tap, so that it never opens a session bundle.
+    if (typeof built === "object" && built.exportKey) {
+      const entry = exportKeys.get(built.exportKey);
+      if (entry) entry.claimed = "export";
+    }
+    // A legacy refresh's key likewise, before its check: it never shows an export after.
+    if (typeof built === "object" && built.sessionDecryptionKey) {
+      const entry = exportKeys.get(built.sessionDecryptionKey);
+      if (entry) entry.claimed = "session";
+    }
     if (built === "key")
       throw refuse("key", "The request names a key this frame did not make", request.operation);
     if (built === "passkey")
@@ -234,6 +259,29 @@ export function startFrame(context: FrameContext): void {
         const registration = await webauthn.register(options);
         registrations.set(registration.rawId, { registration, challenge: options.challenge });
         return { registration };
+      }
+      case "openSession": {
+        const entry = exportKeys.get(request.handle);
+        // A key an export claimed never opens a session (nor a spent one, which is gone); an
+        // unclaimed one (a legacy sign-in's) or one a legacy refresh claimed does, once.
+        if (!entry || entry.claimed === "export")
+          throw refuse("key", "No decryption key for a session by this handle", "openSession");
+        exportKeys.delete(request.handle);
+        // The legacy bundle carries no signature (only its HPKE seal to the key this frame made):
+        // core's open checks its encoding, checksum, point, seal and scalar.
+        const scalar = await openSessionKeyBundle({ bundle: request.bundle, key: entry.key });
+        try {
+          // Non-extractable, and held as a fresh key of the frame: the refresh and store rules
+          // treat it as they treat a `generate` key.
+          const key = await importSigningKey(scalar);
+          return {
+            handle: hold(key),
+            publicKey: key.publicKey,
+            publicKeyUncompressed: key.publicKeyUncompressed,
+          };
+        } finally {
+          scalar.fill(0);
+        }
       }
       case "showExport": {
         const entry = exportKeys.get(request.handle);

@@ -45,6 +45,11 @@ export type RuleInput = {
   isFreshKey(publicKey: string): boolean;
   /** Whether `publicKeyUncompressed` is an export key the frame made. */
   isExportKey(publicKeyUncompressed: string): boolean;
+  /**
+   * Whether `publicKeyUncompressed` is a decrypt-only key the frame made that no export has
+   * claimed: a legacy refresh's new session is sealed to it, and only the frame opens it.
+   */
+  isSessionDecryptionKey(publicKeyUncompressed: string): boolean;
   /** The payload asked to be stamped (its check has not run yet). */
   payload: string;
   /** Whether the stamping key is one the frame made and has not stored (a sign-in's own key). */
@@ -66,6 +71,8 @@ export type Built = {
   accountId: string;
   /** The decrypt-only key an export is for. */
   exportKey?: string;
+  /** The decrypt-only key a legacy refresh's session is sealed to (never an export's after). */
+  sessionDecryptionKey?: string;
   /** Whether a tap must confirm this request, where it differs from the rule's `gesture`. */
   gesture?: boolean;
   /** What the confirmation shows besides the rule's rows, read from the request and payload. */
@@ -177,13 +184,29 @@ const RULES: ReadonlyArray<{ route: { method: string; path: string }; rule: Rule
       // Stamped by a stored session's key, or by a key the frame made and has not stored: the
       // proof of a passkey sign-in (core's proveSessionKey) and of an unanswered sign-in's
       // adoption, whose session the service accepts the stamp of only if it is that key's own.
-      build: ({ key, body, storedAccountId, isFreshKey, stampedByFreshKey }) => {
+      // A stored session's legacy refresh (`refreshSession({ legacy: true })`) names a
+      // decrypt-only key the frame made instead: the service seals the new session's key to it,
+      // and only the frame opens that bundle (`openSession`), keeping the key.
+      build: ({
+        key,
+        body,
+        storedAccountId,
+        isFreshKey,
+        isSessionDecryptionKey,
+        stampedByFreshKey,
+      }) => {
         const clientPublicKey = stringField(body, "clientPublicKey");
-        if (!clientPublicKey || !isFreshKey(clientPublicKey)) return "key";
+        if (!clientPublicKey) return "key";
+        const legacy =
+          storedAccountId !== undefined &&
+          !isFreshKey(clientPublicKey) &&
+          isSessionDecryptionKey(clientPublicKey);
+        if (!isFreshKey(clientPublicKey) && !legacy) return "key";
         if (storedAccountId)
           return {
             check: refreshSessionPayload(owner, { accountId: storedAccountId, clientPublicKey }),
             accountId: storedAccountId,
+            ...(legacy ? { sessionDecryptionKey: clientPublicKey } : {}),
           };
         // A fresh key hands its session on to another fresh key, never to itself.
         if (!stampedByFreshKey || sameKey(clientPublicKey, key)) return "key";

@@ -1,0 +1,182 @@
+// The legacy sign-ins through the signer frame (packages/frame README "What the frame signs"), in
+// real Chromium against the emulator over real HTTP: `signInWithOAuth({ legacy: true })` and
+// `signInWithPasskey({ legacy: true })` get a session key the service sealed to a decrypt-only key
+// of the frame, which the frame opens and keeps (runners in e2e/fixtures/frameFlows.ts,
+// `legacyFrameFlows`, answered as e2e/frame-catalog.spec.ts answers its runners). Then the page,
+// as a hostile script with raw access to the channel, tries to open a bundle with a key an export
+// claimed, with a spent key, with a handle the frame never made, and without a bundle.
+import { expect, type Page, test } from "@playwright/test";
+import {
+  type CatalogIds,
+  type FlowArgument,
+  legacyFrameFlows,
+  openCatalogAppInPage,
+  type Platform,
+  signUpCatalogCustomer,
+} from "./fixtures/frameFlows.js";
+import { type HostileAccess, installHostileInPage } from "./fixtures/framePage.js";
+import { type FrameServers, startFrameServers } from "./fixtures/frameServer.js";
+
+let servers: FrameServers;
+test.beforeAll(async () => {
+  servers = await startFrameServers();
+});
+test.afterAll(async () => {
+  await servers?.close();
+});
+
+/** The emulator's platform API, as the app's backend calls it (Node side, Basic auth). */
+const platform: Platform = async (method, path, body) => {
+  const response = await fetch(`${servers.emulator.url}${path}`, {
+    method,
+    headers: {
+      authorization: `Basic ${Buffer.from("emulator:emulator").toString("base64")}`,
+      "content-type": "application/json",
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const json = await response.json();
+  if (!response.ok)
+    throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
+  return json;
+};
+
+async function addVirtualAuthenticator(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+}
+
+async function openApp(page: Page, ids: CatalogIds) {
+  await page.goto(servers.app);
+  await page.waitForFunction(() => window.appReady === true);
+  await page.evaluate(openCatalogAppInPage, { frameUrl: `${servers.frame}/`, ids });
+}
+
+for (const [name, flow] of Object.entries(legacyFrameFlows)) {
+  test(`${name} through the frame: the session key is opened and kept there`, async ({ page }) => {
+    if (flow.passkey) await addVirtualAuthenticator(page);
+    const ids = await signUpCatalogCustomer(platform);
+    const argument: FlowArgument = { ids, ...(await flow.prepare?.(platform, ids)) };
+    await openApp(page, ids);
+    const running = page.evaluate(flow.run, argument).then(
+      (result) => ({ result }),
+      (error: unknown) => ({ error }),
+    );
+    const frame = page.frameLocator("iframe");
+    for (const tap of flow.taps?.(argument) ?? []) {
+      const confirm = frame.locator("#signet-confirm");
+      const first = await Promise.race([
+        running.then(() => "ended"),
+        confirm.waitFor({ state: "visible" }).then(
+          () => "asked",
+          () => "ended",
+        ),
+      ]);
+      if (first === "ended") {
+        const outcome = await running;
+        if ("error" in outcome) throw outcome.error;
+        throw new Error(`${name} ended before the frame asked for "${tap.title}"`);
+      }
+      await expect(frame.locator("h1")).toHaveText(tap.title);
+      const shown = await frame.locator("dd").allTextContents();
+      for (const value of tap.shows ?? []) expect(shown).toContain(value);
+      const button = await confirm.elementHandle();
+      await page.waitForTimeout(900);
+      await confirm.click();
+      await button?.waitForElementState("hidden", { timeout: 10_000 });
+    }
+    const outcome = await running;
+    if ("error" in outcome) throw outcome.error;
+    flow.check(outcome.result as never, argument);
+  });
+}
+
+test("the page cannot open a session bundle with an export's key, a spent key or a key the frame did not make", async ({
+  page,
+}) => {
+  const ids = await signUpCatalogCustomer(platform);
+  await openApp(page, ids);
+  await page.evaluate(installHostileInPage, servers.frame);
+  const result = await page.evaluate(async (accountId) => {
+    const { hostile, signer } = window.frameTest as never as {
+      hostile: HostileAccess;
+      signer: { crypto: { openSessionKeyBundle(parameters: unknown): Promise<unknown> } };
+    };
+    const reasonOf = async (message: Record<string, unknown>) => {
+      const answer = await hostile.ask(message);
+      return answer.ok ? "opened" : answer.error?.details?.reason;
+    };
+    // A bundle of the legacy shape (base58check of 81 bytes) need not be valid for these: each
+    // is refused before it is read.
+    const bundle = "1".repeat(110);
+    const { result: listed } = await hostile.ask({ kind: "list" });
+    const storeId = (listed as { storeIds: string[] }).storeIds.find((s) =>
+      s.startsWith("signet.session|"),
+    )!;
+    const { result: got } = await hostile.ask({ kind: "get", storeId });
+    const sessionHandle = (got as { handle: string }).handle;
+
+    // A decrypt-only key an export named: claimed by the export, it never opens a session.
+    const { result: made } = await hostile.ask({ kind: "exportKey" });
+    const exportHandle = (made as { handle: string }).handle;
+    const exportStamp = await reasonOf({
+      kind: "stamp",
+      handle: sessionHandle,
+      payload: "{}",
+      operation: "exportWallet",
+      method: "POST",
+      path: `/internal-accounts/${accountId}/export`,
+      body: JSON.stringify({ clientPublicKey: exportHandle }),
+    });
+    const exportKey = await reasonOf({ kind: "openSession", handle: exportHandle, bundle });
+
+    // A fresh key opens at most one bundle: a garbled one spends it (refused by core's open).
+    const { result: fresh } = await hostile.ask({ kind: "exportKey" });
+    const freshHandle = (fresh as { handle: string }).handle;
+    const garbled = await hostile.ask({ kind: "openSession", handle: freshHandle, bundle });
+    const spent = await reasonOf({ kind: "openSession", handle: freshHandle, bundle });
+
+    const unknown = await reasonOf({ kind: "openSession", handle: `04${"22".repeat(64)}`, bundle });
+    const noBundle = await reasonOf({ kind: "openSession", handle: freshHandle });
+    // The signing key's handle is no decryption key.
+    const signingHandle = await reasonOf({ kind: "openSession", handle: sessionHandle, bundle });
+    // The adapter never returns a scalar to the page.
+    const scalar = await signer.crypto
+      .openSessionKeyBundle({ bundle, key: { publicKeyUncompressed: freshHandle } })
+      .then(
+        () => "returned",
+        (error: { code: string; details?: { reason?: string } }) =>
+          `${error.code}:${error.details?.reason}`,
+      );
+    return {
+      exportStamp,
+      exportKey,
+      garbled: garbled.ok ? "opened" : garbled.error?.code,
+      spent,
+      unknown,
+      noBundle,
+      signingHandle,
+      scalar,
+    };
+  }, ids.accountId);
+  expect(result).toEqual({
+    exportStamp: "check",
+    exportKey: "key",
+    garbled: expect.stringMatching(/^(ENCODING_INVALID|CHECKSUM_INVALID|BUNDLE_MALFORMED)$/),
+    spent: "key",
+    unknown: "key",
+    noBundle: "unexpected",
+    signingHandle: "key",
+    scalar: "FRAME_REFUSED:unsupported",
+  });
+});
