@@ -5,7 +5,9 @@
 // `legacyFrameFlows`, answered as e2e/frame-catalog.spec.ts answers its runners). Then the page,
 // as a hostile script with raw access to the channel, tries to open a bundle with a key an export
 // claimed, with a spent key, with a handle the frame never made, and without a bundle.
+import { generateKeyPairSync } from "node:crypto";
 import { expect, type Page, test } from "@playwright/test";
+import { sealLegacySessionKey } from "../packages/emulator/src/crypto/bundles.js";
 import {
   type CatalogIds,
   type FlowArgument,
@@ -178,5 +180,76 @@ test("the page cannot open a session bundle with an export's key, a spent key or
     noBundle: "unexpected",
     signingHandle: "key",
     scalar: "FRAME_REFUSED:unsupported",
+  });
+});
+
+test("a key the page sealed into a legacy bundle itself is opened, but never gets a session by a refresh", async ({
+  page,
+}) => {
+  // The legacy bundle carries no signature, only its seal to the frame's decrypt-only key, whose
+  // public key the page is told: the page can seal a scalar it chose. The frame opens it (a sign-in
+  // could not tell it from the service's), but such a key is never a refresh's new session key,
+  // or the page would hold a session's private key.
+  const ids = await signUpCatalogCustomer(platform);
+  await openApp(page, ids);
+  await page.evaluate(installHostileInPage, servers.frame);
+  const decryptKey = await page.evaluate(async () => {
+    const { hostile } = window.frameTest as never as { hostile: HostileAccess };
+    const { result } = await hostile.ask({ kind: "exportKey" });
+    return (result as { handle: string }).handle;
+  });
+  const { privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+  const jwk = privateKey.export({ format: "jwk" });
+  const bytes = (b64: string | undefined) => new Uint8Array(Buffer.from(b64 ?? "", "base64url"));
+  const chosen = `04${Buffer.from(bytes(jwk.x)).toString("hex")}${Buffer.from(bytes(jwk.y)).toString("hex")}`;
+  const bundle = sealLegacySessionKey({
+    sessionPrivateKey: bytes(jwk.d),
+    recipientPublicKey: new Uint8Array(Buffer.from(decryptKey, "hex")),
+  });
+  const result = await page.evaluate(
+    async ({ accountId, decryptKey, bundle }) => {
+      const { hostile } = window.frameTest as never as { hostile: HostileAccess };
+      const opened = await hostile.ask({ kind: "openSession", handle: decryptKey, bundle });
+      const key = opened.result as {
+        handle: string;
+        publicKey: string;
+        publicKeyUncompressed: string;
+      };
+      const { result: listed } = await hostile.ask({ kind: "list" });
+      const storeId = (listed as { storeIds: string[] }).storeIds.find((s) =>
+        s.startsWith("signet.session|"),
+      )!;
+      const { result: got } = await hostile.ask({ kind: "get", storeId });
+      const sessionHandle = (got as { handle: string }).handle;
+      const refreshTo = async (handle: string, clientPublicKey: string) => {
+        const answer = await hostile.ask({
+          kind: "stamp",
+          handle,
+          payload: JSON.stringify({
+            type: "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2",
+            timestampMs: String(Date.now()),
+            organizationId: "org",
+            parameters: { targetPublicKey: clientPublicKey, expirationSeconds: "900" },
+          }),
+          operation: "refreshSession",
+          method: "POST",
+          path: `/auth/sessions/${storeId.split("|")[2] ?? "Session:x"}/refresh`,
+          body: JSON.stringify({ accountId, clientPublicKey }),
+        });
+        return answer.ok ? "stamped" : answer.error?.details?.reason;
+      };
+      return {
+        opened: opened.ok ? key.publicKeyUncompressed : opened.error?.details?.reason,
+        // The stored session's refresh to the page's key, in either encoding.
+        storedToChosen: await refreshTo(sessionHandle, key.publicKey),
+        storedToChosenUncompressed: await refreshTo(sessionHandle, key.publicKeyUncompressed),
+      };
+    },
+    { accountId: ids.accountId, decryptKey, bundle },
+  );
+  expect(result).toEqual({
+    opened: chosen,
+    storedToChosen: "key",
+    storedToChosenUncompressed: "key",
   });
 });

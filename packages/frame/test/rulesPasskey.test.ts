@@ -158,6 +158,19 @@ describe("a delegated key (POST /auth/delegated-keys)", () => {
     expect(await verdict(build(policies(delegated)).check, policies(delegated))).toBe("type");
   });
 
+  it("gives one second signature to two policy requests made at once", async () => {
+    const first = build(identity(delegated));
+    expect(await verdict(first.check, identity(delegated))).toBe("signed");
+    first.stamped?.();
+    // Both built before either is stamped: the second is a first signature (a tap), and refused.
+    const one = build(policies(delegated));
+    const other = build(policies(delegated));
+    expect(one.gesture).toBe(false);
+    expect(other.gesture).toBe(true);
+    expect(await verdict(other.check, policies(delegated))).toBe("type");
+    expect(await verdict(one.check, policies(delegated))).toBe("signed");
+  });
+
   it("refuses another account, another card's identity, or an identity that can sign in", async () => {
     expect(
       found.rule.build(input(identity(delegated), { storedAccountId: undefined }) as never),

@@ -52,7 +52,10 @@ export function startFrame(context: FrameContext): void {
   const { root, parentOrigin, trustedExportSigners } = context;
   const store = createIndexedDbKeyStore({ dbName: "signet-frame" });
   // Keys in use, by handle (random, never the key): fresh ones until stored, stored ones by id.
-  const keys = new Map<string, { key: SigningKey; storeId?: string }>();
+  // A key opened from a legacy bundle (`openSession`) is marked: the bundle carries no signature,
+  // so a page can seal a scalar of its own choosing to a decrypt-only key of the frame, and such
+  // a key must never become a refresh's new session key.
+  const keys = new Map<string, { key: SigningKey; storeId?: string; opened?: true }>();
   // Decrypt-only keys, by handle: each serves once, for an export (claimed when an export's stamp
   // names it, shown once confirmed) or a legacy session bundle (spent when opened).
   const exportKeys = new Map<
@@ -92,9 +95,13 @@ export function startFrame(context: FrameContext): void {
     }
   }
 
-  const hold = (key: SigningKey, storeId?: string) => {
+  const hold = (key: SigningKey, storeId?: string, opened?: true) => {
     const handle = newRequestId();
-    keys.set(handle, storeId === undefined ? { key } : { key, storeId });
+    keys.set(handle, {
+      key,
+      ...(storeId === undefined ? {} : { storeId }),
+      ...(opened ? { opened } : {}),
+    });
     return handle;
   };
   const held = (handle: string) => {
@@ -102,9 +109,12 @@ export function startFrame(context: FrameContext): void {
     if (!entry) throw refuse("key", "The frame holds no key by this handle");
     return entry;
   };
+  // Fresh: made here by `generate` and not stored yet. Never a key opened from a bundle (whose
+  // scalar the page may know) nor a stored one.
   const isFreshKey = (publicKey: string) =>
     [...keys.values()].some(
-      (entry) => entry.storeId === undefined && entry.key.publicKey === publicKey,
+      (entry) =>
+        entry.storeId === undefined && entry.opened !== true && entry.key.publicKey === publicKey,
     );
 
   async function stamp(request: Extract<FrameRequest, { kind: "stamp" }>) {
@@ -271,11 +281,11 @@ export function startFrame(context: FrameContext): void {
         // core's open checks its encoding, checksum, point, seal and scalar.
         const scalar = await openSessionKeyBundle({ bundle: request.bundle, key: entry.key });
         try {
-          // Non-extractable, and held as a fresh key of the frame: the refresh and store rules
-          // treat it as they treat a `generate` key.
+          // Non-extractable, and held by the frame: it stamps (its session's refresh, its proof)
+          // and is stored as a `generate` key is, but is never a refresh's new key (see `keys`).
           const key = await importSigningKey(scalar);
           return {
-            handle: hold(key),
+            handle: hold(key, undefined, true),
             publicKey: key.publicKey,
             publicKeyUncompressed: key.publicKeyUncompressed,
           };

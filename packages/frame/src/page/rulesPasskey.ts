@@ -205,11 +205,23 @@ export function buildDelegation(owner: object, input: DelegationInput): Delegati
   const type = activityOf(payload)?.type;
   const approved = approvedDelegations.get(creation);
   if (approved && typeof type === "string" && POLICY_TYPES.has(type)) {
+    // Taken now, not once stamped: two policy requests at once get one second signature, and
+    // the other goes the first signature's way (a tap). A check that throws gives it back.
+    approvedDelegations.delete(creation);
     return {
-      check: (signed, context) => approved(signed, { ...context, signature: 2 }),
+      check: async (signed, context) => {
+        try {
+          const verdict = await approved(signed, { ...context, signature: 2 });
+          approvedDelegations.delete(creation);
+          return verdict;
+        } catch (error) {
+          approvedDelegations.set(creation, approved);
+          throw error;
+        }
+      },
       accountId,
       gesture: false,
-      stamped: () => approvedDelegations.delete(creation),
+      stamped: () => undefined,
     };
   }
   let instance: DelegatedCheck | undefined;
