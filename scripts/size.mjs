@@ -181,7 +181,9 @@ const budgets = [
     // request's one time budget bounds its sends' retries too (the fault soak's PROCESSING_TIMEOUTs).
     // +6 B with the legacy sign-ins' key opened where a frame keeps it
     // (CryptoApi.openSessionSigningKey, session/establishSession.ts): 21616 B merged.
-    upFront: 21_616,
+    // The service clock's follower a function of its own, so createClient stays under the
+    // structure test's 250 lines (+27 B): 21643 B.
+    upFront: 21_643,
     // +28 B in all (60720 B): withStepUp runs an action step-up does not name in the caller's call.
     // -3 B (60717 B): the step-up check and getStepUpStatus share one reading of the verification.
     // +95 B (60812 B) with the two cuts above: the probe's chunk and the HPKE chunk's new import
@@ -300,9 +302,11 @@ const budgets = [
     // front, 73356 B in all merged. A stored session's legacy refresh to a decrypt-only key the
     // frame claims for it (+73 B up front, +84 B in all): 28757 B, 73440 B. A key opened from
     // a bundle marked so that it is never a refresh's new key, and a delegated key's second
-    // signature taken when its request is read (+39 B, +49 B): 28796 B, 73489 B.
-    upFront: 28_796,
-    whole: 73_489,
+    // signature taken when its request is read (+39 B, +49 B): 28796 B, 73489 B. The stamp's
+    // steps (the body read, the claims, the refusals, the check) functions of their own so that
+    // startFrame stays under the structure test's 250 lines (+75 B, +48 B): 28871 B, 73537 B.
+    upFront: 28_871,
+    whole: 73_537,
   },
 ];
 

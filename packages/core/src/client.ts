@@ -339,23 +339,34 @@ function adoptionSeams(
   };
 }
 
-/** Builds `createClient` for an entry point's defaults. */
-export function createClientFactory(defaults: ClientDefaults) {
-  return function createClient(parameters: CreateClientParameters): SignetClient {
-    checkOptions(parameters);
-    // Expiry times come from the service's clock. A device clock that is minutes off would make
-    // every challenge look expired (or a dead session look alive), so the client's clock follows
-    // the `Date` header of relay answers whenever the two differ by more than SKEW_TOLERANCE_MS.
-    const deviceClock = parameters.clock ?? systemClock;
-    let skewMs = 0;
-    const clock: Clock = { now: () => deviceClock.now() + skewMs };
-    const observeDate = (response: Response) => {
+/**
+ * Expiry times come from the service's clock. A device clock that is minutes off would make every
+ * challenge look expired (or a dead session look alive), so the client's clock follows the `Date`
+ * header of relay answers whenever the two differ by more than SKEW_TOLERANCE_MS.
+ */
+function serviceClock(deviceClock: Clock): {
+  clock: Clock;
+  observeDate: (response: Response) => void;
+} {
+  let skewMs = 0;
+  return {
+    clock: { now: () => deviceClock.now() + skewMs },
+    observeDate(response) {
       const served = Date.parse(response.headers?.get?.("date") ?? "");
       if (Number.isNaN(served)) return;
       const offset = served - deviceClock.now();
       if (Math.abs(offset) > MAX_CLOCK_OFFSET_MS) return;
       skewMs = Math.abs(offset) > SKEW_TOLERANCE_MS ? offset : 0;
-    };
+    },
+  };
+}
+
+/** Builds `createClient` for an entry point's defaults. */
+export function createClientFactory(defaults: ClientDefaults) {
+  return function createClient(parameters: CreateClientParameters): SignetClient {
+    checkOptions(parameters);
+    const deviceClock = parameters.clock ?? systemClock;
+    const { clock, observeDate } = serviceClock(deviceClock);
     const emit = (event: SignetEvent, onEvent?: EventSink) => {
       deliver(event, parameters.onEvent, onEvent);
     };

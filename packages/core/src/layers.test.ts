@@ -28,6 +28,9 @@ const RANKS: [prefix: string, rank: number][] = [
   ["session/expiry/", 7],
   ["session/", 4],
   // Calls still processing: kept beside the key store (keys/), tracked for the session layer's events.
+  // The resume of a kept passkey sign-in finishes as the action does (its proof and adoption):
+  // above the actions, loaded by the entry on first use (entry.ts `keptPasskey`).
+  ["pending/keptPasskey.ts", 7],
   ["pending/", 4],
   ["client.ts", 5],
   ["clientOptions.ts", 5],
@@ -64,6 +67,7 @@ const SHARED = new Set([
   "errors/codes.ts",
   "errors/errorGroups.ts",
   "errors/defined.ts",
+  "errors/refusedByService.ts",
   "transport/wire.ts",
 ]);
 

@@ -26,7 +26,13 @@ import {
 } from "../protocol.js";
 import { type ConfirmElsewhere, type ConfirmRow, confirmInFrame, showPhrase } from "./confirm.js";
 import { openConfirmWindow } from "./confirmWindow.js";
-import { accountOfStoreId, confirmationRows, ruleFor } from "./rules.js";
+import {
+  accountOfStoreId,
+  type Built,
+  confirmationRows,
+  type RuleRefusal,
+  ruleFor,
+} from "./rules.js";
 import { type MadePasskey, readRegistrationOptions, registrationRows } from "./rulesPasskey.js";
 
 const refuse = (reason: string, message: string, operation?: string): SignetError =>
@@ -58,10 +64,7 @@ export function startFrame(context: FrameContext): void {
   const keys = new Map<string, { key: SigningKey; storeId?: string; opened?: true }>();
   // Decrypt-only keys, by handle: each serves once, for an export (claimed when an export's stamp
   // names it, shown once confirmed) or a legacy session bundle (spent when opened).
-  const exportKeys = new Map<
-    string,
-    { key: DecryptionKey; confirmed: boolean; claimed?: "export" | "session" }
-  >();
+  const exportKeys: DecryptionKeys = new Map();
   const seen = new Set<string>();
   // The passkeys this frame's own ceremonies made, by credential id: the add of one of these is
   // the only passkey add the frame signs (a page could otherwise make up an attestation of a key
@@ -122,71 +125,22 @@ export function startFrame(context: FrameContext): void {
     const found = ruleFor(request.method, request.path);
     if (!found)
       throw refuse("unsupported", "The frame does not sign this request yet", request.operation);
-    let body: Record<string, unknown> | undefined;
-    try {
-      const parsed = request.body === undefined ? undefined : JSON.parse(request.body);
-      body = typeof parsed === "object" && parsed !== null ? parsed : undefined;
-    } catch {
-      throw refuse("unexpected", "The request's body is not JSON", request.operation);
-    }
     const built = found.rule.build({
       key,
       storedAccountId: accountOfStoreId(storeId),
       ids: found.ids,
-      body,
+      body: bodyOf(request),
       isFreshKey,
-      // A key a legacy refresh claimed for its session is no export's.
-      isExportKey: (publicKey) => {
-        const entry = exportKeys.get(publicKey);
-        return entry !== undefined && entry.claimed !== "session";
-      },
-      isSessionDecryptionKey: (publicKey) => {
-        const entry = exportKeys.get(publicKey);
-        return entry !== undefined && entry.claimed === undefined;
-      },
+      ...decryptionKeyUses(exportKeys),
       stampedByFreshKey: storeId === undefined,
       registration: (credentialId) => registrations.get(credentialId),
       payload: request.payload,
     });
-    if (built === "unsupported")
-      throw refuse("unsupported", "The frame does not sign this request yet", request.operation);
-    // The export's key is claimed before its tap, so that it never opens a session bundle.
-    if (typeof built === "object" && built.exportKey) {
-      const entry = exportKeys.get(built.exportKey);
-      if (entry) entry.claimed = "export";
-    }
-    // A legacy refresh's key likewise, before its check: it never shows an export after.
-    if (typeof built === "object" && built.sessionDecryptionKey) {
-      const entry = exportKeys.get(built.sessionDecryptionKey);
-      if (entry) entry.claimed = "session";
-    }
-    if (built === "key")
-      throw refuse("key", "The request names a key this frame did not make", request.operation);
-    if (built === "passkey")
-      throw refuse(
-        "passkey",
-        "The passkey was not created by the signer frame: pass frameSigner().webauthn to createClient",
-        request.operation,
-      );
-    if (built === "kind")
-      throw refuse(
-        "kind",
-        "The removal removes no kind of sign-in method the frame knows",
-        request.operation,
-      );
-    try {
-      const verdict = await built.check(request.payload, {
-        operation: request.operation,
-        signature: 1,
-        now: Date.now(),
-      });
-      if (!verdict.known) throw new Error("an activity core does not know");
-    } catch (cause) {
-      throw new SignetError("FRAME_REFUSED", "The payload failed the operation's check", {
-        details: { reason: "check", operation: request.operation },
-        cause,
-      });
-    }
+    // The export's key is claimed before its tap, so that it never opens a session bundle; a
+    // legacy refresh's likewise, before its check, so that it never shows an export after.
+    if (typeof built === "object") claimDecryptionKeys(exportKeys, built);
+    if (typeof built === "string") throw refusal(built, request.operation);
+    await runCheck(built, request);
     if (built.gesture ?? found.rule.gesture) {
       await confirmTap(
         request,
@@ -342,6 +296,71 @@ export function startFrame(context: FrameContext): void {
 }
 
 /** An error as it crosses the channel: code, message and details (never a stack or a cause). */
+type DecryptionKeys = Map<
+  string,
+  { key: DecryptionKey; confirmed: boolean; claimed?: "export" | "session" }
+>;
+
+/** The request's body, parsed (an object), or undefined; a body that is not JSON is refused. */
+function bodyOf(request: { body?: string | undefined; operation: string }) {
+  try {
+    const parsed = request.body === undefined ? undefined : JSON.parse(request.body);
+    return typeof parsed === "object" && parsed !== null
+      ? (parsed as Record<string, unknown>)
+      : undefined;
+  } catch {
+    throw refuse("unexpected", "The request's body is not JSON", request.operation);
+  }
+}
+
+/** What a decrypt-only key may serve: an export (never one a legacy refresh claimed), a session. */
+const decryptionKeyUses = (keys: DecryptionKeys) => ({
+  isExportKey: (publicKey: string) => {
+    const entry = keys.get(publicKey);
+    return entry !== undefined && entry.claimed !== "session";
+  },
+  isSessionDecryptionKey: (publicKey: string) => keys.get(publicKey)?.claimed === undefined,
+});
+
+/** Claims the decrypt-only key an export or a legacy refresh names, for that use alone. */
+function claimDecryptionKeys(keys: DecryptionKeys, built: Built): void {
+  const exportEntry = built.exportKey ? keys.get(built.exportKey) : undefined;
+  if (exportEntry) exportEntry.claimed = "export";
+  const sessionEntry = built.sessionDecryptionKey
+    ? keys.get(built.sessionDecryptionKey)
+    : undefined;
+  if (sessionEntry) sessionEntry.claimed = "session";
+}
+
+const REFUSALS: Record<RuleRefusal, string> = {
+  unsupported: "The frame does not sign this request yet",
+  key: "The request names a key this frame did not make",
+  passkey:
+    "The passkey was not created by the signer frame: pass frameSigner().webauthn to createClient",
+  kind: "The removal removes no kind of sign-in method the frame knows",
+};
+
+/** A rule's refusal before any check, as the channel answers it. */
+const refusal = (reason: RuleRefusal, operation: string) =>
+  refuse(reason, REFUSALS[reason], operation);
+
+/** Core's check of the payload for the request's operation (its first signature's). */
+async function runCheck(built: Built, request: { payload: string; operation: string }) {
+  try {
+    const verdict = await built.check(request.payload, {
+      operation: request.operation,
+      signature: 1,
+      now: Date.now(),
+    });
+    if (!verdict.known) throw new Error("an activity core does not know");
+  } catch (cause) {
+    throw new SignetError("FRAME_REFUSED", "The payload failed the operation's check", {
+      details: { reason: "check", operation: request.operation },
+      cause,
+    });
+  }
+}
+
 function wire(error: unknown) {
   if (error instanceof SignetError)
     return {
