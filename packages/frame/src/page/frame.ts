@@ -319,7 +319,10 @@ const decryptionKeyUses = (keys: DecryptionKeys) => ({
     const entry = keys.get(publicKey);
     return entry !== undefined && entry.claimed !== "session";
   },
-  isSessionDecryptionKey: (publicKey: string) => keys.get(publicKey)?.claimed === undefined,
+  isSessionDecryptionKey: (publicKey: string) => {
+    const entry = keys.get(publicKey);
+    return entry !== undefined && entry.claimed === undefined;
+  },
 });
 
 /** Claims the decrypt-only key an export or a legacy refresh names, for that use alone. */
