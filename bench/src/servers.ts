@@ -122,7 +122,7 @@ const gcLog = { minor: { n: 0, ms: 0, maxMs: 0 }, major: { n: 0, ms: 0, maxMs: 0
 if (process.env.SIGNET_BENCH_GC === "1") {
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
-      const kind = (entry.detail as { kind?: number } | undefined)?.kind;
+      const kind = (entry as { detail?: { kind?: number } }).detail?.kind;
       // NODE_PERFORMANCE_GC_MINOR = 1, _MAJOR = 4 (incremental marking and weak callbacks are
       // steps of a major one).
       const tally: GcTally | undefined =
