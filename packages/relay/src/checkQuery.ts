@@ -40,9 +40,8 @@ export function invalidInput(message: string, details?: Record<string, unknown>)
 
 /** A query name or value decoded (`+` is a space); one with neither `%` nor `+` is itself. */
 function decodeQueryPart(part: string): string {
-  return part.includes("%") || part.includes("+")
-    ? decodeURIComponent(part.replaceAll("+", " "))
-    : part;
+  const spaced = part.includes("+") ? part.replaceAll("+", " ") : part;
+  return spaced.includes("%") ? decodeURIComponent(spaced) : spaced;
 }
 
 /** Checks the query against the route's parameters and rebuilds it from the checked values. */

@@ -518,12 +518,18 @@ function configureRelay(
         throw missingEndUserIp("not configured");
       }
     }
-    const ids: NamedId[] = [];
-    for (let i = 0; i < match.ids.length; i++) {
-      const id = match.ids[i]!;
-      if (!isOpaqueSegment(id.kind)) ids.push({ kind: id.kind, value: id.value, where: "path" });
+    // The ids to check, in the order named: the path's, the query's, the body's. A request that
+    // names ids in its query only (the usual read) has its list checked as it is, not copied.
+    let ids: NamedId[] = queryIds;
+    if (match.ids.length > 0 || bodyIds.length > 0) {
+      ids = [];
+      for (let i = 0; i < match.ids.length; i++) {
+        const id = match.ids[i]!;
+        if (!isOpaqueSegment(id.kind)) ids.push({ kind: id.kind, value: id.value, where: "path" });
+      }
+      for (let i = 0; i < queryIds.length; i++) ids.push(queryIds[i]!);
+      for (let i = 0; i < bodyIds.length; i++) ids.push(bodyIds[i]!);
     }
-    ids.push(...queryIds, ...bodyIds);
     const owned = assertOwned(ownership, customerId, ids);
     if (owned !== undefined) await owned;
 
@@ -533,7 +539,7 @@ function configureRelay(
       path: match.upstreamPath,
       query,
       headers,
-      ...(body !== undefined ? { body } : {}),
+      body,
     });
     if (answer.status < 200 || answer.status > 599) {
       throw new RelayRefusal("UPSTREAM_UNAVAILABLE", "The service answered with a bad status.");
@@ -553,6 +559,11 @@ function configureRelay(
     return passThrough(answer.status, answer.headers, answer.body);
   }
 
+  // With no event to tell, the answer is the handler's or its refusal's: no step of its own (an
+  // async function here cost every request a suspended frame and a turn of the microtask queue).
+  if (onEvent === undefined) {
+    return (incoming) => handle(incoming, { route: null }).catch(refusedAnswer);
+  }
   return async function answer(incoming: RelayIncoming): Promise<RelayAnswer> {
     const started = Date.now();
     const state: { route: string | null; customerId?: string; reason?: string } = {
@@ -564,16 +575,12 @@ function configureRelay(
     try {
       response = await handle(incoming, state);
     } catch (error) {
-      const refusal =
-        error instanceof RelayRefusal
-          ? error
-          : new RelayRefusal(RelayErrorCode.INTERNAL_ERROR, "The relay failed.");
+      const refusal = asRefusal(error);
       code = refusal.code;
       const detailReason = refusal.details?.reason;
       reason = typeof detailReason === "string" ? detailReason : refusal.message;
       response = errorAnswer(refusal);
     }
-    if (onEvent === undefined) return response;
     emit({
       type: "response",
       method: incoming.method,
@@ -635,6 +642,17 @@ function webhookSettings(
     maxBodyBytes,
     now: Date.now,
   };
+}
+
+/** The refusal an error is answered with: its own, or a 500 that says nothing of its cause. */
+function asRefusal(error: unknown): RelayRefusal {
+  return error instanceof RelayRefusal
+    ? error
+    : new RelayRefusal(RelayErrorCode.INTERNAL_ERROR, "The relay failed.");
+}
+
+function refusedAnswer(error: unknown): RelayAnswer {
+  return errorAnswer(asRefusal(error));
 }
 
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
