@@ -32,7 +32,7 @@ import {
 } from "./rateLimit.js";
 import { basePathSegments, splitPath } from "./requestPath.js";
 import { compileRoutes } from "./routeMatcher.js";
-import { isIdOfKind, isOpaqueSegment, RELAY_ROUTES } from "./routes.js";
+import { isIdOfKind, isOpaqueSegment, RELAY_ROUTES, type RelayPathId } from "./routes.js";
 import { basicAuthorization, callUpstream, createSlots, type Upstream } from "./upstream.js";
 import { recordSender, type WebhookSettings } from "./webhooks/receiver.js";
 import { webhookRoute } from "./webhooks/route.js";
@@ -518,18 +518,7 @@ function configureRelay(
         throw missingEndUserIp("not configured");
       }
     }
-    // The ids to check, in the order named: the path's, the query's, the body's. A request that
-    // names ids in its query only (the usual read) has its list checked as it is, not copied.
-    let ids: NamedId[] = queryIds;
-    if (match.ids.length > 0 || bodyIds.length > 0) {
-      ids = [];
-      for (let i = 0; i < match.ids.length; i++) {
-        const id = match.ids[i]!;
-        if (!isOpaqueSegment(id.kind)) ids.push({ kind: id.kind, value: id.value, where: "path" });
-      }
-      for (let i = 0; i < queryIds.length; i++) ids.push(queryIds[i]!);
-      for (let i = 0; i < bodyIds.length; i++) ids.push(bodyIds[i]!);
-    }
+    const ids = namedIds(match.ids, queryIds, bodyIds);
     const owned = assertOwned(ownership, customerId, ids);
     if (owned !== undefined) await owned;
 
@@ -597,6 +586,26 @@ function configureRelay(
     });
     return response;
   };
+}
+
+/**
+ * The ids a request names, in order: the path's (opaque segments aside), the query's, the body's.
+ * A request that names ids in its query only (the usual read) gets that list as it is, not a copy.
+ */
+function namedIds(
+  pathIds: readonly RelayPathId[],
+  queryIds: NamedId[],
+  bodyIds: readonly NamedId[],
+): NamedId[] {
+  if (pathIds.length === 0 && bodyIds.length === 0) return queryIds;
+  const ids: NamedId[] = [];
+  for (let i = 0; i < pathIds.length; i++) {
+    const id = pathIds[i]!;
+    if (!isOpaqueSegment(id.kind)) ids.push({ kind: id.kind, value: id.value, where: "path" });
+  }
+  for (let i = 0; i < queryIds.length; i++) ids.push(queryIds[i]!);
+  for (let i = 0; i < bodyIds.length; i++) ids.push(bodyIds[i]!);
+  return ids;
 }
 
 /** The receiver's settings from its options, checked at creation; `undefined` when it is off. */
