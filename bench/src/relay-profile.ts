@@ -140,7 +140,13 @@ try {
         // As the bench does (relayFloor.ts): each round after a full collection.
         await fetch(`${servers.floor}/__collect`);
         const before = await cpu();
-        const run = await runLoad({ url: servers[c], connections, durationMs: roundMs, next });
+        const run = await runLoad({
+          url: servers[c],
+          connections,
+          durationMs: roundMs,
+          next,
+          openFirst: true,
+        });
         got[c]!.cpu += (await cpu()) - before;
         got[c]!.l.push(...run.latencies);
         got[c]!.rps.push(run.rps);
