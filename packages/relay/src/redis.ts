@@ -334,8 +334,13 @@ function redisRateLimit(
  * A {@link RateLimitStore} and an {@link OwnershipCache} in one Redis, for relays that scale out:
  * every instance counts against the same per-user window and reuses the same ownership facts.
  *
+ * The rate limit takes leases of several hits of a user's window by default (see
+ * {@link RedisStoresOptions.leases}): a user's requests are then mostly answered without a
+ * Redis round trip, never beyond the limit across instances.
+ *
  * Failure behaviour: when Redis fails or times out, the rate limit cannot be enforced, so the
- * relay refuses writes with 503 `RELAY_STORE_UNAVAILABLE` (fail closed) and lets reads through;
+ * relay refuses writes with 503 `RELAY_STORE_UNAVAILABLE` (fail closed) and lets reads through,
+ * except for hits a lease already holds (Redis granted them), which are allowed;
  * the ownership cache treats a failure as a miss and asks the service (slower, never wrong). Both
  * recover by themselves when Redis answers again.
  *
