@@ -77,22 +77,25 @@ export class RelayStoreUnavailableError extends Error {
 }
 
 // For each key in turn, one atomic step (two relay instances can never both start a window or
-// lose a count): grant min(wanted, limit - count) hits with INCRBY, or, when none is left, count
-// the refused hit with INCR; PEXPIRE when the window has no expiry yet (its first hit); PTTL.
-// KEYS[i] is asked for with the window ARGV[i], ARGV[n + i] hits wanted and the limit
-// ARGV[2n + i]; the reply is the hits granted and the ttl of each key in turn. One script for one
-// ask or a batch of them (the same key may come more than once: each is granted in order).
+// lose a count): INCRBY the hits wanted; when that passes the limit, DECRBY back to what the
+// window had left, granted = min(wanted, limit - count before), or, when nothing was left, to
+// one hit more (the refused hit is counted, as one INCR would); PEXPIRE when the window has no
+// expiry yet (its first hit); PTTL. KEYS[i] is asked for with the window ARGV[i], ARGV[n + i]
+// hits wanted and the limit ARGV[2n + i]; the reply is the hits granted and the ttl of each key
+// in turn. One script for one ask or a batch of them (the same key may come more than once:
+// each is granted in order).
 const LEASES = `local n = #KEYS
 local out = {}
 for i = 1, n do
   local key = KEYS[i]
-  local count = tonumber(redis.call("GET", key) or "0")
-  local granted = math.min(tonumber(ARGV[n + i]), tonumber(ARGV[2 * n + i]) - count)
-  if granted < 1 then
-    granted = 0
-    redis.call("INCR", key)
-  else
-    redis.call("INCRBY", key, granted)
+  local wanted = tonumber(ARGV[n + i])
+  local limit = tonumber(ARGV[2 * n + i])
+  local count = redis.call("INCRBY", key, wanted)
+  local granted = wanted
+  if count > limit then
+    granted = math.max(0, limit - (count - wanted))
+    local back = wanted - math.max(granted, 1)
+    if back > 0 then redis.call("DECRBY", key, back) end
   end
   local ttl = redis.call("PTTL", key)
   if ttl < 0 then redis.call("PEXPIRE", key, ARGV[i]); ttl = tonumber(ARGV[i]) end
