@@ -3,8 +3,11 @@
 // in memory. Never more than the limit across instances; exactly the limit for one instance; a
 // lease ends before its window; a slow user holds no reserve; a lease outlives a lost Redis.
 import type { ChildProcess } from "node:child_process";
+import { startEmulatorServer } from "@signet/emulator";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { serveRelay } from "../../test/src/stubService.js";
+import { createRelay } from "../src/createRelay.js";
 import { usersHeld } from "../src/leases.js";
 import { type RateLimitResult, type RateLimitStore, syncHit } from "../src/rateLimit.js";
 import {
@@ -12,6 +15,7 @@ import {
   type RedisClientLike,
   RelayStoreUnavailableError,
 } from "../src/redis.js";
+import { as, emulatorRelayOptions, json, platform } from "./nodeWallet.js";
 import { freePort, killRedisServer, startRedisServer } from "./redisServer.js";
 
 let redisProcess: ChildProcess | undefined;
@@ -299,4 +303,89 @@ describe("rate-limit leases", () => {
     const exact = createRedisStores(redis, { leases: false }).rateLimit;
     expect(syncHit(exact)).toBeUndefined();
   });
+});
+
+describe("the relay with leases", () => {
+  it("answers a user's requests from leases; with Redis lost, a write a lease holds passes, then 503", async () => {
+    const emulator = await startEmulatorServer({ port: 0 });
+    const port = await freePort();
+    const lost = await startRedisServer(port);
+    try {
+      const { client, recorded, counted: calls } = await instance(port);
+      const stores = createRedisStores(recorded, { prefix: "t:", commandTimeoutMs: 300 });
+      const relay = await serveRelay(
+        createRelay(
+          emulatorRelayOptions(emulator.url, {
+            rateLimit: { limit: 10_000, windowMs: 60_000, store: stores.rateLimit },
+            ownershipCache: stores.ownershipCache,
+          }),
+        ),
+      );
+      const api = `${relay.url}/api/grid`;
+      try {
+        const user = {
+          customerId: (
+            await platform(emulator.url, "POST", "/customers", {
+              customerType: "INDIVIDUAL",
+              email: "leases@example.com",
+            })
+          ).id as string,
+        };
+        const accounts = `${api}/customers/internal-accounts?type=EMBEDDED_WALLET`;
+        const wallet = (
+          (await (await fetch(accounts, { headers: as(user) })).json()) as {
+            data: { id: string }[];
+          }
+        ).data[0]!.id;
+        const listCredentials = () =>
+          fetch(`${api}/auth/credentials?accountId=${wallet}`, { headers: as(user) });
+        const credential = (
+          (await (await listCredentials()).json()) as {
+            data: { id: string; type: string }[];
+          }
+        ).data.find((c) => c.type === "EMAIL_OTP")!.id;
+        const challenge = () =>
+          fetch(`${api}/auth/credentials/${credential}/challenge`, {
+            method: "POST",
+            headers: json(user),
+          });
+
+        const before = calls.scripts;
+        for (let i = 0; i < 100; i++) {
+          const response = await listCredentials();
+          await response.arrayBuffer();
+          expect(response.status).toBe(200);
+        }
+        // 100 requests, a handful of lease asks.
+        expect(calls.scripts - before).toBeLessThanOrEqual(12);
+        await sleep(50); // the last lease fetched ahead has landed
+        const held = Number(await client.get("t:rate:signet-relay:" + user.customerId)) - 102;
+        expect(held).toBeGreaterThanOrEqual(1);
+
+        await killRedisServer(lost);
+        // A write the lease holds a hit for passes the limit (Redis granted it)…
+        const write = await challenge();
+        await write.arrayBuffer();
+        expect(write.status).toBe(200);
+        // …reads spend the rest (and would pass anyway)…
+        for (let i = 1; i < held; i++) {
+          const response = await listCredentials();
+          await response.arrayBuffer();
+          expect(response.status).toBe(200);
+        }
+        // …and with no lease left, a write fails closed as it does today.
+        const refused = await challenge();
+        expect(refused.status).toBe(503);
+        expect(((await refused.json()) as { code: string }).code).toBe("RELAY_STORE_UNAVAILABLE");
+        const read = await listCredentials();
+        await read.arrayBuffer();
+        expect(read.status).toBe(200);
+      } finally {
+        await relay.close();
+      }
+    } finally {
+      await killRedisServer(lost);
+      await emulator.close();
+    }
+  }, 30_000);
 });
