@@ -14,7 +14,8 @@ import {
 } from "../../../core/src/actions/settleSessions.js";
 import { CREDENTIAL_VERIFY } from "../../../core/src/actions/verifyOtp.js";
 import type { SigningKey } from "../../../core/src/crypto/backend.js";
-import { executeQuotePayload, readQuotePayload } from "../../../core/src/payloads/quotePayload.js";
+import { executeQuotePayload } from "../../../core/src/payloads/executeQuotePayload.js";
+import { readQuotePayload } from "../../../core/src/payloads/quotePayload.js";
 import {
   type CheckPayload,
   expectVerificationToken,
