@@ -11,9 +11,8 @@ import {
   type PayloadFault,
   type PayloadVerdict,
   payloadMismatch,
-  readActivity,
-  readTransaction,
 } from "./payloadVocabulary.js";
+import { readActivity, readTransaction } from "./payloadParse.js";
 import { isPlainObject } from "./responseError.js";
 
 /** Every activity type core knows (docs/protocol.md §11); others are "unknown". */

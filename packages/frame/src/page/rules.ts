@@ -20,7 +20,7 @@ import {
   type CheckPayload,
   expectVerificationToken,
 } from "../../../core/src/transport/payloadCheck.js";
-import { readActivity } from "../../../core/src/transport/payloadVocabulary.js";
+import { readActivity } from "../../../core/src/transport/payloadParse.js";
 import type { QuoteJson } from "../../../core/src/transport/wire.js";
 import type { ConfirmRow } from "./confirm.js";
 import { owner } from "./ruleOwner.js";
