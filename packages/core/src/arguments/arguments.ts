@@ -1,7 +1,7 @@
 // Argument checks shared by the actions. Ids go into relay paths: checked to be `Prefix:<uuid>` so
 // nothing can alter the path.
 import type { SignetClient } from "../client.js";
-import { assertArgument, SignetError } from "../errors/errors.js";
+import { SignetError } from "../errors/errors.js";
 
 const kind = (value: unknown) => (value === null ? "null" : typeof value);
 

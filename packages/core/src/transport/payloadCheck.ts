@@ -12,8 +12,10 @@ import type {
   PayloadCheckContext,
 } from "./payloadVocabulary.js";
 
-// Types only: the refusal and the expectations' helpers are imported from ./payloadVocabulary.ts
-// where they are used (chunks), so that this module, which the page loads, does not bring them.
+export { readActivity, readTransaction } from "./payloadParse.js";
+// The vocabulary's types only: the refusal and the expectations' helpers are imported from
+// ./payloadVocabulary.ts where they are used (chunks), so this module, which the page loads,
+// does not bring them along.
 export type {
   ActivityExpectation,
   CheckPayload,
@@ -23,7 +25,6 @@ export type {
   PayloadFault,
   PayloadVerdict,
 } from "./payloadVocabulary.js";
-export { readActivity, readTransaction } from "./payloadParse.js";
 
 /** Loads the reading; `preloadPayloadChecks` starts it early. */
 const reader = () => loadChunk(() => import("./payloadRead.js"));

@@ -3,6 +3,7 @@
 // loads up front. It parses a copy of the payload only; the stamp covers the bytes as received.
 import { base64UrlDecode } from "../crypto/base64url-decode.js";
 import { utf8Decode } from "../crypto/encoding.js";
+import { readActivity, readTransaction } from "./payloadParse.js";
 import {
   type ActivityExpectation,
   anyHexValue,
@@ -12,7 +13,6 @@ import {
   type PayloadVerdict,
   payloadMismatch,
 } from "./payloadVocabulary.js";
-import { readActivity, readTransaction } from "./payloadParse.js";
 import { isPlainObject } from "./responseError.js";
 
 /** Every activity type core knows (docs/protocol.md §11); others are "unknown". */
