@@ -8,7 +8,8 @@ import type { SignetClient } from "../client.js";
 import { REQUEST_ERRORS } from "../errors/errorGroups.js";
 import { assertArgument, SignetError, type SignetErrorOf } from "../errors/errors.js";
 import type { CallOptions } from "../session/events.js";
-import { DEFAULT_POLLING_INTERVAL_MS, pollUntil } from "../transport/pollUntil.js";
+import { DEFAULT_POLLING_INTERVAL_MS } from "../transport/pollingInterval.js";
+import { pollUntil } from "../transport/pollUntil.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { TransactionJson, TransactionStatus } from "../transport/wire.js";
 
