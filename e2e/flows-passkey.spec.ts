@@ -1,11 +1,8 @@
 // Passkey flows in real Chromium with the CDP virtual authenticator: a user signs in by email OTP,
 // adds a passkey, signs in with it, and the session key survives a reload in IndexedDB.
 import { expect, test } from "@playwright/test";
-import {
-  addVirtualAuthenticator,
-  startWalletServer,
-  type WalletServer,
-} from "./fixtures/walletServer.js";
+import { virtualAuthenticator } from "./fixtures/authenticator.js";
+import { startWalletServer, type WalletServer } from "./fixtures/walletServer.js";
 
 let server: WalletServer;
 test.beforeAll(async () => {
@@ -16,18 +13,7 @@ test.afterAll(async () => {
 });
 
 test("email OTP, add a passkey, sign in with it, reload and export", async ({ page }) => {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
+  const { cdp, authenticatorId } = await virtualAuthenticator(page);
 
   await page.goto(server.origin);
   await page.waitForFunction(() => window.signetCore !== undefined);
@@ -165,8 +151,7 @@ test("a passkey prompt that runs out its time is WEBAUTHN_TIMEOUT, not a cancel,
 test("WebAuthn Signal API: a revoked passkey leaves the device's passkey manager, and a credential list hides passkeys the service no longer has", async ({
   page,
 }) => {
-  const authenticatorId = await addVirtualAuthenticator(page);
-  const cdp = await page.context().newCDPSession(page);
+  const { cdp, authenticatorId } = await virtualAuthenticator(page);
   const onDevice = async () =>
     (await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials.length;
   await page.goto(server.origin);

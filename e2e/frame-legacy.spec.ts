@@ -8,12 +8,14 @@
 import { generateKeyPairSync } from "node:crypto";
 import { expect, type Page, test } from "@playwright/test";
 import { sealLegacySessionKey } from "../packages/emulator/src/crypto/bundles.js";
+import { virtualAuthenticator } from "./fixtures/authenticator.js";
 import {
   type CatalogIds,
+  emulatorPlatform,
   type FlowArgument,
   legacyFrameFlows,
   openCatalogAppInPage,
-  type Platform,
+  runThroughFrame,
   signUpCatalogCustomer,
 } from "./fixtures/frameFlows.js";
 import { type HostileAccess, installHostileInPage } from "./fixtures/framePage.js";
@@ -28,35 +30,7 @@ test.afterAll(async () => {
 });
 
 /** The emulator's platform API, as the app's backend calls it (Node side, Basic auth). */
-const platform: Platform = async (method, path, body) => {
-  const response = await fetch(`${servers.emulator.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Basic ${Buffer.from("emulator:emulator").toString("base64")}`,
-      "content-type": "application/json",
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const json = await response.json();
-  if (!response.ok)
-    throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
-  return json;
-};
-
-async function addVirtualAuthenticator(page: Page) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-}
+const platform = emulatorPlatform(() => servers.emulator.url);
 
 async function openApp(page: Page, ids: CatalogIds) {
   await page.goto(servers.app);
@@ -66,40 +40,11 @@ async function openApp(page: Page, ids: CatalogIds) {
 
 for (const [name, flow] of Object.entries(legacyFrameFlows)) {
   test(`${name} through the frame: the session key is opened and kept there`, async ({ page }) => {
-    if (flow.passkey) await addVirtualAuthenticator(page);
+    if (flow.passkey) await virtualAuthenticator(page);
     const ids = await signUpCatalogCustomer(platform);
     const argument: FlowArgument = { ids, ...(await flow.prepare?.(platform, ids)) };
     await openApp(page, ids);
-    const running = page.evaluate(flow.run, argument).then(
-      (result) => ({ result }),
-      (error: unknown) => ({ error }),
-    );
-    const frame = page.frameLocator("iframe");
-    for (const tap of flow.taps?.(argument) ?? []) {
-      const confirm = frame.locator("#signet-confirm");
-      const first = await Promise.race([
-        running.then(() => "ended"),
-        confirm.waitFor({ state: "visible" }).then(
-          () => "asked",
-          () => "ended",
-        ),
-      ]);
-      if (first === "ended") {
-        const outcome = await running;
-        if ("error" in outcome) throw outcome.error;
-        throw new Error(`${name} ended before the frame asked for "${tap.title}"`);
-      }
-      await expect(frame.locator("h1")).toHaveText(tap.title);
-      const shown = await frame.locator("dd").allTextContents();
-      for (const value of tap.shows ?? []) expect(shown).toContain(value);
-      const button = await confirm.elementHandle();
-      await page.waitForTimeout(900);
-      await confirm.click();
-      await button?.waitForElementState("hidden", { timeout: 10_000 });
-    }
-    const outcome = await running;
-    if ("error" in outcome) throw outcome.error;
-    flow.check(outcome.result as never, argument);
+    await runThroughFrame(page, name, flow, argument);
   });
 }
 

@@ -7,6 +7,7 @@
 // delegated key is confirmed with one tap that shows the card and the key; its second signature
 // (the policies) is bound to that key without a second tap.
 import { expect, type Page, test } from "@playwright/test";
+import { virtualAuthenticator } from "./fixtures/authenticator.js";
 import { installHostileInPage, openFrameAppInPage, signInInPage } from "./fixtures/framePage.js";
 import {
   pageMadePasskeyInPage,
@@ -26,23 +27,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await servers?.close();
 });
-
-/** A virtual platform authenticator for the page (and its same-site frame). */
-async function authenticator(page: Page) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return { cdp, authenticatorId };
-}
 
 async function openApp(page: Page) {
   await page.goto(servers.app);
@@ -70,7 +54,7 @@ async function tapConfirm(page: Page) {
 test("a passkey is created in the frame and added after the taps there, then signs in through the frame", async ({
   page,
 }) => {
-  const { cdp, authenticatorId } = await authenticator(page);
+  const { cdp, authenticatorId } = await virtualAuthenticator(page);
   await openApp(page);
   const frame = page.frameLocator("iframe");
 
@@ -124,7 +108,7 @@ test("a passkey is created in the frame and added after the taps there, then sig
 test("a passkey the page made itself is refused by the frame before any confirmation", async ({
   page,
 }) => {
-  await authenticator(page);
+  await virtualAuthenticator(page);
   await openApp(page);
   const refused = await page.evaluate(pageMadePasskeyInPage);
   expect(refused).toEqual({ ok: false, code: "FRAME_REFUSED", reason: "passkey" });

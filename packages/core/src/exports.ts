@@ -378,7 +378,7 @@ export type { Clock, FetchFunction, RequestEvent } from "./transport/http.js";
 // The signed-request engine and its payload checks run inside the actions; an app never calls them,
 // so only what an app sees of them is public: their events and the retry options.
 export type { PayloadEvent } from "./transport/payloadCheck.js";
-export { DEFAULT_POLLING_INTERVAL_MS } from "./transport/pollUntil.js";
+export { DEFAULT_POLLING_INTERVAL_MS } from "./transport/pollingInterval.js";
 export {
   IDEMPOTENCY_KEY_HEADER,
   REQUEST_ID_HEADER,

@@ -5,9 +5,6 @@ import { describe, expect, it } from "vitest";
 import { CREDENTIAL_ADD } from "../../core/src/actions/addPasskey.js";
 import { QUOTE_EXECUTE } from "../../core/src/actions/executeQuote.js";
 import { CREDENTIAL_REVOKE } from "../../core/src/actions/revokeCredential.js";
-import type { SigningKey } from "../../core/src/crypto/backend.js";
-import { isSignetError } from "../../core/src/errors/errors.js";
-import type { CheckPayload } from "../../core/src/transport/payloadCheck.js";
 import type { RegistrationResponseJSON } from "../../core/src/webauthn/types.js";
 import {
   accountOfStoreId,
@@ -19,21 +16,7 @@ import {
   type RuleInput,
   ruleFor,
 } from "../src/page/rules.js";
-
-const key = { publicKey: `02${"ab".repeat(32)}`, publicKeyUncompressed: `04${"ab".repeat(64)}` };
-const input = (overrides: Partial<RuleInput>): RuleInput => ({
-  key: key as SigningKey,
-  storedAccountId: "InternalAccount:1",
-  ids: [],
-  body: undefined,
-  isFreshKey: () => false,
-  isExportKey: () => false,
-  isSessionDecryptionKey: () => false,
-  payload: "",
-  stampedByFreshKey: false,
-  registration: () => undefined,
-  ...overrides,
-});
+import { activity, input, key, verdict } from "./support/ruleInput.js";
 
 describe("ruleFor", () => {
   it.each([
@@ -154,17 +137,6 @@ describe("accountOfStoreId", () => {
   });
 });
 
-/** The field core's check refuses in `payload`, or "signed" when it passes. */
-async function verdict(check: CheckPayload, payload: string): Promise<string> {
-  try {
-    const result = await check(payload, { operation: "test", signature: 1, now: Date.now() });
-    return result.known ? "signed" : "unknown";
-  } catch (error) {
-    if (isSignetError(error, "PAYLOAD_MISMATCH")) return String(error.details?.field);
-    throw error;
-  }
-}
-
 describe("a payment (POST /quotes/{id}/execute)", () => {
   it("is core's execute route", () => {
     expect(QUOTE_EXECUTE_ROUTE).toEqual({
@@ -263,13 +235,6 @@ describe("a payment (POST /quotes/{id}/execute)", () => {
 describe("credential changes (POST /auth/credentials, DELETE /auth/credentials/{id})", () => {
   const add = ruleFor("POST", "/auth/credentials")!;
   const revoke = ruleFor("DELETE", "/auth/credentials/AuthMethod:2")!;
-  const activity = (type: string, parameters: Record<string, unknown>) =>
-    JSON.stringify({
-      type: `ACTIVITY_TYPE_${type}`,
-      timestampMs: String(Date.now()),
-      organizationId: "org_1",
-      parameters,
-    });
   const built = (rule: typeof add.rule, overrides: Partial<RuleInput>) => {
     const result = rule.build(input(overrides));
     if (typeof result === "string") throw new Error(`expected a check, got ${result}`);

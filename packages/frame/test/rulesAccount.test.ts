@@ -7,49 +7,14 @@ import { CONTACT_CHANGE_SUBMIT } from "../../core/src/actions/changeContact.js";
 import { CONTACT_UPDATE } from "../../core/src/actions/updateCustomerContact.js";
 import { WALLET_PRIVACY_UPDATE } from "../../core/src/actions/updateWalletPrivacy.js";
 import { actionTable } from "../../core/src/catalog/actionTable.js";
-import type { SigningKey } from "../../core/src/crypto/backend.js";
-import { isSignetError } from "../../core/src/errors/errors.js";
-import type { CheckPayload } from "../../core/src/transport/payloadCheck.js";
-import { type RuleInput, ruleFor } from "../src/page/rules.js";
+import { ruleFor } from "../src/page/rules.js";
 import {
   CONTACT_CHANGE_SUBMIT_ROUTE,
   CONTACT_UPDATE_ROUTE,
   WALLET_PRIVACY_ROUTE,
 } from "../src/page/rulesAccount.js";
+import { activity, input, key, verdict } from "./support/ruleInput.js";
 
-const key = { publicKey: `02${"ab".repeat(32)}`, publicKeyUncompressed: `04${"ab".repeat(64)}` };
-const input = (overrides: Partial<RuleInput>): RuleInput => ({
-  key: key as SigningKey,
-  storedAccountId: "InternalAccount:1",
-  ids: [],
-  body: undefined,
-  isFreshKey: () => false,
-  isExportKey: () => false,
-  isSessionDecryptionKey: () => false,
-  payload: "",
-  stampedByFreshKey: false,
-  registration: () => undefined,
-  ...overrides,
-});
-const activity = (type: string, parameters: Record<string, unknown>) =>
-  JSON.stringify({
-    type: `ACTIVITY_TYPE_${type}`,
-    timestampMs: String(Date.now()),
-    organizationId: "org_1",
-    parameters,
-  });
-
-/** Why core's check refuses `payload` (its field, or the code), or "signed" when it passes. */
-async function verdict(check: CheckPayload, payload: string): Promise<string> {
-  try {
-    const result = await check(payload, { operation: "test", signature: 1, now: Date.now() });
-    return result.known ? "signed" : "unknown";
-  } catch (error) {
-    if (isSignetError(error, "PAYLOAD_MISMATCH")) return String(error.details?.field);
-    if (isSignetError(error)) return error.code;
-    throw error;
-  }
-}
 const checkOf = (built: ReturnType<NonNullable<ReturnType<typeof ruleFor>>["rule"]["build"]>) => {
   if (typeof built === "string") throw new Error(`expected a check, got ${built}`);
   return built;

@@ -4,10 +4,9 @@
 // the same check to the key the user approved and taken once.
 import { describe, expect, it } from "vitest";
 import { DELEGATED_KEY_CREATE } from "../../core/src/actions/createDelegatedKey.js";
-import { isSignetError } from "../../core/src/errors/errors.js";
-import type { CheckPayload } from "../../core/src/transport/payloadCheck.js";
 import { ruleFor } from "../src/page/rules.js";
 import { DELEGATED_KEY_CREATE_ROUTE, readRegistrationOptions } from "../src/page/rulesPasskey.js";
+import { activity, verdict } from "./support/ruleInput.js";
 
 const options = {
   rp: { id: "localhost", name: "Demo" },
@@ -61,27 +60,9 @@ describe("readRegistrationOptions", () => {
   });
 });
 
-/** The field core's check refuses, or "signed". */
-async function verdict(check: CheckPayload, payload: string): Promise<string> {
-  try {
-    const result = await check(payload, { operation: "test", signature: 1, now: Date.now() });
-    return result.known ? "signed" : "unknown";
-  } catch (error) {
-    if (isSignetError(error, "PAYLOAD_MISMATCH")) return String(error.details?.field);
-    throw error;
-  }
-}
-
 describe("a delegated key (POST /auth/delegated-keys)", () => {
   const found = ruleFor("POST", "/auth/delegated-keys")!;
   const delegated = `02${"11".repeat(32)}`;
-  const activity = (type: string, parameters: Record<string, unknown>) =>
-    JSON.stringify({
-      type: `ACTIVITY_TYPE_${type}`,
-      timestampMs: String(Date.now()),
-      organizationId: "org_1",
-      parameters,
-    });
   const identity = (publicKey: string) =>
     activity("CREATE_USERS_V3", {
       users: [

@@ -691,8 +691,8 @@ function customerOf(user: RelayUser | null): string {
 }
 
 /**
- * Counts one request against the caller's rate limit: at once (no promise) when the store is in
- * this process's memory, else through the store.
+ * Counts one request against the caller's rate limit: at once (no promise) when the store can
+ * answer so (in this process's memory, or a Redis store's lease), else through the store.
  *
  * @throws {RelayRefusal} 429, or 503 for a write while a shared store is down.
  */
@@ -708,9 +708,9 @@ function spendRateLimit(
     try {
       hit = rateLimit.hitNow(key, rateLimit.windowMs, rateLimit.limit);
     } catch {
-      storeDown(method);
+      return storeDown(method);
     }
-    return judgeHit(hit);
+    if (hit !== undefined) return judgeHit(hit);
   }
   return rateLimit.store.hit(key, rateLimit.windowMs, rateLimit.limit).then(judgeHit, () => {
     storeDown(method);

@@ -32,18 +32,29 @@ export interface RateLimitStore {
   hit(key: string, windowMs: number, limit: number): Promise<RateLimitResult>;
 }
 
-type SyncHit = (key: string, windowMs: number, limit: number) => RateLimitResult;
+/**
+ * A hit answered without a promise: the result, or `undefined` when it cannot be answered now
+ * (a Redis store with no lease left for the key), in which case it counted nothing and the
+ * caller calls `hit`.
+ */
+type SyncHit = (key: string, windowMs: number, limit: number) => RateLimitResult | undefined;
 
 /**
- * The synchronous count behind each `hit` this module makes (stores in this process's memory),
- * keyed by that `hit` function: a store whose `hit` an app replaced or wrapped is never bypassed.
- * Not part of {@link RateLimitStore}: a store an app writes may live anywhere.
+ * The synchronous count behind each `hit` this package makes (stores in this process's memory,
+ * and the Redis store's leases), keyed by that `hit` function: a store whose `hit` an app
+ * replaced or wrapped is never bypassed. Not part of {@link RateLimitStore}: a store an app
+ * writes may live anywhere.
  */
 const syncHits = new WeakMap<RateLimitStore["hit"], SyncHit>();
 
-/** The count of `store` without a promise, when its `hit` is one of this module's. */
+/** The count of `store` without a promise, when its `hit` is one of this package's. */
 export function syncHit(store: RateLimitStore): SyncHit | undefined {
   return syncHits.get(store.hit);
+}
+
+/** Makes `hitNow` the synchronous count of `hit` (a store of this package only). */
+export function setSyncHit(hit: RateLimitStore["hit"], hitNow: SyncHit): void {
+  syncHits.set(hit, hitNow);
 }
 
 /** Options of {@link createMemoryRateLimitStore}. */
@@ -66,7 +77,7 @@ export function createMemoryRateLimitStore(
   const now = options.now ?? Date.now;
   const sweepAt = options.sweepAt ?? 10_000;
   const windows = new Map<string, { count: number; resetAt: number }>();
-  const hitNow: SyncHit = (key, windowMs, limit) => {
+  const hitNow = (key: string, windowMs: number, limit: number): RateLimitResult => {
     const t = now();
     if (windows.size >= sweepAt) {
       for (const [k, w] of windows) if (w.resetAt <= t) windows.delete(k);
@@ -80,6 +91,6 @@ export function createMemoryRateLimitStore(
     return { allowed: window.count <= limit, retryAfterMs: window.resetAt - t };
   };
   const hit: RateLimitStore["hit"] = async (key, windowMs, limit) => hitNow(key, windowMs, limit);
-  syncHits.set(hit, hitNow);
+  setSyncHit(hit, hitNow);
   return { hit };
 }

@@ -8,8 +8,9 @@
 // the relay itself depends on no Redis package.
 import { createDeadlines } from "./deadlines.js";
 import { toHex } from "./hex.js";
+import { type LeaseAsk, leasedHits, type SendAsk } from "./leases.js";
 import type { OwnershipCache } from "./ownership.js";
-import type { RateLimitResult, RateLimitStore } from "./rateLimit.js";
+import { type RateLimitResult, type RateLimitStore, setSyncHit } from "./rateLimit.js";
 import type { WebhookStore } from "./webhooks/store.js";
 
 /**
@@ -48,6 +49,26 @@ export interface RedisStoresOptions {
    * one script must share a hash slot (a batch names several users' keys).
    */
   batch?: boolean;
+  /**
+   * Rate-limit leases (default `true`): an instance takes several hits of a user's window from
+   * Redis in one atomic step (never more than the window has left) and answers that user's next
+   * requests from them in memory, with no round trip. A lease starts at one hit, doubles only
+   * while its user needs the next one within a second (an eighth of a shorter window), is
+   * fetched ahead only for such a user, and ends a little before its window. The limit is never
+   * exceeded across instances; hits an instance leased but did not use make it stricter for that
+   * user elsewhere, by at most `leaseMaxHits` + ⌊`leaseMaxHits` / 2⌋ per instance per window.
+   * While Redis is down, hits a lease already holds are allowed (Redis granted them).
+   *
+   * `false`: every hit is counted in Redis as it comes (exact shared counting: no instance holds
+   * hits the others could use), at one Redis round trip per request when requests come one at
+   * a time.
+   */
+  leases?: boolean;
+  /**
+   * The most hits one lease takes (default: the limit ÷ 32, rounded down, at least 1; so up to
+   * a limit of 63 a lease is one hit, which is exact counting).
+   */
+  leaseMaxHits?: number;
 }
 
 /** Thrown by the stores when Redis fails or times out; the relay answers 503 for writes. */
@@ -55,17 +76,30 @@ export class RelayStoreUnavailableError extends Error {
   override readonly name = "RelayStoreUnavailableError";
 }
 
-// For each key in turn: INCR, then PEXPIRE on the first hit of a window, then PTTL; one atomic
-// step, so that two relay instances can never both start a window or lose a count. KEYS[i] is
-// hit with the window ARGV[i]; the reply is count and ttl of each key in turn. One script for one
-// hit or a batch of them (the same key may come more than once: each hit is counted).
-const HITS = `local out = {}
-for i = 1, #KEYS do
-  local count = redis.call("INCR", KEYS[i])
-  if count == 1 then redis.call("PEXPIRE", KEYS[i], ARGV[i]) end
-  local ttl = redis.call("PTTL", KEYS[i])
-  if ttl < 0 then redis.call("PEXPIRE", KEYS[i], ARGV[i]); ttl = tonumber(ARGV[i]) end
-  out[2 * i - 1] = count
+// For each key in turn, one atomic step (two relay instances can never both start a window or
+// lose a count): INCRBY the hits wanted; when that passes the limit, DECRBY back to what the
+// window had left, granted = min(wanted, limit - count before), or, when nothing was left, to
+// one hit more (the refused hit is counted, as one INCR would); PEXPIRE when the window has no
+// expiry yet (its first hit); PTTL. KEYS[i] is asked for with the window ARGV[i], ARGV[n + i]
+// hits wanted and the limit ARGV[2n + i]; the reply is the hits granted and the ttl of each key
+// in turn. One script for one ask or a batch of them (the same key may come more than once:
+// each is granted in order).
+const LEASES = `local n = #KEYS
+local out = {}
+for i = 1, n do
+  local key = KEYS[i]
+  local wanted = tonumber(ARGV[n + i])
+  local limit = tonumber(ARGV[2 * n + i])
+  local count = redis.call("INCRBY", key, wanted)
+  local granted = wanted
+  if count > limit then
+    granted = math.max(0, limit - (count - wanted))
+    local back = wanted - math.max(granted, 1)
+    if back > 0 then redis.call("DECRBY", key, back) end
+  end
+  local ttl = redis.call("PTTL", key)
+  if ttl < 0 then redis.call("PEXPIRE", key, ARGV[i]); ttl = tonumber(ARGV[i]) end
+  out[2 * i - 1] = granted
   out[2 * i] = ttl
 end
 return out`;
@@ -132,14 +166,6 @@ const afterThisTurn: (flush: () => void) => void =
  */
 const MAX_BATCH = 256;
 
-type PendingHit = {
-  readonly key: string;
-  readonly windowMs: number;
-  readonly limit: number;
-  readonly resolve: (result: RateLimitResult) => void;
-  readonly reject: (error: unknown) => void;
-};
-
 /**
  * Runs `command` under the deadline and calls exactly one of `onValue` and `onError` (a
  * {@link RelayStoreUnavailableError}): a callback, not a promise, on the rate limit's hot path.
@@ -201,55 +227,58 @@ function redisRunner(options: RedisStoresOptions): {
 }
 
 /**
- * The rate limit's `hit` over Redis: each hit waits for the end of this turn of the event loop,
- * and every hit of the turn goes in one script call (or, unbatched, each in its own).
+ * Sends rate-limit asks to Redis: each waits for the end of this turn of the event loop, and
+ * every ask of the turn goes in one script call (or, unbatched, each in its own).
  */
-function rateLimitHits(
+function leaseAsks(
   client: RedisClientLike,
   prefix: string,
   attempt: Attempt,
   batch: boolean,
-): RateLimitStore["hit"] {
-  const hits = scriptRunner(client, HITS);
-  let pending: PendingHit[] = [];
-  const send = (group: readonly PendingHit[]): void => {
-    const args: (string | number)[] = new Array(group.length * 2);
-    for (let i = 0; i < group.length; i++) {
-      const hit = group[i]!;
-      args[i] = `${prefix}rate:${hit.key}`;
-      args[group.length + i] = Math.max(1, Math.ceil(hit.windowMs));
+): SendAsk {
+  const script = scriptRunner(client, LEASES);
+  let pending: LeaseAsk[] = [];
+  const send = (group: readonly LeaseAsk[]): void => {
+    const n = group.length;
+    const args: (string | number)[] = new Array(n * 4);
+    for (let i = 0; i < n; i++) {
+      const ask = group[i]!;
+      args[i] = `${prefix}rate:${ask.key}`;
+      args[n + i] = Math.max(1, Math.ceil(ask.windowMs));
+      args[2 * n + i] = ask.sending();
+      args[3 * n + i] = ask.limit;
     }
-    const what = group.length === 1 ? "a rate-limit hit" : "rate-limit hits";
+    const what = n === 1 ? "a rate-limit hit" : "rate-limit hits";
     const fail = (error: unknown): void => {
-      for (const hit of group) hit.reject(error);
+      for (const ask of group) ask.failed(error);
     };
     const judge = (reply: unknown): void => {
-      if (!Array.isArray(reply) || reply.length !== group.length * 2) {
+      if (!Array.isArray(reply) || reply.length !== n * 2) {
         fail(new RelayStoreUnavailableError("Redis answered a rate-limit hit with a bad reply"));
         return;
       }
-      for (let i = 0; i < group.length; i++) {
-        const hit = group[i]!;
-        const count = Number(reply[2 * i]);
+      for (let i = 0; i < n; i++) {
+        const ask = group[i]!;
+        const granted = Number(reply[2 * i]);
         const ttl = Number(reply[2 * i + 1]);
-        if (!Number.isFinite(count) || !Number.isFinite(ttl)) {
-          hit.reject(
+        if (!Number.isInteger(granted) || granted < 0 || !Number.isFinite(ttl)) {
+          ask.failed(
             new RelayStoreUnavailableError("Redis answered a rate-limit hit with a bad reply"),
           );
         } else {
-          hit.resolve({ allowed: count <= hit.limit, retryAfterMs: Math.max(0, ttl) });
+          ask.granted(granted, Math.max(0, ttl));
         }
       }
     };
-    const bySha = hits.bySha();
+    const bySha = script.bySha();
     attempt(
       what,
-      () => hits.call(group.length, args, bySha),
+      () => script.call(n, args, bySha),
       judge,
       (error) => {
         // Redis no longer holds the script: the same call by text (nothing was counted).
         if (bySha && isNoScript(error.cause)) {
-          attempt(what, () => hits.call(group.length, args, false), judge, fail);
+          attempt(what, () => script.call(n, args, false), judge, fail);
         } else {
           fail(error);
         }
@@ -263,21 +292,58 @@ function rateLimitHits(
     pending = [];
     send(group);
   };
+  return (ask) => {
+    if (!batch) send([ask]);
+    else if (pending.push(ask) === 1) afterThisTurn(flush);
+    else if (pending.length === MAX_BATCH) flush();
+  };
+}
+
+/** The rate limit's `hit` with every hit counted in Redis as it comes (`leases: false`). */
+function exactHits(send: SendAsk): RateLimitStore["hit"] {
   return (key, windowMs, limit) =>
     new Promise<RateLimitResult>((resolve, reject) => {
-      const hit = { key, windowMs, limit, resolve, reject };
-      if (!batch) send([hit]);
-      else if (pending.push(hit) === 1) afterThisTurn(flush);
-      else if (pending.length === MAX_BATCH) flush();
+      send({
+        key,
+        windowMs,
+        limit,
+        sending: () => 1,
+        granted: (hits, ttlMs) => resolve({ allowed: hits > 0, retryAfterMs: ttlMs }),
+        failed: reject,
+      });
     });
+}
+
+/** The rate limit over Redis: leased (answered at once while a lease lasts) or exact. */
+function redisRateLimit(
+  client: RedisClientLike,
+  prefix: string,
+  attempt: Attempt,
+  options: RedisStoresOptions,
+): RateLimitStore {
+  const { leases = true, leaseMaxHits } = options;
+  if (typeof leases !== "boolean")
+    throw new TypeError(`"leases" expected a boolean, got ${leases}`);
+  if (leaseMaxHits !== undefined && !(Number.isSafeInteger(leaseMaxHits) && leaseMaxHits >= 1))
+    throw new TypeError(`"leaseMaxHits" expected a positive integer, got ${leaseMaxHits}`);
+  const send = leaseAsks(client, prefix, attempt, options.batch ?? true);
+  if (!leases) return { hit: exactHits(send) };
+  const { hit, hitNow } = leasedHits(send, leaseMaxHits);
+  setSyncHit(hit, hitNow);
+  return { hit };
 }
 
 /**
  * A {@link RateLimitStore} and an {@link OwnershipCache} in one Redis, for relays that scale out:
  * every instance counts against the same per-user window and reuses the same ownership facts.
  *
+ * The rate limit takes leases of several hits of a user's window by default (see
+ * {@link RedisStoresOptions.leases}): a user's requests are then mostly answered without a
+ * Redis round trip, never beyond the limit across instances.
+ *
  * Failure behaviour: when Redis fails or times out, the rate limit cannot be enforced, so the
- * relay refuses writes with 503 `RELAY_STORE_UNAVAILABLE` (fail closed) and lets reads through;
+ * relay refuses writes with 503 `RELAY_STORE_UNAVAILABLE` (fail closed) and lets reads through,
+ * except for hits a lease already holds (Redis granted them), which are allowed;
  * the ownership cache treats a failure as a miss and asks the service (slower, never wrong). Both
  * recover by themselves when Redis answers again.
  *
@@ -303,7 +369,7 @@ export function createRedisStores(
 ): { rateLimit: RateLimitStore; ownershipCache: OwnershipCache } {
   const { prefix, run, attempt } = redisRunner(options);
   return {
-    rateLimit: { hit: rateLimitHits(client, prefix, attempt, options.batch ?? true) },
+    rateLimit: redisRateLimit(client, prefix, attempt, options),
     ownershipCache: {
       async get(key) {
         return (await run("a read", () => client.get(`${prefix}${key}`))) ?? undefined;

@@ -83,7 +83,7 @@ const hitsTogether = (store: RateLimitStore, key: string, n: number, limit: numb
 describe("the Redis rate limit", () => {
   it("runs by EVALSHA once Redis holds the script and its digest is known, before by EVAL", async () => {
     const { client, calls } = recorded({ evalsha: true });
-    const { rateLimit } = createRedisStores(client, { prefix: "t:" });
+    const { rateLimit } = createRedisStores(client, { prefix: "t:", leases: false });
     await rateLimit.hit("a", 60_000, 5);
     await digestReady();
     await rateLimit.hit("a", 60_000, 5);
@@ -94,7 +94,7 @@ describe("the Redis rate limit", () => {
 
   it("falls back to EVAL on NOSCRIPT (a flushed script cache) and counts the hit once", async () => {
     const { client, calls } = recorded({ evalsha: true });
-    const { rateLimit } = createRedisStores(client, { prefix: "t:" });
+    const { rateLimit } = createRedisStores(client, { prefix: "t:", leases: false });
     await rateLimit.hit("b", 60_000, 5);
     await digestReady();
     await redis.script("FLUSH");
@@ -113,7 +113,7 @@ describe("the Redis rate limit", () => {
 
   it("works with a client that has no evalsha: every call an EVAL", async () => {
     const { client, calls } = recorded({ evalsha: false });
-    const { rateLimit } = createRedisStores(client, { prefix: "t:" });
+    const { rateLimit } = createRedisStores(client, { prefix: "t:", leases: false });
     await rateLimit.hit("c", 60_000, 5);
     await digestReady();
     await rateLimit.hit("c", 60_000, 5);
@@ -122,7 +122,7 @@ describe("the Redis rate limit", () => {
 
   it("counts the hits of one turn in one call, each exactly once, and judges each on its count", async () => {
     const { client, calls } = recorded({ evalsha: true });
-    const { rateLimit } = createRedisStores(client, { prefix: "t:" });
+    const { rateLimit } = createRedisStores(client, { prefix: "t:", leases: false });
     await warm(rateLimit, calls);
     const results = await hitsTogether(rateLimit, "d", 12, 5);
     expect(calls).toEqual([{ command: "evalsha", keys: 12 }]);
@@ -137,8 +137,14 @@ describe("the Redis rate limit", () => {
   });
 
   it("keeps one limit across instances whose batches interleave", async () => {
-    const one = createRedisStores(recorded({ evalsha: true }).client, { prefix: "t:" }).rateLimit;
-    const two = createRedisStores(recorded({ evalsha: true }).client, { prefix: "t:" }).rateLimit;
+    const one = createRedisStores(recorded({ evalsha: true }).client, {
+      prefix: "t:",
+      leases: false,
+    }).rateLimit;
+    const two = createRedisStores(recorded({ evalsha: true }).client, {
+      prefix: "t:",
+      leases: false,
+    }).rateLimit;
     const results = (
       await Promise.all([
         hitsTogether(one, "e", 30, 40),
@@ -153,7 +159,7 @@ describe("the Redis rate limit", () => {
 
   it("sends each hit alone with batch: false (Redis Cluster)", async () => {
     const { client, calls } = recorded({ evalsha: true });
-    const { rateLimit } = createRedisStores(client, { prefix: "t:", batch: false });
+    const { rateLimit } = createRedisStores(client, { prefix: "t:", batch: false, leases: false });
     await warm(rateLimit, calls);
     const results = await hitsTogether(rateLimit, "g", 4, 3);
     expect(calls).toEqual(Array(4).fill({ command: "evalsha", keys: 1 }));
@@ -162,7 +168,7 @@ describe("the Redis rate limit", () => {
 
   it("caps a batch at 256 hits", async () => {
     const { client, calls } = recorded({ evalsha: true });
-    const { rateLimit } = createRedisStores(client, { prefix: "t:" });
+    const { rateLimit } = createRedisStores(client, { prefix: "t:", leases: false });
     await warm(rateLimit, calls);
     const results = await hitsTogether(rateLimit, "h", 600, 1_000);
     expect(calls.map((c) => c.keys).sort((x, y) => y - x)).toEqual([256, 256, 88]);
@@ -171,7 +177,10 @@ describe("the Redis rate limit", () => {
   });
 
   it("starts a window on the first hit and keeps its expiry on the later ones", async () => {
-    const { rateLimit } = createRedisStores(recorded({ evalsha: true }).client, { prefix: "t:" });
+    const { rateLimit } = createRedisStores(recorded({ evalsha: true }).client, {
+      prefix: "t:",
+      leases: false,
+    });
     await hitsTogether(rateLimit, "i", 2, 5);
     const ttl = await redis.pttl("t:rate:i");
     expect(ttl).toBeGreaterThan(59_000);

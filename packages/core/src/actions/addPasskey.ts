@@ -1,12 +1,7 @@
 // docs/protocol.md §5 (registration): the integrator backend issues the challenge; the add is a signed request.
 
-import {
-  assertCall,
-  assertServiceId,
-  passkeyNickname,
-  query,
-  serviceTransports,
-} from "../arguments/arguments.js";
+import { assertCall, assertServiceId, query } from "../arguments/arguments.js";
+import { passkeyNickname, serviceTransports } from "../arguments/fieldArguments.js";
 import { type ActionRoute, type ActionSourceRow, at } from "../catalog/actionRow.js";
 import type { ActionErrorCode } from "../catalog/errorCodes.js";
 import type { SignetClient } from "../client.js";

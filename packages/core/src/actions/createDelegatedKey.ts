@@ -1,4 +1,5 @@
-import { assertCall, assertServiceId, shown } from "../arguments/arguments.js";
+import { assertCall, assertServiceId } from "../arguments/arguments.js";
+import { shown } from "../arguments/fieldArguments.js";
 import { type ActionRoute, type ActionSourceRow, at } from "../catalog/actionRow.js";
 import type { ActionErrorCode } from "../catalog/errorCodes.js";
 import type { SignetClient } from "../client.js";

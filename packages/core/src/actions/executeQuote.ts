@@ -13,7 +13,8 @@ import {
   SignetError,
   type SignetErrorOf,
 } from "../errors/errors.js";
-import { executeQuotePayload, quotePayloadToSign } from "../payloads/quotePayload.js";
+import { executeQuotePayload } from "../payloads/executeQuotePayload.js";
+import { quotePayloadToSign } from "../payloads/quotePayload.js";
 import {
   assertSameQuote,
   confirmedQuote,

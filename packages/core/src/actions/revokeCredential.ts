@@ -10,8 +10,8 @@ import {
   type ActivityExpectation,
   type CheckPayload,
   expectActivity,
-  payloadMismatch,
 } from "../transport/payloadCheck.js";
+import { payloadMismatch } from "../transport/payloadVocabulary.js";
 import { signalPasskeys } from "../webauthn/signal.js";
 
 export type RevokeCredentialParameters = CallOptions & {

@@ -10,7 +10,7 @@ import { type SignetClient, SKEW_TOLERANCE_MS } from "../client.js";
 import type { SigningKey } from "../crypto/backend.js";
 import { defined } from "../errors/defined.js";
 import { isSignetError, type SignetError } from "../errors/errors.js";
-import { parseAuthSession } from "../session/establishSession.js";
+import { parseAuthSession } from "../session/authSession.js";
 import type { CallOptions } from "../session/events.js";
 import { listSessionsJson, sessionEnded } from "../session/listedSessions.js";
 import {

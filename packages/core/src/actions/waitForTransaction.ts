@@ -8,7 +8,8 @@ import type { SignetClient } from "../client.js";
 import { REQUEST_ERRORS } from "../errors/errorGroups.js";
 import { assertArgument, SignetError, type SignetErrorOf } from "../errors/errors.js";
 import type { CallOptions } from "../session/events.js";
-import { DEFAULT_POLLING_INTERVAL_MS, pollUntil } from "../transport/pollUntil.js";
+import { DEFAULT_POLLING_INTERVAL_MS } from "../transport/pollingInterval.js";
+import { pollUntil } from "../transport/pollUntil.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { TransactionJson, TransactionStatus } from "../transport/wire.js";
 
@@ -92,12 +93,13 @@ export async function waitForTransaction(
     request: { method: "GET", path, operation: "waitForTransaction" },
     interval,
     details: () => ({ status: last?.status }),
-    attempt: async () => {
+    attempt: async (deadline) => {
       last = expectShape<TransactionJson>(
         // A read: a dropped connection or a 5xx mid-wait is retried under the retry policy
-        // (the client's, refined by `parameters.retry`), never the end of the wait.
+        // (the client's, refined by `parameters.retry`), never the end of the wait; the read
+        // and its retries end with the wait (`deadline`, on the client's timer).
         await client.request<unknown>(
-          { method: "GET", path, operation: "waitForTransaction" },
+          { method: "GET", path, operation: "waitForTransaction", deadline },
           parameters,
         ),
         ["id", "status"],

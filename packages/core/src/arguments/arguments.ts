@@ -1,7 +1,7 @@
 // Argument checks shared by the actions. Ids go into relay paths: checked to be `Prefix:<uuid>` so
 // nothing can alter the path.
 import type { SignetClient } from "../client.js";
-import { assertArgument, SignetError } from "../errors/errors.js";
+import { SignetError } from "../errors/errors.js";
 
 const kind = (value: unknown) => (value === null ? "null" : typeof value);
 
@@ -58,37 +58,4 @@ export function query(values: Record<string, string | undefined>): string {
   } catch {
     throw new SignetError("INVALID_ARGUMENT", "a query value holds a lone surrogate");
   }
-}
-
-// docs/protocol.md §10: the service's field rules, no stricter and no looser.
-
-/** The transports the service accepts (WebAuthn's `AuthenticatorTransport`, without the rest). */
-const SERVICE_TRANSPORTS = ["usb", "nfc", "ble", "internal", "hybrid"];
-
-/** A value as an error message shows it: a string's start, quoted, or its type. */
-export const shown = (value: unknown) =>
-  typeof value === "string" ? `"${value.slice(0, 40)}"` : kind(value);
-
-/**
- * Checks a passkey nickname (Unicode letters and numbers, spaces and `. _ - ' ( )`, 1–100 after
- * trimming) and returns it trimmed: the service ignores surrounding whitespace.
- * @throws {SignetError} `INVALID_ARGUMENT`.
- */
-export function passkeyNickname(value: unknown): string {
-  const trimmed = typeof value === "string" ? value.trim() : "";
-  assertArgument(
-    /^[\p{L}\p{N} ._'()-]{1,100}$/u.test(trimmed),
-    "nickname",
-    "1–100 letters, numbers, spaces or . _ - ' ( )",
-    shown(value),
-  );
-  return trimmed;
-}
-
-/**
- * The authenticator's transports the service accepts. Browsers also report others
- * (`smart-card`, `cable`), which are dropped, as are duplicates.
- */
-export function serviceTransports(transports: readonly unknown[] | undefined): string[] {
-  return SERVICE_TRANSPORTS.filter((t) => transports?.includes(t));
 }

@@ -3,7 +3,7 @@
 // wallet actions, which load on first use, check one.
 
 import { assertArgument } from "../errors/errors.js";
-import { shown } from "./arguments.js";
+import { shown } from "./fieldArguments.js";
 
 /**
  * Checks an email address (`ada@example.com`).

@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { SignetClient } from "../client.js";
 import * as exported from "../exports.js";
+import * as executeQuotePayload from "../payloads/executeQuotePayload.js";
 import * as quotePayload from "../payloads/quotePayload.js";
 import * as payloadCheck from "../transport/payloadCheck.js";
 import { type ActionSourceRow, at } from "./actionRow.js";
@@ -77,7 +78,12 @@ describe("signed requests: the row says what the code does", () => {
     for (const { signed } of source.requests) {
       if (!signed) continue;
       // The shared builders, an action's own module, or a payload reader (payloads/).
-      const exporters: Record<string, unknown>[] = [payloadCheck, quotePayload, ...modules];
+      const exporters: Record<string, unknown>[] = [
+        payloadCheck,
+        executeQuotePayload,
+        quotePayload,
+        ...modules,
+      ];
       expect(
         exporters.some((module) => module[signed.check.name] === signed.check),
         `${name}: ${signed.check.name}`,

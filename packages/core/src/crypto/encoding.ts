@@ -1,5 +1,6 @@
 // docs/protocol.md §1 and §4: strict hex (either case in, lowercase out), base64url without padding
-// (RFC 4648 §5), strict UTF-8 (RFC 3629) and base58 (Bitcoin alphabet) for base58check.
+// (RFC 4648 §5), strict UTF-8 (RFC 3629) and base58 (Bitcoin alphabet) for base58check. The strict
+// base64url decoder is ./base64url-decode.ts: only chunks read base64url, a page writes it.
 import { SignetError } from "../errors/errors.js";
 
 const HEX = "0123456789abcdef";
@@ -47,34 +48,10 @@ export function bytesToHex(bytes: Uint8Array): string {
 /** Encodes bytes as base64url without padding (RFC 4648 §5). */
 export const base64UrlEncode: (bytes: Uint8Array) => string = encodeBase64Url;
 
-/**
- * Decodes base64url without padding; rejects padding, the standard alphabet's `+`/`/`,
- * impossible lengths and non-zero trailing bits, so every byte string has one encoding.
- * @throws {SignetError} `ENCODING_INVALID`.
- */
-export function base64UrlDecode(text: string, name = "base64url"): Uint8Array {
-  if (typeof text !== "string") {
-    throw new SignetError(
-      "ENCODING_INVALID",
-      `"${name}" expected a base64url string, got ${typeof text}`,
-    );
-  }
-  if (text.length % 4 === 1) {
-    throw new SignetError("ENCODING_INVALID", `"${name}" has an impossible length ${text.length}`);
-  }
-  if (!/^[\w-]*$/.test(text))
-    throw new SignetError("ENCODING_INVALID", `"${name}" expected base64url characters only`);
-  const bytes = decodeBase64Url(text);
-  // One encoding per byte string: a last character with bits that no byte holds is refused.
-  if (encodeBase64Url(bytes) !== text)
-    throw new SignetError("ENCODING_INVALID", `"${name}" has non-zero trailing bits`);
-  return bytes;
-}
-
 // UTF-8 (RFC 3629) and the bytes of base64url come from "#codec": the platform's TextEncoder,
 // TextDecoder, btoa and atob where they exist (browsers, Node), the portable codec of ./codec.ts
 // in the React Native build, whose Hermes has none of them. The package's `imports` field picks
 // one by export condition.
-import { decodeBase64Url, encodeBase64Url } from "#codec";
+import { encodeBase64Url } from "#codec";
 
 export { utf8Decode, utf8Encode } from "#codec";

@@ -2,7 +2,8 @@
 // diagnostics. Separate from ./stamp.ts so the browser entry loads it only when used.
 import { SignetError } from "../errors/errors.js";
 import type { CryptoBackend } from "./backend.js";
-import { base64UrlDecode, hexToBytes, utf8Decode, utf8Encode } from "./encoding.js";
+import { base64UrlDecode } from "./base64url-decode.js";
+import { hexToBytes, utf8Decode, utf8Encode } from "./encoding.js";
 import { normalizePublicKey } from "./p256.js";
 import { verifySignature } from "./signature.js";
 import type { StampJson, VerifyStampParameters } from "./stamp.js";

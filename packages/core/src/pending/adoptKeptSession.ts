@@ -5,7 +5,8 @@
 // key. In the resume's chunk, with the client's parts as seams so that no import reaches back to
 // the client.
 import type { SigningKey, SigningKeyRecord } from "../crypto/backend.js";
-import { base64UrlDecode, utf8Decode } from "../crypto/encoding.js";
+import { base64UrlDecode } from "../crypto/base64url-decode.js";
+import { utf8Decode } from "../crypto/encoding.js";
 import { SignetError } from "../errors/errors.js";
 import type { KeyStore } from "../keys/key-store.js";
 import { parseAuthSession } from "../session/authSession.js";

@@ -9,7 +9,7 @@
 import type { SignetClient } from "../client.js";
 import type { SignetError } from "../errors/errors.js";
 import type { EventSink } from "../session/events.js";
-import { payloadMismatch } from "../transport/payloadCheck.js";
+import { payloadMismatch } from "../transport/payloadVocabulary.js";
 import type { ScaChallengeJson } from "../transport/wire.js";
 import { keysOf, ledgerOf, noteChallenge, webAuthnChallengeOf } from "./scaLedger.js";
 

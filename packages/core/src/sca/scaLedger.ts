@@ -7,7 +7,8 @@
 
 import { decodeBase64Url } from "#codec";
 import type { SignetClient } from "../client.js";
-import { base64UrlDecode, base64UrlEncode, utf8Decode } from "../crypto/encoding.js";
+import { base64UrlDecode } from "../crypto/base64url-decode.js";
+import { base64UrlEncode, utf8Decode } from "../crypto/encoding.js";
 import { SignetError } from "../errors/errors.js";
 import { expectShape, readPasskeyOptions } from "../transport/responseShape.js";
 import type {

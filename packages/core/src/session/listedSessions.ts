@@ -2,7 +2,7 @@
 // (docs/architecture.md "Retries"): whether a session is still active, which sessions a call made.
 import type { SignetClient } from "../client.js";
 import type { AuthSessionJson } from "../transport/wire.js";
-import { parseAuthSession } from "./establishSession.js";
+import { parseAuthSession } from "./authSession.js";
 
 /**
  * The account's sessions as the service lists them (a read, retried under the policy). The list

@@ -5,7 +5,8 @@ import { defined, type Loose } from "../errors/defined.js";
 import { assertArgument, isSignetError, SignetError } from "../errors/errors.js";
 import { unlessAborted } from "./abort.js";
 import { deliver } from "./deliver.js";
-import { type CheckPayload, type PayloadEvent, payloadMismatch } from "./payloadCheck.js";
+import type { CheckPayload, PayloadEvent } from "./payloadCheck.js";
+import { payloadMismatch } from "./payloadVocabulary.js";
 import type { SignContext, SignPayload } from "./signedRequestParameters.js";
 
 /** What `checkedSigner` needs from the engine. */

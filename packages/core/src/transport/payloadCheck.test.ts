@@ -16,7 +16,8 @@ import { updateCustomerContactPayload } from "../actions/updateCustomerContact.j
 import { updateWalletPrivacyPayload } from "../actions/updateWalletPrivacy.js";
 import type { SignetClient } from "../client.js";
 import { isSignetError, type SignetError } from "../errors/errors.js";
-import { executeQuotePayload, readQuotePayload } from "../payloads/quotePayload.js";
+import { executeQuotePayload } from "../payloads/executeQuotePayload.js";
+import { readQuotePayload } from "../payloads/quotePayload.js";
 import { createTransport } from "./http.js";
 import {
   type CheckPayload,

@@ -3,7 +3,8 @@
 // reads a parsed copy only; the stamp covers the string exactly as received (never re-serialised).
 // What each operation expects is written next to its action, as data; this file holds the builders
 // (loading ./payloadRead.ts, a chunk, for the reading and the pinning) and passes on the checks'
-// shared words from ./payloadVocabulary.ts, which both stand on.
+// shared types from ./payloadVocabulary.ts and the payload's parsing from ./payloadParse.ts, which
+// both stand on.
 import { loadChunk } from "../crypto/chunk.js";
 import type {
   ActivityExpectation,
@@ -11,19 +12,18 @@ import type {
   PayloadCheckContext,
 } from "./payloadVocabulary.js";
 
-export {
-  type ActivityExpectation,
-  anyHexValue,
-  type CheckPayload,
-  type Expected,
-  hexValue,
-  type PayloadCheckContext,
-  type PayloadEvent,
-  type PayloadFault,
-  type PayloadVerdict,
-  payloadMismatch,
-  readActivity,
-  readTransaction,
+export { readActivity, readTransaction } from "./payloadParse.js";
+// The vocabulary's types only: the refusal and the expectations' helpers are imported from
+// ./payloadVocabulary.ts where they are used (chunks), so this module, which the page loads,
+// does not bring them along.
+export type {
+  ActivityExpectation,
+  CheckPayload,
+  Expected,
+  PayloadCheckContext,
+  PayloadEvent,
+  PayloadFault,
+  PayloadVerdict,
 } from "./payloadVocabulary.js";
 
 /** Loads the reading; `preloadPayloadChecks` starts it early. */

@@ -1,7 +1,9 @@
 // docs/protocol.md §11: the reading behind every payload check, loaded as a chunk (requested when
 // a client is created, long before a payload arrives), so the checks add little to what a page
 // loads up front. It parses a copy of the payload only; the stamp covers the bytes as received.
-import { base64UrlDecode, utf8Decode } from "../crypto/encoding.js";
+import { base64UrlDecode } from "../crypto/base64url-decode.js";
+import { utf8Decode } from "../crypto/encoding.js";
+import { readActivity, readTransaction } from "./payloadParse.js";
 import {
   type ActivityExpectation,
   anyHexValue,
@@ -10,8 +12,6 @@ import {
   type PayloadFault,
   type PayloadVerdict,
   payloadMismatch,
-  readActivity,
-  readTransaction,
 } from "./payloadVocabulary.js";
 import { isPlainObject } from "./responseError.js";
 

@@ -1,11 +1,9 @@
-// docs/protocol.md §11: the words every payload check shares, eager and small: what a check is told
-// and answers, what a field must hold, the one typed refusal (`PAYLOAD_MISMATCH`), and the reading
-// of a payload's activity JSON and readable transaction. The builders (./payloadCheck.ts) and the
-// reading behind them (./payloadRead.ts, a chunk) both stand on this file, so neither imports the
-// other's module back.
-import { hexToBytes, utf8Decode } from "../crypto/encoding.js";
+// docs/protocol.md §11: the words every payload check shares: what a check is told and answers,
+// what a field must hold and the one typed refusal (`PAYLOAD_MISMATCH`). The builders
+// (./payloadCheck.ts) and the reading behind them (./payloadRead.ts, a chunk) both stand on this
+// file, so neither imports the other's module back; the parsing of a payload they share, which a
+// page runs too (readQuotePayload), is ./payloadParse.ts.
 import { SignetError } from "../errors/errors.js";
-import { isPlainObject } from "./responseError.js";
 
 /** What a check is told besides the payload. */
 export type PayloadCheckContext = {
@@ -146,31 +144,3 @@ export type ActivityExpectation = {
     | ((parameters: Record<string, unknown>) => { field: string; reason: string } | undefined)
     | undefined;
 };
-
-/** The activity JSON of a payload, or `undefined` when it is not one. */
-export function readActivity(payloadToSign: string): Record<string, unknown> | undefined {
-  let json: unknown;
-  try {
-    json = JSON.parse(payloadToSign);
-  } catch {
-    return undefined;
-  }
-  return isPlainObject(json) && typeof json.type === "string" ? json : undefined;
-}
-
-/**
- * The fields a readable `unsignedTransaction` (or, for a raw payload, `payload`) names, or
- * `undefined` when it is opaque.
- */
-export function readTransaction(parameters: unknown): Record<string, unknown> | undefined {
-  const hex = isPlainObject(parameters)
-    ? (parameters.unsignedTransaction ?? parameters.payload)
-    : undefined;
-  if (typeof hex !== "string" || hex.length % 2 !== 0 || hex.length > 8192) return undefined;
-  try {
-    const json: unknown = JSON.parse(utf8Decode(hexToBytes(hex)));
-    return isPlainObject(json) ? json : undefined;
-  } catch {
-    return undefined;
-  }
-}

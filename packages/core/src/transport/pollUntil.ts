@@ -6,9 +6,6 @@ import { repeat } from "./repeat.js";
 import { isProcessingBody } from "./responseShape.js";
 import { backoffDelay, resolveRetryPolicy } from "./retry.js";
 
-/** The default wait between two polls: a settlement is seen within about a second. */
-export const DEFAULT_POLLING_INTERVAL_MS = 1_000;
-
 /** What a call passes besides its own fields (the client's `CallOptions`). */
 type Call = NonNullable<Parameters<SignetClient["request"]>[1]>;
 

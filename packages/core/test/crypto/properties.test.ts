@@ -10,16 +10,12 @@ import {
   base58Decode,
   base58Encode,
 } from "../../src/crypto/base58.js";
+import { base64UrlDecode } from "../../src/crypto/base64url-decode.js";
 import * as portableUtf8 from "../../src/crypto/codec.js";
 import * as webUtf8 from "../../src/crypto/codec-web.js";
 import { p1363ToDer } from "../../src/crypto/der.js";
 import { derToP1363 } from "../../src/crypto/der-parse.js";
-import {
-  base64UrlDecode,
-  base64UrlEncode,
-  bytesToHex,
-  hexToBytes,
-} from "../../src/crypto/encoding.js";
+import { base64UrlEncode, bytesToHex, hexToBytes } from "../../src/crypto/encoding.js";
 import { createNobleBackend } from "../../src/crypto/noble.js";
 import { decodePoint, encodePoint, N } from "../../src/crypto/p256.js";
 import { verifySignature } from "../../src/crypto/signature.js";

@@ -14,12 +14,13 @@ import {
 } from "../../../core/src/actions/settleSessions.js";
 import { CREDENTIAL_VERIFY } from "../../../core/src/actions/verifyOtp.js";
 import type { SigningKey } from "../../../core/src/crypto/backend.js";
-import { executeQuotePayload, readQuotePayload } from "../../../core/src/payloads/quotePayload.js";
+import { executeQuotePayload } from "../../../core/src/payloads/executeQuotePayload.js";
+import { readQuotePayload } from "../../../core/src/payloads/quotePayload.js";
 import {
   type CheckPayload,
   expectVerificationToken,
 } from "../../../core/src/transport/payloadCheck.js";
-import { readActivity } from "../../../core/src/transport/payloadVocabulary.js";
+import { readActivity } from "../../../core/src/transport/payloadParse.js";
 import type { QuoteJson } from "../../../core/src/transport/wire.js";
 import type { ConfirmRow } from "./confirm.js";
 import { owner } from "./ruleOwner.js";

@@ -9,7 +9,7 @@
 
 import { SignetError } from "../../../core/src/errors/errors.js";
 import type { CheckPayload } from "../../../core/src/transport/payloadCheck.js";
-import { readActivity, readTransaction } from "../../../core/src/transport/payloadVocabulary.js";
+import { readActivity, readTransaction } from "../../../core/src/transport/payloadParse.js";
 import type { ConfirmRow } from "./confirm.js";
 // The pins' owner every check of the frame shares (ruleOwner.ts), as one client keeps them.
 import { owner } from "./ruleOwner.js";
