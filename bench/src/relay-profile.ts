@@ -1,5 +1,5 @@
 // `pnpm --filter @signet/bench relay-profile [--cpu-prof] [--levels=1,32,64] [--ms=1500]
-// [--rounds=2] [--only=floor,relay,relayRedis]`: the relay beside its floor (relayFloor.ts)
+// [--rounds=2] [--only=floor,relay,relayRedis] [--count] [--gc [--amount=3000]]`: the relay beside its floor (relayFloor.ts)
 // without the rest of the relay bench, for profiling and quick iteration. With `--cpu-prof` the
 // relay process profiles the measured load (after the warm-up) into bench/.profile/ (open it in
 // Chrome DevTools' Performance panel, or compare two with `profile-diff`); with `--only=` just those
@@ -56,10 +56,17 @@ const emulator = await startServer(["emulator"]);
 // generation of 256 MiB semi-spaces), each contender alone, sequentially (1 user) and at 32 users;
 // and the Redis commands (round trips) per request, from redis-server's own count.
 const counting = args.includes("--count");
+// `--gc`: the collections each contender causes in the relay's process (default heap), per 1,000
+// requests after a full collection: scavenges and mark-compacts, their mean and longest pauses.
+const gcReading = args.includes("--gc");
 const relay = await startServer(
   ["relay", emulator.url, String(redis.port)],
   counting ? ["--min-semi-space-size=256", "--max-semi-space-size=256"] : [],
-  counting ? { ...process.env, SIGNET_BENCH_COUNT: "1" } : process.env,
+  {
+    ...process.env,
+    ...(counting ? { SIGNET_BENCH_COUNT: "1" } : {}),
+    ...(gcReading ? { SIGNET_BENCH_GC: "1" } : {}),
+  },
 );
 try {
   const users: BenchUser[] = await createBenchUsers(emulator.url, 64);
@@ -98,6 +105,29 @@ try {
       }
     }
   }
+  if (gcReading) {
+    type Tally = { n: number; ms: number; maxMs: number };
+    const read = async () =>
+      (await (await fetch(`${servers.floor}/__gc`)).json()) as { minor: Tally; major: Tally };
+    const amount = Number(flag("amount") ?? 3_000);
+    for (const connections of levels) {
+      for (const c of names) {
+        const per: string[] = [];
+        for (let batch = 0; batch < 3; batch++) {
+          await fetch(`${servers.floor}/__collect`);
+          await read();
+          const run = await runLoad({ url: servers[c], connections, amount, next });
+          const { minor, major } = await read();
+          const k = 1000 / run.latencies.length;
+          const mean = (t: Tally) => (t.n === 0 ? 0 : t.ms / t.n);
+          per.push(
+            `${(minor.n * k).toFixed(1)} scavenges (mean ${mean(minor).toFixed(2)}, max ${minor.maxMs.toFixed(2)} ms), ${(major.n * k).toFixed(2)} mark-compacts (max ${major.maxMs.toFixed(2)} ms), p50/p99 ${median(run.latencies).toFixed(2)}/${percentile(run.latencies, 99).toFixed(2)} ms`,
+          );
+        }
+        console.log(`${connections} ${c} per 1,000 requests: ${per.join(" | ")}`);
+      }
+    }
+  }
   const control = (command: string) => fetch(`${servers.floor}/__profile/${command}`);
   if (profiling) await control("start");
   for (const connections of rounds > 0 ? levels : []) {
@@ -107,8 +137,16 @@ try {
     for (let round = 0; round < rounds; round++) {
       for (const [i] of names.entries()) {
         const c = names[(i + round) % names.length]!;
+        // As the bench does (relayFloor.ts): each round after a full collection.
+        await fetch(`${servers.floor}/__collect`);
         const before = await cpu();
-        const run = await runLoad({ url: servers[c], connections, durationMs: roundMs, next });
+        const run = await runLoad({
+          url: servers[c],
+          connections,
+          durationMs: roundMs,
+          next,
+          openFirst: true,
+        });
         got[c]!.cpu += (await cpu()) - before;
         got[c]!.l.push(...run.latencies);
         got[c]!.rps.push(run.rps);

@@ -114,6 +114,27 @@ if (process.env.SIGNET_BENCH_COUNT === "1") {
   }).enable();
 }
 
+// Collections by kind, for a reading of where the tail comes from (relay-profile.ts --gc):
+// scavenges (minor) and mark-compacts (major), how many and how long each paused the process,
+// since the last read.
+type GcTally = { n: number; ms: number; maxMs: number };
+const gcLog = { minor: { n: 0, ms: 0, maxMs: 0 }, major: { n: 0, ms: 0, maxMs: 0 } };
+if (process.env.SIGNET_BENCH_GC === "1") {
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const kind = (entry as { detail?: { kind?: number } }).detail?.kind;
+      // NODE_PERFORMANCE_GC_MINOR = 1, _MAJOR = 4 (incremental marking and weak callbacks are
+      // steps of a major one).
+      const tally: GcTally | undefined =
+        kind === 1 ? gcLog.minor : kind === 4 ? gcLog.major : undefined;
+      if (tally === undefined) continue;
+      tally.n++;
+      tally.ms += entry.duration;
+      tally.maxMs = Math.max(tally.maxMs, entry.duration);
+    }
+  }).observe({ entryTypes: ["gc"] });
+}
+
 let profiler: Session | undefined;
 
 /** `start`, or `stop:<file>` to write the profile taken since `start` into that file. */
@@ -250,6 +271,31 @@ if (role === "emulator") {
             promises: counters.promises,
           }),
         );
+        return;
+      }
+      // The collections since the last read (relay-profile.ts --gc).
+      if (req.url === "/__gc") {
+        // Read after the load's last answer: a collection it caused is reported a moment later.
+        setTimeout(() => {
+          const body = JSON.stringify(gcLog);
+          for (const tally of [gcLog.minor, gcLog.major])
+            Object.assign(tally, { n: 0, ms: 0, maxMs: 0 });
+          res.writeHead(200, { "content-type": "application/json" }).end(body);
+        }, 20);
+        return;
+      }
+      // A full collection now, so that a round starts on a clean heap: the garbage one contender
+      // left is collected before the next one's round, not in it (relayFloor.ts).
+      if (req.url === "/__collect") {
+        const gc = (globalThis as { gc?: () => void }).gc;
+        if (gc === undefined) {
+          res.writeHead(500).end("run with --expose-gc");
+          return;
+        }
+        gc();
+        // The finalizers a collection schedules (undici's, for each response and each signal it
+        // followed) run as tasks after it: they run here, not in the next round.
+        setTimeout(() => res.writeHead(204).end(), 50);
         return;
       }
       // A CPU profile of this process over the measured load only (relay-profile.ts --cpu-prof),

@@ -40,9 +40,8 @@ export function invalidInput(message: string, details?: Record<string, unknown>)
 
 /** A query name or value decoded (`+` is a space); one with neither `%` nor `+` is itself. */
 function decodeQueryPart(part: string): string {
-  return part.includes("%") || part.includes("+")
-    ? decodeURIComponent(part.replaceAll("+", " "))
-    : part;
+  const spaced = part.includes("+") ? part.replaceAll("+", " ") : part;
+  return spaced.includes("%") ? decodeURIComponent(spaced) : spaced;
 }
 
 /** Checks the query against the route's parameters and rebuilds it from the checked values. */
@@ -52,7 +51,10 @@ export function checkQuery(
   customerId: string,
 ): { query: string; ids: NamedId[] } {
   const accepted = route.query ?? {};
-  const seen = new Map<string, string>();
+  // Names and values in the order first seen (the forced ones last): a route takes a handful of
+  // parameters, so two arrays searched in place, not a Map and an entry array per parameter.
+  const names: string[] = [];
+  const values: string[] = [];
   const raw = search.startsWith("?") ? search.slice(1) : search;
   if (raw !== "") {
     // Index loops: no iterator result per step while the function still runs unoptimised.
@@ -74,34 +76,43 @@ export function checkQuery(
           accepted: Object.keys(accepted),
         });
       }
-      if (seen.has(name)) throw invalidInput("A query parameter is repeated.", { parameter: name });
+      if (names.includes(name)) {
+        throw invalidInput("A query parameter is repeated.", { parameter: name });
+      }
       if (!valid(param.kind, value))
         throw invalidInput("A query parameter is malformed.", { parameter: name });
-      seen.set(name, value);
+      names.push(name);
+      values.push(value);
     }
   }
   for (const name in accepted) {
     const param = accepted[name]!;
-    if (param.forced && param.kind === "Customer" && !seen.has(name)) seen.set(name, customerId);
-    if (param.required && !seen.has(name)) {
+    if (param.forced && param.kind === "Customer" && !names.includes(name)) {
+      names.push(name);
+      values.push(customerId);
+    }
+    if (param.required && !names.includes(name)) {
       throw invalidInput("A required query parameter is missing.", { parameter: name });
     }
   }
-  if (route.queryOneOf !== undefined && !route.queryOneOf.some((name) => seen.has(name))) {
+  if (route.queryOneOf !== undefined && !route.queryOneOf.some((name) => names.includes(name))) {
     throw invalidInput("The query needs one of these parameters.", { oneOf: route.queryOneOf });
   }
   const ids: NamedId[] = [];
-  const parts: string[] = [];
-  for (const [name, value] of seen) {
+  let query = "";
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    const value = values[i]!;
     const param = accepted[name]!;
+    if (i > 0) query += "&";
     if (!isIdKindParam(param.kind)) {
       // A cursor or a date may hold `+`, `/` or `=`: escaped, so the service reads it as written.
-      parts.push(`${name}=${encodeURIComponent(value)}`);
+      query += `${name}=${encodeURIComponent(value)}`;
       continue;
     }
     ids.push({ kind: param.kind, value, where: `query.${name}` });
     // Checked ids: nothing in them needs escaping but the colon, kept as is.
-    parts.push(`${name}=${value}`);
+    query += `${name}=${value}`;
   }
-  return { query: parts.join("&"), ids };
+  return { query, ids };
 }

@@ -32,7 +32,7 @@ import {
 } from "./rateLimit.js";
 import { basePathSegments, splitPath } from "./requestPath.js";
 import { compileRoutes } from "./routeMatcher.js";
-import { isIdOfKind, isOpaqueSegment, RELAY_ROUTES } from "./routes.js";
+import { isIdOfKind, isOpaqueSegment, RELAY_ROUTES, type RelayPathId } from "./routes.js";
 import { basicAuthorization, callUpstream, createSlots, type Upstream } from "./upstream.js";
 import { recordSender, type WebhookSettings } from "./webhooks/receiver.js";
 import { webhookRoute } from "./webhooks/route.js";
@@ -518,12 +518,7 @@ function configureRelay(
         throw missingEndUserIp("not configured");
       }
     }
-    const ids: NamedId[] = [];
-    for (let i = 0; i < match.ids.length; i++) {
-      const id = match.ids[i]!;
-      if (!isOpaqueSegment(id.kind)) ids.push({ kind: id.kind, value: id.value, where: "path" });
-    }
-    ids.push(...queryIds, ...bodyIds);
+    const ids = namedIds(match.ids, queryIds, bodyIds);
     const owned = assertOwned(ownership, customerId, ids);
     if (owned !== undefined) await owned;
 
@@ -533,7 +528,7 @@ function configureRelay(
       path: match.upstreamPath,
       query,
       headers,
-      ...(body !== undefined ? { body } : {}),
+      body,
     });
     if (answer.status < 200 || answer.status > 599) {
       throw new RelayRefusal("UPSTREAM_UNAVAILABLE", "The service answered with a bad status.");
@@ -553,6 +548,11 @@ function configureRelay(
     return passThrough(answer.status, answer.headers, answer.body);
   }
 
+  // With no event to tell, the answer is the handler's or its refusal's: no step of its own (an
+  // async function here cost every request a suspended frame and a turn of the microtask queue).
+  if (onEvent === undefined) {
+    return (incoming) => handle(incoming, { route: null }).catch(refusedAnswer);
+  }
   return async function answer(incoming: RelayIncoming): Promise<RelayAnswer> {
     const started = Date.now();
     const state: { route: string | null; customerId?: string; reason?: string } = {
@@ -564,16 +564,12 @@ function configureRelay(
     try {
       response = await handle(incoming, state);
     } catch (error) {
-      const refusal =
-        error instanceof RelayRefusal
-          ? error
-          : new RelayRefusal(RelayErrorCode.INTERNAL_ERROR, "The relay failed.");
+      const refusal = asRefusal(error);
       code = refusal.code;
       const detailReason = refusal.details?.reason;
       reason = typeof detailReason === "string" ? detailReason : refusal.message;
       response = errorAnswer(refusal);
     }
-    if (onEvent === undefined) return response;
     emit({
       type: "response",
       method: incoming.method,
@@ -590,6 +586,26 @@ function configureRelay(
     });
     return response;
   };
+}
+
+/**
+ * The ids a request names, in order: the path's (opaque segments aside), the query's, the body's.
+ * A request that names ids in its query only (the usual read) gets that list as it is, not a copy.
+ */
+function namedIds(
+  pathIds: readonly RelayPathId[],
+  queryIds: NamedId[],
+  bodyIds: readonly NamedId[],
+): NamedId[] {
+  if (pathIds.length === 0 && bodyIds.length === 0) return queryIds;
+  const ids: NamedId[] = [];
+  for (let i = 0; i < pathIds.length; i++) {
+    const id = pathIds[i]!;
+    if (!isOpaqueSegment(id.kind)) ids.push({ kind: id.kind, value: id.value, where: "path" });
+  }
+  for (let i = 0; i < queryIds.length; i++) ids.push(queryIds[i]!);
+  for (let i = 0; i < bodyIds.length; i++) ids.push(bodyIds[i]!);
+  return ids;
 }
 
 /** The receiver's settings from its options, checked at creation; `undefined` when it is off. */
@@ -635,6 +651,17 @@ function webhookSettings(
     maxBodyBytes,
     now: Date.now,
   };
+}
+
+/** The refusal an error is answered with: its own, or a 500 that says nothing of its cause. */
+function asRefusal(error: unknown): RelayRefusal {
+  return error instanceof RelayRefusal
+    ? error
+    : new RelayRefusal(RelayErrorCode.INTERNAL_ERROR, "The relay failed.");
+}
+
+function refusedAnswer(error: unknown): RelayAnswer {
+  return errorAnswer(asRefusal(error));
 }
 
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {

@@ -48,6 +48,32 @@ describe("createDeadlines", () => {
     vi.advanceTimersByTime(10);
     expect(expired).toEqual([2]);
   });
+
+  it("keeps start order when the first, the last and a middle one are stopped, and after", () => {
+    const deadlines = createDeadlines(100);
+    const expired: string[] = [];
+    const stops = ["a", "b", "c", "d", "e"].map((name) =>
+      deadlines.start(() => expired.push(name)),
+    );
+    stops[0]!();
+    stops[4]!();
+    stops[2]!();
+    stops[2]!(); // again: nothing
+    vi.advanceTimersByTime(50);
+    const stopF = deadlines.start(() => expired.push("f"));
+    deadlines.start(() => expired.push("g"));
+    vi.advanceTimersByTime(50);
+    expect(expired).toEqual(["b", "d"]);
+    stopF();
+    vi.advanceTimersByTime(50);
+    expect(expired).toEqual(["b", "d", "g"]);
+    // Emptied and started again: a new timer for the new head.
+    deadlines.start(() => expired.push("h"));
+    expect(vi.getTimerCount()).toBe(1);
+    vi.advanceTimersByTime(100);
+    expect(expired).toEqual(["b", "d", "g", "h"]);
+    expect(vi.getTimerCount()).toBe(0);
+  });
 });
 
 describe("createSlots", () => {

@@ -12,7 +12,18 @@ export interface Deadlines {
   start(onExpire: () => void): () => void;
 }
 
-type Entry = { readonly at: number; readonly onExpire: () => void };
+/**
+ * A pending deadline, linked to its neighbours in start order: stopping one unlinks it in place,
+ * with no key, no map and no table to rebuild as deadlines come and go on every request.
+ */
+type Entry = {
+  readonly at: number;
+  readonly onExpire: () => void;
+  prev: Entry | undefined;
+  next: Entry | undefined;
+  /** Stopped or expired: unlinked, and never unlinked again. */
+  done: boolean;
+};
 
 const now = (): number => performance.now();
 
@@ -34,11 +45,22 @@ function unref(timer: ReturnType<typeof setTimeout>): void {
 
 /** Deadlines of `ms` milliseconds, sharing one timer where the runtime allows it. */
 export function createDeadlines(ms: number): Deadlines {
-  // Insertion order is start order, and with one duration, deadline order: the head expires first.
-  const pending = new Map<object, Entry>();
+  // Start order, and with one duration, deadline order: the head expires first.
+  let head: Entry | undefined;
+  let tail: Entry | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let shared: boolean | undefined;
 
+  const unlink = (entry: Entry): void => {
+    if (entry.done) return;
+    entry.done = true;
+    if (entry.prev === undefined) head = entry.next;
+    else entry.prev.next = entry.next;
+    if (entry.next === undefined) tail = entry.prev;
+    else entry.next.prev = entry.prev;
+    entry.prev = undefined;
+    entry.next = undefined;
+  };
   const arm = (at: number): void => {
     timer = setTimeout(fire, Math.max(0, at - now()));
     unref(timer);
@@ -46,12 +68,13 @@ export function createDeadlines(ms: number): Deadlines {
   function fire(): void {
     timer = undefined;
     const t = now();
-    for (const [key, entry] of pending) {
+    while (head !== undefined) {
+      const entry = head;
       if (entry.at > t) {
         arm(entry.at);
         return;
       }
-      pending.delete(key);
+      unlink(entry);
       try {
         entry.onExpire();
       } catch {
@@ -68,14 +91,14 @@ export function createDeadlines(ms: number): Deadlines {
         const own = setTimeout(onExpire, ms);
         return () => clearTimeout(own);
       }
-      const key = {};
-      pending.set(key, { at: now() + ms, onExpire });
+      const entry: Entry = { at: now() + ms, onExpire, prev: tail, next: undefined, done: false };
+      if (tail === undefined) head = entry;
+      else tail.next = entry;
+      tail = entry;
       // An armed timer always points at or before the head's deadline (entries only join at the
       // tail, later), so only an empty queue needs a new one.
-      if (timer === undefined) arm(now() + ms);
-      return () => {
-        pending.delete(key);
-      };
+      if (timer === undefined) arm(entry.at);
+      return () => unlink(entry);
     },
   };
 }

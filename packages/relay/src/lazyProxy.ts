@@ -16,28 +16,44 @@ export function lazyProxy<T extends object>(
   own: (property: string | symbol) => unknown,
   build: () => T,
 ): T {
-  let real: T | undefined;
-  const built = (): T => {
-    real ??= build();
-    return real;
-  };
-  return new Proxy(Object.create(prototype) as T, {
-    get(_target, property) {
-      const answer = own(property);
-      if (answer !== BUILD) return answer;
-      const target = built();
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-    set(_target, property, value) {
-      const target = built();
-      return Reflect.set(target, property, value, target);
-    },
-    has(_target, property) {
-      // A member every object of the class has needs no build; anything else (an internal slot)
-      // is asked of the real one.
-      if (typeof property === "string" && property in prototype) return true;
-      return Reflect.has(built(), property);
-    },
-  });
+  return new Proxy(Object.create(prototype) as T, new LazyHandler(prototype, own, build));
+}
+
+/**
+ * The traps of one stand-in, as methods of one object: made on every request (a `Request` for
+ * `resolveUser`), so one object with the state in its fields rather than a closure per trap.
+ */
+class LazyHandler<T extends object> implements ProxyHandler<T> {
+  private real: T | undefined;
+
+  constructor(
+    private readonly prototype: T,
+    private readonly own: (property: string | symbol) => unknown,
+    private readonly build: () => T,
+  ) {}
+
+  private built(): T {
+    this.real ??= this.build();
+    return this.real;
+  }
+
+  get(_target: T, property: string | symbol): unknown {
+    const answer = this.own(property);
+    if (answer !== BUILD) return answer;
+    const target = this.built();
+    const value: unknown = Reflect.get(target, property, target);
+    return typeof value === "function" ? value.bind(target) : value;
+  }
+
+  set(_target: T, property: string | symbol, value: unknown): boolean {
+    const target = this.built();
+    return Reflect.set(target, property, value, target);
+  }
+
+  has(_target: T, property: string | symbol): boolean {
+    // A member every object of the class has needs no build; anything else (an internal slot)
+    // is asked of the real one.
+    if (typeof property === "string" && property in this.prototype) return true;
+    return Reflect.has(this.built(), property);
+  }
 }

@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { compileRoutes } from "./routeMatcher.js";
-import { matchRoute, RELAY_ROUTES } from "./routes.js";
+import { isIdOfKind, matchRoute, RELAY_ROUTES, type RelayIdKind } from "./routes.js";
 
 const METHODS = ["GET", "POST", "PATCH", "DELETE", "PUT", "HEAD"];
 const CREDENTIAL_ID = "AbCdEfGhIjKlMnOpQrStUv_-12";
@@ -54,5 +54,47 @@ describe("compileRoutes", () => {
     }
     // Every route is reached by its own path and method.
     expect(matched).toBeGreaterThanOrEqual(RELAY_ROUTES.length);
+  });
+});
+
+describe("isIdOfKind", () => {
+  // The reading it must give, written as a regular expression of the whole id.
+  const reference = (value: string, kind: string) =>
+    new RegExp(
+      `^${kind}:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`,
+    ).test(value) && /^[A-Za-z]+$/.test(kind);
+
+  it("is true exactly for `<kind>:<uuid>`, whatever is around, before or after it", () => {
+    const uuid = randomUUID();
+    const values = [
+      `Quote:${uuid}`,
+      `Quote:${uuid.toUpperCase()}`,
+      `Quote:${uuid}\n`,
+      `Quote:${uuid}x`,
+      `Quote:${uuid.slice(1)}`,
+      `Quote:${uuid.replace("-", "_")}`,
+      `Quote:${uuid.slice(0, -1)}g`,
+      ` Quote:${uuid}`,
+      `Quote::${uuid.slice(1)}`,
+      `quote:${uuid}`,
+      `Quotes:${uuid}`,
+      `Quot:${uuid}`,
+      `Quote${uuid}x`,
+      `Quote:${uuid}Quote:${uuid}`,
+      `Transaction:${uuid}`,
+      "",
+    ];
+    for (const kind of ["Quote", "Transaction", "Quot"] as const) {
+      for (const value of values) {
+        expect([kind, value, isIdOfKind(value, kind as RelayIdKind)]).toEqual([
+          kind,
+          value,
+          reference(value, kind),
+        ]);
+      }
+    }
+    // Called again and again on one regular expression: no state left from the last call.
+    expect(isIdOfKind(`Quote:${uuid}`, "Quote")).toBe(true);
+    expect(isIdOfKind(`Quote:${uuid}`, "Quote")).toBe(true);
   });
 });

@@ -40,10 +40,18 @@ export function idKindOf(value: string): RelayIdKind | undefined {
   return kind !== undefined && ID_KINDS.has(kind) ? (kind as RelayIdKind) : undefined;
 }
 
+// The uuid of an id, from where `lastIndex` is set to the end: read by `test`, which (unlike
+// `exec`) builds no match array, and this runs for every id of every request.
+const UUID_TO_END = new RegExp(`${UUID}$`, "y");
+const KIND = /^[A-Za-z]+$/;
+
 /** Whether `value` is an identifier of `kind`: exactly `<kind>:<uuid>`. */
 export function isIdOfKind(value: string, kind: RelayIdKind): boolean {
-  const match = ID_PATTERN.exec(value);
-  return match !== null && match[1] === kind;
+  // As `ID_PATTERN` reads it: the letters before the colon are the kind, a uuid is 36 long.
+  if (value.length !== kind.length + 37 || value.charCodeAt(kind.length) !== 58) return false;
+  if (!value.startsWith(kind) || !KIND.test(kind)) return false;
+  UUID_TO_END.lastIndex = kind.length + 1;
+  return UUID_TO_END.test(value);
 }
 
 /**

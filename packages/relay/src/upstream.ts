@@ -34,7 +34,8 @@ export interface UpstreamRequest {
   readonly query: string;
   /** The checked forwarded headers. */
   readonly headers?: Readonly<Record<string, string>>;
-  readonly body?: Uint8Array<ArrayBuffer>;
+  /** The body, or `undefined` (or absent) for none. */
+  readonly body?: Uint8Array<ArrayBuffer> | undefined;
 }
 
 /** A buffered answer of the service. */
