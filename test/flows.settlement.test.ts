@@ -74,24 +74,4 @@ describe("waitForTransaction: the polling schedule", () => {
       expect(error.code).toBe("INVALID_ARGUMENT");
     }
   });
-
-  it("ends with its own time limit when a read hangs: the read is cut at the wait's end, not at the transport's", async () => {
-    const { client, transactionId } = await executedPayment();
-    // The first read gets no answer for 20 s; the wait has 1.5 s in all (the transport's own
-    // limit per attempt is 30 s, the retry policy's budget 120 s).
-    await stack.fault({
-      match: { method: "GET", path: `/transactions/${transactionId}` },
-      kind: "delay",
-      ms: 20_000,
-    });
-    const error = await waitForTransaction(client, { transactionId, timeoutMs: 1_500 }).catch(
-      (e) => e,
-    );
-    expect(error).toBeInstanceOf(SignetError);
-    expect(error.code).toBe("TIMEOUT");
-    // The attempt's limit was what was left of the wait's 1.5 s, never more.
-    const limit = Number(/No answer within (\d+) ms/.exec(error.message)?.[1]);
-    expect(limit).toBeGreaterThan(0);
-    expect(limit).toBeLessThanOrEqual(1_500);
-  });
 });

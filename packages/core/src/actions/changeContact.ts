@@ -192,22 +192,10 @@ async function createChange(flow: Flow): Promise<ContactChangeJson> {
   }
 }
 
-/**
- * `GET …/contact-changes/{id}`; within `deadline` (on `client.timer`) when a wait gives one, so
- * that the read and its retries end with the wait.
- */
-async function readChange(
-  flow: Flow,
-  changeId: string,
-  check = true,
-  deadline?: number,
-): Promise<ContactChangeJson> {
+/** `GET …/contact-changes/{id}`. */
+async function readChange(flow: Flow, changeId: string, check = true): Promise<ContactChangeJson> {
   const answer = await flow.client.request<unknown>(
-    {
-      ...at(CONTACT_CHANGE_GET, [flow.customerId, changeId]),
-      operation: "changeContact",
-      ...(deadline === undefined ? {} : { deadline }),
-    },
+    { ...at(CONTACT_CHANGE_GET, [flow.customerId, changeId]), operation: "changeContact" },
     flow.call,
   );
   const change = parseContactChange(answer);
@@ -232,8 +220,8 @@ function settleChange(flow: Flow, changeId: string): Promise<ContactChangeJson> 
     },
     onEvent: call.onEvent,
     details: () => ({ operation: "changeContact" }),
-    attempt: async (deadline) => {
-      const change = await readChange(flow, changeId, true, deadline);
+    attempt: async () => {
+      const change = await readChange(flow, changeId);
       return change.status === "PROCESSING" ? undefined : change;
     },
   });

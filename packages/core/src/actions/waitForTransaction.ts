@@ -93,13 +93,12 @@ export async function waitForTransaction(
     request: { method: "GET", path, operation: "waitForTransaction" },
     interval,
     details: () => ({ status: last?.status }),
-    attempt: async (deadline) => {
+    attempt: async () => {
       last = expectShape<TransactionJson>(
         // A read: a dropped connection or a 5xx mid-wait is retried under the retry policy
-        // (the client's, refined by `parameters.retry`), never the end of the wait; the read
-        // and its retries end with the wait (`deadline`, on the client's timer).
+        // (the client's, refined by `parameters.retry`), never the end of the wait.
         await client.request<unknown>(
-          { method: "GET", path, operation: "waitForTransaction", deadline },
+          { method: "GET", path, operation: "waitForTransaction" },
           parameters,
         ),
         ["id", "status"],
