@@ -326,8 +326,11 @@ const budgets = [
     // frame imports the execute check from payloads/executeQuotePayload.ts and the payload's
     // parsing from transport/payloadParse.ts): 28088 B up front (-783 B), 73591 B in all (+54 B,
     // the shared chunks' import and export lists).
-    upFront: 28_088,
-    whole: 73_591,
+    // The confirmation window waits for the frame to close it once answered, and the frame takes
+    // an answer still on its way when it first sees the window closed (a WebKit race the CI met):
+    // +46 B, +51 B.
+    upFront: 28_134,
+    whole: 73_642,
   },
 ];
 

@@ -83,9 +83,13 @@ export async function answerInWindow(
     );
     await pause(SEEN_MS);
     await window.click(`//button[@id="signet-${button}"]`);
+    // The frame closes its window once the answer has reached it.
+    await waitUntil(
+      () => window.evaluate(() => false, null).catch(() => true),
+      "the frame to close its window once answered",
+    );
     return rows;
   } finally {
-    // It closes itself once it has answered.
     await window.close().catch(() => undefined);
   }
 }

@@ -3,7 +3,7 @@
 // windows): what is shown never travels in the window's URL; the frame sends the rows only to the
 // window it opened, once that window says hello with the confirmation's nonce, and takes the
 // answer from that window alone.
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { confirmWindowUrl, openConfirmWindow, readShown } from "../src/page/confirmWindow.js";
 
 const ORIGIN = "https://signer.example";
@@ -82,6 +82,43 @@ describe("the confirmation window", () => {
     deliver(popup, ORIGIN, { channel: "signet-confirm", nonce, kind: "answer", approved: true });
     expect(await shown.answer).toBe(true);
     expect(listeners).toEqual([]);
+  });
+
+  it("closes the window itself once the answer has reached it", async () => {
+    const shown = openConfirmWindow("Send a payment", rows);
+    const nonce = new URL(opened!.url).searchParams.get("confirm")!;
+    deliver(popup, ORIGIN, { channel: "signet-confirm", nonce, kind: "answer", approved: false });
+    expect(await shown.answer).toBe(false);
+    expect(opened?.closed).toBe(true);
+  });
+
+  it("takes an answer that arrives just after its window is seen closed", async () => {
+    vi.useFakeTimers();
+    try {
+      const shown = openConfirmWindow("Send a payment", rows);
+      const nonce = new URL(opened!.url).searchParams.get("confirm")!;
+      popup.closed = true;
+      await vi.advanceTimersByTimeAsync(250);
+      deliver(popup, ORIGIN, { channel: "signet-confirm", nonce, kind: "answer", approved: true });
+      expect(await shown.answer).toBe(true);
+    } finally {
+      popup.closed = false;
+      vi.useRealTimers();
+    }
+  });
+
+  it("reports a window closed unanswered", async () => {
+    vi.useFakeTimers();
+    try {
+      const shown = openConfirmWindow("Send a payment", rows);
+      popup.closed = true;
+      await vi.advanceTimersByTimeAsync(500);
+      expect(await shown.answer).toBeUndefined();
+      expect(listeners).toEqual([]);
+    } finally {
+      popup.closed = false;
+      vi.useRealTimers();
+    }
   });
 
   it("reads only a complete show message of its nonce", () => {

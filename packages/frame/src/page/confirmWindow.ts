@@ -38,14 +38,22 @@ export function openConfirmWindow(title: string, rows: readonly ConfirmRow[]): C
         return;
       }
       if (data.kind !== "answer") return;
+      // The window waits for the frame to close it (with a fallback of its own, ANSWERED_CLOSE_MS):
+      // closing itself at once could let this frame see it closed before its answer arrives.
       stop();
+      popup.close();
       resolve(data.approved === true);
     };
+    // Seen closed: one more tick for an answer already on its way, then closed unanswered.
+    let seenClosed = false;
     const closed = setInterval(() => {
-      if (popup.closed) {
-        stop();
-        resolve(undefined);
+      if (!popup.closed) return;
+      if (!seenClosed) {
+        seenClosed = true;
+        return;
       }
+      stop();
+      resolve(undefined);
     }, 250);
     stop = () => {
       clearInterval(closed);
@@ -71,6 +79,12 @@ export function confirmWindowUrl(nonce: string): string {
 }
 
 const WINDOW_FEATURES = "popup,width=460,height=420";
+
+/**
+ * How long an answered window stays open when its frame does not close it (the frame is gone).
+ * Long enough that the answer has reached the frame before the frame can see the window closed.
+ */
+export const ANSWERED_CLOSE_MS = 2_000;
 
 /** The messages between the frame and its window, each with the channel's tag and the nonce. */
 type ConfirmMessage = {
@@ -126,7 +140,10 @@ export function runConfirmWindow(root: HTMLElement, nonce: string): boolean {
     removeEventListener("message", listen);
     void confirmInFrame(root, asked.title, asked.rows, () => undefined).then((approved) => {
       opener.postMessage({ channel: CHANNEL, nonce, kind: "answer", approved }, location.origin);
-      window.close();
+      // The frame closes this window once the answer reaches it; this window closes itself
+      // later only if the frame is gone.
+      root.textContent = "Answered. This window closes.";
+      setTimeout(() => window.close(), ANSWERED_CLOSE_MS);
     });
   };
   addEventListener("message", listen);
