@@ -17,7 +17,7 @@ import {
 } from "../errors/errors.js";
 import type { CallOptions } from "../session/events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
-import { pollUntil } from "../transport/pollUntil.js";
+import { pollReads } from "../transport/pollReads.js";
 import { backoffDelay, resolveRetryPolicy, retryEvent } from "../transport/retry.js";
 import type { CustomerJson } from "../transport/wire.js";
 import { updateCustomerContact, updateCustomerContactPayload } from "./updateCustomerContact.js";
@@ -204,11 +204,15 @@ async function readChange(flow: Flow, changeId: string, check = true): Promise<C
   return seen(flow, change);
 }
 
-/** A change `PROCESSING` (submitted before): read until it ends, as the service reconciles it. */
+/**
+ * A change `PROCESSING` (submitted before): read until it ends, as the service reconciles it,
+ * within the retry policy's `timeoutMs`. Every read but the first ends with that budget: one cut
+ * there ends the wait in `PROCESSING_TIMEOUT` (retryable), as the budget's end does.
+ */
 function settleChange(flow: Flow, changeId: string): Promise<ContactChangeJson> {
   const { client, call } = flow;
   const policy = resolveRetryPolicy(client.retry, call.retry);
-  return pollUntil(client, {
+  return pollReads(client, {
     what: "The contact change",
     timeoutMs: policy.timeoutMs,
     signal: call.signal,
@@ -220,8 +224,8 @@ function settleChange(flow: Flow, changeId: string): Promise<ContactChangeJson> 
     },
     onEvent: call.onEvent,
     details: () => ({ operation: "changeContact" }),
-    attempt: async () => {
-      const change = await readChange(flow, changeId);
+    read: async (signal) => {
+      const change = await readChange({ ...flow, call: { ...call, signal } }, changeId);
       return change.status === "PROCESSING" ? undefined : change;
     },
   });

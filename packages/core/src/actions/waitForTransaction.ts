@@ -9,7 +9,7 @@ import { REQUEST_ERRORS } from "../errors/errorGroups.js";
 import { assertArgument, SignetError, type SignetErrorOf } from "../errors/errors.js";
 import type { CallOptions } from "../session/events.js";
 import { DEFAULT_POLLING_INTERVAL_MS } from "../transport/pollingInterval.js";
-import { pollUntil } from "../transport/pollUntil.js";
+import { pollReads } from "../transport/pollReads.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { TransactionJson, TransactionStatus } from "../transport/wire.js";
 
@@ -85,7 +85,7 @@ export async function waitForTransaction(
   interval(1);
   let last: TransactionJson | undefined;
   const { path } = at(TRANSACTION_GET, [transactionId]);
-  return pollUntil(client, {
+  return pollReads(client, {
     what: "The transaction",
     timeoutMs,
     signal,
@@ -93,13 +93,14 @@ export async function waitForTransaction(
     request: { method: "GET", path, operation: "waitForTransaction" },
     interval,
     details: () => ({ status: last?.status }),
-    attempt: async () => {
+    read: async (cut) => {
       last = expectShape<TransactionJson>(
         // A read: a dropped connection or a 5xx mid-wait is retried under the retry policy
-        // (the client's, refined by `parameters.retry`), never the end of the wait.
+        // (the client's, refined by `parameters.retry`), never the end of the wait. Every read
+        // but the first, with its retries, ends with the wait (`cut`); the first runs whole.
         await client.request<unknown>(
           { method: "GET", path, operation: "waitForTransaction" },
-          parameters,
+          { ...parameters, signal: cut },
         ),
         ["id", "status"],
         "Transaction",
