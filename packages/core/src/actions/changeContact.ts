@@ -87,10 +87,12 @@ const STATUSES: readonly ContactChangeStatus[] = ["AWAITING_SIGNATURE", "PROCESS
  * `contactChanges: "resource"`, through the service's contact-change resource: the change is
  * created, its `payloadToSign` checked (the value typed, the device's own organization and user)
  * and stamped, and submitted; a lost answer is read back with GET (the change id), an OTP
- * credential operation in flight is waited out under the retry policy. Otherwise the PATCH of
- * `updateCustomerContact`.
+ * credential operation in flight is waited out under the retry policy. A change found
+ * `PROCESSING` is read until it ends, within the retry policy's `timeoutMs` (`retry` refines it):
+ * every read but the first is cut at its end. Otherwise the PATCH of `updateCustomerContact`.
  *
- * @throws {SignetError} `CONTACT_CHANGE_PENDING` (another change of that type, for another value),
+ * @throws {SignetError} `PROCESSING_TIMEOUT` (retryable: a change still `PROCESSING` at the end of
+ *   the budget; call again with its `changeId`), `CONTACT_CHANGE_PENDING` (another change of that type, for another value),
  *   `AUTH_CREDENTIAL_OPERATION_IN_FLIGHT` (still in flight after the retries),
  *   `EMAIL_OTP_EMAIL_ALREADY_EXISTS`, `SMS_OTP_PHONE_ALREADY_EXISTS`, `*_CREDENTIAL_SET_CHANGED`,
  *   `*_CREDENTIAL_SYNC_FAILED`, `PAYLOAD_MISMATCH`, `INVALID_INPUT`, `NO_SESSION`.
