@@ -232,7 +232,8 @@ const budgets = [
     // +68 B (65172 B) with the page's cut to 20332 B above: the code that left the page sits in
     // shared lazy chunks now, whose import and export lists are the difference (the reads of
     // waitForTransaction and changeContact cut at their wait's end, +17 B, were taken back).
-    whole: 65_172,
+    // +201 B (65373 B), none up front: the waits' later reads cut at their end (transport/pollReads.ts, lazy).
+    whole: 65_373,
   },
   {
     // The hooks alone: react and @signet/core are the app's own dependencies.
@@ -325,9 +326,10 @@ const budgets = [
     // With core's page cut (above: code only chunks run out of the modules the page loads; the
     // frame imports the execute check from payloads/executeQuotePayload.ts and the payload's
     // parsing from transport/payloadParse.ts): 28088 B up front (-783 B), 73591 B in all (+54 B,
-    // the shared chunks' import and export lists).
+    // the shared chunks' import and export lists). +242 B in all (73833 B): core's waits' later
+    // reads cut at their end (transport/pollReads.ts, in a lazy chunk).
     upFront: 28_088,
-    whole: 73_591,
+    whole: 73_833,
   },
 ];
 
