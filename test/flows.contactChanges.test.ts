@@ -360,6 +360,63 @@ describe('changeContact with contactChanges: "resource"', () => {
     expect(stages).toContain("processing");
   });
 
+  it("a settling read that hangs is cut at the wait's end: the retryable PROCESSING_TIMEOUT, within the budget", async () => {
+    // The backoff between the settling reads at half its ceiling, every run alike.
+    const u = await user("resource", {}, { random: () => 0.5 });
+    const email = `held-${unique()}@example.com`;
+    const changes = `/customers/${u.customerId}/contact-changes/`;
+    // The submit answered PROCESSING, and the device stopped there: the change is PROCESSING.
+    await stack.fault({ match: { method: "POST", path: changes }, kind: "processing" });
+    const stop = new AbortController();
+    let changeId = "";
+    const stopped = await changeContact(u.client, {
+      customerId: u.customerId,
+      accountId: u.accountId,
+      email,
+      signal: stop.signal,
+      onChange: (change) => {
+        changeId = change.id;
+      },
+      onEvent: (event) => {
+        if (event.type === "signedRequest" && event.stage === "processing") stop.abort();
+      },
+    }).catch((e) => e);
+    expect(stopped.code).toBe("ABORTED");
+    // Resumed by its id: the service has not reconciled it yet, so every read finds it
+    // PROCESSING; the resume's read and the wait's first are answered at once, the wait's second
+    // gets no answer for 20 s. The wait's budget is the retry policy's timeoutMs, 1.5 s here.
+    const match = { method: "GET", path: `${changes}${changeId}` };
+    await stack.fault({ match, kind: "processing", count: 3 });
+    await stack.fault({ match, kind: "delay", ms: 0, count: 2 });
+    await stack.fault({ match, kind: "delay", ms: 20_000 });
+    const seen: ContactChangeJson["status"][] = [];
+    const started = performance.now();
+    const error = await changeContact(u.client, {
+      customerId: u.customerId,
+      accountId: u.accountId,
+      email,
+      changeId,
+      retry: { timeoutMs: 1_500 },
+      onChange: (change) => seen.push(change.status),
+    }).catch((e) => e);
+    const took = performance.now() - started;
+    expect(error).toBeInstanceOf(SignetError);
+    expect(error.code).toBe("PROCESSING_TIMEOUT");
+    expect(error.retryable).toBe(true);
+    expect(error.details).toEqual({ operation: "changeContact", polls: 2 });
+    // Only what was read is told: the resume's read and the wait's first, never the cut one.
+    expect(seen).toEqual(["PROCESSING", "PROCESSING"]);
+    // Every delay was taken: the held read reached the service, its answer 20 s away.
+    const armed = (await (await fetch(`${stack.emulator.url}/_emulator/faults`)).json()) as {
+      data: { kind: string; match?: { path?: string } }[];
+    };
+    expect(armed.data.filter((f) => f.match?.path === match.path)).toEqual([
+      expect.objectContaining({ kind: "processing", remaining: 1 }),
+    ]);
+    // The budget, with room for a loaded machine; far below the held read's 20 s.
+    expect(took).toBeLessThan(1_500 + 1_500);
+  }, 40_000);
+
   it("waits out an SMS credential add in flight (409 AUTH_CREDENTIAL_OPERATION_IN_FLIGHT), then changes the phone", async () => {
     const phoneNumber = freshPhone();
     // Deterministic waits: each backoff is 99% of its ceiling.

@@ -23,7 +23,8 @@ export type FaultMatch = {
 /**
  * A fault to inject.
  * - `processing`: signed retries (and quote execute) that pass their signature check answer
- *   200 `{status:"PROCESSING"}` without executing; the request id stays usable.
+ *   200 `{status:"PROCESSING"}` without executing; the request id stays usable. A GET of a
+ *   PROCESSING contact change reads it still PROCESSING (not reconciled yet).
  * - `error`: answer `status` (default 500) with `code` (default `INTERNAL_ERROR`). With
  *   `at: "request"` (the default) before anything else; with `at: "signed"` where `processing`
  *   applies (a signed retry, or quote execute, whose stamp passed), as a terminal answer that

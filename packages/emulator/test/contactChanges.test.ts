@@ -146,6 +146,36 @@ describe("contact changes (#853)", () => {
     expect(settled.body.status).toBe("APPLIED");
   });
 
+  it("a PROCESSING change is read settled, or still PROCESSING under a processing fault on its GET", async () => {
+    const user = await signUp(t);
+    const created = await call(t, "POST", changes(user.customer.id), {
+      type: "EMAIL",
+      value: "reconciling@example.com",
+    });
+    const path = `${changes(user.customer.id)}/${created.body.id}`;
+    const headers = { [SIGNATURE]: stamp(created.body.payloadToSign, user.sessionKey) };
+    await call(t, "POST", "/_emulator/faults", {
+      kind: "processing",
+      match: { method: "POST", path },
+    });
+    const submitted = await call(t, "POST", `${path}/submit`, undefined, headers);
+    expect(submitted.body).toMatchObject({ status: "PROCESSING" });
+    // Not reconciled yet, twice: the reads find the change PROCESSING.
+    await call(t, "POST", "/_emulator/faults", {
+      kind: "processing",
+      match: { method: "GET", path },
+      count: 2,
+    });
+    for (let i = 0; i < 2; i++) {
+      const read = await call(t, "GET", path);
+      expect(read.status).toBe(200);
+      expect(read.body).toMatchObject({ id: created.body.id, status: "PROCESSING" });
+    }
+    // Without the fault, the read finds it reconciled.
+    const settled = await call(t, "GET", path);
+    expect(settled.body).toMatchObject({ id: created.body.id, status: "APPLIED" });
+  });
+
   it("424 SMS/EMAIL sync failure leaves the contact and moves the change to FAILED", async () => {
     const user = await signUp(t, "keep@example.com");
     const created = await call(t, "POST", changes(user.customer.id), {

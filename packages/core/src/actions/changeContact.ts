@@ -17,7 +17,7 @@ import {
 } from "../errors/errors.js";
 import type { CallOptions } from "../session/events.js";
 import { requireSession, signWithSession } from "../session/sessionSigner.js";
-import { pollUntil } from "../transport/pollUntil.js";
+import { pollReads } from "../transport/pollReads.js";
 import { backoffDelay, resolveRetryPolicy, retryEvent } from "../transport/retry.js";
 import type { CustomerJson } from "../transport/wire.js";
 import { updateCustomerContact, updateCustomerContactPayload } from "./updateCustomerContact.js";
@@ -87,10 +87,12 @@ const STATUSES: readonly ContactChangeStatus[] = ["AWAITING_SIGNATURE", "PROCESS
  * `contactChanges: "resource"`, through the service's contact-change resource: the change is
  * created, its `payloadToSign` checked (the value typed, the device's own organization and user)
  * and stamped, and submitted; a lost answer is read back with GET (the change id), an OTP
- * credential operation in flight is waited out under the retry policy. Otherwise the PATCH of
- * `updateCustomerContact`.
+ * credential operation in flight is waited out under the retry policy. A change found
+ * `PROCESSING` is read until it ends, within the retry policy's `timeoutMs` (`retry` refines it):
+ * every read but the first is cut at its end. Otherwise the PATCH of `updateCustomerContact`.
  *
- * @throws {SignetError} `CONTACT_CHANGE_PENDING` (another change of that type, for another value),
+ * @throws {SignetError} `PROCESSING_TIMEOUT` (retryable: a change still `PROCESSING` at the end of
+ *   the budget; call again with its `changeId`), `CONTACT_CHANGE_PENDING` (another change of that type, for another value),
  *   `AUTH_CREDENTIAL_OPERATION_IN_FLIGHT` (still in flight after the retries),
  *   `EMAIL_OTP_EMAIL_ALREADY_EXISTS`, `SMS_OTP_PHONE_ALREADY_EXISTS`, `*_CREDENTIAL_SET_CHANGED`,
  *   `*_CREDENTIAL_SYNC_FAILED`, `PAYLOAD_MISMATCH`, `INVALID_INPUT`, `NO_SESSION`.
@@ -204,11 +206,15 @@ async function readChange(flow: Flow, changeId: string, check = true): Promise<C
   return seen(flow, change);
 }
 
-/** A change `PROCESSING` (submitted before): read until it ends, as the service reconciles it. */
+/**
+ * A change `PROCESSING` (submitted before): read until it ends, as the service reconciles it,
+ * within the retry policy's `timeoutMs`. Every read but the first ends with that budget: one cut
+ * there ends the wait in `PROCESSING_TIMEOUT` (retryable), as the budget's end does.
+ */
 function settleChange(flow: Flow, changeId: string): Promise<ContactChangeJson> {
   const { client, call } = flow;
   const policy = resolveRetryPolicy(client.retry, call.retry);
-  return pollUntil(client, {
+  return pollReads(client, {
     what: "The contact change",
     timeoutMs: policy.timeoutMs,
     signal: call.signal,
@@ -220,8 +226,8 @@ function settleChange(flow: Flow, changeId: string): Promise<ContactChangeJson> 
     },
     onEvent: call.onEvent,
     details: () => ({ operation: "changeContact" }),
-    attempt: async () => {
-      const change = await readChange(flow, changeId);
+    read: async (signal) => {
+      const change = await readChange({ ...flow, call: { ...call, signal } }, changeId);
       return change.status === "PROCESSING" ? undefined : change;
     },
   });

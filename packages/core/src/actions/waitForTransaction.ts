@@ -9,7 +9,7 @@ import { REQUEST_ERRORS } from "../errors/errorGroups.js";
 import { assertArgument, SignetError, type SignetErrorOf } from "../errors/errors.js";
 import type { CallOptions } from "../session/events.js";
 import { DEFAULT_POLLING_INTERVAL_MS } from "../transport/pollingInterval.js";
-import { pollUntil } from "../transport/pollUntil.js";
+import { pollReads } from "../transport/pollReads.js";
 import { expectShape } from "../transport/responseShape.js";
 import type { TransactionJson, TransactionStatus } from "../transport/wire.js";
 
@@ -27,7 +27,12 @@ const PENDING: ReadonlySet<string> = new Set<TransactionStatus>([
 
 export type WaitForTransactionParameters = CallOptions & {
   transactionId: string;
-  /** Give up after this long (on the device's own timer). Default 5 minutes (sandbox withdrawals take 1–3 minutes). */
+  /**
+   * Give up after this long (on the device's own timer): `PROCESSING_TIMEOUT` with the last
+   * status read. Default 5 minutes (sandbox withdrawals take 1–3 minutes). The first poll always
+   * runs whole (under the request's own time limit), so `0` is a peek: one read, its status in
+   * the error; every later poll, with its retries, is cut at this limit.
+   */
   timeoutMs?: number | undefined;
   /**
    * The wait before each next poll, in ms: a number for a fixed interval, or a function of the
@@ -46,9 +51,11 @@ export type WaitForTransactionErrorType = SignetErrorOf<ActionErrorCode<"waitFor
  * check its `status`. It keeps polling through `PENDING_AUTHORIZATION`, which `authorizeQuote`
  * ends. The first poll goes at once, the next after `pollingInterval`; each wait is a `retry`
  * event (reason `processing`). A poll that gets no answer, a 5xx or a 429 is retried under the
- * client's retry policy (`retry` refines it) inside `timeoutMs`. Cancellable with `signal`.
+ * client's retry policy (`retry` refines it). The wait ends within `timeoutMs`: a poll after the
+ * first still unanswered then is cut there, and ends it as the limit does (the first runs whole,
+ * so `timeoutMs: 0` is one read). Cancellable with `signal`.
  *
- * @throws {SignetError} `PROCESSING_TIMEOUT` (retryable: call again to keep waiting), `ABORTED`, `TRANSACTION_NOT_FOUND`, `NETWORK`, `INVALID_ARGUMENT`, `MALFORMED_RESPONSE` (an answer about another transaction, `details.field: "id"`).
+ * @throws {SignetError} `PROCESSING_TIMEOUT` (retryable: call again to keep waiting; `details.status` the last status read, `details.polls` the reads made), `ABORTED`, `TRANSACTION_NOT_FOUND`, `NETWORK`, `INVALID_ARGUMENT`, `MALFORMED_RESPONSE` (an answer about another transaction, `details.field: "id"`).
  * @example
  * ```ts
  * const tx = await waitForTransaction(client, { transactionId, signal: controller.signal });
@@ -85,7 +92,7 @@ export async function waitForTransaction(
   interval(1);
   let last: TransactionJson | undefined;
   const { path } = at(TRANSACTION_GET, [transactionId]);
-  return pollUntil(client, {
+  return pollReads(client, {
     what: "The transaction",
     timeoutMs,
     signal,
@@ -93,13 +100,14 @@ export async function waitForTransaction(
     request: { method: "GET", path, operation: "waitForTransaction" },
     interval,
     details: () => ({ status: last?.status }),
-    attempt: async () => {
+    read: async (cut) => {
       last = expectShape<TransactionJson>(
         // A read: a dropped connection or a 5xx mid-wait is retried under the retry policy
-        // (the client's, refined by `parameters.retry`), never the end of the wait.
+        // (the client's, refined by `parameters.retry`), never the end of the wait. Every read
+        // but the first, with its retries, ends with the wait (`cut`); the first runs whole.
         await client.request<unknown>(
           { method: "GET", path, operation: "waitForTransaction" },
-          parameters,
+          { ...parameters, signal: cut },
         ),
         ["id", "status"],
         "Transaction",

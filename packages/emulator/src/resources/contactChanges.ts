@@ -2,7 +2,8 @@
 // packages/test/spec/grid-api-pr853.yaml) describes them: create (202 AWAITING_SIGNATURE with a
 // payload to stamp when an OTP credential of that type is tied, else 201 applied inline), the
 // signed submit (stamp only: no body, no Request-Id; PROCESSING under a `processing` fault; an
-// applied change answers itself again), GET, DELETE (cancel) and the list, expiry at
+// applied change answers itself again), GET (a PROCESSING change found settled, or still
+// PROCESSING under a `processing` fault), DELETE (cancel) and the list, expiry at
 // `expiresAt`, and 409 `AUTH_CREDENTIAL_OPERATION_IN_FLIGHT` while an OTP credential add of the
 // same type was submitted (answered PROCESSING) and has not settled.
 import { isoTime } from "../clock.js";
@@ -298,11 +299,14 @@ function submitChange(ctx: RequestContext): Response {
 
 /**
  * `GET …/contact-changes/{changeId}`. A PROCESSING change is found settled: the service reconciles
- * the activity on its own, and by the time anyone reads it the emulator's has.
+ * the activity on its own, and by the time anyone reads it the emulator's has; under a
+ * `processing` fault it is read still PROCESSING (not reconciled yet), so that a reader's wait
+ * for it can be exercised.
  */
 function getChange(ctx: RequestContext): Response {
   const { customer, change } = findChange(ctx);
-  if (change.status === "PROCESSING") apply(ctx.rt, customer, change, ctx.now());
+  if (change.status === "PROCESSING" && !ctx.takeProcessingFault())
+    apply(ctx.rt, customer, change, ctx.now());
   return json(200, contactChangeJson(change));
 }
 

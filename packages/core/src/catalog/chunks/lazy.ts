@@ -537,9 +537,11 @@ export async function resendQuoteAuthorization(
  * check its `status`. It keeps polling through `PENDING_AUTHORIZATION`, which `authorizeQuote`
  * ends. The first poll goes at once, the next after `pollingInterval`; each wait is a `retry`
  * event (reason `processing`). A poll that gets no answer, a 5xx or a 429 is retried under the
- * client's retry policy (`retry` refines it) inside `timeoutMs`. Cancellable with `signal`.
+ * client's retry policy (`retry` refines it). The wait ends within `timeoutMs`: a poll after the
+ * first still unanswered then is cut there, and ends it as the limit does (the first runs whole,
+ * so `timeoutMs: 0` is one read). Cancellable with `signal`.
  *
- * @throws {SignetError} `PROCESSING_TIMEOUT` (retryable: call again to keep waiting), `ABORTED`, `TRANSACTION_NOT_FOUND`, `NETWORK`, `INVALID_ARGUMENT`, `MALFORMED_RESPONSE` (an answer about another transaction, `details.field: "id"`).
+ * @throws {SignetError} `PROCESSING_TIMEOUT` (retryable: call again to keep waiting; `details.status` the last status read, `details.polls` the reads made), `ABORTED`, `TRANSACTION_NOT_FOUND`, `NETWORK`, `INVALID_ARGUMENT`, `MALFORMED_RESPONSE` (an answer about another transaction, `details.field: "id"`).
  * @example
  * ```ts
  * const tx = await waitForTransaction(client, { transactionId, signal: controller.signal });
@@ -962,10 +964,12 @@ export async function untrustBeneficiary(
  * `contactChanges: "resource"`, through the service's contact-change resource: the change is
  * created, its `payloadToSign` checked (the value typed, the device's own organization and user)
  * and stamped, and submitted; a lost answer is read back with GET (the change id), an OTP
- * credential operation in flight is waited out under the retry policy. Otherwise the PATCH of
- * `updateCustomerContact`.
+ * credential operation in flight is waited out under the retry policy. A change found
+ * `PROCESSING` is read until it ends, within the retry policy's `timeoutMs` (`retry` refines it):
+ * every read but the first is cut at its end. Otherwise the PATCH of `updateCustomerContact`.
  *
- * @throws {SignetError} `CONTACT_CHANGE_PENDING` (another change of that type, for another value),
+ * @throws {SignetError} `PROCESSING_TIMEOUT` (retryable: a change still `PROCESSING` at the end of
+ *   the budget; call again with its `changeId`), `CONTACT_CHANGE_PENDING` (another change of that type, for another value),
  *   `AUTH_CREDENTIAL_OPERATION_IN_FLIGHT` (still in flight after the retries),
  *   `EMAIL_OTP_EMAIL_ALREADY_EXISTS`, `SMS_OTP_PHONE_ALREADY_EXISTS`, `*_CREDENTIAL_SET_CHANGED`,
  *   `*_CREDENTIAL_SYNC_FAILED`, `PAYLOAD_MISMATCH`, `INVALID_INPUT`, `NO_SESSION`.
