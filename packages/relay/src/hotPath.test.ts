@@ -204,6 +204,36 @@ describe("a call's deadline", () => {
     }
   });
 
+  it("falls back to a signal when a fetch patched over Node's drops the dispatcher", async () => {
+    const original = globalThis.fetch;
+    const seen: RequestInit[] = [];
+    // As an instrumentation or a mock might: the relay's init passed on without `dispatcher`.
+    globalThis.fetch = (input, init) => {
+      const { dispatcher: _dropped, ...rest } = (init ?? {}) as RequestInit & {
+        dispatcher?: unknown;
+      };
+      seen.push(rest);
+      return original(input, rest);
+    };
+    try {
+      const api = await start({ timeoutMs: 300 });
+      expect((await readQuote(api)).status).toBe(200);
+      let socketClosed: Promise<void> | undefined;
+      stub.override = (_req, res) => {
+        socketClosed = closed(res);
+        return true;
+      };
+      const response = await readQuote(api);
+      expect(response.status).toBe(504);
+      expect(await response.json()).toMatchObject({ code: "UPSTREAM_TIMEOUT" });
+      // The call that timed out had a signal, which ended it, connection and all.
+      expect(seen.at(-1)!.signal!.aborted).toBe(true);
+      await socketClosed;
+    } finally {
+      globalThis.fetch = original;
+    }
+  });
+
   it("gives a fetch of the app's own an AbortSignal that aborts at the deadline", async () => {
     const seen: RequestInit[] = [];
     const api = await start({

@@ -13,9 +13,11 @@ export interface Upstream {
   /**
    * Whether `fetch` is the runtime's own in Node (undici), which takes a `dispatcher`: then a
    * call's deadline ends it through the dispatcher (the abort undici hands the request when it
-   * is sent) instead of an `AbortSignal` that undici would have to follow (nodeDispatcher below).
+   * is sent) instead of an `AbortSignal` that undici would have to follow (CallDispatcher below).
+   * Turned off for good when a call's answer came without the dispatcher being asked (a
+   * `fetch` patched over Node's that drops it): the calls after it take the signal path.
    */
-  readonly nodeFetch: boolean;
+  nodeFetch: boolean;
   readonly timeoutMs: number;
   /** One `timeoutMs` deadline per call, on one shared timer. */
   readonly deadlines: Deadlines;
@@ -175,10 +177,13 @@ function globalDispatcher(): Dispatcher | undefined {
 class CallDispatcher implements Dispatcher {
   abort: ((reason?: Error) => void) | undefined;
   expired: Error | undefined;
+  /** Whether the fetch sent the call through this dispatcher at all. */
+  used = false;
 
   constructor(private readonly base: Dispatcher) {}
 
   dispatch(options: unknown, handler: object): boolean {
+    this.used = true;
     const own = handler as Partial<DispatchHandler>;
     return this.base.dispatch(
       options,
@@ -320,6 +325,9 @@ export async function callUpstream(
             reject,
           );
         });
+        // Answered without the dispatcher: this `fetch` does not take one (a patch over Node's),
+        // so its calls could not be ended at their deadline. Signals from now on.
+        if (!dispatcher.used) upstream.nodeFetch = false;
       }
     } catch (error) {
       if (isTimeout(error)) {
