@@ -33,7 +33,13 @@ import {
 import { basePathSegments, splitPath } from "./requestPath.js";
 import { compileRoutes } from "./routeMatcher.js";
 import { isIdOfKind, isOpaqueSegment, RELAY_ROUTES, type RelayPathId } from "./routes.js";
-import { basicAuthorization, callUpstream, createSlots, type Upstream } from "./upstream.js";
+import {
+  basicAuthorization,
+  callUpstream,
+  createSlots,
+  isNodeFetch,
+  type Upstream,
+} from "./upstream.js";
 import { recordSender, type WebhookSettings } from "./webhooks/receiver.js";
 import { webhookRoute } from "./webhooks/route.js";
 import { importWebhookKey, isWebhookKey } from "./webhooks/signature.js";
@@ -411,6 +417,7 @@ function configureRelay(
     baseUrl,
     authorization: basicAuthorization(options.tokenId, options.clientSecret),
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    nodeFetch: options.fetch === undefined && isNodeFetch(),
     timeoutMs,
     deadlines: createDeadlines(timeoutMs),
     slots: createSlots(maxConnections),

@@ -114,6 +114,153 @@ describe("maxConnections", () => {
   });
 });
 
+describe("a call's deadline", () => {
+  /** Resolves when the service's side of `res`'s connection closes, or rejects after `ms`. */
+  const closed = (res: { socket: import("node:net").Socket | null }, ms = 3_000) =>
+    new Promise<void>((resolve, reject) => {
+      const socket = res.socket!;
+      if (socket.destroyed) return resolve();
+      const timer = setTimeout(() => reject(new Error("the connection stayed open")), ms);
+      socket.once("close", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+
+  it("ends a call with Node's fetch at the deadline: 504, and the connection to the service closed", async () => {
+    const api = await start({ timeoutMs: 300 });
+    expect((await readQuote(api)).status).toBe(200);
+    let socketClosed: Promise<void> | undefined;
+    stub.override = (_req, res) => {
+      socketClosed = closed(res); // never answered
+      return true;
+    };
+    const before = stub.requests.length;
+    const started = Date.now();
+    const response = await readQuote(api);
+    expect(response.status).toBe(504);
+    expect(await response.json()).toMatchObject({
+      code: "UPSTREAM_TIMEOUT",
+      details: { timeoutMs: 300 },
+    });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    await socketClosed;
+    // A timeout is not retried, even on a GET.
+    expect(stub.requests.length).toBe(before + 1);
+  });
+
+  it("ends a call whose answer stalls mid-body: 504, the connection closed", async () => {
+    const api = await start({ timeoutMs: 300 });
+    expect((await readQuote(api)).status).toBe(200);
+    let socketClosed: Promise<void> | undefined;
+    stub.override = (_req, res) => {
+      socketClosed = closed(res);
+      res.writeHead(200, { "Content-Type": "application/json", "Content-Length": "100" });
+      res.write('{"id":'); // then nothing
+      return true;
+    };
+    const response = await readQuote(api);
+    expect(response.status).toBe(504);
+    expect(await response.json()).toMatchObject({ code: "UPSTREAM_TIMEOUT" });
+    await socketClosed;
+  });
+
+  it("answers 504 on time when the request is not sent by the deadline, and never sends it after", async () => {
+    const api = await start({ timeoutMs: 200 });
+    expect((await readQuote(api)).status).toBe(200);
+    // Node's fetch sends through the process's global dispatcher: one that holds the relay's
+    // calls to the service for a second, as a pool still connecting would.
+    const key = Symbol.for("undici.globalDispatcher.1");
+    const global = globalThis as unknown as Record<
+      symbol,
+      { dispatch(o: object, h: object): boolean }
+    >;
+    const real = global[key]!;
+    expect(typeof real.dispatch).toBe("function");
+    const origin = new URL(stub.url).origin;
+    let held = 0;
+    global[key] = {
+      dispatch(options, handler) {
+        if ((options as { origin?: unknown }).origin !== origin)
+          return real.dispatch(options, handler);
+        held++;
+        setTimeout(() => real.dispatch(options, handler), 1_000);
+        return true;
+      },
+    };
+    try {
+      const before = stub.requests.length;
+      const started = Date.now();
+      const response = await readQuote(api);
+      expect(response.status).toBe(504);
+      expect(await response.json()).toMatchObject({ code: "UPSTREAM_TIMEOUT" });
+      expect(Date.now() - started).toBeLessThan(900);
+      expect(held).toBe(1);
+      // Once the pool gets to it, the request is aborted before it is written.
+      await new Promise((resolve) => setTimeout(resolve, 1_300));
+      expect(stub.requests.length).toBe(before);
+    } finally {
+      global[key] = real;
+    }
+  });
+
+  it("falls back to a signal when a fetch patched over Node's drops the dispatcher", async () => {
+    const original = globalThis.fetch;
+    const seen: RequestInit[] = [];
+    // As an instrumentation or a mock might: the relay's init passed on without `dispatcher`.
+    globalThis.fetch = (input, init) => {
+      const { dispatcher: _dropped, ...rest } = (init ?? {}) as RequestInit & {
+        dispatcher?: unknown;
+      };
+      seen.push(rest);
+      return original(input, rest);
+    };
+    try {
+      const api = await start({ timeoutMs: 300 });
+      expect((await readQuote(api)).status).toBe(200);
+      let socketClosed: Promise<void> | undefined;
+      stub.override = (_req, res) => {
+        socketClosed = closed(res);
+        return true;
+      };
+      const response = await readQuote(api);
+      expect(response.status).toBe(504);
+      expect(await response.json()).toMatchObject({ code: "UPSTREAM_TIMEOUT" });
+      // The call that timed out had a signal, which ended it, connection and all.
+      expect(seen.at(-1)!.signal!.aborted).toBe(true);
+      await socketClosed;
+    } finally {
+      globalThis.fetch = original;
+    }
+  });
+
+  it("gives a fetch of the app's own an AbortSignal that aborts at the deadline", async () => {
+    const seen: RequestInit[] = [];
+    const api = await start({
+      timeoutMs: 300,
+      fetch: (input, init) => {
+        seen.push(init!);
+        return fetch(input, init);
+      },
+    });
+    expect((await readQuote(api)).status).toBe(200);
+    let socketClosed: Promise<void> | undefined;
+    stub.override = (_req, res) => {
+      socketClosed = closed(res);
+      return true;
+    };
+    const response = await readQuote(api);
+    expect(response.status).toBe(504);
+    expect(await response.json()).toMatchObject({ code: "UPSTREAM_TIMEOUT" });
+    const last = seen.at(-1)!;
+    expect(last.signal).toBeInstanceOf(AbortSignal);
+    expect(last.signal!.aborted).toBe(true);
+    expect((last.signal!.reason as Error).name).toBe("TimeoutError");
+    expect("dispatcher" in last).toBe(false);
+    await socketClosed;
+  });
+});
+
 describe("a shared ownership cache", () => {
   /** A store in another process, as Redis is: every read and write is counted. */
   function sharedStore() {

@@ -88,16 +88,21 @@ function normalizeMethod(method: string): string {
   return NORMALIZED_METHODS.has(upper) ? upper : method;
 }
 
-/** A request's headers by lower-case name, repeated ones combined as `Headers` combines them. */
-function headerMap(rawHeaders: readonly string[]): Map<string, string> {
-  const map = new Map<string, string>();
+/**
+ * A request's header by lower-case name, repeated ones combined as `Headers` combines them, or
+ * `null`. Read from the raw headers in place: a request's few reads (the forwarded headers, a
+ * session cookie) compare lengths first, which costs less than a map of every header, each
+ * name lower-cased and each value trimmed, made for them.
+ */
+function rawHeader(rawHeaders: readonly string[], name: string): string | null {
+  let value: string | null = null;
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    const name = rawHeaders[i]!.toLowerCase();
-    const value = rawHeaders[i + 1]!.replace(HTTP_WHITESPACE, "");
-    const before = map.get(name);
-    map.set(name, before === undefined ? value : `${before}, ${value}`);
+    const raw = rawHeaders[i]!;
+    if (raw.length !== name.length || (raw !== name && raw.toLowerCase() !== name)) continue;
+    const one = rawHeaders[i + 1]!.replace(HTTP_WHITESPACE, "");
+    value = value === null ? one : `${value}, ${one}`;
   }
-  return map;
+  return value;
 }
 
 /**
@@ -109,7 +114,6 @@ function headerMap(rawHeaders: readonly string[]): Map<string, string> {
  */
 class NodeIncoming implements RelayIncoming {
   readonly method: string;
-  private headers: Map<string, string> | undefined;
   private webHeaders: Headers | undefined;
   private headersView: Headers | undefined;
   private built: Request | undefined;
@@ -137,8 +141,7 @@ class NodeIncoming implements RelayIncoming {
 
   /** A header by its lower-case name, from Node's parse. */
   private read(name: string): string | null {
-    this.headers ??= headerMap(this.req.rawHeaders);
-    return this.headers.get(name) ?? null;
+    return rawHeader(this.req.rawHeaders, name);
   }
 
   // An arrow: handed on alone (pickForwardedHeaders), it must not lose its `this`.

@@ -10,6 +10,14 @@ export interface Upstream {
   /** `Basic base64(tokenId:clientSecret)`. Never logged, never in an error or event. */
   readonly authorization: string;
   readonly fetch: typeof fetch;
+  /**
+   * Whether `fetch` is the runtime's own in Node (undici), which takes a `dispatcher`: then a
+   * call's deadline ends it through the dispatcher (the abort undici hands the request when it
+   * is sent) instead of an `AbortSignal` that undici would have to follow (CallDispatcher below).
+   * Turned off for good when a call's answer came without the dispatcher being asked (a
+   * `fetch` patched over Node's that drops it): the calls after it take the signal path.
+   */
+  nodeFetch: boolean;
   readonly timeoutMs: number;
   /** One `timeoutMs` deadline per call, on one shared timer. */
   readonly deadlines: Deadlines;
@@ -113,6 +121,130 @@ function isTimeout(error: unknown): boolean {
   );
 }
 
+/** Where Node's fetch (undici) keeps the dispatcher it sends through (`setGlobalDispatcher` too). */
+const GLOBAL_DISPATCHER = Symbol.for("undici.globalDispatcher.1");
+
+/** The part of an undici dispatcher that Node's fetch calls. */
+interface Dispatcher {
+  dispatch(options: unknown, handler: object): boolean;
+}
+
+/** An undici handler as Node's fetch gives one (undici's callbacks, `onConnect` first). */
+interface DispatchHandler {
+  onConnect(abort: (reason?: Error) => void, context?: unknown): unknown;
+  onError(error: Error): unknown;
+  onHeaders?(status: number, headers: unknown, resume: () => void, statusText: string): unknown;
+  onData?(chunk: unknown): unknown;
+  onComplete?(trailers: unknown): unknown;
+  onResponseStarted?(): unknown;
+  onUpgrade?(status: number, headers: unknown, socket: unknown): unknown;
+  onBodySent?(chunk: unknown): unknown;
+  onRequestSent?(): unknown;
+}
+
+/**
+ * Whether the runtime's `fetch` is Node's own: Node, not Bun or Deno (which answer to
+ * `process.versions.node` too). Each call then goes through undici's global dispatcher when it
+ * is in place (once Node's fetch has run, or an app set its own); else by the signal path.
+ */
+export function isNodeFetch(): boolean {
+  const versions = (globalThis as { process?: { versions?: Record<string, unknown> } }).process
+    ?.versions;
+  return (
+    typeof versions?.node === "string" &&
+    versions.bun === undefined &&
+    !("Deno" in globalThis) &&
+    typeof globalThis.fetch === "function"
+  );
+}
+
+function globalDispatcher(): Dispatcher | undefined {
+  const dispatcher = (globalThis as Record<symbol, unknown>)[GLOBAL_DISPATCHER];
+  return typeof (dispatcher as Dispatcher | undefined)?.dispatch === "function"
+    ? (dispatcher as Dispatcher)
+    : undefined;
+}
+
+/**
+ * One call's way through Node's dispatcher (the same pool, keep-alive and settings as every
+ * other fetch of the process): undici hands each request the abort that ends it, connection
+ * and all, when it is sent; this keeps it, so that the call's deadline can use it. Cheaper per
+ * call than an `AbortSignal`, which undici follows with a listener, a `WeakRef` and a finalizer.
+ * A deadline that passes before the request is sent (the pool still connecting) aborts it as
+ * soon as it is. A handler of another shape is passed on as it is: the call's promise is still
+ * settled at its deadline (callUpstream), its connection left to undici's own timeouts.
+ */
+class CallDispatcher implements Dispatcher {
+  abort: ((reason?: Error) => void) | undefined;
+  expired: Error | undefined;
+  /** Whether the fetch sent the call through this dispatcher at all. */
+  used = false;
+
+  constructor(private readonly base: Dispatcher) {}
+
+  dispatch(options: unknown, handler: object): boolean {
+    this.used = true;
+    const own = handler as Partial<DispatchHandler>;
+    return this.base.dispatch(
+      options,
+      typeof own.onConnect === "function" && typeof own.onError === "function"
+        ? new Forwarded(this, handler as DispatchHandler)
+        : handler,
+    );
+  }
+
+  /** Ends the call at its deadline: now when it was sent, else as soon as it is. */
+  end(reason: Error): void {
+    this.expired = reason;
+    this.abort?.(reason);
+  }
+}
+
+/**
+ * Fetch's handler, each callback passed on to it as undici calls it (with the handler as
+ * `this`, as undici calls it); `onConnect` hands the request's abort to the call on the way.
+ */
+class Forwarded implements DispatchHandler {
+  constructor(
+    private readonly call: CallDispatcher,
+    private readonly handler: DispatchHandler,
+  ) {}
+
+  onConnect(abort: (reason?: Error) => void, context?: unknown): unknown {
+    this.call.abort = abort;
+    const result = this.handler.onConnect(abort, context);
+    if (this.call.expired !== undefined) abort(this.call.expired);
+    return result;
+  }
+  onError(error: Error): unknown {
+    return this.handler.onError(error);
+  }
+  onHeaders(status: number, headers: unknown, resume: () => void, statusText: string): unknown {
+    return this.handler.onHeaders?.(status, headers, resume, statusText);
+  }
+  onData(chunk: unknown): unknown {
+    return this.handler.onData?.(chunk);
+  }
+  onComplete(trailers: unknown): unknown {
+    return this.handler.onComplete?.(trailers);
+  }
+  onResponseStarted(): unknown {
+    return this.handler.onResponseStarted?.();
+  }
+  onUpgrade(status: number, headers: unknown, socket: unknown): unknown {
+    return this.handler.onUpgrade?.(status, headers, socket);
+  }
+  onBodySent(chunk: unknown): unknown {
+    return this.handler.onBodySent?.(chunk);
+  }
+  onRequestSent(): unknown {
+    return this.handler.onRequestSent?.();
+  }
+}
+
+const timeoutError = (): DOMException =>
+  new DOMException("The service did not answer in time.", "TimeoutError");
+
 /**
  * Sends one request to the service. A GET is retried once after a connection error (it is
  * idempotent); nothing else is retried. A redirect is never followed. One async function for the
@@ -135,33 +267,68 @@ export async function callUpstream(
   const body = request.body !== undefined && request.body.byteLength > 0 ? request.body : undefined;
   let response: UpstreamResponse | undefined;
   for (let tries = request.method === "GET" ? 2 : 1; response === undefined; tries--) {
-    // The signal is what lets the deadline end the call wherever it is (waiting for a slot, for
-    // the answer's head, mid-body), its connection with it. Node's fetch spends about 2.7 KB on
-    // a call given a signal (undici follows it with a WeakRef, a finalizer and an abort
-    // listener; the controller itself costs next to nothing), but a call without one could only
-    // be abandoned at its deadline: a hung connection would stay open past `maxConnections`, or
-    // hold its slot long after the deadline. So each call keeps its own signal; the deadlines
-    // share one timer (deadlines.ts), and one shared signal would collect every call's listener.
-    const controller = new AbortController();
-    const stop = upstream.deadlines.start(() =>
-      controller.abort(new DOMException("The service did not answer in time.", "TimeoutError")),
-    );
+    // The deadline ends the call wherever it is (waiting for a slot, for the answer's head,
+    // mid-body), its connection with it. With Node's own fetch, through the dispatcher, and the
+    // call's promise is settled at the deadline whether or not the request was sent yet. With
+    // any other fetch, through an `AbortSignal` of the call's own (one shared signal would
+    // collect every call's listener). A call that could only be abandoned at its deadline would
+    // leave a hung connection open past `maxConnections`, or hold its slot long after. The
+    // deadlines share one timer (deadlines.ts).
+    const base = upstream.nodeFetch ? globalDispatcher() : undefined;
+    const dispatcher = base === undefined ? undefined : new CallDispatcher(base);
+    let controller: AbortController | undefined =
+      dispatcher === undefined ? new AbortController() : undefined;
+    let onExpire: ((reason: Error) => void) | undefined;
+    const stop = upstream.deadlines.start(() => {
+      const reason = timeoutError();
+      controller?.abort(reason);
+      dispatcher?.end(reason);
+      onExpire?.(reason);
+    });
     let release: (() => void) | undefined;
     try {
       // The wait for a free slot counts against the call's deadline, as a wait for a connection
       // would. A free slot is taken at once: no promise to wait on when the pool has room.
-      release = upstream.slots.tryAcquire() ?? (await upstream.slots.acquire(controller.signal));
-      const init: RequestInit = {
+      release = upstream.slots.tryAcquire();
+      if (release === undefined) {
+        controller ??= new AbortController();
+        release = await upstream.slots.acquire(controller.signal);
+      }
+      const init: RequestInit & { dispatcher?: Dispatcher } = {
         method: request.method,
         headers,
         redirect: "manual",
-        signal: controller.signal,
       };
       if (body !== undefined) init.body = body;
-      const answer = await upstream.fetch(url, init);
-      // The body is read under the same deadline: a service that stalls mid-body is a timeout too.
-      const bytes = new Uint8Array(await answer.arrayBuffer());
-      response = { status: answer.status, headers: answer.headers, body: bytes };
+      if (dispatcher === undefined) {
+        init.signal = controller!.signal;
+        const answer = await upstream.fetch(url, init);
+        // The body is read under the same deadline: a service that stalls mid-body is a timeout too.
+        const bytes = new Uint8Array(await answer.arrayBuffer());
+        response = { status: answer.status, headers: answer.headers, body: bytes };
+      } else {
+        init.dispatcher = dispatcher;
+        if (dispatcher.expired !== undefined) throw dispatcher.expired;
+        response = await new Promise<UpstreamResponse>((resolve, reject) => {
+          onExpire = reject;
+          upstream.fetch(url, init).then(
+            (answer) =>
+              answer.arrayBuffer().then(
+                (buffer) =>
+                  resolve({
+                    status: answer.status,
+                    headers: answer.headers,
+                    body: new Uint8Array(buffer),
+                  }),
+                reject,
+              ),
+            reject,
+          );
+        });
+        // Answered without the dispatcher: this `fetch` does not take one (a patch over Node's),
+        // so its calls could not be ended at their deadline. Signals from now on.
+        if (!dispatcher.used) upstream.nodeFetch = false;
+      }
     } catch (error) {
       if (isTimeout(error)) {
         throw new RelayRefusal("UPSTREAM_TIMEOUT", "The service did not answer in time.", {

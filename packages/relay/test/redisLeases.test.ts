@@ -1,7 +1,8 @@
 // Rate-limit leases against a real redis-server (Debian's package, started here on 127.0.0.1):
 // an instance takes several hits of a user's window in one script call and answers from them
 // in memory. Never more than the limit across instances; exactly the limit for one instance; a
-// lease ends before its window; a slow user holds no reserve; a lease outlives a lost Redis.
+// lease ends before its window; a slow user holds no reserve; a lease outlives a lost Redis; a user
+// with none is refused a write while Redis is down and counted exactly again once it is back.
 import type { ChildProcess } from "node:child_process";
 import { startEmulatorServer } from "@signet/emulator";
 import { Redis } from "ioredis";
@@ -385,6 +386,131 @@ describe("the relay with leases", () => {
       }
     } finally {
       await killRedisServer(lost);
+      await emulator.close();
+    }
+  }, 30_000);
+
+  it("refuses a write of a user with no lease while Redis is down, and counts exactly once it is back", async () => {
+    const emulator = await startEmulatorServer({ port: 0 });
+    const port = await freePort();
+    let server: ChildProcess | undefined = await startRedisServer(port);
+    // A client that reconnects (every 50 ms) and fails commands at once while disconnected.
+    const client = new Redis({
+      host: "127.0.0.1",
+      port,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => 50,
+    });
+    client.on("error", () => {});
+    clients.push(client);
+    const ready = () =>
+      client.status === "ready"
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => client.once("ready", () => resolve()));
+    await ready();
+    try {
+      // A limit under 64: each lease is one hit (the default cap is the limit ÷ 32), so no
+      // hit is ever held here and every request is counted in Redis as it comes.
+      const limit = 5;
+      const calls = { eval: 0, evalsha: 0 };
+      const recorded: RedisClientLike = {
+        eval: (script, numKeys, ...args) => {
+          calls.eval++;
+          return client.eval(script, numKeys, ...args);
+        },
+        evalsha: (sha1, numKeys, ...args) => {
+          calls.evalsha++;
+          return client.evalsha(sha1, numKeys, ...args);
+        },
+        get: (key) => client.get(key),
+        set: (key, value, mode, ttlMs) => client.set(key, value, mode, ttlMs),
+      };
+      const stores = createRedisStores(recorded, { prefix: "t:", commandTimeoutMs: 300 });
+      const relay = await serveRelay(
+        createRelay(
+          emulatorRelayOptions(emulator.url, {
+            rateLimit: { limit, windowMs: 60_000, store: stores.rateLimit },
+            ownershipCache: stores.ownershipCache,
+          }),
+        ),
+      );
+      const api = `${relay.url}/api/grid`;
+      try {
+        // The user's ids from the platform API, not through the relay: no hit counted before.
+        const customerId = (
+          await platform(emulator.url, "POST", "/customers", {
+            customerType: "INDIVIDUAL",
+            email: "restart@example.com",
+          })
+        ).id as string;
+        const user = { customerId };
+        const accounts = (await platform(
+          emulator.url,
+          "GET",
+          `/customers/internal-accounts?customerId=${encodeURIComponent(customerId)}&type=EMBEDDED_WALLET`,
+        )) as { data: { id: string }[] };
+        const wallet = accounts.data[0]!.id;
+        const credentials = (await platform(
+          emulator.url,
+          "GET",
+          `/auth/credentials?accountId=${encodeURIComponent(wallet)}`,
+        )) as { data: { id: string; type: string }[] };
+        const credential = credentials.data.find((c) => c.type === "EMAIL_OTP")!.id;
+        const key = `t:rate:signet-relay:${customerId}`;
+        const read = async () => {
+          const response = await fetch(`${api}/auth/credentials?accountId=${wallet}`, {
+            headers: as(user),
+          });
+          const body = (await response.json()) as { code?: string };
+          return { status: response.status, code: body.code };
+        };
+        const write = async () => {
+          const response = await fetch(`${api}/auth/credentials/${credential}/challenge`, {
+            method: "POST",
+            headers: json(user),
+          });
+          const body = (await response.json()) as { code?: string };
+          return { status: response.status, code: body.code };
+        };
+
+        // One write while Redis is up, by EVAL: Redis caches the script (EVALSHA from then on).
+        expect(await write()).toEqual({ status: 200, code: undefined });
+        expect(await client.get(key)).toBe("1");
+        expect(calls).toEqual({ eval: 1, evalsha: 0 });
+
+        await killRedisServer(server);
+        server = undefined;
+        // Down: no lease to spend, so a write fails closed; a read goes on.
+        expect(await write()).toEqual({ status: 503, code: "RELAY_STORE_UNAVAILABLE" });
+        expect((await read()).status).toBe(200);
+        expect(await write()).toEqual({ status: 503, code: "RELAY_STORE_UNAVAILABLE" });
+
+        // Back on the same port, empty (nothing persisted, the script no longer cached).
+        server = await startRedisServer(port);
+        await ready();
+        // The next ask is granted, and counted in the new window (its EVALSHA met NOSCRIPT and
+        // was sent again as an EVAL)…
+        const before = { ...calls };
+        expect(await write()).toEqual({ status: 200, code: undefined });
+        expect(await client.get(key)).toBe("1");
+        expect(calls).toEqual({ eval: before.eval + 1, evalsha: before.evalsha + 1 });
+        // …exactly: the limit and no more, each hit past it refused (and counted, as one INCR).
+        const after: { status: number; code: string | undefined }[] = [];
+        for (let i = 1; i < limit + 2; i++) after.push(i % 2 === 0 ? await write() : await read());
+        expect(after.slice(0, limit - 1).map((a) => a.status)).toEqual(Array(limit - 1).fill(200));
+        expect(after.slice(limit - 1)).toEqual([
+          { status: 429, code: "RATE_LIMITED" },
+          { status: 429, code: "RATE_LIMITED" },
+        ]);
+        expect(Number(await client.get(key))).toBe(limit + 2);
+        expect(await client.pttl(key)).toBeGreaterThan(50_000);
+      } finally {
+        await relay.close();
+      }
+    } finally {
+      client.disconnect();
+      await killRedisServer(server);
       await emulator.close();
     }
   }, 30_000);
