@@ -309,10 +309,17 @@ export async function callUpstream(
       } else {
         init.dispatcher = dispatcher;
         if (dispatcher.expired !== undefined) throw dispatcher.expired;
+        // Settled without the dispatcher (answered or failed, the deadline's abort aside): this
+        // `fetch` does not take one (a patch over Node's), so its calls could not be ended at
+        // their deadline. Signals from now on.
+        const judge = (): void => {
+          if (!dispatcher.used) upstream.nodeFetch = false;
+        };
         response = await new Promise<UpstreamResponse>((resolve, reject) => {
           onExpire = reject;
           upstream.fetch(url, init).then(
-            (answer) =>
+            (answer) => {
+              judge();
               answer.arrayBuffer().then(
                 (buffer) =>
                   resolve({
@@ -321,13 +328,14 @@ export async function callUpstream(
                     body: new Uint8Array(buffer),
                   }),
                 reject,
-              ),
-            reject,
+              );
+            },
+            (error: unknown) => {
+              judge();
+              reject(error);
+            },
           );
         });
-        // Answered without the dispatcher: this `fetch` does not take one (a patch over Node's),
-        // so its calls could not be ended at their deadline. Signals from now on.
-        if (!dispatcher.used) upstream.nodeFetch = false;
       }
     } catch (error) {
       if (isTimeout(error)) {
