@@ -370,13 +370,12 @@ export async function callUpstream(
       }
       if (native !== undefined) {
         if (expired !== undefined) throw expired;
-        // Node's client: the same URL, headers and body, the length given as fetch gives it.
-        const sent =
-          body !== undefined
-            ? { ...headers, "Content-Length": String(body.byteLength) }
-            : request.method === "GET"
-              ? headers
-              : { ...headers, "Content-Length": "0" };
+        // Node's client: the same URL, headers and body; the length, and the `User-Agent` that
+        // Node's fetch names itself with (a service or its CDN may refuse a call without one), as
+        // fetch sends them.
+        const sent: Record<string, string> = { ...headers, "User-Agent": "node" };
+        if (body !== undefined) sent["Content-Length"] = String(body.byteLength);
+        else if (request.method !== "GET") sent["Content-Length"] = "0";
         response = await new Promise<UpstreamResponse>((resolve, reject) => {
           const call = native.send(
             { method: request.method, url, headers: sent, body },
