@@ -259,6 +259,26 @@ describe("Node's client", () => {
     expect(service.connections).toBe(2);
   });
 
+  it("opens a new connection once the service closed an idle one", async () => {
+    const service = await startService(answerJson);
+    const server = servers.at(-1) as Server;
+    server.keepAliveTimeout = 100;
+    const { upstream } = nodeUpstream(service.url);
+    const read = () =>
+      callUpstream(upstream, {
+        method: "POST",
+        path: "/x",
+        query: "",
+        headers: { "Content-Type": "application/json" },
+      });
+    expect((await read()).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(service.open.size).toBe(0);
+    // A POST is never retried: it passes only if the closed socket was not reused.
+    expect((await read()).status).toBe(200);
+    expect(service.connections).toBe(2);
+  });
+
   it("ends a call the service does not answer at its deadline: 504, the socket closed, not retried", async () => {
     let socket: Socket | undefined;
     const service = await startService((req) => {

@@ -13,8 +13,8 @@ export interface HeaderReader {
 /** One call, as the relay sends it. */
 export interface NodeCall {
   readonly method: string;
-  /** The full URL (the base URL's origin, path and query). */
-  readonly url: string;
+  /** The path and query after the base URL's origin (its own path included). */
+  readonly path: string;
   readonly headers: Record<string, string>;
   readonly body: Uint8Array | undefined;
 }
@@ -63,14 +63,24 @@ interface AgentOptions {
   keepAlive: boolean;
   maxSockets: number;
   maxFreeSockets: number;
+  timeout: number;
+}
+interface RequestOptions {
+  protocol: string;
+  hostname: string;
+  port: string;
+  path: string;
+  method: string;
+  headers: Record<string, string>;
+  agent: unknown;
 }
 interface HttpModuleLike {
   Agent: new (options: AgentOptions) => unknown;
-  request(
-    url: string,
-    options: { method: string; headers: Record<string, string>; agent: unknown },
-  ): ClientRequestLike;
+  request(options: RequestOptions): ClientRequestLike;
 }
+
+/** How long an idle connection is kept (less when the service names less), as undici keeps one. */
+const IDLE_MS = 4_000;
 
 type GetBuiltinModule = (id: string) => unknown;
 
@@ -119,7 +129,11 @@ function joined(chunks: Uint8Array[], length: number): Uint8Array<ArrayBuffer> {
 export function createNodeClient(baseUrl: string, maxConnections: number): NodeClient | undefined {
   const get = builtinModules();
   if (get === undefined) return undefined;
-  const https = baseUrl.startsWith("https:");
+  const target = new URL(baseUrl);
+  const https = target.protocol === "https:";
+  // As Node reads a URL into request options: an IPv6 host without its brackets.
+  const hostname = target.hostname.startsWith("[") ? target.hostname.slice(1, -1) : target.hostname;
+  const prefix = target.pathname === "/" ? "" : target.pathname;
   let http: HttpModuleLike;
   try {
     http = get(https ? "node:https" : "node:http") as HttpModuleLike;
@@ -131,6 +145,9 @@ export function createNodeClient(baseUrl: string, maxConnections: number): NodeC
     keepAlive: true,
     maxSockets: maxConnections,
     maxFreeSockets: maxConnections,
+    // An idle socket's life: Node's agent takes the service's `Keep-Alive: timeout` hint (less
+    // a second) only below it, and keeps an idle socket for ever without one.
+    timeout: IDLE_MS,
   });
   return {
     send(call, resolve, reject) {
@@ -140,7 +157,12 @@ export function createNodeClient(baseUrl: string, maxConnections: number): NodeC
         settled = true;
         reject(error);
       };
-      const request = http.request(call.url, {
+      // Options, not a URL: the base URL was read once, not once per call.
+      const request = http.request({
+        protocol: target.protocol,
+        hostname,
+        port: target.port,
+        path: prefix + call.path,
         method: call.method,
         headers: call.headers,
         agent,

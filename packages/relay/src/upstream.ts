@@ -327,7 +327,8 @@ export async function callUpstream(
   upstream: Upstream,
   request: UpstreamRequest,
 ): Promise<UpstreamResponse> {
-  const url = upstream.baseUrl + request.path + (request.query === "" ? "" : `?${request.query}`);
+  const pathAndQuery = request.query === "" ? request.path : `${request.path}?${request.query}`;
+  const url = upstream.baseUrl + pathAndQuery;
   const headers = {
     ...request.headers,
     Authorization: upstream.authorization,
@@ -378,7 +379,7 @@ export async function callUpstream(
         else if (request.method !== "GET") sent["Content-Length"] = "0";
         response = await new Promise<UpstreamResponse>((resolve, reject) => {
           const call = native.send(
-            { method: request.method, url, headers: sent, body },
+            { method: request.method, path: pathAndQuery, headers: sent, body },
             resolve,
             reject,
           );
