@@ -379,6 +379,21 @@ describe("Node's client", () => {
   });
 });
 
+describe("createNodeClient", () => {
+  it("is none where Node's modules cannot be reached (not Node, or Node before 20.16): fetch then", () => {
+    const node = process as { getBuiltinModule?: unknown };
+    const real = node.getBuiltinModule;
+    expect(typeof real).toBe("function");
+    node.getBuiltinModule = undefined;
+    try {
+      expect(createNodeClient("http://127.0.0.1:1/grid", 4)).toBeUndefined();
+    } finally {
+      node.getBuiltinModule = real;
+    }
+    expect(createNodeClient("http://127.0.0.1:1/grid", 4)).toBeDefined();
+  });
+});
+
 describe("the choice of client", () => {
   let stub: StubService;
   let a: Customer;
