@@ -16,6 +16,7 @@ import {
 import { FORWARDED_RESPONSE_HEADERS, pickForwardedHeaders } from "./forwardedHeaders.js";
 import { type RelayIncoming, webIncoming } from "./incoming.js";
 import { registerNativeRelay } from "./nativeRelay.js";
+import { createNodeClient, type HeaderReader } from "./nodeClient.js";
 import {
   assertOwned,
   createMemoryOwnershipCache,
@@ -272,7 +273,7 @@ const FORWARDED_ANSWER_HEADERS = FORWARDED_RESPONSE_HEADERS.map((name) => name.t
 
 function passThrough(
   status: number,
-  upstreamHeaders: Headers,
+  upstreamHeaders: HeaderReader,
   body: Uint8Array<ArrayBuffer>,
 ): RelayAnswer {
   const headers = answerHeaders();
@@ -418,6 +419,10 @@ function configureRelay(
     authorization: basicAuthorization(options.tokenId, options.clientSecret),
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     nodeFetch: options.fetch === undefined && isNodeFetch(),
+    native:
+      options.fetch === undefined && isNodeFetch()
+        ? createNodeClient(baseUrl, maxConnections)
+        : undefined,
     timeoutMs,
     deadlines: createDeadlines(timeoutMs),
     slots: createSlots(maxConnections),

@@ -2,6 +2,7 @@
 // a bounded number of calls in flight over the runtime's keep-alive connections.
 import type { Deadlines } from "./deadlines.js";
 import { RelayRefusal } from "./errors.js";
+import type { HeaderReader, NodeClient } from "./nodeClient.js";
 
 /** What the relay needs to call the service. */
 export interface Upstream {
@@ -18,6 +19,12 @@ export interface Upstream {
    * `fetch` patched over Node's that drops it): the calls after it take the signal path.
    */
   nodeFetch: boolean;
+  /**
+   * Node's own `http`/`https` client over the relay's keep-alive agent (nodeClient.ts), used in
+   * place of `fetch` for a call when no `fetch` option was given and the runtime's `fetch` would
+   * send through undici's default dispatcher anyway ({@link sendsThroughDefaults}); else unset.
+   */
+  readonly native?: NodeClient | undefined;
   readonly timeoutMs: number;
   /** One `timeoutMs` deadline per call, on one shared timer. */
   readonly deadlines: Deadlines;
@@ -49,7 +56,8 @@ export interface UpstreamRequest {
 /** A buffered answer of the service. */
 export interface UpstreamResponse {
   readonly status: number;
-  readonly headers: Headers;
+  /** Read one name at a time: web `Headers`, or Node's raw headers read in place. */
+  readonly headers: HeaderReader;
   readonly body: Uint8Array<ArrayBuffer>;
 }
 
@@ -158,6 +166,67 @@ export function isNodeFetch(): boolean {
   );
 }
 
+/**
+ * Whether `fetch` is Node's own: the global Node installs, which loads its bundled undici on the
+ * first call. Judged by its source, which names that module (a patch, a polyfill or undici's
+ * package `fetch` do not); anything else is not Node's, and keeps every call.
+ */
+function isNodesOwnFetch(candidate: unknown): boolean {
+  if (typeof candidate !== "function") return false;
+  try {
+    return Function.prototype.toString.call(candidate).includes("internal/deps/undici/undici");
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether `dispatcher` is undici's default: an `Agent` made without options, as Node's fetch
+ * installs on its first call when the app set none (an app's `ProxyAgent`, `EnvHttpProxyAgent`,
+ * `MockAgent`, a composed dispatcher or an `Agent` with options of its own is not). Read from
+ * undici's own fields; where they cannot be read, it is not the default, and Node's fetch keeps
+ * the calls (with whatever the app set honoured).
+ */
+function isDefaultAgent(dispatcher: unknown): boolean {
+  if (typeof dispatcher !== "object" || dispatcher === null) return false;
+  if ((dispatcher as { constructor?: { name?: unknown } }).constructor?.name !== "Agent")
+    return false;
+  const key = Object.getOwnPropertySymbols(dispatcher).find(
+    (symbol) => symbol.description === "options",
+  );
+  const options = key === undefined ? undefined : (dispatcher as Record<symbol, unknown>)[key];
+  if (typeof options !== "object" || options === null) return false;
+  return Object.values(options).every((value) => value === undefined);
+}
+
+// The last `fetch` and dispatcher judged, and the verdicts: a call compares identities only.
+let judgedFetch: unknown;
+let fetchIsNodes = false;
+let judgedDispatcher: unknown;
+let dispatcherIsDefault = false;
+
+/**
+ * Whether a call by the runtime's `fetch` would be Node's own fetch through undici's default
+ * dispatcher, which Node's `http` client over the relay's agent does for less: no dispatcher set
+ * yet (Node's fetch would install the default) or the default itself. Checked per call, so that
+ * a `fetch` patched or a dispatcher set (a proxy) after the relay was made is honoured at once.
+ */
+export function sendsThroughDefaults(): boolean {
+  const current = globalThis.fetch;
+  if (current !== judgedFetch) {
+    judgedFetch = current;
+    fetchIsNodes = isNodesOwnFetch(current);
+  }
+  if (!fetchIsNodes) return false;
+  const dispatcher = (globalThis as Record<symbol, unknown>)[GLOBAL_DISPATCHER];
+  if (dispatcher === undefined) return true;
+  if (dispatcher !== judgedDispatcher) {
+    judgedDispatcher = dispatcher;
+    dispatcherIsDefault = isDefaultAgent(dispatcher);
+  }
+  return dispatcherIsDefault;
+}
+
 function globalDispatcher(): Dispatcher | undefined {
   const dispatcher = (globalThis as Record<symbol, unknown>)[GLOBAL_DISPATCHER];
   return typeof (dispatcher as Dispatcher | undefined)?.dispatch === "function"
@@ -258,7 +327,8 @@ export async function callUpstream(
   upstream: Upstream,
   request: UpstreamRequest,
 ): Promise<UpstreamResponse> {
-  const url = upstream.baseUrl + request.path + (request.query === "" ? "" : `?${request.query}`);
+  const pathAndQuery = request.query === "" ? request.path : `${request.path}?${request.query}`;
+  const url = upstream.baseUrl + pathAndQuery;
   const headers = {
     ...request.headers,
     Authorization: upstream.authorization,
@@ -268,19 +338,24 @@ export async function callUpstream(
   let response: UpstreamResponse | undefined;
   for (let tries = request.method === "GET" ? 2 : 1; response === undefined; tries--) {
     // The deadline ends the call wherever it is (waiting for a slot, for the answer's head,
-    // mid-body), its connection with it. With Node's own fetch, through the dispatcher, and the
+    // mid-body), its connection with it. With Node's client, by destroying its request and
+    // socket. With Node's own fetch, through the dispatcher, and the
     // call's promise is settled at the deadline whether or not the request was sent yet. With
     // any other fetch, through an `AbortSignal` of the call's own (one shared signal would
     // collect every call's listener). A call that could only be abandoned at its deadline would
     // leave a hung connection open past `maxConnections`, or hold its slot long after. The
     // deadlines share one timer (deadlines.ts).
-    const base = upstream.nodeFetch ? globalDispatcher() : undefined;
+    const native =
+      upstream.native !== undefined && sendsThroughDefaults() ? upstream.native : undefined;
+    const base = native === undefined && upstream.nodeFetch ? globalDispatcher() : undefined;
     const dispatcher = base === undefined ? undefined : new CallDispatcher(base);
     let controller: AbortController | undefined =
-      dispatcher === undefined ? new AbortController() : undefined;
+      dispatcher === undefined && native === undefined ? new AbortController() : undefined;
     let onExpire: ((reason: Error) => void) | undefined;
+    let expired: Error | undefined;
     const stop = upstream.deadlines.start(() => {
       const reason = timeoutError();
+      expired = reason;
       controller?.abort(reason);
       dispatcher?.end(reason);
       onExpire?.(reason);
@@ -294,48 +369,66 @@ export async function callUpstream(
         controller ??= new AbortController();
         release = await upstream.slots.acquire(controller.signal);
       }
-      const init: RequestInit & { dispatcher?: Dispatcher } = {
-        method: request.method,
-        headers,
-        redirect: "manual",
-      };
-      if (body !== undefined) init.body = body;
-      if (dispatcher === undefined) {
-        init.signal = controller!.signal;
-        const answer = await upstream.fetch(url, init);
-        // The body is read under the same deadline: a service that stalls mid-body is a timeout too.
-        const bytes = new Uint8Array(await answer.arrayBuffer());
-        response = { status: answer.status, headers: answer.headers, body: bytes };
-      } else {
-        init.dispatcher = dispatcher;
-        if (dispatcher.expired !== undefined) throw dispatcher.expired;
-        // Settled without the dispatcher (answered or failed, the deadline's abort aside): this
-        // `fetch` does not take one (a patch over Node's), so its calls could not be ended at
-        // their deadline. Signals from now on.
-        const judge = (): void => {
-          if (!dispatcher.used) upstream.nodeFetch = false;
-        };
+      if (native !== undefined) {
+        if (expired !== undefined) throw expired;
+        // Node's client: the same URL, headers and body; the length, and the `User-Agent` that
+        // Node's fetch names itself with (a service or its CDN may refuse a call without one), as
+        // fetch sends them.
+        const sent: Record<string, string> = { ...headers, "User-Agent": "node" };
+        if (body !== undefined) sent["Content-Length"] = String(body.byteLength);
+        else if (request.method !== "GET") sent["Content-Length"] = "0";
         response = await new Promise<UpstreamResponse>((resolve, reject) => {
-          onExpire = reject;
-          upstream.fetch(url, init).then(
-            (answer) => {
-              judge();
-              answer.arrayBuffer().then(
-                (buffer) =>
-                  resolve({
-                    status: answer.status,
-                    headers: answer.headers,
-                    body: new Uint8Array(buffer),
-                  }),
-                reject,
-              );
-            },
-            (error: unknown) => {
-              judge();
-              reject(error);
-            },
+          const call = native.send(
+            { method: request.method, path: pathAndQuery, headers: sent, body },
+            resolve,
+            reject,
           );
+          onExpire = (reason) => call.end(reason);
         });
+      } else {
+        const init: RequestInit & { dispatcher?: Dispatcher } = {
+          method: request.method,
+          headers,
+          redirect: "manual",
+        };
+        if (body !== undefined) init.body = body;
+        if (dispatcher === undefined) {
+          init.signal = controller!.signal;
+          const answer = await upstream.fetch(url, init);
+          // The body is read under the same deadline: a service that stalls mid-body is a timeout too.
+          const bytes = new Uint8Array(await answer.arrayBuffer());
+          response = { status: answer.status, headers: answer.headers, body: bytes };
+        } else {
+          init.dispatcher = dispatcher;
+          if (dispatcher.expired !== undefined) throw dispatcher.expired;
+          // Settled without the dispatcher (answered or failed, the deadline's abort aside): this
+          // `fetch` does not take one (a patch over Node's), so its calls could not be ended at
+          // their deadline. Signals from now on.
+          const judge = (): void => {
+            if (!dispatcher.used) upstream.nodeFetch = false;
+          };
+          response = await new Promise<UpstreamResponse>((resolve, reject) => {
+            onExpire = reject;
+            upstream.fetch(url, init).then(
+              (answer) => {
+                judge();
+                answer.arrayBuffer().then(
+                  (buffer) =>
+                    resolve({
+                      status: answer.status,
+                      headers: answer.headers,
+                      body: new Uint8Array(buffer),
+                    }),
+                  reject,
+                );
+              },
+              (error: unknown) => {
+                judge();
+                reject(error);
+              },
+            );
+          });
+        }
       }
     } catch (error) {
       if (isTimeout(error)) {
