@@ -1,7 +1,7 @@
 // What the relay's hot path keeps bounded or avoids: calls in flight to the service (the
 // keep-alive pool's bound, `maxConnections`) and reads of a shared ownership store (a tier in
 // memory in front of it), each against the stand-in service over real HTTP.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   type Customer,
   type RunningRelay,
@@ -127,43 +127,70 @@ describe("a call's deadline", () => {
       });
     });
 
-  it("ends a call with Node's fetch at the deadline: 504, and the connection to the service closed", async () => {
-    const api = await start({ timeoutMs: 300 });
-    expect((await readQuote(api)).status).toBe(200);
-    let socketClosed: Promise<void> | undefined;
-    stub.override = (_req, res) => {
-      socketClosed = closed(res); // never answered
-      return true;
-    };
-    const before = stub.requests.length;
-    const started = Date.now();
-    const response = await readQuote(api);
-    expect(response.status).toBe(504);
-    expect(await response.json()).toMatchObject({
-      code: "UPSTREAM_TIMEOUT",
-      details: { timeoutMs: 300 },
-    });
-    expect(Date.now() - started).toBeLessThan(2_000);
-    await socketClosed;
-    // A timeout is not retried, even on a GET.
-    expect(stub.requests.length).toBe(before + 1);
-  });
+  // Through the relay's own Node client (undici's default dispatcher in place), and through
+  // Node's fetch when the app set a dispatcher of its own (the call's deadline then ends it through
+  // that dispatcher, upstream.ts's CallDispatcher).
+  for (const via of ["through Node's client", "through an app's own dispatcher"] as const) {
+    describe(via, () => {
+      const key = Symbol.for("undici.globalDispatcher.1");
+      const global = globalThis as unknown as Record<symbol, object>;
+      let real: object | undefined;
+      let own: { close(): Promise<void> } | undefined;
+      beforeEach(async () => {
+        if (via === "through Node's client") return;
+        // The first fetch of the process puts undici's default in place.
+        if (global[key] === undefined) await fetch(stub.url).catch(() => undefined);
+        real = global[key]!;
+        const Agent = real.constructor as new (options: object) => { close(): Promise<void> };
+        own = new Agent({ keepAliveTimeout: 4_000 });
+        global[key] = own;
+      });
+      afterEach(async () => {
+        if (real === undefined) return;
+        global[key] = real;
+        real = undefined;
+        await own?.close();
+      });
 
-  it("ends a call whose answer stalls mid-body: 504, the connection closed", async () => {
-    const api = await start({ timeoutMs: 300 });
-    expect((await readQuote(api)).status).toBe(200);
-    let socketClosed: Promise<void> | undefined;
-    stub.override = (_req, res) => {
-      socketClosed = closed(res);
-      res.writeHead(200, { "Content-Type": "application/json", "Content-Length": "100" });
-      res.write('{"id":'); // then nothing
-      return true;
-    };
-    const response = await readQuote(api);
-    expect(response.status).toBe(504);
-    expect(await response.json()).toMatchObject({ code: "UPSTREAM_TIMEOUT" });
-    await socketClosed;
-  });
+      it(`ends a call ${via} at the deadline: 504, and the connection to the service closed`, async () => {
+        const api = await start({ timeoutMs: 300 });
+        expect((await readQuote(api)).status).toBe(200);
+        let socketClosed: Promise<void> | undefined;
+        stub.override = (_req, res) => {
+          socketClosed = closed(res); // never answered
+          return true;
+        };
+        const before = stub.requests.length;
+        const started = Date.now();
+        const response = await readQuote(api);
+        expect(response.status).toBe(504);
+        expect(await response.json()).toMatchObject({
+          code: "UPSTREAM_TIMEOUT",
+          details: { timeoutMs: 300 },
+        });
+        expect(Date.now() - started).toBeLessThan(2_000);
+        await socketClosed;
+        // A timeout is not retried, even on a GET.
+        expect(stub.requests.length).toBe(before + 1);
+      });
+
+      it(`ends a call ${via} whose answer stalls mid-body: 504, the connection closed`, async () => {
+        const api = await start({ timeoutMs: 300 });
+        expect((await readQuote(api)).status).toBe(200);
+        let socketClosed: Promise<void> | undefined;
+        stub.override = (_req, res) => {
+          socketClosed = closed(res);
+          res.writeHead(200, { "Content-Type": "application/json", "Content-Length": "100" });
+          res.write('{"id":'); // then nothing
+          return true;
+        };
+        const response = await readQuote(api);
+        expect(response.status).toBe(504);
+        expect(await response.json()).toMatchObject({ code: "UPSTREAM_TIMEOUT" });
+        await socketClosed;
+      });
+    });
+  }
 
   it("answers 504 on time when the request is not sent by the deadline, and never sends it after", async () => {
     const api = await start({ timeoutMs: 200 });
