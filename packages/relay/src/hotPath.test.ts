@@ -127,6 +127,23 @@ describe("a call's deadline", () => {
       });
     });
 
+  /**
+   * A read through `api` that the service never answers (after one it answers, which opens the
+   * connection): a 504 UPSTREAM_TIMEOUT, and the service's side of its connection closed.
+   */
+  const unansweredCallTimesOut = async (api: string): Promise<void> => {
+    expect((await readQuote(api)).status).toBe(200);
+    let socketClosed: Promise<void> | undefined;
+    stub.override = (_req, res) => {
+      socketClosed = closed(res);
+      return true;
+    };
+    const response = await readQuote(api);
+    expect(response.status).toBe(504);
+    expect(await response.json()).toMatchObject({ code: "UPSTREAM_TIMEOUT" });
+    await socketClosed;
+  };
+
   // Through the relay's own Node client (undici's default dispatcher in place), and through
   // Node's fetch when the app set a dispatcher of its own (the call's deadline then ends it through
   // that dispatcher, upstream.ts's CallDispatcher).
@@ -243,19 +260,9 @@ describe("a call's deadline", () => {
       return original(input, rest);
     };
     try {
-      const api = await start({ timeoutMs: 300 });
-      expect((await readQuote(api)).status).toBe(200);
-      let socketClosed: Promise<void> | undefined;
-      stub.override = (_req, res) => {
-        socketClosed = closed(res);
-        return true;
-      };
-      const response = await readQuote(api);
-      expect(response.status).toBe(504);
-      expect(await response.json()).toMatchObject({ code: "UPSTREAM_TIMEOUT" });
+      await unansweredCallTimesOut(await start({ timeoutMs: 300 }));
       // The call that timed out had a signal, which ended it, connection and all.
       expect(seen.at(-1)!.signal!.aborted).toBe(true);
-      await socketClosed;
     } finally {
       globalThis.fetch = original;
     }
@@ -270,21 +277,12 @@ describe("a call's deadline", () => {
         return fetch(input, init);
       },
     });
-    expect((await readQuote(api)).status).toBe(200);
-    let socketClosed: Promise<void> | undefined;
-    stub.override = (_req, res) => {
-      socketClosed = closed(res);
-      return true;
-    };
-    const response = await readQuote(api);
-    expect(response.status).toBe(504);
-    expect(await response.json()).toMatchObject({ code: "UPSTREAM_TIMEOUT" });
+    await unansweredCallTimesOut(api);
     const last = seen.at(-1)!;
     expect(last.signal).toBeInstanceOf(AbortSignal);
     expect(last.signal!.aborted).toBe(true);
     expect((last.signal!.reason as Error).name).toBe("TimeoutError");
     expect("dispatcher" in last).toBe(false);
-    await socketClosed;
   });
 });
 
